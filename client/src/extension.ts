@@ -1,0 +1,2 @@
+/** The VS Code extension entry (filled in by the extension issue). */
+export {};

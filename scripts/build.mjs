@@ -1,0 +1,30 @@
+// Bundles the command line, the language server and the VS Code client with esbuild.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const entries = [
+  { in: 'server/src/cli/entry.ts', out: 'dist/lpreq.js' },
+  { in: 'server/src/cli/sendCommand.ts', out: 'dist/send.js' },
+  { in: 'server/src/cli/mockCommand.ts', out: 'dist/mock.js' },
+  { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },
+  { in: 'server/src/lsp/serverMain.ts', out: 'dist/server.js' },
+];
+
+await Promise.all(
+  entries
+    .filter((e) => existsSync(e.in))
+    .map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
+);
+if (existsSync('client/src/extension.ts')) {
+  await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] });
+}

@@ -1,0 +1,54 @@
+/** A small, strict argument parser: unknown flags and missing values are usage errors. */
+
+export class UsageError extends Error {}
+
+export interface FlagSpec {
+  /** Takes a value (`--env NAME`). */
+  value?: boolean;
+  /** Allowed values. */
+  choices?: string[];
+}
+
+export interface ParsedArgs {
+  flags: Map<string, string | true>;
+  positionals: string[];
+}
+
+export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): ParsedArgs {
+  const flags = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq === -1 ? undefined : eq);
+      const s = spec[name];
+      if (!s) throw new UsageError(`unknown option --${name}`);
+      if (s.value) {
+        let value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+        if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+        value = String(value);
+        if (s.choices && !s.choices.includes(value)) {
+          throw new UsageError(`--${name} must be one of ${s.choices.join(', ')}, not '${value}'`);
+        }
+        flags.set(name, value);
+      } else {
+        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, true);
+      }
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    positionals.push(arg);
+  }
+  return { flags, positionals };
+}
+
+export function flagValue(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,70 @@
+/**
+ * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp)
+ * live in bundles of their own, loaded only when asked for, so checking stays fast.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundledCatalog } from '../catalogData';
+import { Checker } from '../core/checker';
+import { UsageError } from './args';
+import { CHECK_USAGE, runCheck, type Io } from './check';
+
+const USAGE = `lpreq: write, check and send Learning Platform API requests
+
+usage:
+  lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
+  lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
+  lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]
+  lpreq lsp --stdio
+  lpreq --version
+`;
+
+/** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
+const SEPARATE = new Set(['send', 'mock', 'lsp']);
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.stdout(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === '--version') {
+      io.stdout('0.1.0\n');
+      return 0;
+    }
+    if (command === 'check') return runCheck(rest, io, new Checker(bundledCatalog()));
+    if (SEPARATE.has(command)) {
+      let mod: { run(argv: string[], io: Io): Promise<number> };
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        mod = require(join(__dirname, `${command}.js`)) as typeof mod;
+      } catch (e) {
+        io.stderr(`lpreq: the ${command} command is not built (${(e as Error).message.split('\n')[0]}); run npm run build\n`);
+        return 2;
+      }
+      return await mod.run(rest, io);
+    }
+    throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`lpreq: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr(`lpreq: internal error: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readStdin: () => readFileSync(0, 'utf8'),
+    isTTY: process.stdout.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+void CHECK_USAGE;

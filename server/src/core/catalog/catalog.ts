@@ -1,0 +1,186 @@
+/**
+ * The loaded catalog: the JSON parts checked by zod, then indexed for fast lookups.
+ * Pure: it is given the parsed JSON, it never reads files.
+ */
+import { z } from 'zod';
+import {
+  EndpointFileSchema,
+  ResourceFileSchema,
+  type EndpointData,
+  type Parameter,
+  type Placeholder,
+  type ResourceData,
+  type Rule,
+  type Source,
+} from './schema';
+
+export type Method = EndpointData['method'];
+
+/** One segment of a path template. */
+export type TemplateSegment =
+  | { kind: 'literal'; text: string }
+  | { kind: 'placeholder'; name: string; rest: boolean };
+
+/** One documented path of one operation. */
+export interface EndpointPath {
+  template: string;
+  segments: TemplateSegment[];
+  deprecated: boolean;
+  /** The token scope string, `url:METHOD|/api/v1/courses/:course_id/modules`. */
+  scope: string;
+}
+
+/** A parameter name split into bracket segments, with pattern segments marked. */
+export interface ParamName {
+  /** `module_item`, `completion_requirement`, `type` for `module_item[completion_requirement][type]`; `` for `[]`. */
+  segments: string[];
+  /** Index of segments that are patterns (`{X}`), with the pattern name. */
+  patternAt: Map<number, string>;
+}
+
+export interface CatalogParameter extends Parameter {
+  parsedName: ParamName;
+  /** Sent more than once is normal: the name contains `[]`. */
+  isArray: boolean;
+  isPattern: boolean;
+}
+
+export interface Endpoint extends Omit<EndpointData, 'paths' | 'params'> {
+  paths: EndpointPath[];
+  params: CatalogParameter[];
+  /** Exact (non-pattern) parameters by name. */
+  paramByName: Map<string, CatalogParameter>;
+  patternParams: CatalogParameter[];
+  rules: Rule[];
+  body: 'form' | 'json';
+}
+
+export interface Resource extends ResourceData {
+  fieldByName: Map<string, ResourceData['fields'][number]>;
+}
+
+export interface Catalog {
+  endpoints: Endpoint[];
+  placeholders: Record<string, Placeholder>;
+  resources: Map<string, Resource>;
+  externalResources: Map<string, Source>;
+  endpointById: Map<string, Endpoint>;
+}
+
+export class CatalogError extends Error {}
+
+/** Splits `a[b][][c]` into `a`, `b`, ``, `c`. Returns null for names that are not bracket notation. */
+export function splitParamName(name: string): string[] | null {
+  const open = name.indexOf('[');
+  if (open === -1) return [name];
+  const segments = [name.slice(0, open)];
+  let i = open;
+  while (i < name.length) {
+    if (name[i] !== '[') return null;
+    const close = name.indexOf(']', i);
+    if (close === -1) return null;
+    segments.push(name.slice(i + 1, close));
+    i = close + 1;
+  }
+  return segments;
+}
+
+function parseParamName(name: string): ParamName {
+  const segments = splitParamName(name);
+  if (!segments) throw new CatalogError(`parameter name is not bracket notation: ${name}`);
+  const patternAt = new Map<number, string>();
+  segments.forEach((segment, index) => {
+    const m = /^\{(\w+)\}$/.exec(segment);
+    if (m) patternAt.set(index, m[1]);
+  });
+  return { segments, patternAt };
+}
+
+export function parseTemplate(template: string): TemplateSegment[] {
+  return template
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((text): TemplateSegment => {
+      const m = /^\{(\*?)(\w+)\}$/.exec(text);
+      return m ? { kind: 'placeholder', name: m[2], rest: m[1] === '*' } : { kind: 'literal', text };
+    });
+}
+
+function scopeOf(method: string, segments: TemplateSegment[]): string {
+  const pattern = segments
+    .map((s) => (s.kind === 'literal' ? s.text : s.rest ? `*${s.name}` : `:${s.name}`))
+    .join('/');
+  return `url:${method}|/${pattern}`;
+}
+
+function formatZodError(file: string, error: z.ZodError): string {
+  const first = error.issues.slice(0, 5).map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  return `catalog file ${file} does not match the catalog schema:\n${first.join('\n')}`;
+}
+
+/**
+ * Checks the catalog parts and builds the index. Throws CatalogError with a readable
+ * message when the data is malformed: a broken catalog is a build defect, not user input.
+ */
+export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; resourceFile: unknown }): Catalog {
+  const endpoints: Endpoint[] = [];
+  const placeholders: Record<string, Placeholder> = {};
+  const endpointById = new Map<string, Endpoint>();
+  for (const [file, json] of Object.entries(parts.endpointFiles)) {
+    const parsed = EndpointFileSchema.safeParse(json);
+    if (!parsed.success) throw new CatalogError(formatZodError(file, parsed.error));
+    Object.assign(placeholders, parsed.data.placeholders ?? {});
+    for (const data of parsed.data.endpoints) {
+      if (endpointById.has(data.id)) throw new CatalogError(`duplicate endpoint id ${data.id} in ${file}`);
+      const endpoint = buildEndpoint(data);
+      endpoints.push(endpoint);
+      endpointById.set(endpoint.id, endpoint);
+    }
+  }
+  const resourcesParsed = ResourceFileSchema.safeParse(parts.resourceFile);
+  if (!resourcesParsed.success) throw new CatalogError(formatZodError('resources.json', resourcesParsed.error));
+  const resources = new Map<string, Resource>();
+  for (const r of resourcesParsed.data.resources) {
+    if (resources.has(r.name)) throw new CatalogError(`duplicate resource ${r.name}`);
+    resources.set(r.name, { ...r, fieldByName: new Map(r.fields.map((f) => [f.name, f])) });
+  }
+  const externalResources = new Map(resourcesParsed.data.externalResources.map((r) => [r.name, r.source]));
+  return { endpoints, placeholders, resources, externalResources, endpointById };
+}
+
+function buildEndpoint(data: EndpointData): Endpoint {
+  const params: CatalogParameter[] = data.params.map((p) => {
+    const parsedName = parseParamName(p.name);
+    return {
+      ...p,
+      parsedName,
+      isArray: parsedName.segments.slice(1).includes(''),
+      isPattern: parsedName.patternAt.size > 0,
+    };
+  });
+  const paramByName = new Map<string, CatalogParameter>();
+  for (const p of params) {
+    if (p.isPattern) continue;
+    if (paramByName.has(p.name)) throw new CatalogError(`${data.id}: parameter ${p.name} listed twice`);
+    paramByName.set(p.name, p);
+  }
+  const paths = data.paths.map((entry): EndpointPath => {
+    const template = typeof entry === 'string' ? entry : entry.path;
+    const segments = parseTemplate(template);
+    return {
+      template,
+      segments,
+      deprecated: typeof entry === 'string' ? false : entry.deprecated === true,
+      scope: scopeOf(data.method, segments),
+    };
+  });
+  return {
+    ...data,
+    paths,
+    params,
+    paramByName,
+    patternParams: params.filter((p) => p.isPattern),
+    rules: data.rules ?? [],
+    body: data.body ?? 'form',
+  };
+}

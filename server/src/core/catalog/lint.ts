@@ -1,0 +1,59 @@
+/**
+ * Consistency checks over a loaded catalog that zod cannot express: rules name documented
+ * parameters, returned and referenced resources exist. Used by the tests and by authors.
+ */
+import type { Catalog } from './catalog';
+import { splitParamName } from './catalog';
+
+const BASE_TYPES = new Set(['integer', 'number', 'string', 'boolean', 'DateTime', 'Date', 'object', 'any', 'false', 'null']);
+
+/** Every type name used in a field or return type expression (`Module[]|null` gives Module, null). */
+export function typeNames(expr: string): string[] {
+  return expr.split('|').map((alt) => alt.trim().replace(/(\[\])+$/, ''));
+}
+
+export function lintCatalog(catalog: Catalog): string[] {
+  const problems: string[] = [];
+  const knownType = (name: string) =>
+    BASE_TYPES.has(name) || catalog.resources.has(name) || catalog.externalResources.has(name);
+  for (const e of catalog.endpoints) {
+    const hasParam = (name: string) => {
+      if (e.paramByName.has(name)) return true;
+      const segs = splitParamName(name);
+      if (!segs) return false;
+      return e.patternParams.some(
+        (p) =>
+          p.parsedName.segments.length === segs.length &&
+          p.parsedName.segments.every((s, i) => p.parsedName.patternAt.has(i) || s === segs[i] || s === name),
+      ) || e.patternParams.some((p) => p.name === name);
+    };
+    for (const rule of e.rules) {
+      const names: string[] = [];
+      switch (rule.kind) {
+        case 'required': names.push(rule.param, rule.when.param); break;
+        case 'oneOf': names.push(...rule.params, ...(rule.unless ? [rule.unless.param] : [])); break;
+        case 'conflicts': names.push(...rule.params); break;
+        case 'ignored': names.push(...rule.params, ...(rule.when ? [rule.when.param] : []), ...(rule.unless ? [rule.unless.param] : [])); break;
+        case 'valueRequires': names.push(rule.param, rule.requires.param); break;
+        case 'appliesTo': names.push(rule.param, rule.dependsOn); break;
+        case 'patternAppliesTo': names.push(rule.dependsOn); break;
+      }
+      for (const n of names) if (!hasParam(n)) problems.push(`${e.id}: rule ${rule.kind} names ${n}, which is not a parameter of the endpoint`);
+    }
+    for (const p of e.params) {
+      for (const [, pattern] of p.parsedName.patternAt) {
+        if (!p.patterns?.[pattern]) problems.push(`${e.id}: ${p.name} has pattern {${pattern}} without a patterns entry`);
+      }
+      if (p.enum && p.default !== undefined && !p.enum.includes(p.default) && !p.enumOpen && p.type === 'string') {
+        problems.push(`${e.id}: ${p.name} default ${p.default} is not among its enum values`);
+      }
+    }
+    if (e.returns) for (const t of typeNames(e.returns)) if (!knownType(t)) problems.push(`${e.id}: returns unknown resource ${t}`);
+    if (e.body === 'json' && !e.jsonBody) problems.push(`${e.id}: body json without jsonBody shape`);
+  }
+  for (const r of catalog.resources.values()) {
+    for (const f of r.fields) for (const t of typeNames(f.type)) if (!knownType(t)) problems.push(`resource ${r.name}.${f.name}: unknown type ${t}`);
+    if (r.valueType) for (const t of typeNames(r.valueType)) if (!knownType(t)) problems.push(`resource ${r.name}: unknown value type ${t}`);
+  }
+  return problems;
+}

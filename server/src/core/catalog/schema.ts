@@ -1,0 +1,282 @@
+/**
+ * The shape of the API catalog in schemas/*.json, as zod schemas.
+ *
+ * The catalog is data, not code: every endpoint, parameter, rule and resource of the
+ * API documentation (../shared/api-docs, documents A, B and C) is an entry here, and one
+ * checker interprets the rules. Every entry cites the document and section it came from.
+ */
+import { z } from 'zod';
+
+/** A document of the API documentation and the heading (section) an entry came from. */
+export const SourceSchema = z.strictObject({
+  doc: z.enum(['A', 'B', 'C']),
+  section: z.string().min(1),
+});
+
+/**
+ * Parameter value types. Array-ness comes from the name (`include[]`, `grading_periods[][x]`),
+ * so `type` is the type of each value sent.
+ * - DateTime: ISO 8601 (a date alone is ISO 8601 too); Date: yyyy-mm-dd and a real calendar date.
+ * - any: no value check (for example a serialized hash).
+ */
+export const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean', 'DateTime', 'Date', 'any']);
+
+/**
+ * Value formats beyond the type.
+ * - context_code: `<type>_<id>`; `contextTypes` limits the types (course, group, user, course_section, account, group_category).
+ * - id_or_context_code: a bare id or a context code.
+ * - url: an absolute URL (http or https when `schemes` says so).
+ */
+export const FormatSchema = z.enum(['context_code', 'id_or_context_code', 'url']);
+
+export const ParameterSchema = z.strictObject({
+  /**
+   * Bracket notation as sent on the wire: `module_item[content_id]`, `include[]`,
+   * `grading_periods[][end_date]`. A segment written `{X}` is a pattern segment
+   * (`custom_fields[{field_name}]`, `permissions[{X}][enabled]`), described in `patterns`.
+   */
+  name: z.string().min(1),
+  type: ParamTypeSchema,
+  /** Required unconditionally. Conditional requirements are rules. */
+  required: z.boolean().optional(),
+  /** Documented values. Values outside are `invalid-enum` unless `enumOpen`. */
+  enum: z.array(z.string()).optional(),
+  /** The docs' words for enum values, by value. */
+  enumDescriptions: z.record(z.string(), z.string()).optional(),
+  /** The docs say other values exist (for example "or a placement name"): no invalid-enum. */
+  enumOpen: z.boolean().optional(),
+  default: z.string().optional(),
+  /** The docs' own words about the parameter. */
+  description: z.string(),
+  /** Deprecated; `successor` names the parameter that replaces it. */
+  deprecated: z.union([z.boolean(), z.strictObject({ successor: z.string() })]).optional(),
+  format: FormatSchema.optional(),
+  contextTypes: z.array(z.string()).optional(),
+  /** SIS prefixes accepted in place of an integer id (`sis_user_id`). */
+  sisForms: z.array(z.string()).optional(),
+  /** The path placeholder that carries this value (roles: `role_id` is the `{id}` of the path). */
+  inPath: z.string().optional(),
+  /** Pattern segments of `name`: what each `{X}` stands for. */
+  patterns: z
+    .record(
+      z.string(),
+      z.strictObject({
+        description: z.string(),
+        /** Documented values of the segment; absent means any name (or index). */
+        values: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+});
+
+/**
+ * A condition on another parameter of the same request.
+ * `present`: the parameter is sent (with any value). `in`/`notIn`: its value is (not) one of these.
+ * A condition on an absent parameter is false for `in`, `notIn` and `present: true`.
+ */
+export const ConditionSchema = z.strictObject({
+  param: z.string(),
+  present: z.boolean().optional(),
+  in: z.array(z.string()).optional(),
+  notIn: z.array(z.string()).optional(),
+});
+
+const ruleBase = {
+  /** The docs' words that state the rule, quoted in messages. */
+  text: z.string(),
+};
+
+/**
+ * Rules, each interpreted by the one checker:
+ * - required: `param` is required when `when` holds -> missing-required (request line).
+ * - oneOf: at least one of `params` is required (when `unless` does not hold) -> missing-required.
+ * - conflicts: `params` must not be sent together -> conflicting-parameters on the later one.
+ * - ignored: `params` are ignored when `when` holds, or unless `unless` holds -> ignored-parameter on each.
+ * - valueRequires: when `param` has `value` (or any value when absent), `requires` must be sent
+ *   (with `requires.value` when given) -> missing-required (request line).
+ * - appliesTo: the value of `param` only applies for some values of `dependsOn`
+ *   (`table[value]` lists them, `*` for all) -> ignored-parameter on `param`.
+ * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
+ *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
+ *   `table[segmentValue]` lists them -> ignored-parameter.
+ */
+export const RuleSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('required'), param: z.string(), when: ConditionSchema, ...ruleBase }),
+  z.strictObject({
+    kind: z.literal('oneOf'),
+    params: z.array(z.string()).min(2),
+    unless: ConditionSchema.optional(),
+    ...ruleBase,
+  }),
+  z.strictObject({ kind: z.literal('conflicts'), params: z.array(z.string()).min(2), ...ruleBase }),
+  z.strictObject({
+    kind: z.literal('ignored'),
+    params: z.array(z.string()).min(1),
+    when: ConditionSchema.optional(),
+    unless: ConditionSchema.optional(),
+    ...ruleBase,
+  }),
+  z.strictObject({
+    kind: z.literal('valueRequires'),
+    param: z.string(),
+    value: z.string().optional(),
+    requires: z.strictObject({ param: z.string(), value: z.string().optional() }),
+    ...ruleBase,
+  }),
+  z.strictObject({
+    kind: z.literal('appliesTo'),
+    param: z.string(),
+    dependsOn: z.string(),
+    table: z.record(z.string(), z.array(z.string())),
+    ...ruleBase,
+  }),
+  z.strictObject({
+    kind: z.literal('patternAppliesTo'),
+    pattern: z.string(),
+    placeholder: z.string(),
+    dependsOn: z.string(),
+    defaultValue: z.string().optional(),
+    table: z.record(z.string(), z.array(z.string())),
+    ...ruleBase,
+  }),
+]);
+
+/**
+ * A small JSON shape language for endpoints that take a JSON body (a subset of JSON Schema).
+ */
+export type JsonShape = {
+  type: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'any';
+  nullable?: boolean;
+  description?: string;
+  properties?: Record<string, JsonShape>;
+  /** Keys of an object whose names are not fixed (question ids): the shape of each value. */
+  additionalProperties?: JsonShape;
+  required?: string[];
+  items?: JsonShape;
+  minItems?: number;
+  maxItems?: number;
+};
+export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
+  z.strictObject({
+    type: z.enum(['object', 'array', 'string', 'integer', 'number', 'boolean', 'any']),
+    nullable: z.boolean().optional(),
+    description: z.string().optional(),
+    properties: z.record(z.string(), JsonShapeSchema).optional(),
+    additionalProperties: JsonShapeSchema.optional(),
+    required: z.array(z.string()).optional(),
+    items: JsonShapeSchema.optional(),
+    minItems: z.number().optional(),
+    maxItems: z.number().optional(),
+  }),
+);
+
+/** A path template, or one with its own flags (the deprecated `find_recipients` path). */
+export const PathSchema = z.union([
+  z.string().startsWith('/api/'),
+  z.strictObject({ path: z.string().startsWith('/api/'), deprecated: z.boolean().optional(), note: z.string().optional() }),
+]);
+
+export const EndpointSchema = z.strictObject({
+  /** Stable id, `area.operation` (`modules.create`, `files.list`). */
+  id: z.string().regex(/^[a-z_]+(\.[a-z_]+)+$/),
+  source: SourceSchema,
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']),
+  /**
+   * Every documented path of this operation (course/account/group/user/section variants).
+   * Placeholders are `{name}`; `{*name}` takes the rest of the path (folders/by_path).
+   */
+  paths: z.array(PathSchema).min(1),
+  /** Per-endpoint literal forms a placeholder accepts beyond the catalog-wide ones (`root` for a folder id). */
+  placeholderForms: z.record(z.string(), z.array(z.string())).optional(),
+  /** The docs' words for what the operation does. */
+  purpose: z.string(),
+  paginated: z.boolean().optional(),
+  beta: z.boolean().optional(),
+  deprecated: z.boolean().optional(),
+  /** How parameters travel: form (query for GET/DELETE/HEAD) or a JSON body. */
+  body: z.enum(['form', 'json']).optional(),
+  /** The JSON body shape, for `body: json`. */
+  jsonBody: JsonShapeSchema.optional(),
+  /** Returned resource: `Module`, `Module[]`, a wrapper resource name, or null when not shown. */
+  returns: z.string().nullable(),
+  /** Documented success status when it is not 200 (204 for deletes without content). */
+  successStatus: z.number().int().optional(),
+  /** Documented error statuses: status and condition, in the docs' words. */
+  errors: z.array(z.strictObject({ status: z.number().int(), condition: z.string() })).optional(),
+  params: z.array(ParameterSchema),
+  /**
+   * The docs do not show (all of) the parameters ("parameters ... not shown", a listing
+   * "cut off"): parameters not listed are not reported as unknown.
+   */
+  paramsNotShown: z.boolean().optional(),
+  /** Request headers the docs describe (the webhook list's StartKey). */
+  headers: z.array(z.strictObject({ name: z.string(), description: z.string() })).optional(),
+  rules: z.array(RuleSchema).optional(),
+  notes: z.array(z.string()).optional(),
+});
+
+/**
+ * Resource field types: `integer`, `number`, `string`, `boolean`, `DateTime` (timestamps),
+ * `Date`, `object`, `any`, `false`, a resource name, `X[]` for arrays; alternatives with `|`
+ * (`string|integer`, `object|false`). Nullability is `nullable`.
+ */
+export const FieldSchema = z.strictObject({
+  name: z.string().min(1),
+  type: z.string().min(1),
+  nullable: z.boolean().optional(),
+  /** Present only sometimes (optional, needs an include, only for some callers). */
+  optional: z.boolean().optional(),
+  enum: z.array(z.string()).optional(),
+  /** The docs say other values may be added: unknown values are not flagged. */
+  enumOpen: z.boolean().optional(),
+  enumDescriptions: z.record(z.string(), z.string()).optional(),
+  note: z.string().optional(),
+  deprecated: z.boolean().optional(),
+});
+
+export const ResourceSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
+  source: SourceSchema,
+  description: z.string(),
+  fields: z.array(FieldSchema),
+  /** Keys not listed are normal (maps such as `permissions` or event data): not undocumented. */
+  openKeys: z.boolean().optional(),
+  /** For map-like objects: the type of every value (`RolePermissions`). */
+  valueType: z.string().optional(),
+});
+
+/** Literal forms a path placeholder accepts everywhere it occurs (convention 5: SIS ids, `self`). */
+export const PlaceholderSchema = z.strictObject({
+  description: z.string(),
+  /** `id` (an integer), `self`, `root`, or a SIS prefix such as `sis_course_id`. */
+  forms: z.array(z.string()).min(1),
+});
+
+/** One document's endpoints: schemas/A.endpoints.json, B..., C... */
+export const EndpointFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  doc: SourceSchema.shape.doc,
+  /** Catalog-wide placeholder forms (given once, in document A's file). */
+  placeholders: z.record(z.string(), PlaceholderSchema).optional(),
+  endpoints: z.array(EndpointSchema),
+});
+
+/** The resource objects of all three documents: schemas/resources.json. */
+export const ResourceFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  resources: z.array(ResourceSchema),
+  /** Objects the docs reference but do not define (User, CalendarEvent, ...): accepted as they come. */
+  externalResources: z.array(z.strictObject({ name: z.string(), source: SourceSchema })),
+});
+
+export type Source = z.infer<typeof SourceSchema>;
+export type ParamType = z.infer<typeof ParamTypeSchema>;
+export type Parameter = z.infer<typeof ParameterSchema>;
+export type Condition = z.infer<typeof ConditionSchema>;
+export type Rule = z.infer<typeof RuleSchema>;
+export type EndpointData = z.infer<typeof EndpointSchema>;
+export type Field = z.infer<typeof FieldSchema>;
+export type ResourceData = z.infer<typeof ResourceSchema>;
+export type EndpointFile = z.infer<typeof EndpointFileSchema>;
+export type ResourceFile = z.infer<typeof ResourceFileSchema>;
+export type Placeholder = z.infer<typeof PlaceholderSchema>;

@@ -1,0 +1,690 @@
+/**
+ * The checker: a request block against the catalog (LPREQ-FORMAT sections 2 to 4).
+ * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
+ */
+import type { Catalog, CatalogParameter, Endpoint } from './catalog/catalog';
+import { splitParamName } from './catalog/catalog';
+import type { Condition, JsonShape, Rule } from './catalog/schema';
+import { EndpointMatcher, targetPath, type MatchResult } from './matcher';
+import {
+  findVariableReferences,
+  parseDocument,
+  requestName,
+  type Block,
+  type LpreqDocument,
+  type ParameterLine,
+} from './parser';
+import { closest } from './suggest';
+import { formatProblem, typeProblem } from './values';
+import { isSystemVariable, parseRequestReference } from './variables';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type DiagnosticCode =
+  | 'syntax'
+  | 'unknown-endpoint'
+  | 'method-not-allowed'
+  | 'unfilled-placeholder'
+  | 'unresolved-variable'
+  | 'missing-required'
+  | 'conflicting-parameters'
+  | 'invalid-enum'
+  | 'invalid-type'
+  | 'invalid-format'
+  | 'json-body-expected'
+  | 'unknown-parameter'
+  | 'duplicate-parameter'
+  | 'ignored-parameter'
+  | 'deprecated'
+  | 'token-in-file';
+
+export const DEFAULT_SEVERITY: Record<DiagnosticCode, Severity> = {
+  syntax: 'error',
+  'unknown-endpoint': 'error',
+  'method-not-allowed': 'error',
+  'unfilled-placeholder': 'error',
+  'unresolved-variable': 'error',
+  'missing-required': 'error',
+  'conflicting-parameters': 'error',
+  'invalid-enum': 'error',
+  'invalid-type': 'error',
+  'invalid-format': 'error',
+  'json-body-expected': 'error',
+  'unknown-parameter': 'warning',
+  'duplicate-parameter': 'warning',
+  'ignored-parameter': 'warning',
+  deprecated: 'warning',
+  'token-in-file': 'warning',
+};
+
+/** What a quick fix needs to know, carried with the diagnostic. */
+export interface DiagnosticData {
+  /** Replace the diagnostic's range with this text (closest name or value). */
+  replacement?: string;
+  /** Missing parameter names, to add with placeholders. */
+  missing?: string[];
+  /** The parameter line the diagnostic is about (offsets like the diagnostic's). */
+  lineStart?: number;
+  lineEnd?: number;
+  endpointId?: string;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  /** Offsets: relative to the block from checkBlock, absolute from checkDocument. */
+  start: number;
+  end: number;
+  data?: DiagnosticData;
+}
+
+/** Variables as the checker sees them: names and (for resolving base addresses) values. */
+export interface VariableScope {
+  /** File variables and the environment's, by name (file variables win). */
+  values: Map<string, string>;
+  /** Names of requests in the file (`# @name`). */
+  requestNames: Set<string>;
+}
+
+export interface Environments {
+  /** Environment name to variables, the private file already merged over the shared one. */
+  environments: Record<string, Record<string, string>>;
+  /** The chosen environment; without one, a variable defined in any environment counts. */
+  selected?: string;
+}
+
+export function environmentValues(env: Environments | undefined): Map<string, string> {
+  const values = new Map<string, string>();
+  if (!env) return values;
+  if (env.selected !== undefined) {
+    for (const [k, v] of Object.entries(env.environments[env.selected] ?? {})) values.set(k, String(v));
+    return values;
+  }
+  for (const vars of Object.values(env.environments)) {
+    for (const [k, v] of Object.entries(vars)) if (!values.has(k)) values.set(k, String(v));
+  }
+  return values;
+}
+
+/** Collects the scope of a document: its file variables over the environment's. */
+export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
+  const values = environmentValues(env);
+  const requestNames = new Set<string>();
+  for (const { block } of doc.blocks) {
+    for (const v of block.variables) values.set(v.name.text, v.value.text);
+    const name = requestName(block);
+    if (name) requestNames.add(name);
+  }
+  return { values, requestNames };
+}
+
+export class Checker {
+  readonly matcher: EndpointMatcher;
+
+  constructor(readonly catalog: Catalog) {
+    this.matcher = new EndpointMatcher(catalog);
+  }
+
+  /** Checks a whole text (parse + check). */
+  checkText(text: string, env?: Environments): { document: LpreqDocument; diagnostics: Diagnostic[] } {
+    const document = parseDocument(text);
+    return { document, diagnostics: this.checkDocument(document, env) };
+  }
+
+  checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
+    const scope = documentScope(doc, env);
+    const out: Diagnostic[] = [];
+    for (const { start, block } of doc.blocks) {
+      for (const d of this.checkBlock(block, scope)) {
+        out.push(shift(d, start));
+      }
+    }
+    return out;
+  }
+
+  /** Matches a block's request to the catalog (also used by completion, hover and sending). */
+  matchBlock(block: Block, scope: VariableScope): MatchResult | undefined {
+    const request = block.request;
+    if (!request || !request.methodKnown) return undefined;
+    const path = targetPath(request.target.text, (name) => scope.values.get(name));
+    if (!path) return undefined;
+    return this.matcher.match(path, request.method.text);
+  }
+
+  /** Checks one block; offsets in the result are relative to the block. Never throws on any input. */
+  checkBlock(block: Block, scope: VariableScope): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    for (const p of block.problems) out.push(diag('syntax', p.message, p.start, p.end));
+    this.checkVariables(block, scope, out);
+    this.checkHeaders(block, out);
+    const request = block.request;
+    if (!request || !request.methodKnown) return out;
+    const lineStart = request.start;
+    const lineEnd = request.end;
+    const path = targetPath(request.target.text, (name) => scope.values.get(name));
+    if (!path) return out;
+    for (const seg of path.segments) {
+      if (seg.isUnfilled) {
+        const at = request.target.text.indexOf(`/${seg.text}`);
+        const start = at === -1 ? lineStart : request.target.start + at + 1;
+        out.push(
+          diag(
+            'unfilled-placeholder',
+            `the path placeholder ${seg.text} is not filled in: replace it with an id or a {{variable}}`,
+            start,
+            at === -1 ? lineEnd : start + seg.text.length,
+          ),
+        );
+      }
+    }
+    const match = this.matcher.match(path, request.method.text);
+    if (match.kind === 'not-checked') return out;
+    if (match.kind === 'unknown-endpoint') {
+      out.push(
+        diag(
+          'unknown-endpoint',
+          `no documented endpoint matches ${path.path}${match.near ? ` (nearest documented path: ${match.near})` : ''}`,
+          request.target.start,
+          request.target.end,
+        ),
+      );
+      return out;
+    }
+    if (match.kind === 'method-not-allowed') {
+      out.push(
+        diag(
+          'method-not-allowed',
+          `${request.method.text} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`,
+          request.method.start,
+          request.method.end === request.method.start ? request.target.end : request.method.end,
+        ),
+      );
+      return out;
+    }
+    const endpoint = match.endpoint;
+    const label = `${endpoint.method} ${match.path.template}`;
+    if (match.path.deprecated || endpoint.deprecated) {
+      const preferred = endpoint.paths.find((p) => !p.deprecated);
+      out.push(
+        diag(
+          'deprecated',
+          `${label} is deprecated${preferred && match.path.deprecated ? `; use ${preferred.template}` : ''}`,
+          request.target.start,
+          request.target.end,
+          preferred && match.path.deprecated ? { replacement: preferred.template } : undefined,
+        ),
+      );
+    }
+    this.checkPlaceholderForms(endpoint, match.bindings, request.target.start, request.target.end, out);
+    if (endpoint.body === 'json') {
+      if (block.params.length > 0) {
+        out.push(
+          diag(
+            'json-body-expected',
+            `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
+            lineStart,
+            lineEnd,
+          ),
+        );
+        return out;
+      }
+      if (endpoint.jsonBody) this.checkJsonBody(block, endpoint, endpoint.jsonBody, label, lineStart, lineEnd, out);
+      return out;
+    }
+    if (block.jsonBody) {
+      // The API also reads JSON bodies as parameters: check them by their bracket names.
+      return out;
+    }
+    const bound = new Set(match.bindings.keys());
+    this.checkParameters(block.params, endpoint, bound, label, lineStart, lineEnd, out);
+    return out;
+  }
+
+  private checkVariables(block: Block, scope: VariableScope, out: Diagnostic[]) {
+    const texts: { text: string; start: number }[] = [];
+    for (const v of block.variables) texts.push({ text: v.value.text, start: v.value.start });
+    if (block.request) texts.push({ text: block.request.target.text, start: block.request.target.start });
+    for (const q of block.queryLines) texts.push({ text: block.text.slice(q.start, q.end), start: q.start });
+    for (const h of block.headers) texts.push({ text: block.text.slice(h.start, h.end), start: h.start });
+    for (const p of block.params) if (p.source === 'body') texts.push({ text: block.text.slice(p.start, p.end), start: p.start });
+    if (block.jsonBody) texts.push({ text: block.jsonBody.text, start: block.jsonBody.start });
+    for (const { text, start } of texts) {
+      if (!text.includes('{{')) continue;
+      for (const ref of findVariableReferences(text, start)) {
+        const problem = unresolvedReason(ref.expression, scope);
+        if (problem) out.push(diag('unresolved-variable', problem, ref.start, ref.end));
+      }
+    }
+  }
+
+  private checkHeaders(block: Block, out: Diagnostic[]) {
+    for (const h of block.headers) {
+      if (h.name.text.toLowerCase() !== 'authorization') continue;
+      const m = /^Bearer\s+(\S+)/i.exec(h.value.text);
+      if (m && !m[1].includes('{{') && m[1].length >= 20) {
+        out.push(
+          diag(
+            'token-in-file',
+            'an access token is written in the file: keep it in the editor\'s secret storage or LPREQ_TOKEN (lpreq sends it for you), or use {{$processEnv LPREQ_TOKEN}}',
+            h.value.start,
+            h.value.end,
+          ),
+        );
+      }
+    }
+  }
+
+  private checkPlaceholderForms(
+    endpoint: Endpoint,
+    bindings: Map<string, string>,
+    start: number,
+    end: number,
+    out: Diagnostic[],
+  ) {
+    for (const [name, value] of bindings) {
+      if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
+      const forms = new Set([...(this.catalog.placeholders[name]?.forms ?? ['id']), ...(endpoint.placeholderForms?.[name] ?? [])]);
+      const sis = /^(sis_[a-z_]+):/.exec(value);
+      let problem: string | undefined;
+      if (sis && !forms.has(sis[1])) problem = `${sis[1]}: ids are not accepted for {${name}}`;
+      else if ((value === 'self' || value === 'root') && !forms.has(value) && forms.has('id')) {
+        problem = `'${value}' is not accepted for {${name}}`;
+      }
+      if (problem) {
+        const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f)).join(', ');
+        out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
+      }
+    }
+  }
+
+  private checkJsonBody(
+    block: Block,
+    endpoint: Endpoint,
+    shape: JsonShape,
+    label: string,
+    lineStart: number,
+    lineEnd: number,
+    out: Diagnostic[],
+  ) {
+    const body = block.jsonBody;
+    if (!body) {
+      for (const key of shape.required ?? []) {
+        out.push(diag('missing-required', `${label} needs a JSON body with ${key}`, lineStart, lineEnd, { missing: [key], endpointId: endpoint.id }));
+      }
+      return;
+    }
+    if (body.text.includes('{{')) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(body.text);
+    } catch (e) {
+      out.push(diag('syntax', `the JSON body is not valid JSON: ${(e as Error).message}`, body.start, body.end));
+      return;
+    }
+    const keyOffset = (key: string) => {
+      const at = body.text.indexOf(`"${key}"`);
+      return at === -1 ? { start: body.start, end: body.end } : { start: body.start + at, end: body.start + at + key.length + 2 };
+    };
+    const walk = (v: unknown, s: JsonShape, path: string, key: string) => {
+      if (v === null) {
+        if (!s.nullable && s.type !== 'any') {
+          const at = keyOffset(key);
+          out.push(diag('invalid-type', `${path} must be ${s.type}, not null`, at.start, at.end));
+        }
+        return;
+      }
+      const actual = Array.isArray(v) ? 'array' : typeof v;
+      const ok =
+        s.type === 'any' ||
+        (s.type === 'integer' && typeof v === 'number' && Number.isInteger(v)) ||
+        (s.type === 'number' && typeof v === 'number') ||
+        (s.type === 'string' && typeof v === 'string') ||
+        (s.type === 'boolean' && typeof v === 'boolean') ||
+        (s.type === 'array' && Array.isArray(v)) ||
+        (s.type === 'object' && actual === 'object');
+      if (!ok) {
+        const at = keyOffset(key);
+        out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}, not ${actual}`, at.start, at.end));
+        return;
+      }
+      if (s.type === 'array' && Array.isArray(v)) {
+        if (s.minItems !== undefined && v.length < s.minItems) {
+          out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, body.start, body.end));
+        }
+        if (s.maxItems !== undefined && v.length > s.maxItems) {
+          out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s)`, body.start, body.end));
+        }
+        if (s.items) v.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, key));
+      }
+      if (s.type === 'object' && actual === 'object') {
+        const obj = v as Record<string, unknown>;
+        for (const req of s.required ?? []) {
+          if (!(req in obj)) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+        }
+        for (const [k, child] of Object.entries(obj)) {
+          const childShape = s.properties?.[k] ?? s.additionalProperties;
+          if (!childShape) {
+            const at = keyOffset(k);
+            const near = closest(k, Object.keys(s.properties ?? {}));
+            out.push(
+              diag('unknown-parameter', `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`, at.start, at.end, near ? { replacement: `"${near}"` } : undefined),
+            );
+            continue;
+          }
+          walk(child, childShape, `${path}.${k}`, k);
+        }
+      }
+    };
+    walk(value, shape, '$', '');
+  }
+
+  private checkParameters(
+    params: ParameterLine[],
+    endpoint: Endpoint,
+    bound: Set<string>,
+    label: string,
+    lineStart: number,
+    lineEnd: number,
+    out: Diagnostic[],
+  ) {
+    /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
+    const sent = new Map<string, { line: ParameterLine; param: CatalogParameter; segments: string[] }[]>();
+    const seenNames = new Set<string>();
+    for (const line of params) {
+      const name = line.decodedName;
+      const found = lookupParameter(endpoint, name);
+      if (!found) {
+        if (!endpoint.paramsNotShown) {
+          const near = closest(name, suggestionNames(endpoint));
+          out.push(
+            diag(
+              'unknown-parameter',
+              `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
+              line.name.start,
+              line.name.end,
+              near ? { replacement: near, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
+            ),
+          );
+        }
+        continue;
+      }
+      const { param, segments } = found;
+      const key = param.name;
+      const list = sent.get(key) ?? [];
+      list.push({ line, param, segments });
+      sent.set(key, list);
+      if (seenNames.has(name) && !param.isArray) {
+        out.push(
+          diag('duplicate-parameter', `${name} takes one value but is given more than once (${label})`, line.name.start, line.name.end, {
+            lineStart: line.start,
+            lineEnd: line.end,
+          }),
+        );
+      }
+      seenNames.add(name);
+      if (param.deprecated) {
+        const successor = typeof param.deprecated === 'object' ? param.deprecated.successor : undefined;
+        out.push(
+          diag(
+            'deprecated',
+            `${name} is deprecated${successor ? `; use ${successor}` : ''} (${param.description || label})`,
+            line.name.start,
+            line.name.end,
+            successor ? { replacement: successor } : undefined,
+          ),
+        );
+      }
+      this.checkValue(line, param, label, out);
+    }
+    const isSent = (name: string) => sent.has(name) || bound.has(name);
+    // Unconditional requirements; a value the path carries satisfies its parameter.
+    const missing: string[] = [];
+    for (const p of endpoint.params) {
+      if (!p.required || sent.has(p.name)) continue;
+      if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
+      missing.push(p.name);
+    }
+    for (const name of missing) {
+      const p = endpoint.params.find((x) => x.name === name);
+      out.push(
+        diag('missing-required', `${name} is required for ${label}${p?.description ? ` (${p.description})` : ''}`, lineStart, lineEnd, {
+          missing: [name],
+          endpointId: endpoint.id,
+        }),
+      );
+    }
+    for (const rule of endpoint.rules) this.applyRule(rule, sent, isSent, label, lineStart, lineEnd, endpoint, out);
+  }
+
+  private checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
+    const value = line.decodedValue;
+    if (value.includes('{{')) return;
+    const at = line.value.end > line.value.start ? line.value : { start: line.name.start, end: line.end };
+    const data = { lineStart: line.start, lineEnd: line.end };
+    if (param.enum && !param.enumOpen) {
+      if (!param.enum.includes(value)) {
+        const near = closest(value, param.enum);
+        out.push(
+          diag(
+            'invalid-enum',
+            `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
+            at.start,
+            at.end,
+            near ? { ...data, replacement: near } : data,
+          ),
+        );
+      }
+      return;
+    }
+    if (value === '') return;
+    const typeMsg = typeProblem(param.type, value, param.sisForms);
+    if (typeMsg) {
+      out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}' (${label})`, at.start, at.end, data));
+      return;
+    }
+    if (param.format) {
+      const formatMsg = formatProblem(param.format, value, param.contextTypes);
+      if (formatMsg) out.push(diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, data));
+    }
+  }
+
+  private applyRule(
+    rule: Rule,
+    sent: Map<string, { line: ParameterLine; param: CatalogParameter; segments: string[] }[]>,
+    isSent: (name: string) => boolean,
+    label: string,
+    lineStart: number,
+    lineEnd: number,
+    endpoint: Endpoint,
+    out: Diagnostic[],
+  ) {
+    const values = (name: string) => sent.get(name)?.map((s) => s.line.decodedValue);
+    const evaluate = (c: Condition): boolean | undefined => evaluateCondition(c, values(c.param), isSent(c.param));
+    const describe = (c: Condition) => {
+      const v = values(c.param)?.[0];
+      return v !== undefined ? `${c.param} is ${v}` : c.present ? `${c.param} is given` : c.param;
+    };
+    const missing = (name: string, why: string) =>
+      out.push(diag('missing-required', `${name} is required ${why} (${rule.text}) for ${label}`, lineStart, lineEnd, { missing: [name], endpointId: endpoint.id }));
+    const lineOf = (name: string) => sent.get(name)?.map((s) => s.line) ?? [];
+    switch (rule.kind) {
+      case 'required':
+        if (!isSent(rule.param) && evaluate(rule.when) === true) missing(rule.param, `when ${describe(rule.when)}`);
+        return;
+      case 'oneOf':
+        if (rule.params.some(isSent)) return;
+        if (rule.unless && evaluate(rule.unless) !== false) return;
+        out.push(
+          diag('missing-required', `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`, lineStart, lineEnd, {
+            missing: [rule.params[0]],
+            endpointId: endpoint.id,
+          }),
+        );
+        return;
+      case 'conflicts': {
+        const lines = rule.params.flatMap(lineOf).sort((a, b) => a.start - b.start);
+        const distinct = rule.params.filter((p) => sent.has(p));
+        if (distinct.length < 2) return;
+        const later = lines[lines.length - 1];
+        out.push(
+          diag('conflicting-parameters', `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`, later.name.start, later.name.end, {
+            lineStart: later.start,
+            lineEnd: later.end,
+          }),
+        );
+        return;
+      }
+      case 'ignored': {
+        let fires: boolean;
+        if (rule.when) fires = evaluate(rule.when) === true;
+        else if (rule.unless) fires = evaluate(rule.unless) === false;
+        else fires = true;
+        if (!fires) return;
+        const cond = rule.when ?? rule.unless;
+        for (const name of rule.params) {
+          for (const line of lineOf(name)) {
+            out.push(
+              diag(
+                'ignored-parameter',
+                `${line.decodedName} is ignored${cond ? ` when ${describe(cond)}` : ''} (${rule.text}) for ${label}`,
+                line.name.start,
+                line.name.end,
+                { lineStart: line.start, lineEnd: line.end },
+              ),
+            );
+          }
+        }
+        return;
+      }
+      case 'valueRequires': {
+        const vs = values(rule.param);
+        if (!vs) return;
+        if (rule.value !== undefined && !vs.includes(rule.value)) return;
+        const req = values(rule.requires.param);
+        const satisfied = rule.requires.value === undefined ? isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
+        if (satisfied) return;
+        const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
+        out.push(
+          diag(
+            'missing-required',
+            `${what} is required when ${rule.param}${rule.value !== undefined ? ` = ${rule.value}` : ''} is given (${rule.text}) for ${label}`,
+            lineStart,
+            lineEnd,
+            { missing: [rule.requires.param], endpointId: endpoint.id },
+          ),
+        );
+        return;
+      }
+      case 'appliesTo': {
+        const dep = values(rule.dependsOn)?.[0];
+        if (dep === undefined || dep.includes('{{')) return;
+        for (const line of lineOf(rule.param)) {
+          const allowed = rule.table[line.decodedValue];
+          if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
+          out.push(
+            diag(
+              'ignored-parameter',
+              `${line.decodedName} = ${line.decodedValue} does not apply when ${rule.dependsOn} is ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+              line.value.start,
+              line.value.end,
+              { lineStart: line.start, lineEnd: line.end },
+            ),
+          );
+        }
+        return;
+      }
+      case 'patternAppliesTo': {
+        const depValues = values(rule.dependsOn);
+        const dep = depValues?.[0] ?? rule.defaultValue;
+        if (dep === undefined || dep.includes('{{')) return;
+        const prefix = splitParamName(rule.pattern);
+        if (!prefix) return;
+        const placeholderIndex = prefix.indexOf(`{${rule.placeholder}}`);
+        for (const entries of sent.values()) {
+          for (const { line, segments } of entries) {
+            if (segments.length < prefix.length || segments[0] !== prefix[0]) continue;
+            if (!prefix.every((s, i) => i === placeholderIndex || s === segments[i])) continue;
+            const name = segments[placeholderIndex];
+            const allowed = rule.table[name];
+            if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
+            out.push(
+              diag(
+                'ignored-parameter',
+                `${name} does not apply to ${rule.dependsOn} ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+                line.name.start,
+                line.name.end,
+                { lineStart: line.start, lineEnd: line.end },
+              ),
+            );
+          }
+        }
+        return;
+      }
+    }
+  }
+}
+
+/** Three-valued: undefined when the value cannot be known (absent for in/notIn, or a {{variable}}). */
+export function evaluateCondition(c: Condition, values: string[] | undefined, present: boolean): boolean | undefined {
+  if (c.present !== undefined) return c.present === present;
+  if (!values || values.length === 0) return undefined;
+  if (values.some((v) => v.includes('{{'))) return undefined;
+  if (c.in) return values.some((v) => c.in?.includes(v));
+  if (c.notIn) return values.every((v) => !c.notIn?.includes(v));
+  return present;
+}
+
+/** Finds the documented parameter a sent name stands for: exact, indexed (`[0]` for `[]`) or a pattern. */
+export function lookupParameter(endpoint: Endpoint, name: string): { param: CatalogParameter; segments: string[] } | undefined {
+  const segments = splitParamName(name);
+  if (!segments) return undefined;
+  const exact = endpoint.paramByName.get(name);
+  if (exact) return { param: exact, segments };
+  if (segments.length > 2 && segments.slice(1, -1).some((s) => /^\d+$/.test(s))) {
+    const normalised = segments[0] + segments.slice(1).map((s, i) => (i < segments.length - 2 && /^\d+$/.test(s) ? '[]' : `[${s}]`)).join('');
+    const indexed = endpoint.paramByName.get(normalised);
+    if (indexed) return { param: indexed, segments };
+  }
+  for (const p of endpoint.patternParams) {
+    const ps = p.parsedName.segments;
+    if (ps.length !== segments.length) continue;
+    let ok = true;
+    for (let i = 0; i < ps.length && ok; i++) {
+      if (p.parsedName.patternAt.has(i)) ok = segments[i].length > 0 || ps[i] === '';
+      else ok = ps[i] === segments[i];
+    }
+    if (ok) return { param: p, segments };
+  }
+  return undefined;
+}
+
+function suggestionNames(endpoint: Endpoint): string[] {
+  return endpoint.params.map((p) => p.name);
+}
+
+function unresolvedReason(expression: string, scope: VariableScope): string | undefined {
+  if (expression.startsWith('$')) {
+    return isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable`;
+  }
+  const ref = parseRequestReference(expression);
+  if (ref) {
+    return scope.requestNames.has(ref.name) ? undefined : `{{${expression}}} refers to a request named ${ref.name}, and no request has # @name ${ref.name}`;
+  }
+  if (scope.values.has(expression)) return undefined;
+  return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
+}
+
+function diag(code: DiagnosticCode, message: string, start: number, end: number, data?: DiagnosticData): Diagnostic {
+  const d: Diagnostic = { code, severity: DEFAULT_SEVERITY[code], message, start, end };
+  if (data) d.data = data;
+  return d;
+}
+
+function shift(d: Diagnostic, by: number): Diagnostic {
+  if (by === 0) return d;
+  const data = d.data && (d.data.lineStart !== undefined || d.data.lineEnd !== undefined)
+    ? { ...d.data, lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined, lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined }
+    : d.data;
+  return { ...d, start: d.start + by, end: d.end + by, ...(data ? { data } : {}) };
+}

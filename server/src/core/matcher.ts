@@ -1,0 +1,166 @@
+/**
+ * Matching a request target to the documented endpoints (LPREQ-FORMAT section 2).
+ */
+import type { Catalog, Endpoint, EndpointPath, Method } from './catalog/catalog';
+
+export interface PathSegment {
+  text: string;
+  /** The segment is one whole `{{variable}}`. */
+  isVariable: boolean;
+  /** The segment is a literal `{name}` left from the docs. */
+  isUnfilled: boolean;
+}
+
+export interface TargetPath {
+  /** The path, without base address and query. */
+  path: string;
+  segments: PathSegment[];
+}
+
+export type MatchResult =
+  | { kind: 'matched'; endpoint: Endpoint; path: EndpointPath; bindings: Map<string, string> }
+  | { kind: 'method-not-allowed'; allowed: Method[]; templates: string[] }
+  | { kind: 'unknown-endpoint'; near?: string }
+  | { kind: 'not-checked' };
+
+/**
+ * Extracts the path of a request target. Leading `{{variables}}` (the base address) are
+ * replaced by their values when known, so a base_url that carries a path still works.
+ */
+export function targetPath(target: string, resolve: (name: string) => string | undefined): TargetPath | undefined {
+  let text = target;
+  const q = text.search(/[?#]/);
+  if (q !== -1) text = text.slice(0, q);
+  for (let depth = 0; depth < 8 && text.startsWith('{{'); depth++) {
+    const close = text.indexOf('}}');
+    if (close === -1) break;
+    const value = resolve(text.slice(2, close).trim());
+    text = (value ?? '') + text.slice(close + 2);
+  }
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(text);
+  if (scheme) text = text.slice(scheme[0].length);
+  if (!text.startsWith('/')) return undefined;
+  const segments = text
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((s) => ({
+      text: s,
+      isVariable: /^\{\{[^{}]*\}\}$/.test(s),
+      isUnfilled: /^\{[^{}]+\}$/.test(s),
+    }));
+  return { path: text, segments };
+}
+
+interface Candidate {
+  endpoint: Endpoint;
+  path: EndpointPath;
+  /** One letter per segment, L (literal) before P (placeholder) before R (rest): higher is better. */
+  score: string;
+}
+
+/** Builds a matcher over the catalog's paths, grouped by segment count. */
+export class EndpointMatcher {
+  private readonly byLength = new Map<number, { endpoint: Endpoint; path: EndpointPath }[]>();
+  private readonly withRest: { endpoint: Endpoint; path: EndpointPath }[] = [];
+
+  constructor(readonly catalog: Catalog) {
+    for (const endpoint of catalog.endpoints) {
+      for (const path of endpoint.paths) {
+        if (path.segments.some((s) => s.kind === 'placeholder' && s.rest)) {
+          this.withRest.push({ endpoint, path });
+        } else {
+          const list = this.byLength.get(path.segments.length) ?? [];
+          list.push({ endpoint, path });
+          this.byLength.set(path.segments.length, list);
+        }
+      }
+    }
+  }
+
+  /** Whether lpreq validates requests to this path: under /api/v1/ or /api/lti/. */
+  static isChecked(target: TargetPath): boolean {
+    const [a, b] = target.segments;
+    return a?.text === 'api' && (b?.text === 'v1' || b?.text === 'lti');
+  }
+
+  private candidates(target: TargetPath, variablesMatchLiterals: boolean): Candidate[] {
+    const out: Candidate[] = [];
+    const segs = target.segments;
+    const consider = (endpoint: Endpoint, path: EndpointPath) => {
+      let score = '';
+      const tpl = path.segments;
+      for (let i = 0; i < tpl.length; i++) {
+        const t = tpl[i];
+        const s = segs[i];
+        if (t.kind === 'placeholder' && t.rest) {
+          // The rest of the path, possibly empty (by_path/{*full_path} needs at least one segment).
+          if (i >= segs.length) return;
+          score += 'R';
+          out.push({ endpoint, path, score });
+          return;
+        }
+        if (s === undefined) return;
+        if (t.kind === 'literal') {
+          if (s.text === t.text) score += 'Z';
+          else if (s.isVariable && variablesMatchLiterals) score += 'A';
+          else return;
+        } else {
+          score += 'P';
+        }
+      }
+      if (tpl.length !== segs.length) return;
+      out.push({ endpoint, path, score });
+    };
+    for (const { endpoint, path } of this.byLength.get(segs.length) ?? []) consider(endpoint, path);
+    for (const { endpoint, path } of this.withRest) consider(endpoint, path);
+    return out;
+  }
+
+  match(target: TargetPath, method: string): MatchResult {
+    if (!EndpointMatcher.isChecked(target)) return { kind: 'not-checked' };
+    let candidates = this.candidates(target, false);
+    if (candidates.length === 0) candidates = this.candidates(target, true);
+    if (candidates.length === 0) return { kind: 'unknown-endpoint', near: this.nearest(target) };
+    // Literal segments beat placeholders: compare scores position by position ('Z' > 'R' > 'P').
+    candidates.sort((x, y) => (x.score < y.score ? 1 : x.score > y.score ? -1 : 0));
+    const withMethod = candidates.filter((c) => c.endpoint.method === method);
+    const bestScore = candidates[0].score;
+    const chosen = withMethod.find((c) => c.score === bestScore) ?? withMethod[0];
+    if (!chosen) {
+      const best = candidates.filter((c) => c.score === bestScore);
+      const allowed = [...new Set(best.map((c) => c.endpoint.method))];
+      return { kind: 'method-not-allowed', allowed, templates: [...new Set(best.map((c) => c.path.template))] };
+    }
+    const bindings = new Map<string, string>();
+    chosen.path.segments.forEach((t, i) => {
+      if (t.kind === 'placeholder') {
+        bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
+      }
+    });
+    return { kind: 'matched', endpoint: chosen.endpoint, path: chosen.path, bindings };
+  }
+
+  /** The documented path that shares the longest prefix with the target, for the message. */
+  private nearest(target: TargetPath): string | undefined {
+    let best: string | undefined;
+    let bestLength = -1;
+    for (const endpoint of this.catalog.endpoints) {
+      for (const path of endpoint.paths) {
+        let n = 0;
+        while (
+          n < path.segments.length &&
+          n < target.segments.length &&
+          (path.segments[n].kind === 'placeholder' || (path.segments[n] as { text: string }).text === target.segments[n].text)
+        ) {
+          n++;
+        }
+        const score = n * 2 - Math.abs(path.segments.length - target.segments.length);
+        if (score > bestLength) {
+          bestLength = score;
+          best = path.template;
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,42 @@
+/** The closest documented name or value to what was typed, for "did you mean". */
+
+/** Optimal string alignment distance (a transposition counts as one edit: nmae -> name). */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev2 = new Array<number>(b.length + 1).fill(0);
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[b.length];
+}
+
+/** The candidate closest to `input`, if it is close enough to be a likely typo. */
+export function closest(input: string, candidates: Iterable<string>): string | undefined {
+  const lower = input.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    if (c.toLowerCase() === lower) return c;
+    const limit = Math.max(2, Math.floor(Math.max(c.length, input.length) / 3));
+    const d = editDistance(lower, c.toLowerCase(), Math.min(limit, bestDistance));
+    if (d <= limit && d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}

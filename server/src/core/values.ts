@@ -1,0 +1,92 @@
+/** Checks of parameter values against documented types and formats (LPREQ-FORMAT section 3). */
+import type { ParamType } from './catalog/schema';
+
+const INTEGER = /^[+-]?\d+$/;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+function isCalendarDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return d <= days[m - 1];
+}
+
+export function isDate(value: string): boolean {
+  const m = DATE.exec(value);
+  return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
+}
+
+/** ISO 8601: a date, or a date and time with an optional offset (a date alone is ISO 8601 too). */
+export function isDateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m || !isCalendarDate(+m[1], +m[2], +m[3])) return false;
+  if (m[4] !== undefined) {
+    if (+m[4] > 24 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 60)) return false;
+    if (+m[4] === 24 && (+m[5] !== 0 || (m[6] !== undefined && +m[6] !== 0))) return false;
+  }
+  return true;
+}
+
+export const BOOLEAN_VALUES = ['true', 'false', '1', '0'];
+
+/** Returns what the value should have been, or null when it fits the type. */
+export function typeProblem(type: ParamType, value: string, sisForms?: string[]): string | null {
+  switch (type) {
+    case 'integer':
+      if (INTEGER.test(value)) return null;
+      if (sisForms?.some((f) => value.startsWith(`${f}:`) && value.length > f.length + 1)) return null;
+      return sisForms?.length ? `an integer or ${sisForms.map((f) => `${f}:...`).join(', ')}` : 'an integer';
+    case 'number':
+      return NUMBER.test(value) ? null : 'a number';
+    case 'boolean':
+      return BOOLEAN_VALUES.includes(value) ? null : 'a boolean (true, false, 1 or 0)';
+    case 'Date':
+      return isDate(value) ? null : 'a Date (yyyy-mm-dd, a real calendar date)';
+    case 'DateTime':
+      return isDateTime(value) ? null : 'a DateTime (ISO 8601, for example 2026-09-14T08:00:00Z)';
+    case 'string':
+    case 'any':
+      return null;
+  }
+}
+
+const CONTEXT_CODE = /^([a-z]+(?:_[a-z]+)*?)_(\d+|self|sis_[a-z_]+:.+)$/;
+const CONTEXT_TYPES = ['course_section', 'group_category', 'course', 'group', 'user', 'account', 'section'];
+
+/** Splits a context code into its type and id, or null when it is not `<type>_<id>`. */
+export function parseContextCode(value: string): { type: string; id: string } | null {
+  for (const type of CONTEXT_TYPES) {
+    if (value.startsWith(`${type}_`)) {
+      const id = value.slice(type.length + 1);
+      if (/^\d+$/.test(id) || /^sis_[a-z_]+:.+/.test(id) || id === 'self') return { type, id };
+    }
+  }
+  const m = CONTEXT_CODE.exec(value);
+  return m ? { type: m[1], id: m[2] } : null;
+}
+
+/** Returns what the value should look like, or null when the format is met. */
+export function formatProblem(format: string, value: string, contextTypes?: string[]): string | null {
+  const allowed = contextTypes?.length ? contextTypes : undefined;
+  const describe = () => (allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42');
+  switch (format) {
+    case 'context_code': {
+      const code = parseContextCode(value);
+      if (!code) return `a context code ${describe()}`;
+      if (allowed && !allowed.includes(code.type)) return `a context code ${describe()}`;
+      return null;
+    }
+    case 'id_or_context_code': {
+      if (/^\d+$/.test(value)) return null;
+      const code = parseContextCode(value);
+      if (!code) return `an id or a context code ${describe()}`;
+      if (allowed && !allowed.includes(code.type)) return `an id or a context code ${describe()}`;
+      return null;
+    }
+    case 'url':
+      return /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value) ? null : 'an absolute URL (https://...)';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,42 @@
+/** Variables of LPREQ-FORMAT section 4: system variables and request references. */
+
+/** System variables of REST Client and the JetBrains HTTP client, with a one-line description. */
+export const SYSTEM_VARIABLES: { name: string; insert: string; description: string }[] = [
+  { name: '$guid', insert: '$guid', description: 'A new RFC 4122 v4 UUID (REST Client)' },
+  { name: '$uuid', insert: '$uuid', description: 'A new v4 UUID (JetBrains)' },
+  { name: '$random.uuid', insert: '$random.uuid', description: 'A new v4 UUID (JetBrains)' },
+  { name: '$timestamp', insert: '$timestamp', description: 'The current UTC Unix timestamp in seconds; `$timestamp -1 d` offsets it' },
+  { name: '$isoTimestamp', insert: '$isoTimestamp', description: 'The current UTC time, ISO 8601 (JetBrains)' },
+  { name: '$datetime', insert: '$datetime iso8601', description: 'The current time as `rfc1123`, `iso8601` or a custom format; an offset may follow (`$datetime iso8601 1 d`)' },
+  { name: '$localDatetime', insert: '$localDatetime iso8601', description: 'The current local time, formatted like $datetime' },
+  { name: '$randomInt', insert: '$randomInt 1 100', description: 'A random integer between min (inclusive) and max (exclusive)' },
+  { name: '$random.integer', insert: '$random.integer(1, 100)', description: 'A random integer (JetBrains)' },
+  { name: '$processEnv', insert: '$processEnv NAME', description: 'The value of an environment variable of the process' },
+  { name: '$dotenv', insert: '$dotenv NAME', description: 'A value from the .env file beside the request file' },
+];
+
+const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp']);
+
+export function isSystemVariable(expression: string): boolean {
+  const [head] = expression.split(/\s+/, 1);
+  if (head.startsWith('$random.')) return true;
+  if (SYSTEM_VARIABLES.some((v) => v.name === head)) {
+    return expression === head || WITH_ARGUMENTS.has(head);
+  }
+  return false;
+}
+
+export interface RequestReference {
+  name: string;
+  part: 'request' | 'response';
+  source: 'body' | 'headers';
+  /** `$.id` for a body, `Location` for a header, `*` for the whole body. */
+  selector: string;
+}
+
+/** Parses `name.response.body.$.path` or `name.response.headers.Name`. */
+export function parseRequestReference(expression: string): RequestReference | undefined {
+  const m = /^([A-Za-z_][\w-]*)\.(request|response)\.(body|headers)(?:\.(.*))?$/.exec(expression);
+  if (!m) return undefined;
+  return { name: m[1], part: m[2] as 'request' | 'response', source: m[3] as 'body' | 'headers', selector: m[4] ?? '*' };
+}
