@@ -136,9 +136,9 @@ export class Checker {
     const scope = documentScope(doc, env);
     const out: Diagnostic[] = [];
     for (const { start, block } of doc.blocks) {
-      for (const d of this.checkBlock(block, scope)) {
-        out.push(shift(d, start));
-      }
+      const diagnostics = this.checkBlock(block, scope);
+      diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
+      for (const d of diagnostics) out.push(shift(d, start));
     }
     return out;
   }

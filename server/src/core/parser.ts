@@ -310,11 +310,21 @@ export function parseBlock(text: string): Block {
   }
   if (!block.request) return block;
   // Query continuation lines.
+  const isContinuation = (line: Line) => {
+    const c = line.text[leadingSpace(line.text)];
+    return c === '?' || c === '&';
+  };
   for (; index < lines.length; index++) {
     const line = lines[index];
+    if (isComment(line.text)) {
+      // A comment between continuation lines does not end the query.
+      let next = index + 1;
+      while (next < lines.length && isComment(lines[next].text)) next++;
+      if (next < lines.length && isContinuation(lines[next])) continue;
+      break;
+    }
+    if (!isContinuation(line)) break;
     const s = leadingSpace(line.text);
-    const c = line.text[s];
-    if (c !== '?' && c !== '&') break;
     block.queryLines.push({ start: line.start, end: line.end });
     parseQuery(line, s + 1, block.params);
   }
@@ -355,10 +365,18 @@ export function parseBlock(text: string): Block {
     const t = lines[firstContent].text.trimStart();
     if (t.startsWith('{') || t.startsWith('[')) {
       let last = lines.length - 1;
-      while (last > firstContent && isBlank(lines[last].text)) last--;
+      while (last > firstContent && (isBlank(lines[last].text) || isComment(lines[last].text))) last--;
       const start = lines[firstContent].start;
       const end = lines[last].end;
-      block.jsonBody = { text: text.slice(start, end), start, end };
+      // Whole-line comments cannot be JSON (a JSON string never spans lines): they are blanked
+      // out, keeping every offset, so a body may carry notes like the rest of the file.
+      let body = '';
+      for (let k = firstContent; k <= last; k++) {
+        const l = lines[k];
+        body += isComment(l.text) ? ' '.repeat(l.text.length) : l.text;
+        if (k < last) body += text.slice(l.end, lines[k + 1].start);
+      }
+      block.jsonBody = { text: body, start, end };
       return block;
     }
   }

@@ -1,0 +1,117 @@
+/** `lpreq check`: formats, exit codes and plain errors for bad input (LPREQ-FORMAT section 5). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runCli, ROOT, SHARED } from '../helpers';
+
+const invalid = join(SHARED, 'conformance', 'invalid');
+const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+test('json: one array, 1-based positions, file as given', async () => {
+  const file = join(invalid, '145-folder-create-parent-id-and-path.lpreq');
+  const { code, stdout } = await runCli(['check', '--format', 'json', file]);
+  assert.equal(code, 1);
+  const [d, ...rest] = JSON.parse(stdout);
+  assert.deepEqual(rest, []);
+  assert.deepEqual(Object.keys(d), ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'message']);
+  assert.equal(d.file, file);
+  assert.equal(d.line, 8);
+  assert.equal(d.column, 1);
+  assert.equal(d.code, 'conflicting-parameters');
+});
+
+test('a folder is checked recursively and file names are joined with the folder as given', async () => {
+  mkdirSync(join(tmp, 'tree', 'sub'), { recursive: true });
+  writeFileSync(join(tmp, 'tree', 'sub', 'a.lpreq'), 'GET /api/v1/courses/1/modulez\n');
+  writeFileSync(join(tmp, 'tree', 'ignored.http'), 'GET /api/v1/nothing\n');
+  const { code, stdout } = await runCli(['check', '--format', 'json', 'tree'], { cwd: tmp });
+  assert.equal(code, 1);
+  assert.deepEqual(JSON.parse(stdout).map((d: { file: string; code: string }) => [d.file, d.code]), [[join('tree', 'sub', 'a.lpreq'), 'unknown-endpoint']]);
+});
+
+test('exit 0 with warnings only, and text output names file:line:col, severity and code', async () => {
+  const { code, stdout } = await runCli(['check', join(invalid, '117-module-create-name-typo.lpreq')]);
+  assert.equal(code, 0);
+  assert.match(stdout, /117-module-create-name-typo\.lpreq:7:1: warning unknown-parameter: module\[nmae\] .*did you mean module\[name\]\?/);
+  assert.match(stdout, /1 file checked: 0 errors, 1 warning/);
+});
+
+test('standard input with -', async () => {
+  const { code, stdout } = await runCli(['check', '--format', 'json', '-'], { stdin: 'GETT /api/v1/courses\n' });
+  assert.equal(code, 1);
+  assert.equal(JSON.parse(stdout)[0].code, 'syntax');
+});
+
+test('sarif: SARIF 2.1.0 with one rule per code and results pointing at rules', async () => {
+  const { stdout } = await runCli(['check', '--format', 'sarif', join(invalid, '139-appointment-group-create-bare-context-code-visibility-hidden.lpreq')]);
+  const sarif = JSON.parse(stdout);
+  assert.equal(sarif.version, '2.1.0');
+  const run = sarif.runs[0];
+  const ids = run.tool.driver.rules.map((r: { id: string }) => r.id);
+  assert.ok(ids.includes('invalid-enum') && ids.includes('missing-required'));
+  for (const r of run.tool.driver.rules) assert.ok(r.help.text.length > 10);
+  assert.equal(run.results.length, 2);
+  for (const r of run.results) {
+    assert.equal(ids[r.ruleIndex], r.ruleId);
+    assert.equal(r.level, 'error');
+    assert.ok(r.locations[0].physicalLocation.region.startLine > 0);
+  }
+});
+
+test('github: workflow command annotations with escaped properties', async () => {
+  const { stdout } = await runCli(['check', '--format', 'github', join(invalid, '322-find-recipients-deprecated.lpreq')]);
+  assert.match(stdout.trim(), /^::warning file=.*322-find-recipients-deprecated\.lpreq,line=4,col=\d+,endLine=4,endColumn=\d+,title=lpreq deprecated::.+$/);
+});
+
+const usage: [string, string[], RegExp][] = [
+  ['a missing path', ['check', 'no/such/file.lpreq'], /no such file or folder/],
+  ['no path', ['check'], /no path given/],
+  ['a bad flag', ['check', '--formt', 'json', '.'], /unknown option --formt/],
+  ['a bad format', ['check', '--format', 'xml', '.'], /--format must be one of text, json, sarif, github/],
+  ['a flag without its value', ['check', '--env'], /--env needs a value/],
+  ['an unknown environment', ['check', '--env', 'nope', join(SHARED, 'conformance', 'valid')], /no environment named 'nope'/],
+  ['an unknown command', ['chek'], /unknown command 'chek'/],
+];
+for (const [what, argv, message] of usage) {
+  test(`exit 2 and a one-line message for ${what}`, async () => {
+    const { code, stderr, stdout } = await runCli(argv, { cwd: tmp });
+    assert.equal(code, 2);
+    assert.match(stderr, message);
+    assert.doesNotMatch(stderr + stdout, /\n\s+at /, 'no stack trace');
+  });
+}
+
+test('a binary file, an empty file and a folder without .lpreq files get sensible answers', async () => {
+  writeFileSync(join(tmp, 'binary.lpreq'), Buffer.from([0x47, 0x45, 0x54, 0x00, 0xff, 0x00]));
+  writeFileSync(join(tmp, 'empty.lpreq'), '');
+  mkdirSync(join(tmp, 'nothing'), { recursive: true });
+  const binary = await runCli(['check', 'binary.lpreq'], { cwd: tmp });
+  assert.equal(binary.code, 2);
+  assert.match(binary.stderr, /binary file/);
+  const empty = await runCli(['check', 'empty.lpreq'], { cwd: tmp });
+  assert.equal(empty.code, 0);
+  const none = await runCli(['check', 'nothing'], { cwd: tmp });
+  assert.equal(none.code, 0);
+  assert.match(none.stderr, /no \.lpreq files found/);
+});
+
+test('a 10 MB file is checked', async () => {
+  const block = '### List modules\nGET /api/v1/courses/42/modules?include[]=items\n\nsearch_term = week\n\n';
+  writeFileSync(join(tmp, 'big.lpreq'), block.repeat(Math.ceil((10 * 1024 * 1024) / block.length)));
+  const { code, stdout } = await runCli(['check', '--format', 'json', 'big.lpreq'], { cwd: tmp });
+  assert.equal(code, 0);
+  assert.equal(stdout.trim(), '[]');
+});
+
+test('the built command runs as a process: npx lpreq check', () => {
+  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')], { encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.equal(JSON.parse(result.stdout)[0].code, 'invalid-enum');
+  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--nope'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr.trim().split('\n').length, 1);
+});

@@ -1,0 +1,55 @@
+/**
+ * Robustness: 20,000 random and mutated documents through the parser and the checker, with
+ * zero exceptions. Seeded (fast-check), so a failure reproduces; the seed is printed on failure.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { parseDocument } from '../../server/src/core/parser';
+import { sharedChecker, SHARED, ROOT } from '../helpers';
+
+const corpus = [
+  ...readdirSync(join(SHARED, 'conformance', 'invalid')).filter((n) => n.endsWith('.lpreq')).map((n) => join(SHARED, 'conformance', 'invalid', n)),
+  join(SHARED, 'conformance', 'valid', 'a-modules.lpreq'),
+  ...readdirSync(join(ROOT, 'test', 'fixtures', 'diagnostics')).filter((n) => n.endsWith('.lpreq')).map((n) => join(ROOT, 'test', 'fixtures', 'diagnostics', n)),
+].map((f) => readFileSync(f, 'utf8'));
+
+const pieces = ['###', '\n', '\r\n', '{{', '}}', '{', '}', '[', ']', '=', '&', '?', ':', '#', '@', '//', '/api/v1/', 'GET ', 'POST ', '\t', ' ', '\uFEFF', '\0', '🎓', 'course_', 'sis_course_id:', '%', '%ZZ', 'include[]', '"', '{"a":', '{course_id}', 'HTTP/1.1'];
+
+/** A mutation: insert, delete or replace a slice of a corpus document. */
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...corpus),
+    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }))), { maxLength: 6 }),
+  )
+  .map(([doc, edits]) => {
+    let text = doc;
+    for (const [at, len, insert] of edits) {
+      const i = at % (text.length + 1);
+      text = text.slice(0, i) + insert + text.slice(i + len);
+    }
+    return text;
+  });
+
+const random = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 60 }).map((a) => a.join(''));
+
+test('20,000 random and mutated documents: parser and checker never throw', () => {
+  const checker = sharedChecker();
+  const env = { environments: { local: { base_url: 'http://127.0.0.1:4010' } } };
+  let runs = 0;
+  fc.assert(
+    fc.property(fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: random }), (text) => {
+      runs++;
+      const doc = parseDocument(text);
+      const diagnostics = checker.checkDocument(doc, env);
+      for (const d of diagnostics) {
+        if (!(d.start >= 0 && d.end >= d.start && d.end <= text.length)) return false;
+      }
+      return true;
+    }),
+    { numRuns: 20_000, seed: 20261121 },
+  );
+  assert.equal(runs, 20_000);
+});

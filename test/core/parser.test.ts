@@ -1,0 +1,109 @@
+/** The parser: structure, offsets, line endings, recovery and block reuse. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDocument, parseBlock, findVariableReferences, blockBoundaries } from '../../server/src/core/parser';
+
+const slice = (text: string, t: { start: number; end: number }) => text.slice(t.start, t.end);
+
+test('a request with title, name, query continuation, headers and parameters', () => {
+  const text = [
+    '### Create an item',
+    '# @name createItem',
+    'POST {{base_url}}/api/v1/courses/1/modules/7/items?a=1 HTTP/1.1',
+    '    &b=two%20words',
+    'Accept: application/json',
+    '',
+    '# a comment',
+    'module_item[type] = Assignment',
+    '& module_item[content_id]=123',
+    '',
+  ].join('\n');
+  const b = parseBlock(text);
+  assert.equal(b.title?.text, 'Create an item');
+  assert.equal(b.metadata[0].key.text, 'name');
+  assert.equal(b.metadata[0].value.text, 'createItem');
+  assert.equal(b.request?.method.text, 'POST');
+  assert.equal(b.request?.version?.text, 'HTTP/1.1');
+  assert.equal(b.request?.target.text, '{{base_url}}/api/v1/courses/1/modules/7/items?a=1');
+  assert.deepEqual(
+    b.params.map((p) => [p.decodedName, p.decodedValue, p.source]),
+    [
+      ['a', '1', 'query'],
+      ['b', 'two words', 'query'],
+      ['module_item[type]', 'Assignment', 'body'],
+      ['module_item[content_id]', '123', 'body'],
+    ],
+  );
+  assert.equal(b.headers[0].name.text, 'Accept');
+  assert.equal(b.headers[0].value.text, 'application/json');
+  for (const p of b.params) assert.equal(slice(text, p.name), p.name.text);
+  assert.deepEqual(b.problems, []);
+});
+
+test('CRLF, a BOM and tabs give the same structure and true offsets', () => {
+  const lf = '@x = 1\n\n### T\nGET /api/v1/courses\n\n\tinclude[]\t=\tterm\n';
+  const crlf = '\uFEFF' + lf.replace(/\n/g, '\r\n');
+  for (const text of [lf, crlf]) {
+    const doc = parseDocument(text);
+    assert.equal(doc.blocks.length, 2);
+    const [first, second] = doc.blocks;
+    assert.equal(first.block.variables[0].name.text, 'x');
+    assert.equal(first.block.variables[0].value.text, '1');
+    const p = second.block.params[0];
+    assert.equal(p.name.text, 'include[]');
+    assert.equal(p.value.text, 'term');
+    assert.equal(text.slice(second.start + p.value.start, second.start + p.value.end), 'term');
+    assert.equal(second.block.request?.target.text, '/api/v1/courses');
+  }
+});
+
+test('empty, blank and comment-only documents have no request and no problem', () => {
+  for (const text of ['', '\n\n', '# only a comment', '###', '### title only\n']) {
+    const doc = parseDocument(text);
+    for (const { block } of doc.blocks) {
+      assert.equal(block.request, undefined);
+      assert.deepEqual(block.problems, []);
+    }
+  }
+});
+
+test('a JSON body is the rest of the block', () => {
+  const b = parseBlock('PUT /api/v1/x\nContent-Type: application/json\n\n{\n  "a": 1\n}\n\n');
+  assert.equal(b.jsonBody?.text, '{\n  "a": 1\n}');
+  assert.deepEqual(b.params, []);
+});
+
+test('recovery: a broken line does not hide the rest of the block or the next block', () => {
+  const doc = parseDocument('POST /api/v1/x\n\nno equals here\nname = ok\n###\nGETT /api/v1/y\n### next\nGET /api/v1/z\n');
+  assert.equal(doc.blocks[0].block.problems.length, 1);
+  assert.equal(doc.blocks[0].block.params[0].name.text, 'name');
+  assert.equal(doc.blocks[1].block.problems.length, 1);
+  assert.equal(doc.blocks[2].block.request?.target.text, '/api/v1/z');
+});
+
+test('unchanged blocks are reused after an edit elsewhere', () => {
+  const a = '### one\nGET /api/v1/courses\n';
+  const b = '### two\nGET /api/v1/courses/1/modules\n';
+  const first = parseDocument(a + b);
+  const second = parseDocument(a + b.replace('modules', 'modules?search_term=x'), first);
+  assert.equal(second.blocks[0].block, first.blocks[0].block);
+  assert.notEqual(second.blocks[1].block, first.blocks[1].block);
+});
+
+test('block boundaries are lines beginning with ###', () => {
+  assert.deepEqual(blockBoundaries('a\n### b\nc\n  ### not\n###'), [0, 2, 20]);
+});
+
+test('variable references and their offsets', () => {
+  const refs = findVariableReferences('x{{ a }}y{{$datetime iso8601}}{{broken', 10);
+  assert.deepEqual(refs, [
+    { expression: 'a', start: 11, end: 18 },
+    { expression: '$datetime iso8601', start: 19, end: 40 },
+  ]);
+});
+
+test('very long lines and any Unicode parse without trouble', () => {
+  const long = 'x'.repeat(200_000);
+  const b = parseBlock(`POST /api/v1/courses/1/modules\n\nmodule[name] = ${long} 🎓 ünïcödé\u2028 ﷽\n`);
+  assert.equal(b.params[0].value.text.length, long.length + ' 🎓 ünïcödé\u2028 ﷽'.length);
+});

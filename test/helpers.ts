@@ -1,0 +1,35 @@
+/** Shared test helpers: the repository paths, the bundled catalog, a checker and an in-memory CLI. */
+import { join } from 'node:path';
+import { bundledCatalog } from '../server/src/catalogData';
+import { Checker } from '../server/src/core/checker';
+import { main } from '../server/src/cli/main';
+import type { Io } from '../server/src/cli/check';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const SHARED = join(ROOT, '..', 'shared');
+
+let checker: Checker | undefined;
+export function sharedChecker(): Checker {
+  checker ??= new Checker(bundledCatalog());
+  return checker;
+}
+
+/** Runs the command line in-process and captures what it prints. */
+export async function runCli(argv: string[], options: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+    readStdin: () => options.stdin ?? '',
+    isTTY: false,
+    env: options.env ?? {},
+    cwd: options.cwd ?? ROOT,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
