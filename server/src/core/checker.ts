@@ -460,6 +460,7 @@ export class Checker {
   private checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
     const value = line.decodedValue;
     if (value.includes('{{')) return;
+    if (param.nullable && (value === '' || value === 'null')) return;
     const at = line.value.end > line.value.start ? line.value : { start: line.name.start, end: line.end };
     const data = { lineStart: line.start, lineEnd: line.end };
     if (param.enum && !param.enumOpen) {
@@ -505,6 +506,12 @@ export class Checker {
       const v = values(c.param)?.[0];
       return v !== undefined ? `${c.param} is ${v}` : c.present ? `${c.param} is given` : c.param;
     };
+    const expectation = (c: Condition) =>
+      c.present !== undefined
+        ? `${c.param} is ${c.present ? 'given' : 'absent'}`
+        : c.in
+          ? `${c.param} is ${c.in.join(' or ')}${values(c.param)?.[0] !== undefined ? ` (it is ${values(c.param)?.[0]})` : ''}`
+          : `${c.param} is not ${c.notIn?.join(' or ')}`;
     const missing = (name: string, why: string) =>
       out.push(diag('missing-required', `${name} is required ${why} (${rule.text}) for ${label}`, lineStart, lineEnd, { missing: [name], endpointId: endpoint.id }));
     const lineOf = (name: string) => sent.get(name)?.map((s) => s.line) ?? [];
@@ -541,13 +548,13 @@ export class Checker {
         else if (rule.unless) fires = evaluate(rule.unless) === false;
         else fires = true;
         if (!fires) return;
-        const cond = rule.when ?? rule.unless;
+        const why = rule.when ? ` when ${describe(rule.when)}` : rule.unless ? ` unless ${expectation(rule.unless)}` : '';
         for (const name of rule.params) {
           for (const line of lineOf(name)) {
             out.push(
               diag(
                 'ignored-parameter',
-                `${line.decodedName} is ignored${cond ? ` when ${describe(cond)}` : ''} (${rule.text}) for ${label}`,
+                `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
                 line.name.start,
                 line.name.end,
                 { lineStart: line.start, lineEnd: line.end },

@@ -2,6 +2,7 @@
  * Matching a request target to the documented endpoints (LPREQ-FORMAT section 2).
  */
 import type { Catalog, Endpoint, EndpointPath, Method } from './catalog/catalog';
+import { editDistance } from './suggest';
 
 export interface PathSegment {
   text: string;
@@ -116,8 +117,33 @@ export class EndpointMatcher {
     return out;
   }
 
+  /**
+   * Results by path shape: requests differ mostly in their ids, so the matching work is done
+   * once per shape (ids and variables replaced by a marker) and method. Bounded in size.
+   */
+  private readonly cache = new Map<string, MatchResult>();
+
   match(target: TargetPath, method: string): MatchResult {
     if (!EndpointMatcher.isChecked(target)) return { kind: 'not-checked' };
+    let key = method;
+    for (const s of target.segments) key += s.isVariable || /^\d+$/.test(s.text) ? '/\u0000' : `/${s.text}`;
+    let shape = this.cache.get(key);
+    if (!shape) {
+      shape = this.matchUncached(target, method);
+      if (this.cache.size > 5000) this.cache.clear();
+      this.cache.set(key, shape);
+    }
+    if (shape.kind !== 'matched') return shape;
+    const bindings = new Map<string, string>();
+    shape.path.segments.forEach((t, i) => {
+      if (t.kind === 'placeholder') {
+        bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
+      }
+    });
+    return { ...shape, bindings };
+  }
+
+  private matchUncached(target: TargetPath, method: string): MatchResult {
     let candidates = this.candidates(target, false);
     if (candidates.length === 0) candidates = this.candidates(target, true);
     if (candidates.length === 0) return { kind: 'unknown-endpoint', near: this.nearest(target) };
@@ -140,23 +166,23 @@ export class EndpointMatcher {
     return { kind: 'matched', endpoint: chosen.endpoint, path: chosen.path, bindings };
   }
 
-  /** The documented path that shares the longest prefix with the target, for the message. */
+  /** The documented path most like the target (equal segments, then near spellings), for the message. */
   private nearest(target: TargetPath): string | undefined {
     let best: string | undefined;
-    let bestLength = -1;
+    let bestScore = -Infinity;
     for (const endpoint of this.catalog.endpoints) {
       for (const path of endpoint.paths) {
-        let n = 0;
-        while (
-          n < path.segments.length &&
-          n < target.segments.length &&
-          (path.segments[n].kind === 'placeholder' || (path.segments[n] as { text: string }).text === target.segments[n].text)
-        ) {
-          n++;
+        let score = -2 * Math.abs(path.segments.length - target.segments.length);
+        const n = Math.min(path.segments.length, target.segments.length);
+        for (let i = 0; i < n; i++) {
+          const t = path.segments[i];
+          const s = target.segments[i];
+          if (t.kind === 'placeholder') score += s.isVariable || /^(\d+|sis_\w+:.*|self|root)$/.test(s.text) ? 2 : 1;
+          else if (t.text === s.text) score += 3;
+          else if (editDistance(t.text, s.text, 3) <= 3) score += 2;
         }
-        const score = n * 2 - Math.abs(path.segments.length - target.segments.length);
-        if (score > bestLength) {
-          bestLength = score;
+        if (score > bestScore) {
+          bestScore = score;
           best = path.template;
         }
       }

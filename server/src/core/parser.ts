@@ -127,7 +127,14 @@ function splitLines(text: string): Line[] {
   return lines;
 }
 
-const isBlank = (s: string) => s.trim().length === 0;
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 10 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && (c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000)) || c === 0x1680;
+}
+
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return false;
+  return true;
+}
 
 function leadingSpace(s: string): number {
   let i = 0;
@@ -136,8 +143,9 @@ function leadingSpace(s: string): number {
 }
 
 function isComment(s: string): boolean {
-  const t = s.slice(leadingSpace(s));
-  return t.startsWith('#') || t.startsWith('//');
+  const i = leadingSpace(s);
+  const c = s.charCodeAt(i);
+  return c === 35 /* # */ || (c === 47 /* / */ && s.charCodeAt(i + 1) === 47);
 }
 
 function token(text: string, lineStart: number, from: number, to: number): Token {
@@ -148,8 +156,8 @@ function token(text: string, lineStart: number, from: number, to: number): Token
 function trimmedToken(line: Line, from: number, to: number): Token {
   let a = from;
   let b = to;
-  while (a < b && /\s/.test(line.text[a])) a++;
-  while (b > a && /\s/.test(line.text[b - 1])) b--;
+  while (a < b && isSpace(line.text.charCodeAt(a))) a++;
+  while (b > a && isSpace(line.text.charCodeAt(b - 1))) b--;
   return token(line.text, line.start, a, b);
 }
 
@@ -202,7 +210,7 @@ function parseRequestLine(line: Line, block: Block): RequestLine | undefined {
   const text = line.text;
   const s = leadingSpace(text);
   let e = s;
-  while (e < text.length && !/\s/.test(text[e])) e++;
+  while (e < text.length && !isSpace(text.charCodeAt(e))) e++;
   const first = token(text, line.start, s, e);
   let method: Token;
   let targetFrom: number;

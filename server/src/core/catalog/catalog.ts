@@ -126,13 +126,18 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   const endpoints: Endpoint[] = [];
   const placeholders: Record<string, Placeholder> = {};
   const endpointById = new Map<string, Endpoint>();
-  for (const [file, json] of Object.entries(parts.endpointFiles)) {
+  const files = Object.entries(parts.endpointFiles).map(([file, json]) => {
     const parsed = EndpointFileSchema.safeParse(json);
     if (!parsed.success) throw new CatalogError(formatZodError(file, parsed.error));
-    Object.assign(placeholders, parsed.data.placeholders ?? {});
-    for (const data of parsed.data.endpoints) {
+    return { file, data: parsed.data };
+  });
+  const paginationParameters = files.flatMap((f) => f.data.paginationParameters ?? []);
+  for (const { file, data: fileData } of files) {
+    Object.assign(placeholders, fileData.placeholders ?? {});
+    for (const data of fileData.endpoints) {
       if (endpointById.has(data.id)) throw new CatalogError(`duplicate endpoint id ${data.id} in ${file}`);
-      const endpoint = buildEndpoint(data);
+      const extra = data.paginated ? paginationParameters.filter((p) => !data.params.some((q) => q.name === p.name)) : [];
+      const endpoint = buildEndpoint(extra.length ? { ...data, params: [...data.params, ...extra] } : data);
       endpoints.push(endpoint);
       endpointById.set(endpoint.id, endpoint);
     }

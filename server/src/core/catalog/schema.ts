@@ -54,6 +54,8 @@ export const ParameterSchema = z.strictObject({
   contextTypes: z.array(z.string()).optional(),
   /** SIS prefixes accepted in place of an integer id (`sis_user_id`). */
   sisForms: z.array(z.string()).optional(),
+  /** An empty value or `null` is documented as meaningful ("null or empty removes ..."). */
+  nullable: z.boolean().optional(),
   /** The path placeholder that carries this value (roles: `role_id` is the `{id}` of the path). */
   inPath: z.string().optional(),
   /** Pattern segments of `name`: what each `{X}` stands for. */
@@ -258,6 +260,12 @@ export const EndpointFileSchema = z.strictObject({
   doc: SourceSchema.shape.doc,
   /** Catalog-wide placeholder forms (given once, in document A's file). */
   placeholders: z.record(z.string(), PlaceholderSchema).optional(),
+  /**
+   * Parameters every paginated list accepts (convention 7). The docs leave page size and
+   * paging parameters "not shown"; these are the ones the service reads, so they are not
+   * reported as unknown on paginated endpoints.
+   */
+  paginationParameters: z.array(ParameterSchema).optional(),
   endpoints: z.array(EndpointSchema),
 });
 

@@ -1,0 +1,147 @@
+/**
+ * The language core benchmark (issue 2): parse only, parse + check in-process, and the whole
+ * `lpreq check --format json` process, against references measured in the same run on the
+ * same requests: a plain line scan, ajv over the requests as JSON, vscode-json-languageservice.
+ * Every figure is the median of several runs; ratios are printed against the references.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import Ajv from 'ajv';
+import { getLanguageService, TextDocument as JsonTextDocument } from 'vscode-json-languageservice';
+import { bundledCatalog } from '../server/src/catalogData';
+import { Checker } from '../server/src/core/checker';
+import { parseDocument } from '../server/src/core/parser';
+import { generateRequests, jsonSchemaFor, toJson, toLpreq } from './generate';
+
+export const ROOT = join(import.meta.dirname, '..');
+const DATA = join(ROOT, 'bench', '.data');
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export async function timeMedian(runs: number, fn: () => unknown | Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  await fn(); // warm-up
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+function processMedian(runs: number, args: string[]): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    times.push(performance.now() - t);
+    if (r.status !== 0 && r.status !== 1) throw new Error(`process failed: ${args.join(' ')}: ${r.stderr}`);
+  }
+  return median(times);
+}
+
+export interface CoreFigures {
+  requests: number;
+  bytes: number;
+  lines: number;
+  diagnostics: number;
+  parseMs: number;
+  parseCheckMs: number;
+  lineScanMs: number;
+  ajvMs: number;
+  jsonServiceMs: number;
+  processMs: number;
+  ajvProcessMs: number;
+  emptyNodeMs: number;
+}
+
+export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<CoreFigures[]> {
+  mkdirSync(DATA, { recursive: true });
+  const catalog = bundledCatalog();
+  const checker = new Checker(catalog);
+  const schema = jsonSchemaFor(catalog);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
+  const validate = ajv.compile(schema);
+  const jsonService = getLanguageService({});
+  jsonService.configure({ validate: true, schemas: [{ uri: 'lpreq://bench-schema', fileMatch: ['*.json'], schema }] });
+  const figures: CoreFigures[] = [];
+  for (const n of sizes) {
+    const requests = generateRequests(catalog, n);
+    const lpreqFile = join(DATA, `requests-${n}.lpreq`);
+    const jsonFile = join(DATA, `requests-${n}.json`);
+    const text = toLpreq(requests);
+    const json = toJson(requests);
+    writeFileSync(lpreqFile, text);
+    writeFileSync(jsonFile, json);
+    const ajvScript = join(DATA, 'ajv-process.cjs');
+    writeFileSync(
+      ajvScript,
+      `const Ajv=require(${JSON.stringify(require.resolve('ajv'))});const fs=require('fs');` +
+        `const a=new Ajv({allErrors:true,strict:false});a.addFormat('date',/^\\d{4}-\\d{2}-\\d{2}$/);` +
+        `const v=a.compile(JSON.parse(fs.readFileSync(process.argv[3],'utf8')));` +
+        `v(JSON.parse(fs.readFileSync(process.argv[2],'utf8')));process.stdout.write(JSON.stringify(v.errors||[]));`,
+    );
+    writeFileSync(join(DATA, 'schema.json'), JSON.stringify(schema));
+    const diagnostics = checker.checkDocument(parseDocument(text), { environments: {} }).length;
+    const parseMs = await timeMedian(runs, () => parseDocument(text));
+    const parseCheckMs = await timeMedian(runs, () => checker.checkDocument(parseDocument(text), { environments: {} }));
+    const requestLine = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(\S+)/;
+    const lineScanMs = await timeMedian(runs, () => {
+      let count = 0;
+      for (const line of readFileSync(lpreqFile, 'utf8').split('\n')) if (requestLine.test(line)) count++;
+      return count;
+    });
+    const ajvMs = await timeMedian(runs, () => validate(JSON.parse(json)));
+    const jsonDoc = JsonTextDocument.create('file:///bench.json', 'json', 1, json);
+    const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)));
+    const processMs = processMedian(runs, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', lpreqFile]);
+    const ajvProcessMs = processMedian(runs, [ajvScript, jsonFile, join(DATA, 'schema.json')]);
+    const emptyNodeMs = processMedian(runs, ['-e', '']);
+    figures.push({
+      requests: n,
+      bytes: Buffer.byteLength(text),
+      lines: text.split('\n').length,
+      diagnostics,
+      parseMs,
+      parseCheckMs,
+      lineScanMs,
+      ajvMs,
+      jsonServiceMs,
+      processMs,
+      ajvProcessMs,
+      emptyNodeMs,
+    });
+  }
+  return figures;
+}
+
+export function formatCore(figures: CoreFigures[]): string {
+  const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+  const rows = figures.map(
+    (r) =>
+      `| ${r.requests.toLocaleString('en')} | ${(r.bytes / 1048576).toFixed(2)} MB | ${f(r.lineScanMs)} | ${f(r.parseMs)} | ${f(r.parseCheckMs)} | ${f(r.ajvMs)} | ${f(r.jsonServiceMs)} | ${f(r.processMs)} | ${f(r.ajvProcessMs)} | ${f(r.emptyNodeMs)} |`,
+  );
+  const last = figures[figures.length - 1];
+  return [
+    '| requests | size | line scan | parse | parse + check | ajv (JSON) | JSON language service | `lpreq check` process | ajv process | `node -e ""` |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `Medians in milliseconds. For ${last.requests.toLocaleString('en')} requests: parse + check is ${(last.ajvMs / last.parseCheckMs).toFixed(2)}x the speed of ajv ` +
+      `and ${(last.jsonServiceMs / last.parseCheckMs).toFixed(1)}x that of the JSON language service, ${(last.parseCheckMs / last.lineScanMs).toFixed(1)}x the line-scan floor; ` +
+      `the whole process takes ${(last.processMs / 1000).toFixed(2)} s (${(last.processMs / last.ajvProcessMs).toFixed(2)}x the ajv process).`,
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  runCoreBench().then((figures) => console.log(formatCore(figures)), (e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}

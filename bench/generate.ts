@@ -1,0 +1,135 @@
+/**
+ * Generates realistic request files for the benchmarks: valid requests across the catalog,
+ * about 8 lines each, and the same requests as JSON objects with an equivalent JSON Schema.
+ */
+import type { Catalog, Endpoint, CatalogParameter } from '../server/src/core/catalog/catalog';
+
+/** A small deterministic generator (mulberry32), so every run measures the same files. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function valueFor(p: CatalogParameter, rnd: () => number): string {
+  if (p.enum?.length) return p.enum[Math.floor(rnd() * p.enum.length)];
+  if (p.format === 'context_code') return `${p.contextTypes?.[0] ?? 'course'}_${100 + Math.floor(rnd() * 900)}`;
+  if (p.format === 'id_or_context_code') return String(1000 + Math.floor(rnd() * 9000));
+  switch (p.type) {
+    case 'integer':
+      return String(1 + Math.floor(rnd() * 500));
+    case 'number':
+      return (rnd() * 100).toFixed(1);
+    case 'boolean':
+      return rnd() < 0.5 ? 'true' : 'false';
+    case 'Date':
+      return `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`;
+    case 'DateTime':
+      return `2026-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T08:30:00Z`;
+    default:
+      return ['Week 3: Cell Biology', 'Lab report', 'reading-notes', 'https://example.edu/x'][Math.floor(rnd() * 4)];
+  }
+}
+
+export interface GeneratedRequest {
+  endpoint: string;
+  method: string;
+  path: string;
+  params: [string, string][];
+}
+
+/** Endpoints whose requests can be generated valid from their parameters alone (no rules to satisfy). */
+function usable(e: Endpoint): boolean {
+  return e.body === 'form' && e.rules.length === 0 && !e.params.some((p) => p.required && p.isPattern);
+}
+
+export function generateRequests(catalog: Catalog, count: number, seed = 7): GeneratedRequest[] {
+  const rnd = random(seed);
+  const endpoints = catalog.endpoints.filter(usable);
+  const out: GeneratedRequest[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = endpoints[Math.floor(rnd() * endpoints.length)];
+    const tpl = e.paths[Math.floor(rnd() * e.paths.length)];
+    const path = tpl.segments
+      .map((s) => (s.kind === 'literal' ? s.text : s.rest ? 'course files/week 1' : String(1 + Math.floor(rnd() * 900))))
+      .join('/');
+    const required = e.params.filter((p) => p.required && !p.isPattern);
+    const optional = e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated);
+    const chosen = new Set(required);
+    while (chosen.size < Math.min(4, required.length + optional.length)) chosen.add(optional[Math.floor(rnd() * optional.length)]);
+    const params: [string, string][] = [...chosen]
+      .filter((p) => !tpl.segments.some((s) => s.kind === 'placeholder' && (s.name === p.name || s.name === p.inPath)))
+      .map((p) => [p.name, valueFor(p, rnd)]);
+    out.push({ endpoint: e.id, method: e.method, path: `/${path}`, params });
+  }
+  return out;
+}
+
+export function toLpreq(requests: GeneratedRequest[]): string {
+  const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
+  requests.forEach((r, i) => {
+    parts.push(`### Request ${i + 1}: ${r.endpoint}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\n\n`);
+    for (const [k, v] of r.params) parts.push(`${k} = ${v}\n`);
+    parts.push('\n');
+  });
+  return parts.join('');
+}
+
+export function toJson(requests: GeneratedRequest[]): string {
+  return JSON.stringify(
+    requests.map((r) => ({ endpoint: r.endpoint, method: r.method, path: r.path, params: Object.fromEntries(r.params) })),
+    null,
+    1,
+  );
+}
+
+/** A JSON Schema equivalent to the checks on these requests: per endpoint, the parameters' types, enums and requirements. */
+export function jsonSchemaFor(catalog: Catalog): object {
+  const typeSchema = (p: CatalogParameter): object => {
+    if (p.enum && !p.enumOpen) return { enum: p.enum };
+    switch (p.type) {
+      case 'integer':
+        return { type: 'string', pattern: '^[+-]?\\d+$' };
+      case 'number':
+        return { type: 'string', pattern: '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$' };
+      case 'boolean':
+        return { enum: ['true', 'false', '1', '0'] };
+      case 'Date':
+        return { type: 'string', format: 'date' };
+      case 'DateTime':
+        return { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2})?(Z|[+-]\\d{2}:?\\d{2})?)?$' };
+      default:
+        return { type: 'string' };
+    }
+  };
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['endpoint', 'method', 'path', 'params'],
+      properties: {
+        endpoint: { enum: catalog.endpoints.map((e) => e.id) },
+        method: { enum: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] },
+        path: { type: 'string', pattern: '^/api/' },
+        params: { type: 'object' },
+      },
+      allOf: catalog.endpoints.filter(usable).map((e) => ({
+        if: { properties: { endpoint: { const: e.id } } },
+        then: {
+          properties: {
+            params: {
+              type: 'object',
+              properties: Object.fromEntries(e.params.filter((p) => !p.isPattern).map((p) => [p.name, typeSchema(p)])),
+              additionalProperties: false,
+            },
+          },
+        },
+      })),
+    },
+  };
+}
