@@ -290,6 +290,10 @@ export class Checker {
       if (sis && !forms.has(sis[1])) problem = `${sis[1]}: ids are not accepted for {${name}}`;
       else if ((value === 'self' || value === 'root') && !forms.has(value) && forms.has('id')) {
         problem = `'${value}' is not accepted for {${name}}`;
+      } else if (!sis && !/^\d+$/.test(value) && !forms.has(value) && [...forms].some((f) => f.startsWith('sis_')) && forms.has('id')) {
+        // Where SIS ids are accepted (convention 5), a bare non-numeric id is almost always a SIS id without its prefix.
+        const prefix = [...forms].find((f) => f.startsWith('sis_'));
+        problem = `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}`;
       }
       if (problem) {
         const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f)).join(', ');
@@ -445,6 +449,7 @@ export class Checker {
       if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
       missing.push(p.name);
     }
+    const reportedMissing = new Set<string>(missing);
     for (const name of missing) {
       const p = endpoint.params.find((x) => x.name === name);
       out.push(
@@ -454,7 +459,7 @@ export class Checker {
         }),
       );
     }
-    for (const rule of endpoint.rules) this.applyRule(rule, sent, isSent, label, lineStart, lineEnd, endpoint, out);
+    for (const rule of endpoint.rules) this.applyRule(rule, sent, isSent, reportedMissing, label, lineStart, lineEnd, endpoint, out);
   }
 
   private checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
@@ -494,6 +499,7 @@ export class Checker {
     rule: Rule,
     sent: Map<string, { line: ParameterLine; param: CatalogParameter; segments: string[] }[]>,
     isSent: (name: string) => boolean,
+    reportedMissing: Set<string>,
     label: string,
     lineStart: number,
     lineEnd: number,
@@ -512,16 +518,21 @@ export class Checker {
         : c.in
           ? `${c.param} is ${c.in.join(' or ')}${values(c.param)?.[0] !== undefined ? ` (it is ${values(c.param)?.[0]})` : ''}`
           : `${c.param} is not ${c.notIn?.join(' or ')}`;
-    const missing = (name: string, why: string) =>
+    // A parameter is reported missing once, however many rules require it.
+    const missing = (name: string, why: string) => {
+      if (reportedMissing.has(name)) return;
+      reportedMissing.add(name);
       out.push(diag('missing-required', `${name} is required ${why} (${rule.text}) for ${label}`, lineStart, lineEnd, { missing: [name], endpointId: endpoint.id }));
+    };
     const lineOf = (name: string) => sent.get(name)?.map((s) => s.line) ?? [];
     switch (rule.kind) {
       case 'required':
         if (!isSent(rule.param) && evaluate(rule.when) === true) missing(rule.param, `when ${describe(rule.when)}`);
         return;
       case 'oneOf':
-        if (rule.params.some(isSent)) return;
+        if (rule.params.some(isSent) || rule.params.some((p) => reportedMissing.has(p))) return;
         if (rule.unless && evaluate(rule.unless) !== false) return;
+        rule.params.forEach((p) => reportedMissing.add(p));
         out.push(
           diag('missing-required', `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`, lineStart, lineEnd, {
             missing: [rule.params[0]],
@@ -545,7 +556,8 @@ export class Checker {
       case 'ignored': {
         let fires: boolean;
         if (rule.when) fires = evaluate(rule.when) === true;
-        else if (rule.unless) fires = evaluate(rule.unless) === false;
+        // When the parameter the exception depends on is itself missing, that is the one mistake to report.
+        else if (rule.unless) fires = evaluate(rule.unless) === false && !reportedMissing.has(rule.unless.param);
         else fires = true;
         if (!fires) return;
         const why = rule.when ? ` when ${describe(rule.when)}` : rule.unless ? ` unless ${expectation(rule.unless)}` : '';
@@ -572,6 +584,8 @@ export class Checker {
         const satisfied = rule.requires.value === undefined ? isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
         if (satisfied) return;
         const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
+        if (reportedMissing.has(what)) return;
+        reportedMissing.add(what);
         out.push(
           diag(
             'missing-required',
@@ -632,10 +646,13 @@ export class Checker {
   }
 }
 
-/** Three-valued: undefined when the value cannot be known (absent for in/notIn, or a {{variable}}). */
+/**
+ * Three-valued: undefined only when the value cannot be known before sending (a {{variable}}).
+ * An absent parameter has no value, so `in` and `notIn` are both false for it.
+ */
 export function evaluateCondition(c: Condition, values: string[] | undefined, present: boolean): boolean | undefined {
   if (c.present !== undefined) return c.present === present;
-  if (!values || values.length === 0) return undefined;
+  if (!values || values.length === 0) return false;
   if (values.some((v) => v.includes('{{'))) return undefined;
   if (c.in) return values.some((v) => c.in?.includes(v));
   if (c.notIn) return values.every((v) => !c.notIn?.includes(v));

@@ -1,0 +1,244 @@
+/**
+ * Quick fixes and refactors. The fixes are built from the diagnostics of the current
+ * text (never from ones an editor sends back, whose offsets may be stale): add missing
+ * parameters, remove a conflicting or ignored one, take the closest documented name or
+ * value, replace a deprecated name, fill a placeholder with a variable; and a refactor
+ * that extracts a repeated literal into a file variable.
+ */
+import type { Diagnostic } from './checker';
+import { blockAt, type ServiceContext } from './documentIndex';
+import type { Block, LpreqDocument } from './parser';
+
+export interface TextEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export interface CodeAction {
+  title: string;
+  kind: 'quickfix' | 'refactor.extract' | 'refactor.rewrite';
+  edits: TextEdit[];
+  /** The diagnostics this action fixes. */
+  diagnostics: Diagnostic[];
+  isPreferred?: boolean;
+}
+
+/** Where to insert new parameter lines in a block (absolute offset) and the text before them. */
+function parameterInsertion(doc: LpreqDocument, blockStart: number, block: Block): { at: number; prefix: string; suffix?: string } {
+  const text = block.text;
+  const lastParam = [...block.params].filter((p) => p.source === 'body').sort((a, b) => b.end - a.end)[0];
+  if (lastParam) return { at: blockStart + lastParam.end, prefix: '\n' };
+  const request = block.request;
+  let end = request ? request.end : 0;
+  for (const q of block.queryLines) end = Math.max(end, q.end);
+  for (const h of block.headers) end = Math.max(end, h.end);
+  if (block.bodyStart !== undefined) {
+    // After the blank line: the parameters begin on the line that follows it.
+    const nl = text.indexOf('\n', block.bodyStart);
+    const after = nl === -1 ? text.length : nl + 1;
+    if (nl === -1) return { at: blockStart + text.length, prefix: '\n', suffix: '\n' };
+    return { at: blockStart + after, prefix: '' };
+  }
+  void doc;
+  return { at: blockStart + end, prefix: '\n\n' };
+}
+
+function lineRangeWithBreak(text: string, start: number, end: number): { start: number; end: number } {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  let lineEnd = text.indexOf('\n', end);
+  lineEnd = lineEnd === -1 ? text.length : lineEnd + 1;
+  return { start: lineStart, end: lineEnd };
+}
+
+/**
+ * Code actions for the range [start, end] (absolute offsets). `diagnostics` are those of
+ * the current text, absolute.
+ */
+export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: number, end: number, diagnostics: Diagnostic[]): CodeAction[] {
+  const ref = blockAt(doc, start);
+  if (!ref) return [];
+  const actions: CodeAction[] = [];
+  const here = diagnostics.filter((d) => d.start <= end && d.end >= start);
+  const missingAll: { name: string; d: Diagnostic }[] = [];
+  for (const d of here) {
+    const data = d.data ?? {};
+    switch (d.code) {
+      case 'missing-required':
+        for (const name of data.missing ?? []) missingAll.push({ name, d });
+        break;
+      case 'unknown-parameter':
+      case 'invalid-enum':
+        if (data.replacement !== undefined) {
+          actions.push({ title: `Change to '${data.replacement}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: data.replacement }], diagnostics: [d], isPreferred: true });
+        }
+        if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined) {
+          actions.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
+        }
+        break;
+      case 'deprecated':
+        if (data.replacement !== undefined) {
+          const onPath = data.replacement.startsWith('/');
+          const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
+          if (replacement !== undefined) {
+            actions.push({ title: `Replace with ${onPath ? 'the current path' : `'${replacement}'`}`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: replacement }], diagnostics: [d], isPreferred: true });
+          }
+        }
+        break;
+      case 'conflicting-parameters':
+        actions.push(...conflictFixes(ctx, doc, d));
+        break;
+      case 'ignored-parameter':
+      case 'duplicate-parameter':
+        if (data.lineStart !== undefined && data.lineEnd !== undefined) {
+          actions.push(removeLine(doc, data.lineStart, data.lineEnd, d.code === 'ignored-parameter' ? 'Remove the ignored parameter' : 'Remove the duplicate', d));
+        }
+        break;
+      case 'unfilled-placeholder':
+        actions.push(fillPlaceholder(ctx, doc, d));
+        break;
+      default:
+        break;
+    }
+  }
+  if (missingAll.length > 0) {
+    const { at, prefix, suffix } = parameterInsertion(doc, ref.start, ref.block);
+    const names = [...new Set(missingAll.map((m) => m.name))];
+    const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + (suffix ?? (prefix === '' ? '\n' : ''));
+    for (const m of missingAll) {
+      actions.push({ title: `Add ${m.name}`, kind: 'quickfix', edits: [{ start: at, end: at, newText: text([m.name]) }], diagnostics: [m.d], isPreferred: names.length === 1 });
+    }
+    if (names.length > 1) {
+      actions.push({ title: 'Add all missing required parameters', kind: 'quickfix', edits: [{ start: at, end: at, newText: text(names) }], diagnostics: missingAll.map((m) => m.d), isPreferred: true });
+    }
+  }
+  const extract = extractLiteral(doc, start, end);
+  if (extract) actions.push(extract);
+  return actions;
+}
+
+function removeLine(doc: LpreqDocument, lineStart: number, lineEnd: number, title: string, d: Diagnostic): CodeAction {
+  const text = doc.text;
+  const ref = blockAt(doc, lineStart);
+  const param = ref?.block.params.find((p) => ref.start + p.start === lineStart);
+  if (param?.source === 'query') {
+    // A pair in the query string: remove it and one separator.
+    let s = lineStart;
+    let e = lineEnd;
+    if (text[e] === '&') e++;
+    else if (text[s - 1] === '&' || text[s - 1] === '?') {
+      if (text[s - 1] === '&') s--;
+    }
+    return { title, kind: 'quickfix', edits: [{ start: s, end: e, newText: '' }], diagnostics: [d] };
+  }
+  const r = lineRangeWithBreak(text, lineStart, lineEnd);
+  return { title, kind: 'quickfix', edits: [{ start: r.start, end: r.end, newText: '' }], diagnostics: [d] };
+}
+
+function conflictFixes(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic): CodeAction[] {
+  const out: CodeAction[] = [];
+  const data = d.data ?? {};
+  const ref = blockAt(doc, d.start);
+  if (!ref) return out;
+  const laterName = doc.text.slice(d.start, d.end);
+  if (data.lineStart !== undefined && data.lineEnd !== undefined) out.push(removeLine(doc, data.lineStart, data.lineEnd, `Remove ${laterName}`, d));
+  const match = ctx.checker.matchBlock(ref.block, ctx.scope);
+  if (match?.kind !== 'matched') return out;
+  for (const rule of match.endpoint.rules) {
+    if (rule.kind !== 'conflicts' || !rule.params.includes(laterName)) continue;
+    for (const other of rule.params) {
+      if (other === laterName) continue;
+      for (const p of ref.block.params) {
+        if (p.decodedName !== other) continue;
+        out.push(removeLine(doc, ref.start + p.start, ref.start + p.end, `Remove ${other}`, d));
+      }
+    }
+  }
+  return out;
+}
+
+/** Fills a deprecated path's successor template with the ids the request already carries. */
+function fillTemplate(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic, template: string): string | undefined {
+  const ref = blockAt(doc, d.start);
+  const request = ref?.block.request;
+  if (!ref || !request) return undefined;
+  const match = ctx.checker.matchBlock(ref.block, ctx.scope);
+  if (match?.kind !== 'matched') return undefined;
+  const target = request.target.text;
+  const path = template.replace(/\{\*?(\w+)\}/g, (all, name: string) => match.bindings.get(name) ?? all);
+  const apiAt = target.indexOf('/api/');
+  const query = target.search(/[?#]/);
+  return (apiAt > 0 ? target.slice(0, apiAt) : '') + path + (query !== -1 ? target.slice(query) : '');
+}
+
+function fillPlaceholder(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic): CodeAction {
+  const name = doc.text.slice(d.start, d.end).replace(/^\{|\}$/g, '');
+  const edits: TextEdit[] = [{ start: d.start, end: d.end, newText: `{{${name}}}` }];
+  const defined = ctx.scope.values.has(name);
+  if (!defined) {
+    const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    edits.unshift({ start: at, end: at, newText: `@${name} = \n` });
+  }
+  return { title: defined ? `Use {{${name}}}` : `Use {{${name}}} and define @${name}`, kind: 'quickfix', edits, diagnostics: [d], isPreferred: true };
+}
+
+/** The literal under the cursor: a whole path segment or a whole parameter value. */
+function literalAt(doc: LpreqDocument, offset: number): { text: string; start: number; end: number; hint: string } | undefined {
+  const ref = blockAt(doc, offset);
+  if (!ref) return undefined;
+  const rel = offset - ref.start;
+  const block = ref.block;
+  const request = block.request;
+  if (request && rel >= request.target.start && rel <= request.target.end) {
+    const target = request.target.text;
+    const at = rel - request.target.start;
+    const q = target.search(/[?#]/);
+    if (q !== -1 && at > q) return undefined;
+    const s = target.lastIndexOf('/', at - 1) + 1;
+    let e = target.indexOf('/', at);
+    if (e === -1 || (q !== -1 && e > q)) e = q === -1 ? target.length : q;
+    const seg = target.slice(s, e);
+    if (!/^[\w:.-]+$/.test(seg) || !/\d/.test(seg)) return undefined;
+    const prev = target.slice(0, Math.max(0, s - 1)).split('/').pop() ?? '';
+    const hint = prev.endsWith('s') ? `${prev.slice(0, -1)}_id` : 'id';
+    return { text: seg, start: ref.start + request.target.start + s, end: ref.start + request.target.start + e, hint };
+  }
+  const p = block.params.find((x) => x.source === 'body' && rel >= x.value.start && rel <= x.value.end && x.value.end > x.value.start);
+  if (p && !p.value.text.includes('{{')) {
+    const segments = p.decodedName.split(/[[\]]+/).filter((s) => s.length > 0);
+    return { text: p.value.text, start: ref.start + p.value.start, end: ref.start + p.value.end, hint: segments[segments.length - 1] ?? 'value' };
+  }
+  return undefined;
+}
+
+function extractLiteral(doc: LpreqDocument, start: number, end: number): CodeAction | undefined {
+  const lit = literalAt(doc, start);
+  if (!lit || end > lit.end + 0 || lit.text.length < 2) return undefined;
+  const edits: TextEdit[] = [];
+  const names = new Set<string>();
+  for (const { start: bs, block } of doc.blocks) {
+    for (const v of block.variables) names.add(v.name.text);
+    const request = block.request;
+    if (request && request.target.text.includes(lit.text)) {
+      const target = request.target.text;
+      const q = target.search(/[?#]/);
+      const path = q === -1 ? target : target.slice(0, q);
+      let from = 0;
+      for (const seg of path.split('/')) {
+        if (seg === lit.text) edits.push({ start: bs + request.target.start + from, end: bs + request.target.start + from + seg.length, newText: '' });
+        from += seg.length + 1;
+      }
+    }
+    for (const p of block.params) {
+      if (p.source === 'body' && p.value.text === lit.text) edits.push({ start: bs + p.value.start, end: bs + p.value.end, newText: '' });
+    }
+    if (edits.length > 10000) return undefined;
+  }
+  if (edits.length < 2) return undefined;
+  let name = lit.hint.replace(/[^\w]/g, '_') || 'value';
+  for (let n = 2; names.has(name); n++) name = `${lit.hint}_${n}`;
+  for (const e of edits) e.newText = `{{${name}}}`;
+  const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });
+  return { title: `Extract '${lit.text}' into @${name} (${edits.length - 1} occurrences)`, kind: 'refactor.extract', edits, diagnostics: [] };
+}

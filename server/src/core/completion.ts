@@ -1,0 +1,661 @@
+/**
+ * Completion: methods, paths, path segments, parameter names and values, headers and
+ * `{{variables}}`, always from the catalog. Results carry absolute offsets of the text
+ * they replace; the LSP layer turns them into ranges.
+ */
+import type { CatalogParameter, Endpoint, TemplateSegment } from './catalog/catalog';
+import { lookupParameter } from './checker';
+import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
+import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
+import { METHODS, type Block, type LpreqDocument } from './parser';
+import { SYSTEM_VARIABLES } from './variables';
+
+export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference';
+
+export interface CompletionEntry {
+  label: string;
+  kind: CompletionKind;
+  detail?: string;
+  /** Markdown. */
+  documentation?: string;
+  insertText: string;
+  /** `insertText` is a snippet (`${1:course_id}` tab stops). */
+  snippet: boolean;
+  /** Absolute offsets of the replaced text. */
+  start: number;
+  end: number;
+  sortText: string;
+  filterText?: string;
+  deprecated?: boolean;
+  /** Ask the editor for completions again after inserting (a value follows). */
+  retrigger?: boolean;
+}
+
+export interface CompletionOptions {
+  /** The current time, for date templates (tests pass a fixed one). */
+  now?: Date;
+}
+
+/** Escapes literal text for a snippet. */
+export function snippetText(text: string): string {
+  return text.replace(/[\\$}]/g, '\\$&');
+}
+
+function choiceText(text: string): string {
+  return text.replace(/[\\$}|,]/g, '\\$&');
+}
+
+const rank = (group: number, index: number) => `${group}${String(index).padStart(5, '0')}`;
+
+export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number, options: CompletionOptions = {}): CompletionEntry[] {
+  const ref = blockAt(doc, offset);
+  if (!ref) return [];
+  const base = ref.start;
+  const block = ref.block;
+  const rel = offset - base;
+  if (rel < 0 || rel > block.text.length) return [];
+  const line = lineAt(block, rel);
+  const col = rel - line.start;
+  const before = line.text.slice(0, col);
+  const out: CompletionEntry[] = [];
+  const abs = (n: number) => base + line.start + n;
+
+  // Inside an unclosed `{{`: variables, wherever the cursor is.
+  const open = before.lastIndexOf('{{');
+  if (open !== -1 && before.indexOf('}}', open) === -1) {
+    completeVariables(ctx, doc, line.text, open + 2, col, abs, out);
+    return out;
+  }
+  switch (line.region) {
+    case 'separator':
+    case 'json':
+      return out;
+    case 'preamble': {
+      const t = before.trimStart();
+      if (/^[A-Za-z]*$/.test(t) && !/^\s*(#|\/\/|@)/.test(line.text)) {
+        completeMethods(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
+      }
+      return out;
+    }
+    case 'request':
+      completeRequestLine(ctx, block, base, line.start, line.text, col, abs, out);
+      return out;
+    case 'query': {
+      const s = line.text.search(/[?&]/);
+      if (s !== -1 && s < col) completeQuery(ctx, block, line.text, s + 1, col, abs, out, line.start);
+      return out;
+    }
+    case 'headers': {
+      const colon = before.indexOf(':');
+      if (colon !== -1) {
+        completeHeaderValue(before.slice(0, colon).trim(), line.text, colon + 1, col, abs, out);
+        return out;
+      }
+      completeHeaderNames(ctx, block, line.text, col, abs, out);
+      if (line.text.trim() === '' && block.bodyStart === line.start) {
+        completeParameterNames(ctx, block, '', abs(col), abs(col), 'body', false, -1, out);
+      }
+      return out;
+    }
+    case 'body':
+      completeBodyLine(ctx, block, line.text, col, abs, line.start, out, options);
+      return out;
+  }
+}
+
+function wordEnd(text: string, col: number): number {
+  let e = col;
+  while (e < text.length && /[\w[\]{}.$-]/.test(text[e])) e++;
+  return e;
+}
+
+function completeMethods(start: number, end: number, out: CompletionEntry[]) {
+  METHODS.forEach((m, i) => {
+    out.push({ label: m, kind: 'method', insertText: `${m} `, snippet: false, start, end, sortText: rank(0, i), retrigger: true, detail: 'HTTP method' });
+  });
+}
+
+function completeRequestLine(
+  ctx: ServiceContext,
+  block: Block,
+  base: number,
+  lineStart: number,
+  text: string,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
+  const request = block.request;
+  if (!request) return;
+  const methodEnd = request.method.end - lineStart;
+  const methodStart = request.method.start - lineStart;
+  if (request.method.end > request.method.start && col <= methodEnd) {
+    completeMethods(abs(methodStart), abs(methodEnd), out);
+    return;
+  }
+  const targetStart = request.target.text.length > 0 ? request.target.start - lineStart : col;
+  if (col < targetStart) {
+    if (/^\s*$/.test(text.slice(methodEnd, col))) completePath(ctx, block, '', col, col, text, abs, out);
+    return;
+  }
+  const typed = text.slice(targetStart, col);
+  const q = typed.indexOf('?');
+  if (q !== -1) {
+    completeQuery(ctx, block, text, targetStart + q + 1, col, abs, out, lineStart);
+    return;
+  }
+  void base;
+  completePath(ctx, block, typed, targetStart, col, text, abs, out);
+}
+
+/** Where the path begins in a target: after a leading `{{base_url}}` or `https://host`. */
+function pathOffset(typed: string): number {
+  if (typed.startsWith('{{')) {
+    const close = typed.indexOf('}}');
+    return close === -1 ? typed.length : close + 2;
+  }
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(typed);
+  return scheme ? scheme[0].length : 0;
+}
+
+function segmentMatches(t: TemplateSegment, typed: string): boolean {
+  if (t.kind === 'placeholder') return typed.length > 0;
+  return t.text === typed || /^\{\{[^{}]*\}\}$/.test(typed);
+}
+
+function completePath(
+  ctx: ServiceContext,
+  block: Block,
+  typed: string,
+  targetStart: number,
+  col: number,
+  text: string,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
+  const p0 = pathOffset(typed);
+  const pathTyped = typed.slice(p0);
+  const lastSlash = pathTyped.lastIndexOf('/');
+  const current = pathTyped.slice(lastSlash + 1);
+  const done = lastSlash <= 0 ? [] : pathTyped.slice(1, lastSlash).split('/');
+  const replaceStart = targetStart + p0 + lastSlash + 1;
+  let replaceEnd = col;
+  while (replaceEnd < text.length && !/[/?#\s]/.test(text[replaceEnd])) replaceEnd++;
+  const method = block.request?.method.text ?? 'GET';
+  const leading = lastSlash === -1 ? '/' : '';
+  void current;
+
+  interface PathChoice {
+    template: string;
+    endpoints: Endpoint[];
+    rest: TemplateSegment[];
+  }
+  const remainders = new Map<string, PathChoice>();
+  const nextLiterals = new Map<string, Endpoint[]>();
+  const nextPlaceholders = new Map<string, Endpoint[]>();
+  for (const endpoint of ctx.checker.catalog.endpoints) {
+    for (const path of endpoint.paths) {
+      const segs = path.segments;
+      if (segs.length <= done.length) continue;
+      let ok = true;
+      for (let i = 0; i < done.length && ok; i++) {
+        const t = segs[i];
+        if (t.kind === 'placeholder' && t.rest) break;
+        ok = segmentMatches(t, done[i]);
+      }
+      if (!ok) continue;
+      const rest = segs.slice(done.length);
+      const key = rest.map(templateText).join('/');
+      const entry = remainders.get(key) ?? { template: path.template, endpoints: [], rest };
+      entry.endpoints.push(endpoint);
+      remainders.set(key, entry);
+      const next = rest[0];
+      if (rest.length > 1) {
+        if (next.kind === 'literal') nextLiterals.set(next.text, [...(nextLiterals.get(next.text) ?? []), endpoint]);
+        else nextPlaceholders.set(next.name, [...(nextPlaceholders.get(next.name) ?? []), endpoint]);
+      } else if (next.kind === 'placeholder') {
+        nextPlaceholders.set(next.name, [...(nextPlaceholders.get(next.name) ?? []), endpoint]);
+      }
+    }
+  }
+  const start = abs(replaceStart);
+  const end = abs(replaceEnd);
+  let i = 0;
+  for (const [key, choice] of remainders) {
+    let stop = 1;
+    const snippet = choice.rest
+      .map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`))
+      .join('/');
+    const methods = [...new Set(choice.endpoints.map((e) => e.method))];
+    const own = choice.endpoints.find((e) => e.method === method);
+    const shown = own ?? choice.endpoints[0];
+    const deprecated = choice.endpoints.every((e) => e.deprecated || e.paths.find((p) => p.template === choice.template)?.deprecated);
+    out.push({
+      label: leading + key,
+      kind: 'path',
+      detail: `${methods.join(', ')} ${choice.template}`,
+      documentation: describeEndpoint(shown, shown.paths.find((p) => p.template === choice.template)),
+      insertText: snippetText(leading) + snippet,
+      snippet: true,
+      start,
+      end,
+      sortText: rank(own ? (deprecated ? 3 : 1) : 4, i++),
+      deprecated,
+    });
+  }
+  let j = 0;
+  for (const [literal, endpoints] of nextLiterals) {
+    const own = endpoints.some((e) => e.method === method);
+    out.push({
+      label: `${leading}${literal}/`,
+      kind: 'segment',
+      detail: 'path segment',
+      insertText: leading + literal + '/',
+      snippet: false,
+      start,
+      end,
+      sortText: rank(own ? 0 : 2, j++),
+      retrigger: true,
+    });
+  }
+  const seenForms = new Set<string>();
+  for (const [name, endpoints] of nextPlaceholders) {
+    const forms = new Set(ctx.checker.catalog.placeholders[name]?.forms ?? ['id']);
+    for (const e of endpoints) for (const f of e.placeholderForms?.[name] ?? []) forms.add(f);
+    const description = ctx.checker.catalog.placeholders[name]?.description;
+    for (const form of forms) {
+      if (form === 'id' || seenForms.has(form) || remainders.has(form)) continue;
+      seenForms.add(form);
+      const sis = form.startsWith('sis_');
+      out.push({
+        label: sis ? `${form}:` : form,
+        kind: 'segment',
+        detail: `accepted for {${name}}`,
+        documentation: description ? md(description) : undefined,
+        insertText: leading + (sis ? `${form}:` : form),
+        snippet: false,
+        start,
+        end,
+        sortText: rank(0, j++),
+      });
+    }
+    if (ctx.scope.values.has(name)) {
+      out.push({
+        label: `{{${name}}}`,
+        kind: 'variable',
+        detail: `variable for {${name}}`,
+        insertText: `${leading}{{${name}}}`,
+        snippet: false,
+        start,
+        end,
+        sortText: rank(0, j++),
+      });
+    }
+  }
+}
+
+function templateText(s: TemplateSegment): string {
+  return s.kind === 'literal' ? s.text : `{${s.rest ? '*' : ''}${s.name}}`;
+}
+
+function matchedEndpoint(ctx: ServiceContext, block: Block): Endpoint | undefined {
+  const match = ctx.checker.matchBlock(block, ctx.scope);
+  return match?.kind === 'matched' ? match.endpoint : undefined;
+}
+
+/** A query pair at the cursor: `?name=value&...` from offset `from` of the line. */
+function completeQuery(
+  ctx: ServiceContext,
+  block: Block,
+  text: string,
+  from: number,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+  lineStart: number,
+) {
+  const amp = text.lastIndexOf('&', col - 1);
+  const pairStart = Math.max(from, amp + 1);
+  let pairEnd = col;
+  while (pairEnd < text.length && text[pairEnd] !== '&' && !/\s/.test(text[pairEnd])) pairEnd++;
+  const pair = text.slice(pairStart, pairEnd);
+  const eq = pair.indexOf('=');
+  if (eq !== -1 && pairStart + eq < col) {
+    const name = safeDecode(pair.slice(0, eq));
+    completeValues(ctx, block, name, abs(pairStart + eq + 1), abs(pairEnd), out, {});
+    return;
+  }
+  const nameEnd = eq === -1 ? pairEnd : pairStart + eq;
+  completeParameterNames(ctx, block, text.slice(pairStart, col), abs(pairStart), abs(nameEnd), 'query', eq !== -1, lineStart + pairStart, out);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+function completeBodyLine(
+  ctx: ServiceContext,
+  block: Block,
+  text: string,
+  col: number,
+  abs: (n: number) => number,
+  lineStart: number,
+  out: CompletionEntry[],
+  options: CompletionOptions,
+) {
+  let from = 0;
+  while (from < text.length && /\s/.test(text[from])) from++;
+  if (text[from] === '#' || text.startsWith('//', from) || text[from] === '@') return;
+  if (text[from] === '&') from++;
+  if (col < from) return;
+  const eq = text.indexOf('=', from);
+  if (eq !== -1 && eq < col) {
+    const name = text.slice(from, eq).trim();
+    let vs = eq + 1;
+    while (vs < text.length && (text[vs] === ' ' || text[vs] === '\t')) vs++;
+    let ve = text.length;
+    while (ve > vs && /\s/.test(text[ve - 1])) ve--;
+    if (col < vs) vs = col;
+    completeValues(ctx, block, name, abs(vs), abs(Math.max(ve, col)), out, options);
+    return;
+  }
+  let nameEnd = eq === -1 ? text.length : eq;
+  while (nameEnd > col && /\s/.test(text[nameEnd - 1])) nameEnd--;
+  completeParameterNames(ctx, block, text.slice(from, col), abs(from), abs(Math.max(nameEnd, col)), 'body', eq !== -1, lineStart + from, out);
+}
+
+/** Parameter names, level by level in bracket notation. `typed` is the name up to the cursor. */
+function completeParameterNames(
+  ctx: ServiceContext,
+  block: Block,
+  typed: string,
+  start: number,
+  end: number,
+  source: 'body' | 'query',
+  hasEquals: boolean,
+  nameStart: number,
+  out: CompletionEntry[],
+) {
+  const endpoint = matchedEndpoint(ctx, block);
+  if (!endpoint || endpoint.body === 'json') return;
+  const present = new Set<string>();
+  // The name being typed does not count as present.
+  for (const p of block.params) if (p.name.start !== nameStart) present.add(p.decodedName);
+  const suffix = hasEquals ? '' : source === 'body' ? ' = ' : '=';
+  const bracket = typed.lastIndexOf('[');
+  const basePrefix = bracket === -1 ? '' : typed.slice(0, bracket + 1);
+  const levelStart = bracket === -1 ? start : start + bracket + 1;
+  const seen = new Set<string>();
+  endpoint.params.forEach((param, index) => {
+    if (present.has(param.name) && !param.isArray) return;
+    const { conditionallyRequired } = parameterRules(endpoint, param.name);
+    const group = param.deprecated ? 4 : param.required ? 0 : conditionallyRequired ? 1 : 2;
+    const valueFollows = param.enum !== undefined || param.type === 'boolean' || param.format !== undefined;
+    const doc = describeParameter(endpoint, param);
+    const detail = `${typeLabel(param)}${param.required ? ' · Required' : conditionallyRequired ? ' · conditionally required' : ''}`;
+    if (bracket === -1) {
+      const insert = param.isPattern ? patternSnippet(param, param.name) : snippetText(param.name);
+      out.push({
+        label: param.name,
+        kind: 'parameter',
+        detail: `${param.required ? '★ ' : ''}${detail}`,
+        documentation: doc,
+        insertText: insert + snippetText(suffix),
+        snippet: true,
+        start,
+        end,
+        sortText: rank(group, index),
+        filterText: param.name,
+        deprecated: param.deprecated !== undefined && param.deprecated !== false,
+        retrigger: valueFollows && !hasEquals,
+      });
+      return;
+    }
+    // One level of bracket notation: the keys inside `typed[`.
+    if (!param.name.startsWith(basePrefix)) {
+      if (!param.isPattern || !patternPrefixMatches(param, basePrefix)) return;
+    }
+    const rest = param.name.startsWith(basePrefix) ? param.name.slice(basePrefix.length) : patternRest(param, basePrefix);
+    if (rest === undefined) return;
+    const close = rest.indexOf(']');
+    if (close === -1) return;
+    const key = rest.slice(0, close);
+    const leaf = close === rest.length - 1;
+    const pattern = /^\{(\w+)\}$/.exec(key);
+    const keys = pattern ? (param.patterns?.[pattern[1]]?.values ?? [undefined]) : [key];
+    for (const k of keys) {
+      const shownKey = k ?? key;
+      const label = leaf ? `${basePrefix}${shownKey}]` : `${basePrefix}${shownKey}][`;
+      if (seen.has(label)) continue;
+      seen.add(label);
+      const closing = leaf ? ']' : '][';
+      const insert = k === undefined ? `\${1:${pattern ? pattern[1] : key}}${closing}` : snippetText(k + closing);
+      out.push({
+        label,
+        kind: 'parameter',
+        detail: leaf ? detail : 'object',
+        documentation: leaf ? doc : pattern ? md(param.patterns?.[pattern[1]]?.description ?? '') : undefined,
+        insertText: leaf ? insert + snippetText(suffix) : insert,
+        snippet: true,
+        start: levelStart,
+        end,
+        sortText: rank(group, index),
+        filterText: shownKey,
+        retrigger: leaf ? valueFollows && !hasEquals : true,
+      });
+    }
+  });
+}
+
+function patternPrefixMatches(param: CatalogParameter, prefix: string): boolean {
+  return patternRest(param, prefix) !== undefined;
+}
+
+/** For a pattern name, the rest after `prefix` when the prefix fits it (a pattern segment matches any key). */
+function patternRest(param: CatalogParameter, prefix: string): string | undefined {
+  const segs = param.parsedName.segments;
+  const typed = prefix.slice(0, -1);
+  const open = typed.indexOf('[');
+  const head = open === -1 ? typed : typed.slice(0, open);
+  if (head !== segs[0]) return undefined;
+  const inner = open === -1 ? [] : typed.slice(open + 1, -1).split('][');
+  if (inner.length + 1 >= segs.length) return undefined;
+  for (let i = 0; i < inner.length; i++) {
+    if (!param.parsedName.patternAt.has(i + 1) && segs[i + 1] !== inner[i]) return undefined;
+  }
+  return segs.slice(inner.length + 1).map((s) => `${s}]`).join('[');
+}
+
+/** `permissions[{X}][enabled]` as a snippet: the pattern segment becomes a tab stop (a choice when listed). */
+function patternSnippet(param: CatalogParameter, text: string): string {
+  let n = 1;
+  return text.split(/(\{\w+\})/).map((part) => {
+    const m = /^\{(\w+)\}$/.exec(part);
+    if (!m) return snippetText(part);
+    const values = param.patterns?.[m[1]]?.values;
+    if (values && values.length > 0) return `\${${n++}|${values.map(choiceText).join(',')}|}`;
+    return `\${${n++}:${m[1]}}`;
+  }).join('');
+}
+
+function isoDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+function completeValues(
+  ctx: ServiceContext,
+  block: Block,
+  name: string,
+  start: number,
+  end: number,
+  out: CompletionEntry[],
+  options: CompletionOptions,
+) {
+  const endpoint = matchedEndpoint(ctx, block);
+  if (!endpoint) return;
+  const found = lookupParameter(endpoint, name);
+  if (!found) return;
+  const param = found.param;
+  const push = (label: string, insertText: string, documentation: string | undefined, index: number, snippet = false) =>
+    out.push({ label, kind: 'value', insertText, snippet, start, end, sortText: rank(0, index), documentation, detail: typeLabel(param) });
+  if (param.enum) {
+    param.enum.forEach((v, i) => {
+      const d = param.enumDescriptions?.[v];
+      push(v, v, `${code(v)}${param.default === v ? ' (default)' : ''}${d ? `\n\n${md(d)}` : ''}\n\n${md(param.name)}`, i);
+    });
+    return;
+  }
+  const now = options.now ?? new Date();
+  switch (param.type) {
+    case 'boolean':
+      push('true', 'true', undefined, 0);
+      push('false', 'false', undefined, 1);
+      return;
+    case 'Date':
+      push(isoDate(now), `\${1:${isoDate(now)}}`, 'A date, yyyy-mm-dd', 0, true);
+      return;
+    case 'DateTime':
+      push(`${isoDate(now)}T00:00:00Z`, `\${1:${isoDate(now)}}T\${2:00:00:00}Z`, 'A date and time, ISO 8601', 0, true);
+      return;
+    default:
+      break;
+  }
+  if (param.format === 'context_code' || param.format === 'id_or_context_code') {
+    const types = param.contextTypes ?? ['course', 'group', 'user'];
+    types.forEach((t, i) => push(`${t}_`, `${t}_`, `A context code: ${code(`${t}_<id>`)}`, i));
+  }
+}
+
+const HEADERS: { name: string; description: string; values: string[] }[] = [
+  { name: 'Accept', description: 'The media types the client accepts; the API answers `application/json`.', values: ['application/json', '*/*'] },
+  { name: 'Content-Type', description: 'The media type of the body. lpreq sets it from the body (form or JSON) when absent.', values: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] },
+  { name: 'Authorization', description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.', values: ['Bearer {{token}}'] },
+  { name: 'User-Agent', description: 'The client name.', values: ['lpreq'] },
+  { name: 'If-None-Match', description: 'An ETag for a conditional request.', values: [] },
+];
+
+function completeHeaderNames(ctx: ServiceContext, block: Block, text: string, col: number, abs: (n: number) => number, out: CompletionEntry[]) {
+  let s = 0;
+  while (s < text.length && /\s/.test(text[s])) s++;
+  if (text[s] === '#' || text.startsWith('//', s)) return;
+  if (!/^[A-Za-z0-9-]*$/.test(text.slice(s, col))) return;
+  const present = new Set(block.headers.map((h) => h.name.text.toLowerCase()));
+  const endpoint = matchedEndpoint(ctx, block);
+  const all = [...HEADERS, ...(endpoint?.headers ?? []).map((h) => ({ name: h.name, description: h.description, values: [] as string[] }))];
+  all.forEach((h, i) => {
+    if (present.has(h.name.toLowerCase())) return;
+    out.push({
+      label: h.name,
+      kind: 'header',
+      documentation: md(h.description),
+      insertText: `${h.name}: `,
+      snippet: false,
+      start: abs(s),
+      end: abs(wordEnd(text, col)),
+      sortText: rank(5, i),
+      retrigger: h.values.length > 0,
+      detail: 'header',
+    });
+  });
+}
+
+function completeHeaderValue(name: string, text: string, from: number, col: number, abs: (n: number) => number, out: CompletionEntry[]) {
+  const h = HEADERS.find((x) => x.name.toLowerCase() === name.toLowerCase());
+  if (!h) return;
+  let s = from;
+  while (s < col && text[s] === ' ') s++;
+  h.values.forEach((v, i) => {
+    out.push({ label: v, kind: 'value', insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
+  });
+}
+
+function completeVariables(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  text: string,
+  from: number,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
+  let s = from;
+  while (s < col && text[s] === ' ') s++;
+  let e = col;
+  while (e < text.length && /[\w.$-]/.test(text[e])) e++;
+  const closed = text.startsWith('}}', e) || text.startsWith(' }}', e);
+  const close = closed ? '' : '}}';
+  const start = abs(s);
+  const end = abs(e);
+  const fileVariables = new Map<string, string>();
+  for (const { block } of doc.blocks) {
+    if (block.variables.length === 0) continue;
+    for (const v of block.variables) fileVariables.set(v.name.text, v.value.text);
+  }
+  let i = 0;
+  for (const [name, value] of fileVariables) {
+    out.push({
+      label: name,
+      kind: 'variable',
+      detail: 'file variable',
+      documentation: `${code(`@${name}`)} = ${isSecretVariable(name, ctx.env) ? '(secret)' : code(value)}`,
+      insertText: name + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(0, i++),
+    });
+  }
+  const envNames = new Set<string>();
+  for (const [e2, vars] of Object.entries(ctx.env?.environments ?? {})) {
+    if (ctx.env?.selected !== undefined && ctx.env.selected !== e2) continue;
+    for (const name of Object.keys(vars)) envNames.add(name);
+  }
+  for (const name of envNames) {
+    if (fileVariables.has(name)) continue;
+    const source = environmentSource(name, ctx.env);
+    const shown = isSecretVariable(name, ctx.env) ? '(secret)' : source ? code(source.value) : '';
+    out.push({
+      label: name,
+      kind: 'variable',
+      detail: `environment${source ? ` ${source.environment}` : ''}`,
+      documentation: `${code(name)} = ${shown}${source?.file ? `\n\nfrom ${md(source.file)}` : ''}`,
+      insertText: name + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(1, i++),
+    });
+  }
+  for (const name of ctx.scope.requestNames) {
+    for (const part of ['response.body.$.', 'response.headers.']) {
+      out.push({
+        label: `${name}.${part}`,
+        kind: 'reference',
+        detail: `named request ${name}`,
+        documentation: part.includes('body') ? `A value of the response body of ${code(name)}, by JSONPath: ${code(`${name}.response.body.$.id`)}` : `A response header of ${code(name)}: ${code(`${name}.response.headers.Location`)}`,
+        insertText: `${snippetText(`${name}.${part}`)}$0${close}`,
+        snippet: true,
+        start,
+        end,
+        sortText: rank(2, i++),
+      });
+    }
+  }
+  for (const v of SYSTEM_VARIABLES) {
+    out.push({
+      label: v.name,
+      kind: 'variable',
+      detail: 'system variable',
+      documentation: md(v.description),
+      insertText: v.insert + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(3, i++),
+    });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Hover: the endpoint on the request line, a parameter's documentation on its name, an
+ * enum value's meaning on the value, and a variable's value and origin on `{{name}}`
+ * (never the value of a secret).
+ */
+import { lookupParameter } from './checker';
+import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
+import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
+import { findVariableReferences, requestName, type Block, type LpreqDocument } from './parser';
+import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
+import { CODE_HELP } from './codes';
+
+export interface HoverResult {
+  /** Markdown. */
+  contents: string;
+  /** Absolute offsets of the hovered text. */
+  start: number;
+  end: number;
+}
+
+export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): HoverResult | undefined {
+  const ref = blockAt(doc, offset);
+  if (!ref) return undefined;
+  const block = ref.block;
+  const rel = offset - ref.start;
+  if (rel < 0 || rel > block.text.length) return undefined;
+  const shift = (r: HoverResult | undefined) => (r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined);
+
+  const variable = variableAt(block, rel);
+  if (variable) return shift({ contents: describeVariable(ctx, doc, variable.expression), start: variable.start, end: variable.end });
+
+  const request = block.request;
+  if (request && request.methodKnown && rel >= request.start && rel <= request.end) {
+    const inTarget = rel >= request.target.start && rel <= request.target.end;
+    const q = request.target.text.indexOf('?');
+    if (inTarget && q !== -1 && rel > request.target.start + q) return shift(hoverParameter(ctx, block, rel));
+    if (rel <= request.method.end || inTarget) return shift(hoverEndpoint(ctx, block, request.target.start, request.target.end));
+    return undefined;
+  }
+  return shift(hoverParameter(ctx, block, rel));
+}
+
+function variableAt(block: Block, rel: number) {
+  const lineStart = block.text.lastIndexOf('\n', rel - 1) + 1;
+  let lineEnd = block.text.indexOf('\n', rel);
+  if (lineEnd === -1) lineEnd = block.text.length;
+  const line = block.text.slice(lineStart, lineEnd);
+  if (!line.includes('{{')) {
+    // `@name = value`: hover on the definition's name shows the same.
+    const v = block.variables.find((x) => rel >= x.name.start && rel <= x.name.end);
+    return v ? { expression: v.name.text, start: v.name.start, end: v.name.end } : undefined;
+  }
+  return findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end);
+}
+
+function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: number): HoverResult | undefined {
+  const match = ctx.checker.matchBlock(block, ctx.scope);
+  if (!match) return undefined;
+  if (match.kind === 'matched') return { contents: describeEndpoint(match.endpoint, match.path), start, end };
+  if (match.kind === 'method-not-allowed') {
+    return { contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`, start, end };
+  }
+  if (match.kind === 'unknown-endpoint') {
+    return { contents: `${CODE_HELP['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
+  }
+  return undefined;
+}
+
+function hoverParameter(ctx: ServiceContext, block: Block, rel: number): HoverResult | undefined {
+  const line = block.params.find((p) => rel >= p.start && rel <= p.end);
+  if (!line) return undefined;
+  const match = ctx.checker.matchBlock(block, ctx.scope);
+  if (match?.kind !== 'matched') return undefined;
+  const found = lookupParameter(match.endpoint, line.decodedName);
+  if (!found) return undefined;
+  const param = found.param;
+  if (rel >= line.value.start && rel <= line.value.end && line.value.end > line.value.start) {
+    if (param.enum?.includes(line.decodedValue)) {
+      return { contents: describeEnumValue(param, line.decodedValue), start: line.value.start, end: line.value.end };
+    }
+    return undefined;
+  }
+  if (rel >= line.name.start && rel <= line.name.end) {
+    return { contents: describeParameter(match.endpoint, param), start: line.name.start, end: line.name.end };
+  }
+  return undefined;
+}
+
+function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string): string {
+  if (expression.startsWith('$')) {
+    const head = expression.split(/\s+/, 1)[0];
+    const sys = SYSTEM_VARIABLES.find((v) => v.name === head);
+    if (sys && isSystemVariable(expression)) return `${code(sys.name)} · system variable\n\n${md(sys.description)}`;
+    return `${code(expression)} is not a known system variable`;
+  }
+  const reference = parseRequestReference(expression);
+  if (reference) {
+    const at = doc.blocks.find((b) => requestName(b.block) === reference.name);
+    if (!at) return `${code(reference.name)}: no request has \`# @name ${md(reference.name)}\``;
+    const line = lineNumberOf(doc.text, at.start + (at.block.request?.start ?? 0)) + 1;
+    const what = reference.source === 'body' ? `the response body, ${code(reference.selector)}` : `the response header ${code(reference.selector)}`;
+    return `Named request ${code(reference.name)} (line ${line}): ${what}\n\nThe value comes from the last response of that request.`;
+  }
+  const secret = isSecretVariable(expression, ctx.env);
+  let definition: { line: number; value: string } | undefined;
+  for (const b of doc.blocks) {
+    for (const v of b.block.variables) {
+      if (v.name.text === expression) definition = { line: b.start + v.start, value: v.value.text };
+    }
+  }
+  if (definition) {
+    const line = lineNumberOf(doc.text, definition.line) + 1;
+    return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(definition.value)}\n\nFile variable, defined on line ${line}`;
+  }
+  const source = environmentSource(expression, ctx.env);
+  if (source) {
+    const where = source.file ? ` (${md(source.file)})` : '';
+    return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(source.value)}\n\nEnvironment ${code(source.environment)}${where}`;
+  }
+  return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;
+}

@@ -1,0 +1,99 @@
+/**
+ * Navigation: go to definition, find references and rename, for file variables
+ * (`@name` and `{{name}}`) and named requests (`# @name req` and `{{req.response...}}`).
+ */
+import { blockAt } from './documentIndex';
+import { findVariableReferences, requestName, type LpreqDocument } from './parser';
+import { parseRequestReference } from './variables';
+import type { TextEdit } from './codeActions';
+
+export interface NavigationSymbol {
+  kind: 'variable' | 'request';
+  name: string;
+  /** Absolute offsets of the name under the cursor. */
+  start: number;
+  end: number;
+}
+
+export interface Location {
+  start: number;
+  end: number;
+}
+
+/** The variable or request name at an offset, if any. */
+export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol | undefined {
+  const ref = blockAt(doc, offset);
+  if (!ref) return undefined;
+  const block = ref.block;
+  const rel = offset - ref.start;
+  for (const v of block.variables) {
+    if (rel >= v.name.start && rel <= v.name.end) return { kind: 'variable', name: v.name.text, start: ref.start + v.name.start, end: ref.start + v.name.end };
+  }
+  for (const m of block.metadata) {
+    if (m.key.text === 'name' && rel >= m.value.start && rel <= m.value.end && m.value.text) {
+      return { kind: 'request', name: m.value.text, start: ref.start + m.value.start, end: ref.start + m.value.end };
+    }
+  }
+  const lineStart = block.text.lastIndexOf('\n', rel - 1) + 1;
+  let lineEnd = block.text.indexOf('\n', rel);
+  if (lineEnd === -1) lineEnd = block.text.length;
+  const line = block.text.slice(lineStart, lineEnd);
+  for (const r of findVariableReferences(line, lineStart)) {
+    if (rel < r.start || rel > r.end) continue;
+    const inner = innerName(block.text, r.start, r.end);
+    if (r.expression.startsWith('$')) return undefined;
+    const req = parseRequestReference(r.expression);
+    if (req) return { kind: 'request', name: req.name, start: ref.start + inner.start, end: ref.start + inner.start + req.name.length };
+    return { kind: 'variable', name: r.expression, start: ref.start + inner.start, end: ref.start + inner.end };
+  }
+  return undefined;
+}
+
+/** The trimmed inside of `{{ ... }}` standing at [start, end). */
+function innerName(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start + 2;
+  let e = end - 2;
+  while (s < e && /\s/.test(text[s])) s++;
+  while (e > s && /\s/.test(text[e - 1])) e--;
+  return { start: s, end: e };
+}
+
+export function definitions(doc: LpreqDocument, symbol: NavigationSymbol): Location[] {
+  const out: Location[] = [];
+  for (const { start, block } of doc.blocks) {
+    if (symbol.kind === 'variable') {
+      for (const v of block.variables) if (v.name.text === symbol.name) out.push({ start: start + v.name.start, end: start + v.name.end });
+    } else if (requestName(block) === symbol.name) {
+      const m = block.metadata.find((x) => x.key.text === 'name');
+      if (m) out.push({ start: start + m.value.start, end: start + m.value.end });
+    }
+  }
+  return out;
+}
+
+/** Every use of the symbol (`{{name}}`, `{{req.response...}}`), optionally with its definitions. */
+export function references(doc: LpreqDocument, symbol: NavigationSymbol, includeDeclaration: boolean): Location[] {
+  const out: Location[] = includeDeclaration ? definitions(doc, symbol) : [];
+  for (const { start, block } of doc.blocks) {
+    if (!block.text.includes('{{')) continue;
+    for (const r of findVariableReferences(block.text, 0)) {
+      const inner = innerName(block.text, r.start, r.end);
+      if (symbol.kind === 'variable' && r.expression === symbol.name) {
+        out.push({ start: start + inner.start, end: start + inner.end });
+      } else if (symbol.kind === 'request') {
+        const req = parseRequestReference(r.expression);
+        if (req?.name === symbol.name) out.push({ start: start + inner.start, end: start + inner.start + req.name.length });
+      }
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+export function isValidName(kind: NavigationSymbol['kind'], name: string): boolean {
+  return kind === 'variable' ? /^[A-Za-z_][\w.-]*$/.test(name) : /^[A-Za-z_][\w-]*$/.test(name);
+}
+
+export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: string): TextEdit[] | undefined {
+  if (!isValidName(symbol.kind, newName)) return undefined;
+  return references(doc, symbol, true).map((l) => ({ start: l.start, end: l.end, newText: newName }));
+}
