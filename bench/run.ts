@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
+ * against references measured in the same run. Loopback only; bounded in time.
+ * Arguments pick parts: `core`, `lsp`, `mock` (all by default).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatCore, runCoreBench } from './core-bench';
+
+async function main() {
+  const parts = process.argv.slice(2);
+  const want = (p: string) => parts.length === 0 || parts.includes(p);
+  if (want('core')) {
+    console.log('\n## Language core: parse and check (issue 2)\n');
+    console.log(formatCore(await runCoreBench()));
+  }
+  if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
+    console.log('\n## Language server over stdio (issue 3)\n');
+    const { runLspBench, formatLspBench } = (await import('./lsp-bench')) as {
+      runLspBench: (o?: object) => Promise<unknown>;
+      formatLspBench?: (r: unknown) => string;
+    };
+    const result = await runLspBench({});
+    console.log(formatLspBench ? formatLspBench(result) : JSON.stringify(result, null, 2));
+  }
+  if (want('mock') && existsSync(join(import.meta.dirname, 'mock-load.ts'))) {
+    console.log('\n## Mock API under load and faults (issue 6)\n');
+    const { runMockLoad, formatMockLoad } = (await import('./mock-load')) as {
+      runMockLoad: (o?: object) => Promise<unknown>;
+      formatMockLoad?: (r: unknown) => string;
+    };
+    const result = await runMockLoad({});
+    console.log(formatMockLoad ? formatMockLoad(result) : JSON.stringify(result, null, 2));
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
