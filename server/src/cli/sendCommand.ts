@@ -1,0 +1,262 @@
+/**
+ * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
+ * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N]` (LPREQ-FORMAT section 5).
+ * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
+ * 1 for any other status or a failed exchange, 2 for bad arguments.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { bundledCatalog } from '../catalogData';
+import { Checker } from '../core/checker';
+import { LineIndex } from '../core/positions';
+import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
+import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
+import { HistoryStore } from '../sender/history';
+import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
+import { sendBlock, type SendResult } from '../sender/send';
+import { parseDotenv } from '../sender/variables';
+import { flagValue, parseArgs, UsageError } from './args';
+import type { Io } from './check';
+
+export const SEND_USAGE =
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N]';
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
+  return Number(value);
+}
+
+function lineOf(document: LpreqDocument, offset: number): number {
+  let line = 1;
+  for (let i = document.text.indexOf('\n'); i !== -1 && i < offset; i = document.text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+function describeRequests(document: LpreqDocument, indexes: number[]): string {
+  return indexes
+    .map((i) => {
+      const { start, block } = document.blocks[i];
+      const line = lineOf(document, start + (block.request?.start ?? 0));
+      const name = requestName(block);
+      return `  ${name ? `--name ${name}` : `--line ${line}`}  (line ${line}: ${block.request?.method.text} ${block.request?.target.text})`;
+    })
+    .join('\n');
+}
+
+function chooseBlock(document: LpreqDocument, name: string | undefined, line: number | undefined, path: string): number {
+  const requests = requestBlocks(document);
+  if (requests.length === 0) throw new UsageError(`${path}: there is no request in this file`);
+  if (name !== undefined) {
+    const index = blockNamed(document, name);
+    if (index === -1 || !document.blocks[index].block.request) {
+      throw new UsageError(`${path}: no request is named '${name}'; the requests are:\n${describeRequests(document, requests)}`);
+    }
+    return index;
+  }
+  if (line !== undefined) {
+    const index = blockAtLine(document, line);
+    if (index === -1 || !document.blocks[index].block.request) {
+      throw new UsageError(`${path}: line ${line} is not inside a request; the requests are:\n${describeRequests(document, requests)}`);
+    }
+    return index;
+  }
+  if (requests.length > 1) {
+    throw new UsageError(`${path} holds ${requests.length} requests: choose one with --name or --line:\n${describeRequests(document, requests)}`);
+  }
+  return requests[0];
+}
+
+function chooseEnvironment(files: EnvironmentFiles, requested: string | undefined): string | undefined {
+  const names = Object.keys(files.environments);
+  if (requested !== undefined) {
+    if (!names.includes(requested)) {
+      throw new UsageError(
+        names.length === 0
+          ? `--env ${requested}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
+          : `--env ${requested}: no such environment; the environments are ${names.join(', ')}`,
+      );
+    }
+    return requested;
+  }
+  if (names.includes('local')) return 'local';
+  return names.length === 1 ? names[0] : undefined;
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  // This bundle has its own UsageError class: report it here, not in dist/lpreq.js.
+  try {
+    return await runSend(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`lpreq send: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr(`lpreq send: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    return 2;
+  }
+}
+
+async function runSend(argv: string[], io: Io): Promise<number> {
+  const args = parseArgs(argv, {
+    name: { value: true },
+    line: { value: true },
+    env: { value: true },
+    'all-pages': {},
+    timeout: { value: true },
+    format: { value: true, choices: ['text', 'json'] },
+    history: { value: true },
+    proxy: { value: true },
+    'max-pages': { value: true },
+    help: {},
+  });
+  if (args.flags.has('help')) {
+    io.stdout(`${SEND_USAGE}\n`);
+    return 0;
+  }
+  if (args.positionals.length !== 1) throw new UsageError(`send takes one request file\n${SEND_USAGE}`);
+  const name = flagValue(args, 'name');
+  const line = positiveInt(flagValue(args, 'line'), 'line');
+  if (name !== undefined && line !== undefined) throw new UsageError('--name and --line choose the same thing: give one of them');
+  const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
+  const maxPages = positiveInt(flagValue(args, 'max-pages'), 'max-pages');
+  const format = flagValue(args, 'format') ?? 'text';
+  const path = args.positionals[0];
+  const absolute = resolve(io.cwd, path);
+
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const document = parseDocument(text);
+  const blockIndex = chooseBlock(document, name, line, path);
+
+  let files: EnvironmentFiles;
+  try {
+    files = loadEnvironmentFiles(dirname(absolute));
+  } catch (e) {
+    if (e instanceof EnvironmentFileError) throw new UsageError(e.message);
+    throw e;
+  }
+  const selected = chooseEnvironment(files, flagValue(args, 'env'));
+  const environments = { environments: files.environments, selected };
+  const privateToken = selected !== undefined && files.privateNames[selected]?.has('token') ? files.environments[selected].token : undefined;
+  const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
+
+  const checker = new Checker(bundledCatalog());
+  const { start, block } = document.blocks[blockIndex];
+  const index = new LineIndex(text);
+  const errors = checker
+    .checkDocument(document, environments)
+    .filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
+  if (errors.length > 0) {
+    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; it is sent anyway:\n`);
+    for (const d of errors) {
+      const at = index.at(d.start);
+      io.stderr(`  ${path}:${at.line}:${at.column} error ${d.code}: ${d.message}\n`);
+    }
+  }
+
+  const dotenvFile = join(dirname(absolute), '.env');
+  let dotenv: Record<string, string> = {};
+  if (existsSync(dotenvFile)) {
+    try {
+      dotenv = parseDotenv(readFileSync(dotenvFile, 'utf8'));
+    } catch {
+      io.stderr(`lpreq: ${dotenvFile} cannot be read; {{$dotenv ...}} stays unresolved\n`);
+    }
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: SendResult;
+  try {
+    result = await sendBlock(document, blockIndex, {
+      checker,
+      environments,
+      token,
+      system: { processEnv: io.env, dotenv },
+      allPages: args.flags.has('all-pages'),
+      maxPages,
+      timeoutMs,
+      proxy: flagValue(args, 'proxy'),
+      env: io.env,
+      signal: controller.signal,
+      history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
+      file: absolute,
+      onPage: (p) => {
+        if (format === 'text' && io.isTTY && p.page > 1) io.stderr(`lpreq: page ${p.page}, ${p.items} items\n`);
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  if (format === 'json') io.stdout(`${JSON.stringify(toJson(result))}\n`);
+  else io.stdout(toText(result, errors.length, selected));
+  return result.ok ? 0 : 1;
+}
+
+/** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */
+export function toJson(result: SendResult): Record<string, unknown> {
+  const r = result.response;
+  return {
+    status: r?.status ?? null,
+    headers: r?.headers ?? {},
+    body: r ? (r.bodyKind === 'empty' ? null : r.body) : null,
+    durationMs: r?.durationMs ?? 0,
+    resource: result.resource,
+    issues: result.issues.map((i) => ({ path: i.path, code: i.code, message: i.message })),
+    ok: result.ok,
+    method: result.request?.method ?? null,
+    url: r?.url ?? result.request?.url ?? null,
+    ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
+    ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
+    ...(r?.truncated ? { truncated: r.truncated } : {}),
+    ...(r?.incomplete ? { incomplete: r.incomplete } : {}),
+    ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+    ...(result.dependencies.length > 0 ? { dependencies: result.dependencies } : {}),
+    ...(result.historyId ? { historyId: result.historyId } : {}),
+  };
+}
+
+function roundTiming(t: NonNullable<SendResult['response']>['timing']): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(t)) if (typeof v === 'number') out[k] = Math.round(v * 10) / 10;
+  return out;
+}
+
+function toText(result: SendResult, errorCount: number, environment: string | undefined): string {
+  const lines: string[] = [];
+  const r = result.response;
+  const req = result.request;
+  for (const dep of result.dependencies) lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'})`);
+  if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
+  if (errorCount > 0) lines.push(`(sent with ${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr)`);
+  if (r && r.status !== null) {
+    const t = r.timing;
+    const parts = [`${r.durationMs} ms`];
+    if (t.firstByteMs !== undefined) parts.push(`first byte ${Math.round(t.firstByteMs)} ms`);
+    if (r.pages > 1) parts.push(`${r.pages} pages`);
+    lines.push(`HTTP ${r.status} ${r.statusText}  (${parts.join(', ')})`);
+    for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
+    lines.push('');
+    if (r.bodyKind === 'json') lines.push(JSON.stringify(r.body, null, 2));
+    else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
+    else lines.push('(empty body)');
+  }
+  if (result.error) lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
+  for (const w of result.warnings) lines.push(`warning: ${w}`);
+  if (result.resource) {
+    lines.push('');
+    if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
+    else {
+      lines.push(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`);
+      for (const i of result.issues) lines.push(`  ${i.path}  ${i.code}: ${i.message}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Request chaining (REST Client's request variables): `{{name.response.body.$.id}}` and
+ * `{{name.response.headers.Location}}` read the last exchange of the request named `name`
+ * in the same file. This file finds which requests a block depends on and reads values out
+ * of stored exchanges; sending the dependencies first is the flow's job (send.ts).
+ */
+import { findVariableReferences, type LpreqDocument } from '../core/parser';
+import type { RequestReference } from '../core/variables';
+import { parseRequestReference } from '../core/variables';
+import type { ExchangeResult } from './exchange';
+import type { PreparedRequest } from './prepare';
+import { parseJsonPath } from './typed';
+
+/** The last exchange of a named request. */
+export interface StoredExchange {
+  request: PreparedRequest;
+  response: ExchangeResult;
+}
+
+/** Last exchanges by request name; the editor keeps one per document, the CLI one per run. */
+export type ResponseStore = Map<string, StoredExchange>;
+
+/**
+ * Reads a small JSONPath (`$`, `$.id`, `$[0].id`, `$.items[2].title`, `$.a.b`, `$["k"]`)
+ * out of a value. `found` is false when the path does not exist or does not parse.
+ */
+export function selectJsonPath(value: unknown, path: string): { found: boolean; value?: unknown } {
+  const segments = parseJsonPath(path);
+  if (!segments) return { found: false };
+  let cur = value;
+  for (const seg of segments) {
+    if (typeof seg === 'number') {
+      if (!Array.isArray(cur) || seg >= cur.length) return { found: false };
+      cur = cur[seg];
+    } else {
+      if (!cur || typeof cur !== 'object' || Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
+      cur = (cur as Record<string, unknown>)[seg];
+    }
+  }
+  return { found: true, value: cur };
+}
+
+/** A value as it goes into a request: strings as they are, everything else as JSON. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+function parseJsonText(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value a reference reads from a stored exchange, or why there is none. */
+export function referenceValue(ref: RequestReference, stored: StoredExchange | undefined): { value: string } | { error: string } {
+  const label = `{{${ref.name}.${ref.part}.${ref.source}${ref.selector === '*' ? '' : `.${ref.selector}`}}}`;
+  if (!stored) return { error: `${label}: the request '${ref.name}' has no ${ref.part} yet` };
+  if (ref.source === 'headers') {
+    const wanted = ref.selector.toLowerCase();
+    if (ref.part === 'response') {
+      const value = stored.response.headers[wanted];
+      return value === undefined ? { error: `${label}: the response of '${ref.name}' has no ${ref.selector} header` } : { value };
+    }
+    const header = stored.request.headers.find(([n]) => n.toLowerCase() === wanted);
+    return header ? { value: header[1] } : { error: `${label}: the request '${ref.name}' has no ${ref.selector} header` };
+  }
+  const body = ref.part === 'response' ? stored.response.body : parseJsonText(stored.request.body?.text);
+  const text = ref.part === 'response' ? stored.response.bodyText : (stored.request.body?.text ?? '');
+  if (ref.selector === '*') return { value: text };
+  if (!ref.selector.startsWith('$')) {
+    return { error: `${label}: lpreq reads bodies with a JSONPath such as $.id or $[0].id` };
+  }
+  if (body === undefined || body === null || typeof body !== 'object') {
+    return { error: `${label}: the ${ref.part} body of '${ref.name}' is not JSON` };
+  }
+  const selected = selectJsonPath(body, ref.selector);
+  if (!selected.found) return { error: `${label}: ${ref.selector} is not in the ${ref.part} body of '${ref.name}'` };
+  return { value: asText(selected.value) };
+}
+
+/**
+ * The names of the requests that block `blockIndex` refers to, directly or through file
+ * variables (`@moduleId = {{createModule.response.body.$.id}}`), in order of appearance.
+ */
+export function referencedRequests(document: LpreqDocument, blockIndex: number, values: Map<string, string>): string[] {
+  const block = document.blocks[blockIndex]?.block;
+  if (!block) return [];
+  const names: string[] = [];
+  const visited = new Set<string>();
+  const scan = (text: string) => {
+    for (const r of findVariableReferences(text, 0)) {
+      const ref = parseRequestReference(r.expression);
+      if (ref) {
+        if (!names.includes(ref.name)) names.push(ref.name);
+      } else if (!r.expression.startsWith('$') && !visited.has(r.expression)) {
+        visited.add(r.expression);
+        const value = values.get(r.expression);
+        if (value !== undefined) scan(value);
+      }
+    }
+  };
+  // Only the request itself: the metadata and comment lines above it do not count.
+  scan(block.request ? block.text.slice(block.request.start) : '');
+  return names;
+}

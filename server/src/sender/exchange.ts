@@ -1,0 +1,447 @@
+/**
+ * The exchange: one prepared request sent through undici, and everything that can happen
+ * turned into a plain result object. Nothing here throws.
+ *
+ * Redirects are followed here, not by undici, so that the token goes with a hop only when
+ * the hop's origin is the origin of the environment's base_url.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Agent, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
+import type { PreparedRequest } from './prepare';
+
+export type FailureKind =
+  | 'refused'
+  | 'reset'
+  | 'timeout'
+  | 'cancelled'
+  | 'tls'
+  | 'dns'
+  | 'invalid-url'
+  | 'too-many-redirects'
+  | 'network'
+  | 'http';
+
+export interface ExchangeError {
+  kind: FailureKind;
+  message: string;
+}
+
+export interface Timing {
+  /** Name lookup, when a lookup took place (not for IP addresses or through a proxy). */
+  dnsMs?: number;
+  /** TCP (and TLS) connection, lookup included. */
+  connectMs?: number;
+  /** From the start until the status line and headers of the last hop arrived. */
+  firstByteMs?: number;
+  totalMs: number;
+}
+
+export interface ExchangeResult {
+  /** True for a 2xx status whose body could be read. */
+  ok: boolean;
+  /** Null when no response arrived. */
+  status: number | null;
+  statusText: string;
+  /** Response headers, lower-case names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON; the text otherwise; null when empty or binary. */
+  body: unknown;
+  /** The body as text (for a truncated body, its first part). */
+  bodyText: string;
+  bodyKind: 'json' | 'text' | 'binary' | 'empty';
+  contentType?: string;
+  bytes: number;
+  durationMs: number;
+  timing: Timing;
+  /** The body was larger than the limit: all of it is in `file`. */
+  truncated?: { file: string; bytes: number; limit: number };
+  /** The URL that answered (after redirects). */
+  url: string;
+  redirects: { status: number; from: string; to: string; tokenSent: boolean }[];
+  /** Whether the token went with the request that answered. */
+  tokenSent: boolean;
+  error?: ExchangeError;
+  warnings: string[];
+}
+
+export interface ExchangeOptions {
+  /** The access token; sent only to `prepared.tokenOrigin`. */
+  token?: string;
+  /** Whole exchange, redirects and body included. Default 30 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** A proxy URL; without it HTTPS_PROXY / HTTP_PROXY (and NO_PROXY) of `env` apply. */
+  proxy?: string;
+  /** Where proxy settings are read; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Bodies above this are written to a file and reported as truncated. Default 10 MiB. */
+  maxBodyBytes?: number;
+  /** Folder for truncated bodies; default the system's temporary folder. */
+  spillDir?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_REDIRECTS = 5;
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK.has(hostname.toLowerCase());
+}
+
+/** Whether a request to `url` may carry the token: its origin is the token's origin. */
+export function tokenAllowed(url: string, tokenOrigin: string | undefined): boolean {
+  if (!tokenOrigin) return false;
+  try {
+    return new URL(url).origin === tokenOrigin;
+  } catch {
+    return false;
+  }
+}
+
+/** The proxy that applies to `url`, from the option or the environment. */
+export function proxyFor(url: URL, options: Pick<ExchangeOptions, 'proxy' | 'env'>): string | undefined {
+  if (options.proxy) return options.proxy;
+  const env = options.env ?? process.env;
+  // Requests to this machine never go through a proxy from the environment.
+  if (isLoopback(url.hostname)) return undefined;
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const host = url.hostname.toLowerCase();
+  if (noProxy.some((n) => n === '*' || host === n.replace(/^\./, '') || host.endsWith(n.startsWith('.') ? n : `.${n}`))) return undefined;
+  const value = url.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  return value && value.length > 0 ? value : undefined;
+}
+
+interface HopTiming {
+  dnsMs?: number;
+  connectMs?: number;
+}
+
+/** An agent for one hop, measuring name lookup and connection. */
+function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
+  const lookup = (hostname: string, opts: object, callback: (...args: unknown[]) => void) => {
+    const t = performance.now();
+    dnsLookup(hostname, opts as { all?: boolean }, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+      timing.dnsMs = performance.now() - t;
+      callback(err, address, family);
+    });
+  };
+  const base = buildConnector({ timeout: timeoutMs, lookup } as unknown as buildConnector.BuildOptions);
+  const connect: buildConnector.connector = (opts, callback) => {
+    const t = performance.now();
+    base(opts, (err, socket) => {
+      timing.connectMs = performance.now() - t;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (callback as any)(err, socket);
+    });
+  };
+  return new Agent({ connect, keepAliveTimeout: 1000 });
+}
+
+function errorCode(e: unknown): string {
+  const seen = new Set<unknown>();
+  let cur: unknown = e;
+  while (cur && typeof cur === 'object' && !seen.has(cur)) {
+    seen.add(cur);
+    const err = cur as { code?: unknown; errors?: unknown[]; cause?: unknown };
+    if (typeof err.code === 'string' && err.code !== 'UND_ERR') return err.code;
+    if (Array.isArray(err.errors) && err.errors.length > 0) cur = err.errors[0];
+    else cur = err.cause;
+  }
+  return '';
+}
+
+function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number): ExchangeError {
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
+  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${host} within ${timeoutMs} ms` };
+  if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
+  const code = errorCode(e);
+  const detail = (e as Error)?.message || String(e);
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+    return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return { kind: 'dns', message: `the name ${host.replace(/:\d+$/, '')} could not be resolved (${code})` };
+  }
+  if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
+  if (/CERT|TLS|SSL|EPROTO|ERR_OSSL/.test(code) || /certificate|TLS|SSL/i.test(detail)) {
+    return { kind: 'tls', message: `TLS with ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
+  }
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') return { kind: 'invalid-url', message: `cannot send to ${url}: ${detail}` };
+  return { kind: 'network', message: `the request to ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
+  if (contentType && /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType)) return true;
+  if (contentType && /^(image|audio|video|application\/(octet-stream|pdf|zip))/i.test(contentType)) return false;
+  return !bytes.subarray(0, 1024).includes(0);
+}
+
+/** The message of an API error body (`{"errors":[{"message":...}]}`, `{"message":...}`), if any. */
+export function apiErrorMessage(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length > 0 && body.length < 300 ? body : undefined;
+  const b = body as Record<string, unknown>;
+  if (Array.isArray(b.errors)) {
+    const msgs = b.errors
+      .map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>).message : e))
+      .filter((m): m is string => typeof m === 'string');
+    if (msgs.length > 0) return msgs.join('; ');
+  }
+  if (b.errors && typeof b.errors === 'object') {
+    const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+    if (parts.length > 0) return parts.join('; ');
+  }
+  for (const key of ['message', 'error', 'error_description']) if (typeof b[key] === 'string') return b[key] as string;
+  return undefined;
+}
+
+/**
+ * Sends a prepared request and reads the response. Never throws: refused and reset
+ * connections, timeouts, cancellation, TLS and DNS failures, unreadable bodies and 4xx/5xx
+ * answers are all described in the result.
+ */
+export async function sendPrepared(prepared: PreparedRequest, options: ExchangeOptions = {}): Promise<ExchangeResult> {
+  const start = performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const controller = new AbortController();
+  let timedOut = false;
+  let cancelled = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => {
+    cancelled = true;
+    controller.abort();
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const result: ExchangeResult = {
+    ok: false,
+    status: null,
+    statusText: '',
+    headers: {},
+    body: null,
+    bodyText: '',
+    bodyKind: 'empty',
+    bytes: 0,
+    durationMs: 0,
+    timing: { totalMs: 0 },
+    url: prepared.url,
+    redirects: [],
+    tokenSent: false,
+    warnings: [],
+  };
+  let method = prepared.method;
+  let body = prepared.body;
+  let url = prepared.url;
+  let dispatcher: Dispatcher & { close(): Promise<void> } | undefined;
+  try {
+    for (let hop = 0; ; hop++) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`the scheme ${parsed.protocol} is not http or https`);
+      } catch (e) {
+        result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
+        return result;
+      }
+      const sendToken = options.token !== undefined && options.token.length > 0 && tokenAllowed(url, prepared.tokenOrigin);
+      if (sendToken && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+        result.warnings.push(`the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`);
+      }
+      if (options.token && !sendToken && hop === 0) {
+        result.warnings.push(
+          prepared.tokenOrigin
+            ? `the token is not sent: ${parsed.origin} is not the origin of base_url (${prepared.tokenOrigin})`
+            : 'the token is not sent: no base_url tells where it belongs',
+        );
+      }
+      const headers: Record<string, string> = {};
+      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
+      for (const [name, value] of prepared.headers) {
+        const lower = name.toLowerCase();
+        // Credentials the user wrote stay with the first origin, like the token.
+        if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) continue;
+        if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
+        headers[lower] = headers[lower] !== undefined ? `${headers[lower]}, ${value}` : value;
+      }
+      if (sendToken) headers.authorization = `Bearer ${options.token}`;
+      if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
+      result.tokenSent = sendToken;
+
+      const hopTiming: HopTiming = {};
+      const proxy = proxyFor(parsed, options);
+      await dispatcher?.close().catch(() => undefined);
+      dispatcher = proxy ? new ProxyAgent({ uri: proxy }) : timedAgent(timeoutMs, hopTiming);
+      const response = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body?.text,
+        dispatcher,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      result.timing.firstByteMs = performance.now() - start;
+      if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
+      if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
+      const responseHeaders = flattenHeaders(response.headers as Record<string, string | string[] | undefined>);
+      const location = responseHeaders.location;
+      if (REDIRECTS.has(response.statusCode) && location !== undefined) {
+        await response.body.dump().catch(() => undefined);
+        let next: string;
+        try {
+          next = new URL(location, url).toString();
+        } catch {
+          result.error = { kind: 'invalid-url', message: `the redirect from ${url} points at an invalid address: ${location}` };
+          return result;
+        }
+        result.redirects.push({ status: response.statusCode, from: url, to: next, tokenSent: sendToken });
+        if (hop + 1 > maxRedirects) {
+          result.status = response.statusCode;
+          result.statusText = STATUS_CODES[response.statusCode] ?? '';
+          result.headers = responseHeaders;
+          result.error = { kind: 'too-many-redirects', message: `more than ${maxRedirects} redirects; the last one pointed at ${next}` };
+          return result;
+        }
+        // 303, and 301/302 after a POST, continue as GET without the body (as browsers do).
+        if (response.statusCode === 303 ? method !== 'HEAD' : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST') {
+          method = 'GET';
+          body = undefined;
+        }
+        url = next;
+        continue;
+      }
+      result.status = response.statusCode;
+      result.statusText = STATUS_CODES[response.statusCode] ?? '';
+      result.headers = responseHeaders;
+      result.url = url;
+      result.contentType = responseHeaders['content-type'];
+      await readBody(response.body, result, options);
+      break;
+    }
+    interpretBody(result, method);
+  } catch (e) {
+    result.error = describeFailure(e, url, timedOut, cancelled, timeoutMs);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    await dispatcher?.close().catch(() => undefined);
+    result.timing.totalMs = performance.now() - start;
+    result.durationMs = Math.round(result.timing.totalMs);
+    result.ok = result.error === undefined && result.status !== null && result.status >= 200 && result.status < 300;
+  }
+  return result;
+}
+
+async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, options: ExchangeOptions) {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let kept = 0;
+  let file: string | undefined;
+  let out: ReturnType<typeof createWriteStream> | undefined;
+  try {
+    for await (const chunk of stream) {
+      total += chunk.length;
+      if (!out && total > limit) {
+        const dir = options.spillDir ?? join(tmpdir(), 'lpreq-bodies');
+        await mkdir(dir, { recursive: true });
+        file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
+        out = createWriteStream(file);
+        // Everything read so far is in `chunks` (it fitted): the file starts with it.
+        for (const c of chunks) out.write(c);
+      }
+      if (out && !out.write(chunk)) await new Promise<void>((resolve) => out?.once('drain', resolve));
+      // The first `limit` bytes are kept in memory: the whole body when it fits.
+      if (kept < limit) {
+        const part = chunk.subarray(0, limit - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+    }
+  } finally {
+    if (out) {
+      const stream = out;
+      await new Promise<void>((resolve) => stream.end(resolve));
+    }
+  }
+  result.bytes = total;
+  const head = Buffer.concat(chunks);
+  if (file) result.truncated = { file, bytes: total, limit };
+  if (total === 0) {
+    result.bodyKind = 'empty';
+    return;
+  }
+  if (looksTextual(result.contentType, head)) {
+    result.bodyText = head.toString('utf8');
+    result.bodyKind = 'text';
+    result.body = result.bodyText;
+  } else {
+    result.bodyKind = 'binary';
+    result.bodyText = `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+    result.body = null;
+  }
+}
+
+/** Parses a JSON body and names what went wrong with an answer. */
+function interpretBody(result: ExchangeResult, method: string) {
+  const status = result.status ?? 0;
+  const isJsonType = result.contentType !== undefined && /[/+]json\b/i.test(result.contentType);
+  if (result.bodyKind === 'text' && !result.truncated) {
+    const trimmed = result.bodyText.trim();
+    // canvas-style APIs prefix JSON with `while(1);` against JSON hijacking.
+    const jsonText = trimmed.startsWith('while(1);') ? trimmed.slice(9) : trimmed;
+    if (isJsonType || /^[[{]/.test(jsonText)) {
+      try {
+        result.body = JSON.parse(jsonText);
+        result.bodyKind = 'json';
+      } catch (e) {
+        if (isJsonType) result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
+      }
+    }
+  }
+  if (result.truncated) {
+    result.warnings.push(`the body (${result.truncated.bytes} bytes) is larger than ${result.truncated.limit} bytes: it is in ${result.truncated.file}`);
+  }
+  if (status >= 400) {
+    const detail = apiErrorMessage(result.body);
+    result.error = { kind: 'http', message: `${status} ${result.statusText}${detail ? `: ${detail}` : ''}` };
+  } else if (status >= 200 && status < 300 && result.bodyKind === 'empty' && status !== 204 && status !== 205 && method !== 'HEAD') {
+    // Not a failure: an empty body is worth saying when a resource was expected.
+    result.warnings.push('the response has an empty body');
+  }
+}

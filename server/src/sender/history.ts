@@ -1,0 +1,218 @@
+/**
+ * History of exchanges: one JSON file per exchange in a folder, and an index of one JSON
+ * line per exchange. Every file is written to a temporary name and renamed into place, so
+ * a crash in the middle of a write leaves the earlier entries and the index as they were.
+ * The token is never stored: the Authorization header is dropped, and any text equal to a
+ * secret given to `entryFromExchange` is replaced by `***`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExchangeError, ExchangeResult, Timing } from './exchange';
+import type { PreparedRequest } from './prepare';
+import type { ResponseIssue } from './typed';
+
+export interface HistorySummary {
+  id: string;
+  /** ISO 8601, when the exchange ended. */
+  time: string;
+  method: string;
+  url: string;
+  status: number | null;
+  durationMs: number;
+  name?: string;
+}
+
+export interface HistoryEntry extends HistorySummary {
+  title?: string;
+  /** The request file, when known. */
+  file?: string;
+  request: { method: string; url: string; headers: [string, string][]; body?: string };
+  ok: boolean;
+  error?: ExchangeError;
+  timing?: Timing;
+  responseHeaders: Record<string, string>;
+  /** The body text, cut at the store's limit (`bodyCut` then says so). */
+  body?: string;
+  bodyCut?: boolean;
+  /** The file that holds a body too large for the response (a truncated response). */
+  bodyFile?: string;
+  resource?: string | null;
+  issues?: ResponseIssue[];
+}
+
+export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'time'> & { time?: string };
+
+export interface HistoryOptions {
+  /** Entries kept; older ones are removed. Default 50. */
+  keep?: number;
+  /** Characters of a body stored in an entry. Default 1 MiB. */
+  maxBodyChars?: number;
+}
+
+const INDEX = 'index.jsonl';
+const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
+const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** Builds a history entry from an exchange; `secrets` (the token) are replaced by `***` everywhere. */
+export function entryFromExchange(
+  request: PreparedRequest,
+  response: ExchangeResult,
+  extra: { file?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
+): NewHistoryEntry {
+  const secrets = (extra.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join('***'), text);
+  return {
+    method: request.method,
+    url: scrub(response.url || request.url),
+    status: response.status,
+    durationMs: response.durationMs,
+    name: request.name,
+    title: request.title,
+    file: extra.file,
+    request: {
+      method: request.method,
+      url: scrub(request.url),
+      headers: request.headers.filter(([n]) => !SENSITIVE_HEADERS.has(n.toLowerCase())).map(([n, v]) => [n, scrub(v)]),
+      body: request.body ? scrub(request.body.text) : undefined,
+    },
+    ok: response.ok,
+    error: response.error ? { ...response.error, message: scrub(response.error.message) } : undefined,
+    timing: response.timing,
+    responseHeaders: Object.fromEntries(
+      Object.entries(response.headers)
+        .filter(([n]) => n !== 'set-cookie')
+        .map(([n, v]) => [n, scrub(v)]),
+    ),
+    body: scrub(response.bodyText),
+    bodyFile: response.truncated?.file,
+    resource: extra.resource,
+    issues: extra.issues,
+  };
+}
+
+export class HistoryStore {
+  private readonly keep: number;
+  private readonly maxBodyChars: number;
+  /** Writes are serialised: one add or clear at a time within this process. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly dir: string,
+    options: HistoryOptions = {},
+  ) {
+    this.keep = Math.max(1, options.keep ?? 50);
+    this.maxBodyChars = options.maxBodyChars ?? 1024 * 1024;
+  }
+
+  /** Stores an exchange and returns its summary; the oldest entries beyond `keep` are removed. */
+  add(entry: NewHistoryEntry): Promise<HistorySummary> {
+    return this.serial(async () => {
+      await mkdir(this.dir, { recursive: true });
+      const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+      const full: HistoryEntry = { ...entry, id, time: entry.time ?? new Date().toISOString() };
+      if (full.body !== undefined && full.body.length > this.maxBodyChars) {
+        full.body = full.body.slice(0, this.maxBodyChars);
+        full.bodyCut = true;
+      }
+      // The entry first, then the index that lists it: a crash between the two leaves an
+      // entry nobody lists, never an index line without its entry.
+      await this.writeAtomic(`${id}.json`, JSON.stringify(full));
+      const summary: HistorySummary = {
+        id,
+        time: full.time,
+        method: full.method,
+        url: full.url,
+        status: full.status,
+        durationMs: full.durationMs,
+        ...(full.name ? { name: full.name } : {}),
+      };
+      const lines = [...(await this.readIndex()), summary];
+      const dropped = lines.length > this.keep ? lines.splice(0, lines.length - this.keep) : [];
+      await this.writeAtomic(INDEX, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      for (const old of dropped) await rm(join(this.dir, `${old.id}.json`), { force: true });
+      return summary;
+    });
+  }
+
+  /** The newest entries first, at most `limit`. */
+  async list(limit = this.keep): Promise<HistorySummary[]> {
+    await this.queue.catch(() => undefined);
+    const lines = await this.readIndex();
+    return lines.reverse().slice(0, Math.max(0, limit));
+  }
+
+  /** One entry, or undefined when it does not exist or cannot be read. */
+  async get(id: string): Promise<HistoryEntry | undefined> {
+    if (!ID.test(id)) return undefined;
+    await this.queue.catch(() => undefined);
+    try {
+      return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as HistoryEntry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Removes every entry (and leftovers of interrupted writes). */
+  clear(): Promise<void> {
+    return this.serial(async () => {
+      let names: string[];
+      try {
+        names = await readdir(this.dir);
+      } catch {
+        return;
+      }
+      await rm(join(this.dir, INDEX), { force: true });
+      for (const name of names) {
+        if ((name.endsWith('.json') && ID.test(name.slice(0, -5))) || name.includes('.tmp-')) {
+          await rm(join(this.dir, name), { force: true });
+        }
+      }
+    });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Lines of the index that parse; a damaged line (written by hand, a full disk) is skipped. */
+  private async readIndex(): Promise<HistorySummary[]> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, INDEX), 'utf8');
+    } catch {
+      return [];
+    }
+    const out: HistorySummary[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim().length === 0) continue;
+      try {
+        const parsed = JSON.parse(line) as HistorySummary;
+        if (parsed && typeof parsed.id === 'string' && ID.test(parsed.id)) out.push(parsed);
+      } catch {
+        // skipped
+      }
+    }
+    return out;
+  }
+
+  private async writeAtomic(name: string, text: string) {
+    const temp = join(this.dir, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      // Flushed before the rename, so the new name never points at half-written data.
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, join(this.dir, name));
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
+  }
+}

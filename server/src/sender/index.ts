@@ -1,0 +1,60 @@
+/**
+ * The sender: what the VS Code extension, the command line and the demo call to send
+ * requests of a `.lpreq` file and read typed responses. It reuses the language core for
+ * parsing, matching and variables; only exchange.ts, paging.ts and history.ts do I/O.
+ *
+ * Typical use (an editor command "Send request"):
+ *
+ *   const document = parseDocument(text);
+ *   const result = await sendBlock(document, blockIndex, {
+ *     checker,                                   // new Checker(bundledCatalog())
+ *     environments: { environments, selected },  // from node/environments.ts
+ *     token,                                     // from secret storage; sent only to base_url's origin
+ *     responses,                                 // a Map kept per document, for chaining
+ *     history,                                   // new HistoryStore(storageFolder)
+ *     allPages, signal, timeoutMs,
+ *   });
+ *   // result.response: status, headers, body, timing; result.resource + result.issues: typed check
+ *
+ * - prepareRequest(checker, document, blockIndex, { environments, system, reference }) -> PrepareResult
+ *   The pure step: block + variables -> PreparedRequest (url, headers, encoded body). No I/O.
+ * - sendPrepared(prepared, { token, timeoutMs, signal, proxy, maxRedirects, maxBodyBytes }) -> ExchangeResult
+ *   One exchange (redirects followed, the token only to prepared.tokenOrigin). Never throws.
+ * - sendAllPages(prepared, { ...exchange options, maxPages, onPage }) -> PagedResult
+ *   Follows Link rel="next" (or EndKey/StartKey) and merges the pages.
+ * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
+ *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
+ * - toCurl(prepared, { includeToken?, token? }) -> string   ("Copy as cURL"; `$LPREQ_TOKEN` by default)
+ * - checkResponse(catalog, returns, body) -> { resource, issues }
+ * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
+ * - new HistoryStore(dir, { keep }) with add / list(limit) / get(id) / clear()
+ */
+export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
+export type { PreparedRequest, PrepareResult, PrepareOptions } from './prepare';
+export {
+  sendPrepared,
+  apiErrorMessage,
+  isLoopback,
+  tokenAllowed,
+  proxyFor,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_MAX_BODY_BYTES,
+} from './exchange';
+export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
+export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
+export type { PagedResult, PagingOptions, PageProgress } from './paging';
+export { sendBlock } from './send';
+export type { SendBlockOptions, SendResult } from './send';
+export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
+export type { ResponseStore, StoredExchange } from './chaining';
+export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';
+export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';
+export { HistoryStore, entryFromExchange } from './history';
+export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
+export { toCurl, shellQuote } from './curl';
+export type { CurlOptions } from './curl';
+export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
+export type { FormPair } from './encoding';
+export { resolveText, systemVariable, parseDotenv } from './variables';
+export type { SystemContext, ReferenceResolver } from './variables';

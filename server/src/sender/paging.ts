@@ -1,0 +1,152 @@
+/**
+ * Pagination: list endpoints return one page per request (api-docs A, convention 7). The
+ * next page is in the `Link` header (`rel="next"`), or, for the webhook subscription list,
+ * fetched by sending a `StartKey` header holding the previous response's `EndKey`.
+ * `sendAllPages` follows them up to a limit and merges the pages into one body.
+ */
+import { sendPrepared, type ExchangeOptions, type ExchangeResult } from './exchange';
+import type { PreparedRequest } from './prepare';
+
+export interface PageProgress {
+  /** 1-based number of the page just read. */
+  page: number;
+  /** Items merged so far. */
+  items: number;
+  url: string;
+}
+
+export interface PagingOptions extends ExchangeOptions {
+  /** Stop after this many pages (default 100); the result then says so. */
+  maxPages?: number;
+  onPage?: (progress: PageProgress) => void;
+}
+
+export interface PagedResult extends ExchangeResult {
+  /** Pages read. */
+  pages: number;
+  /** Why reading stopped before the last page, when it did. */
+  incomplete?: 'page-limit' | 'cancelled' | 'failed';
+}
+
+export const DEFAULT_MAX_PAGES = 100;
+
+/** Parses a Link header into rel -> URL (`<https://...?page=2>; rel="next", <...>; rel="last"`). */
+export function parseLinkHeader(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!value) return out;
+  const re = /<([^>]*)>((?:\s*;\s*[^;,]+)*)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(value)) !== null) {
+    const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2]);
+    if (!rel) continue;
+    for (const name of rel[1].trim().split(/\s+/)) if (!(name.toLowerCase() in out)) out[name.toLowerCase()] = m[1];
+  }
+  return out;
+}
+
+/** What the next request is, after a response; undefined on the last page. */
+export function nextPage(prepared: PreparedRequest, current: PreparedRequest, response: ExchangeResult): PreparedRequest | undefined {
+  if (prepared.paging === 'start-key') {
+    const endKey = response.headers.endkey;
+    if (!endKey || endKey.length === 0) return undefined;
+    const previous = current.headers.find(([n]) => n.toLowerCase() === 'startkey')?.[1];
+    if (previous === endKey) return undefined;
+    const headers = prepared.headers.filter(([n]) => n.toLowerCase() !== 'startkey');
+    return { ...prepared, headers: [...headers, ['StartKey', endKey]] };
+  }
+  const next = parseLinkHeader(response.headers.link).next;
+  if (!next) return undefined;
+  let url: string;
+  try {
+    url = new URL(next, response.url).toString();
+  } catch {
+    return undefined;
+  }
+  // The Link URL already carries the query of the list; a form body is never repeated.
+  return { ...prepared, method: 'GET', url, body: undefined };
+}
+
+/** The items of one page: the array itself, or the arrays of a wrapper (`{grading_periods: [...]}`). */
+function countItems(body: unknown): number {
+  if (Array.isArray(body)) return body.length;
+  if (body && typeof body === 'object') {
+    return Object.values(body as Record<string, unknown>).reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
+  }
+  return 0;
+}
+
+/**
+ * Merges a page into what came before: arrays are joined; in a wrapper object every array
+ * member is joined and the other members are those of the first page. Returns undefined
+ * when the pages do not have the same shape.
+ */
+export function mergePages(merged: unknown, page: unknown): unknown {
+  if (Array.isArray(merged) && Array.isArray(page)) return [...merged, ...page];
+  if (merged && page && typeof merged === 'object' && typeof page === 'object' && !Array.isArray(merged) && !Array.isArray(page)) {
+    const out: Record<string, unknown> = { ...(merged as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(page as Record<string, unknown>)) {
+      const before = out[k];
+      if (Array.isArray(before) && Array.isArray(v)) out[k] = [...before, ...v];
+      else if (!(k in out)) out[k] = v;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/**
+ * Sends a request and every following page, up to `maxPages`. The result is the first
+ * page's response with the merged body; `pages` counts what was read, and a page that
+ * failed, a cancellation or the limit leaves `incomplete` set with what was read so far.
+ */
+export async function sendAllPages(prepared: PreparedRequest, options: PagingOptions = {}): Promise<PagedResult> {
+  const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
+  const first = await sendPrepared(prepared, options);
+  const result: PagedResult = { ...first, pages: 1 };
+  if (!first.ok || first.bodyKind !== 'json') return result;
+  let merged = first.body;
+  options.onPage?.({ page: 1, items: countItems(merged), url: first.url });
+  let current = prepared;
+  let response: ExchangeResult = first;
+  const start = performance.now() - first.timing.totalMs;
+  for (;;) {
+    const next = nextPage(prepared, current, response);
+    if (!next) break;
+    if (result.pages >= maxPages) {
+      result.incomplete = 'page-limit';
+      result.warnings.push(`stopped after ${maxPages} pages; more pages follow`);
+      break;
+    }
+    if (options.signal?.aborted) {
+      result.incomplete = 'cancelled';
+      result.warnings.push(`cancelled after ${result.pages} pages`);
+      break;
+    }
+    const page = await sendPrepared(next, options);
+    if (!page.ok || page.bodyKind !== 'json') {
+      result.incomplete = page.error?.kind === 'cancelled' ? 'cancelled' : 'failed';
+      result.warnings.push(`page ${result.pages + 1} (${page.url}) failed: ${page.error?.message ?? `status ${page.status}, body not JSON`}`);
+      break;
+    }
+    const joined = mergePages(merged, page.body);
+    if (joined === undefined) {
+      result.incomplete = 'failed';
+      result.warnings.push(`page ${result.pages + 1} has another shape than page 1; it is not merged`);
+      break;
+    }
+    merged = joined;
+    result.pages++;
+    for (const w of page.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
+    options.onPage?.({ page: result.pages, items: countItems(merged), url: page.url });
+    current = next;
+    response = page;
+  }
+  result.body = merged;
+  if (result.pages > 1) {
+    result.bodyText = JSON.stringify(merged);
+    result.bytes = Buffer.byteLength(result.bodyText);
+  }
+  result.timing = { ...result.timing, totalMs: performance.now() - start };
+  result.durationMs = Math.round(result.timing.totalMs);
+  return result;
+}

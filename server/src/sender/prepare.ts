@@ -1,0 +1,193 @@
+/**
+ * From block to request: the pure step of sending (no I/O). A parsed block, the variables
+ * of its file and environment and the system context become a plain request object: the
+ * URL (the path joined to base_url, the target's own query kept), the headers, and the
+ * parameters encoded as the docs describe (query string for GET, DELETE and HEAD, a form
+ * body for POST, PUT and PATCH), or the JSON body as written.
+ */
+import { Checker, documentScope, type Environments } from '../core/checker';
+import type { Endpoint } from '../core/catalog/catalog';
+import { requestName, type LpreqDocument } from '../core/parser';
+import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
+import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
+
+export interface PreparedRequest {
+  method: string;
+  /** The full URL as sent. */
+  url: string;
+  /** Headers as written (variables resolved), plus Accept and User-Agent; never the token. */
+  headers: [string, string][];
+  body?: { contentType: string; text: string };
+  /** `# @name` of the request, and its `###` title. */
+  name?: string;
+  title?: string;
+  /** Index of the block in the document. */
+  blockIndex: number;
+  /** The documented endpoint (`modules.list`), when the path matches one. */
+  endpointId?: string;
+  /** The documented response type (`Module[]`), or null. */
+  returns: string | null;
+  paginated: boolean;
+  /** How the next page is found: the Link header, or the webhook list's EndKey/StartKey headers. */
+  paging: 'link' | 'start-key';
+  /** The only origin the token is sent to: the origin of base_url (the environment's first). */
+  tokenOrigin?: string;
+}
+
+export type PrepareResult =
+  | { ok: true; request: PreparedRequest }
+  | { ok: false; error: string; errors: string[] };
+
+export interface PrepareOptions {
+  /** Environments (shared and private merged) and the chosen one. */
+  environments?: Environments;
+  system?: SystemContext;
+  /** Values of `{{name.response...}}` references (request chaining). */
+  reference?: ReferenceResolver;
+}
+
+const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
+export const USER_AGENT = 'lpreq/0.1.0';
+
+/** The endpoint's documented response type, paging and way of paging. */
+export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
+  return {
+    endpointId: endpoint?.id,
+    returns: endpoint?.returns ?? null,
+    paginated: endpoint?.paginated === true,
+    paging: endpoint?.headers?.some((h) => h.name.toLowerCase() === 'startkey') ? 'start-key' : 'link',
+  };
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the request of block `blockIndex` of `document`. Never throws: an unresolved
+ * variable, a missing base_url or an unusable target is an error in the result.
+ */
+export function prepareRequest(checker: Checker, document: LpreqDocument, blockIndex: number, options: PrepareOptions = {}): PrepareResult {
+  const ref = document.blocks[blockIndex];
+  if (!ref) return { ok: false, error: `there is no request number ${blockIndex + 1} in this file`, errors: [] };
+  const block = ref.block;
+  const request = block.request;
+  if (!request || request.target.text.length === 0) {
+    return { ok: false, error: 'this block has no request line (METHOD TARGET)', errors: [] };
+  }
+  if (!request.methodKnown) return { ok: false, error: `'${request.method.text}' is not an HTTP method lpreq sends`, errors: [] };
+  const scope = documentScope(document, options.environments);
+  const ctx = { values: scope.values, system: options.system, reference: options.reference };
+  const errors: string[] = [];
+  const resolve = (text: string, encode?: (v: string) => string) => {
+    const r = resolveText(text, ctx, encode);
+    for (const e of r.errors) if (!errors.includes(e)) errors.push(e);
+    return r.text;
+  };
+
+  const method = request.method.text;
+  const target = request.target.text;
+  const q = target.indexOf('?');
+  const rawPath = q === -1 ? target : target.slice(0, q);
+  // `{{base_url}}/api/...` with a base_url that ends in `/` must not give `//api`.
+  const leading = /^(\{\{[^{}]*\}\})(\/.*)$/s.exec(rawPath);
+  let url = escapeUrlText(leading ? resolve(leading[1]).replace(/\/+$/, '') + resolve(leading[2]) : resolve(rawPath));
+
+  const baseUrlText = scope.values.get('base_url');
+  const baseUrl = baseUrlText === undefined ? undefined : resolve(baseUrlText);
+  if (url.startsWith('/')) {
+    if (!baseUrl) {
+      return fail('the target is a path, and no base_url is defined: add @base_url = https://... or choose an environment that has one', errors);
+    }
+    url = baseUrl.replace(/\/+$/, '') + url;
+  }
+  if (!/^https?:\/\//i.test(url)) {
+    return fail(`cannot send to '${url}': the target is an http(s) URL or a path starting with /`, errors);
+  }
+
+  // The query written in the target and on continuation lines, kept as written; values
+  // that come from variables are encoded as data.
+  const queryParts: string[] = [];
+  for (const p of block.params) {
+    if (p.source !== 'query') continue;
+    const name = escapeUrlText(resolve(p.name.text, encodeFormValue));
+    const hasValue = block.text.charAt(p.name.end) === '=';
+    queryParts.push(hasValue ? `${name}=${escapeUrlText(resolve(p.value.text, encodeFormValue))}` : name);
+  }
+  if (queryParts.length > 0) url = `${url}?${queryParts.join('&')}`;
+
+  const pairs: FormPair[] = block.params
+    .filter((p) => p.source === 'body')
+    .map((p) => ({ name: resolve(p.name.text), value: resolve(p.value.text) }));
+
+  const headers: [string, string][] = block.headers.map((h) => [h.name.text, resolve(h.value.text)]);
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  if (!has('accept')) headers.push(['Accept', 'application/json']);
+  if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);
+
+  let body: PreparedRequest['body'];
+  if (block.jsonBody) {
+    body = { contentType: 'application/json', text: resolve(block.jsonBody.text) };
+  } else if (pairs.length > 0) {
+    if (QUERY_METHODS.has(method)) url = appendQuery(url, encodeForm(pairs));
+    else body = { contentType: 'application/x-www-form-urlencoded', text: encodeForm(pairs) };
+  }
+  if (errors.length > 0) return fail(`cannot send: ${errors[0]}`, errors);
+
+  const match = checker.matchBlock(block, scope);
+  const endpoint = match?.kind === 'matched' ? match.endpoint : undefined;
+  const environmentBase = environmentBaseUrl(options.environments);
+  return {
+    ok: true,
+    request: {
+      method,
+      url,
+      headers,
+      body,
+      name: requestName(block),
+      title: block.title?.text,
+      blockIndex,
+      ...endpointFacts(endpoint),
+      tokenOrigin: originOf(environmentBase ?? baseUrl),
+    },
+  };
+}
+
+/** The chosen environment's base_url: the token belongs to it, whatever a file says. */
+function environmentBaseUrl(env: Environments | undefined): string | undefined {
+  if (!env?.selected) return undefined;
+  return env.environments[env.selected]?.base_url;
+}
+
+function fail(error: string, errors: string[]): PrepareResult {
+  return { ok: false, error, errors };
+}
+
+/** The index of the block that holds `line` (1-based) of the document's text, or -1. */
+export function blockAtLine(document: LpreqDocument, line: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = document.text.indexOf('\n', offset);
+    if (nl === -1) return -1;
+    offset = nl + 1;
+  }
+  for (let k = document.blocks.length - 1; k >= 0; k--) if (document.blocks[k].start <= offset) return k;
+  return -1;
+}
+
+/** Indexes of the blocks that hold a request. */
+export function requestBlocks(document: LpreqDocument): number[] {
+  return document.blocks.flatMap((b, i) => (b.block.request ? [i] : []));
+}
+
+/** The index of the block named `name` (`# @name`), or -1. */
+export function blockNamed(document: LpreqDocument, name: string): number {
+  return document.blocks.findIndex((b) => requestName(b.block) === name);
+}
+

@@ -1,0 +1,152 @@
+/**
+ * The whole flow of sending one request of a file: requests it refers to are sent first
+ * (chaining), then the request itself is prepared, sent (every page, when asked),
+ * its body checked against the documented resource, and the exchange stored in history.
+ */
+import type { Checker, Diagnostic, Environments } from '../core/checker';
+import { documentScope } from '../core/checker';
+import type { LpreqDocument } from '../core/parser';
+import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
+import type { ExchangeError } from './exchange';
+import { entryFromExchange, type HistoryStore } from './history';
+import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
+import { blockNamed, prepareRequest, type PreparedRequest } from './prepare';
+import { checkResponse, type ResponseIssue } from './typed';
+import type { SystemContext } from './variables';
+
+export interface SendBlockOptions extends PagingOptions {
+  checker: Checker;
+  environments?: Environments;
+  system?: SystemContext;
+  /** Follow the next pages and merge them (only for the request itself, not its dependencies). */
+  allPages?: boolean;
+  /**
+   * Last exchanges by request name. Give the same map for later sends of the same document
+   * to reuse responses; a referenced request missing from it is sent first.
+   */
+  responses?: ResponseStore;
+  /** Stores every exchange of this flow (dependencies included). */
+  history?: HistoryStore;
+  /** The request file, recorded in history. */
+  file?: string;
+  /** Called when a request this one refers to is about to be sent. */
+  onDependency?: (name: string) => void;
+}
+
+export interface SendResult {
+  /** True when a response with a 2xx status arrived. */
+  ok: boolean;
+  /** The request as sent (without the token); absent when it could not be prepared. */
+  request?: PreparedRequest;
+  /** The response (all pages merged with `allPages`); absent when nothing was sent. */
+  response?: PagedResult;
+  /** The documented type of the body (`Module[]`), or null. */
+  resource: string | null;
+  /** Differences between the body and the documented resource. */
+  issues: ResponseIssue[];
+  /** Why there is no (successful) response: a preparation problem or a failed exchange. */
+  error?: ExchangeError | { kind: 'prepare' | 'dependency'; message: string };
+  warnings: string[];
+  /** Checker errors of the request, offsets relative to its block (it is sent anyway; the caller decides how to show them). */
+  diagnostics: Diagnostic[];
+  /** Requests sent first because this one refers to them. */
+  dependencies: { name: string; status: number | null; ok: boolean }[];
+  historyId?: string;
+}
+
+/** Sends block `blockIndex` of `document`, with the requests it refers to first. Never throws. */
+export async function sendBlock(document: LpreqDocument, blockIndex: number, options: SendBlockOptions): Promise<SendResult> {
+  const responses = options.responses ?? new Map();
+  try {
+    return await sendWithDependencies(document, blockIndex, { ...options, responses }, [], true);
+  } catch (e) {
+    return {
+      ok: false,
+      resource: null,
+      issues: [],
+      error: { kind: 'prepare', message: `internal error while sending: ${(e as Error)?.message ?? String(e)}` },
+      warnings: [],
+      diagnostics: [],
+      dependencies: [],
+    };
+  }
+}
+
+async function sendWithDependencies(
+  document: LpreqDocument,
+  blockIndex: number,
+  options: SendBlockOptions & { responses: ResponseStore },
+  stack: string[],
+  top: boolean,
+): Promise<SendResult> {
+  const scope = documentScope(document, options.environments);
+  const block = document.blocks[blockIndex]?.block;
+  const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [] };
+  if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
+
+  for (const name of referencedRequests(document, blockIndex, scope.values)) {
+    if (options.responses.has(name)) continue;
+    const index = blockNamed(document, name);
+    if (index === -1) {
+      result.error = { kind: 'dependency', message: `there is no request named '${name}' in this file (# @name ${name})` };
+      return result;
+    }
+    if (stack.includes(name) || index === blockIndex) {
+      result.error = { kind: 'dependency', message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}` };
+      return result;
+    }
+    options.onDependency?.(name);
+    const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
+    result.dependencies.push(...dep.dependencies, { name, status: dep.response?.status ?? null, ok: dep.ok });
+    if (!dep.response || dep.response.status === null) {
+      result.error = { kind: 'dependency', message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}` };
+      return result;
+    }
+    if (!dep.ok) result.warnings.push(`the request '${name}' that this one refers to answered ${dep.response.status}`);
+  }
+
+  const prepared = prepareRequest(options.checker, document, blockIndex, {
+    environments: options.environments,
+    system: options.system,
+    reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
+  });
+  if (!prepared.ok) {
+    result.error = { kind: 'prepare', message: prepared.error };
+    return result;
+  }
+  const request = prepared.request;
+  result.request = request;
+  const pagingOptions: PagingOptions = top && options.allPages ? options : { ...options, maxPages: 1 };
+  const response = await sendAllPages(request, pagingOptions);
+  result.response = response;
+  result.ok = response.ok;
+  result.warnings.push(...response.warnings);
+  if (response.error) result.error = response.error;
+  if (request.name && response.status !== null) options.responses.set(request.name, { request, response });
+
+  if (response.ok) {
+    if (response.truncated) {
+      result.resource = request.returns;
+      result.warnings.push('the body is truncated: it was not checked against the documentation');
+    } else if (response.bodyKind !== 'empty' || response.status !== 204) {
+      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body);
+      result.resource = typed.resource;
+      result.issues = typed.issues;
+    }
+  }
+
+  if (options.history) {
+    try {
+      const entry = entryFromExchange(request, response, {
+        file: options.file,
+        resource: result.resource,
+        issues: result.issues,
+        secrets: [options.token],
+      });
+      result.historyId = (await options.history.add(entry)).id;
+    } catch (e) {
+      result.warnings.push(`the exchange could not be stored in history: ${(e as Error).message}`);
+    }
+  }
+  return result;
+}

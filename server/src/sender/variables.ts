@@ -1,0 +1,236 @@
+/**
+ * Resolving `{{...}}` when a request is sent (LPREQ-FORMAT section 4): file variables,
+ * the chosen environment, system variables and references to earlier responses.
+ * Pure: the clock, randomness, the process environment and `.env` values come in as data.
+ */
+import { randomUUID } from 'node:crypto';
+import { findVariableReferences } from '../core/parser';
+import { parseRequestReference, type RequestReference } from '../core/variables';
+
+/** What system variables read; every member can be replaced in tests. */
+export interface SystemContext {
+  now?: () => Date;
+  /** A number in [0, 1). */
+  random?: () => number;
+  uuid?: () => string;
+  /** For `{{$processEnv NAME}}`. */
+  processEnv?: Record<string, string | undefined>;
+  /** For `{{$dotenv NAME}}`: the `.env` file beside the request file, already read. */
+  dotenv?: Record<string, string>;
+}
+
+/** The value of a `{{name.response...}}` reference, or why there is none. */
+export type ReferenceResolver = (ref: RequestReference) => { value: string } | { error: string };
+
+export interface ResolveContext {
+  /** File variables over the environment's (documentScope(...).values). */
+  values: Map<string, string>;
+  system?: SystemContext;
+  reference?: ReferenceResolver;
+}
+
+export interface Resolved {
+  text: string;
+  /** Problems in words: unresolved names, bad system variables. Empty when all resolved. */
+  errors: string[];
+}
+
+const MAX_DEPTH = 10;
+
+/**
+ * Replaces every `{{...}}` of `text`. `encode` is applied to each substituted value (for
+ * example form encoding where the value lands in a query string). Unresolved references
+ * stay as written and are listed in `errors`.
+ */
+export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string): Resolved {
+  const errors: string[] = [];
+  const out = substitute(text, ctx, encode, errors, []);
+  return { text: out, errors };
+}
+
+function substitute(text: string, ctx: ResolveContext, encode: ((v: string) => string) | undefined, errors: string[], stack: string[]): string {
+  const refs = findVariableReferences(text, 0);
+  if (refs.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const ref of refs) {
+    out += text.slice(at, ref.start);
+    at = ref.end;
+    const value = resolveExpression(ref.expression, ctx, errors, stack);
+    out += value === undefined ? text.slice(ref.start, ref.end) : encode ? encode(value) : value;
+  }
+  return out + text.slice(at);
+}
+
+function resolveExpression(expression: string, ctx: ResolveContext, errors: string[], stack: string[]): string | undefined {
+  if (expression.startsWith('$')) {
+    const result = systemVariable(expression, ctx.system ?? {});
+    if ('error' in result) {
+      errors.push(result.error);
+      return undefined;
+    }
+    return result.value;
+  }
+  const reference = parseRequestReference(expression);
+  if (reference) {
+    if (!ctx.reference) {
+      errors.push(`{{${expression}}} refers to the request '${reference.name}', whose response is not available here`);
+      return undefined;
+    }
+    const result = ctx.reference(reference);
+    if ('error' in result) {
+      errors.push(result.error);
+      return undefined;
+    }
+    return result.value;
+  }
+  const value = ctx.values.get(expression);
+  if (value === undefined) {
+    errors.push(`{{${expression}}} is defined nowhere (not a file variable, not in the environment)`);
+    return undefined;
+  }
+  if (stack.includes(expression) || stack.length >= MAX_DEPTH) {
+    errors.push(`{{${expression}}} refers to itself through ${[...stack, expression].join(' -> ')}`);
+    return undefined;
+  }
+  // A variable's value may use other variables (`@items = {{base_url}}/items`).
+  return substitute(value, ctx, undefined, errors, [...stack, expression]);
+}
+
+const UNITS: Record<string, (d: Date, n: number) => void> = {
+  y: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
+  M: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
+  w: (d, n) => d.setTime(d.getTime() + n * 7 * 86_400_000),
+  d: (d, n) => d.setTime(d.getTime() + n * 86_400_000),
+  h: (d, n) => d.setTime(d.getTime() + n * 3_600_000),
+  m: (d, n) => d.setTime(d.getTime() + n * 60_000),
+  s: (d, n) => d.setTime(d.getTime() + n * 1000),
+  ms: (d, n) => d.setTime(d.getTime() + n),
+};
+
+/** Applies an offset `1 d`, `-2 h` (REST Client's units) to a date. */
+function offsetDate(base: Date, args: string[], name: string): Date | string {
+  const d = new Date(base.getTime());
+  if (args.length === 0) return d;
+  if (args.length !== 2 || !/^[+-]?\d+$/.test(args[0]) || !UNITS[args[1]]) {
+    return `{{${name} ...}}: an offset is a number and a unit (y, M, w, d, h, m, s, ms), for example '1 d'`;
+  }
+  UNITS[args[1]](d, Number(args[0]));
+  return d;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** A custom `$datetime` format with the tokens YYYY, MM, DD, HH, mm, ss, SSS. */
+function formatCustom(d: Date, format: string, local: boolean): string {
+  const parts = local
+    ? [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()]
+    : [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()];
+  return format.replace(/YYYY|MM|DD|HH|mm|ss|SSS/g, (t) => {
+    const [y, mo, da, h, mi, s, ms] = parts;
+    switch (t) {
+      case 'YYYY':
+        return String(y);
+      case 'MM':
+        return pad(mo);
+      case 'DD':
+        return pad(da);
+      case 'HH':
+        return pad(h);
+      case 'mm':
+        return pad(mi);
+      case 'ss':
+        return pad(s);
+      default:
+        return pad(ms, 3);
+    }
+  });
+}
+
+function localIso(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  const abs = Math.abs(off);
+  return `${formatCustom(d, 'YYYY-MM-DDTHH:mm:ss', true)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** Splits arguments, keeping a quoted custom format (`"YYYY-MM-DD"` or `'...'`) whole. */
+function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) out.push(m[1] ?? m[2] ?? m[3]);
+  return out;
+}
+
+/** The value of one system variable (`$guid`, `$datetime iso8601 1 d`, ...). */
+export function systemVariable(expression: string, system: SystemContext): { value: string } | { error: string } {
+  const now = system.now?.() ?? new Date();
+  const random = system.random ?? Math.random;
+  const uuid = system.uuid ?? randomUUID;
+  const jb = /^\$random\.integer\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/.exec(expression);
+  if (jb) return randomInt(Number(jb[1]), Number(jb[2]), random, '$random.integer');
+  const [name, ...args] = splitArgs(expression);
+  switch (name) {
+    case '$guid':
+    case '$uuid':
+    case '$random.uuid':
+      return { value: uuid() };
+    case '$timestamp': {
+      const d = offsetDate(now, args, name);
+      return typeof d === 'string' ? { error: d } : { value: String(Math.floor(d.getTime() / 1000)) };
+    }
+    case '$isoTimestamp':
+      return { value: now.toISOString() };
+    case '$datetime':
+    case '$localDatetime': {
+      const [format, ...rest] = args;
+      if (format === undefined) return { error: `{{${name}}} needs a format: rfc1123, iso8601 or a quoted custom format` };
+      const d = offsetDate(now, rest, name);
+      if (typeof d === 'string') return { error: d };
+      const local = name === '$localDatetime';
+      if (format === 'rfc1123') return { value: local ? d.toString() : d.toUTCString() };
+      if (format === 'iso8601') return { value: local ? localIso(d) : d.toISOString() };
+      return { value: formatCustom(d, format, local) };
+    }
+    case '$randomInt': {
+      if (args.length !== 2 || !args.every((a) => /^-?\d+$/.test(a))) {
+        return { error: `{{$randomInt}} needs two integers, min (inclusive) and max (exclusive): {{$randomInt 1 100}}` };
+      }
+      return randomInt(Number(args[0]), Number(args[1]), random, name);
+    }
+    case '$random.integer':
+      return randomInt(0, 1000, random, name);
+    case '$processEnv': {
+      if (args.length !== 1) return { error: '{{$processEnv}} needs the name of an environment variable' };
+      const value = system.processEnv?.[args[0]];
+      return value === undefined ? { error: `{{$processEnv ${args[0]}}}: the environment variable ${args[0]} is not set` } : { value };
+    }
+    case '$dotenv': {
+      if (args.length !== 1) return { error: '{{$dotenv}} needs the name of a variable of the .env file' };
+      const value = system.dotenv?.[args[0]];
+      return value === undefined ? { error: `{{$dotenv ${args[0]}}}: ${args[0]} is not in the .env file beside the request file` } : { value };
+    }
+    default:
+      return { error: `{{${expression}}} is not a system variable lpreq knows` };
+  }
+}
+
+function randomInt(min: number, max: number, random: () => number, name: string): { value: string } | { error: string } {
+  if (!(max > min)) return { error: `{{${name}}}: max must be greater than min` };
+  return { value: String(min + Math.floor(random() * (max - min))) };
+}
+
+/** Reads a `.env` file's text: `NAME=value` lines, `#` comments, optional quotes. */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    if (/^".*"$/.test(value) || /^'.*'$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    out[m[1]] = value;
+  }
+  return out;
+}

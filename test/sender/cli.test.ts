@@ -1,0 +1,176 @@
+/** `lpreq send` end to end: the built command line (bin/lpreq.js) against a test server. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ROOT } from '../helpers';
+import { json, startServer, type TestServer } from './server';
+
+const TOKEN = 'cli-token-0123456789';
+const PRIVATE_TOKEN = 'private-token-987654';
+let api: TestServer;
+let dir: string;
+
+function newestSource(folder: string): number {
+  let newest = 0;
+  for (const name of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, name.name);
+    newest = Math.max(newest, name.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'send', ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+before(async () => {
+  // The command line runs from dist/: build it when it is missing or older than the sources.
+  const bundle = join(ROOT, 'dist', 'send.js');
+  if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource(join(ROOT, 'server', 'src'))) {
+    await new Promise<void>((resolve, reject) => {
+      const b = spawn(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+      b.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`build failed (${code})`))));
+    });
+  }
+  api = await startServer((req, res) => {
+    const url = new URL(req.url, api.origin);
+    if (url.pathname === '/api/v1/courses/1/modules') {
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const link: Record<string, string> = page < 3 ? { link: `<${api.origin}/api/v1/courses/1/modules?page=${page + 1}>; rel="next"` } : {};
+      return json(res, 200, [{ id: page, name: `M${page}`, items_count: page === 2 ? 'many' : 1 }], link);
+    }
+    if (url.pathname === '/api/v1/courses/1/modules/5') return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
+    if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT') return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
+    return json(res, 404, { errors: [{ message: 'nothing here' }] });
+  });
+  dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
+  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, other: { base_url: 'http://127.0.0.1:9' } }));
+  writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { token: PRIVATE_TOKEN } }));
+  writeFileSync(join(dir, 'one.lpreq'), 'GET /api/v1/courses/1/modules\n');
+  writeFileSync(
+    join(dir, 'many.lpreq'),
+    [
+      '### List',
+      '# @name list',
+      'GET /api/v1/courses/1/modules',
+      '',
+      '### Missing',
+      'GET /api/v1/courses/1/modules/5',
+      '',
+      '### Rename',
+      '# @name rename',
+      'PUT /api/v1/courses/1/modules/6',
+      '',
+      'module[name] = New name & more',
+      'module[published] = maybe',
+      '',
+    ].join('\n'),
+  );
+});
+after(async () => {
+  await api.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('--format json prints one object with the fields of the contract; exit 0 for a 2xx', async () => {
+  const r = await run(['one.lpreq', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as Record<string, unknown>;
+  for (const key of ['status', 'headers', 'body', 'durationMs', 'resource', 'issues']) assert.ok(key in out, key);
+  assert.equal(out.status, 200);
+  assert.deepEqual(out.body, [{ id: 1, name: 'M1', items_count: 1 }]);
+  assert.equal(out.resource, 'Module[]');
+  assert.deepEqual(out.issues, []);
+  assert.equal(typeof out.durationMs, 'number');
+  assert.equal((out.headers as Record<string, string>)['content-type'], 'application/json; charset=utf-8');
+  assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${TOKEN}`);
+  assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));
+});
+
+test('--all-pages merges the pages and lists the typed issues; the private env token is used', async () => {
+  const r = await run(['one.lpreq', '--all-pages', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { body: unknown[]; issues: { path: string; code: string }[]; pages: number };
+  assert.equal(out.body.length, 3);
+  assert.equal(out.pages, 3);
+  assert.deepEqual(out.issues.map((i) => `${i.path} ${i.code}`), ['$[1].items_count type-mismatch']);
+  assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${PRIVATE_TOKEN}`);
+  assert.ok(!r.stdout.includes(PRIVATE_TOKEN));
+});
+
+test('text output: status line, headers, pretty body, issues', async () => {
+  const r = await run(['one.lpreq', '--all-pages']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/courses\/1\/modules {2}\[env local\]$/m);
+  assert.match(r.stdout, /^HTTP 200 OK {2}\(\d+ ms, first byte \d+ ms, 3 pages\)$/m);
+  assert.match(r.stdout, /^content-type: application\/json/m);
+  assert.match(r.stdout, /^ {4}"name": "M1",$/m);
+  assert.match(r.stdout, /Module\[\]: 1 difference from the documentation/);
+  assert.match(r.stdout, /\$\[1\]\.items_count {2}type-mismatch/);
+});
+
+test('more than one request and no selector is a usage error listing them', async () => {
+  const r = await run(['many.lpreq']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--name list/);
+  assert.match(r.stderr, /--line 6/);
+  assert.match(r.stderr, /--name rename/);
+  assert.equal(r.stdout, '');
+});
+
+test('--line and --name choose; a 404 exits 1 with the API error', async () => {
+  const missing = await run(['many.lpreq', '--line', '6', '--format', 'json']);
+  assert.equal(missing.code, 1);
+  const out = JSON.parse(missing.stdout) as { status: number; error: { kind: string; message: string }; body: unknown };
+  assert.equal(out.status, 404);
+  assert.equal(out.error.kind, 'http');
+  assert.match(out.error.message, /does not exist/);
+  const list = await run(['many.lpreq', '--name', 'list', '--format', 'json']);
+  assert.equal(list.code, 0);
+});
+
+test('checker errors go to stderr first, and the request is sent anyway', async () => {
+  const r = await run(['many.lpreq', '--name', 'rename']);
+  assert.equal(r.code, 0);
+  assert.match(r.stderr, /many\.lpreq:13:\d+ error invalid-type/);
+  assert.match(r.stdout, /sent with 1 checker error/);
+  assert.equal(api.received.at(-1)?.body, 'module[name]=New+name+%26+more&module[published]=maybe');
+});
+
+test('failures and bad arguments', async () => {
+  const refused = await run(['one.lpreq', '--env', 'other', '--timeout', '2000', '--format', 'json']);
+  assert.equal(refused.code, 1);
+  assert.equal((JSON.parse(refused.stdout) as { error: { kind: string } }).error.kind, 'refused');
+  for (const args of [['one.lpreq', '--timeout', 'soon'], ['one.lpreq', '--env', 'nope'], ['nope.lpreq'], ['many.lpreq', '--name', 'zz'], ['many.lpreq', '--line', '1', '--name', 'list'], ['one.lpreq', '--format', 'xml'], ['one.lpreq', '--bogus']]) {
+    const r = await run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /lpreq/);
+  }
+});
+
+test('--history writes the exchange, without the token', async () => {
+  const historyDir = join(dir, 'hist');
+  const r = await run(['one.lpreq', '--history', historyDir, '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(r.code, 0);
+  const files = readdirSync(historyDir);
+  assert.ok(files.includes('index.jsonl'));
+  assert.equal(files.filter((f) => f.endsWith('.json')).length, 1);
+  for (const f of files) assert.ok(!readFileSync(join(historyDir, f), 'utf8').includes(TOKEN));
+});

@@ -1,0 +1,238 @@
+/** The exchange against servers on 127.0.0.1: token rules, redirects, timeouts, failures. */
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { sendPrepared } from '../../server/src/sender/exchange';
+import type { PreparedRequest } from '../../server/src/sender/prepare';
+import { json, startProxy, startServer, type TestServer } from './server';
+
+const TOKEN = 'tok-1234567890';
+let api: TestServer;
+let other: TestServer;
+const spill = mkdtempSync(join(tmpdir(), 'lpreq-spill-'));
+
+function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
+  return { method: 'GET', url, headers: [['Accept', 'application/json']], blockIndex: 0, returns: null, paginated: false, paging: 'link', tokenOrigin: api.origin, ...extra };
+}
+
+before(async () => {
+  other = await startServer((req, res) => {
+    if (req.url.startsWith('/back')) {
+      res.writeHead(302, { location: `${api.origin}/ok` });
+      return res.end();
+    }
+    return json(res, 200, { where: 'other' });
+  });
+  api = await startServer((req, res) => {
+    const path = req.url.split('?')[0];
+    switch (path) {
+      case '/ok':
+        return json(res, 200, { id: 1 });
+      case '/to-other':
+        res.writeHead(302, { location: `${other.origin}/landing` });
+        return res.end();
+      case '/to-other-and-back':
+        res.writeHead(307, { location: `${other.origin}/back` });
+        return res.end();
+      case '/same-origin':
+        res.writeHead(301, { location: '/ok' });
+        return res.end();
+      case '/loop':
+        res.writeHead(302, { location: '/loop' });
+        return res.end();
+      case '/see-other':
+        res.writeHead(303, { location: '/ok' });
+        return res.end();
+      case '/slow':
+        return; // never answers
+      case '/slow-body':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[');
+        return; // the body never ends
+      case '/big':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}` }))));
+      case '/reset':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"partial":');
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      case '/html':
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html>hi</html>');
+      case '/empty':
+        res.writeHead(200);
+        return res.end();
+      case '/no-content':
+        res.writeHead(204);
+        return res.end();
+      case '/not-found':
+        return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
+      case '/bad-json':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"id": 1,');
+      case '/binary':
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
+      default:
+        return json(res, 200, { path });
+    }
+  });
+});
+after(async () => {
+  await api.close();
+  await other.close();
+  rmSync(spill, { recursive: true, force: true });
+});
+
+const lastAuth = (s: TestServer) => s.received.at(-1)?.headers.authorization;
+
+test('the token goes to the origin of base_url, with timing', async () => {
+  const r = await sendPrepared(request(`${api.origin}/ok`), { token: TOKEN });
+  assert.equal(r.ok, true);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body, { id: 1 });
+  assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
+  assert.equal(r.tokenSent, true);
+  assert.ok(r.timing.firstByteMs !== undefined && r.timing.firstByteMs <= r.timing.totalMs);
+  assert.ok(r.timing.connectMs !== undefined);
+  assert.deepEqual(r.warnings, []);
+});
+
+test('a redirect to another origin does not take the token (two ports, two origins)', async () => {
+  const r = await sendPrepared(request(`${api.origin}/to-other`, { headers: [['Authorization', 'Bearer written'], ['Cookie', 'a=b']] }), { token: TOKEN });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.body, { where: 'other' });
+  assert.equal(r.url, `${other.origin}/landing`);
+  assert.equal(lastAuth(other), undefined);
+  assert.equal(other.received.at(-1)?.headers.cookie, undefined);
+  assert.equal(r.redirects.length, 1);
+  assert.equal(r.redirects[0].tokenSent, true);
+  assert.equal(r.tokenSent, false);
+});
+
+test('coming back to the origin of base_url, the token is sent again', async () => {
+  const r = await sendPrepared(request(`${api.origin}/to-other-and-back`), { token: TOKEN });
+  assert.equal(r.ok, true);
+  assert.equal(r.url, `${api.origin}/ok`);
+  assert.equal(other.received.at(-1)?.headers.authorization, undefined);
+  assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
+});
+
+test('a request to another origin than base_url never carries the token', async () => {
+  const r = await sendPrepared(request(`${other.origin}/x`), { token: TOKEN });
+  assert.equal(r.ok, true);
+  assert.equal(lastAuth(other), undefined);
+  assert.match(r.warnings.join(' '), /not sent/);
+});
+
+test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the limit', async () => {
+  const same = await sendPrepared(request(`${api.origin}/same-origin`), { token: TOKEN });
+  assert.equal(same.ok, true);
+  assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
+  const post = await sendPrepared(request(`${api.origin}/see-other`, { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: 'a=1' } }));
+  assert.equal(post.ok, true);
+  assert.equal(api.received.at(-1)?.method, 'GET');
+  assert.equal(api.received.at(-1)?.body, '');
+  const loop = await sendPrepared(request(`${api.origin}/loop`), { maxRedirects: 3 });
+  assert.equal(loop.ok, false);
+  assert.equal(loop.error?.kind, 'too-many-redirects');
+  assert.equal(loop.redirects.length, 4);
+});
+
+test('timeouts: no answer, and a body that never ends', async () => {
+  const t0 = Date.now();
+  const r = await sendPrepared(request(`${api.origin}/slow`), { timeoutMs: 200 });
+  assert.equal(r.error?.kind, 'timeout');
+  assert.equal(r.ok, false);
+  assert.ok(Date.now() - t0 < 3000);
+  const b = await sendPrepared(request(`${api.origin}/slow-body`), { timeoutMs: 200 });
+  assert.equal(b.error?.kind, 'timeout');
+});
+
+test('cancellation with an AbortSignal', async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const r = await sendPrepared(request(`${api.origin}/slow`), { signal: controller.signal, timeoutMs: 5000 });
+  assert.equal(r.error?.kind, 'cancelled');
+  const already = await sendPrepared(request(`${api.origin}/ok`), { signal: AbortSignal.abort() });
+  assert.equal(already.error?.kind, 'cancelled');
+});
+
+test('a body above the limit is written to a file and reported as truncated', async () => {
+  const r = await sendPrepared(request(`${api.origin}/big`), { maxBodyBytes: 100_000, spillDir: spill });
+  assert.equal(r.ok, true);
+  assert.ok(r.truncated);
+  assert.ok(r.bytes > 100_000);
+  assert.equal(r.bodyText.length, 100_000);
+  const full = JSON.parse(readFileSync(r.truncated.file, 'utf8')) as unknown[];
+  assert.equal(full.length, 20000);
+  assert.match(r.warnings.join(' '), /larger than/);
+});
+
+test('failures become results: refused, reset, TLS, bad URL', async () => {
+  const gone = await startServer(() => undefined);
+  const port = gone.port;
+  await gone.close();
+  const refused = await sendPrepared(request(`http://127.0.0.1:${port}/x`));
+  assert.equal(refused.error?.kind, 'refused');
+  assert.equal(refused.status, null);
+  const reset = await sendPrepared(request(`${api.origin}/reset`));
+  assert.equal(reset.error?.kind, 'reset');
+  const tls = await sendPrepared(request(`https://127.0.0.1:${api.port}/ok`), { timeoutMs: 2000 });
+  assert.equal(tls.error?.kind, 'tls', JSON.stringify(tls.error));
+  const bad = await sendPrepared(request('ftp://example/x'));
+  assert.equal(bad.error?.kind, 'invalid-url');
+  const worse = await sendPrepared(request('not a url'));
+  assert.equal(worse.error?.kind, 'invalid-url');
+});
+
+test('bodies: HTML, empty, 204, binary, invalid JSON, an API error', async () => {
+  const html = await sendPrepared(request(`${api.origin}/html`));
+  assert.equal(html.ok, true);
+  assert.equal(html.bodyKind, 'text');
+  assert.equal(html.body, '<html>hi</html>');
+  const empty = await sendPrepared(request(`${api.origin}/empty`));
+  assert.equal(empty.bodyKind, 'empty');
+  assert.match(empty.warnings.join(' '), /empty body/);
+  const none = await sendPrepared(request(`${api.origin}/no-content`));
+  assert.equal(none.status, 204);
+  assert.deepEqual(none.warnings, []);
+  const bin = await sendPrepared(request(`${api.origin}/binary`));
+  assert.equal(bin.bodyKind, 'binary');
+  const bad = await sendPrepared(request(`${api.origin}/bad-json`));
+  assert.equal(bad.bodyKind, 'text');
+  assert.match(bad.warnings.join(' '), /not valid JSON/);
+  const missing = await sendPrepared(request(`${api.origin}/not-found`));
+  assert.equal(missing.ok, false);
+  assert.equal(missing.status, 404);
+  assert.equal(missing.error?.kind, 'http');
+  assert.match(missing.error?.message ?? '', /404 Not Found: The specified resource does not exist/);
+});
+
+test('a proxy from the options, and a warning for a token over plain http to another host', async () => {
+  const proxy = await startProxy(api.port);
+  try {
+    const r = await sendPrepared(
+      request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }),
+      { token: TOKEN, proxy: proxy.url },
+    );
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.deepEqual(proxy.connects, ['lms.example.test:80']);
+    assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
+    assert.match(r.warnings.join(' '), /plain http/);
+    // The same through HTTP_PROXY of the environment.
+    const viaEnv = await sendPrepared(request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }), { env: { HTTP_PROXY: proxy.url } });
+    assert.equal(viaEnv.ok, true);
+    assert.equal(proxy.connects.length, 2);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('the token never appears in the result', async () => {
+  const r = await sendPrepared(request(`${api.origin}/to-other`), { token: TOKEN });
+  assert.ok(!JSON.stringify(r).includes(TOKEN));
+});

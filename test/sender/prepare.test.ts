@@ -1,0 +1,163 @@
+/** From block to request: the pure step, no network. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { prepareRequest, blockAtLine, type PreparedRequest } from '../../server/src/sender/prepare';
+import { systemVariable, parseDotenv, resolveText } from '../../server/src/sender/variables';
+import { toCurl } from '../../server/src/sender/curl';
+import { doc, testChecker } from './server';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const system = { now: () => NOW, random: () => 0.5, uuid: () => '00000000-0000-4000-8000-000000000000', processEnv: { HOME_COURSE: '77' }, dotenv: { SECRET_ID: 'abc' } };
+const environments = { environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42' }, prod: { base_url: 'https://lms.example.edu' } }, selected: 'local' };
+
+function prepare(text: string, index = 0, env = environments): PreparedRequest {
+  const result = prepareRequest(testChecker(), doc(text), index, { environments: env, system });
+  assert.ok(result.ok, result.ok ? '' : result.error);
+  return result.request;
+}
+
+test('a path is joined to the environment base_url; the endpoint gives returns and paging', () => {
+  const r = prepare('GET /api/v1/courses/{{course}}/modules\n\ninclude[] = items\ninclude[] = content_details\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules?include[]=items&include[]=content_details');
+  assert.equal(r.method, 'GET');
+  assert.equal(r.body, undefined);
+  assert.equal(r.endpointId, 'modules.list');
+  assert.equal(r.returns, 'Module[]');
+  assert.equal(r.paginated, true);
+  assert.equal(r.paging, 'link');
+  assert.equal(r.tokenOrigin, 'http://127.0.0.1:4010');
+  assert.ok(!r.headers.some(([n]) => n.toLowerCase() === 'authorization'));
+});
+
+test('POST parameters go in a form body; the target query is kept', () => {
+  const r = prepare(
+    [
+      '@base_url = https://lms.example.edu/',
+      '### Create a module item',
+      '# @name createItem',
+      'POST {{base_url}}/api/v1/courses/{{course}}/modules/7/items?x=1',
+      'Accept: application/json',
+      '',
+      'module_item[type] = Assignment',
+      'module_item[title] = Essay & notes = 100% + more',
+      'module_item[completion_requirement][type] = must_submit',
+    ].join('\n'),
+    1,
+  );
+  assert.equal(r.url, 'https://lms.example.edu/api/v1/courses/42/modules/7/items?x=1');
+  assert.deepEqual(r.body, {
+    contentType: 'application/x-www-form-urlencoded',
+    text: 'module_item[type]=Assignment&module_item[title]=Essay+%26+notes+%3D+100%25+%2B+more&module_item[completion_requirement][type]=must_submit',
+  });
+  assert.equal(r.name, 'createItem');
+  assert.equal(r.title, 'Create a module item');
+  assert.equal(r.returns, 'ModuleItem');
+  // The file says base_url is lms.example.edu, but the token belongs to the environment's.
+  assert.equal(r.tokenOrigin, 'http://127.0.0.1:4010');
+});
+
+test('query continuation lines and DELETE parameters go in the query', () => {
+  const r = prepare('DELETE /api/v1/files/5?x=a%20b\n    &y={{course}}\n\nreplace = true\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/files/5?x=a%20b&y=42&replace=true');
+});
+
+test('values from variables are encoded as data in a written query', () => {
+  const r = prepare('@term = a&b c\nGET /api/v1/search/all_courses?search={{term}}\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/search/all_courses?search=a%26b+c');
+});
+
+test('a JSON body is sent as written, as application/json', () => {
+  const text = 'POST /api/v1/courses/1/quizzes/2/submissions/3/events\n\n{ "quiz_submission_events": [ { "event_type": "{{$guid}}" } ] }\n';
+  const r = prepare(text);
+  assert.equal(r.body?.contentType, 'application/json');
+  assert.equal(r.body?.text, '{ "quiz_submission_events": [ { "event_type": "00000000-0000-4000-8000-000000000000" } ] }');
+});
+
+test('the webhook list pages with StartKey', () => {
+  const r = prepare('GET /api/lti/subscriptions\n');
+  assert.equal(r.paging, 'start-key');
+});
+
+test('unresolved variables and a missing base_url are errors, not exceptions', () => {
+  const a = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{nope}}/modules\n'), 0, { environments, system });
+  assert.equal(a.ok, false);
+  assert.match(a.ok ? '' : a.error, /nope/);
+  const b = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, {});
+  assert.equal(b.ok, false);
+  assert.match(b.ok ? '' : b.error, /base_url/);
+  const c = prepareRequest(testChecker(), doc('# nothing here\n'), 0, {});
+  assert.equal(c.ok, false);
+  const d = prepareRequest(testChecker(), doc('GET /x\n'), 5, {});
+  assert.equal(d.ok, false);
+  const e = prepareRequest(testChecker(), doc('@a = {{b}}\n@b = {{a}}\nGET /api/v1/courses/{{a}}/modules\n'), 0, { environments, system });
+  assert.equal(e.ok, false);
+  assert.match(e.ok ? '' : e.error, /itself/);
+});
+
+test('file variables may use other variables', () => {
+  const r = prepare('@mods = /api/v1/courses/{{course}}/modules\nGET {{base_url}}{{mods}}\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules');
+});
+
+const SYSTEM: [string, string][] = [
+  ['$guid', '00000000-0000-4000-8000-000000000000'],
+  ['$random.uuid', '00000000-0000-4000-8000-000000000000'],
+  ['$timestamp', String(NOW.getTime() / 1000)],
+  ['$timestamp -1 d', String(NOW.getTime() / 1000 - 86400)],
+  ['$isoTimestamp', '2026-03-01T12:00:00.000Z'],
+  ['$datetime iso8601', '2026-03-01T12:00:00.000Z'],
+  ['$datetime iso8601 1 d', '2026-03-02T12:00:00.000Z'],
+  ['$datetime rfc1123', 'Sun, 01 Mar 2026 12:00:00 GMT'],
+  ['$datetime "YYYY-MM-DD"', '2026-03-01'],
+  ['$datetime rfc1123 -2 h', 'Sun, 01 Mar 2026 10:00:00 GMT'],
+  ['$randomInt 10 20', '15'],
+  ['$processEnv HOME_COURSE', '77'],
+  ['$dotenv SECRET_ID', 'abc'],
+];
+for (const [expression, expected] of SYSTEM) {
+  test(`system variable {{${expression}}}`, () => {
+    assert.deepEqual(systemVariable(expression, system), { value: expected });
+  });
+}
+
+test('bad system variables are errors in words', () => {
+  for (const e of ['$randomInt 5', '$randomInt 5 1', '$processEnv NOPE', '$dotenv NOPE', '$datetime', '$datetime iso8601 1 parsec', '$nope']) {
+    const r = systemVariable(e, system);
+    assert.ok('error' in r, e);
+  }
+  const real = systemVariable('$guid', {});
+  assert.ok('value' in real && /^[0-9a-f-]{36}$/.test(real.value));
+});
+
+test('resolveText leaves unresolved references and lists them', () => {
+  const r = resolveText('a {{x}} b {{y}}', { values: new Map([['x', '1']]) });
+  assert.equal(r.text, 'a 1 b {{y}}');
+  assert.equal(r.errors.length, 1);
+});
+
+test('parseDotenv', () => {
+  assert.deepEqual(parseDotenv('# c\nA=1\nexport B = "two words"\nC=x # note\nbad line\n'), { A: '1', B: 'two words', C: 'x' });
+});
+
+test('blockAtLine finds the request that holds a line', () => {
+  const d = doc('GET /a\n\n### two\nGET /b\n\n### three\nGET /c\n');
+  assert.equal(blockAtLine(d, 1), 0);
+  assert.equal(blockAtLine(d, 4), 1);
+  assert.equal(blockAtLine(d, 7), 2);
+  assert.equal(blockAtLine(d, 99), -1);
+});
+
+test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () => {
+  const r = prepare("POST /api/v1/courses/1/modules\nAuthorization: Bearer written-in-file\n\nmodule[name] = it's mine\n");
+  const plain = toCurl(r, { token: 'sekret-token' });
+  assert.ok(!plain.includes('sekret-token'));
+  assert.ok(!plain.includes('written-in-file'));
+  assert.ok(plain.includes('"Authorization: Bearer $LPREQ_TOKEN"'));
+  assert.ok(plain.includes("--data-binary 'module[name]=it%27s+mine'"));
+  assert.ok(plain.startsWith('curl -X POST http://127.0.0.1:4010/api/v1/courses/1/modules'));
+  const withToken = toCurl(r, { includeToken: true, token: 'sekret-token' });
+  assert.ok(withToken.includes("'Authorization: Bearer sekret-token'"));
+  // No token header at all for a URL outside the token's origin.
+  const other = toCurl({ ...r, url: 'https://elsewhere.example/x' }, { includeToken: true, token: 'sekret-token' });
+  assert.ok(!other.includes('Authorization'));
+});

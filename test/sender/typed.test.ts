@@ -1,0 +1,134 @@
+/** Typed responses: bodies against the documented resources (checkResponse, describeAt). */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { bundledCatalog } from '../../server/src/catalogData';
+import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
+import { checkResponse, describeAt, parseJsonPath } from '../../server/src/sender/typed';
+import { SHARED } from '../helpers';
+
+const catalog = bundledCatalog();
+
+/** One case: a body against a documented type, and the issues expected as `path code`. */
+function check(returns: string | null, body: unknown, expected: string[]) {
+  const result = checkResponse(catalog, returns, body);
+  assert.deepEqual(
+    result.issues.map((i) => `${i.path} ${i.code}`).sort(),
+    [...expected].sort(),
+    JSON.stringify(result.issues, null, 1),
+  );
+  for (const i of result.issues) assert.ok(i.message.length > 0);
+  return result;
+}
+
+const module = { id: 1, workflow_state: 'active', position: 1, name: 'Week 1', unlock_at: '2026-09-14T08:00:00+02:00', require_sequential_progress: false, prerequisite_module_ids: [], items_count: 2, items_url: 'https://lms/api/v1/courses/1/modules/1/items', items: null, state: 'locked', completed_at: null, publish_final_grade: null, published: true };
+
+const cases: [string, string | null, unknown, string[]][] = [
+  ['a full Module from the docs fields', 'Module', module, []],
+  ['a partial Module is normal', 'Module', { id: 1, name: 'x' }, []],
+  ['Module[] with a string count', 'Module[]', [module, { ...module, items_count: '2' }], ['$[1].items_count type-mismatch']],
+  ['an undocumented field', 'Module', { id: 1, colour: 'red' }, ['$.colour undocumented-field']],
+  ['a value outside the enum', 'Module', { workflow_state: 'archived' }, ['$.workflow_state unknown-enum-value']],
+  ['null where the docs do not allow it', 'Module', { name: null }, ['$.name type-mismatch']],
+  ['null where the docs say "or null"', 'Module', { completed_at: null, items: null }, []],
+  ['a malformed timestamp', 'Module', { unlock_at: '2026-13-01T00:00:00Z' }, ['$.unlock_at type-mismatch']],
+  ['timestamps with offsets and fractions', 'Module', { unlock_at: '2026-09-14T08:00:00.123-06:00', completed_at: '2026-09-14T08:00:00Z' }, []],
+  ['a float where an integer is documented', 'Module', { position: 1.5 }, ['$.position type-mismatch']],
+  ['nested items', 'Module', { items: [{ id: 1, type: 'Video', completion_requirement: { type: 'must_view', extra: 1 } }] }, ['$.items[0].type unknown-enum-value', '$.items[0].completion_requirement.extra undocumented-field']],
+  ['an array where an object is documented', 'Module', [module], ['$ type-mismatch']],
+  ['an object where an array is documented', 'Module[]', module, ['$ type-mismatch']],
+  ['a wrapper resource', 'QuizSubmissionList', { quiz_submissions: [{ id: 1, workflow_state: 'complete' }, { id: 'x' }] }, ['$.quiz_submissions[1].id type-mismatch']],
+  ['grading periods wrapper', 'GradingPeriodList', { grading_periods: [{ id: 1, title: 'Q1', start_date: '2026-01-01T00:00:00Z' }] }, []],
+  ['a map with a value type', 'Role', { label: 'TA', permissions: { manage_files: { enabled: true, locked: false }, read_sis: { enabled: 'yes' } } }, ['$.permissions.read_sis.enabled type-mismatch']],
+  ['external resources as they come', 'User[]', [{ id: 1, anything: true }, { id: 2 }], []],
+  ['an external resource must be an object', 'Group[]', [1], ['$[0] type-mismatch']],
+  ['grouped submissions pick the group form', 'Submission[]|StudentSubmissionGroup[]', [{ user_id: 1, submissions: [{ assignment_id: 2, score: 3 }] }], []],
+  ['plain submissions pick the Submission form', 'Submission[]|StudentSubmissionGroup[]', [{ assignment_id: 2, user_id: 1, score: 3 }], []],
+  ['no documented resource', null, { anything: 1 }, []],
+  ['an unknown type name is accepted', 'NoSuchThing', { a: 1 }, []],
+  ['a string body where JSON was documented', 'Module', 'oops', ['$ type-mismatch']],
+  ['odd keys are quoted in paths', 'Module', { 'odd key': 1 }, ['$["odd key"] undocumented-field']],
+];
+
+for (const [title, returns, body, expected] of cases) {
+  test(`checkResponse: ${title}`, () => {
+    const result = check(returns, body, expected);
+    assert.equal(result.resource, returns);
+  });
+}
+
+test('checkResponse messages name the documented type and the value', () => {
+  const [issue] = checkResponse(catalog, 'Module', { items_count: '2' }).issues;
+  assert.match(issue.message, /integer/);
+  assert.match(issue.message, /"2"/);
+});
+
+test('checkResponse never throws on strange bodies', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 5000; i++) deep = { items: [deep] };
+  for (const body of [undefined, null, 0, '', [], {}, [[[]]], { __proto__: { x: 1 } }, deep, Symbol.for('x')]) {
+    for (const returns of ['Module', 'Module[]', 'Role', 'CourseAuditLog', 'Submission[]|StudentSubmissionGroup[]', 'any', '|']) {
+      assert.doesNotThrow(() => checkResponse(catalog, returns, body));
+    }
+  }
+});
+
+test('the schemas are built once per catalog', () => {
+  const t0 = performance.now();
+  for (let i = 0; i < 200; i++) checkResponse(catalog, 'Module[]', [module, module]);
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('the real-world exchanges: never a throw, and only the real differences', () => {
+  const exchanges = JSON.parse(readFileSync(join(SHARED, 'real-world', 'canvasapi-exchanges.json'), 'utf8')) as {
+    id: string;
+    method: string;
+    path: string;
+    body: unknown;
+  }[];
+  const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'real-world-issues.json'), 'utf8')) as Record<string, string[]>;
+  const matcher = new EndpointMatcher(catalog);
+  const actual: Record<string, string[]> = {};
+  for (const e of exchanges) {
+    const path = targetPath(e.path, () => undefined);
+    assert.ok(path);
+    const match = matcher.match(path, e.method);
+    const result = checkResponse(catalog, match.kind === 'matched' ? match.endpoint.returns : null, e.body);
+    if (result.issues.length > 0) actual[e.id] = result.issues.map((i) => `${i.path} ${i.code}`);
+  }
+  assert.equal(exchanges.length, 145);
+  // The pinned differences were read against documents A, B and C one by one: `id` on
+  // Role and Submission (not documented), `versions: null`, string ids in rollup links,
+  // grader assignments as objects, a "9999-99-99T59:59:59Z" timestamp, bodies of another shape.
+  assert.deepEqual(actual, expected);
+  // Partial objects and timestamps with offsets are not differences.
+  assert.ok(Object.keys(actual).length < 40);
+});
+
+test('describeAt: the documented type and note at a path', () => {
+  assert.deepEqual(describeAt(catalog, 'Module[]', '$[0].items_count'), { type: 'integer', resource: 'Module' });
+  const state = describeAt(catalog, 'Module[]', '$[3].state');
+  assert.equal(state?.type, 'string');
+  assert.ok(state?.enum?.includes('locked'));
+  assert.ok(state?.optional);
+  const items = describeAt(catalog, 'Module', '$.items[2].completion_requirement.type');
+  assert.equal(items?.resource, 'CompletionRequirement');
+  assert.equal(describeAt(catalog, 'QuizSubmissionList', '$.quiz_submissions[0].id')?.type, 'integer');
+  assert.equal(describeAt(catalog, 'Role', '$.permissions.manage_files.enabled')?.type, 'boolean');
+  assert.equal(describeAt(catalog, 'Module', '$')?.type, 'Module');
+  assert.ok(describeAt(catalog, 'Module', '$')?.description);
+  assert.equal(describeAt(catalog, 'Module', '$.nope'), undefined);
+  assert.equal(describeAt(catalog, null, '$'), undefined);
+  assert.equal(describeAt(catalog, 'Module', 'not a path'), undefined);
+  assert.equal(describeAt(catalog, 'Submission[]|StudentSubmissionGroup[]', '$[0].submissions[0].score')?.type, 'number');
+});
+
+test('parseJsonPath', () => {
+  assert.deepEqual(parseJsonPath('$'), []);
+  assert.deepEqual(parseJsonPath('$.items[2].title'), ['items', 2, 'title']);
+  assert.deepEqual(parseJsonPath('$["odd key"][0]'), ['odd key', 0]);
+  assert.deepEqual(parseJsonPath("$['k'].a"), ['k', 'a']);
+  assert.equal(parseJsonPath('items'), undefined);
+  assert.equal(parseJsonPath('$[x]'), undefined);
+});
