@@ -1,0 +1,91 @@
+/**
+ * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]`
+ * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
+import { flagValue, parseArgs, UsageError } from './args';
+import type { Io } from './check';
+
+export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]';
+
+function readJson(path: string, cwd: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, path), 'utf8');
+  } catch (e) {
+    throw new UsageError(`${what} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  try {
+    const args = parseArgs(argv, { port: { value: true }, host: { value: true }, seed: { value: true }, token: { value: true }, scopes: { value: true }, help: {} });
+    if (args.flags.has('help')) {
+      io.stdout(`${MOCK_USAGE}\n`);
+      return 0;
+    }
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${MOCK_USAGE}`);
+    const portText = flagValue(args, 'port') ?? '4010';
+    const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
+    if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
+    const host = flagValue(args, 'host') ?? '127.0.0.1';
+    const token = flagValue(args, 'token');
+    if (token !== undefined && token.trim() === '') throw new UsageError('--token must not be empty');
+    let seed: SeedData | undefined;
+    const seedPath = flagValue(args, 'seed');
+    if (seedPath !== undefined) {
+      try {
+        seed = parseSeed(readJson(seedPath, io.cwd, 'the seed file'), seedPath);
+      } catch (e) {
+        if (e instanceof SeedError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
+    let scopes: string[] | undefined;
+    const scopesPath = flagValue(args, 'scopes');
+    if (scopesPath !== undefined) {
+      const json = readJson(scopesPath, io.cwd, 'the scopes file');
+      if (!Array.isArray(json) || json.some((s) => typeof s !== 'string' || !/^url:[A-Z]+\|\//.test(s))) {
+        throw new UsageError(`the scopes file ${scopesPath} must be a JSON array of scope strings such as "url:GET|/api/v1/courses/:course_id/modules"`);
+      }
+      scopes = json as string[];
+    }
+    let mock;
+    try {
+      mock = await startMock({ port, host, seed, token, scopes });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (try --port 0 or another port)` : `cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    }
+    io.stdout(`lpreq mock: the Learning Platform API of ${mock.state.institution} at ${mock.url}\n`);
+    io.stdout(token === undefined ? `token: ${mock.token} (any non-empty bearer token is accepted)\n` : 'token: the one given with --token\n');
+    if (scopes) io.stdout(`scopes: ${scopes.length} scope(s) from ${scopesPath ?? ''}\n`);
+    io.stdout(`try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`);
+    io.stdout('stop with Ctrl-C\n');
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        mock.close().then(done, done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    io.stdout('lpreq mock: stopped\n');
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`lpreq mock: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr(`lpreq mock: internal error: ${(e as Error).message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * An HTTP request checked by the editor's Checker: the request becomes a request block
+ * (method, path, one parameter line per sent pair, or the JSON body), so what the editor
+ * calls an error is what the mock answers with 400.
+ */
+import type { Checker, Diagnostic } from '../core/checker';
+import type { Block, ParameterLine } from '../core/parser';
+import type { Pair } from './params';
+
+export interface RequestProblem {
+  message: string;
+  code: Diagnostic['code'];
+  parameter?: string;
+}
+
+/** Codes that are about the file, not the request on the wire. */
+const NOT_FOR_HTTP = new Set<Diagnostic['code']>(['unresolved-variable', 'token-in-file', 'syntax']);
+
+export function checkHttpRequest(
+  checker: Checker,
+  request: { method: string; path: string; pairs: Pair[]; jsonBody?: string },
+): { errors: RequestProblem[]; warnings: RequestProblem[] } {
+  const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
+  let text = `${request.method} ${oneLine(request.path)}\n\n`;
+  const requestLine = { start: 0, end: text.length - 2 };
+  const params: ParameterLine[] = [];
+  let jsonBody: Block['jsonBody'];
+  if (request.jsonBody !== undefined) {
+    const start = text.length;
+    text += request.jsonBody;
+    jsonBody = { text: request.jsonBody, start, end: text.length };
+  } else {
+    for (const [name, value] of request.pairs) {
+      const n = oneLine(name);
+      const v = oneLine(value);
+      const start = text.length;
+      text += `${n} = ${v}\n`;
+      params.push({
+        name: { text: n, start, end: start + n.length },
+        value: { text: v, start: start + n.length + 3, end: start + n.length + 3 + v.length },
+        decodedName: name,
+        decodedValue: value,
+        source: 'body',
+        start,
+        end: text.length - 1,
+      });
+    }
+  }
+  const methodEnd = request.method.length;
+  const block: Block = {
+    text,
+    metadata: [],
+    variables: [],
+    request: {
+      method: { text: request.method, start: 0, end: methodEnd },
+      methodKnown: true,
+      target: { text: oneLine(request.path), start: methodEnd + 1, end: requestLine.end },
+      start: 0,
+      end: requestLine.end,
+    },
+    queryLines: [],
+    headers: [],
+    params,
+    jsonBody,
+    bodyStart: requestLine.end + 1,
+    problems: [],
+  };
+  const diagnostics = checker.checkBlock(block, { values: new Map(), requestNames: new Set() });
+  const errors: RequestProblem[] = [];
+  const warnings: RequestProblem[] = [];
+  for (const d of diagnostics) {
+    if (NOT_FOR_HTTP.has(d.code) && !(d.code === 'syntax' && jsonBody)) continue;
+    const line = params.find((p) => d.start >= p.start && d.start <= p.end);
+    const problem: RequestProblem = { message: d.message, code: d.code };
+    const missing = d.data?.missing;
+    if (line) problem.parameter = line.decodedName;
+    else if (missing?.length === 1) problem.parameter = missing[0];
+    (d.severity === 'error' ? errors : warnings).push(problem);
+  }
+  return { errors, warnings };
+}

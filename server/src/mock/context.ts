@@ -1,0 +1,156 @@
+/**
+ * What a handler is given (the matched endpoint, the path's values, the parameters, the
+ * state) and what it returns. Lookups that fail throw HttpError, which the server turns
+ * into a JSON error body; a handler never writes to the socket itself.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Endpoint } from '../core/catalog/catalog';
+import { toInt, type Params } from './params';
+import type { TableName } from './seed';
+import type { MockState, Row } from './state';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly parameter?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export type Outcome =
+  /** One value, built as the endpoint's documented type (or `as`). */
+  | { kind: 'one'; value: unknown; status?: number; as?: string }
+  /** A list: paginated when the endpoint is, and wrapped as `{ [wrap]: page, ...extra }` for wrapper types. */
+  | { kind: 'list'; items: unknown[]; wrap?: string; extra?: Row; as?: string; view?: (item: unknown) => unknown }
+  /** A body sent as it is (operations whose response the docs do not show). */
+  | { kind: 'raw'; status: number; body?: unknown; headers?: Record<string, string> };
+
+export type ContextType = 'Course' | 'User' | 'Group' | 'Account';
+
+export interface MockContext {
+  state: MockState;
+  endpoint: Endpoint;
+  template: string;
+  bindings: Map<string, string>;
+  params: Params;
+  /** The parsed JSON body, for the endpoints that take one. */
+  json: unknown;
+  headers: IncomingHttpHeaders;
+  /** `http://127.0.0.1:4010`, for the URLs inside resources. */
+  baseUrl: string;
+}
+
+export type Handler = (ctx: MockContext) => Outcome;
+
+export const one = (value: unknown, status?: number): Outcome => ({ kind: 'one', value, status });
+export const list = (items: unknown[], wrap?: string, extra?: Row): Outcome => ({ kind: 'list', items, wrap, extra });
+export const raw = (status: number, body?: unknown): Outcome => ({ kind: 'raw', status, body });
+
+export function notFound(what: string): never {
+  throw new HttpError(404, `${what} does not exist`, 'not-found');
+}
+
+export function badRequest(message: string, code = 'invalid-request', parameter?: string): never {
+  throw new HttpError(400, message, code, parameter);
+}
+
+/** The integer value of a path placeholder, or 404 (an id that is not a number names nothing). */
+export function pathId(ctx: MockContext, name = 'id'): number {
+  const text = ctx.bindings.get(name);
+  const id = toInt(text);
+  if (id === undefined) notFound(`${name} ${text ?? ''}`.trim());
+  return id;
+}
+
+export function must(ctx: MockContext, table: TableName, id: string | number | undefined, what: string): Row {
+  const row = id === undefined ? undefined : ctx.state.get(table, id);
+  if (!row) notFound(`${what} ${id ?? ''}`.trim());
+  return row;
+}
+
+/** Resolves an id written in a path: an id, `self`, or a documented SIS form. */
+function resolveRef(ctx: MockContext, table: TableName, text: string | undefined, sisKey: string, what: string): Row {
+  if (text === undefined) notFound(what);
+  if (text === 'self' && table === 'users') return must(ctx, 'users', ctx.state.selfUserId, 'user');
+  const sis = new RegExp(`^${sisKey}:(.+)$`).exec(text);
+  if (sis) {
+    const row = ctx.state.find(table, (r) => r[sisKey] === sis[1]);
+    if (!row) notFound(`${what} ${text}`);
+    return row;
+  }
+  return must(ctx, table, toInt(text), `${what} ${text}`);
+}
+
+export function course(ctx: MockContext, name = 'course_id'): Row {
+  return resolveRef(ctx, 'courses', ctx.bindings.get(name), 'sis_course_id', 'course');
+}
+
+export function user(ctx: MockContext, name = 'user_id'): Row {
+  return resolveRef(ctx, 'users', ctx.bindings.get(name), 'sis_user_id', 'user');
+}
+
+export function section(ctx: MockContext, name = 'section_id'): Row {
+  return resolveRef(ctx, 'sections', ctx.bindings.get(name), 'sis_section_id', 'section');
+}
+
+export function account(ctx: MockContext, name = 'account_id'): Row {
+  return must(ctx, 'accounts', toInt(ctx.bindings.get(name)), `account ${ctx.bindings.get(name) ?? ''}`);
+}
+
+/** The course of a path that is under `/courses/{course_id}` or `/sections/{section_id}`. */
+export function courseOrSection(ctx: MockContext): { course: Row; section?: Row } {
+  if (ctx.bindings.has('section_id')) {
+    const s = section(ctx);
+    return { course: must(ctx, 'courses', s.course_id as number, 'course'), section: s };
+  }
+  return { course: course(ctx) };
+}
+
+/** The context a path names by its third segment (`/api/v1/courses/{x}/...`). */
+export function pathContext(ctx: MockContext): { type: ContextType; id: number } | undefined {
+  const m = /^\/api\/v1\/(courses|users|groups|accounts)\/\{(\w+)\}/.exec(ctx.template);
+  if (!m) return undefined;
+  const name = m[2];
+  switch (m[1]) {
+    case 'courses':
+      return { type: 'Course', id: course(ctx, name).id as number };
+    case 'users':
+      return { type: 'User', id: user(ctx, name).id as number };
+    case 'groups':
+      return { type: 'Group', id: must(ctx, 'groups', toInt(ctx.bindings.get(name)), `group ${ctx.bindings.get(name) ?? ''}`).id as number };
+    default:
+      return { type: 'Account', id: account(ctx, name).id as number };
+  }
+}
+
+export function contextPath(type: ContextType, id: unknown): string {
+  return `${{ Course: 'courses', User: 'users', Group: 'groups', Account: 'accounts' }[type]}/${String(id)}`;
+}
+
+/** Values of a parameter that may be sent as `name[]` or as `name`. */
+export function listParam(ctx: MockContext, name: string): string[] {
+  return [...ctx.params.all(`${name}[]`), ...ctx.params.all(name)];
+}
+
+export function includes(ctx: MockContext, what: string): boolean {
+  return listParam(ctx, 'include').includes(what);
+}
+
+/** Fields of a nested parameter group, with strings kept as sent (materialize converts on output). */
+export function pick(from: Record<string, unknown>, keys: string[]): Row {
+  const out: Row = {};
+  for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  return out;
+}
+
+export function nextPosition(rows: Row[]): number {
+  return rows.reduce((m, r) => Math.max(m, toInt(r.position) ?? 0), 0) + 1;
+}
+
+export function byPosition(a: Row, b: Row): number {
+  return (toInt(a.position) ?? 0) - (toInt(b.position) ?? 0) || (toInt(a.id) ?? 0) - (toInt(b.id) ?? 0);
+}

@@ -1,0 +1,58 @@
+/**
+ * `lpreq mock`: a local, stateful Learning Platform API built from the catalog. Requests
+ * are routed with the checker's EndpointMatcher and checked with the editor's Checker;
+ * responses are the documented resources, built from the catalog's field lists.
+ */
+import type { AddressInfo } from 'node:net';
+import { bundledCatalog } from '../catalogData';
+import type { Catalog } from '../core/catalog/catalog';
+import { defaultSeed, parseSeed, type SeedData } from './seed';
+import { MockServer, newToken } from './server';
+import { MockState } from './state';
+
+export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
+export { MockState, type Row } from './state';
+export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, HANDLERS } from './server';
+
+export interface MockOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Another data set of the same shape as the bundled seed. */
+  seed?: SeedData;
+  /** Accept only this token; without it any non-empty bearer token is accepted. */
+  token?: string;
+  /** Limit the token to these scopes (`url:GET|/api/v1/courses/:course_id/modules`). */
+  scopes?: string[];
+  catalog?: Catalog;
+}
+
+export interface RunningMock {
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  url: string;
+  port: number;
+  /** The token to send: the one given, or a fresh one (any non-empty token works then). */
+  token: string;
+  state: MockState;
+  close(): Promise<void>;
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const catalog = options.catalog ?? bundledCatalog();
+  const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed);
+  const state = new MockState(seed);
+  const mock = new MockServer({ catalog, state, token: options.token, scopes: options.scopes });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    mock.server.once('error', onError);
+    mock.server.listen(options.port ?? 4010, host, () => {
+      mock.server.off('error', onError);
+      resolve();
+    });
+  });
+  const port = (mock.server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${shownHost}:${port}`, port, token: options.token ?? newToken(), state, close: () => mock.close() };
+}

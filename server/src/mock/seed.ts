@@ -1,0 +1,76 @@
+/**
+ * The mock's data set: one array of stored rows per table, checked by zod when loaded.
+ * Rows hold the documented fields of their resource plus the keys that tie them together
+ * (course_id, module_id, folder_id...); the responses are built from the catalog, so a row
+ * need not carry every documented field.
+ */
+import { z } from 'zod';
+import defaultSeedJson from './seed.json';
+
+const id = z.number().int().positive();
+const row = <T extends z.ZodRawShape>(shape: T) => z.looseObject({ id, ...shape });
+const contextType = z.enum(['Course', 'User', 'Group', 'Account']);
+
+export const SeedSchema = z.strictObject({
+  $schema: z.string().optional(),
+  institution: z.string().min(1),
+  /** The user the token stands for (`self`). */
+  self_user_id: id,
+  /** The clock of the data set: timestamps of new objects start here. */
+  now: z.iso.datetime({ offset: true }),
+  accounts: z.array(row({ name: z.string() })).min(1),
+  users: z.array(row({ name: z.string(), sis_user_id: z.string().optional() })).min(1),
+  terms: z.array(row({ name: z.string() })).default([]),
+  courses: z.array(row({ name: z.string(), account_id: id, sis_course_id: z.string().optional() })),
+  sections: z.array(row({ course_id: id, name: z.string(), sis_section_id: z.string().optional() })).default([]),
+  enrollments: z.array(row({ course_id: id, user_id: id, type: z.string() })).default([]),
+  groups: z.array(row({ name: z.string() })).default([]),
+  assignments: z.array(row({ course_id: id, name: z.string() })).default([]),
+  submissions: z.array(row({ course_id: id, assignment_id: id, user_id: id })).default([]),
+  external_tools: z.array(row({ context_type: contextType, context_id: id, name: z.string() })).default([]),
+  modules: z.array(row({ course_id: id, name: z.string(), position: z.number().int() })).default([]),
+  module_items: z.array(row({ course_id: id, module_id: id, type: z.string(), position: z.number().int() })).default([]),
+  appointment_groups: z
+    .array(row({ title: z.string(), context_codes: z.array(z.string()), workflow_state: z.enum(['pending', 'active', 'deleted']) }))
+    .default([]),
+  calendar_events: z.array(row({ appointment_group_id: id })).default([]),
+  folders: z.array(row({ context_type: contextType, context_id: id, name: z.string(), parent_folder_id: id.nullable() })).default([]),
+  files: z.array(row({ folder_id: id, display_name: z.string() })).default([]),
+  roles: z
+    .array(row({ account_id: id, label: z.string(), role: z.string(), base_role_type: z.string(), workflow_state: z.enum(['active', 'inactive', 'built_in']) }))
+    .default([]),
+  quizzes: z.array(row({ course_id: id, title: z.string() })).default([]),
+  quiz_submissions: z.array(row({ quiz_id: id, user_id: id, attempt: z.number().int(), workflow_state: z.string() })).default([]),
+  quiz_questions: z.array(row({ quiz_id: id, position: z.number().int() })).default([]),
+  custom_columns: z.array(row({ course_id: id, title: z.string(), position: z.number().int() })).default([]),
+  column_data: z.array(row({ column_id: id, user_id: id, content: z.string() })).default([]),
+  grading_periods: z.array(row({ title: z.string(), course_id: id.optional(), account_id: id.optional() })).default([]),
+  peer_reviews: z.array(row({ assignment_id: id, asset_id: id, user_id: id, assessor_id: id })).default([]),
+  planner_notes: z.array(row({ user_id: id, title: z.string() })).default([]),
+  webhook_subscriptions: z.array(z.looseObject({ id: z.string().min(1), ContextType: z.string(), ContextId: z.string() })).default([]),
+  communication_channels: z.array(row({ user_id: id, type: z.string(), address: z.string() })).default([]),
+  notification_preferences: z
+    .array(row({ channel_id: id, notification: z.string(), category: z.string(), frequency: z.enum(['immediately', 'daily', 'weekly', 'never']) }))
+    .default([]),
+  outcome_results: z.array(row({ course_id: id, user_id: id })).default([]),
+  course_events: z.array(z.looseObject({ id: z.string().min(1), course_id: id })).default([]),
+  error_reports: z.array(z.looseObject({ id })).default([]),
+});
+
+export type SeedData = z.input<typeof SeedSchema>;
+export type ParsedSeed = z.output<typeof SeedSchema>;
+export type TableName = Exclude<keyof ParsedSeed, '$schema' | 'institution' | 'self_user_id' | 'now'>;
+
+export class SeedError extends Error {}
+
+/** Checks a data set; throws SeedError with the first problems in plain words. */
+export function parseSeed(json: unknown, name = 'seed'): ParsedSeed {
+  const parsed = SeedSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.slice(0, 8).map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  throw new SeedError(`${name} is not a valid mock data set:\n${lines.join('\n')}`);
+}
+
+export function defaultSeed(): ParsedSeed {
+  return parseSeed(defaultSeedJson, 'the bundled seed');
+}

@@ -1,0 +1,320 @@
+/**
+ * The mock's HTTP layer on Node's own http server: authentication, routing with the
+ * checker's EndpointMatcher, checking with the checker, body limits, pagination, and the
+ * JSON error bodies. Every request runs inside one try/catch: a failing handler is a 500,
+ * never a dead process.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Catalog, Endpoint } from '../core/catalog/catalog';
+import { Checker } from '../core/checker';
+import { targetPath } from '../core/matcher';
+import { checkHttpRequest, type RequestProblem } from './check';
+import { HttpError, type Handler, type MockContext, type Outcome } from './context';
+import { handlersA } from './handlersA';
+import { handlersB } from './handlersB';
+import { handlersC } from './handlersC';
+import { Materializer } from './materialize';
+import { flatten, Params, type Pair } from './params';
+import { MockState } from './state';
+
+/** Bodies larger than this are refused with 413. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_PER_PAGE = 10;
+export const MAX_PER_PAGE = 100;
+
+export const HANDLERS: Record<string, Handler> = { ...handlersA, ...handlersB, ...handlersC };
+
+export interface MockServerOptions {
+  catalog: Catalog;
+  state: MockState;
+  /** Only this token is accepted; without it, any non-empty bearer token is. */
+  token?: string;
+  /** Scopes (`url:GET|/api/v1/courses/:course_id/modules`) the token is limited to. */
+  scopes?: string[];
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function errorReply(status: number, problems: RequestProblem[] | { message: string; code?: string; parameter?: string }[], headers?: Record<string, string>): Reply {
+  return { status, body: { errors: problems.map((p) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) })) }, headers };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export class MockServer {
+  readonly checker: Checker;
+  readonly server: Server;
+  private readonly materializer: Materializer;
+  private readonly scopes?: Set<string>;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly options: MockServerOptions) {
+    this.checker = new Checker(options.catalog);
+    this.materializer = new Materializer(options.catalog, () => options.state.now());
+    this.scopes = options.scopes ? new Set(options.scopes) : undefined;
+    this.server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
+      this.handle(req, res).catch((e: unknown) => this.fail(res, e));
+    });
+    this.server.keepAliveTimeout = 10_000;
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    });
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      // Malformed HTTP or a client too slow with its headers: a plain answer, then close.
+      if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+        socket.destroy();
+        return;
+      }
+      const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+      const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      const body = JSON.stringify({ errors: [{ message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' }] });
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
+  }
+
+  /** Closes the listener and every open connection. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+
+  private fail(res: ServerResponse, e: unknown) {
+    try {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      this.send(res, errorReply(500, [{ message: `the mock failed on this request: ${(e as Error)?.message ?? String(e)}`, code: 'internal-error' }]));
+    } catch {
+      res.destroy();
+    }
+  }
+
+  private send(res: ServerResponse, reply: Reply) {
+    const headers: Record<string, string | number> = { ...reply.headers };
+    if (reply.status === 204 || reply.body === undefined) {
+      res.writeHead(reply.status, headers);
+      res.end();
+      return;
+    }
+    const text = JSON.stringify(reply.body);
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers['Content-Length'] = Buffer.byteLength(text);
+    res.writeHead(reply.status, headers);
+    res.end(text);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.on('error', () => res.destroy());
+    req.on('error', () => req.destroy());
+    const reply = await this.reply(req);
+    if (reply.headers?.Connection === 'close') {
+      res.on('finish', () => req.socket.destroy());
+    }
+    this.send(res, reply);
+  }
+
+  private baseUrl(req: IncomingMessage): string {
+    const host = req.headers.host;
+    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) return `http://${host}`;
+    const a = this.server.address() as AddressInfo | null;
+    return a ? `http://127.0.0.1:${a.port}` : 'http://127.0.0.1';
+  }
+
+  private authorize(req: IncomingMessage): Reply | undefined {
+    const header = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const challenge = { 'WWW-Authenticate': 'Bearer realm="lpreq mock"' };
+    if (!m) return errorReply(401, [{ message: header ? 'the Authorization header must be "Bearer <token>"' : 'an access token is required: send Authorization: Bearer <token>', code: 'unauthenticated' }], challenge);
+    if (this.options.token !== undefined && m[1] !== this.options.token) return errorReply(401, [{ message: 'invalid access token', code: 'invalid-token' }], challenge);
+    return undefined;
+  }
+
+  private async reply(req: IncomingMessage): Promise<Reply> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://mock.invalid');
+    } catch {
+      return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
+    }
+    const denied = this.authorize(req);
+    if (denied) return denied;
+
+    const rawPath = url.pathname;
+    const target = targetPath(rawPath, () => undefined);
+    if (!target) return errorReply(404, [{ message: `no such path: ${rawPath}`, code: 'unknown-endpoint' }]);
+    const matchMethod = method === 'HEAD' ? 'GET' : method;
+    const match = this.checker.matcher.match(target, matchMethod);
+    if (match.kind === 'not-checked' || match.kind === 'unknown-endpoint') {
+      return errorReply(404, [{ message: `no documented endpoint matches ${rawPath}${match.kind === 'unknown-endpoint' && match.near ? ` (nearest documented path: ${match.near})` : ''}`, code: 'unknown-endpoint' }]);
+    }
+    if (match.kind === 'method-not-allowed') {
+      const allow = [...match.allowed, ...(match.allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
+      return errorReply(405, [{ message: `${method} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`, code: 'method-not-allowed' }], { Allow: allow });
+    }
+    const endpoint = match.endpoint;
+    if (this.scopes && !this.scopes.has(match.path.scope)) {
+      return errorReply(403, [{ message: `the token's scopes do not include ${match.path.scope}`, code: 'insufficient-scope' }]);
+    }
+
+    const body = await readBody(req);
+    if (body.kind === 'too-large') return errorReply(413, [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }], { Connection: 'close' });
+    if (body.kind === 'aborted') return errorReply(400, [{ message: 'the request body did not arrive', code: 'malformed-request' }], { Connection: 'close' });
+
+    const queryPairs: Pair[] = [...url.searchParams];
+    let bodyPairs: Pair[] = [];
+    let json: unknown;
+    let jsonText: string | undefined;
+    if (body.bytes.length > 0) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const text = body.bytes.toString('utf8');
+      if (type === 'application/json' || type.endsWith('+json')) {
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          return errorReply(400, [{ message: `the body is not valid JSON: ${(e as Error).message}`, code: 'invalid-json' }]);
+        }
+        if (endpoint.body === 'json') jsonText = text;
+        else {
+          if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+            return errorReply(400, [{ message: 'a JSON body must be an object of parameters', code: 'invalid-json' }]);
+          }
+          bodyPairs = flatten(json);
+        }
+      } else if (type === 'application/x-www-form-urlencoded' || type === '') {
+        bodyPairs = [...new URLSearchParams(text)];
+      } else {
+        return errorReply(415, [{ message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`, code: 'unsupported-media-type' }]);
+      }
+    }
+
+    // The path as the checker sees it: segments decoded, so `%7Bcourse_id%7D` is an unfilled placeholder.
+    const checkedPath = target.segments.map((s) => {
+      const d = safeDecode(s.text);
+      return d.includes('/') ? s.text : d;
+    });
+    const pairs = endpoint.body === 'json' ? bodyPairs : [...queryPairs, ...bodyPairs];
+    const { errors } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
+    if (errors.length > 0) return errorReply(400, errors);
+
+    const handler = HANDLERS[endpoint.id];
+    if (!handler) return errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]);
+    const bindings = new Map<string, string>();
+    for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));
+    const ctx: MockContext = {
+      state: this.options.state,
+      endpoint,
+      template: match.path.template,
+      bindings,
+      params: new Params([...queryPairs, ...bodyPairs]),
+      json,
+      headers: req.headers,
+      baseUrl: this.baseUrl(req),
+    };
+    let outcome: Outcome;
+    try {
+      outcome = handler(ctx);
+    } catch (e) {
+      if (e instanceof HttpError) return errorReply(e.status, [{ message: e.message, code: e.code, parameter: e.parameter }], e.headers);
+      throw e;
+    }
+    return this.render(outcome, endpoint, url, ctx);
+  }
+
+  private render(outcome: Outcome, endpoint: Endpoint, url: URL, ctx: MockContext): Reply {
+    if (outcome.kind === 'raw') return { status: outcome.status, body: outcome.body, headers: outcome.headers };
+    const m = this.materializer;
+    if (outcome.kind === 'one') {
+      const type = outcome.as ?? endpoint.returns;
+      return { status: outcome.status ?? endpoint.successStatus ?? 200, body: type ? m.value(type, outcome.value) : outcome.value };
+    }
+    let items = outcome.items;
+    const headers: Record<string, string> = {};
+    if (endpoint.paginated) {
+      const page = paginate(items, url, ctx.baseUrl);
+      items = page.items;
+      headers.Link = page.link;
+    }
+    if (outcome.view) items = items.map(outcome.view);
+    const status = endpoint.successStatus ?? 200;
+    if (outcome.wrap && endpoint.returns) {
+      return { status, headers, body: m.value(endpoint.returns, { ...outcome.extra, [outcome.wrap]: items }) };
+    }
+    const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
+    return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
+  }
+}
+
+/** One page of a list and its Link header (per_page default 10, at most 100; page from 1). */
+export function paginate<T>(items: T[], url: URL, baseUrl: string): { items: T[]; link: string } {
+  const perPageRaw = Number.parseInt(url.searchParams.get('per_page') ?? '', 10);
+  const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
+  const pageRaw = Number.parseInt(url.searchParams.get('page') ?? '', 10);
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  const page = Number.isFinite(pageRaw) && pageRaw > 0 ? pageRaw : 1;
+  const link = (n: number, rel: string) => {
+    const u = new URL(url.pathname + url.search, baseUrl);
+    u.searchParams.set('page', String(n));
+    u.searchParams.set('per_page', String(perPage));
+    return `<${u.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(page, 'current')];
+  if (page < last) links.push(link(page + 1, 'next'));
+  if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));
+  links.push(link(1, 'first'), link(last, 'last'));
+  return { items: items.slice((page - 1) * perPage, page * perPage), link: links.join(',') };
+}
+
+type Body = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+function readBody(req: IncomingMessage): Promise<Body> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (b: Body) => {
+      if (done) return;
+      done = true;
+      resolve(b);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        finish({ kind: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish({ kind: 'ok', bytes: Buffer.concat(chunks) }));
+    req.on('aborted', () => finish({ kind: 'aborted' }));
+    req.on('error', () => finish({ kind: 'aborted' }));
+    req.on('close', () => finish({ kind: 'aborted' }));
+  });
+}
+
+/** A token to print when any token is accepted. */
+export function newToken(): string {
+  return `lpreq-mock-${randomBytes(12).toString('hex')}`;
+}

@@ -1,0 +1,273 @@
+/** The mock's state machines, walked over real HTTP on 127.0.0.1. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { errorsOf, links, withMock } from './mockClient';
+
+type Obj = Record<string, unknown>;
+
+test('modules: create, add items, publish, list, delete', () =>
+  withMock(async (call) => {
+    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 9: Genetics', 'module[prerequisite_module_ids][]': ['5', '6'] } });
+    assert.equal(created.status, 200);
+    const module = created.body as Obj;
+    assert.equal(module.name, 'Week 9: Genetics');
+    assert.equal(module.published, false);
+    assert.deepEqual(module.prerequisite_module_ids, [5, 6]);
+    assert.equal(module.position, 7);
+    const id = module.id as number;
+
+    const item = await call('POST', `/api/v1/courses/42/modules/${id}/items`, { form: { 'module_item[type]': 'Assignment', 'module_item[content_id]': '305', 'module_item[completion_requirement][type]': 'must_submit' } });
+    assert.equal(item.status, 200);
+    assert.equal((item.body as Obj).title, 'Lab report 3: Osmosis');
+    assert.deepEqual((item.body as Obj).completion_requirement, { type: 'must_submit', completed: false });
+
+    const missing = await call('POST', `/api/v1/courses/42/modules/${id}/items`, { form: { 'module_item[type]': 'Discussion', 'module_item[title]': 'x' } });
+    assert.equal(missing.status, 400);
+    assert.equal(errorsOf(missing)[0].code, 'missing-required');
+    assert.equal(errorsOf(missing)[0].parameter, 'module_item[content_id]');
+
+    const published = await call('PUT', `/api/v1/courses/42/modules/${id}`, { form: { 'module[published]': 'true' } });
+    assert.equal((published.body as Obj).published, true);
+
+    const shown = await call('GET', `/api/v1/courses/42/modules/${id}?include[]=items`);
+    assert.equal((shown.body as Obj).items_count, 1);
+    assert.equal(((shown.body as Obj).items as Obj[])[0].type, 'Assignment');
+
+    const deleted = await call('DELETE', `/api/v1/courses/42/modules/${id}`);
+    assert.equal((deleted.body as Obj).workflow_state, 'deleted');
+    assert.equal((await call('GET', `/api/v1/courses/42/modules/${id}`)).status, 404);
+  }));
+
+test('unknown paths are 404, undocumented methods 405 with Allow', () =>
+  withMock(async (call) => {
+    assert.equal((await call('GET', '/api/v1/courses/42/modulez')).status, 404);
+    assert.equal((await call('GET', '/nothing/here')).status, 404);
+    const r = await call('DELETE', '/api/v1/courses/42/modules/7/items/31');
+    assert.equal(r.status, 405);
+    assert.equal(r.headers.get('allow'), 'GET, PUT, HEAD');
+    assert.equal(errorsOf(r)[0].code, 'method-not-allowed');
+  }));
+
+test('folders: conflicting parents, create by path, resolve, root, delete needs force', () =>
+  withMock(async (call) => {
+    const both = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'x', parent_folder_id: '301', parent_folder_path: 'handouts' } });
+    assert.equal(both.status, 400);
+    assert.deepEqual(errorsOf(both).map((e) => [e.code, e.parameter]), [['conflicting-parameters', 'parent_folder_path']]);
+
+    const made = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'slides', parent_folder_path: 'lectures/week 2' } });
+    assert.equal(made.status, 200);
+    assert.equal((made.body as Obj).full_name, 'course files/lectures/week 2/slides');
+
+    const chain = await call('GET', '/api/v1/courses/42/folders/by_path/lectures/week%202/slides');
+    assert.deepEqual((chain.body as Obj[]).map((f) => f.name), ['course files', 'lectures', 'week 2', 'slides']);
+    assert.equal((await call('GET', '/api/v1/courses/42/folders/by_path')).status, 200);
+    assert.equal((await call('GET', '/api/v1/courses/42/folders/by_path/no/such/folder')).status, 404);
+
+    const root = await call('GET', '/api/v1/courses/42/folders/root');
+    assert.equal((root.body as Obj).id, 300);
+
+    const notEmpty = await call('DELETE', '/api/v1/folders/301');
+    assert.equal(notEmpty.status, 409);
+    assert.equal(errorsOf(notEmpty)[0].parameter, 'force');
+    assert.equal((await call('DELETE', '/api/v1/folders/301?force=true')).status, 200);
+    assert.equal((await call('GET', '/api/v1/folders/303')).status, 404);
+    assert.equal((await call('GET', '/api/v1/files/4411')).status, 404);
+  }));
+
+test('files: rename, move and copy collide without on_duplicate', () =>
+  withMock(async (call) => {
+    const rename = await call('PUT', '/api/v1/files/4413', { form: { name: 'lab-safety.pdf' } });
+    assert.equal(rename.status, 409);
+    assert.equal(errorsOf(rename)[0].code, 'duplicate-name');
+    const renamed = await call('PUT', '/api/v1/files/4413', { form: { name: 'lab-safety.pdf', on_duplicate: 'rename' } });
+    assert.equal((renamed.body as Obj).display_name, 'lab-safety-1.pdf');
+
+    const copy = await call('POST', '/api/v1/folders/301/copy_file', { form: { source_file_id: '4411' } });
+    assert.equal(copy.status, 409);
+    const copied = await call('POST', '/api/v1/folders/302/copy_file', { form: { source_file_id: '4411' } });
+    assert.equal(copied.status, 200);
+    assert.equal((copied.body as Obj).folder_id, 302);
+
+    const move = await call('PUT', '/api/v1/files/4411', { form: { parent_folder_id: '302' } });
+    assert.equal(move.status, 409);
+    const moved = await call('PUT', '/api/v1/files/4411', { form: { parent_folder_id: '302', on_duplicate: 'overwrite' } });
+    assert.equal(moved.status, 200);
+    assert.equal((await call('GET', `/api/v1/files/${String((copied.body as Obj).id)}`)).status, 404);
+  }));
+
+test('quiz submissions: start, complete with the validation token, update only when complete', () =>
+  withMock(async (call) => {
+    const base = '/api/v1/courses/42/quizzes/9/submissions';
+    const started = await call('POST', base);
+    assert.equal(started.status, 200);
+    const sub = ((started.body as Obj).quiz_submissions as Obj[])[0];
+    assert.equal(sub.workflow_state, 'untaken');
+    assert.equal(typeof sub.validation_token, 'string');
+    assert.equal((await call('POST', base)).status, 409);
+
+    const update = { quiz_submissions: [{ attempt: sub.attempt, fudge_points: 1 }] };
+    assert.equal((await call('PUT', `${base}/${String(sub.id)}`, { json: update })).status, 400);
+
+    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: 'wrong' } });
+    assert.equal(badToken.status, 403);
+    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: '7', validation_token: String(sub.validation_token) } });
+    assert.equal(wrongAttempt.status, 400);
+    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
+    assert.equal(done.status, 200);
+    assert.equal(((done.body as Obj).quiz_submissions as Obj[])[0].workflow_state, 'complete');
+    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
+
+    const updated = await call('PUT', `${base}/${String(sub.id)}`, { json: update });
+    assert.equal(updated.status, 200);
+    assert.equal(((updated.body as Obj).quiz_submissions as Obj[])[0].fudge_points, 1);
+    const form = await call('PUT', `${base}/${String(sub.id)}`, { form: { attempt: '1' } });
+    assert.equal(form.status, 400);
+    assert.equal(errorsOf(form)[0].code, 'json-body-expected');
+    // A second attempt can start once the first is complete.
+    assert.equal((await call('POST', base)).status, 200);
+  }));
+
+test('quiz questions and grading periods delete with 204', () =>
+  withMock(async (call) => {
+    const q = await call('DELETE', '/api/v1/courses/42/quizzes/9/questions/101');
+    assert.equal(q.status, 204);
+    assert.equal((await call('GET', '/api/v1/courses/42/quizzes/9/questions/101')).status, 404);
+    assert.equal((await call('DELETE', '/api/v1/courses/42/grading_periods/6')).status, 204);
+    const list = await call('GET', '/api/v1/courses/42/grading_periods');
+    assert.deepEqual(((list.body as Obj).grading_periods as Obj[]).map((p) => p.id), [5]);
+  }));
+
+test('appointment groups: pending to active on publish, never back', () =>
+  withMock(async (call) => {
+    const created = await call('POST', '/api/v1/appointment_groups', {
+      form: [['appointment_group[context_codes][]', 'course_42'], ['appointment_group[title]', 'Thesis meetings'], ['appointment_group[new_appointments][0][]', '2026-10-01T10:00:00Z'], ['appointment_group[new_appointments][0][]', '2026-10-01T10:30:00Z']],
+    });
+    assert.equal(created.status, 200);
+    const group = created.body as Obj;
+    assert.equal(group.workflow_state, 'pending');
+    assert.equal((group.new_appointments as unknown[]).length, 1);
+    const published = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, { form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'true' } });
+    assert.equal((published.body as Obj).workflow_state, 'active');
+    const back = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, { form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'false' } });
+    assert.equal(back.status, 400);
+    assert.equal(((await call('GET', `/api/v1/appointment_groups/${String(group.id)}`)).body as Obj).workflow_state, 'active');
+  }));
+
+test('roles: built-in roles stay, custom roles deactivate and activate', () =>
+  withMock(async (call) => {
+    const builtIn = await call('DELETE', '/api/v1/accounts/1/roles/2', { form: { role_id: '2' } });
+    assert.equal(builtIn.status, 400);
+    assert.equal(((await call('GET', '/api/v1/accounts/1/roles/2')).body as Obj).workflow_state, 'built_in');
+    const off = await call('DELETE', '/api/v1/accounts/1/roles/10?role_id=10');
+    assert.equal((off.body as Obj).workflow_state, 'inactive');
+    const on = await call('POST', '/api/v1/accounts/1/roles/10/activate', { form: { role_id: '10' } });
+    assert.equal((on.body as Obj).workflow_state, 'active');
+  }));
+
+test('pagination: per_page, page and Link headers over several pages', () =>
+  withMock(async (call) => {
+    for (let i = 0; i < 23; i++) await call('POST', '/api/v1/planner_notes', { form: { title: `note ${i}` } });
+    const first = await call('GET', '/api/v1/planner_notes');
+    assert.equal((first.body as unknown[]).length, 10);
+    const l1 = links(first);
+    assert.ok(l1.next && l1.first && l1.last && !l1.prev);
+    assert.match(l1.last, /page=3/);
+    const second = await call('GET', l1.next);
+    assert.equal((second.body as unknown[]).length, 10);
+    assert.ok(links(second).prev);
+    const third = await call('GET', links(second).next);
+    assert.equal((third.body as unknown[]).length, 5);
+    assert.equal(links(third).next, undefined);
+    const big = await call('GET', '/api/v1/planner_notes?per_page=500');
+    assert.equal((big.body as unknown[]).length, 25);
+    assert.match(links(big).last, /per_page=100/);
+  }));
+
+test('webhook subscriptions page with EndKey and StartKey', () =>
+  withMock(async (call) => {
+    for (let i = 0; i < 4; i++) {
+      const r = await call('POST', '/api/lti/subscriptions', {
+        form: { 'submission[ContextId]': '42', 'subscription[ContextType]': 'course', 'subscription[EventTypes][]': 'GRADE_CHANGE', 'subscription[Format]': 'live-event', 'subscription[TransportMetadata][Url]': `https://hooks.example.com/${i}`, 'subscription[TransportType]': 'https' },
+      });
+      assert.equal(r.status, 200);
+    }
+    const seen: string[] = [];
+    let startKey: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const r = await call('GET', '/api/lti/subscriptions?per_page=3', startKey ? { headers: { StartKey: startKey } } : {});
+      assert.equal(r.status, 200);
+      seen.push(...(r.body as Obj[]).map((s) => String(s.id)));
+      const end = r.headers.get('endkey');
+      if (!end) break;
+      assert.deepEqual(Object.keys(JSON.parse(end) as Obj).sort(), ['DeveloperKey', 'Id']);
+      startKey = end;
+    }
+    assert.equal(seen.length, 7);
+    assert.equal(new Set(seen).size, 7);
+    assert.equal((await call('GET', '/api/lti/subscriptions', { headers: { StartKey: 'nonsense' } })).status, 400);
+  }));
+
+test('auth: 401 without a token or with another one; scopes give 403', async () => {
+  await withMock(
+    async (call) => {
+      const none = await call('GET', '/api/v1/courses', { token: null });
+      assert.equal(none.status, 401);
+      assert.equal(errorsOf(none)[0].code, 'unauthenticated');
+      assert.equal((await call('GET', '/api/v1/courses', { token: 'other' })).status, 401);
+      assert.equal((await call('GET', '/api/v1/courses', { token: 'secret' })).status, 200);
+    },
+    { token: 'secret' },
+  );
+  await withMock(
+    async (call) => {
+      assert.equal((await call('GET', '/api/v1/courses/42/modules')).status, 200);
+      const denied = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'x' } });
+      assert.equal(denied.status, 403);
+      assert.equal(errorsOf(denied)[0].code, 'insufficient-scope');
+      assert.equal((await call('GET', '/api/v1/courses')).status, 403);
+    },
+    { scopes: ['url:GET|/api/v1/courses/:course_id/modules'] },
+  );
+});
+
+test('SIS ids, self and the root folder in paths', () =>
+  withMock(async (call) => {
+    const modules = await call('GET', '/api/v1/courses/sis_course_id:BIO-101/modules');
+    assert.equal((modules.body as unknown[]).length, 6);
+    const encoded = await call('GET', '/api/v1/courses/sis_course_id%3ABIO-101/modules?per_page=2');
+    assert.equal((encoded.body as unknown[]).length, 2);
+    const courses = await call('GET', '/api/v1/users/sis_user_id:S1001/courses');
+    assert.deepEqual((courses.body as Obj[]).map((c) => c.id), [42]);
+    const mine = await call('GET', '/api/v1/users/self/courses');
+    assert.deepEqual((mine.body as Obj[]).map((c) => c.id).sort(), [42, 43]);
+    const section = await call('GET', '/api/v1/sections/sis_section_id:BIO-101-A/assignments/7/submissions');
+    assert.deepEqual((section.body as Obj[]).map((s) => s.user_id).sort(), [1001, 1002]);
+    assert.equal((await call('GET', '/api/v1/courses/sis_course_id:NOPE/modules')).status, 404);
+    const badForm = await call('GET', '/api/v1/accounts/sis_user_id:x/roles');
+    assert.equal(badForm.status, 400);
+    assert.equal(errorsOf(badForm)[0].code, 'invalid-format');
+    assert.equal(((await call('GET', '/api/v1/users/self/folders/root')).body as Obj).id, 310);
+  }));
+
+test('bad input: invalid JSON, unknown content types, large bodies, malformed HTTP', () =>
+  withMock(async (call, mock) => {
+    const invalid = await call('POST', '/api/v1/courses/42/modules', { body: '{"module":', contentType: 'application/json' });
+    assert.equal(invalid.status, 400);
+    assert.equal(errorsOf(invalid)[0].code, 'invalid-json');
+    const asJson = await call('POST', '/api/v1/courses/42/modules', { json: { module: { name: 'From JSON', position: 2 } } });
+    assert.equal(asJson.status, 200);
+    assert.equal((asJson.body as Obj).name, 'From JSON');
+    assert.equal((await call('POST', '/api/v1/courses/42/modules', { body: '<xml/>', contentType: 'application/xml' })).status, 415);
+    const large = await call('POST', '/api/v1/courses/42/modules', { body: 'a'.repeat(10 * 1024 * 1024 + 10), contentType: 'application/x-www-form-urlencoded' });
+    assert.equal(large.status, 413);
+    const rawAnswer = await new Promise<string>((resolve) => {
+      const socket = connect(mock.port, '127.0.0.1', () => socket.write('GARBAGE \x00\x01 NOT HTTP\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+    assert.match(rawAnswer, /^HTTP\/1\.1 400/);
+    assert.equal((await call('GET', '/api/v1/courses')).status, 200);
+  }));
