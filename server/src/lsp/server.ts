@@ -1,0 +1,499 @@
+/**
+ * The language server: the only layer that knows LSP. It keeps the open documents, a
+ * cache of their parses keyed by URI and version, per-block diagnostics keyed by block
+ * and scope, and turns the core's offsets into ranges. Every handler runs guarded: an
+ * exception becomes a log line and an empty result, never a dead server.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DidChangeWatchedFilesNotification,
+  InsertTextFormat,
+  SymbolKind,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type CodeAction as LspCodeAction,
+  type CompletionItem,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+  type InitializeParams,
+  type InitializeResult,
+  type Position,
+  type Range,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { bundledCatalog } from '../catalogData';
+import { Checker, type Diagnostic } from '../core/checker';
+import { codeActions, type TextEdit } from '../core/codeActions';
+import { complete, type CompletionEntry } from '../core/completion';
+import { blockAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
+import { formatDocument } from '../core/formatting';
+import { hover } from '../core/hover';
+import { definitions, references, rename, symbolAt } from '../core/navigation';
+import { reparseEdit } from '../core/incremental';
+import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
+import { documentSymbols, foldingRanges } from '../core/symbols';
+import { EnvironmentFileError, loadEnvironmentFiles } from '../node/environments';
+
+export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
+
+export interface ServerOptions {
+  /** Delay between the last edit and re-checking, in milliseconds. */
+  debounceMs?: number;
+  /** Reads the environment files for a folder (tests replace it). */
+  loadEnvironment?: (dir: string, root: string | undefined) => EnvironmentInfo | undefined;
+}
+
+/** A diagnostic whose lines are relative to its block's first line. */
+interface BlockDiagnostic {
+  diagnostic: LspDiagnostic;
+  startLine: number;
+  endLine: number;
+}
+
+interface DocumentState {
+  version: number;
+  parsed: LpreqDocument;
+  scopes: ScopeTracker;
+  scopeKey: number;
+  ctx: ServiceContext;
+}
+
+const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
+  method: CompletionItemKind.Keyword,
+  path: CompletionItemKind.Module,
+  segment: CompletionItemKind.Folder,
+  parameter: CompletionItemKind.Property,
+  value: CompletionItemKind.Value,
+  variable: CompletionItemKind.Variable,
+  header: CompletionItemKind.Field,
+  reference: CompletionItemKind.Reference,
+};
+
+function defaultLoadEnvironment(dir: string, root: string | undefined): EnvironmentInfo | undefined {
+  const files = loadEnvironmentFiles(dir, root);
+  if (!files.shared && !files.private) return undefined;
+  return { environments: files.environments, privateNames: files.privateNames, sharedFile: files.shared, privateFile: files.private };
+}
+
+export function startServer(connection: Connection, options: ServerOptions = {}): void {
+  /** Open documents; changes are applied here so that each edit's offsets are known. */
+  const documents = new Map<string, TextDocument>();
+  const states = new Map<string, DocumentState>();
+  /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
+  const blockDiagnostics = new WeakMap<Block, { key: string; list: BlockDiagnostic[] }>();
+  const envCache = new Map<string, EnvironmentInfo | undefined>();
+  /** A block's diagnostics placed at its current first line (most edits move no block). */
+  const placedDiagnostics = new WeakMap<BlockDiagnostic[], { line: number; diagnostics: LspDiagnostic[] }>();
+  let checker: Checker | undefined;
+  let selected: string | undefined;
+  let root: string | undefined;
+  let debounceMs = options.debounceMs ?? 50;
+  const loadEnvironment = options.loadEnvironment ?? defaultLoadEnvironment;
+
+  const log = (message: string) => connection.console.error(`lpreq: ${message}`);
+  const getChecker = () => (checker ??= new Checker(bundledCatalog()));
+
+  function runSafe<T>(name: string, empty: T, token: CancellationToken | undefined, fn: () => T): T {
+    try {
+      if (token?.isCancellationRequested) return empty;
+      const result = fn();
+      return token?.isCancellationRequested ? empty : result;
+    } catch (e) {
+      log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return empty;
+    }
+  }
+
+  function environmentFor(uri: string): EnvironmentInfo | undefined {
+    let dir: string | undefined;
+    try {
+      if (uri.startsWith('file:')) dir = dirname(fileURLToPath(uri));
+    } catch {
+      dir = undefined;
+    }
+    if (!dir) return undefined;
+    if (!envCache.has(dir)) {
+      let info: EnvironmentInfo | undefined;
+      try {
+        info = loadEnvironment(dir, root);
+      } catch (e) {
+        log(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
+      }
+      envCache.set(dir, info);
+    }
+    const info = envCache.get(dir);
+    return info ? { ...info, selected: selected !== undefined && info.environments[selected] ? selected : undefined } : undefined;
+  }
+
+  /** The parse of the document's current version (reusing unchanged blocks) and its scope. */
+  function stateOf(document: TextDocument): DocumentState {
+    const uri = document.uri;
+    let state = states.get(uri);
+    if (state && state.version === document.version) return state;
+    const parsed = parseDocument(document.getText(), state?.parsed);
+    const scopes = state?.scopes ?? new ScopeTracker();
+    const env = environmentFor(uri);
+    const { scope, key } = scopes.update(parsed, env);
+    state = { version: document.version, parsed, scopes, scopeKey: key, ctx: { checker: getChecker(), scope, env } };
+    states.set(uri, state);
+    return state;
+  }
+
+  /** Applies one incremental change to the document and, when it is current, to its parse. */
+  function applyChange(document: TextDocument, change: { range?: Range; text: string }, version: number) {
+    const state = states.get(document.uri);
+    if (!change.range) {
+      TextDocument.update(document, [{ text: change.text }], version);
+      return;
+    }
+    const start = document.offsetAt(change.range.start);
+    const end = document.offsetAt(change.range.end);
+    const wasCurrent = state !== undefined && state.version === document.version;
+    TextDocument.update(document, [{ range: change.range, text: change.text }], version);
+    if (!state || !wasCurrent) return;
+    const { document: parsed, removed, added } = reparseEdit(state.parsed, document.getText(), start, end, change.text.length);
+    const { scope, key } = state.scopes.update(parsed, state.ctx.env, { removed, added });
+    state.parsed = parsed;
+    state.version = version;
+    state.scopeKey = key;
+    state.ctx = { ...state.ctx, scope };
+  }
+
+  function toLspDiagnostic(d: Diagnostic, range: Range): LspDiagnostic {
+    const out: LspDiagnostic = {
+      range,
+      severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
+      code: d.code,
+      codeDescription: { href: `${CODE_DOCS}#${d.code}` },
+      source: 'lpreq',
+      message: d.message,
+    };
+    if (d.code === 'deprecated') out.tags = [DiagnosticTag.Deprecated];
+    if (d.code === 'ignored-parameter') out.tags = [DiagnosticTag.Unnecessary];
+    if (d.data?.replacement !== undefined || d.data?.missing) out.data = { replacement: d.data.replacement, missing: d.data.missing };
+    return out;
+  }
+
+  /** Diagnostics of one block, positions relative to the block's first line. */
+  function diagnoseBlock(state: DocumentState, block: Block): BlockDiagnostic[] {
+    const key = String(state.scopeKey) + (state.ctx.env?.selected ?? '');
+    const cached = blockDiagnostics.get(block);
+    if (cached && cached.key === key) return cached.list;
+    const found = state.ctx.checker.checkBlock(block, state.ctx.scope);
+    let list: BlockDiagnostic[] = [];
+    if (found.length > 0) {
+      const lines = lineStarts(block.text);
+      const pos = (offset: number): Position => {
+        const line = lineIndexOf(lines, offset);
+        return { line, character: offset - lines[line] };
+      };
+      list = found.map((d) => {
+        const start = pos(d.start);
+        const end = pos(Math.max(d.start, d.end));
+        return { diagnostic: toLspDiagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
+      });
+    }
+    blockDiagnostics.set(block, { key, list });
+    return list;
+  }
+
+  function publish(uri: string) {
+    const document = documents.get(uri);
+    if (!document) return;
+    const state = stateOf(document);
+    const diagnostics: LspDiagnostic[] = [];
+    for (const { start, block } of state.parsed.blocks) {
+      const list = diagnoseBlock(state, block);
+      if (list.length === 0) continue;
+      const line = document.positionAt(start).line;
+      const placed = placedDiagnostics.get(list);
+      if (placed && placed.line === line) {
+        for (const d of placed.diagnostics) diagnostics.push(d);
+        continue;
+      }
+      const absolute = list.map((b) => {
+        const d = b.diagnostic;
+        return { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+      });
+      placedDiagnostics.set(list, { line, diagnostics: absolute });
+      for (const d of absolute) diagnostics.push(d);
+    }
+    // Never publish over a newer version: the document may have changed meanwhile.
+    if (documents.get(uri)?.version !== state.version) return;
+    void connection.sendDiagnostics({ uri, version: state.version, diagnostics });
+  }
+
+  const timers = new Map<string, NodeJS.Timeout>();
+  function schedule(uri: string, delay: number) {
+    const pending = timers.get(uri);
+    if (pending) clearTimeout(pending);
+    timers.set(
+      uri,
+      setTimeout(() => {
+        timers.delete(uri);
+        runSafe('diagnostics', undefined, undefined, () => publish(uri));
+      }, delay),
+    );
+  }
+
+  /** Re-checks every open document (the environment changed): blocks are reused, the scope is not. */
+  function recheckAll() {
+    for (const document of documents.values()) {
+      const state = states.get(document.uri);
+      if (state) state.version = Number.NaN;
+      runSafe('diagnostics', undefined, undefined, () => publish(document.uri));
+    }
+  }
+
+  const range = (document: TextDocument, start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const lspEdit = (document: TextDocument, e: TextEdit): LspTextEdit => ({ range: range(document, e.start, e.end), newText: e.newText });
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown };
+    if (typeof init.environment === 'string') selected = init.environment;
+    if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    try {
+      root = folder && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
+    } catch {
+      root = undefined;
+    }
+    const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    if (watch) {
+      connection.onInitialized(() => {
+        connection.client
+          .register(DidChangeWatchedFilesNotification.type, {
+            watchers: [{ globPattern: '**/http-client.env.json' }, { globPattern: '**/http-client.private.env.json' }],
+          })
+          .catch((e: unknown) => log(`cannot watch environment files: ${String(e)}`));
+      });
+    }
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '], resolveProvider: false },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorExtract] },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentFormattingProvider: true,
+      },
+      serverInfo: { name: 'lpreq', version: '0.1.0' },
+    };
+  });
+
+  connection.onNotification('lpreq/selectEnvironment', (params: { name?: string | null }) => {
+    runSafe('selectEnvironment', undefined, undefined, () => {
+      selected = typeof params?.name === 'string' ? params.name : undefined;
+      recheckAll();
+    });
+  });
+
+  connection.onDidChangeWatchedFiles(() => {
+    runSafe('environment change', undefined, undefined, () => {
+      envCache.clear();
+      recheckAll();
+    });
+  });
+
+  connection.onDidOpenTextDocument((params) => {
+    runSafe('open', undefined, undefined, () => {
+      const { uri, languageId, version, text } = params.textDocument;
+      documents.set(uri, TextDocument.create(uri, languageId, version, text));
+      states.delete(uri);
+      publish(uri);
+    });
+  });
+  connection.onDidChangeTextDocument((params) => {
+    runSafe('change', undefined, undefined, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return;
+      const version = params.textDocument.version;
+      for (const change of params.contentChanges) applyChange(document, change as { range?: Range; text: string }, version);
+      schedule(document.uri, debounceMs);
+    });
+  });
+  connection.onDidCloseTextDocument((params) => {
+    const uri = params.textDocument.uri;
+    const pending = timers.get(uri);
+    if (pending) clearTimeout(pending);
+    timers.delete(uri);
+    states.delete(uri);
+    documents.delete(uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+  });
+
+  connection.onCompletion((params, token) =>
+    runSafe('completion', null, token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const state = stateOf(document);
+      const entries = complete(state.ctx, state.parsed, document.offsetAt(params.position));
+      const items: CompletionItem[] = entries.map((e) => {
+        const item: CompletionItem = {
+          label: e.label,
+          kind: KIND[e.kind],
+          sortText: e.sortText,
+          textEdit: { range: range(document, e.start, e.end), newText: e.insertText },
+          insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+        };
+        if (e.detail) item.detail = e.detail;
+        if (e.documentation) item.documentation = { kind: 'markdown', value: e.documentation };
+        if (e.filterText) item.filterText = e.filterText;
+        if (e.deprecated) item.tags = [1];
+        if (e.retrigger) item.command = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
+        return item;
+      });
+      return { isIncomplete: false, items };
+    }),
+  );
+
+  connection.onHover((params, token) =>
+    runSafe('hover', null, token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const state = stateOf(document);
+      const h = hover(state.ctx, state.parsed, document.offsetAt(params.position));
+      return h ? { contents: { kind: 'markdown' as const, value: h.contents }, range: range(document, h.start, h.end) } : null;
+    }),
+  );
+
+  connection.onCodeAction((params, token) =>
+    runSafe('codeAction', [] as LspCodeAction[], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const state = stateOf(document);
+      const start = document.offsetAt(params.range.start);
+      const end = document.offsetAt(params.range.end);
+      // Diagnostics of the current text for the blocks in the range (the editor's may be stale).
+      const current: Diagnostic[] = [];
+      const seen = new Set<number>();
+      for (const offset of [start, end]) {
+        const ref = blockAt(state.parsed, offset);
+        if (!ref || seen.has(ref.start)) continue;
+        seen.add(ref.start);
+        for (const d of state.ctx.checker.checkBlock(ref.block, state.ctx.scope)) current.push(shiftDiagnostic(d, ref.start));
+      }
+      const only = params.context.only;
+      return codeActions(state.ctx, state.parsed, start, end, current)
+        .filter((a) => !only || only.some((k) => a.kind === k || a.kind.startsWith(`${k}.`)))
+        .map((a) => ({
+          title: a.title,
+          kind: a.kind,
+          isPreferred: a.isPreferred,
+          diagnostics: a.diagnostics.map((d) => toLspDiagnostic(d, range(document, d.start, d.end))),
+          edit: { changes: { [document.uri]: a.edits.map((e) => lspEdit(document, e)) } },
+        }));
+    }),
+  );
+
+  connection.onDocumentSymbol((params, token) =>
+    runSafe('documentSymbol', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const state = stateOf(document);
+      return documentSymbols(state.parsed).map((s) => ({
+        name: s.name,
+        detail: s.detail,
+        kind: s.kind === 'request' ? SymbolKind.Function : SymbolKind.Variable,
+        range: range(document, s.start, s.end),
+        selectionRange: range(document, s.selectionStart, s.selectionEnd),
+      }));
+    }),
+  );
+
+  connection.onFoldingRanges((params, token) =>
+    runSafe('foldingRange', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      return foldingRanges(stateOf(document).parsed).map((f) => ({ startLine: document.positionAt(f.start).line, endLine: document.positionAt(f.end).line }));
+    }),
+  );
+
+  connection.onDefinition((params, token) =>
+    runSafe('definition', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const parsed = stateOf(document).parsed;
+      const symbol = symbolAt(parsed, document.offsetAt(params.position));
+      return symbol ? definitions(parsed, symbol).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) })) : [];
+    }),
+  );
+
+  connection.onReferences((params, token) =>
+    runSafe('references', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const parsed = stateOf(document).parsed;
+      const symbol = symbolAt(parsed, document.offsetAt(params.position));
+      return symbol ? references(parsed, symbol, params.context.includeDeclaration).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) })) : [];
+    }),
+  );
+
+  connection.onPrepareRename((params, token) =>
+    runSafe('prepareRename', null, token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const symbol = symbolAt(stateOf(document).parsed, document.offsetAt(params.position));
+      return symbol ? { range: range(document, symbol.start, symbol.end), placeholder: symbol.name } : null;
+    }),
+  );
+
+  connection.onRenameRequest((params, token) =>
+    runSafe('rename', null, token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const parsed = stateOf(document).parsed;
+      const symbol = symbolAt(parsed, document.offsetAt(params.position));
+      const edits = symbol ? rename(parsed, symbol, params.newName) : undefined;
+      return edits ? { changes: { [document.uri]: edits.map((e) => lspEdit(document, e)) } } : null;
+    }),
+  );
+
+  connection.onDocumentFormatting((params, token) =>
+    runSafe('formatting', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      return formatDocument(stateOf(document).parsed).map((e) => lspEdit(document, e));
+    }),
+  );
+
+  connection.listen();
+}
+
+function shiftDiagnostic(d: Diagnostic, by: number): Diagnostic {
+  const data = d.data
+    ? { ...d.data, lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined, lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined }
+    : undefined;
+  return { ...d, start: d.start + by, end: d.end + by, ...(data ? { data } : {}) };
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  return starts;
+}
+
+function lineIndexOf(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

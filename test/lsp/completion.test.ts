@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { complete } from '../../server/src/core/completion';
+import { applyEdits, cursor, expandSnippet, load } from './helpers';
+
+const NOW = new Date('2026-03-01T10:00:00Z');
+const ENV = { environments: { dev: { base_url: 'http://127.0.0.1:4010', token: 'abc', course_id: '42' } }, selected: 'dev', privateNames: { dev: new Set(['token']) } };
+
+function itemsAt(marked: string) {
+  const { text, offset } = cursor(marked);
+  const { ctx, doc } = load(text, ENV);
+  return { text, items: complete(ctx, doc, offset, { now: NOW }) };
+}
+
+/** Completing `input` with the item labelled `label` gives `expected` (snippet placeholders keep their defaults). */
+function check(input: string, label: string, expected: string) {
+  const { text, items } = itemsAt(input);
+  const item = items.find((i) => i.label === label);
+  assert.ok(item, `no item '${label}' at ${JSON.stringify(input)}; got ${items.map((i) => i.label).slice(0, 30).join(', ')}`);
+  const result = applyEdits(text, [{ start: item.start, end: item.end, newText: item.snippet ? expandSnippet(item.insertText) : item.insertText }]);
+  assert.equal(result, expected, `${label} at ${JSON.stringify(input)}`);
+  return item;
+}
+
+const ITEMS = 'POST /api/v1/courses/42/modules/7/items\n\n';
+
+const cases: [string, string, string][] = [
+  // Methods at the start of a request line.
+  ['G|', 'GET', 'GET '],
+  ['### x\nPO|\n', 'POST', '### x\nPOST \n'],
+  // Paths: whole templates with placeholders, segment by segment, literal forms.
+  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules'],
+  ['GET /api/v1/cou|', 'courses/', 'GET /api/v1/courses/'],
+  ['GET /api/v1/courses/42/mo|', 'modules/', 'GET /api/v1/courses/42/modules/'],
+  ['GET /api/v1/courses/42/mo|', 'modules/{module_id}/items', 'GET /api/v1/courses/42/modules/{module_id}/items'],
+  ['GET {{base_url}}/api/v1/courses/42/|', 'files/quota', 'GET {{base_url}}/api/v1/courses/42/files/quota'],
+  ['GET /api/v1/users/|', 'self', 'GET /api/v1/users/self'],
+  ['GET /api/v1/courses/|', 'sis_course_id:', 'GET /api/v1/courses/sis_course_id:'],
+  ['GET /api/v1/courses/|', '{{course_id}}', 'GET /api/v1/courses/{{course_id}}'],
+  // Parameter names: full names, bracket levels, patterns with their values as choices.
+  [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
+  [`${ITEMS}module_item[|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
+  [`${ITEMS}module_item[|]`, 'module_item[title]', `${ITEMS}module_item[title] = `],
+  [`${ITEMS}module_item[|`, 'module_item[completion_requirement][', `${ITEMS}module_item[completion_requirement][`],
+  [`${ITEMS}module_item[completion_requirement][|`, 'module_item[completion_requirement][type]', `${ITEMS}module_item[completion_requirement][type] = `],
+  ['PUT /api/v1/accounts/1/roles/3\n\nperm|', 'permissions[{X}][enabled]', 'PUT /api/v1/accounts/1/roles/3\n\npermissions[become_user][enabled] = '],
+  ['PUT /api/v1/accounts/1/roles/3\n\npermissions[|', 'permissions[manage_courses][', 'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses]['],
+  ['GET /api/v1/courses/1/files?so|', 'sort', 'GET /api/v1/courses/1/files?sort='],
+  ['GET /api/v1/courses/1/files?sort=size&or|', 'order', 'GET /api/v1/courses/1/files?sort=size&order='],
+  ['GET /api/v1/courses/1/files\n  &or|', 'order', 'GET /api/v1/courses/1/files\n  &order='],
+  // Values: enums, booleans, dates, context codes.
+  [`${ITEMS}module_item[type] = |`, 'Assignment', `${ITEMS}module_item[type] = Assignment`],
+  [`${ITEMS}module_item[type] = Assig|`, 'Assignment', `${ITEMS}module_item[type] = Assignment`],
+  [`${ITEMS}module_item[new_tab] = |`, 'true', `${ITEMS}module_item[new_tab] = true`],
+  ['GET /api/v1/courses/1/files?sort=|', 'size', 'GET /api/v1/courses/1/files?sort=size'],
+  // Variables, named requests and system variables.
+  ['@host = x\nGET {{|', 'host', '@host = x\nGET {{host}}'],
+  ['GET {{ba|}}/api/v1/courses', 'base_url', 'GET {{base_url}}/api/v1/courses'],
+  ['# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{|', 'make.response.body.$.', '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.}}'],
+  ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}'],
+  // Headers and their values.
+  ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
+  ['GET /api/v1/courses/1/files\nAuthorization: |', 'Bearer {{token}}', 'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}'],
+  ['GET /api/v1/courses/1/files\nContent-Type: |', 'application/json', 'GET /api/v1/courses/1/files\nContent-Type: application/json'],
+];
+
+for (const [input, label, expected] of cases) {
+  test(`completion: ${JSON.stringify(input)} -> ${label}`, () => {
+    check(input, label, expected);
+  });
+}
+
+test('completion: dates insert a template of the right type', () => {
+  const { items } = itemsAt('POST /api/v1/courses/1/grading_periods/batch_update\n\ngrading_periods[][start_date] = |');
+  const date = items.find((i) => i.kind === 'value');
+  if (date) assert.match(expandSnippet(date.insertText), /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/);
+});
+
+test('completion: required parameters sort first and are marked; conditional ones say why', () => {
+  const { items } = itemsAt(`${ITEMS}|`);
+  const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+  assert.equal(sorted[0].label, 'module_item[type]');
+  assert.match(sorted[0].detail ?? '', /Required/);
+  const content = items.find((i) => i.label === 'module_item[content_id]');
+  assert.match(content?.documentation ?? '', /Required except for ExternalUrl, Page, SubHeader/);
+  assert.match(content?.detail ?? '', /conditionally required/);
+});
+
+test('completion: names already present are left out, arrays are not', () => {
+  const present = itemsAt(`${ITEMS}module_item[type] = Page\n|`).items.map((i) => i.label);
+  assert.ok(!present.includes('module_item[type]'));
+  const arrays = itemsAt('GET /api/v1/courses/1/modules\n\ninclude[] = items\n|').items.map((i) => i.label);
+  assert.ok(arrays.includes('include[]'), arrays.join(', '));
+});
+
+test('completion: enum values carry their documentation', () => {
+  const item = check('POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = |', 'must_submit', 'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = must_submit');
+  assert.match(item.documentation ?? '', /Assignment and Quiz/);
+});
+
+test('completion: a private or token variable never shows its value', () => {
+  const item = itemsAt('GET {{|').items.find((i) => i.label === 'token');
+  assert.ok(item);
+  assert.ok(!(item.documentation ?? '').includes('abc'));
+  assert.match(item.documentation ?? '', /\(secret\)/);
+});
+
+test('completion: nothing inside comments, separators and JSON bodies', () => {
+  assert.deepEqual(itemsAt('### ti|tle\nGET /x').items, []);
+  assert.deepEqual(itemsAt('# a comm|ent\nGET /x').items, []);
+});

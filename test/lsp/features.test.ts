@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeActions } from '../../server/src/core/codeActions';
+import { hover } from '../../server/src/core/hover';
+import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
+import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
+import { formatDocument } from '../../server/src/core/formatting';
+import { applyEdits, cursor, getChecker, load } from './helpers';
+
+const ENV = {
+  environments: { dev: { base_url: 'http://127.0.0.1:4010', token: 'tok-123', client_key: 'shh-private', course: '42' } },
+  selected: 'dev',
+  privateNames: { dev: new Set(['client_key']) },
+  sharedFile: '/w/http-client.env.json',
+  privateFile: '/w/http-client.private.env.json',
+};
+
+function hoverAt(marked: string) {
+  const { text, offset } = cursor(marked);
+  const { ctx, doc } = load(text, ENV);
+  return hover(ctx, doc, offset);
+}
+
+const hovers: [string, RegExp | null][] = [
+  ['GET /api/v1/cou|rses/1/modules', /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/:course_id\/modules`/],
+  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[ty|pe] = Page', /module\\_item\\\[type\\\][\s\S]*\*\*Required\*\*[\s\S]*`ExternalTool`/],
+  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[content_id|] = 1', /Required: .*Required except for ExternalUrl, Page, SubHeader/],
+  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[completion_requirement][type] = must_sub|mit', /applies to Assignment and Quiz/],
+  ['GET {{base_u|rl}}/api/v1/courses', /http:\/\/127\.0\.0\.1:4010[\s\S]*Environment `dev`/],
+  ['@c = 7\nGET /api/v1/courses/{{|c}}/modules', /= `7`[\s\S]*line 1/],
+  ['GET /api/v1/courses/{{$gu|id}}', /system variable/],
+  ['GET /api/v1/courses\nAuthorization: Bearer {{tok|en}}', /\(secret\)/],
+  ['GET /api/v1/courses?x={{client_|key}}', /\(secret\)/],
+  ['# a comm|ent\nGET /x', null],
+];
+
+for (const [input, expected] of hovers) {
+  test(`hover: ${JSON.stringify(input)}`, () => {
+    const h = hoverAt(input);
+    if (expected === null) return assert.equal(h, undefined);
+    assert.ok(h, 'no hover');
+    assert.match(h.contents, expected);
+    assert.ok(!h.contents.includes('tok-123') && !h.contents.includes('shh-private'), 'a secret is shown');
+  });
+}
+
+/** Applies the action titled `title` at the cursor and compares the text. */
+function fix(marked: string, title: RegExp, expected: string) {
+  const { text, offset } = cursor(marked);
+  const { ctx, doc } = load(text, ENV);
+  const diagnostics = getChecker().checkDocument(doc, ENV);
+  const actions = codeActions(ctx, doc, offset, offset, diagnostics);
+  const action = actions.find((a) => title.test(a.title));
+  assert.ok(action, `no action ${title} at ${JSON.stringify(marked)}; got ${actions.map((a) => a.title).join(' | ')}`);
+  assert.equal(applyEdits(text, action.edits), expected);
+}
+
+const fixes: [string, RegExp, string][] = [
+  ['POST /api/v1/courses/1/modules/2/items|\n\nmodule_item[title] = x\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[title] = x\nmodule_item[type] = \n'],
+  ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = \n'],
+  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n', /Change to 'Assignment'/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n'],
+  ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
+  ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_path/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\n'],
+  ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_id/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n'],
+  ['GET /api/v1/courses/{cour|se_id}/modules\n', /define @course_id/, '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n'],
+  ['@course_id = 4\nGET /api/v1/courses/{cour|se_id}/modules\n', /Use \{\{course_id\}\}/, '@course_id = 4\nGET /api/v1/courses/{{course_id}}/modules\n'],
+  ['GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n', /Extract '1234'/, '@course_id = 1234\nGET /api/v1/courses/{{course_id}}/modules\n###\nGET /api/v1/courses/{{course_id}}/files\n'],
+];
+
+for (const [input, title, expected] of fixes) {
+  test(`code action: ${title} on ${JSON.stringify(input)}`, () => fix(input, title, expected));
+}
+
+test('code action: a deprecated parameter is replaced by its successor', () => {
+  const catalog = getChecker().catalog;
+  const endpoint = catalog.endpoints.find((e) => e.params.some((p) => typeof p.deprecated === 'object'));
+  assert.ok(endpoint);
+  const param = endpoint.params.find((p) => typeof p.deprecated === 'object');
+  assert.ok(param && typeof param.deprecated === 'object');
+  const path = endpoint.paths[0].template.replace(/\{\*?\w+\}/g, '1');
+  fix(`${endpoint.method} ${path}\n\n${param.name}| = x\n`, new RegExp(`Replace with '${param.deprecated.successor.replace(/[[\]]/g, '\\$&')}'`), `${endpoint.method} ${path}\n\n${param.deprecated.successor} = x\n`);
+});
+
+const DOC = '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n\n### Make\nPOST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}\n';
+
+test('symbols: one per request with method, path, title and @name', () => {
+  const { doc } = load(DOC);
+  const symbols = documentSymbols(doc).filter((s) => s.kind === 'request');
+  assert.deepEqual(symbols.map((s) => [s.name, s.detail]), [
+    ['GET /api/v1/courses/{{c}}/modules', 'List · @list'],
+    ['POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}', 'Make'],
+  ]);
+  assert.equal(foldingRanges(doc).length, 2);
+});
+
+test('navigation: definition, references and rename of a variable and a named request', () => {
+  const { doc } = load(DOC);
+  const at = DOC.indexOf('{{c}}') + 2;
+  const symbol = symbolAt(doc, at);
+  assert.deepEqual(symbol && { kind: symbol.kind, name: symbol.name }, { kind: 'variable', name: 'c' });
+  assert.deepEqual(definitions(doc, symbol!), [{ start: 1, end: 2 }]);
+  assert.equal(references(doc, symbol!, true).length, 3);
+  assert.equal(applyEdits(DOC, rename(doc, symbol!, 'course') ?? []), DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='));
+  const req = symbolAt(doc, DOC.indexOf('list.response') + 1);
+  assert.equal(req?.kind, 'request');
+  assert.equal(applyEdits(DOC, rename(doc, req!, 'all') ?? []), DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'));
+  assert.equal(rename(doc, symbol!, 'bad name'), undefined);
+});
+
+test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {
+  const input = '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n';
+  const { doc } = load(input);
+  const out = applyEdits(input, formatDocument(doc));
+  assert.equal(out, '### List\nGET /api/v1/courses/1/files\nAccept      : application/json\nContent-Type: text/plain\n\nsort = size\n  order = desc  x\n@v = 1\n');
+  const again = load(out);
+  assert.deepEqual(formatDocument(again.doc), []);
+});

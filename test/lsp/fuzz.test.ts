@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeActions } from '../../server/src/core/codeActions';
+import { complete } from '../../server/src/core/completion';
+import { formatDocument } from '../../server/src/core/formatting';
+import { hover } from '../../server/src/core/hover';
+import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
+import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
+import { getChecker, load } from './helpers';
+
+const SEEDS = [
+  '@base = http://x\n### Create\n# @name made\nPOST {{base}}/api/v1/courses/42/modules/7/items\nAccept: application/json\n\nmodule_item[type] = Page\nmodule_item[page_url] = p\n',
+  'GET /api/v1/courses/1/files?sort=size&order=desc\n  &include[]=user\n\n',
+  'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses][enabled] = true\nlabel = x\n###\nPOST /api/v1/courses/1/quizzes/2/questions\n\n{"question": {"question_type": "essay_question"}}\n',
+  '### x\nGET /api/v1/courses/{course_id}/modules/{{made.response.body.$.id}}\n',
+];
+const PIECES = ['{{', '}}', '[', ']', '=', '&', '?', '/', '\n', '###', ' ', '\r\n', '{', '}', '@', '# @name ', 'GET ', 'POST /api/v1/', '\u0000', '\uD800', 'é', '%', '%zz'];
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function mutate(text: string, r: () => number): string {
+  let out = text;
+  const n = 1 + Math.floor(r() * 6);
+  for (let i = 0; i < n; i++) {
+    const at = Math.floor(r() * (out.length + 1));
+    const kind = r();
+    if (kind < 0.4) out = out.slice(0, at) + PIECES[Math.floor(r() * PIECES.length)] + out.slice(at);
+    else if (kind < 0.7) out = out.slice(0, at) + out.slice(at + Math.floor(r() * 8));
+    else if (kind < 0.85) out = out.slice(0, at) + String.fromCharCode(Math.floor(r() * 0x10000)) + out.slice(at);
+    else out = out.slice(0, at) + out.slice(Math.floor(r() * out.length));
+  }
+  return out;
+}
+
+test('fuzz: mutated and random documents through every service at random offsets, zero exceptions', () => {
+  const r = random(20260301);
+  const checker = getChecker();
+  let runs = 0;
+  for (let i = 0; i < 400; i++) {
+    const text = i % 10 === 9 ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('') : mutate(SEEDS[i % SEEDS.length], r);
+    const { ctx, doc } = load(text);
+    const diagnostics = checker.checkDocument(doc);
+    for (let k = 0; k < 5; k++) {
+      const offset = Math.floor(r() * (text.length + 1));
+      const replay = JSON.stringify({ i, text, offset });
+      try {
+        complete(ctx, doc, offset);
+        hover(ctx, doc, offset);
+        codeActions(ctx, doc, offset, Math.min(text.length, offset + Math.floor(r() * 10)), diagnostics);
+        const symbol = symbolAt(doc, offset);
+        if (symbol) {
+          definitions(doc, symbol);
+          references(doc, symbol, true);
+          rename(doc, symbol, 'renamed');
+        }
+        runs++;
+      } catch (e) {
+        assert.fail(`${(e as Error).stack}\nreplay: ${replay}`);
+      }
+    }
+    documentSymbols(doc);
+    foldingRanges(doc);
+    formatDocument(doc);
+  }
+  assert.equal(runs, 2000);
+});
+
+test('fuzz: formatting never changes a value and is idempotent', () => {
+  const r = random(7);
+  for (let i = 0; i < 300; i++) {
+    const text = mutate(SEEDS[i % SEEDS.length], r);
+    const { doc } = load(text);
+    const edits = formatDocument(doc);
+    let out = text;
+    for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+    const values = (d: typeof doc) => d.blocks.flatMap((b) => b.block.params.map((p) => p.value.text));
+    const again = load(out).doc;
+    assert.deepEqual(values(again), values(doc), JSON.stringify(text));
+    assert.deepEqual(formatDocument(again), [], JSON.stringify(text));
+  }
+});
+
+test('incremental re-parse after an edit equals a full parse', async () => {
+  const { reparseEdit } = await import('../../server/src/core/incremental');
+  const { parseDocument } = await import('../../server/src/core/parser');
+  const r = random(99);
+  const base = SEEDS.join('###\n') + '\n### t\nGET /x\n';
+  let text = base;
+  let doc = parseDocument(text);
+  for (let i = 0; i < 2000; i++) {
+    const start = Math.floor(r() * (text.length + 1));
+    const end = Math.min(text.length, start + Math.floor(r() * 12));
+    const inserted = r() < 0.3 ? PIECES[Math.floor(r() * PIECES.length)] : r() < 0.5 ? '\n###' : '';
+    const next = text.slice(0, start) + inserted + text.slice(end);
+    const { document } = reparseEdit(doc, next, start, end, inserted.length);
+    const full = parseDocument(next);
+    assert.deepEqual(document.blocks.map((b) => [b.start, b.block.text]), full.blocks.map((b) => [b.start, b.block.text]), JSON.stringify({ text, start, end, inserted }));
+    text = next.length > 4000 ? base : next;
+    doc = text === next ? document : parseDocument(text);
+  }
+});

@@ -1,0 +1,131 @@
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LineIndex } from '../../server/src/core/positions';
+import { LspClient, ROOT } from './rpc';
+import { getChecker } from './helpers';
+
+before(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+});
+
+const TEXT = [
+  '@course = 42',
+  '### Create an item',
+  'POST /api/v1/courses/{{course}}/modules/7/items',
+  '',
+  'module_item[type] = Asignment',
+  'module_item[completion_requirement][type] = must_submit',
+  '',
+  '### Files',
+  'GET /api/v1/courses/{{course}}/files?sort=size&srot=x',
+  '',
+].join('\n');
+
+type Published = { uri: string; version?: number; diagnostics: { code: string; source: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; tags?: number[] }[] };
+
+async function withServer(fn: (c: LspClient) => Promise<void>, env?: string) {
+  const c = new LspClient();
+  const timer = setTimeout(() => c.kill(), 30000);
+  try {
+    await c.initialize(env ? { environment: env } : {});
+    await fn(c);
+    await c.shutdown();
+    assert.equal(c.process.exitCode, 0, c.stderr);
+  } finally {
+    clearTimeout(timer);
+    c.kill();
+  }
+}
+
+test('protocol: diagnostics equal `lpreq check`, then follow incremental edits', async () => {
+  await withServer(async (c) => {
+    const uri = 'untitled:a.lpreq';
+    const first = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: TEXT } });
+    const published = (await first) as unknown as Published;
+    const index = new LineIndex(TEXT);
+    const expected = getChecker().checkText(TEXT).diagnostics.map((d) => {
+      const s = index.at(d.start);
+      const e = index.at(d.end);
+      return [d.code, s.line - 1, s.column - 1, e.line - 1, e.column - 1];
+    });
+    const actual = published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]);
+    assert.deepEqual(actual.sort(), expected.sort());
+    assert.ok(published.diagnostics.every((d) => d.source === 'lpreq'));
+    // Fix the typo with an incremental change: Asignment -> Assignment.
+    const second = c.diagnostics(uri, 2);
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line: 4, character: 21 }, end: { line: 4, character: 21 } }, text: 's' }],
+    });
+    const after = (await second) as unknown as Published;
+    assert.ok(!after.diagnostics.some((d) => d.code === 'invalid-enum'));
+    assert.ok(after.diagnostics.some((d) => d.code === 'unknown-parameter'));
+
+    const completion = await c.request<{ items: { label: string; textEdit: { newText: string } }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 8, character: 40 } });
+    assert.ok(completion.items.some((i) => i.label === 'order'), JSON.stringify(completion.items.map((i) => i.label)));
+    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 8 } });
+    assert.match(hover.contents.value, /ModuleItem/);
+    const actions = await c.request<{ title: string; edit: unknown }[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 8, character: 47 }, end: { line: 8, character: 47 } },
+      context: { diagnostics: [] },
+    });
+    assert.ok(actions.some((a) => a.title === "Change to 'sort'"), JSON.stringify(actions.map((a) => a.title)));
+    const symbols = await c.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.deepEqual(symbols.map((s) => s.name), ['@course', 'POST /api/v1/courses/{{course}}/modules/7/items', 'GET /api/v1/courses/{{course}}/files?sort=size&srot=x']);
+    const edits = await c.request<unknown[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+    assert.deepEqual(edits, []);
+    // A request for an unknown document or a broken position gives an empty answer, not an error.
+    assert.equal(await c.request('textDocument/hover', { textDocument: { uri: 'untitled:none' }, position: { line: 0, character: 0 } }), null);
+  });
+});
+
+test('protocol: environments come from the env files, the selection and their changes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  try {
+    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'http://127.0.0.1:4010' }, prod: { base_url: 'https://lms.example.edu', only_prod: '1' } }));
+    writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { token: 'very-secret-token' } }));
+    const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
+    const text = 'GET {{base_url}}/api/v1/courses/{{only_prod}}/modules\nAuthorization: Bearer {{token}}\n';
+    await withServer(async (c) => {
+      const first = c.diagnostics(uri, 1);
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+      assert.deepEqual(((await first) as unknown as Published).diagnostics.map((d) => d.code), ['unresolved-variable']);
+      const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 26 } });
+      assert.match(hover.contents.value, /\(secret\)/);
+      assert.ok(!hover.contents.value.includes('very-secret-token'));
+      const selected = c.diagnostics(uri);
+      c.notify('lpreq/selectEnvironment', { name: 'prod' });
+      assert.deepEqual(((await selected) as unknown as Published).diagnostics.map((d) => d.code), ['unresolved-variable']);
+      writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'x', only_prod: '2' }, prod: { base_url: 'y', only_prod: '3', token: 't' } }));
+      const changed = c.diagnostics(uri);
+      c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'http-client.env.json')).href, type: 2 }] });
+      assert.deepEqual(((await changed) as unknown as Published).diagnostics, []);
+    }, 'dev');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('protocol: a broken or binary document does not stop the server', async () => {
+  await withServer(async (c) => {
+    const uri = 'untitled:bin.lpreq';
+    let junk = '';
+    for (let i = 0; i < 200000; i++) junk += String.fromCharCode((i * 7919) % 65536);
+    const first = c.diagnostics(uri, 1, 20000);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: junk } });
+    await first;
+    for (const character of [0, 5, 100, 5000]) {
+      await c.request('textDocument/completion', { textDocument: { uri }, position: { line: 0, character } });
+      await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 3, character } });
+    }
+    const symbols = await c.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.ok(Array.isArray(symbols));
+  });
+});

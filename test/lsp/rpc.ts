@@ -1,0 +1,154 @@
+/**
+ * A minimal JSON-RPC client over a child process's stdio, framed with Content-Length
+ * headers as an editor does. Used by the protocol tests and the benchmark.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface Message {
+  jsonrpc: '2.0';
+  id?: number | string;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+export const ROOT = join(__dirname, '..', '..');
+
+export class LspClient {
+  readonly process: ChildProcessWithoutNullStreams;
+  private buffer = Buffer.alloc(0);
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly listeners: ((m: Message) => void)[] = [];
+  readonly notifications: Message[] = [];
+  stderr = '';
+
+  constructor(args: string[] = [join(ROOT, 'bin', 'lpreq.js'), 'lsp', '--stdio'], cwd = ROOT) {
+    this.process = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.process.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+    });
+  }
+
+  private onData(chunk: Buffer) {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const headerEnd = this.buffer.indexOf('\r\n\r\n');
+      if (headerEnd === -1) return;
+      const header = this.buffer.subarray(0, headerEnd).toString('ascii');
+      const m = /Content-Length: (\d+)/i.exec(header);
+      if (!m) throw new Error(`bad header: ${header}`);
+      const length = Number(m[1]);
+      if (this.buffer.length < headerEnd + 4 + length) return;
+      const body = this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
+      this.buffer = this.buffer.subarray(headerEnd + 4 + length);
+      this.dispatch(JSON.parse(body) as Message);
+    }
+  }
+
+  private dispatch(message: Message) {
+    if (message.id !== undefined && message.method === undefined) {
+      const p = this.pending.get(Number(message.id));
+      if (p) {
+        clearTimeout(p.timer);
+        this.pending.delete(Number(message.id));
+        p.resolve(message);
+      }
+      return;
+    }
+    if (message.id !== undefined && message.method !== undefined) {
+      // A request from the server (client/registerCapability, workspace/configuration): answer null.
+      this.write({ jsonrpc: '2.0', id: message.id, result: null });
+    }
+    this.notifications.push(message);
+    for (const l of [...this.listeners]) l(message);
+  }
+
+  write(message: Message) {
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    this.process.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+    this.process.stdin.write(body);
+  }
+
+  request<T = unknown>(method: string, params: unknown, timeoutMs = 10000): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`${method}: no answer in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        resolve: (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result as T)),
+        reject,
+        timer,
+      });
+      this.write({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  notify(method: string, params: unknown) {
+    this.write({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Waits for the next notification that satisfies `accept`. */
+  waitFor(accept: (m: Message) => boolean, timeoutMs = 10000): Promise<Message> {
+    return new Promise<Message>((resolve, reject) => {
+      const listener = (m: Message) => {
+        if (!accept(m)) return;
+        clearTimeout(timer);
+        this.listeners.splice(this.listeners.indexOf(listener), 1);
+        resolve(m);
+      };
+      const timer = setTimeout(() => {
+        this.listeners.splice(this.listeners.indexOf(listener), 1);
+        reject(new Error(`no matching notification in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.listeners.push(listener);
+    });
+  }
+
+  /** The next publishDiagnostics for `uri` (with `version` when given). */
+  diagnostics(uri: string, version?: number, timeoutMs = 10000): Promise<{ uri: string; version?: number; diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }> {
+    return this.waitFor((m) => {
+      if (m.method !== 'textDocument/publishDiagnostics') return false;
+      const p = m.params as { uri: string; version?: number };
+      return p.uri === uri && (version === undefined || p.version === version);
+    }, timeoutMs).then((m) => m.params as never);
+  }
+
+  async initialize(initializationOptions: unknown = {}, rootUri: string | null = null) {
+    const result = await this.request('initialize', {
+      processId: process.pid,
+      rootUri,
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
+      initializationOptions,
+    });
+    this.notify('initialized', {});
+    return result;
+  }
+
+  async shutdown(timeoutMs = 3000) {
+    try {
+      await this.request('shutdown', null, timeoutMs);
+      this.notify('exit', null);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, timeoutMs);
+        this.process.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    } finally {
+      this.kill();
+    }
+  }
+
+  kill() {
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+  }
+}
