@@ -242,20 +242,22 @@ export class Checker {
   }
 
   private checkVariables(block: Block, scope: VariableScope, out: Diagnostic[]) {
-    const texts: { text: string; start: number }[] = [];
-    for (const v of block.variables) texts.push({ text: v.value.text, start: v.value.start });
-    if (block.request) texts.push({ text: block.request.target.text, start: block.request.target.start });
-    for (const q of block.queryLines) texts.push({ text: block.text.slice(q.start, q.end), start: q.start });
-    for (const h of block.headers) texts.push({ text: block.text.slice(h.start, h.end), start: h.start });
-    for (const p of block.params) if (p.source === 'body') texts.push({ text: block.text.slice(p.start, p.end), start: p.start });
-    if (block.jsonBody) texts.push({ text: block.jsonBody.text, start: block.jsonBody.start });
-    for (const { text, start } of texts) {
-      if (!text.includes('{{')) continue;
-      for (const ref of findVariableReferences(text, start)) {
+    // Most lines hold no variable: look for '{{' in the block-relative range before slicing anything.
+    const scan = (start: number, end: number) => {
+      const at = block.text.indexOf('{{', start);
+      if (at === -1 || at >= end) return;
+      for (const ref of findVariableReferences(block.text.slice(start, end), start)) {
         const problem = unresolvedReason(ref.expression, scope);
         if (problem) out.push(diag('unresolved-variable', problem, ref.start, ref.end));
       }
-    }
+    };
+    if (block.text.indexOf('{{') === -1) return;
+    for (const v of block.variables) scan(v.value.start, v.value.end);
+    if (block.request) scan(block.request.target.start, block.request.target.end);
+    for (const q of block.queryLines) scan(q.start, q.end);
+    for (const h of block.headers) scan(h.start, h.end);
+    for (const p of block.params) if (p.source === 'body') scan(p.start, p.end);
+    if (block.jsonBody) scan(block.jsonBody.start, block.jsonBody.end);
   }
 
   private checkHeaders(block: Block, out: Diagnostic[]) {
@@ -283,8 +285,9 @@ export class Checker {
     out: Diagnostic[],
   ) {
     for (const [name, value] of bindings) {
+      if (isPlainId(value)) continue;
       if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
-      const forms = new Set([...(this.catalog.placeholders[name]?.forms ?? ['id']), ...(endpoint.placeholderForms?.[name] ?? [])]);
+      const forms = this.formsOf(endpoint, name);
       const sis = /^(sis_[a-z_]+):/.exec(value);
       let problem: string | undefined;
       if (sis && !forms.has(sis[1])) problem = `${sis[1]}: ids are not accepted for {${name}}`;
@@ -300,6 +303,19 @@ export class Checker {
         out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
       }
     }
+  }
+
+  private readonly forms = new Map<string, Set<string>>();
+
+  /** The literal forms a placeholder accepts on an endpoint (catalog-wide plus the endpoint's own). */
+  private formsOf(endpoint: Endpoint, name: string): Set<string> {
+    const key = `${endpoint.id}\u0000${name}`;
+    let forms = this.forms.get(key);
+    if (!forms) {
+      forms = new Set([...(this.catalog.placeholders[name]?.forms ?? ['id']), ...(endpoint.placeholderForms?.[name] ?? [])]);
+      this.forms.set(key, forms);
+    }
+    return forms;
   }
 
   private checkJsonBody(
@@ -697,6 +713,16 @@ function unresolvedReason(expression: string, scope: VariableScope): string | un
   }
   if (scope.values.has(expression)) return undefined;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
+}
+
+/** All digits: the common case of a path value, accepted wherever an id is. */
+function isPlainId(value: string): boolean {
+  if (value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 function diag(code: DiagnosticCode, message: string, start: number, end: number, data?: DiagnosticData): Diagnostic {

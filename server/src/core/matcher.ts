@@ -41,14 +41,17 @@ export function targetPath(target: string, resolve: (name: string) => string | u
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(text);
   if (scheme) text = text.slice(scheme[0].length);
   if (!text.startsWith('/')) return undefined;
-  const segments = text
-    .split('/')
-    .filter((s) => s.length > 0)
-    .map((s) => ({
+  const segments: PathSegment[] = [];
+  for (const s of text.split('/')) {
+    if (s.length === 0) continue;
+    // Only segments that start with '{' can be variables or placeholders: test those alone.
+    const braced = s.charCodeAt(0) === 123;
+    segments.push({
       text: s,
-      isVariable: /^\{\{[^{}]*\}\}$/.test(s),
-      isUnfilled: /^\{[^{}]+\}$/.test(s),
-    }));
+      isVariable: braced && /^\{\{[^{}]*\}\}$/.test(s),
+      isUnfilled: braced && /^\{[^{}]+\}$/.test(s),
+    });
+  }
   return { path: text, segments };
 }
 
@@ -126,7 +129,7 @@ export class EndpointMatcher {
   match(target: TargetPath, method: string): MatchResult {
     if (!EndpointMatcher.isChecked(target)) return { kind: 'not-checked' };
     let key = method;
-    for (const s of target.segments) key += s.isVariable || /^\d+$/.test(s.text) ? '/\u0000' : `/${s.text}`;
+    for (const s of target.segments) key += s.isVariable || isDigits(s.text) ? '/\u0000' : `/${s.text}`;
     let shape = this.cache.get(key);
     if (!shape) {
       shape = this.matchUncached(target, method);
@@ -189,4 +192,12 @@ export class EndpointMatcher {
     }
     return best;
   }
+}
+
+function isDigits(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return s.length > 0;
 }
