@@ -18,6 +18,7 @@ const entries = [
   { in: 'server/src/cli/mockCommand.ts', out: 'dist/mock.js' },
   { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },
   { in: 'server/src/lsp/serverMain.ts', out: 'dist/server.js' },
+  { in: 'server/src/cli/demo.ts', out: 'dist/demo.js' },
 ];
 
 await Promise.all(

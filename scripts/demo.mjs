@@ -14,7 +14,7 @@ console.log('\n== lpreq check examples/  (examples/mistakes.lpreq holds delibera
 const check = run(['check', 'examples']);
 if (check.status === 2) process.exit(2);
 
-if (existsSync(join(root, 'scripts', 'demo-send.mjs'))) {
-  const { runSendDemo } = await import('./demo-send.mjs');
-  process.exitCode = await runSendDemo(root);
+if (existsSync(join(root, 'dist', 'demo.js'))) {
+  const demo = spawnSync(process.execPath, [join(root, 'dist', 'demo.js'), root], { cwd: root, stdio: 'inherit' });
+  process.exitCode = demo.status ?? 1;
 }
