@@ -45,7 +45,7 @@ export interface GeneratedRequest {
 
 /** Endpoints whose requests can be generated valid from their parameters alone (no rules to satisfy). */
 function usable(e: Endpoint): boolean {
-  return e.body === 'form' && e.rules.length === 0 && !e.params.some((p) => p.required && p.isPattern);
+  return e.body === 'form' && e.rules.length === 0 && !e.params.some((p) => p.required && p.isPattern) && e.params.filter((p) => !p.isPattern).length >= 3;
 }
 
 export function generateRequests(catalog: Catalog, count: number, seed = 7): GeneratedRequest[] {
@@ -61,6 +61,7 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
     const required = e.params.filter((p) => p.required && !p.isPattern);
     const optional = e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated);
     const chosen = new Set(required);
+    // About 8 lines a request: title, request line, a header, a blank line, up to 4 parameters, a blank line.
     while (chosen.size < Math.min(4, required.length + optional.length)) chosen.add(optional[Math.floor(rnd() * optional.length)]);
     const params: [string, string][] = [...chosen]
       .filter((p) => !tpl.segments.some((s) => s.kind === 'placeholder' && (s.name === p.name || s.name === p.inPath)))
@@ -73,7 +74,7 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
 export function toLpreq(requests: GeneratedRequest[]): string {
   const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
   requests.forEach((r, i) => {
-    parts.push(`### Request ${i + 1}: ${r.endpoint}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\n\n`);
+    parts.push(`### Request ${i + 1}: ${r.endpoint}\n# @name request${i + 1}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\nX-Request-Id: {{$guid}}\n\n`);
     for (const [k, v] of r.params) parts.push(`${k} = ${v}\n`);
     parts.push('\n');
   });

@@ -1,12 +1,38 @@
 #!/usr/bin/env node
 'use strict';
 // The command line, bundled by `npm run build` (run by `npm ci` through the prepare script).
-try {
-  require('../dist/lpreq.js');
-} catch (e) {
-  if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('dist/lpreq.js')) {
-    process.stderr.write('lpreq: not built yet: run `npm run build` in the lpreq folder\n');
-    process.exit(2);
-  }
-  throw e;
+// Commands with a bundle of their own (send, mock, lsp) load only that bundle, so a language
+// server or a mock starts without first loading the checker's command line.
+const { join } = require('node:path');
+const { existsSync } = require('node:fs');
+
+const separate = { send: 'send.js', mock: 'mock.js', lsp: 'lsp.js' };
+const command = process.argv[2];
+const bundle = join(__dirname, '..', 'dist', separate[command] || 'lpreq.js');
+if (!existsSync(bundle)) {
+  process.stderr.write('lpreq: not built yet: run `npm run build` in the lpreq folder\n');
+  process.exit(2);
+}
+if (separate[command]) {
+  const io = {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readStdin: () => require('node:fs').readFileSync(0, 'utf8'),
+    isTTY: process.stdout.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  Promise.resolve()
+    .then(() => require(bundle).run(process.argv.slice(3), io))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (e) => {
+        process.stderr.write(`lpreq: internal error: ${e && e.message ? e.message : String(e)}\n`);
+        process.exitCode = 2;
+      },
+    );
+} else {
+  require(bundle);
 }

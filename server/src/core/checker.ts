@@ -677,10 +677,10 @@ export function evaluateCondition(c: Condition, values: string[] | undefined, pr
 
 /** Finds the documented parameter a sent name stands for: exact, indexed (`[0]` for `[]`) or a pattern. */
 export function lookupParameter(endpoint: Endpoint, name: string): { param: CatalogParameter; segments: string[] } | undefined {
+  const exact = endpoint.paramByName.get(name);
+  if (exact) return { param: exact, segments: exact.parsedName.segments };
   const segments = splitParamName(name);
   if (!segments) return undefined;
-  const exact = endpoint.paramByName.get(name);
-  if (exact) return { param: exact, segments };
   if (segments.length > 2 && segments.slice(1, -1).some((s) => /^\d+$/.test(s))) {
     const normalised = segments[0] + segments.slice(1).map((s, i) => (i < segments.length - 2 && /^\d+$/.test(s) ? '[]' : `[${s}]`)).join('');
     const indexed = endpoint.paramByName.get(normalised);
