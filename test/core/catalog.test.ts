@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT, SHARED } from '../helpers';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { lintCatalog } from '../../server/src/core/catalog/lint';
+import { CODE_HELP } from '../../server/src/core/codes';
 
 const catalog = bundledCatalog();
 const docsDir = join(SHARED, 'api-docs');
@@ -75,4 +76,9 @@ test('scope strings are url:METHOD|path for every path', () => {
   const modules = catalog.endpointById.get('modules.list');
   assert.equal(modules?.paths[0].scope, 'url:GET|/api/v1/courses/:course_id/modules');
   for (const e of catalog.endpoints) for (const p of e.paths) assert.match(p.scope, /^url:(GET|POST|PUT|DELETE|PATCH)\|\/api\//);
+});
+
+test('docs/codes.md explains every diagnostic code (the language server links there)', () => {
+  const text = readFileSync(join(ROOT, 'docs', 'codes.md'), 'utf8');
+  for (const code of Object.keys(CODE_HELP)) assert.match(text, new RegExp(`^## ${code}$`, 'm'), code);
 });

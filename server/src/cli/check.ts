@@ -196,6 +196,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
               shortDescription: { text: CODE_HELP[code].title },
               fullDescription: { text: CODE_HELP[code].help },
               help: { text: CODE_HELP[code].help, markdown: CODE_HELP[code].help },
+              helpUri: `https://github.com/lpreq/lpreq/blob/main/docs/codes.md#${code}`,
               defaultConfiguration: { level: level(DEFAULT_SEVERITY[code]) },
             })),
           },
