@@ -1,2 +1,150 @@
-/** The VS Code extension entry (filled in by the extension issue). */
-export {};
+/**
+ * The VS Code extension: the language client, the environment and its token, sending
+ * through code lenses and commands, and the Response and History views. Activation does
+ * as little as it can: the sender, the core and the catalog load on the first send or
+ * code lens.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { HistoryStore } from '../../server/src/sender/history';
+import { EnvironmentController } from './environmentController';
+import { HistoryView } from './historyView';
+import { createLanguageClient } from './languageClient';
+import type { HistoryItem } from './model/history';
+import type { ResponseNode } from './model/responseTree';
+import { readSettings, type LpreqSettings } from './model/settings';
+import { ResponseView } from './responseView';
+import { SendController } from './sendController';
+
+let client: LanguageClient | undefined;
+
+function settings(): LpreqSettings {
+  const config = vscode.workspace.getConfiguration('lpreq');
+  return readSettings((key) => config.get(key));
+}
+
+/** What the in-editor tests (test/e2e/electron-suite.ts) may read; given only in test mode. */
+export interface LpreqTestApi {
+  response(): { summary: string; labels: string[] } | undefined;
+  historyDir(): string | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): LpreqTestApi | undefined {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('lpreq', { log: true });
+  context.subscriptions.push(output);
+
+  const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
+  context.subscriptions.push(environments);
+
+  let store: HistoryStore | undefined;
+  let storeKeep = -1;
+  const historyStore = (): HistoryStore | undefined => {
+    const keep = settings().historySize;
+    if (keep <= 0) return undefined;
+    if (!store || storeKeep !== keep) {
+      // The sender's module is loaded by then (history is used after a send or by the view).
+      const base = context.storageUri ?? context.globalStorageUri;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { HistoryStore: Store } = require('../../server/src/sender/history') as typeof import('../../server/src/sender/history');
+      store = new Store(path.join(base.fsPath, 'history'), { keep });
+      storeKeep = keep;
+    }
+    return store;
+  };
+
+  const responseView = new ResponseView();
+  const historyView = new HistoryView(historyStore, () => settings().historySize);
+  const sender = new SendController(environments, responseView, historyView, settings, historyStore, output);
+  context.subscriptions.push(responseView, historyView, sender);
+  context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
+
+  const register = (id: string, run: (...args: never[]) => unknown) =>
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          await run(...args);
+        } catch (e) {
+          output.error(`${id}: ${(e as Error).stack ?? String(e)}`);
+          void vscode.window.showErrorMessage(`lpreq: ${(e as Error).message}`);
+        }
+      }),
+    );
+  const lensArgs = (uri?: unknown, line?: unknown): [vscode.Uri | undefined, number | undefined] => [
+    uri instanceof vscode.Uri ? uri : undefined,
+    typeof line === 'number' ? line : undefined,
+  ];
+  register('lpreq.sendRequest', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line)));
+  register('lpreq.fetchAllPages', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line), true));
+  register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
+  register('lpreq.cancelRequest', () => sender.cancel());
+  register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
+  register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
+  // An environment name as argument (from a key binding's "args") chooses it without the picker.
+  register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));
+  register('lpreq.setToken', () => environments.setToken(false));
+  register('lpreq.replaceToken', () => environments.setToken(true));
+  register('lpreq.clearToken', () => environments.clearToken());
+  register('lpreq.showOutput', () => output.show());
+  register('lpreq.restartServer', async () => {
+    if (client) await client.restart();
+  });
+  register('lpreq.response.copyValue', (node?: ResponseNode) => responseView.copyValue(node));
+  register('lpreq.response.copyPath', (node?: ResponseNode) => responseView.copyPath(node));
+  register('lpreq.response.openRaw', () => responseView.openRaw());
+  register('lpreq.response.showDocumentation', (node?: ResponseNode) => responseView.showDocumentation(node));
+  register('lpreq.response.clear', () => responseView.clear());
+  register('lpreq.history.resend', (item?: HistoryItem) => (item ? sender.resend(item.id) : undefined));
+  register('lpreq.history.show', (item?: HistoryItem) => (item ? sender.showHistoryEntry(item.id) : undefined));
+  register('lpreq.history.clear', async () => {
+    const answer = await vscode.window.showWarningMessage('Clear the lpreq history of this workspace?', { modal: true }, 'Clear');
+    if (answer === 'Clear') await historyStore()?.clear();
+    historyView.refresh();
+  });
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('lpreq')) {
+        sender.refreshLenses();
+        environments.refresh();
+        historyView.refresh();
+      }
+    }),
+    environments.onDidChange(() => sender.refreshLenses()),
+  );
+
+  client = createLanguageClient(context, output, environments.selected);
+  const lc = client;
+  environments.notifyServer = (name) => {
+    if (lc.isRunning()) void lc.sendNotification('lpreq/selectEnvironment', { name: name ?? null });
+  };
+  lc.start().then(
+    () => output.info(`language server started (${Math.round(performance.now() - started)} ms after activation began)`),
+    (e: unknown) => output.error(`the language server could not start: ${String(e)}`),
+  );
+
+  output.info(`activate() took ${(performance.now() - started).toFixed(1)} ms`);
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    response: () => {
+      const tree = responseView.current;
+      if (!tree) return undefined;
+      const labels: string[] = [];
+      const walk = (nodes: ResponseNode[], depth: number) => {
+        for (const n of nodes) {
+          labels.push(`${n.label} ${n.description ?? ''}`.trim());
+          if (depth < 2 && n.collapsible !== 'none' && n.kind === 'value') walk(tree.children(n), depth + 1);
+        }
+      };
+      walk(tree.roots(), 0);
+      return { summary: tree.summary(), labels };
+    },
+    historyDir: () => historyStore()?.dir,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  if (client) await client.stop();
+  client = undefined;
+}

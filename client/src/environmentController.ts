@@ -1,0 +1,216 @@
+/**
+ * The active environment (status bar, picker, sent to the language server) and the access
+ * token of each environment, kept in SecretStorage and nowhere else.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Environments } from '../../server/src/core/checker';
+import type { EnvironmentFiles } from '../../server/src/node/environments';
+import { environmentChoices, isProtected, statusBarText, tokenSecretKey, validSelection, withoutMetaKeys } from './model/environments';
+
+const SELECTED_KEY = 'lpreq.environment';
+
+/** The environment file reader (and zod with it) is loaded when first needed, not at activation. */
+function environmentFilesModule(): typeof import('../../server/src/node/environments') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../../server/src/node/environments') as typeof import('../../server/src/node/environments');
+}
+
+export class EnvironmentController implements vscode.Disposable {
+  private readonly statusBar = vscode.window.createStatusBarItem('lpreq.environment', vscode.StatusBarAlignment.Left, 50);
+  private readonly changed = new vscode.EventEmitter<string | undefined>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private files: EnvironmentFiles | undefined;
+  private filesDir: string | undefined;
+  private hasToken = false;
+  /** Where the language server learns of a new choice. */
+  notifyServer: (name: string | undefined) => void = () => undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly output: vscode.LogOutputChannel,
+    private readonly protectedSetting: () => string[],
+  ) {
+    this.statusBar.name = 'lpreq environment';
+    this.statusBar.command = 'lpreq.selectEnvironment';
+    const watcher = vscode.workspace.createFileSystemWatcher('**/http-client*.env.json');
+    const reload = () => {
+      this.files = undefined;
+      this.refresh();
+    };
+    this.disposables.push(
+      this.statusBar,
+      this.changed,
+      watcher,
+      watcher.onDidChange(reload),
+      watcher.onDidCreate(reload),
+      watcher.onDidDelete(reload),
+      context.secrets.onDidChange(() => this.refresh()),
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        if (e?.document.languageId === 'lpreq') this.refresh();
+        this.updateVisibility();
+      }),
+    );
+    this.updateVisibility();
+    // The first drawing reads the environment files: after activation, not during it.
+    setTimeout(() => this.refresh(), 0);
+  }
+
+  get selected(): string | undefined {
+    return this.context.workspaceState.get<string>(SELECTED_KEY);
+  }
+
+  /** The environment files for a request file (or the workspace), read when needed. */
+  environmentFiles(fileUri?: vscode.Uri): EnvironmentFiles {
+    const dir = this.dirFor(fileUri);
+    if (!this.files || this.filesDir !== dir) {
+      this.filesDir = dir;
+      try {
+        this.files = dir ? environmentFilesModule().loadEnvironmentFiles(dir, this.rootFor(fileUri)) : { environments: {}, privateNames: {} };
+      } catch (e) {
+        this.output.warn(e instanceof environmentFilesModule().EnvironmentFileError ? (e as Error).message : `environment files: ${(e as Error).message}`);
+        this.files = { environments: {}, privateNames: {} };
+      }
+    }
+    return this.files;
+  }
+
+  /** What the sender is given: the variables without `$` settings, and the chosen environment. */
+  environments(fileUri?: vscode.Uri): Environments {
+    const files = this.environmentFiles(fileUri);
+    return { environments: withoutMetaKeys(files.environments), selected: validSelection(this.selected, files.environments) };
+  }
+
+  isProtected(fileUri?: vscode.Uri): boolean {
+    const name = this.selected;
+    return isProtected(name, name === undefined ? undefined : this.environmentFiles(fileUri).environments[name], this.protectedSetting());
+  }
+
+  /** The token of the chosen environment, from secret storage. */
+  async token(): Promise<string | undefined> {
+    return this.context.secrets.get(tokenSecretKey(this.selected));
+  }
+
+  async select(fileUri?: vscode.Uri): Promise<void> {
+    this.files = undefined;
+    const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());
+    const withToken = new Set<string>();
+    for (const name of Object.keys(files.environments)) if (await this.context.secrets.get(tokenSecretKey(name))) withToken.add(name);
+    const choices = environmentChoices(files.environments, {
+      selected: this.selected,
+      protectedSetting: this.protectedSetting(),
+      withToken,
+      privateNames: files.privateNames,
+    });
+    const items = choices.map((c) => ({ ...c, label: c.picked ? `${c.label} $(check)` : c.label }));
+    const where = files.shared ?? files.private;
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'lpreq: Select Environment',
+      placeHolder: where ? `Environments of ${vscode.workspace.asRelativePath(where)}` : 'No http-client.env.json found beside the request file or above it',
+      matchOnDescription: true,
+    });
+    if (!picked) return;
+    await this.context.workspaceState.update(SELECTED_KEY, picked.name);
+    this.notifyServer(picked.name);
+    this.output.info(`environment: ${picked.name ?? '(none)'}`);
+    this.refresh();
+    this.changed.fire(picked.name);
+  }
+
+  /** Chooses an environment by name (a key binding's argument); an unknown name is refused. */
+  async choose(name: string): Promise<void> {
+    this.files = undefined;
+    if (!Object.prototype.hasOwnProperty.call(this.environmentFiles(this.activeLpreqUri()).environments, name)) {
+      void vscode.window.showWarningMessage(`lpreq: there is no environment '${name}' in http-client.env.json.`);
+      return;
+    }
+    await this.context.workspaceState.update(SELECTED_KEY, name);
+    this.notifyServer(name);
+    this.output.info(`environment: ${name}`);
+    this.refresh();
+    this.changed.fire(name);
+  }
+
+  async setToken(replace: boolean): Promise<void> {
+    const env = this.selected;
+    const key = tokenSecretKey(env);
+    const existing = await this.context.secrets.get(key);
+    const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;
+    const value = await vscode.window.showInputBox({
+      title: `lpreq: ${existing || replace ? 'Replace' : 'Set'} Access Token`,
+      prompt: `The access token ${where}. It is kept in the editor's secret storage and sent only to the environment's base_url.`,
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: existing ? 'A token is set: type a new one to replace it' : 'Paste the access token',
+      validateInput: (v) => (v.trim().length === 0 ? 'The token is empty' : /\s/.test(v.trim()) ? 'A token has no spaces' : undefined),
+    });
+    if (value === undefined) return;
+    await this.context.secrets.store(key, value.trim());
+    void vscode.window.showInformationMessage(`lpreq: access token ${existing ? 'replaced' : 'set'} ${where}.`);
+    this.output.info(`access token ${existing ? 'replaced' : 'set'} ${where}`);
+    this.refresh();
+  }
+
+  async clearToken(): Promise<void> {
+    const env = this.selected;
+    const key = tokenSecretKey(env);
+    const where = env === undefined ? 'when no environment is chosen' : `of the environment '${env}'`;
+    if (!(await this.context.secrets.get(key))) {
+      void vscode.window.showInformationMessage(`lpreq: no access token is set ${where}.`);
+      return;
+    }
+    await this.context.secrets.delete(key);
+    void vscode.window.showInformationMessage(`lpreq: access token ${where} cleared.`);
+    this.output.info(`access token cleared ${where}`);
+    this.refresh();
+  }
+
+  /** Redraws the status bar (after a choice, a token change, an edited env file). */
+  refresh(): void {
+    void this.context.secrets.get(tokenSecretKey(this.selected)).then((t) => {
+      this.hasToken = t !== undefined && t.length > 0;
+      this.draw();
+    });
+    this.draw();
+  }
+
+  private draw(): void {
+    const name = this.selected;
+    const prot = this.isProtected(this.activeLpreqUri());
+    this.statusBar.text = statusBarText(name, prot, this.hasToken);
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**lpreq environment**: ${name ?? 'none'}\n\n`);
+    if (prot) tip.appendMarkdown('$(lock) Protected: POST, PUT, PATCH and DELETE ask for confirmation.\n\n');
+    tip.appendMarkdown(this.hasToken ? '$(key) An access token is set.\n\n' : 'No access token is set.\n\n');
+    tip.appendMarkdown('Click to choose another environment (Ctrl+Alt+E).');
+    this.statusBar.tooltip = tip;
+    this.statusBar.backgroundColor = prot ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+
+  private updateVisibility(): void {
+    if (vscode.window.activeTextEditor?.document.languageId === 'lpreq') this.statusBar.show();
+    else this.statusBar.hide();
+  }
+
+  private activeLpreqUri(): vscode.Uri | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc?.languageId === 'lpreq' ? doc.uri : undefined;
+  }
+
+  private dirFor(fileUri?: vscode.Uri): string | undefined {
+    const uri = fileUri ?? this.activeLpreqUri();
+    if (uri?.scheme === 'file') return path.dirname(uri.fsPath);
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  private rootFor(fileUri?: vscode.Uri): string | undefined {
+    const uri = fileUri ?? this.activeLpreqUri();
+    const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
+    return folder?.uri.fsPath;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Environments as the extension shows them: the picker's entries, the protected rule and
+ * the key of each environment's token in secret storage. Pure: the files are read by
+ * server/src/node/environments.ts and handed in.
+ */
+
+/** Methods that change data: in a protected environment they ask before they are sent. */
+export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Keys that start with `$` are settings of the environment (`$protected`), not variables. */
+export function isMetaKey(name: string): boolean {
+  return name.startsWith('$');
+}
+
+/** The variables of each environment without its `$` settings. */
+export function withoutMetaKeys(environments: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [env, vars] of Object.entries(environments)) {
+    out[env] = Object.fromEntries(Object.entries(vars).filter(([k]) => !isMetaKey(k)));
+  }
+  return out;
+}
+
+/**
+ * Whether an environment is protected: named in the `lpreq.protectedEnvironments` setting,
+ * or marked `"$protected": true` in its environment file (the file loader turns the
+ * boolean into the text `true`).
+ */
+export function isProtected(name: string | undefined, variables: Record<string, string> | undefined, setting: readonly string[]): boolean {
+  if (name === undefined) return false;
+  if (setting.includes(name)) return true;
+  const flag = variables?.['$protected'];
+  return flag !== undefined && String(flag).toLowerCase() === 'true';
+}
+
+/** Whether a request asks for confirmation before it is sent. */
+export function needsConfirmation(method: string, environmentProtected: boolean): boolean {
+  return environmentProtected && CHANGING_METHODS.has(method.toUpperCase());
+}
+
+export interface EnvironmentChoice {
+  /** The environment's name; undefined for "no environment". */
+  name: string | undefined;
+  label: string;
+  description: string;
+  detail?: string;
+  protected: boolean;
+  picked: boolean;
+}
+
+/** The entries of the environment picker, "no environment" first, then by name. */
+export function environmentChoices(
+  environments: Record<string, Record<string, string>>,
+  options: { selected?: string; protectedSetting: readonly string[]; withToken: ReadonlySet<string>; privateNames?: Record<string, Set<string>> },
+): EnvironmentChoice[] {
+  const out: EnvironmentChoice[] = [
+    {
+      name: undefined,
+      label: 'No environment',
+      description: 'variables of every environment count as defined; nothing is sent to an environment',
+      protected: false,
+      picked: options.selected === undefined,
+    },
+  ];
+  for (const name of Object.keys(environments).sort()) {
+    const vars = environments[name];
+    const prot = isProtected(name, vars, options.protectedSetting);
+    const names = Object.keys(vars).filter((k) => !isMetaKey(k));
+    const parts: string[] = [];
+    if (vars.base_url) parts.push(vars.base_url);
+    parts.push(`${names.length} ${names.length === 1 ? 'variable' : 'variables'}`);
+    if (options.withToken.has(name)) parts.push('token set');
+    const privateCount = options.privateNames?.[name]?.size ?? 0;
+    out.push({
+      name,
+      label: `${prot ? '$(lock) ' : ''}${name}`,
+      description: parts.join(' · '),
+      detail: prot ? 'protected: POST, PUT, PATCH and DELETE ask for confirmation' : privateCount > 0 ? `${privateCount} from the private file` : undefined,
+      protected: prot,
+      picked: options.selected === name,
+    });
+  }
+  return out;
+}
+
+/** The status bar text of the active environment. */
+export function statusBarText(selected: string | undefined, protectedEnv: boolean, hasToken: boolean): string {
+  const name = selected ?? 'no environment';
+  return `${protectedEnv ? '$(lock)' : '$(server-environment)'} ${name}${hasToken ? ' $(key)' : ''}`;
+}
+
+/** The key of an environment's token in secret storage; one token per environment. */
+export function tokenSecretKey(environment: string | undefined): string {
+  return `lpreq.token.${environment === undefined ? '(no environment)' : environment}`;
+}
+
+/** Keeps a chosen environment only while the files still define it. */
+export function validSelection(selected: string | undefined, environments: Record<string, unknown>): string | undefined {
+  return selected !== undefined && Object.prototype.hasOwnProperty.call(environments, selected) ? selected : undefined;
+}

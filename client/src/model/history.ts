@@ -1,0 +1,78 @@
+/**
+ * The History view's model: summaries of past exchanges as list items, and an entry
+ * turned back into a request to send again. The token is never part of an entry (the
+ * sender drops Authorization and scrubs the token); nothing here adds it.
+ */
+import type { HistoryEntry, HistorySummary } from '../../../server/src/sender/history';
+import type { PreparedRequest } from '../../../server/src/sender/prepare';
+
+export interface HistoryItem {
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: 'pass' | 'error' | 'warning';
+}
+
+/** `3 min ago`, `yesterday`, or the date. */
+export function ago(time: string, now: number): string {
+  const t = Date.parse(time);
+  if (Number.isNaN(t)) return time;
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 2 * 86400) return 'yesterday';
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** The path and query of a URL, for a short label. */
+export function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+export function historyItem(s: HistorySummary, now: number): HistoryItem {
+  const status = s.status === null ? 'failed' : String(s.status);
+  const ok = s.status !== null && s.status >= 200 && s.status < 300;
+  return {
+    id: s.id,
+    label: `${s.method} ${shortUrl(s.url)}`,
+    description: `${status} · ${Math.round(s.durationMs)} ms · ${ago(s.time, now)}${s.name ? ` · ${s.name}` : ''}`,
+    tooltip: `${s.method} ${s.url}\n${status} in ${Math.round(s.durationMs)} ms\n${s.time}`,
+    icon: ok ? 'pass' : s.status === null || s.status >= 500 ? 'error' : 'warning',
+  };
+}
+
+export function historyItems(list: readonly HistorySummary[], now = Date.now()): HistoryItem[] {
+  return list.map((s) => historyItem(s, now));
+}
+
+/**
+ * The request of a history entry, ready for the sender. The documented facts (response
+ * type, paging) and the origin the token may go to are the caller's: they depend on the
+ * catalog and on the environment chosen now.
+ */
+export function requestFromEntry(
+  entry: HistoryEntry,
+  facts: Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging' | 'tokenOrigin'>,
+): PreparedRequest {
+  const headers = entry.request.headers.filter(([n]) => n.toLowerCase() !== 'authorization');
+  const body = entry.request.body;
+  const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+  const contentType = declared ?? (body && /^\s*[[{]/.test(body) ? 'application/json' : 'application/x-www-form-urlencoded');
+  return {
+    method: entry.request.method,
+    url: entry.request.url,
+    headers,
+    body: body === undefined ? undefined : { contentType, text: body },
+    name: entry.name,
+    title: entry.title,
+    blockIndex: -1,
+    ...facts,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The extension's settings as the sender's options. Pure: the values are read from the
+ * configuration by the caller.
+ */
+import type { ExchangeOptions } from '../../../server/src/sender/exchange';
+
+export interface LpreqSettings {
+  timeout: number;
+  maxBodySize: number;
+  followRedirects: boolean;
+  proxy: string;
+  protectedEnvironments: string[];
+  showCodeLens: boolean;
+  historySize: number;
+  confirmSendWithErrors: boolean;
+}
+
+export const DEFAULT_SETTINGS: LpreqSettings = {
+  timeout: 30000,
+  maxBodySize: 52428800,
+  followRedirects: true,
+  proxy: '',
+  protectedEnvironments: [],
+  showCodeLens: true,
+  historySize: 50,
+  confirmSendWithErrors: true,
+};
+
+/** Reads the settings through `get`, falling back to the defaults on values of the wrong type. */
+export function readSettings(get: (key: keyof LpreqSettings) => unknown): LpreqSettings {
+  const out = { ...DEFAULT_SETTINGS };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof LpreqSettings)[]) {
+    const value = get(key);
+    const fallback = DEFAULT_SETTINGS[key];
+    if (Array.isArray(fallback)) {
+      if (Array.isArray(value)) (out as Record<string, unknown>)[key] = value.filter((v) => typeof v === 'string');
+    } else if (typeof value === typeof fallback) {
+      (out as Record<string, unknown>)[key] = value;
+    }
+  }
+  return out;
+}
+
+/** The exchange options of the settings (the token and the signal are added by the caller). */
+export function exchangeOptions(s: LpreqSettings): ExchangeOptions {
+  const options: ExchangeOptions = {
+    timeoutMs: s.timeout > 0 ? s.timeout : undefined,
+    maxBodyBytes: s.maxBodySize,
+    maxRedirects: s.followRedirects ? undefined : 0,
+  };
+  if (s.proxy.trim().length > 0) options.proxy = s.proxy.trim();
+  return options;
+}

@@ -1,0 +1,333 @@
+/**
+ * Sending: the code lenses above each request, and the commands Send Request, Fetch All
+ * Pages, Send All, Cancel and Copy as cURL. Everything about sending is the sender's
+ * (server/src/sender); this file asks the questions (errors, protected environments),
+ * shows progress with Cancel, and hands the result to the Response and History views.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Checker } from '../../server/src/core/checker';
+import type { LpreqDocument } from '../../server/src/core/parser';
+import type { ResponseStore } from '../../server/src/sender/chaining';
+import type { HistoryStore } from '../../server/src/sender/history';
+import type { SendResult } from '../../server/src/sender/send';
+import type { EnvironmentController } from './environmentController';
+import type { HistoryView } from './historyView';
+import { needsConfirmation } from './model/environments';
+import { describeRequest, type RequestInfo } from './model/requestInfo';
+import { exchangeOptions, type LpreqSettings } from './model/settings';
+import type { ResponseView } from './responseView';
+
+type SenderModule = typeof import('../../server/src/sender');
+type CoreModule = typeof import('../../server/src/core');
+type RequestsModule = typeof import('./model/requests');
+type SendResultModule = typeof import('./model/sendResult');
+type TreeModule = typeof import('./model/responseTree');
+
+interface Loaded {
+  sender: SenderModule;
+  core: CoreModule;
+  requests: RequestsModule;
+  results: SendResultModule;
+  trees: TreeModule;
+  checker: Checker;
+}
+
+/** The sender, the core and the catalog are loaded on first use, not at activation. */
+let loading: Promise<Loaded> | undefined;
+export function load(): Promise<Loaded> {
+  loading ??= (async () => {
+    const [sender, core, requests, results, trees, catalog] = await Promise.all([
+      import('../../server/src/sender'),
+      import('../../server/src/core'),
+      import('./model/requests'),
+      import('./model/sendResult'),
+      import('./model/responseTree'),
+      import('../../server/src/catalogData'),
+    ]);
+    return { sender, core, requests, results, trees, checker: new core.Checker(catalog.bundledCatalog()) };
+  })();
+  return loading;
+}
+
+export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  /** Responses by request name, per document, for `{{name.response...}}` chaining. */
+  private readonly responses = new Map<string, ResponseStore>();
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    private readonly environments: EnvironmentController,
+    private readonly responseView: ResponseView,
+    private readonly historyView: HistoryView,
+    private readonly settings: () => LpreqSettings,
+    private readonly history: () => HistoryStore | undefined,
+    private readonly output: vscode.LogOutputChannel,
+  ) {}
+
+  refreshLenses(): void {
+    this.lensesChanged.fire();
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    if (!this.settings().showCodeLens) return [];
+    const { requests, checker } = await load();
+    if (token.isCancellationRequested) return [];
+    const { requests: list } = requests.parseRequests(checker, document.getText(), this.environments.environments(document.uri));
+    const lenses: vscode.CodeLens[] = [];
+    for (const r of list) {
+      const range = new vscode.Range(r.line, 0, r.line, 0);
+      const args = [document.uri, r.line];
+      lenses.push(new vscode.CodeLens(range, { title: '$(play) Send Request', command: 'lpreq.sendRequest', arguments: args, tooltip: 'Send this request (Ctrl+Alt+R)' }));
+      if (r.paginated) {
+        lenses.push(new vscode.CodeLens(range, { title: 'Fetch All Pages', command: 'lpreq.fetchAllPages', arguments: args, tooltip: 'Follow the next pages and merge them into one body' }));
+      }
+      lenses.push(new vscode.CodeLens(range, { title: 'Copy as cURL', command: 'lpreq.copyAsCurl', arguments: args, tooltip: 'Copy a curl command; it reads the token from $LPREQ_TOKEN' }));
+    }
+    return lenses;
+  }
+
+  /** The document and request a command is about: the code lens's, or the cursor's. */
+  private async target(uri?: vscode.Uri, line?: number): Promise<{ doc: vscode.TextDocument; parsed: LpreqDocument; request: RequestInfo; all: RequestInfo[] } | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
+    if (!doc || doc.languageId !== 'lpreq') {
+      void vscode.window.showWarningMessage('lpreq: open a .lpreq file and put the cursor in a request.');
+      return undefined;
+    }
+    const { requests, checker } = await load();
+    const { document: parsed, requests: all } = requests.parseRequests(checker, doc.getText(), this.environments.environments(doc.uri));
+    const at = typeof line === 'number' ? line : editor && editor.document === doc ? editor.selection.active.line : 0;
+    const request = requests.requestAtLine(all, at);
+    if (!request) {
+      void vscode.window.showWarningMessage('lpreq: this file has no request (a line like GET /api/v1/courses).');
+      return undefined;
+    }
+    return { doc, parsed, request, all };
+  }
+
+  /** Errors of the language server inside a request's lines. */
+  private errorsIn(doc: vscode.TextDocument, r: RequestInfo): vscode.Diagnostic[] {
+    return vscode.languages
+      .getDiagnostics(doc.uri)
+      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line >= r.startLine && d.range.start.line <= r.endLine);
+  }
+
+  /** Asks about errors and protected environments; true when the requests may go. */
+  private async confirm(doc: vscode.TextDocument, list: RequestInfo[]): Promise<boolean> {
+    if (this.settings().confirmSendWithErrors) {
+      const withErrors = list.map((r) => ({ r, errors: this.errorsIn(doc, r) })).filter((x) => x.errors.length > 0);
+      if (withErrors.length > 0) {
+        const first = withErrors[0];
+        const detail =
+          withErrors.length === 1
+            ? `${first.errors.length} ${first.errors.length === 1 ? 'error' : 'errors'}, the first: ${first.errors[0].message}`
+            : `${withErrors.length} requests have errors; the first, ${describeRequest(first.r)}: ${first.errors[0].message}`;
+        const answer = await vscode.window.showWarningMessage(
+          withErrors.length === 1 ? `The request ${describeRequest(first.r)} still has errors. Send it anyway?` : 'Some requests still have errors. Send them anyway?',
+          { modal: true, detail },
+          'Send Anyway',
+        );
+        if (answer !== 'Send Anyway') return false;
+      }
+    }
+    const env = this.environments.selected;
+    const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
+    if (changing.length > 0) {
+      const what = changing.length === 1 ? `${changing[0].method} ${describeRequest(changing[0])}` : `${changing.length} requests that change data`;
+      const answer = await vscode.window.showWarningMessage(
+        `'${env ?? ''}' is a protected environment. Send ${what}?`,
+        { modal: true, detail: 'POST, PUT, PATCH and DELETE change data on the server.' },
+        'Send',
+      );
+      if (answer !== 'Send') return false;
+    }
+    return true;
+  }
+
+  async send(uri?: vscode.Uri, line?: number, allPages = false): Promise<void> {
+    const t = await this.target(uri, line);
+    if (!t) return;
+    if (!(await this.confirm(t.doc, [t.request]))) return;
+    await this.run(describeRequest(t.request), async (signal, progress) => {
+      const result = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
+      if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency') void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
+    });
+  }
+
+  async sendAll(uri?: vscode.Uri): Promise<void> {
+    const t = await this.target(uri, 0);
+    if (!t) return;
+    if (!(await this.confirm(t.doc, t.all))) return;
+    await this.run(`${t.all.length} requests`, async (signal, progress) => {
+      let ok = 0;
+      let failed = 0;
+      for (const [i, r] of t.all.entries()) {
+        if (signal.aborted) break;
+        progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
+        const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
+        if (result.ok) ok++;
+        else failed++;
+      }
+      const skipped = t.all.length - ok - failed;
+      void vscode.window.showInformationMessage(`lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`);
+    });
+  }
+
+  private async sendOne(
+    doc: vscode.TextDocument,
+    parsed: LpreqDocument,
+    r: RequestInfo,
+    o: { allPages: boolean; signal: AbortSignal; progress: vscode.Progress<{ message?: string }> },
+  ): Promise<SendResult> {
+    const { sender, results, trees, checker } = await load();
+    const key = doc.uri.toString();
+    let responses = this.responses.get(key);
+    if (!responses) {
+      responses = new Map();
+      this.responses.set(key, responses);
+    }
+    this.responseView.sending(describeRequest(r));
+    void this.responseView.reveal();
+    const token = await this.environments.token();
+    const environments = this.environments.environments(doc.uri);
+    const started = Date.now();
+    const result = await sender.sendBlock(parsed, r.blockIndex, {
+      checker,
+      environments,
+      token,
+      responses,
+      history: this.history(),
+      file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
+      allPages: o.allPages,
+      signal: o.signal,
+      ...exchangeOptions(this.settings()),
+      onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
+      onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
+    });
+    const summary = results.summaryFromSend(result, { method: r.method, url: r.target });
+    const returns = result.resource ?? result.request?.returns ?? null;
+    this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, returns, p), this.responseView.nextIdPrefix()));
+    this.historyView.refresh();
+    const status = result.response?.status ?? result.error?.kind ?? 'no response';
+    this.output.info(
+      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${Date.now() - started} ms` +
+        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}`,
+    );
+    return result;
+  }
+
+  /** Runs a send with a cancellable progress notification; Ctrl+Alt+K cancels too. */
+  private async run(title: string, task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', true);
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: true },
+        async (progress, cancel) => {
+          cancel.onCancellationRequested(() => controller.abort());
+          await task(controller.signal, progress);
+        },
+      );
+    } finally {
+      this.inFlight.delete(controller);
+      if (this.inFlight.size === 0) await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', false);
+    }
+  }
+
+  cancel(): void {
+    for (const c of this.inFlight) c.abort();
+  }
+
+  async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
+    const t = await this.target(uri, line);
+    if (!t) return;
+    const { sender, checker } = await load();
+    const responses = this.responses.get(t.doc.uri.toString());
+    const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
+      environments: this.environments.environments(t.doc.uri),
+      reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
+    });
+    if (!prepared.ok) {
+      void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
+      return;
+    }
+    if (withToken) {
+      const token = await this.environments.token();
+      if (!token) {
+        void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
+        return;
+      }
+      await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token }));
+      void vscode.window.showWarningMessage('lpreq: the curl command on the clipboard contains the access token. Do not paste it where others can read it.');
+      return;
+    }
+    await vscode.env.clipboard.writeText(sender.toCurl(prepared.request));
+    void vscode.window.showInformationMessage('lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.');
+  }
+
+  /** Sends a stored exchange again, to the URL it went to; the token is the chosen environment's. */
+  async resend(historyId: string): Promise<void> {
+    const store = this.history();
+    if (!store) return;
+    const { sender, core, checker, results, trees } = await load();
+    const entry = await store.get(historyId);
+    if (!entry) {
+      void vscode.window.showWarningMessage('lpreq: that exchange is no longer in history.');
+      return;
+    }
+    const { requestFromEntry } = await import('./model/history');
+    const target = core.targetPath(entry.request.url, () => undefined);
+    const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
+    const envs = this.environments.environments();
+    const base = envs.selected ? envs.environments[envs.selected]?.base_url : undefined;
+    let tokenOrigin: string | undefined;
+    try {
+      tokenOrigin = base ? new URL(base).origin : undefined;
+    } catch {
+      tokenOrigin = undefined;
+    }
+    const prepared = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin });
+    if (needsConfirmation(prepared.method, this.environments.isProtected())) {
+      const answer = await vscode.window.showWarningMessage(`'${envs.selected ?? ''}' is a protected environment. Send ${prepared.method} ${prepared.url} again?`, { modal: true }, 'Send');
+      if (answer !== 'Send') return;
+    }
+    await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
+      const token = await this.environments.token();
+      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, signal, maxPages: 1 });
+      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body) : { resource: null, issues: [] };
+      const result: SendResult = {
+        ok: response.ok,
+        request: prepared,
+        response,
+        resource: typed.resource,
+        issues: typed.issues,
+        error: response.error,
+        warnings: response.warnings,
+        diagnostics: [],
+        dependencies: [],
+      };
+      await store.add(sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token] }));
+      const summary = results.summaryFromSend(result, prepared);
+      this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, prepared.returns, p), this.responseView.nextIdPrefix()));
+      this.historyView.refresh();
+    });
+  }
+
+  async showHistoryEntry(historyId: string): Promise<void> {
+    const store = this.history();
+    const entry = await store?.get(historyId);
+    if (!entry) return;
+    const { sender, results, trees, checker } = await load();
+    const summary = results.summaryFromHistory(entry);
+    this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, entry.resource ?? null, p), this.responseView.nextIdPrefix()));
+    await this.responseView.reveal();
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.lensesChanged.dispose();
+  }
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEnvironmentFiles } from '../../server/src/node/environments';
+import {
+  environmentChoices,
+  isProtected,
+  needsConfirmation,
+  statusBarText,
+  tokenSecretKey,
+  validSelection,
+  withoutMetaKeys,
+} from '../../client/src/model/environments';
+
+test('an environment is protected by the setting or by "$protected": true in its file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ prod: { base_url: 'https://lms.example.edu', $protected: true }, local: { base_url: 'http://127.0.0.1:4010' } }),
+  );
+  const files = loadEnvironmentFiles(dir, dir);
+  assert.equal(isProtected('prod', files.environments.prod, []), true);
+  assert.equal(isProtected('local', files.environments.local, []), false);
+  assert.equal(isProtected('local', files.environments.local, ['local']), true);
+  assert.equal(isProtected(undefined, undefined, ['local']), false);
+  assert.deepEqual(withoutMetaKeys(files.environments).prod, { base_url: 'https://lms.example.edu' });
+});
+
+test('POST, PUT, PATCH and DELETE ask in a protected environment, GET never', () => {
+  for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.equal(needsConfirmation(m, true), true, m);
+  for (const m of ['GET', 'HEAD', 'OPTIONS']) assert.equal(needsConfirmation(m, true), false, m);
+  assert.equal(needsConfirmation('DELETE', false), false);
+});
+
+test('the picker lists no environment first, then every environment by name', () => {
+  const choices = environmentChoices(
+    { prod: { base_url: 'https://x', $protected: 'true' }, dev: { base_url: 'http://d', a: '1' } },
+    { selected: 'dev', protectedSetting: [], withToken: new Set(['prod']) },
+  );
+  assert.deepEqual(
+    choices.map((c) => c.name),
+    [undefined, 'dev', 'prod'],
+  );
+  assert.equal(choices[1].picked, true);
+  assert.match(choices[1].description, /2 variables/);
+  assert.equal(choices[2].protected, true);
+  assert.match(choices[2].description, /token set/);
+  assert.match(choices[2].description, /1 variable\b/);
+});
+
+test('status bar, secret keys and stale selections', () => {
+  assert.equal(statusBarText('prod', true, true), '$(lock) prod $(key)');
+  assert.equal(statusBarText(undefined, false, false), '$(server-environment) no environment');
+  assert.notEqual(tokenSecretKey('prod'), tokenSecretKey('dev'));
+  assert.notEqual(tokenSecretKey(undefined), tokenSecretKey('undefined'));
+  assert.equal(validSelection('gone', { dev: {} }), undefined);
+  assert.equal(validSelection('dev', { dev: {} }), 'dev');
+  assert.equal(validSelection('toString', {}), undefined);
+});

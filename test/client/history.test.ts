@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ago, historyItems, requestFromEntry, shortUrl } from '../../client/src/model/history';
+import { readSettings, exchangeOptions, DEFAULT_SETTINGS } from '../../client/src/model/settings';
+import { summaryFromHistory } from '../../client/src/model/sendResult';
+import type { HistoryEntry } from '../../server/src/sender/history';
+
+const entry: HistoryEntry = {
+  id: 'abc123456-0123abcd',
+  time: '2026-01-01T10:00:00.000Z',
+  method: 'POST',
+  url: 'http://127.0.0.1:4010/api/v1/courses/1/modules',
+  status: 200,
+  durationMs: 42.4,
+  name: 'createModule',
+  request: { method: 'POST', url: 'http://127.0.0.1:4010/api/v1/courses/1/modules', headers: [['Accept', 'application/json'], ['Authorization', 'Bearer x']], body: 'module%5Bname%5D=W' },
+  ok: true,
+  responseHeaders: { 'content-type': 'application/json' },
+  body: '{"id":1}',
+  resource: 'Module',
+  issues: [],
+};
+
+test('history items say what was sent, how it went and when', () => {
+  const [item] = historyItems([entry], Date.parse('2026-01-01T10:05:00.000Z'));
+  assert.equal(item.label, 'POST /api/v1/courses/1/modules');
+  assert.equal(item.description, '200 · 42 ms · 5 min ago · createModule');
+  assert.equal(item.icon, 'pass');
+  assert.equal(historyItems([{ ...entry, status: null }])[0].icon, 'error');
+  assert.equal(ago('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:00:30Z')), 'just now');
+  assert.equal(shortUrl('not a url'), 'not a url');
+});
+
+test('an entry becomes a request again, without any Authorization header', () => {
+  const r = requestFromEntry(entry, { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' });
+  assert.equal(r.method, 'POST');
+  assert.deepEqual(r.headers, [['Accept', 'application/json']]);
+  assert.deepEqual(r.body, { contentType: 'application/x-www-form-urlencoded', text: 'module%5Bname%5D=W' });
+  const json = requestFromEntry({ ...entry, request: { ...entry.request, body: '{"a":1}' } }, { returns: null, paginated: false, paging: 'link' });
+  assert.equal(json.body?.contentType, 'application/json');
+});
+
+test('a stored entry shows again as a response with its body parsed', () => {
+  const s = summaryFromHistory(entry);
+  assert.equal(s.bodyKind, 'json');
+  assert.deepEqual(s.body, { id: 1 });
+  assert.equal(s.resource, 'Module');
+});
+
+test('settings fall back to defaults and map to the sender options', () => {
+  const s = readSettings((k) => ({ timeout: 5000, followRedirects: false, proxy: ' http://p:3128 ', historySize: 'x' })[k as string]);
+  assert.equal(s.timeout, 5000);
+  assert.equal(s.historySize, DEFAULT_SETTINGS.historySize);
+  assert.deepEqual(exchangeOptions(s), { timeoutMs: 5000, maxBodyBytes: DEFAULT_SETTINGS.maxBodySize, maxRedirects: 0, proxy: 'http://p:3128' });
+});
