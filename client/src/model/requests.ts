@@ -8,24 +8,8 @@ import type { RequestInfo } from './requestInfo';
 
 export { describeRequest, type RequestInfo } from './requestInfo';
 
-/** Start offsets of the lines of a text. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** The 0-based line of an offset. */
-export function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/positions';
+import { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/positions';
 
 /** Every request of the document, in order. */
 export function listRequests(checker: Checker, document: LpreqDocument, environments?: Environments): RequestInfo[] {

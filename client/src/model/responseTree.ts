@@ -6,6 +6,7 @@
  * Children are built only when asked for, from the parsed value, and long arrays are cut
  * into ranges of at most CHUNK elements, so a very large body opens at once.
  */
+import type { ExchangeResult } from '../../../server/src/sender/exchange';
 import { formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/typed';
 import { documentationMarkdown } from './format';
 
@@ -16,19 +17,13 @@ export const CHUNK = 100;
 /** Finds the documented type at a JSON path of this response (describeAt with catalog and type bound). */
 export type Describe = (jsonPath: string) => DocumentedType | undefined;
 
-/** What the tree needs of a send result (the sender's exchange result plus the typed check). */
-export interface ResponseSummary {
+/** What the tree needs of a send result: the sender's exchange result plus the typed check. */
+export type ResponseSummary = Pick<
+  ExchangeResult,
+  'status' | 'statusText' | 'headers' | 'body' | 'bodyText' | 'bodyKind' | 'contentType' | 'bytes' | 'durationMs'
+> & {
   method: string;
   url: string;
-  status: number | null;
-  statusText: string;
-  headers: Record<string, string>;
-  body: unknown;
-  bodyText: string;
-  bodyKind: 'json' | 'text' | 'binary' | 'empty';
-  contentType?: string;
-  bytes: number;
-  durationMs: number;
   /** The documented type of the body (`Module[]`), or null. */
   resource: string | null;
   issues: ResponseIssue[];
@@ -39,7 +34,7 @@ export interface ResponseSummary {
   pages?: number;
   incomplete?: string;
   warnings?: string[];
-}
+};
 
 export type NodeKind = 'status' | 'error' | 'message' | 'section' | 'header' | 'issue' | 'value' | 'range' | 'text';
 export type NodeIcon = 'pass' | 'error' | 'warning' | 'info' | 'headers' | 'body' | 'field' | 'array' | 'object' | 'issues' | 'text';

@@ -138,7 +138,7 @@ export class Checker {
     for (const { start, block } of doc.blocks) {
       const diagnostics = this.checkBlock(block, scope);
       diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
-      for (const d of diagnostics) out.push(shift(d, start));
+      for (const d of diagnostics) out.push(shiftDiagnostic(d, start));
     }
     return out;
   }
@@ -731,7 +731,8 @@ function diag(code: DiagnosticCode, message: string, start: number, end: number,
   return d;
 }
 
-function shift(d: Diagnostic, by: number): Diagnostic {
+/** A diagnostic moved by `by` characters, with the line offsets of its data (block-relative to absolute). */
+export function shiftDiagnostic(d: Diagnostic, by: number): Diagnostic {
   if (by === 0) return d;
   const data = d.data && (d.data.lineStart !== undefined || d.data.lineEnd !== undefined)
     ? { ...d.data, lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined, lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined }

@@ -4,6 +4,7 @@
  * and scope, and turns the core's offsets into ranges. Every handler runs guarded: an
  * exception becomes a log line and an empty result, never a dead server.
  */
+import { lineOfOffset, lineStarts } from '../core/positions';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -28,7 +29,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { bundledCatalog } from '../catalogData';
-import { Checker, type Diagnostic } from '../core/checker';
+import { Checker, shiftDiagnostic, type Diagnostic } from '../core/checker';
 import { codeActions, type TextEdit } from '../core/codeActions';
 import { complete, type CompletionEntry } from '../core/completion';
 import { blockAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
@@ -190,7 +191,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (found.length > 0) {
       const lines = lineStarts(block.text);
       const pos = (offset: number): Position => {
-        const line = lineIndexOf(lines, offset);
+        const line = lineOfOffset(lines, offset);
         return { line, character: offset - lines[line] };
       };
       list = found.map((d) => {
@@ -470,30 +471,4 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.listen();
 }
 
-function shiftDiagnostic(d: Diagnostic, by: number): Diagnostic {
-  const data = d.data
-    ? { ...d.data, lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined, lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined }
-    : undefined;
-  return { ...d, start: d.start + by, end: d.end + by, ...(data ? { data } : {}) };
-}
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  let i = text.indexOf('\n');
-  while (i !== -1) {
-    starts.push(i + 1);
-    i = text.indexOf('\n', i + 1);
-  }
-  return starts;
-}
-
-function lineIndexOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
