@@ -107,3 +107,12 @@ test('very long lines and any Unicode parse without trouble', () => {
   const b = parseBlock(`POST /api/v1/courses/1/modules\n\nmodule[name] = ${long} 🎓 ünïcödé\u2028 ﷽\n`);
   assert.equal(b.params[0].value.text.length, long.length + ' 🎓 ünïcödé\u2028 ﷽'.length);
 });
+
+test('spaces in the query are read as part of the value; in the path they are a syntax problem', () => {
+  const ok = parseBlock('GET /api/v1/search/recipients?search=ada lovelace HTTP/1.1\n');
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.params[0].decodedValue, 'ada lovelace');
+  assert.equal(ok.request?.version?.text, 'HTTP/1.1');
+  const bad = parseBlock('GET /api/v1/courses/1/mod ules\n');
+  assert.equal(bad.problems.length, 1);
+});

@@ -255,7 +255,9 @@ function parseRequestLine(line: Line, block: Block): RequestLine | undefined {
     }
     return { method, methodKnown: false, target: rest, version, start: line.start + s, end: line.end };
   }
-  if (/\s/.test(rest.text) && methodKnown) {
+  // Spaces in the query are sent percent-encoded (as REST Client does); in the path they are a mistake.
+  const pathPart = rest.text.split('?', 1)[0];
+  if (/\s/.test(pathPart) && methodKnown) {
     block.problems.push({
       code: 'syntax',
       message: 'the target of a request line cannot contain spaces (percent-encode them as %20)',
