@@ -247,7 +247,7 @@ export class Checker {
       const at = block.text.indexOf('{{', start);
       if (at === -1 || at >= end) return;
       for (const ref of findVariableReferences(block.text.slice(start, end), start)) {
-        const problem = unresolvedReason(ref.expression, scope);
+        const problem = resolutionOf(ref.expression, scope);
         if (problem) out.push(diag('unresolved-variable', problem, ref.start, ref.end));
       }
     };
@@ -701,6 +701,20 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
 
 function suggestionNames(endpoint: Endpoint): string[] {
   return endpoint.params.map((p) => p.name);
+}
+
+/** The verdict on `{{expression}}`, memoised per scope: the same few variables recur in every block. */
+const verdicts = new WeakMap<VariableScope, Map<string, string | undefined>>();
+function resolutionOf(expression: string, scope: VariableScope): string | undefined {
+  let cache = verdicts.get(scope);
+  if (!cache) {
+    cache = new Map();
+    verdicts.set(scope, cache);
+  }
+  if (cache.has(expression)) return cache.get(expression);
+  const verdict = unresolvedReason(expression, scope);
+  if (cache.size < 10_000) cache.set(expression, verdict);
+  return verdict;
 }
 
 function unresolvedReason(expression: string, scope: VariableScope): string | undefined {

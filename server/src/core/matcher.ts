@@ -29,18 +29,30 @@ export type MatchResult =
  * replaced by their values when known, so a base_url that carries a path still works.
  */
 export function targetPath(target: string, resolve: (name: string) => string | undefined): TargetPath | undefined {
-  let text = target;
-  const q = text.search(/[?#]/);
-  if (q !== -1) text = text.slice(0, q);
-  for (let depth = 0; depth < 8 && text.startsWith('{{'); depth++) {
-    const close = text.indexOf('}}');
-    if (close === -1) break;
-    const value = resolve(text.slice(2, close).trim());
-    text = (value ?? '') + text.slice(close + 2);
+  let end = target.length;
+  const q = target.indexOf('?');
+  if (q !== -1) end = q;
+  const h = target.indexOf('#');
+  if (h !== -1 && h < end) end = h;
+  let text = end === target.length ? target : target.slice(0, end);
+  if (text.startsWith('{{')) {
+    // The usual target is {{base_url}}/api/...: the base's own path (often none) comes first.
+    let prefix = '';
+    for (let depth = 0; depth < 8 && text.startsWith('{{'); depth++) {
+      const close = text.indexOf('}}');
+      if (close === -1) break;
+      prefix += resolve(text.slice(2, close).trim()) ?? '';
+      text = text.slice(close + 2);
+    }
+    const base = prefix.length === 0 ? '' : pathOf(prefix, true);
+    if (base === undefined) return undefined;
+    text = base.length === 0 || base === '/' ? text : base.endsWith('/') && text.startsWith('/') ? base + text.slice(1) : base + text;
+  } else {
+    const p = pathOf(text, false);
+    if (p === undefined) return undefined;
+    text = p;
   }
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(text);
-  if (scheme) text = text.slice(scheme[0].length);
-  if (!text.startsWith('/')) return undefined;
+  if (text.charCodeAt(0) !== 47) return undefined;
   const segments: PathSegment[] = [];
   for (const s of text.split('/')) {
     if (s.length === 0) continue;
@@ -53,6 +65,25 @@ export function targetPath(target: string, resolve: (name: string) => string | u
     });
   }
   return { path: text, segments };
+}
+
+/** Paths of absolute URLs seen before: a file's base_url is looked at once, not once a request. */
+const urlPaths = new Map<string, string>();
+
+/** The path of an absolute URL (from the first '/' after the authority), or the text itself when it is a path. */
+function pathOf(text: string, remember: boolean): string | undefined {
+  if (text.charCodeAt(0) === 47) return text;
+  const known = remember ? urlPaths.get(text) : undefined;
+  if (known !== undefined) return known;
+  const sep = text.indexOf('://');
+  if (sep <= 0 || sep >= 16 || !/^[a-z][a-z0-9+.-]*$/i.test(text.slice(0, sep))) return undefined;
+  const slash = text.indexOf('/', sep + 3);
+  const path = slash === -1 ? '' : text.slice(slash);
+  if (remember) {
+    if (urlPaths.size > 1000) urlPaths.clear();
+    urlPaths.set(text, path);
+  }
+  return path;
 }
 
 interface Candidate {

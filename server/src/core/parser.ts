@@ -104,61 +104,68 @@ export interface LpreqDocument {
   blocks: BlockRef[];
 }
 
-interface Line {
-  start: number;
-  /** End of the content, before the line break. */
-  end: number;
-  text: string;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  const n = text.length;
-  while (start <= n) {
-    let i = text.indexOf('\n', start);
-    if (i === -1) i = n;
-    let end = i;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    lines.push({ start, end, text: text.slice(start, end) });
-    if (i >= n) break;
-    start = i + 1;
-  }
-  return lines;
-}
+/*
+ * The block is scanned by index: lines are [start, end) ranges of the block text, and only
+ * the tokens that go into the tree are sliced out. No per-line objects or strings, and no
+ * regular expressions on the common lines: this is the hot path of every keystroke and of
+ * `lpreq check` over large files.
+ */
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 10 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && (c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000)) || c === 0x1680;
 }
 
-function isBlank(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return false;
-  return true;
-}
-
-function leadingSpace(s: string): number {
-  let i = 0;
-  while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
+/** The first index in [from, to) that is not a space or tab (or `to`). */
+function skipBlanks(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) break;
+    i++;
+  }
   return i;
 }
 
-function isComment(s: string): boolean {
-  const i = leadingSpace(s);
-  const c = s.charCodeAt(i);
-  return c === 35 /* # */ || (c === 47 /* / */ && s.charCodeAt(i + 1) === 47);
+function isBlankRange(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
 }
 
-function token(text: string, lineStart: number, from: number, to: number): Token {
-  return { text: text.slice(from, to), start: lineStart + from, end: lineStart + to };
+/** A whole-line comment: `#` or `//` after leading blanks. */
+function isCommentRange(text: string, from: number, to: number): boolean {
+  const i = skipBlanks(text, from, to);
+  const c = text.charCodeAt(i);
+  return i < to && (c === 35 || (c === 47 && i + 1 < to && text.charCodeAt(i + 1) === 47));
 }
 
-/** Trims a range of a line, returning a token (empty tokens stand at `from`). */
-function trimmedToken(line: Line, from: number, to: number): Token {
+/** The trimmed token in [from, to); an empty token stands at `from`. */
+function tokenIn(text: string, from: number, to: number): Token {
   let a = from;
   let b = to;
-  while (a < b && isSpace(line.text.charCodeAt(a))) a++;
-  while (b > a && isSpace(line.text.charCodeAt(b - 1))) b--;
-  return token(line.text, line.start, a, b);
+  while (a < b && isSpace(text.charCodeAt(a))) a++;
+  while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+  return { text: text.slice(a, b), start: a, end: b };
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isIdentPart(c: number, extra: string): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57) || extra.includes(String.fromCharCode(c));
+}
+
+/** The end of an identifier starting at `from` (letters, digits, `_`, and the `extra` characters). */
+function identEnd(text: string, from: number, to: number, extra: string): number {
+  if (from >= to || !isIdentStart(text.charCodeAt(from))) return from;
+  let i = from + 1;
+  while (i < to && isIdentPart(text.charCodeAt(i), extra)) i++;
+  return i;
+}
+
+/** HTTP token characters (RFC 9110), for header names. */
+function isTokenChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || "!#$%&'*+.^_`|~-".includes(String.fromCharCode(c));
 }
 
 function safeDecode(s: string): string {
@@ -170,281 +177,287 @@ function safeDecode(s: string): string {
   }
 }
 
-const VARIABLE_LINE = /^\s*@([A-Za-z_][\w.-]*)\s*=(.*)$/;
-const METADATA_LINE = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w-]*)(?:\s+(.*?))?\s*$/;
-const HEADER_LINE = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*:(.*)$/;
+/**
+ * Lists a block does not use share one empty array, and the line ranges live in
+ * scratch arrays reused from block to block (parsing is synchronous): a large document
+ * allocates little beyond its tree.
+ */
+// Not frozen: a frozen array has another elements kind, which makes every loop over block lists polymorphic.
+// Only `add` below ever grows a list, and it never pushes onto NONE.
+const NONE: never[] = [];
+const scratchStarts: number[] = [];
+const scratchEnds: number[] = [];
 
-/** Splits `a=1&b=2` (a query string, from offset `from` of the line) into parameters. */
-function parseQuery(line: Line, from: number, out: ParameterLine[]) {
+function add<T>(list: T[], item: T): T[] {
+  if (list === NONE) return [item];
+  list.push(item);
+  return list;
+}
+
+/** `# @name value` or `// @name value`: the key and value tokens, or null. */
+function readMetadata(text: string, from: number, to: number): Metadata | null {
+  let i = skipBlanks(text, from, to);
+  if (text.charCodeAt(i) === 35) i++;
+  else if (text.charCodeAt(i) === 47 && text.charCodeAt(i + 1) === 47) i += 2;
+  else return null;
+  i = skipBlanks(text, i, to);
+  if (i >= to || text.charCodeAt(i) !== 64) return null;
+  const keyEnd = identEnd(text, i + 1, to, '-');
+  if (keyEnd === i + 1) return null;
+  if (keyEnd < to && !isSpace(text.charCodeAt(keyEnd))) return null;
+  return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, keyEnd, to), start: from, end: to };
+}
+
+/** `@name = value`: the variable, or null. */
+function readVariable(text: string, from: number, to: number): VariableDefinition | null {
+  const at = skipBlanks(text, from, to);
+  if (at >= to || text.charCodeAt(at) !== 64) return null;
+  const nameEnd = identEnd(text, at + 1, to, '.-');
+  if (nameEnd === at + 1) return null;
+  const eq = skipBlanks(text, nameEnd, to);
+  if (eq >= to || text.charCodeAt(eq) !== 61) return null;
+  return { name: { text: text.slice(at + 1, nameEnd), start: at + 1, end: nameEnd }, value: tokenIn(text, eq + 1, to), start: at, end: to };
+}
+
+/** `Name: value`: the index of the colon, or -1. */
+function headerColon(text: string, from: number, to: number): number {
+  let i = skipBlanks(text, from, to);
+  const nameStart = i;
+  while (i < to && isTokenChar(text.charCodeAt(i))) i++;
+  if (i === nameStart) return -1;
+  i = skipBlanks(text, i, to);
+  return i < to && text.charCodeAt(i) === 58 ? i : -1;
+}
+
+/** Splits `a=1&b=2` in [from, to) into query parameters. */
+function parseQuery(text: string, from: number, to: number, params: ParameterLine[]): ParameterLine[] {
+  let out = params;
   let i = from;
-  const text = line.text;
-  while (i < text.length) {
+  while (i < to) {
     let amp = text.indexOf('&', i);
-    if (amp === -1) amp = text.length;
-    // Trailing spaces (and a trailing HTTP version, already cut) are not part of the pair.
-    const pair = trimmedToken(line, i, amp);
+    if (amp === -1 || amp > to) amp = to;
+    const pair = tokenIn(text, i, amp);
     if (pair.text.length > 0) {
       const eq = pair.text.indexOf('=');
       const nameEnd = eq === -1 ? pair.end : pair.start + eq;
-      const rel = pair.start - line.start;
-      const name = token(text, line.start, rel, nameEnd - line.start);
-      const value =
-        eq === -1
-          ? token(text, line.start, pair.end - line.start, pair.end - line.start)
-          : token(text, line.start, rel + eq + 1, pair.end - line.start);
-      out.push({
-        name,
-        value,
-        decodedName: safeDecode(name.text),
-        decodedValue: safeDecode(value.text),
-        source: 'query',
-        start: pair.start,
-        end: pair.end,
-      });
+      const name: Token = { text: text.slice(pair.start, nameEnd), start: pair.start, end: nameEnd };
+      const value: Token = eq === -1 ? { text: '', start: pair.end, end: pair.end } : { text: text.slice(nameEnd + 1, pair.end), start: nameEnd + 1, end: pair.end };
+      out = add(out, { name, value, decodedName: safeDecode(name.text), decodedValue: safeDecode(value.text), source: 'query', start: pair.start, end: pair.end });
     }
     i = amp + 1;
   }
+  return out;
 }
 
-function parseRequestLine(line: Line, block: Block): RequestLine | undefined {
-  const text = line.text;
-  const s = leadingSpace(text);
+function startsTarget(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c === 47) return true; // '/'
+  if (c === 123 && text.charCodeAt(i + 1) === 123) return true; // '{{'
+  if (c === 104 || c === 72) return /^https?:\/\//i.test(text.slice(i, i + 8));
+  return false;
+}
+
+function parseRequestLine(text: string, from: number, to: number, block: Block): RequestLine {
+  const s = skipBlanks(text, from, to);
   let e = s;
-  while (e < text.length && !isSpace(text.charCodeAt(e))) e++;
-  const first = token(text, line.start, s, e);
+  while (e < to && !isSpace(text.charCodeAt(e))) e++;
   let method: Token;
   let targetFrom: number;
   let methodKnown: boolean;
-  const looksLikeTarget = /^(\/|https?:\/\/|\{\{)/i.test(first.text);
-  if (looksLikeTarget) {
+  if (startsTarget(text, s)) {
     // REST Client and JetBrains read a bare URL as a GET.
-    method = { text: 'GET', start: first.start, end: first.start };
+    method = { text: 'GET', start: s, end: s };
     methodKnown = true;
     targetFrom = s;
   } else {
-    method = first;
-    methodKnown = METHOD_SET.has(first.text);
+    method = { text: text.slice(s, e), start: s, end: e };
+    methodKnown = METHOD_SET.has(method.text);
     targetFrom = e;
     if (!methodKnown) {
-      const upper = first.text.toUpperCase();
+      const upper = method.text.toUpperCase();
       const hint = METHOD_SET.has(upper) ? ` (methods are upper case: ${upper})` : '';
-      block.problems.push({
+      block.problems = add(block.problems, {
         code: 'syntax',
-        message: `'${first.text}' is not an HTTP method${hint}; a request line is METHOD TARGET with METHOD one of ${METHODS.join(', ')}`,
-        start: first.start,
-        end: first.end,
+        message: `'${method.text}' is not an HTTP method${hint}; a request line is METHOD TARGET with METHOD one of ${METHODS.join(', ')}`,
+        start: s,
+        end: e,
       });
     }
   }
-  let rest = trimmedToken(line, targetFrom, text.length);
+  let target = tokenIn(text, targetFrom, to);
   let version: Token | undefined;
-  const versionMatch = /\s+(HTTP\/\d(?:\.\d)?)$/.exec(rest.text);
-  if (versionMatch) {
-    const vStart = rest.end - versionMatch[1].length;
-    version = { text: versionMatch[1], start: vStart, end: rest.end };
-    rest = trimmedToken(line, rest.start - line.start, vStart - line.start);
+  const lastSpace = Math.max(target.text.lastIndexOf(' '), target.text.lastIndexOf('\t'));
+  if (lastSpace !== -1 && /^HTTP\/\d(?:\.\d)?$/.test(target.text.slice(lastSpace + 1))) {
+    const vStart = target.start + lastSpace + 1;
+    version = { text: text.slice(vStart, target.end), start: vStart, end: target.end };
+    target = tokenIn(text, target.start, vStart);
   }
-  if (rest.text.length === 0) {
+  if (target.text.length === 0) {
     if (methodKnown) {
-      block.problems.push({
+      block.problems = add(block.problems, {
         code: 'syntax',
         message: `the request line has no target: write ${method.text} /api/v1/... or ${method.text} {{base_url}}/api/v1/...`,
-        start: line.start + s,
-        end: line.end,
+        start: s,
+        end: to,
       });
     }
-    return { method, methodKnown: false, target: rest, version, start: line.start + s, end: line.end };
+    return { method, methodKnown: false, target, version, start: s, end: to };
   }
   // Spaces in the query are sent percent-encoded (as REST Client does); in the path they are a mistake.
-  const pathPart = rest.text.split('?', 1)[0];
-  if (/\s/.test(pathPart) && methodKnown) {
-    block.problems.push({
+  const q = target.text.indexOf('?');
+  const pathPart = q === -1 ? target.text : target.text.slice(0, q);
+  if (methodKnown && /\s/.test(pathPart)) {
+    block.problems = add(block.problems, {
       code: 'syntax',
       message: 'the target of a request line cannot contain spaces (percent-encode them as %20)',
-      start: rest.start,
-      end: rest.end,
+      start: target.start,
+      end: target.end,
     });
   }
-  return { method, methodKnown, target: rest, version, start: line.start + s, end: line.end };
+  return { method, methodKnown, target, version, start: s, end: to };
 }
 
 /** Parses one block. `text` starts at the block's `###` line, if it has one. */
 export function parseBlock(text: string): Block {
-  const block: Block = {
-    text,
-    metadata: [],
-    variables: [],
-    queryLines: [],
-    headers: [],
-    params: [],
-    problems: [],
-  };
-  const lines = splitLines(text);
-  let index = 0;
-  if (lines.length > 0 && lines[0].text.startsWith('###')) {
-    const line = lines[0];
-    block.separator = { start: line.start, end: line.end };
-    const title = trimmedToken(line, 3, line.text.length);
+  const block: Block = { text, metadata: NONE, variables: NONE, queryLines: NONE, headers: NONE, params: NONE, problems: NONE };
+  const n = text.length;
+  // Line ranges: starts[k] .. ends[k] (before the line break, without a trailing CR).
+  const starts = scratchStarts;
+  const ends = scratchEnds;
+  let count = 0;
+  for (let start = 0; start <= n; ) {
+    let nl = text.indexOf('\n', start);
+    if (nl === -1) nl = n;
+    starts[count] = start;
+    ends[count] = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    count++;
+    if (nl >= n) break;
+    start = nl + 1;
+  }
+  const blank = (k: number) => isBlankRange(text, starts[k], ends[k]);
+  const comment = (k: number) => isCommentRange(text, starts[k], ends[k]);
+  let k = 0;
+  if (count > 0 && text.startsWith('###')) {
+    block.separator = { start: 0, end: ends[0] };
+    const title = tokenIn(text, 3, ends[0]);
     if (title.text.length > 0) block.title = title;
-    index = 1;
+    k = 1;
   }
   // Before the request line: comments, metadata, variables.
-  for (; index < lines.length; index++) {
-    const line = lines[index];
-    if (isBlank(line.text)) continue;
-    const meta = METADATA_LINE.exec(line.text);
+  for (; k < count; k++) {
+    const s = starts[k];
+    const e = ends[k];
+    if (blank(k)) continue;
+    const meta = readMetadata(text, s, e);
     if (meta) {
-      const keyAt = line.text.indexOf('@') + 1;
-      const key = token(line.text, line.start, keyAt, keyAt + meta[1].length);
-      const value = trimmedToken(line, keyAt + meta[1].length, line.text.length);
-      block.metadata.push({ key, value, start: line.start, end: line.end });
+      block.metadata = add(block.metadata, meta);
       continue;
     }
-    if (isComment(line.text)) continue;
-    const variable = VARIABLE_LINE.exec(line.text);
+    if (comment(k)) continue;
+    const variable = readVariable(text, s, e);
     if (variable) {
-      block.variables.push(parseVariable(line));
+      block.variables = add(block.variables, variable);
       continue;
     }
-    block.request = parseRequestLine(line, block);
-    if (block.request && block.request.target.text.length > 0) {
-      const q = block.request.target.text.indexOf('?');
-      if (q !== -1) {
-        const from = block.request.target.start - line.start + q + 1;
-        const to = block.request.target.end - line.start;
-        parseQuery({ start: line.start, end: line.start + to, text: line.text.slice(0, to) }, from, block.params);
-      }
+    block.request = parseRequestLine(text, s, e, block);
+    const target = block.request.target;
+    if (target.text.length > 0) {
+      const q = target.text.indexOf('?');
+      if (q !== -1) block.params = parseQuery(text, target.start + q + 1, target.end, block.params);
     }
-    index++;
+    k++;
     break;
   }
   if (!block.request) return block;
-  // Query continuation lines.
-  const isContinuation = (line: Line) => {
-    const c = line.text[leadingSpace(line.text)];
-    return c === '?' || c === '&';
+  // Query continuation lines; a comment between them does not end the query.
+  const continuation = (j: number) => {
+    const i = skipBlanks(text, starts[j], ends[j]);
+    const c = text.charCodeAt(i);
+    return i < ends[j] && (c === 63 || c === 38);
   };
-  for (; index < lines.length; index++) {
-    const line = lines[index];
-    if (isComment(line.text)) {
-      // A comment between continuation lines does not end the query.
-      let next = index + 1;
-      while (next < lines.length && isComment(lines[next].text)) next++;
-      if (next < lines.length && isContinuation(lines[next])) continue;
+  for (; k < count; k++) {
+    if (comment(k)) {
+      let next = k + 1;
+      while (next < count && comment(next)) next++;
+      if (next < count && continuation(next)) continue;
       break;
     }
-    if (!isContinuation(line)) break;
-    const s = leadingSpace(line.text);
-    block.queryLines.push({ start: line.start, end: line.end });
-    parseQuery(line, s + 1, block.params);
+    if (!continuation(k)) break;
+    block.queryLines = add(block.queryLines, { start: starts[k], end: ends[k] });
+    block.params = parseQuery(text, skipBlanks(text, starts[k], ends[k]) + 1, ends[k], block.params);
   }
   // Headers up to the first blank line.
-  for (; index < lines.length; index++) {
-    const line = lines[index];
-    if (isBlank(line.text)) {
-      block.bodyStart = line.start;
-      index++;
+  for (; k < count; k++) {
+    const s = starts[k];
+    const e = ends[k];
+    if (blank(k)) {
+      block.bodyStart = s;
+      k++;
       break;
     }
-    if (isComment(line.text)) continue;
-    const header = HEADER_LINE.exec(line.text);
-    if (header) {
-      const colon = line.text.indexOf(':');
-      block.headers.push({
-        name: trimmedToken(line, 0, colon),
-        value: trimmedToken(line, colon + 1, line.text.length),
-        start: line.start,
-        end: line.end,
-      });
+    if (comment(k)) continue;
+    const colon = headerColon(text, s, e);
+    if (colon !== -1) {
+      block.headers = add(block.headers, { name: tokenIn(text, s, colon), value: tokenIn(text, colon + 1, e), start: s, end: e });
       continue;
     }
-    // A parameter line without the blank line before it: read it as a parameter, and say so.
-    block.problems.push({
+    block.problems = add(block.problems, {
       code: 'syntax',
       message: `expected a header 'Name: value' or a blank line before the parameters`,
-      start: line.start + leadingSpace(line.text),
-      end: line.end,
+      start: skipBlanks(text, s, e),
+      end: e,
     });
   }
   // Body: a JSON body or parameter lines.
-  let firstContent = index;
-  while (firstContent < lines.length && (isBlank(lines[firstContent].text) || isComment(lines[firstContent].text))) {
-    firstContent++;
-  }
-  if (firstContent < lines.length) {
-    const t = lines[firstContent].text.trimStart();
-    if (t.startsWith('{') || t.startsWith('[')) {
-      let last = lines.length - 1;
-      while (last > firstContent && (isBlank(lines[last].text) || isComment(lines[last].text))) last--;
-      const start = lines[firstContent].start;
-      const end = lines[last].end;
+  let first = k;
+  while (first < count && (blank(first) || comment(first))) first++;
+  if (first < count) {
+    const c = text.charCodeAt(skipBlanks(text, starts[first], ends[first]));
+    if (c === 123 || c === 91) {
+      let last = count - 1;
+      while (last > first && (blank(last) || comment(last))) last--;
+      const start = starts[first];
+      const end = ends[last];
       // Whole-line comments cannot be JSON (a JSON string never spans lines): they are blanked
       // out, keeping every offset, so a body may carry notes like the rest of the file.
       let body = '';
-      for (let k = firstContent; k <= last; k++) {
-        const l = lines[k];
-        body += isComment(l.text) ? ' '.repeat(l.text.length) : l.text;
-        if (k < last) body += text.slice(l.end, lines[k + 1].start);
+      for (let j = first; j <= last; j++) {
+        body += comment(j) ? ' '.repeat(ends[j] - starts[j]) : text.slice(starts[j], ends[j]);
+        if (j < last) body += text.slice(ends[j], starts[j + 1]);
       }
       block.jsonBody = { text: body, start, end };
       return block;
     }
   }
-  for (; index < lines.length; index++) {
-    const line = lines[index];
-    if (isBlank(line.text) || isComment(line.text)) continue;
-    if (VARIABLE_LINE.test(line.text)) {
-      block.variables.push(parseVariable(line));
+  for (; k < count; k++) {
+    const s = starts[k];
+    const e = ends[k];
+    if (blank(k) || comment(k)) continue;
+    const variable = readVariable(text, s, e);
+    if (variable) {
+      block.variables = add(block.variables, variable);
       continue;
     }
+    let from = skipBlanks(text, s, e);
+    const c = text.charCodeAt(from);
     // Response handlers and redirections of other clients (`> {% %}`, `>> file`, `<> file`) are skipped.
-    const t = line.text.trimStart();
-    if (t.startsWith('>') || t.startsWith('<>')) continue;
-    let from = leadingSpace(line.text);
-    if (line.text[from] === '&') from++;
-    const eq = line.text.indexOf('=', from);
-    if (eq === -1) {
-      block.problems.push({
-        code: 'syntax',
-        message: `a parameter line is 'name = value'; this line has no '='`,
-        start: line.start + leadingSpace(line.text),
-        end: line.end,
-      });
+    if (c === 62 || (c === 60 && text.charCodeAt(from + 1) === 62)) continue;
+    const lineStart = from;
+    if (c === 38) from++;
+    const eq = text.indexOf('=', from);
+    if (eq === -1 || eq >= e) {
+      block.problems = add(block.problems, { code: 'syntax', message: `a parameter line is 'name = value'; this line has no '='`, start: lineStart, end: e });
       continue;
     }
-    const name = trimmedToken(line, from, eq);
-    const value = trimmedToken(line, eq + 1, line.text.length);
+    const name = tokenIn(text, from, eq);
     if (name.text.length === 0) {
-      block.problems.push({
-        code: 'syntax',
-        message: `a parameter line is 'name = value'; the name is missing`,
-        start: line.start + leadingSpace(line.text),
-        end: line.end,
-      });
+      block.problems = add(block.problems, { code: 'syntax', message: `a parameter line is 'name = value'; the name is missing`, start: lineStart, end: e });
       continue;
     }
-    block.params.push({
-      name,
-      value,
-      decodedName: name.text,
-      decodedValue: value.text,
-      source: 'body',
-      start: line.start + leadingSpace(line.text),
-      end: line.end,
-    });
+    const value = tokenIn(text, eq + 1, e);
+    block.params = add(block.params, { name, value, decodedName: name.text, decodedValue: value.text, source: 'body', start: lineStart, end: e });
   }
   return block;
-}
-
-function parseVariable(line: Line): VariableDefinition {
-  const at = line.text.indexOf('@');
-  const eq = line.text.indexOf('=', at);
-  return {
-    name: trimmedToken(line, at + 1, eq),
-    value: trimmedToken(line, eq + 1, line.text.length),
-    start: line.start + leadingSpace(line.text),
-    end: line.end,
-  };
 }
 
 /** Offsets of the blocks of a document: the start and each line that begins with `###`. */
