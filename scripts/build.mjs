@@ -1,8 +1,19 @@
 // Bundles the command line, the language server and the VS Code client with esbuild.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+
+// The catalog is embedded as text and parsed with JSON.parse on first use: cheaper than
+// compiling it as a JavaScript object literal every time a bundle loads.
+const catalogAsText = {
+  name: 'catalog-as-text',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.json$/ }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
+  },
+};
 
 const common = {
+  plugins: [catalogAsText],
   bundle: true,
   platform: 'node',
   target: 'node20',

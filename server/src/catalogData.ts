@@ -10,10 +10,15 @@ import { loadCatalog, type Catalog } from './core/catalog/catalog';
 
 let cached: Catalog | undefined;
 
+/** The bundles embed the catalog files as text (scripts/build.mjs); tsx and tsc see objects. */
+function json(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
 export function bundledCatalog(): Catalog {
   cached ??= loadCatalog({
-    endpointFiles: { 'A.endpoints.json': A, 'B.endpoints.json': B, 'C.endpoints.json': C },
-    resourceFile: resources,
+    endpointFiles: { 'A.endpoints.json': json(A), 'B.endpoints.json': json(B), 'C.endpoints.json': json(C) },
+    resourceFile: json(resources),
   });
   return cached;
 }
