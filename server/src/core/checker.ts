@@ -236,8 +236,7 @@ export class Checker {
       // The API also reads JSON bodies as parameters: check them by their bracket names.
       return out;
     }
-    const bound = new Set(match.bindings.keys());
-    this.checkParameters(block.params, endpoint, bound, label, lineStart, lineEnd, out);
+    this.checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out);
     return out;
   }
 
@@ -402,19 +401,18 @@ export class Checker {
   private checkParameters(
     params: ParameterLine[],
     endpoint: Endpoint,
-    bound: Set<string>,
+    bound: Map<string, string>,
     label: string,
     lineStart: number,
     lineEnd: number,
     out: Diagnostic[],
   ) {
     /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
-    const sent = new Map<string, { line: ParameterLine; param: CatalogParameter; segments: string[] }[]>();
-    const seenNames = new Set<string>();
+    const sent = new Map<string, SentParameter[]>();
     for (const line of params) {
       const name = line.decodedName;
-      const found = lookupParameter(endpoint, name);
-      if (!found) {
+      const param = findParameter(endpoint, name);
+      if (!param) {
         if (!endpoint.paramsNotShown) {
           const near = closest(name, suggestionNames(endpoint));
           out.push(
@@ -429,12 +427,12 @@ export class Checker {
         }
         continue;
       }
-      const { param, segments } = found;
       const key = param.name;
-      const list = sent.get(key) ?? [];
-      list.push({ line, param, segments });
-      sent.set(key, list);
-      if (seenNames.has(name) && !param.isArray) {
+      let list = sent.get(key);
+      const repeated = list !== undefined && !param.isArray && list.some((e) => e.line.decodedName === name);
+      if (list) list.push({ line, param });
+      else sent.set(key, (list = [{ line, param }]));
+      if (repeated) {
         out.push(
           diag('duplicate-parameter', `${name} takes one value but is given more than once (${label})`, line.name.start, line.name.end, {
             lineStart: line.start,
@@ -442,7 +440,6 @@ export class Checker {
           }),
         );
       }
-      seenNames.add(name);
       if (param.deprecated) {
         const successor = typeof param.deprecated === 'object' ? param.deprecated.successor : undefined;
         out.push(
@@ -460,8 +457,8 @@ export class Checker {
     const isSent = (name: string) => sent.has(name) || bound.has(name);
     // Unconditional requirements; a value the path carries satisfies its parameter.
     const missing: string[] = [];
-    for (const p of endpoint.params) {
-      if (!p.required || sent.has(p.name)) continue;
+    for (const p of endpoint.requiredParams) {
+      if (sent.has(p.name)) continue;
       if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
       missing.push(p.name);
     }
@@ -513,7 +510,7 @@ export class Checker {
 
   private applyRule(
     rule: Rule,
-    sent: Map<string, { line: ParameterLine; param: CatalogParameter; segments: string[] }[]>,
+    sent: Map<string, SentParameter[]>,
     isSent: (name: string) => boolean,
     reportedMissing: Set<string>,
     label: string,
@@ -639,8 +636,9 @@ export class Checker {
         if (!prefix) return;
         const placeholderIndex = prefix.indexOf(`{${rule.placeholder}}`);
         for (const entries of sent.values()) {
-          for (const { line, segments } of entries) {
-            if (segments.length < prefix.length || segments[0] !== prefix[0]) continue;
+          for (const { line } of entries) {
+            const segments = splitParamName(line.decodedName);
+            if (!segments || segments.length < prefix.length || segments[0] !== prefix[0]) continue;
             if (!prefix.every((s, i) => i === placeholderIndex || s === segments[i])) continue;
             const name = segments[placeholderIndex];
             const allowed = rule.table[name];
@@ -673,6 +671,17 @@ export function evaluateCondition(c: Condition, values: string[] | undefined, pr
   if (c.in) return values.some((v) => c.in?.includes(v));
   if (c.notIn) return values.every((v) => !c.notIn?.includes(v));
   return present;
+}
+
+/** A parameter line and the documented parameter it stands for. */
+interface SentParameter {
+  line: ParameterLine;
+  param: CatalogParameter;
+}
+
+/** The documented parameter a sent name stands for (the checker's hot path: no allocation on an exact name). */
+export function findParameter(endpoint: Endpoint, name: string): CatalogParameter | undefined {
+  return endpoint.paramByName.get(name) ?? lookupParameter(endpoint, name)?.param;
 }
 
 /** Finds the documented parameter a sent name stands for: exact, indexed (`[0]` for `[]`) or a pattern. */

@@ -174,7 +174,7 @@ export class EndpointMatcher {
         bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
       }
     });
-    return { ...shape, bindings };
+    return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings };
   }
 
   private matchUncached(target: TargetPath, method: string): MatchResult {

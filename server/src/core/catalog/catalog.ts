@@ -51,6 +51,8 @@ export interface Endpoint extends Omit<EndpointData, 'paths' | 'params'> {
   /** Exact (non-pattern) parameters by name. */
   paramByName: Map<string, CatalogParameter>;
   patternParams: CatalogParameter[];
+  /** The parameters marked Required (checked on every request). */
+  requiredParams: CatalogParameter[];
   rules: Rule[];
   body: 'form' | 'json';
 }
@@ -185,6 +187,7 @@ function buildEndpoint(data: EndpointData): Endpoint {
     params,
     paramByName,
     patternParams: params.filter((p) => p.isPattern),
+    requiredParams: params.filter((p) => p.required),
     rules: data.rules ?? [],
     body: data.body ?? 'form',
   };
