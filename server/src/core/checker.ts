@@ -428,10 +428,10 @@ export class Checker {
         continue;
       }
       const key = param.name;
-      let list = sent.get(key);
+      const list = sent.get(key);
       const repeated = list !== undefined && !param.isArray && list.some((e) => e.line.decodedName === name);
       if (list) list.push({ line, param });
-      else sent.set(key, (list = [{ line, param }]));
+      else sent.set(key, [{ line, param }]);
       if (repeated) {
         out.push(
           diag('duplicate-parameter', `${name} takes one value but is given more than once (${label})`, line.name.start, line.name.end, {
