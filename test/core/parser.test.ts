@@ -116,3 +116,12 @@ test('spaces in the query are read as part of the value; in the path they are a 
   const bad = parseBlock('GET /api/v1/courses/1/mod ules\n');
   assert.equal(bad.problems.length, 1);
 });
+
+test('a target that is not a path, an absolute URL or a variable cannot be read', () => {
+  for (const line of ['GET api/v1/courses', 'GET courses/1', 'POST www.example.edu/api/v1/x']) {
+    assert.equal(parseBlock(`${line}\n`).problems.length, 1, line);
+  }
+  for (const line of ['GET /api/v1/courses', 'GET {{base_url}}/api/v1/courses', 'GET https://lms.example.edu/api/v1/courses', 'GET HTTPS://LMS.EXAMPLE.EDU/api/v1/courses']) {
+    assert.deepEqual(parseBlock(`${line}\n`).problems, [], line);
+  }
+});

@@ -303,6 +303,14 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
     }
     return { method, methodKnown: false, target, version, start: s, end: to };
   }
+  if (methodKnown && !startsTarget(text, target.start) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(target.text)) {
+    block.problems = add(block.problems, {
+      code: 'syntax',
+      message: `the target '${target.text}' is not a path starting with /, an absolute URL or a {{variable}}`,
+      start: target.start,
+      end: target.end,
+    });
+  }
   // Spaces in the query are sent percent-encoded (as REST Client does); in the path they are a mistake.
   const q = target.text.indexOf('?');
   const pathPart = q === -1 ? target.text : target.text.slice(0, q);
