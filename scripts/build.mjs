@@ -12,8 +12,17 @@ const catalogAsText = {
   },
 };
 
+// jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow:
+// bundle its ES module build instead.
+const jsoncAsEsm = {
+  name: 'jsonc-parser-esm',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, (args) => b.resolve('jsonc-parser/lib/esm/main.js', { kind: args.kind, resolveDir: args.resolveDir }));
+  },
+};
+
 const common = {
-  plugins: [catalogAsText],
+  plugins: [catalogAsText, jsoncAsEsm],
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -15,6 +15,7 @@ import {
   type ParameterLine,
 } from './parser';
 import { closest } from './suggest';
+import { jsonBodyParameters } from './jsonParams';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
 
@@ -232,11 +233,18 @@ export class Checker {
       if (endpoint.jsonBody) this.checkJsonBody(block, endpoint, endpoint.jsonBody, label, lineStart, lineEnd, out);
       return out;
     }
+    let params = block.params;
     if (block.jsonBody) {
-      // The API also reads JSON bodies as parameters: check them by their bracket names.
-      return out;
+      // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
+      if (block.jsonBody.text.includes('{{')) return out;
+      const json = jsonBodyParameters(block.jsonBody);
+      if (json.error) {
+        out.push(diag('syntax', json.error.message, json.error.start, json.error.end));
+        return out;
+      }
+      params = [...block.params, ...json.params];
     }
-    this.checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out);
+    this.checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out);
     return out;
   }
 
@@ -415,13 +423,14 @@ export class Checker {
       if (!param) {
         if (!endpoint.paramsNotShown) {
           const near = closest(name, suggestionNames(endpoint));
+          const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
           out.push(
             diag(
               'unknown-parameter',
               `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
               line.name.start,
               line.name.end,
-              near ? { replacement: near, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
+              replacement ? { replacement, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
             ),
           );
         }
@@ -706,6 +715,14 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     if (ok) return { param: p, segments };
   }
   return undefined;
+}
+
+/** In a JSON body the name's range is its last key: the fix replaces that key alone, when the rest agrees. */
+function jsonKeyReplacement(name: string, near: string): string | undefined {
+  const a = splitParamName(name);
+  const b = splitParamName(near);
+  if (!a || !b || a.length !== b.length || a.slice(0, -1).join('\u0000') !== b.slice(0, -1).join('\u0000')) return undefined;
+  return b[b.length - 1];
 }
 
 function suggestionNames(endpoint: Endpoint): string[] {

@@ -47,7 +47,8 @@ export interface ParameterLine {
   /** The name and value as sent (query-string parts are percent-decoded). */
   decodedName: string;
   decodedValue: string;
-  source: 'query' | 'body';
+  /** Where it stands: the query string, the parameter block, or a JSON body read as parameters. */
+  source: 'query' | 'body' | 'json';
   start: number;
   end: number;
 }
