@@ -637,6 +637,32 @@ export class Checker {
         }
         return;
       }
+      case 'conflictingValues': {
+        // Lines of each parameter, keyed by their pattern instance (the values of the pattern segments).
+        const instances = rule.all.map((c) => {
+          const byInstance = new Map<string, ParameterLine>();
+          for (const { line } of sent.get(c.param) ?? []) {
+            if (!c.in.includes(line.decodedValue)) continue;
+            byInstance.set(patternInstance(c.param, line.decodedName), line);
+          }
+          return byInstance;
+        });
+        for (const [instance, first] of instances[0]) {
+          const lines = [first, ...instances.slice(1).map((m) => m.get(instance))];
+          if (lines.some((l) => l === undefined)) continue;
+          const later = (lines as ParameterLine[]).reduce((a, b) => (b.start > a.start ? b : a));
+          out.push(
+            diag(
+              'conflicting-parameters',
+              `${(lines as ParameterLine[]).map((l) => `${l.decodedName} = ${l.decodedValue}`).join(' with ')} is not allowed (${rule.text}) for ${label}`,
+              later.name.start,
+              later.name.end,
+              { lineStart: later.start, lineEnd: later.end },
+            ),
+          );
+        }
+        return;
+      }
       case 'patternAppliesTo': {
         const depValues = values(rule.dependsOn);
         const dep = depValues?.[0] ?? rule.defaultValue;
@@ -715,6 +741,14 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     if (ok) return { param: p, segments };
   }
   return undefined;
+}
+
+/** The values a sent name gives the pattern segments of a pattern name (`permissions[{X}][enabled]` -> the X). */
+function patternInstance(pattern: string, name: string): string {
+  const p = splitParamName(pattern);
+  const n = splitParamName(name);
+  if (!p || !n) return '';
+  return p.map((s, i) => (/^\{\w+\}$/.test(s) ? n[i] : '')).join('\u0000');
 }
 
 /** In a JSON body the name's range is its last key: the fix replaces that key alone, when the rest agrees. */

@@ -98,6 +98,9 @@ const ruleBase = {
  *   (with `requires.value` when given) -> missing-required (request line).
  * - appliesTo: the value of `param` only applies for some values of `dependsOn`
  *   (`table[value]` lists them, `*` for all) -> ignored-parameter on `param`.
+ * - conflictingValues: the parameters of `all` must not all have one of their listed values at
+ *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
+ *   on the later one.
  * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
  *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
  *   `table[segmentValue]` lists them -> ignored-parameter.
@@ -130,6 +133,12 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     param: z.string(),
     dependsOn: z.string(),
     table: z.record(z.string(), z.array(z.string())),
+    ...ruleBase,
+  }),
+  z.strictObject({
+    kind: z.literal('conflictingValues'),
+    /** Each entry: a parameter (a pattern name aligns instances by their pattern segments) and the values that, all together, conflict. */
+    all: z.array(z.strictObject({ param: z.string(), in: z.array(z.string()) })).min(2),
     ...ruleBase,
   }),
   z.strictObject({
