@@ -7,6 +7,8 @@ import { hover } from '../../server/src/core/hover';
 import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
 import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
 import { getChecker, load } from './helpers';
+// The benchmarks' seeded generator (mulberry32), so that a failure can be replayed.
+import { random } from '../../bench/generate';
 
 const SEEDS = [
   '@base = http://x\n### Create\n# @name made\nPOST {{base}}/api/v1/courses/42/modules/7/items\nAccept: application/json\n\nmodule_item[type] = Page\nmodule_item[page_url] = p\n',
@@ -15,18 +17,6 @@ const SEEDS = [
   '### x\nGET /api/v1/courses/{course_id}/modules/{{made.response.body.$.id}}\n',
 ];
 const PIECES = ['{{', '}}', '[', ']', '=', '&', '?', '/', '\n', '###', ' ', '\r\n', '{', '}', '@', '# @name ', 'GET ', 'POST /api/v1/', '\u0000', '\uD800', 'é', '%', '%zz'];
-
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(text: string, r: () => number): string {
   let out = text;
