@@ -147,35 +147,15 @@ export function makeWorkspace(baseUrl: string): Workspace {
 
 /** Files under `dir` whose bytes contain `needle` (binary files included). */
 export function filesContaining(dir: string, needle: string): string[] {
-  const found: string[] = [];
   const bytes = Buffer.from(needle, 'utf8');
-  const walk = (d: string) => {
-    let names: string[];
+  return findFiles(dir, (p) => {
     try {
-      names = readdirSync(d);
+      return statSync(p).size < 200 * 1024 * 1024 && readFileSync(p).includes(bytes);
     } catch {
-      return;
+      // unreadable (a socket, a file being written): skipped
+      return false;
     }
-    for (const name of names) {
-      const p = join(d, name);
-      let s;
-      try {
-        s = statSync(p);
-      } catch {
-        continue;
-      }
-      if (s.isDirectory()) walk(p);
-      else if (s.isFile() && s.size < 200 * 1024 * 1024) {
-        try {
-          if (readFileSync(p).includes(bytes)) found.push(p);
-        } catch {
-          // unreadable (a socket, a file being written): skipped
-        }
-      }
-    }
-  };
-  walk(dir);
-  return found;
+  });
 }
 
 /** Every file below `dir` whose path matches. */

@@ -1,7 +1,7 @@
 /**
  * A sender result (or a history entry) as the summary the response tree shows. Pure.
  */
-import { apiErrorMessage } from '../../../server/src/sender/exchange';
+import { apiErrorMessage, noResponse } from '../../../server/src/sender/exchange';
 import type { HistoryEntry } from '../../../server/src/sender/history';
 import type { SendResult } from '../../../server/src/sender/send';
 import type { ResponseSummary } from './responseTree';
@@ -14,14 +14,7 @@ export function summaryFromSend(result: SendResult, fallback: { method: string; 
     return {
       method,
       url,
-      status: null,
-      statusText: '',
-      headers: {},
-      body: null,
-      bodyText: '',
-      bodyKind: 'empty',
-      bytes: 0,
-      durationMs: 0,
+      ...noResponse(),
       resource: null,
       issues: [],
       error: result.error ? { kind: result.error.kind, message: result.error.message } : { kind: 'network', message: 'nothing was sent' },

@@ -98,6 +98,11 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname.toLowerCase());
 }
 
+/** The response fields of an exchange that got no response (yet): a fresh object each time. */
+export function noResponse(): Pick<ExchangeResult, 'status' | 'statusText' | 'headers' | 'body' | 'bodyText' | 'bodyKind' | 'bytes' | 'durationMs'> {
+  return { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 0 };
+}
+
 /** Whether a request to `url` may carry the token: its origin is the token's origin. */
 export function tokenAllowed(url: string, tokenOrigin: string | undefined): boolean {
   if (!tokenOrigin) return false;
@@ -250,14 +255,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
 
   const result: ExchangeResult = {
     ok: false,
-    status: null,
-    statusText: '',
-    headers: {},
-    body: null,
-    bodyText: '',
-    bodyKind: 'empty',
-    bytes: 0,
-    durationMs: 0,
+    ...noResponse(),
     timing: { totalMs: 0 },
     url: prepared.url,
     redirects: [],
