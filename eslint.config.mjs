@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    languageOptions: { globals: { process: 'readonly', require: 'readonly', console: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', require: 'readonly', console: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -2,13 +2,16 @@
 'use strict';
 // The command line, bundled by `npm run build` (run by `npm ci` through the prepare script).
 // Commands with a bundle of their own (send, mock, lsp) load only that bundle, so a language
-// server or a mock starts without first loading the checker's command line.
+// server or a mock starts without first loading the checker's command line. Bundles load
+// with the code cache the build wrote (bin/loadBundle.js); LPREQ_CODE_CACHE=0 turns it off.
 const { join } = require('node:path');
 const { existsSync } = require('node:fs');
+const { loadBundle } = require('./loadBundle');
 
 const separate = { send: 'send.js', mock: 'mock.js', lsp: 'lsp.js' };
 const command = process.argv[2];
 const bundle = join(__dirname, '..', 'dist', separate[command] || 'lpreq.js');
+const load = process.env.LPREQ_CODE_CACHE === '0' ? require : loadBundle;
 if (!existsSync(bundle)) {
   process.stderr.write('lpreq: not built yet: run `npm run build` in the lpreq folder\n');
   process.exit(2);
@@ -23,7 +26,7 @@ if (separate[command]) {
     cwd: process.cwd(),
   };
   Promise.resolve()
-    .then(() => require(bundle).run(process.argv.slice(3), io))
+    .then(() => load(bundle).run(process.argv.slice(3), io))
     .then(
       (code) => {
         process.exitCode = code;
@@ -34,5 +37,5 @@ if (separate[command]) {
       },
     );
 } else {
-  require(bundle);
+  load(bundle);
 }

@@ -18,7 +18,7 @@ function json(value: unknown): unknown {
 export function bundledCatalog(): Catalog {
   cached ??= loadCatalog({
     endpointFiles: { 'A.endpoints.json': json(A), 'B.endpoints.json': json(B), 'C.endpoints.json': json(C) },
-    resourceFile: json(resources),
+    resourceFile: () => json(resources),
   });
   return cached;
 }

@@ -4,7 +4,7 @@
  * (course_id, module_id, folder_id...); the responses are built from the catalog, so a row
  * need not carry every documented field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import defaultSeedJson from './seed.json';
 
 const id = z.number().int().positive();

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Environments } from '../core/checker';
 
 export const SHARED_ENV_FILE = 'http-client.env.json';

@@ -8,7 +8,7 @@
  * absence is never an issue; a value of another type, a field the docs do not describe and
  * a value outside a closed enum are.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Catalog, Resource } from '../core/catalog/catalog';
 import type { Field } from '../core/catalog/schema';
 import { isDate, isDateTime } from '../core/values';

@@ -2,7 +2,7 @@
  * The loaded catalog: the JSON parts checked by zod, then indexed for fast lookups.
  * Pure: it is given the parsed JSON, it never reads files.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   EndpointFileSchema,
   ResourceFileSchema,
@@ -144,15 +144,32 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
       endpointById.set(endpoint.id, endpoint);
     }
   }
-  const resourcesParsed = ResourceFileSchema.safeParse(parts.resourceFile);
-  if (!resourcesParsed.success) throw new CatalogError(formatZodError('resources.json', resourcesParsed.error));
+  // Resources serve typed responses and the mock, not checking: they are checked by zod and
+  // indexed on first use, so `lpreq check` and the language server start without them.
+  let loaded: { resources: Map<string, Resource>; externalResources: Map<string, Source> } | undefined;
+  const loadResources = () => (loaded ??= indexResources(typeof parts.resourceFile === 'function' ? (parts.resourceFile as () => unknown)() : parts.resourceFile));
+  return {
+    endpoints,
+    placeholders,
+    endpointById,
+    get resources() {
+      return loadResources().resources;
+    },
+    get externalResources() {
+      return loadResources().externalResources;
+    },
+  };
+}
+
+function indexResources(file: unknown): { resources: Map<string, Resource>; externalResources: Map<string, Source> } {
+  const parsed = ResourceFileSchema.safeParse(file);
+  if (!parsed.success) throw new CatalogError(formatZodError('resources.json', parsed.error));
   const resources = new Map<string, Resource>();
-  for (const r of resourcesParsed.data.resources) {
+  for (const r of parsed.data.resources) {
     if (resources.has(r.name)) throw new CatalogError(`duplicate resource ${r.name}`);
     resources.set(r.name, { ...r, fieldByName: new Map(r.fields.map((f) => [f.name, f])) });
   }
-  const externalResources = new Map(resourcesParsed.data.externalResources.map((r) => [r.name, r.source]));
-  return { endpoints, placeholders, resources, externalResources, endpointById };
+  return { resources, externalResources: new Map(parsed.data.externalResources.map((r) => [r.name, r.source])) };
 }
 
 function buildEndpoint(data: EndpointData): Endpoint {

@@ -5,7 +5,7 @@
  * API documentation (../shared/api-docs, documents A, B and C) is an entry here, and one
  * checker interprets the rules. Every entry cites the document and section it came from.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A document of the API documentation and the heading (section) an entry came from. */
 export const SourceSchema = z.strictObject({
