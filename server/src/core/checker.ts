@@ -7,7 +7,6 @@ import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
 import { EndpointMatcher, targetPath, type MatchResult } from './matcher';
 import {
-  findVariableReferences,
   parseDocument,
   requestName,
   type Block,
@@ -138,7 +137,8 @@ export class Checker {
     const out: Diagnostic[] = [];
     for (const { start, block } of doc.blocks) {
       const diagnostics = this.checkBlock(block, scope);
-      diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
+      if (diagnostics.length === 0) continue;
+      if (diagnostics.length > 1) diagnostics.sort(byPosition);
       for (const d of diagnostics) out.push(shiftDiagnostic(d, start));
     }
     return out;
@@ -249,22 +249,24 @@ export class Checker {
   }
 
   private checkVariables(block: Block, scope: VariableScope, out: Diagnostic[]) {
-    // Most lines hold no variable: look for '{{' in the block-relative range before slicing anything.
-    const scan = (start: number, end: number) => {
-      const at = block.text.indexOf('{{', start);
-      if (at === -1 || at >= end) return;
-      for (const ref of findVariableReferences(block.text.slice(start, end), start)) {
-        const problem = resolutionOf(ref.expression, scope);
-        if (problem) out.push(diag('unresolved-variable', problem, ref.start, ref.end));
+    // One pass over the block's `{{` (most blocks have one or two); each reference counts
+    // when it stands in a part that is sent: variable values, the target, query lines,
+    // headers, parameter lines and the JSON body (not comments or metadata).
+    const text = block.text;
+    let open = text.indexOf('{{');
+    while (open !== -1) {
+      const close = text.indexOf('}}', open + 2);
+      if (close === -1) return;
+      const end = close + 2;
+      if (isSentRange(block, open, end)) {
+        const problem = resolutionOf(text.slice(open + 2, close).trim(), scope);
+        if (problem) out.push(diag('unresolved-variable', problem, open, end));
+        open = text.indexOf('{{', end);
+      } else {
+        // An unclosed `{{` on one line does not swallow the references of the next ones.
+        open = text.indexOf('{{', open + 2);
       }
-    };
-    if (block.text.indexOf('{{') === -1) return;
-    for (const v of block.variables) scan(v.value.start, v.value.end);
-    if (block.request) scan(block.request.target.start, block.request.target.end);
-    for (const q of block.queryLines) scan(q.start, q.end);
-    for (const h of block.headers) scan(h.start, h.end);
-    for (const p of block.params) if (p.source === 'body') scan(p.start, p.end);
-    if (block.jsonBody) scan(block.jsonBody.start, block.jsonBody.end);
+    }
   }
 
   private checkHeaders(block: Block, out: Diagnostic[]) {
@@ -463,14 +465,15 @@ export class Checker {
       }
       this.checkValue(line, param, label, out);
     }
-    const isSent = (name: string) => sent.has(name) || bound.has(name);
     // Unconditional requirements; a value the path carries satisfies its parameter.
-    const missing: string[] = [];
+    let missing: string[] = NO_NAMES;
     for (const p of endpoint.requiredParams) {
       if (sent.has(p.name)) continue;
       if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
+      if (missing === NO_NAMES) missing = [];
       missing.push(p.name);
     }
+    if (missing.length === 0 && endpoint.rules.length === 0) return;
     const reportedMissing = new Set<string>(missing);
     for (const name of missing) {
       const p = endpoint.params.find((x) => x.name === name);
@@ -481,17 +484,19 @@ export class Checker {
         }),
       );
     }
-    for (const rule of endpoint.rules) this.applyRule(rule, sent, isSent, reportedMissing, label, lineStart, lineEnd, endpoint, out);
+    if (endpoint.rules.length === 0) return;
+    const context = new RuleContext(sent, bound, reportedMissing, label, lineStart, lineEnd, endpoint, out);
+    for (const rule of endpoint.rules) applyRule(rule, context);
   }
 
   private checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
     const value = line.decodedValue;
     if (value.includes('{{')) return;
     if (param.nullable && (value === '' || value === 'null')) return;
-    const at = line.value.end > line.value.start ? line.value : { start: line.name.start, end: line.end };
-    const data = { lineStart: line.start, lineEnd: line.end };
     if (param.enum && !param.enumOpen) {
       if (!param.enum.includes(value)) {
+        const at = valueRange(line);
+        const data = { lineStart: line.start, lineEnd: line.end };
         const near = closest(value, param.enum);
         out.push(
           diag(
@@ -508,189 +513,228 @@ export class Checker {
     if (value === '') return;
     const typeMsg = typeProblem(param.type, value, param.sisForms);
     if (typeMsg) {
-      out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}' (${label})`, at.start, at.end, data));
+      const at = valueRange(line);
+      out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}' (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
       return;
     }
     if (param.format) {
       const formatMsg = formatProblem(param.format, value, param.contextTypes);
-      if (formatMsg) out.push(diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, data));
+      if (formatMsg) {
+        const at = valueRange(line);
+        out.push(diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+      }
     }
   }
 
-  private applyRule(
-    rule: Rule,
-    sent: Map<string, SentParameter[]>,
-    isSent: (name: string) => boolean,
-    reportedMissing: Set<string>,
-    label: string,
-    lineStart: number,
-    lineEnd: number,
-    endpoint: Endpoint,
-    out: Diagnostic[],
-  ) {
-    const values = (name: string) => sent.get(name)?.map((s) => s.line.decodedValue);
-    const evaluate = (c: Condition): boolean | undefined => evaluateCondition(c, values(c.param), isSent(c.param));
-    const describe = (c: Condition) => {
-      const v = values(c.param)?.[0];
-      return v !== undefined ? `${c.param} is ${v}` : c.present ? `${c.param} is given` : c.param;
-    };
-    const expectation = (c: Condition) =>
-      c.present !== undefined
-        ? `${c.param} is ${c.present ? 'given' : 'absent'}`
-        : c.in
-          ? `${c.param} is ${c.in.join(' or ')}${values(c.param)?.[0] !== undefined ? ` (it is ${values(c.param)?.[0]})` : ''}`
-          : `${c.param} is not ${c.notIn?.join(' or ')}`;
-    // A parameter is reported missing once, however many rules require it.
-    const missing = (name: string, why: string) => {
-      if (reportedMissing.has(name)) return;
-      reportedMissing.add(name);
-      out.push(diag('missing-required', `${name} is required ${why} (${rule.text}) for ${label}`, lineStart, lineEnd, { missing: [name], endpointId: endpoint.id }));
-    };
-    const lineOf = (name: string) => sent.get(name)?.map((s) => s.line) ?? [];
-    switch (rule.kind) {
-      case 'required':
-        if (!isSent(rule.param) && evaluate(rule.when) === true) missing(rule.param, `when ${describe(rule.when)}`);
-        return;
-      case 'oneOf':
-        if (rule.params.some(isSent) || rule.params.some((p) => reportedMissing.has(p))) return;
-        if (rule.unless && evaluate(rule.unless) !== false) return;
-        rule.params.forEach((p) => reportedMissing.add(p));
-        out.push(
-          diag('missing-required', `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`, lineStart, lineEnd, {
-            missing: [rule.params[0]],
-            endpointId: endpoint.id,
-          }),
-        );
-        return;
-      case 'conflicts': {
-        const lines = rule.params.flatMap(lineOf).sort((a, b) => a.start - b.start);
-        const distinct = rule.params.filter((p) => sent.has(p));
-        if (distinct.length < 2) return;
-        const later = lines[lines.length - 1];
-        out.push(
-          diag('conflicting-parameters', `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`, later.name.start, later.name.end, {
-            lineStart: later.start,
-            lineEnd: later.end,
-          }),
-        );
-        return;
-      }
-      case 'ignored': {
-        let fires: boolean;
-        if (rule.when) fires = evaluate(rule.when) === true;
-        // When the parameter the exception depends on is itself missing, that is the one mistake to report.
-        else if (rule.unless) fires = evaluate(rule.unless) === false && !reportedMissing.has(rule.unless.param);
-        else fires = true;
-        if (!fires) return;
-        const why = rule.when ? ` when ${describe(rule.when)}` : rule.unless ? ` unless ${expectation(rule.unless)}` : '';
-        for (const name of rule.params) {
-          for (const line of lineOf(name)) {
-            out.push(
-              diag(
-                'ignored-parameter',
-                `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
-                line.name.start,
-                line.name.end,
-                { lineStart: line.start, lineEnd: line.end },
-              ),
-            );
-          }
-        }
-        return;
-      }
-      case 'valueRequires': {
-        const vs = values(rule.param);
-        if (!vs) return;
-        if (rule.value !== undefined && !vs.includes(rule.value)) return;
-        const req = values(rule.requires.param);
-        const satisfied = rule.requires.value === undefined ? isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
-        if (satisfied) return;
-        const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
-        if (reportedMissing.has(what)) return;
-        reportedMissing.add(what);
-        out.push(
-          diag(
-            'missing-required',
-            `${what} is required when ${rule.param}${rule.value !== undefined ? ` = ${rule.value}` : ''} is given (${rule.text}) for ${label}`,
-            lineStart,
-            lineEnd,
-            { missing: [rule.requires.param], endpointId: endpoint.id },
-          ),
-        );
-        return;
-      }
-      case 'appliesTo': {
-        const dep = values(rule.dependsOn)?.[0];
-        if (dep === undefined || dep.includes('{{')) return;
-        for (const line of lineOf(rule.param)) {
-          const allowed = rule.table[line.decodedValue];
-          if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
+}
+
+/** What the rules of one request see: the parameters sent, the path's values, and where to report. */
+class RuleContext {
+  constructor(
+    readonly sent: Map<string, SentParameter[]>,
+    readonly bound: Map<string, string>,
+    /** A parameter is reported missing once, however many rules require it. */
+    readonly reportedMissing: Set<string>,
+    readonly label: string,
+    readonly lineStart: number,
+    readonly lineEnd: number,
+    readonly endpoint: Endpoint,
+    readonly out: Diagnostic[],
+  ) {}
+
+  isSent(name: string): boolean {
+    return this.sent.has(name) || this.bound.has(name);
+  }
+
+  values(name: string): string[] | undefined {
+    const entries = this.sent.get(name);
+    if (!entries) return undefined;
+    const values: string[] = [];
+    for (const e of entries) values.push(e.line.decodedValue);
+    return values;
+  }
+
+  lineOf(name: string): ParameterLine[] {
+    const entries = this.sent.get(name);
+    if (!entries) return [];
+    const lines: ParameterLine[] = [];
+    for (const e of entries) lines.push(e.line);
+    return lines;
+  }
+
+  evaluate(c: Condition): boolean | undefined {
+    return evaluateCondition(c, this.values(c.param), this.isSent(c.param));
+  }
+
+  describe(c: Condition): string {
+    const v = this.values(c.param)?.[0];
+    return v !== undefined ? `${c.param} is ${v}` : c.present ? `${c.param} is given` : c.param;
+  }
+
+  expectation(c: Condition): string {
+    if (c.present !== undefined) return `${c.param} is ${c.present ? 'given' : 'absent'}`;
+    const v = this.values(c.param)?.[0];
+    return c.in ? `${c.param} is ${c.in.join(' or ')}${v !== undefined ? ` (it is ${v})` : ''}` : `${c.param} is not ${c.notIn?.join(' or ')}`;
+  }
+
+  missing(name: string, why: string, rule: Rule): void {
+    if (this.reportedMissing.has(name)) return;
+    this.reportedMissing.add(name);
+    this.out.push(
+      diag('missing-required', `${name} is required ${why} (${rule.text}) for ${this.label}`, this.lineStart, this.lineEnd, {
+        missing: [name],
+        endpointId: this.endpoint.id,
+      }),
+    );
+  }
+}
+
+/** One rule of the catalog, interpreted (every rule kind of the catalog schema). */
+function applyRule(rule: Rule, context: RuleContext): void {
+  const { sent, reportedMissing, label, lineStart, lineEnd, endpoint, out } = context;
+  switch (rule.kind) {
+    case 'required':
+      if (!context.isSent(rule.param) && context.evaluate(rule.when) === true) context.missing(rule.param, `when ${context.describe(rule.when)}`, rule);
+      return;
+    case 'oneOf':
+      if (rule.params.some((p) => context.isSent(p)) || rule.params.some((p) => reportedMissing.has(p))) return;
+      if (rule.unless && context.evaluate(rule.unless) !== false) return;
+      rule.params.forEach((p) => reportedMissing.add(p));
+      out.push(
+        diag('missing-required', `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`, lineStart, lineEnd, {
+          missing: [rule.params[0]],
+          endpointId: endpoint.id,
+        }),
+      );
+      return;
+    case 'conflicts': {
+      const lines = rule.params.flatMap((p) => context.lineOf(p)).sort((a, b) => a.start - b.start);
+      const distinct = rule.params.filter((p) => sent.has(p));
+      if (distinct.length < 2) return;
+      const later = lines[lines.length - 1];
+      out.push(
+        diag('conflicting-parameters', `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`, later.name.start, later.name.end, {
+          lineStart: later.start,
+          lineEnd: later.end,
+        }),
+      );
+      return;
+    }
+    case 'ignored': {
+      let fires: boolean;
+      if (rule.when) fires = context.evaluate(rule.when) === true;
+      // When the parameter the exception depends on is itself missing, that is the one mistake to report.
+      else if (rule.unless) fires = context.evaluate(rule.unless) === false && !reportedMissing.has(rule.unless.param);
+      else fires = true;
+      if (!fires) return;
+      const why = rule.when ? ` when ${context.describe(rule.when)}` : rule.unless ? ` unless ${context.expectation(rule.unless)}` : '';
+      for (const name of rule.params) {
+        for (const line of context.lineOf(name)) {
           out.push(
             diag(
               'ignored-parameter',
-              `${line.decodedName} = ${line.decodedValue} does not apply when ${rule.dependsOn} is ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
-              line.value.start,
-              line.value.end,
+              `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
+              line.name.start,
+              line.name.end,
               { lineStart: line.start, lineEnd: line.end },
             ),
           );
         }
-        return;
       }
-      case 'conflictingValues': {
-        // Lines of each parameter, keyed by their pattern instance (the values of the pattern segments).
-        const instances = rule.all.map((c) => {
-          const byInstance = new Map<string, ParameterLine>();
-          for (const { line } of sent.get(c.param) ?? []) {
-            if (!c.in.includes(line.decodedValue)) continue;
-            byInstance.set(patternInstance(c.param, line.decodedName), line);
-          }
-          return byInstance;
-        });
-        for (const [instance, first] of instances[0]) {
-          const lines = [first, ...instances.slice(1).map((m) => m.get(instance))];
-          if (lines.some((l) => l === undefined)) continue;
-          const later = (lines as ParameterLine[]).reduce((a, b) => (b.start > a.start ? b : a));
+      return;
+    }
+    case 'valueRequires': {
+      const vs = context.values(rule.param);
+      if (!vs) return;
+      if (rule.value !== undefined && !vs.includes(rule.value)) return;
+      const req = context.values(rule.requires.param);
+      const satisfied = rule.requires.value === undefined ? context.isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
+      if (satisfied) return;
+      const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
+      if (reportedMissing.has(what)) return;
+      reportedMissing.add(what);
+      out.push(
+        diag(
+          'missing-required',
+          `${what} is required when ${rule.param}${rule.value !== undefined ? ` = ${rule.value}` : ''} is given (${rule.text}) for ${label}`,
+          lineStart,
+          lineEnd,
+          { missing: [rule.requires.param], endpointId: endpoint.id },
+        ),
+      );
+      return;
+    }
+    case 'appliesTo': {
+      const dep = context.values(rule.dependsOn)?.[0];
+      if (dep === undefined || dep.includes('{{')) return;
+      for (const line of context.lineOf(rule.param)) {
+        const allowed = rule.table[line.decodedValue];
+        if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
+        out.push(
+          diag(
+            'ignored-parameter',
+            `${line.decodedName} = ${line.decodedValue} does not apply when ${rule.dependsOn} is ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+            line.value.start,
+            line.value.end,
+            { lineStart: line.start, lineEnd: line.end },
+          ),
+        );
+      }
+      return;
+    }
+    case 'conflictingValues': {
+      // Lines of each parameter, keyed by their pattern instance (the values of the pattern segments).
+      const instances = rule.all.map((c) => {
+        const byInstance = new Map<string, ParameterLine>();
+        for (const { line } of sent.get(c.param) ?? []) {
+          if (!c.in.includes(line.decodedValue)) continue;
+          byInstance.set(patternInstance(c.param, line.decodedName), line);
+        }
+        return byInstance;
+      });
+      for (const [instance, first] of instances[0]) {
+        const lines = [first, ...instances.slice(1).map((m) => m.get(instance))];
+        if (lines.some((l) => l === undefined)) continue;
+        const later = (lines as ParameterLine[]).reduce((a, b) => (b.start > a.start ? b : a));
+        out.push(
+          diag(
+            'conflicting-parameters',
+            `${(lines as ParameterLine[]).map((l) => `${l.decodedName} = ${l.decodedValue}`).join(' with ')} is not allowed (${rule.text}) for ${label}`,
+            later.name.start,
+            later.name.end,
+            { lineStart: later.start, lineEnd: later.end },
+          ),
+        );
+      }
+      return;
+    }
+    case 'patternAppliesTo': {
+      const depValues = context.values(rule.dependsOn);
+      const dep = depValues?.[0] ?? rule.defaultValue;
+      if (dep === undefined || dep.includes('{{')) return;
+      const prefix = splitParamName(rule.pattern);
+      if (!prefix) return;
+      const placeholderIndex = prefix.indexOf(`{${rule.placeholder}}`);
+      for (const entries of sent.values()) {
+        for (const { line } of entries) {
+          const segments = splitParamName(line.decodedName);
+          if (!segments || segments.length < prefix.length || segments[0] !== prefix[0]) continue;
+          if (!prefix.every((s, i) => i === placeholderIndex || s === segments[i])) continue;
+          const name = segments[placeholderIndex];
+          const allowed = rule.table[name];
+          if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
           out.push(
             diag(
-              'conflicting-parameters',
-              `${(lines as ParameterLine[]).map((l) => `${l.decodedName} = ${l.decodedValue}`).join(' with ')} is not allowed (${rule.text}) for ${label}`,
-              later.name.start,
-              later.name.end,
-              { lineStart: later.start, lineEnd: later.end },
+              'ignored-parameter',
+              `${name} does not apply to ${rule.dependsOn} ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+              line.name.start,
+              line.name.end,
+              { lineStart: line.start, lineEnd: line.end },
             ),
           );
         }
-        return;
       }
-      case 'patternAppliesTo': {
-        const depValues = values(rule.dependsOn);
-        const dep = depValues?.[0] ?? rule.defaultValue;
-        if (dep === undefined || dep.includes('{{')) return;
-        const prefix = splitParamName(rule.pattern);
-        if (!prefix) return;
-        const placeholderIndex = prefix.indexOf(`{${rule.placeholder}}`);
-        for (const entries of sent.values()) {
-          for (const { line } of entries) {
-            const segments = splitParamName(line.decodedName);
-            if (!segments || segments.length < prefix.length || segments[0] !== prefix[0]) continue;
-            if (!prefix.every((s, i) => i === placeholderIndex || s === segments[i])) continue;
-            const name = segments[placeholderIndex];
-            const allowed = rule.table[name];
-            if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
-            out.push(
-              diag(
-                'ignored-parameter',
-                `${name} does not apply to ${rule.dependsOn} ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
-                line.name.start,
-                line.name.end,
-                { lineStart: line.start, lineEnd: line.end },
-              ),
-            );
-          }
-        }
-        return;
-      }
+      return;
     }
   }
 }
@@ -787,6 +831,30 @@ function unresolvedReason(expression: string, scope: VariableScope): string | un
   }
   if (scope.values.has(expression)) return undefined;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
+}
+
+/** Shared by the requests that miss nothing (never written to). */
+const NO_NAMES: string[] = [];
+
+/** Where a value's diagnostic goes: the value, or the whole line when the value is empty. */
+function valueRange(line: ParameterLine): { start: number; end: number } {
+  return line.value.end > line.value.start ? line.value : { start: line.name.start, end: line.end };
+}
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return a.start - b.start || a.end - b.end;
+}
+
+/** Whether [start, end) lies within a part of the block that is sent. */
+function isSentRange(block: Block, start: number, end: number): boolean {
+  const within = (from: number, to: number) => start >= from && end <= to;
+  const request = block.request;
+  if (request && within(request.target.start, request.target.end)) return true;
+  for (const h of block.headers) if (within(h.start, h.end)) return true;
+  for (const p of block.params) if (p.source === 'body' && within(p.start, p.end)) return true;
+  for (const v of block.variables) if (within(v.value.start, v.value.end)) return true;
+  for (const q of block.queryLines) if (within(q.start, q.end)) return true;
+  return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
 }
 
 /** All digits: the common case of a path value, accepted wherever an id is. */

@@ -53,18 +53,50 @@ export function targetPath(target: string, resolve: (name: string) => string | u
     text = p;
   }
   if (text.charCodeAt(0) !== 47) return undefined;
+  // Segments by index, without split() or regular expressions: this runs once per request.
   const segments: PathSegment[] = [];
-  for (const s of text.split('/')) {
-    if (s.length === 0) continue;
-    // Only segments that start with '{' can be variables or placeholders: test those alone.
-    const braced = s.charCodeAt(0) === 123;
-    segments.push({
-      text: s,
-      isVariable: braced && /^\{\{[^{}]*\}\}$/.test(s),
-      isUnfilled: braced && /^\{[^{}]+\}$/.test(s),
-    });
+  const n = text.length;
+  let from = 1;
+  while (from <= n) {
+    let slash = text.indexOf('/', from);
+    if (slash === -1) slash = n;
+    if (slash > from) {
+      // Only segments that start with '{' can be variables or placeholders.
+      const braced = text.charCodeAt(from) === 123;
+      segments.push({
+        text: text.slice(from, slash),
+        isVariable: braced && isWholeVariable(text, from, slash),
+        isUnfilled: braced && isPlaceholder(text, from, slash),
+      });
+    }
+    from = slash + 1;
   }
   return { path: text, segments };
+}
+
+/** No brace in text[from, to). */
+function noBraces(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 125) return false;
+  }
+  return true;
+}
+
+/** text[from, to) is `{{...}}` with no brace inside. */
+function isWholeVariable(text: string, from: number, to: number): boolean {
+  return (
+    to - from >= 4 &&
+    text.charCodeAt(from + 1) === 123 &&
+    text.charCodeAt(to - 1) === 125 &&
+    text.charCodeAt(to - 2) === 125 &&
+    noBraces(text, from + 2, to - 2)
+  );
+}
+
+/** text[from, to) is `{name}`: something between single braces, with no brace inside. */
+function isPlaceholder(text: string, from: number, to: number): boolean {
+  return to - from >= 3 && text.charCodeAt(to - 1) === 125 && noBraces(text, from + 1, to - 1);
 }
 
 /** Paths of absolute URLs seen before: a file's base_url is looked at once, not once a request. */
@@ -168,13 +200,7 @@ export class EndpointMatcher {
       this.cache.set(key, shape);
     }
     if (shape.kind !== 'matched') return shape;
-    const bindings = new Map<string, string>();
-    shape.path.segments.forEach((t, i) => {
-      if (t.kind === 'placeholder') {
-        bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
-      }
-    });
-    return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings };
+    return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: bind(shape.path, target) };
   }
 
   private matchUncached(target: TargetPath, method: string): MatchResult {
@@ -191,13 +217,7 @@ export class EndpointMatcher {
       const allowed = [...new Set(best.map((c) => c.endpoint.method))];
       return { kind: 'method-not-allowed', allowed, templates: [...new Set(best.map((c) => c.path.template))] };
     }
-    const bindings = new Map<string, string>();
-    chosen.path.segments.forEach((t, i) => {
-      if (t.kind === 'placeholder') {
-        bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
-      }
-    });
-    return { kind: 'matched', endpoint: chosen.endpoint, path: chosen.path, bindings };
+    return { kind: 'matched', endpoint: chosen.endpoint, path: chosen.path, bindings: bind(chosen.path, target) };
   }
 
   /** The documented path most like the target (equal segments, then near spellings), for the message. */
@@ -223,6 +243,18 @@ export class EndpointMatcher {
     }
     return best;
   }
+}
+
+/** The values the target gives the template's placeholders (a rest placeholder takes the rest of the path). */
+function bind(path: EndpointPath, target: TargetPath): Map<string, string> {
+  const bindings = new Map<string, string>();
+  const tpl = path.segments;
+  for (let i = 0; i < tpl.length; i++) {
+    const t = tpl[i];
+    if (t.kind !== 'placeholder') continue;
+    bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
+  }
+  return bindings;
 }
 
 function isDigits(s: string): boolean {

@@ -152,21 +152,28 @@ function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-function isIdentPart(c: number, extra: string): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 57) || extra.includes(String.fromCharCode(c));
+/** After the first character of a name: letters, digits, `_`, `-` and, with `dots`, `.`. */
+function isIdentPart(c: number, dots: boolean): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57) || c === 45 || (dots && c === 46);
 }
 
-/** The end of an identifier starting at `from` (letters, digits, `_`, and the `extra` characters). */
-function identEnd(text: string, from: number, to: number, extra: string): number {
+/** The end of a name starting at `from`: a letter or `_`, then letters, digits, `_`, `-` (and `.` with `dots`). */
+function identEnd(text: string, from: number, to: number, dots: boolean): number {
   if (from >= to || !isIdentStart(text.charCodeAt(from))) return from;
   let i = from + 1;
-  while (i < to && isIdentPart(text.charCodeAt(i), extra)) i++;
+  while (i < to && isIdentPart(text.charCodeAt(i), dots)) i++;
   return i;
 }
 
-/** HTTP token characters (RFC 9110), for header names. */
+/** HTTP token characters (RFC 9110), for header names, as a table of the ASCII range. */
+const TOKEN_CHARS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letterOrDigit = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  TOKEN_CHARS[c] = letterOrDigit || "!#$%&'*+.^_`|~-".includes(String.fromCharCode(c)) ? 1 : 0;
+}
+
 function isTokenChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || "!#$%&'*+.^_`|~-".includes(String.fromCharCode(c));
+  return c < 128 && TOKEN_CHARS[c] === 1;
 }
 
 function safeDecode(s: string): string {
@@ -203,7 +210,7 @@ function readMetadata(text: string, from: number, to: number): Metadata | null {
   else return null;
   i = skipBlanks(text, i, to);
   if (i >= to || text.charCodeAt(i) !== 64) return null;
-  const keyEnd = identEnd(text, i + 1, to, '-');
+  const keyEnd = identEnd(text, i + 1, to, false);
   if (keyEnd === i + 1) return null;
   if (keyEnd < to && !isSpace(text.charCodeAt(keyEnd))) return null;
   return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, keyEnd, to), start: from, end: to };
@@ -213,7 +220,7 @@ function readMetadata(text: string, from: number, to: number): Metadata | null {
 function readVariable(text: string, from: number, to: number): VariableDefinition | null {
   const at = skipBlanks(text, from, to);
   if (at >= to || text.charCodeAt(at) !== 64) return null;
-  const nameEnd = identEnd(text, at + 1, to, '.-');
+  const nameEnd = identEnd(text, at + 1, to, true);
   if (nameEnd === at + 1) return null;
   const eq = skipBlanks(text, nameEnd, to);
   if (eq >= to || text.charCodeAt(eq) !== 61) return null;
@@ -248,6 +255,13 @@ function parseQuery(text: string, from: number, to: number, params: ParameterLin
     i = amp + 1;
   }
   return out;
+}
+
+/** A query continuation line: `?a=1` or `&b=2` after leading blanks. */
+function isContinuation(text: string, from: number, to: number): boolean {
+  const i = skipBlanks(text, from, to);
+  const c = text.charCodeAt(i);
+  return i < to && (c === 63 || c === 38);
 }
 
 function startsTarget(text: string, i: number): boolean {
@@ -328,7 +342,22 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
 
 /** Parses one block. `text` starts at the block's `###` line, if it has one. */
 export function parseBlock(text: string): Block {
-  const block: Block = { text, metadata: NONE, variables: NONE, queryLines: NONE, headers: NONE, params: NONE, problems: NONE };
+  // Every field from the start, in one order: all blocks share one shape, which keeps the
+  // code that reads them monomorphic.
+  const block: Block = {
+    text,
+    separator: undefined,
+    title: undefined,
+    metadata: NONE,
+    variables: NONE,
+    request: undefined,
+    queryLines: NONE,
+    headers: NONE,
+    params: NONE,
+    jsonBody: undefined,
+    bodyStart: undefined,
+    problems: NONE,
+  };
   const n = text.length;
   // Line ranges: starts[k] .. ends[k] (before the line break, without a trailing CR).
   const starts = scratchStarts;
@@ -343,8 +372,6 @@ export function parseBlock(text: string): Block {
     if (nl >= n) break;
     start = nl + 1;
   }
-  const blank = (k: number) => isBlankRange(text, starts[k], ends[k]);
-  const comment = (k: number) => isCommentRange(text, starts[k], ends[k]);
   let k = 0;
   if (count > 0 && text.startsWith('###')) {
     block.separator = { start: 0, end: ends[0] };
@@ -356,13 +383,13 @@ export function parseBlock(text: string): Block {
   for (; k < count; k++) {
     const s = starts[k];
     const e = ends[k];
-    if (blank(k)) continue;
+    if (isBlankRange(text, starts[k], ends[k])) continue;
     const meta = readMetadata(text, s, e);
     if (meta) {
       block.metadata = add(block.metadata, meta);
       continue;
     }
-    if (comment(k)) continue;
+    if (isCommentRange(text, starts[k], ends[k])) continue;
     const variable = readVariable(text, s, e);
     if (variable) {
       block.variables = add(block.variables, variable);
@@ -379,19 +406,14 @@ export function parseBlock(text: string): Block {
   }
   if (!block.request) return block;
   // Query continuation lines; a comment between them does not end the query.
-  const continuation = (j: number) => {
-    const i = skipBlanks(text, starts[j], ends[j]);
-    const c = text.charCodeAt(i);
-    return i < ends[j] && (c === 63 || c === 38);
-  };
   for (; k < count; k++) {
-    if (comment(k)) {
+    if (isCommentRange(text, starts[k], ends[k])) {
       let next = k + 1;
-      while (next < count && comment(next)) next++;
-      if (next < count && continuation(next)) continue;
+      while (next < count && isCommentRange(text, starts[next], ends[next])) next++;
+      if (next < count && isContinuation(text, starts[next], ends[next])) continue;
       break;
     }
-    if (!continuation(k)) break;
+    if (!isContinuation(text, starts[k], ends[k])) break;
     block.queryLines = add(block.queryLines, { start: starts[k], end: ends[k] });
     block.params = parseQuery(text, skipBlanks(text, starts[k], ends[k]) + 1, ends[k], block.params);
   }
@@ -399,12 +421,12 @@ export function parseBlock(text: string): Block {
   for (; k < count; k++) {
     const s = starts[k];
     const e = ends[k];
-    if (blank(k)) {
+    if (isBlankRange(text, starts[k], ends[k])) {
       block.bodyStart = s;
       k++;
       break;
     }
-    if (comment(k)) continue;
+    if (isCommentRange(text, starts[k], ends[k])) continue;
     const colon = headerColon(text, s, e);
     if (colon !== -1) {
       block.headers = add(block.headers, { name: tokenIn(text, s, colon), value: tokenIn(text, colon + 1, e), start: s, end: e });
@@ -419,19 +441,19 @@ export function parseBlock(text: string): Block {
   }
   // Body: a JSON body or parameter lines.
   let first = k;
-  while (first < count && (blank(first) || comment(first))) first++;
+  while (first < count && (isBlankRange(text, starts[first], ends[first]) || isCommentRange(text, starts[first], ends[first]))) first++;
   if (first < count) {
     const c = text.charCodeAt(skipBlanks(text, starts[first], ends[first]));
     if (c === 123 || c === 91) {
       let last = count - 1;
-      while (last > first && (blank(last) || comment(last))) last--;
+      while (last > first && (isBlankRange(text, starts[last], ends[last]) || isCommentRange(text, starts[last], ends[last]))) last--;
       const start = starts[first];
       const end = ends[last];
       // Whole-line comments cannot be JSON (a JSON string never spans lines): they are blanked
       // out, keeping every offset, so a body may carry notes like the rest of the file.
       let body = '';
       for (let j = first; j <= last; j++) {
-        body += comment(j) ? ' '.repeat(ends[j] - starts[j]) : text.slice(starts[j], ends[j]);
+        body += isCommentRange(text, starts[j], ends[j]) ? ' '.repeat(ends[j] - starts[j]) : text.slice(starts[j], ends[j]);
         if (j < last) body += text.slice(ends[j], starts[j + 1]);
       }
       block.jsonBody = { text: body, start, end };
@@ -441,7 +463,7 @@ export function parseBlock(text: string): Block {
   for (; k < count; k++) {
     const s = starts[k];
     const e = ends[k];
-    if (blank(k) || comment(k)) continue;
+    if (isBlankRange(text, starts[k], ends[k]) || isCommentRange(text, starts[k], ends[k])) continue;
     const variable = readVariable(text, s, e);
     if (variable) {
       block.variables = add(block.variables, variable);
@@ -488,15 +510,18 @@ export function blockBoundaries(text: string): number[] {
  * a block whose text did not change is not parsed again.
  */
 export function parseDocument(text: string, previous?: LpreqDocument): LpreqDocument {
-  const reuse = new Map<string, Block>();
-  if (previous) for (const ref of previous.blocks) reuse.set(ref.block.text, ref.block);
+  let reuse: Map<string, Block> | undefined;
+  if (previous) {
+    reuse = new Map();
+    for (const ref of previous.blocks) reuse.set(ref.block.text, ref.block);
+  }
   const starts = blockBoundaries(text);
   const blocks: BlockRef[] = [];
   for (let k = 0; k < starts.length; k++) {
     const start = starts[k];
     const end = k + 1 < starts.length ? starts[k + 1] : text.length;
     const blockText = text.slice(start, end);
-    const block = reuse.get(blockText) ?? parseBlock(blockText);
+    const block = reuse?.get(blockText) ?? parseBlock(blockText);
     blocks.push({ start, block });
   }
   return { text, blocks };
@@ -526,6 +551,6 @@ export function findVariableReferences(text: string, offset: number): VariableRe
 
 /** The `@name` metadata of a block, if any. */
 export function requestName(block: Block): string | undefined {
-  const meta = block.metadata.find((m) => m.key.text === 'name');
-  return meta && meta.value.text.length > 0 ? meta.value.text : undefined;
+  for (const m of block.metadata) if (m.key.text === 'name') return m.value.text.length > 0 ? m.value.text : undefined;
+  return undefined;
 }
