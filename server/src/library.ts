@@ -24,5 +24,10 @@ export function check(text: string, environments?: Environments): { document: Lp
   return defaultChecker().checkText(text, environments);
 }
 
+/** The diagnostics of a text, without keeping its tree (what `lpreq check` does). */
+export function diagnose(text: string, environments?: Environments): Diagnostic[] {
+  return defaultChecker().diagnose(text, environments);
+}
+
 export { bundledCatalog };
 export * from './core/index';

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseDocument } from '../../server/src/core/parser';
+import type { Environments } from '../../server/src/core/checker';
 import { sharedChecker, SHARED, ROOT } from '../helpers';
 
 const corpus = [
@@ -52,4 +53,26 @@ test('20,000 random and mutated documents: parser and checker never throw', () =
     { numRuns: 20_000, seed: 20261121 },
   );
   assert.equal(runs, 20_000);
+});
+
+test('lpreq check diagnoses without keeping the tree and finds exactly what the editor finds, on 5,000 documents', () => {
+  const checker = sharedChecker();
+  const envs: Environments[] = [
+    { environments: {} },
+    { environments: { local: { base_url: 'http://127.0.0.1:4010/prefix', course: '1' } }, selected: 'local' },
+  ];
+  // Variables defined late, in bodies, in JSON bodies and after headers; names referred to before they are given.
+  const scoped = fc.constantFrom(
+    'GET {{base}}/api/v1/courses/{{c}}/modules?x={{first.response.body.$.id}}\n\n### one\n# @name first\nPOST /api/v1/courses/1/modules\n\nmodule[name] = a\n@c = 2\n@base = http://h/p\n',
+    '@base = http://h\n###\nPOST {{base}}/api/v1/courses/1/modules\nX-A: {{v}}\n@v = 1\n\n{\n"module": {"name": "{{v}}"}\n}\n@v = 3\n### x\n// @name   \n@v=2\nGET {{base}}/api/v1/courses/1/modules\n',
+  );
+  let runs = 0;
+  fc.assert(
+    fc.property(fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: random }, { weight: 1, arbitrary: scoped }), fc.nat({ max: 1 }), (text, e) => {
+      runs++;
+      assert.deepEqual(checker.diagnose(text, envs[e]), checker.checkDocument(parseDocument(text), envs[e]));
+    }),
+    { numRuns: 5_000, seed: 20261122 },
+  );
+  assert.equal(runs, 5_000);
 });

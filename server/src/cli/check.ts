@@ -117,7 +117,7 @@ export function runCheck(argv: string[], io: Io, checker: Checker): number {
       throw e;
     }
     if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
-    const { diagnostics } = checker.checkText(text, { environments: envFiles.environments, selected: envName });
+    const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
     const index = new LineIndex(text);
     for (const d of diagnostics) {
       const s = index.at(d.start);

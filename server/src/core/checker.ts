@@ -7,6 +7,8 @@ import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
 import { EndpointMatcher, targetPath, type MatchResult } from './matcher';
 import {
+  blockBoundaries,
+  parseBlock,
   parseDocument,
   requestName,
   type Block,
@@ -109,14 +111,16 @@ export function environmentValues(env: Environments | undefined): Map<string, st
 
 /** Collects the scope of a document: its file variables over the environment's. */
 export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
-  const values = environmentValues(env);
-  const requestNames = new Set<string>();
-  for (const { block } of doc.blocks) {
-    for (const v of block.variables) values.set(v.name.text, v.value.text);
-    const name = requestName(block);
-    if (name) requestNames.add(name);
-  }
-  return { values, requestNames };
+  const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
+  for (const { block } of doc.blocks) addToScope(scope, block);
+  return scope;
+}
+
+/** Adds a block's file variables (a later definition wins) and request name to a scope. */
+function addToScope(scope: VariableScope, block: Block): void {
+  for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
+  const name = requestName(block);
+  if (name) scope.requestNames.add(name);
 }
 
 export class Checker {
@@ -130,6 +134,27 @@ export class Checker {
   checkText(text: string, env?: Environments): { document: LpreqDocument; diagnostics: Diagnostic[] } {
     const document = parseDocument(text);
     return { document, diagnostics: this.checkDocument(document, env) };
+  }
+
+  /**
+   * The diagnostics of a text, without keeping its tree: what `lpreq check` needs. Each block
+   * is parsed twice, once for the document's variables and request names and once to be
+   * checked, and dropped at once; nothing outlives its block, so a large file costs the
+   * garbage collector little. The result equals checkDocument(parseDocument(text), env).
+   */
+  diagnose(text: string, env?: Environments): Diagnostic[] {
+    const starts = blockBoundaries(text);
+    const ends = (k: number) => (k + 1 < starts.length ? starts[k + 1] : text.length);
+    const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
+    for (let k = 0; k < starts.length; k++) addToScope(scope, parseBlock(text.slice(starts[k], ends(k)), true));
+    const out: Diagnostic[] = [];
+    for (let k = 0; k < starts.length; k++) {
+      const diagnostics = this.checkBlock(parseBlock(text.slice(starts[k], ends(k))), scope);
+      if (diagnostics.length === 0) continue;
+      if (diagnostics.length > 1) diagnostics.sort(byPosition);
+      for (const d of diagnostics) out.push(shiftDiagnostic(d, starts[k]));
+    }
+    return out;
   }
 
   checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
