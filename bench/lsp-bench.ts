@@ -1,13 +1,17 @@
 /**
  * Language server benchmark over the stdio protocol, against the real server process
  * (`node bin/lpreq.js lsp --stdio`), on a generated document of 10,000 realistic requests.
+ * Several sessions, each from a fresh process; every figure is the median over the
+ * sessions. The reference, measured in the same run: a bare node process that answers
+ * `initialize` and nothing else, the floor for any server written for node.
  *
- *   node scripts/build.mjs && node --import tsx bench/lsp-bench.ts [--requests N]
+ *   node scripts/build.mjs && node --import tsx bench/lsp-bench.ts [--requests N] [--sessions N]
  */
 import { bundledCatalog } from '../server/src/catalogData';
 import type { CatalogParameter, Endpoint } from '../server/src/core/catalog/catalog';
 import { LspClient } from '../test/lsp/rpc';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface LspBenchOptions {
   requests?: number;
@@ -15,6 +19,8 @@ export interface LspBenchOptions {
   edits?: number;
   completions?: number;
   debounceMs?: number;
+  /** Fresh server processes measured (medians are reported). */
+  sessions?: number;
 }
 
 export interface LspBenchFigures {
@@ -33,6 +39,49 @@ export interface LspBenchFigures {
   completionMaxMs: number;
   completionItemsMedian: number;
   rssMb: number;
+  /** Over every session: the slowest completion and the slowest re-diagnosis work. */
+  completionWorstMs: number;
+  editWorkWorstMedianMs: number;
+  sessions: number;
+  /** A bare node process answering `initialize`: start to reply. */
+  bareNodeInitializeMs: number;
+}
+
+type SessionFigures = Omit<LspBenchFigures, 'completionWorstMs' | 'editWorkWorstMedianMs' | 'sessions' | 'bareNodeInitializeMs'>;
+
+const BARE_SERVER = `let buf = Buffer.alloc(0);
+const send = (m) => { const b = Buffer.from(JSON.stringify(m)); process.stdout.write('Content-Length: ' + b.length + '\\r\\n\\r\\n'); process.stdout.write(b); };
+process.stdin.on('data', (d) => {
+  buf = Buffer.concat([buf, d]);
+  for (;;) {
+    const h = buf.indexOf('\\r\\n\\r\\n');
+    if (h === -1) return;
+    const n = Number(/Content-Length: (\\d+)/i.exec(buf.subarray(0, h).toString())[1]);
+    if (buf.length < h + 4 + n) return;
+    const m = JSON.parse(buf.subarray(h + 4, h + 4 + n).toString());
+    buf = buf.subarray(h + 4 + n);
+    if (m.method === 'exit') process.exit(0);
+    if (m.id !== undefined) send({ jsonrpc: '2.0', id: m.id, result: m.method === 'initialize' ? { capabilities: {} } : null });
+  }
+});
+`;
+
+/** Start to `initialize` reply of a node process that does nothing else: the floor. */
+async function bareNodeInitialize(): Promise<number> {
+  const dir = join(import.meta.dirname, '.data');
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, 'bare-lsp.cjs');
+  writeFileSync(script, BARE_SERVER);
+  const t0 = performance.now();
+  const client = new LspClient([script]);
+  try {
+    await client.initialize();
+    const ms = performance.now() - t0;
+    await client.shutdown();
+    return ms;
+  } finally {
+    client.kill();
+  }
 }
 
 function sampleValue(p: CatalogParameter, i: number): string {
@@ -97,8 +146,61 @@ function rssMb(pid: number): number {
 
 export async function runLspBench(options: LspBenchOptions = {}): Promise<LspBenchFigures> {
   const requests = options.requests ?? 10000;
+  const document = generateDocument(requests);
+  const sessions: SessionFigures[] = [];
+  const bare: number[] = [];
+  for (let k = 0; k < (options.sessions ?? 5); k++) {
+    bare.push(await bareNodeInitialize());
+    sessions.push(await runSession(options, requests, document));
+  }
+  const mid = (pick: (f: SessionFigures) => number) => round(median(sessions.map(pick)));
+  return {
+    requests,
+    documentBytes: sessions[0].documentBytes,
+    documentLines: sessions[0].documentLines,
+    startToInitializeMs: mid((f) => f.startToInitializeMs),
+    openToDiagnosticsMs: mid((f) => f.openToDiagnosticsMs),
+    diagnosticsPublished: sessions[0].diagnosticsPublished,
+    debounceMs: sessions[0].debounceMs,
+    editToDiagnosticsMedianMs: mid((f) => f.editToDiagnosticsMedianMs),
+    editToDiagnosticsMaxMs: mid((f) => f.editToDiagnosticsMaxMs),
+    editWorkMedianMs: mid((f) => f.editWorkMedianMs),
+    completionMedianMs: mid((f) => f.completionMedianMs),
+    completionMaxMs: mid((f) => f.completionMaxMs),
+    completionItemsMedian: mid((f) => f.completionItemsMedian),
+    rssMb: mid((f) => f.rssMb),
+    completionWorstMs: round(Math.max(...sessions.map((f) => f.completionMaxMs))),
+    editWorkWorstMedianMs: round(Math.max(...sessions.map((f) => f.editWorkMedianMs))),
+    sessions: sessions.length,
+    bareNodeInitializeMs: round(median(bare)),
+  };
+}
+
+/** The figures and their targets (issue 3), as a table. */
+export function formatLspBench(f: LspBenchFigures): string {
+  const row = (what: string, value: string, target: string) => `| ${what} | ${value} | ${target} |`;
+  return [
+    `${f.requests.toLocaleString('en')} requests, ${(f.documentBytes / 1048576).toFixed(2)} MB, ${f.documentLines.toLocaleString('en')} lines, ${f.diagnosticsPublished} diagnostics; medians over ${f.sessions} server processes, in milliseconds.`,
+    '',
+    '| measure | result | target |',
+    '|---|---:|---:|',
+    row('completion, median', f.completionMedianMs.toFixed(2), '2'),
+    row('completion, slowest (median of the sessions; worst of all)', `${f.completionMaxMs.toFixed(1)}; ${f.completionWorstMs.toFixed(1)}`, '10'),
+    row(`edit to republished diagnostics (debounce ${f.debounceMs} ms)`, f.editToDiagnosticsMedianMs.toFixed(1), '100'),
+    row('re-diagnosis work after an edit (the above without the debounce; worst session)', `${f.editWorkMedianMs.toFixed(1)}; ${f.editWorkWorstMedianMs.toFixed(1)}`, '20'),
+    row('open to first diagnostics', f.openToDiagnosticsMs.toFixed(0), '300'),
+    row('start to initialize reply', f.startToInitializeMs.toFixed(0), '150'),
+    row('reference: a bare node process answering initialize', f.bareNodeInitializeMs.toFixed(0), ''),
+    row('resident memory, MB', f.rssMb.toFixed(0), '150'),
+  ].join('\n');
+}
+
+async function runSession(
+  options: LspBenchOptions,
+  requests: number,
+  { text, valueLines, nameLines }: { text: string; valueLines: number[]; nameLines: number[] },
+): Promise<SessionFigures> {
   const debounceMs = options.debounceMs ?? 50;
-  const { text, valueLines, nameLines } = generateDocument(requests);
   const uri = 'untitled:bench.lpreq';
   const t0 = performance.now();
   const client = new LspClient();
@@ -170,8 +272,12 @@ export async function runLspBench(options: LspBenchOptions = {}): Promise<LspBen
 
 if (require.main === module) {
   const at = process.argv.indexOf('--requests');
-  runLspBench({ requests: at !== -1 ? Number(process.argv[at + 1]) : undefined }).then(
-    (figures) => console.log(JSON.stringify(figures, null, 2)),
+  const sessionsAt = process.argv.indexOf('--sessions');
+  runLspBench({
+    requests: at !== -1 ? Number(process.argv[at + 1]) : undefined,
+    sessions: sessionsAt !== -1 ? Number(process.argv[sessionsAt + 1]) : undefined,
+  }).then(
+    (figures) => console.log(formatLspBench(figures)),
     (e: unknown) => {
       console.error(e);
       process.exitCode = 1;

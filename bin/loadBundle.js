@@ -5,24 +5,35 @@
  * functions a typical run needs come compiled from the cache instead of being parsed and
  * compiled again at every start, which is most of what a short `lpreq check` costs.
  *
- * The cache starts with the SHA-1 of the bundle it was made from. A cache of another
- * build, or one V8 rejects (another Node version, other flags), is ignored: the bundle is
- * then compiled from source as usual, never run with foreign code.
+ * Each build ends every bundle with a random build id (`//# lpreqBuild=...`, see
+ * scripts/codeCache.mjs) and starts its cache with the same id. A cache of another build,
+ * or one V8 rejects (another Node version, other flags), is ignored: the bundle is then
+ * compiled from source as usual, never run with foreign code. (Comparing ids, not hashing
+ * the bundle, keeps crypto and a pass over a megabyte out of every start.)
  */
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
-const { createHash } = require('node:crypto');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-const DIGEST_BYTES = 20;
+const BUILD_MARK = '//# lpreqBuild=';
+/** The cache's header: the build id, as ASCII, padded to this length. */
+const ID_BYTES = 64;
 
 function cachePathOf(bundle) {
   return bundle.replace(/\.js$/, '') + '.cache';
 }
 
-function digestOf(source) {
-  return createHash('sha1').update(source).digest();
+/** The build id at the end of a bundle, or undefined for a bundle without one. */
+function buildIdOf(source) {
+  const at = source.lastIndexOf(BUILD_MARK, source.length);
+  if (at === -1 || source.length - at > 200) return undefined;
+  const id = source.slice(at + BUILD_MARK.length).trim();
+  return /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
+}
+
+function headerOf(id) {
+  return Buffer.from(id.padEnd(ID_BYTES, ' '), 'latin1');
 }
 
 /**
@@ -33,13 +44,14 @@ function digestOf(source) {
  */
 function loadBundle(bundle, options = {}) {
   const source = readFileSync(bundle, 'utf8');
-  const digest = digestOf(source);
+  const id = buildIdOf(source);
   let cachedData;
   let status = 'writing';
   if (!options.writeCache) {
     try {
-      const file = readFileSync(cachePathOf(bundle));
-      if (file.length > DIGEST_BYTES && file.subarray(0, DIGEST_BYTES).equals(digest)) cachedData = file.subarray(DIGEST_BYTES);
+      const file = id === undefined ? undefined : readFileSync(cachePathOf(bundle));
+      if (file === undefined) status = 'absent';
+      else if (file.length > ID_BYTES && file.subarray(0, ID_BYTES).equals(headerOf(id))) cachedData = file.subarray(ID_BYTES);
       else status = 'stale';
     } catch {
       // No cache (not built yet, or removed): compile from source.
@@ -50,8 +62,9 @@ function loadBundle(bundle, options = {}) {
   if (cachedData) status = script.cachedDataRejected ? 'rejected' : 'used';
   if (options.report) options.report(status);
   if (options.writeCache) {
+    if (id === undefined) throw new Error(`${bundle} has no build id: a cache could not be told from another build's`);
     process.on('exit', () => {
-      writeFileSync(cachePathOf(bundle), Buffer.concat([digest, script.createCachedData()]));
+      writeFileSync(cachePathOf(bundle), Buffer.concat([headerOf(id), script.createCachedData()]));
     });
   }
   const mod = new Module(bundle, module);
@@ -63,4 +76,4 @@ function loadBundle(bundle, options = {}) {
   return mod.exports;
 }
 
-module.exports = { loadBundle, cachePathOf };
+module.exports = { loadBundle, cachePathOf, buildIdOf, BUILD_MARK };

@@ -3,7 +3,8 @@
 // language server session) so that the cache holds the functions a real run compiles, not
 // only the top level. Failing here never fails the build: lpreq then compiles from source.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -85,6 +86,9 @@ const jobs = [
   { bundle: 'lsp.js', args: ['--stdio'], drive: lspSession },
 ];
 for (const job of jobs) {
+  // A fresh build id ends the bundle; the cache starts with it (bin/loadBundle.js compares them).
+  const bundle = join(root, 'dist', job.bundle);
+  appendFileSync(bundle, `\n//# lpreqBuild=${randomBytes(16).toString('hex')}\n`);
   try {
     await run(job.bundle, job.args, job.drive);
   } catch (e) {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,18 +13,26 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from '../helpers';
 
-const { loadBundle, cachePathOf } = createRequire(import.meta.filename)(join(ROOT, 'bin', 'loadBundle.js')) as {
+const { loadBundle, cachePathOf, buildIdOf, BUILD_MARK } = createRequire(import.meta.filename)(join(ROOT, 'bin', 'loadBundle.js')) as {
   loadBundle: (bundle: string, options?: { writeCache?: boolean; report?: (status: string) => void }) => Record<string, unknown>;
   cachePathOf: (bundle: string) => string;
+  buildIdOf: (source: string) => string | undefined;
+  BUILD_MARK: string;
 };
 
 const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cache-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
+/** A bundle as the build leaves it: its code, then a fresh build id. */
 function bundleIn(name: string, source: string): string {
   const file = join(tmp, `${name}.js`);
-  writeFileSync(file, source);
+  writeFileSync(file, `${source}\n${BUILD_MARK}${randomBytes(16).toString('hex')}\n`);
   return file;
+}
+
+function writeCacheOf(bundle: string) {
+  const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'bin', 'loadBundle.js'))}).loadBundle(${JSON.stringify(bundle)}, { writeCache: true })`]);
+  assert.equal(run.status, 0, run.stderr.toString());
 }
 
 function load(bundle: string): { exports: Record<string, unknown>; status: string } {
@@ -33,19 +41,20 @@ function load(bundle: string): { exports: Record<string, unknown>; status: strin
   return { exports, status };
 }
 
-test('the build writes a cache for the command line and the language server, stamped with their digest', () => {
+test('the build writes a cache for the command line and the language server, stamped with their build id', () => {
   for (const name of ['lpreq', 'lsp']) {
     const bundle = join(ROOT, 'dist', `${name}.js`);
+    const id = buildIdOf(readFileSync(bundle, 'utf8'));
+    assert.match(id ?? '', /^[0-9a-f]{32}$/);
     const cache = readFileSync(cachePathOf(bundle));
     assert.ok(cache.length > 100_000, `${name}: the cache holds the compiled functions of a real run`);
-    assert.deepEqual(cache.subarray(0, 20), createHash('sha1').update(readFileSync(bundle, 'utf8')).digest());
+    assert.equal(cache.subarray(0, 64).toString('latin1').trim(), id);
   }
 });
 
 test('a cache written by a run is used by the next load', () => {
   const bundle = bundleIn('written', 'exports.twice = (x) => 2 * x; exports.dir = __dirname; exports.twice(21);');
-  const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'bin', 'loadBundle.js'))}).loadBundle(${JSON.stringify(bundle)}, { writeCache: true })`]);
-  assert.equal(run.status, 0, run.stderr.toString());
+  writeCacheOf(bundle);
   const { exports, status } = load(bundle);
   assert.equal(status, 'used');
   assert.equal((exports.twice as (x: number) => number)(4), 8);
@@ -55,16 +64,21 @@ test('a cache written by a run is used by the next load', () => {
 test('no cache, a stale cache and a damaged cache: the bundle compiles from source and works the same', () => {
   const bundle = bundleIn('plain', 'exports.answer = 42;');
   assert.deepEqual(load(bundle), { exports: { answer: 42 }, status: 'absent' });
-  // A cache made from another build of the bundle, even of the same length.
+  // A cache made from another build of the bundle, of the same length: another build id.
   const other = bundleIn('other', 'exports.answer = 43;');
-  spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'bin', 'loadBundle.js'))}).loadBundle(${JSON.stringify(other)}, { writeCache: true })`]);
+  writeCacheOf(other);
   copyFileSync(cachePathOf(other), cachePathOf(bundle));
   assert.deepEqual(load(bundle), { exports: { answer: 42 }, status: 'stale' });
-  // The right digest over bytes V8 does not accept (a new source: V8 keeps compiled scripts in memory).
+  // The right build id over bytes V8 does not accept (a new source: V8 keeps compiled scripts in memory).
   const damaged = bundleIn('damaged', 'exports.answer = 44;');
-  const digest = createHash('sha1').update(readFileSync(damaged, 'utf8')).digest();
-  writeFileSync(cachePathOf(damaged), Buffer.concat([digest, Buffer.from('not a code cache at all, just bytes')]));
+  const id = buildIdOf(readFileSync(damaged, 'utf8')) ?? '';
+  writeFileSync(cachePathOf(damaged), Buffer.concat([Buffer.from(id.padEnd(64, ' '), 'latin1'), Buffer.from('not a code cache at all, just bytes')]));
   assert.deepEqual(load(damaged), { exports: { answer: 44 }, status: 'rejected' });
+  // A bundle without a build id (built with --no-code-cache) never takes a cache.
+  const unstamped = join(tmp, 'unstamped.js');
+  writeFileSync(unstamped, 'exports.answer = 45;');
+  copyFileSync(cachePathOf(other), cachePathOf(unstamped));
+  assert.deepEqual(load(unstamped), { exports: { answer: 45 }, status: 'absent' });
 });
 
 test('the command line gives the same answer with and without the cache', () => {

@@ -266,15 +266,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       root = undefined;
     }
     const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    if (watch) {
-      connection.onInitialized(() => {
+    connection.onInitialized(() => {
+      if (watch) {
         connection.client
           .register(DidChangeWatchedFilesNotification.type, {
             watchers: [{ globPattern: '**/http-client.env.json' }, { globPattern: '**/http-client.private.env.json' }],
           })
           .catch((e: unknown) => log(`cannot watch environment files: ${String(e)}`));
-      });
-    }
+      }
+      // Load the catalog while the editor is still opening files, not when the first one arrives.
+      setImmediate(() => runSafe('loading the catalog', undefined, undefined, getChecker));
+    });
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },

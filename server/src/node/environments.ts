@@ -5,16 +5,20 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import * as z from 'zod';
 import type { Environments } from '../core/checker';
+import type * as EnvironmentSchemas from './environmentSchema';
 
 export const SHARED_ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
 
-const EnvironmentFileSchema = z.record(
-  z.string(),
-  z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v))),
-);
+let schemas: typeof EnvironmentSchemas | undefined;
+
+/** The zod schema, built on first use (like the catalog's, it costs a server start otherwise). */
+function environmentSchemas(): typeof EnvironmentSchemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  schemas ??= require('./environmentSchema') as typeof EnvironmentSchemas;
+  return schemas;
+}
 
 export class EnvironmentFileError extends Error {}
 
@@ -48,7 +52,7 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
   } catch (e) {
     throw new EnvironmentFileError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  const parsed = EnvironmentFileSchema.safeParse(json);
+  const parsed = environmentSchemas().EnvironmentFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new EnvironmentFileError(

@@ -2,17 +2,29 @@
  * The loaded catalog: the JSON parts checked by zod, then indexed for fast lookups.
  * Pure: it is given the parsed JSON, it never reads files.
  */
-import * as z from 'zod';
-import {
-  EndpointFileSchema,
-  ResourceFileSchema,
-  type EndpointData,
-  type Parameter,
-  type Placeholder,
-  type ResourceData,
-  type Rule,
-  type Source,
+import type * as z from 'zod';
+import type * as CatalogSchemas from './schema';
+import type {
+  EndpointData,
+  Parameter,
+  Placeholder,
+  ResourceData,
+  Rule,
+  Source,
 } from './schema';
+
+let schemas: typeof CatalogSchemas | undefined;
+
+/**
+ * The zod schemas of the catalog, built on first use: building zod and the schemas costs
+ * a language server 10 to 15 ms at start, before any catalog is needed (the bundler turns
+ * this require into a lazy initialiser).
+ */
+function catalogSchemas(): typeof CatalogSchemas {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  schemas ??= require('./schema') as typeof CatalogSchemas;
+  return schemas;
+}
 
 export type Method = EndpointData['method'];
 
@@ -129,7 +141,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   const placeholders: Record<string, Placeholder> = {};
   const endpointById = new Map<string, Endpoint>();
   const files = Object.entries(parts.endpointFiles).map(([file, json]) => {
-    const parsed = EndpointFileSchema.safeParse(json);
+    const parsed = catalogSchemas().EndpointFileSchema.safeParse(json);
     if (!parsed.success) throw new CatalogError(formatZodError(file, parsed.error));
     return { file, data: parsed.data };
   });
@@ -162,7 +174,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
 }
 
 function indexResources(file: unknown): { resources: Map<string, Resource>; externalResources: Map<string, Source> } {
-  const parsed = ResourceFileSchema.safeParse(file);
+  const parsed = catalogSchemas().ResourceFileSchema.safeParse(file);
   if (!parsed.success) throw new CatalogError(formatZodError('resources.json', parsed.error));
   const resources = new Map<string, Resource>();
   for (const r of parsed.data.resources) {
