@@ -236,9 +236,11 @@ async function runSession(
     const completionTimes: number[] = [];
     const counts: number[] = [];
     const n = options.completions ?? 100;
+    // Split once: the client's own garbage must not land inside the timed requests.
+    const lines = text.split('\n');
     for (let k = 0; k < n; k++) {
       const line = nameLines[Math.floor(((k + 0.5) * nameLines.length) / n)];
-      const lineText = text.split('\n', line + 1)[line] ?? '';
+      const lineText = lines[line] ?? '';
       const character = k % 2 === 0 ? 0 : lineText.length;
       const t = performance.now();
       const result = await client.request<{ items: unknown[] } | null>('textDocument/completion', { textDocument: { uri }, position: { line, character } });
