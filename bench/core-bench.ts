@@ -37,15 +37,30 @@ export async function timeMedian(runs: number, fn: () => unknown | Promise<unkno
   return median(times);
 }
 
-function processMedian(runs: number, args: string[]): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    times.push(performance.now() - t);
-    if (r.status !== 0 && r.status !== 1) throw new Error(`process failed: ${args.join(' ')}: ${r.stderr}`);
+/**
+ * Medians of several functions timed in turns (a, b, c, a, b, c, ...), after one warm-up
+ * round: on a machine whose speed drifts, each figure sees the same conditions, and the
+ * ratios between them stay fair. With --expose-gc (npm run bench), a collection before
+ * each timed call keeps one function's garbage out of the next one's time.
+ */
+export function interleavedMedians<K extends string>(runs: number, fns: Record<K, () => unknown>): Record<K, number> {
+  const names = Object.keys(fns) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (const n of names) fns[n]();
+  for (let r = 0; r < runs; r++) {
+    for (const n of names) {
+      (globalThis as { gc?: () => void }).gc?.();
+      const t = performance.now();
+      fns[n]();
+      times[n].push(performance.now() - t);
+    }
   }
-  return median(times);
+  return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>;
+}
+
+function runProcess(args: string[]): void {
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`process failed: ${args.join(' ')}: ${r.stderr}`);
 }
 
 export interface CoreFigures {
@@ -95,21 +110,27 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
     );
     writeFileSync(join(DATA, 'schema.json'), JSON.stringify(schema));
     const diagnostics = checker.checkDocument(parseDocument(text), { environments: {} }).length;
-    const parseMs = await timeMedian(runs, () => parseDocument(text));
-    const parseCheckMs = await timeMedian(runs, () => checker.checkDocument(parseDocument(text), { environments: {} }));
-    const diagnoseMs = await timeMedian(runs, () => diagnose(text, { environments: {} }));
     const requestLine = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(\S+)/;
-    const lineScanMs = await timeMedian(runs, () => {
-      let count = 0;
-      for (const line of readFileSync(lpreqFile, 'utf8').split('\n')) if (requestLine.test(line)) count++;
-      return count;
+    const inProcess = interleavedMedians(runs * 2, {
+      parse: () => parseDocument(text),
+      parseCheck: () => checker.checkDocument(parseDocument(text), { environments: {} }),
+      diagnose: () => diagnose(text, { environments: {} }),
+      lineScan: () => {
+        let count = 0;
+        for (const line of readFileSync(lpreqFile, 'utf8').split('\n')) if (requestLine.test(line)) count++;
+        return count;
+      },
+      ajv: () => validate(JSON.parse(json)),
     });
-    const ajvMs = await timeMedian(runs, () => validate(JSON.parse(json)));
+    const { parse: parseMs, parseCheck: parseCheckMs, diagnose: diagnoseMs, lineScan: lineScanMs, ajv: ajvMs } = inProcess;
     const jsonDoc = JsonTextDocument.create('file:///bench.json', 'json', 1, json);
     const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)));
-    const processMs = processMedian(runs, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', lpreqFile]);
-    const ajvProcessMs = processMedian(runs, [ajvScript, jsonFile, join(DATA, 'schema.json')]);
-    const emptyNodeMs = processMedian(runs, ['-e', '']);
+    const processes = interleavedMedians(runs, {
+      lpreq: () => runProcess([join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', lpreqFile]),
+      ajv: () => runProcess([ajvScript, jsonFile, join(DATA, 'schema.json')]),
+      node: () => runProcess(['-e', '']),
+    });
+    const { lpreq: processMs, ajv: ajvProcessMs, node: emptyNodeMs } = processes;
     figures.push({
       requests: n,
       bytes: Buffer.byteLength(text),
