@@ -118,6 +118,12 @@ function pathOf(text: string, remember: boolean): string | undefined {
   return path;
 }
 
+/** One segment of a cached path shape: the shapes that continue it, and the result of the shape that ends here. */
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  result: MatchResult | undefined;
+}
+
 interface Candidate {
   endpoint: Endpoint;
   path: EndpointPath;
@@ -185,19 +191,38 @@ export class EndpointMatcher {
 
   /**
    * Results by path shape: requests differ mostly in their ids, so the matching work is done
-   * once per shape (ids and variables replaced by a marker) and method. Bounded in size.
+   * once per shape (ids and variables replaced by a marker) and method. The shapes form a
+   * tree, one level a segment, so a lookup builds no key. Bounded in size.
    */
-  private readonly cache = new Map<string, MatchResult>();
+  private shapes = new Map<string, ShapeNode>();
+  private shapeCount = 0;
 
   match(target: TargetPath, method: string): MatchResult {
     if (!EndpointMatcher.isChecked(target)) return { kind: 'not-checked' };
-    let key = method;
-    for (const s of target.segments) key += s.isVariable || isDigits(s.text) ? '/\u0000' : `/${s.text}`;
-    let shape = this.cache.get(key);
+    if (this.shapeCount > 20_000) {
+      this.shapes = new Map();
+      this.shapeCount = 0;
+    }
+    let root = this.shapes.get(method);
+    if (!root) {
+      root = { next: new Map(), result: undefined };
+      this.shapes.set(method, root);
+    }
+    let node: ShapeNode = root;
+    for (const s of target.segments) {
+      const key = s.isVariable || isDigits(s.text) ? '\u0000' : s.text;
+      let next: ShapeNode | undefined = node.next.get(key);
+      if (!next) {
+        next = { next: new Map(), result: undefined };
+        node.next.set(key, next);
+        this.shapeCount++;
+      }
+      node = next;
+    }
+    let shape = node.result;
     if (!shape) {
       shape = this.matchUncached(target, method);
-      if (this.cache.size > 5000) this.cache.clear();
-      this.cache.set(key, shape);
+      node.result = shape;
     }
     if (shape.kind !== 'matched') return shape;
     return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: bind(shape.path, target) };
