@@ -90,7 +90,7 @@ export function toJson(requests: GeneratedRequest[]): string {
 }
 
 /** A JSON Schema equivalent to the checks on these requests: per endpoint, the parameters' types, enums and requirements. */
-export function jsonSchemaFor(catalog: Catalog): object {
+export function jsonSchemaFor(catalog: Catalog, include: (e: Endpoint) => boolean = usable): object {
   const typeSchema = (p: CatalogParameter): object => {
     if (p.enum && !p.enumOpen) return { enum: p.enum };
     switch (p.type) {
@@ -119,7 +119,7 @@ export function jsonSchemaFor(catalog: Catalog): object {
         path: { type: 'string', pattern: '^/api/' },
         params: { type: 'object' },
       },
-      allOf: catalog.endpoints.filter(usable).map((e) => ({
+      allOf: catalog.endpoints.filter(include).map((e) => ({
         if: { properties: { endpoint: { const: e.id } } },
         then: {
           properties: {

@@ -10,6 +10,8 @@
 import { bundledCatalog } from '../server/src/catalogData';
 import type { CatalogParameter, Endpoint } from '../server/src/core/catalog/catalog';
 import { LspClient } from '../test/lsp/rpc';
+import { getLanguageService, TextDocument as JsonTextDocument } from 'vscode-json-languageservice';
+import { jsonSchemaFor, toJson, type GeneratedRequest } from './generate';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,9 +47,11 @@ export interface LspBenchFigures {
   sessions: number;
   /** A bare node process answering `initialize`: start to reply. */
   bareNodeInitializeMs: number;
+  /** vscode-json-languageservice completing in the same requests as JSON, in-process (median). */
+  jsonServiceCompletionMs: number;
 }
 
-type SessionFigures = Omit<LspBenchFigures, 'completionWorstMs' | 'editWorkWorstMedianMs' | 'sessions' | 'bareNodeInitializeMs'>;
+type SessionFigures = Omit<LspBenchFigures, 'completionWorstMs' | 'editWorkWorstMedianMs' | 'sessions' | 'bareNodeInitializeMs' | 'jsonServiceCompletionMs'>;
 
 const BARE_SERVER = `let buf = Buffer.alloc(0);
 const send = (m) => { const b = Buffer.from(JSON.stringify(m)); process.stdout.write('Content-Length: ' + b.length + '\\r\\n\\r\\n'); process.stdout.write(b); };
@@ -103,13 +107,14 @@ function sampleValue(p: CatalogParameter, i: number): string {
   }
 }
 
-/** Realistic requests across the catalog, about 8 lines each. Returns the text and where values stand. */
-export function generateDocument(requests: number): { text: string; valueLines: number[]; nameLines: number[] } {
+/** Realistic requests across the catalog, about 8 lines each. Returns the text, where values stand, and the requests as data. */
+export function generateDocument(requests: number): { text: string; valueLines: number[]; nameLines: number[]; generated: GeneratedRequest[] } {
   const catalog = bundledCatalog();
   const endpoints: Endpoint[] = catalog.endpoints.filter((e) => e.body !== 'json' && !e.paths[0].template.includes('{*'));
   const lines = ['@base_url = https://lms.example.edu', '@course = 42', ''];
   const valueLines: number[] = [];
   const nameLines: number[] = [];
+  const generated: GeneratedRequest[] = [];
   for (let i = 0; i < requests; i++) {
     const e = endpoints[i % endpoints.length];
     const path = e.paths[0].template.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'course_id' ? '{{course}}' : String(10 + (i % 90))));
@@ -125,8 +130,38 @@ export function generateDocument(requests: number): { text: string; valueLines: 
       lines.push(`${p.name} = ${sampleValue(p, i)}`);
     }
     lines.push('');
+    generated.push({ endpoint: e.id, method: e.method, path: path.replace('{{course}}', '42'), params: chosen.map((p) => [p.name, sampleValue(p, i)]) });
   }
-  return { text: lines.join('\n'), valueLines, nameLines };
+  return { text: lines.join('\n'), valueLines, nameLines, generated };
+}
+
+/**
+ * The issue's reference: vscode-json-languageservice completing inside the same requests
+ * written as JSON (one object a request, checked by an equivalent JSON Schema), in-process
+ * and without the protocol, at 100 parameter names spread through the document.
+ */
+export async function jsonCompletionReference(generated: GeneratedRequest[], positions = 100): Promise<number> {
+  const catalog = bundledCatalog();
+  const used = new Set(generated.map((r) => r.endpoint));
+  const schema = jsonSchemaFor(catalog, (e) => used.has(e.id));
+  const service = getLanguageService({});
+  service.configure({ validate: true, schemas: [{ uri: 'lpreq://bench-schema', fileMatch: ['*.json'], schema }] });
+  const text = toJson(generated);
+  const document = JsonTextDocument.create('file:///bench.json', 'json', 1, text);
+  const parsed = service.parseJSONDocument(document);
+  const keys: number[] = [];
+  for (let at = text.indexOf('"params": {'); at !== -1; at = text.indexOf('"params": {', at + 1)) {
+    const key = text.indexOf('"', at + '"params": {'.length);
+    if (key !== -1 && key < text.indexOf('}', at)) keys.push(key + 1);
+  }
+  const times: number[] = [];
+  for (let k = 0; k < positions; k++) {
+    const offset = keys[Math.floor(((k + 0.5) * keys.length) / positions)];
+    const t = performance.now();
+    await service.doComplete(document, document.positionAt(offset), parsed);
+    times.push(performance.now() - t);
+  }
+  return median(times);
 }
 
 const median = (xs: number[]) => {
@@ -134,6 +169,14 @@ const median = (xs: number[]) => {
   return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const round = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * With --expose-gc (npm run bench), the client collects its own garbage (the diagnostics it
+ * received) before the timed completions, so that its collections are not counted as the server's time.
+ */
+function collectClientGarbage() {
+  (globalThis as { gc?: () => void }).gc?.();
+}
 
 function rssMb(pid: number): number {
   try {
@@ -173,6 +216,7 @@ export async function runLspBench(options: LspBenchOptions = {}): Promise<LspBen
     editWorkWorstMedianMs: round(Math.max(...sessions.map((f) => f.editWorkMedianMs))),
     sessions: sessions.length,
     bareNodeInitializeMs: round(median(bare)),
+    jsonServiceCompletionMs: round(await jsonCompletionReference(document.generated)),
   };
 }
 
@@ -185,6 +229,7 @@ export function formatLspBench(f: LspBenchFigures): string {
     '| measure | result | target |',
     '|---|---:|---:|',
     row('completion, median', f.completionMedianMs.toFixed(2), '2'),
+    row('reference: vscode-json-languageservice completing in the same requests as JSON, in-process, median', f.jsonServiceCompletionMs.toFixed(2), ''),
     row('completion, slowest (median of the sessions; worst of all)', `${f.completionMaxMs.toFixed(1)}; ${f.completionWorstMs.toFixed(1)}`, '10'),
     row(`edit to republished diagnostics (debounce ${f.debounceMs} ms)`, f.editToDiagnosticsMedianMs.toFixed(1), '100'),
     row('re-diagnosis work after an edit (the above without the debounce; worst session)', `${f.editWorkMedianMs.toFixed(1)}; ${f.editWorkWorstMedianMs.toFixed(1)}`, '20'),
@@ -236,8 +281,10 @@ async function runSession(
     const completionTimes: number[] = [];
     const counts: number[] = [];
     const n = options.completions ?? 100;
-    // Split once: the client's own garbage must not land inside the timed requests.
+    // Split once, and collect what the edits left behind: the client's own garbage must not
+    // land inside the timed requests.
     const lines = text.split('\n');
+    collectClientGarbage();
     for (let k = 0; k < n; k++) {
       const line = nameLines[Math.floor(((k + 0.5) * nameLines.length) / n)];
       const lineText = lines[line] ?? '';
