@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT, SHARED } from '../helpers';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { lintCatalog } from '../../server/src/core/catalog/lint';
+import { CatalogError, loadCatalog } from '../../server/src/core/catalog/catalog';
 import { CODE_HELP } from '../../server/src/core/codes';
 
 const catalog = bundledCatalog();
@@ -81,4 +82,24 @@ test('scope strings are url:METHOD|path for every path', () => {
 test('docs/codes.md explains every diagnostic code (the language server links there)', () => {
   const text = readFileSync(join(ROOT, 'docs', 'codes.md'), 'utf8');
   for (const code of Object.keys(CODE_HELP)) assert.match(text, new RegExp(`^## ${code}$`, 'm'), code);
+});
+
+test('zod checks the resources when they are first asked for, and a broken resource file fails there', () => {
+  const endpointFiles = Object.fromEntries(
+    ['A', 'B', 'C'].map((d) => [`${d}.endpoints.json`, JSON.parse(readFileSync(join(ROOT, 'schemas', `${d}.endpoints.json`), 'utf8')) as unknown]),
+  );
+  let reads = 0;
+  const broken = loadCatalog({
+    endpointFiles,
+    resourceFile: () => {
+      reads++;
+      return { resources: [{ name: 'Thing', fields: 'not a list' }], externalResources: [] };
+    },
+  });
+  assert.equal(broken.endpoints.length, catalog.endpoints.length);
+  assert.equal(reads, 0, 'loading the endpoints does not read the resources');
+  assert.throws(() => broken.resources, CatalogError);
+  const good = loadCatalog({ endpointFiles, resourceFile: JSON.parse(readFileSync(join(ROOT, 'schemas', 'resources.json'), 'utf8')) as unknown });
+  assert.equal(good.resources.size, catalog.resources.size);
+  assert.equal(good.resources, good.resources, 'indexed once');
 });

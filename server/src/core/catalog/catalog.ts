@@ -135,6 +135,9 @@ function formatZodError(file: string, error: z.ZodError): string {
 /**
  * Checks the catalog parts and builds the index. Throws CatalogError with a readable
  * message when the data is malformed: a broken catalog is a build defect, not user input.
+ * `resourceFile` is the parsed resources.json, or a function that gives it: resources are
+ * checked and indexed when first asked for (`catalog.resources`), and a broken resource
+ * file throws there.
  */
 export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; resourceFile: unknown }): Catalog {
   const endpoints: Endpoint[] = [];
