@@ -87,6 +87,24 @@ export interface VariableScope {
   values: Map<string, string>;
   /** Names of requests in the file (`# @name`). */
   requestNames: Set<string>;
+  /** Told of every name a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
+  onLookup?: (kind: 'value' | 'request', name: string) => void;
+}
+
+/** A file or environment variable's value, as a check sees it. */
+function scopeValue(scope: VariableScope, name: string): string | undefined {
+  scope.onLookup?.('value', name);
+  return scope.values.get(name);
+}
+
+function scopeHasValue(scope: VariableScope, name: string): boolean {
+  scope.onLookup?.('value', name);
+  return scope.values.has(name);
+}
+
+function scopeHasRequest(scope: VariableScope, name: string): boolean {
+  scope.onLookup?.('request', name);
+  return scope.requestNames.has(name);
 }
 
 export interface Environments {
@@ -138,18 +156,57 @@ export class Checker {
 
   /**
    * The diagnostics of a text, without keeping its tree: what `lpreq check` needs. Each block
-   * is parsed twice, once for the document's variables and request names and once to be
-   * checked, and dropped at once; nothing outlives its block, so a large file costs the
+   * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
    * garbage collector little. The result equals checkDocument(parseDocument(text), env).
    */
   diagnose(text: string, env?: Environments): Diagnostic[] {
     const starts = blockBoundaries(text);
-    const ends = (k: number) => (k + 1 < starts.length ? starts[k + 1] : text.length);
-    const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
-    for (let k = 0; k < starts.length; k++) addToScope(scope, parseBlock(text.slice(starts[k], ends(k)), true));
-    const out: Diagnostic[] = [];
+    const blockText = (k: number) => text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length);
+    // One pass: each block is checked with the scope of the blocks up to it, and every name
+    // it looks up is noted. A name defined again (a variable) or first (a request name) by a
+    // later block makes that block's check stale; those few blocks are checked again, with
+    // the whole document's scope, at the end.
+    let current = 0;
+    const lookedUp: number[] = [];
+    const lookedUpNames: string[] = [];
+    const scope: VariableScope = {
+      values: environmentValues(env),
+      requestNames: new Set(),
+      onLookup: (kind, name) => {
+        lookedUp.push(kind === 'request' ? current * 2 + 1 : current * 2);
+        lookedUpNames.push(name);
+      },
+    };
+    const setAt = new Map<string, number>();
+    const namedAt = new Map<string, number>();
+    const found: Diagnostic[][] = [];
     for (let k = 0; k < starts.length; k++) {
-      const diagnostics = this.checkBlock(parseBlock(text.slice(starts[k], ends(k))), scope);
+      current = k;
+      const block = parseBlock(blockText(k));
+      for (const v of block.variables) {
+        scope.values.set(v.name.text, v.value.text);
+        setAt.set(v.name.text, k);
+      }
+      const name = requestName(block);
+      if (name) {
+        scope.requestNames.add(name);
+        if (!namedAt.has(name)) namedAt.set(name, k);
+      }
+      found.push(this.checkBlock(block, scope));
+    }
+    scope.onLookup = undefined;
+    let rechecked = -1;
+    for (let i = 0; i < lookedUp.length; i++) {
+      const k = lookedUp[i] >> 1;
+      if (k === rechecked) continue;
+      const definedAt = lookedUp[i] & 1 ? namedAt.get(lookedUpNames[i]) : setAt.get(lookedUpNames[i]);
+      if (definedAt === undefined || definedAt <= k) continue;
+      found[k] = this.checkBlock(parseBlock(blockText(k)), scope);
+      rechecked = k;
+    }
+    const out: Diagnostic[] = [];
+    for (let k = 0; k < found.length; k++) {
+      const diagnostics = found[k];
       if (diagnostics.length === 0) continue;
       if (diagnostics.length > 1) diagnostics.sort(byPosition);
       for (const d of diagnostics) out.push(shiftDiagnostic(d, starts[k]));
@@ -173,7 +230,7 @@ export class Checker {
   matchBlock(block: Block, scope: VariableScope): MatchResult | undefined {
     const request = block.request;
     if (!request || !request.methodKnown) return undefined;
-    const path = targetPath(request.target.text, (name) => scope.values.get(name));
+    const path = targetPath(request.target.text, (name) => scopeValue(scope, name));
     if (!path) return undefined;
     return this.matcher.match(path, request.method.text);
   }
@@ -188,7 +245,7 @@ export class Checker {
     if (!request || !request.methodKnown) return out;
     const lineStart = request.start;
     const lineEnd = request.end;
-    const path = targetPath(request.target.text, (name) => scope.values.get(name));
+    const path = targetPath(request.target.text, (name) => scopeValue(scope, name));
     if (!path) return out;
     for (const seg of path.segments) {
       if (seg.isUnfilled) {
@@ -832,29 +889,34 @@ function suggestionNames(endpoint: Endpoint): string[] {
   return endpoint.params.map((p) => p.name);
 }
 
-/** The verdict on `{{expression}}`, memoised per scope: the same few variables recur in every block. */
-const verdicts = new WeakMap<VariableScope, Map<string, string | undefined>>();
-function resolutionOf(expression: string, scope: VariableScope): string | undefined {
-  let cache = verdicts.get(scope);
-  if (!cache) {
-    cache = new Map();
-    verdicts.set(scope, cache);
+/** What a `{{expression}}` is, which does not depend on any scope: a system variable (and its verdict), a request reference, or a name. */
+type ExpressionKind = { kind: 'system'; verdict: string | undefined } | { kind: 'request'; name: string } | { kind: 'name' };
+
+/** Kinds of the expressions seen: the same few recur in every block. Bounded in size. */
+const expressionKinds = new Map<string, ExpressionKind>();
+
+function kindOf(expression: string): ExpressionKind {
+  let kind = expressionKinds.get(expression);
+  if (kind) return kind;
+  if (expression.startsWith('$')) {
+    kind = { kind: 'system', verdict: isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable` };
+  } else {
+    const ref = parseRequestReference(expression);
+    kind = ref ? { kind: 'request', name: ref.name } : { kind: 'name' };
   }
-  if (cache.has(expression)) return cache.get(expression);
-  const verdict = unresolvedReason(expression, scope);
-  if (cache.size < 10_000) cache.set(expression, verdict);
-  return verdict;
+  if (expressionKinds.size > 10_000) expressionKinds.clear();
+  expressionKinds.set(expression, kind);
+  return kind;
 }
 
-function unresolvedReason(expression: string, scope: VariableScope): string | undefined {
-  if (expression.startsWith('$')) {
-    return isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable`;
+/** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
+function resolutionOf(expression: string, scope: VariableScope): string | undefined {
+  const kind = kindOf(expression);
+  if (kind.kind === 'system') return kind.verdict;
+  if (kind.kind === 'request') {
+    return scopeHasRequest(scope, kind.name) ? undefined : `{{${expression}}} refers to a request named ${kind.name}, and no request has # @name ${kind.name}`;
   }
-  const ref = parseRequestReference(expression);
-  if (ref) {
-    return scope.requestNames.has(ref.name) ? undefined : `{{${expression}}} refers to a request named ${ref.name}, and no request has # @name ${ref.name}`;
-  }
-  if (scope.values.has(expression)) return undefined;
+  if (scopeHasValue(scope, expression)) return undefined;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
 }
 

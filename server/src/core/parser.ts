@@ -340,12 +340,8 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
   return { method, methodKnown, target, version, start: s, end: to };
 }
 
-/**
- * Parses one block. `text` starts at the block's `###` line, if it has one. With `scopeOnly`
- * the block gets only what a document's variable scope needs (its metadata and variables,
- * found by the same steps) and no request, headers, parameters or problems.
- */
-export function parseBlock(text: string, scopeOnly = false): Block {
+/** Parses one block. `text` starts at the block's `###` line, if it has one. */
+export function parseBlock(text: string): Block {
   // Every field from the start, in one order: all blocks share one shape, which keeps the
   // code that reads them monomorphic.
   const block: Block = {
@@ -398,13 +394,6 @@ export function parseBlock(text: string, scopeOnly = false): Block {
     if (variable) {
       block.variables = add(block.variables, variable);
       continue;
-    }
-    if (scopeOnly) {
-      // The header section ends at the first blank line (query continuation lines are never blank).
-      k++;
-      while (k < count && !isBlankRange(text, starts[k], ends[k])) k++;
-      k++;
-      return scopeOfBody(text, starts, ends, k, count, block);
     }
     block.request = parseRequestLine(text, s, e, block);
     const target = block.request.target;
@@ -498,22 +487,6 @@ export function parseBlock(text: string, scopeOnly = false): Block {
     }
     const value = tokenIn(text, eq + 1, e);
     block.params = add(block.params, { name, value, decodedName: name.text, decodedValue: value.text, source: 'body', start: lineStart, end: e });
-  }
-  return block;
-}
-
-/** The variables of a block's body (after the blank line that ends its headers), as parseBlock finds them. */
-function scopeOfBody(text: string, starts: number[], ends: number[], from: number, count: number, block: Block): Block {
-  let first = from;
-  while (first < count && (isBlankRange(text, starts[first], ends[first]) || isCommentRange(text, starts[first], ends[first]))) first++;
-  if (first < count) {
-    const c = text.charCodeAt(skipBlanks(text, starts[first], ends[first]));
-    if (c === 123 || c === 91) return block;
-  }
-  for (let k = from; k < count; k++) {
-    if (isBlankRange(text, starts[k], ends[k]) || isCommentRange(text, starts[k], ends[k])) continue;
-    const variable = readVariable(text, starts[k], ends[k]);
-    if (variable) block.variables = add(block.variables, variable);
   }
   return block;
 }
