@@ -7,17 +7,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import Ajv from 'ajv';
 import { getLanguageService, TextDocument as JsonTextDocument } from 'vscode-json-languageservice';
 import { createRequire } from 'node:module';
 import { generateRequests, jsonSchemaFor, toJson, toLpreq } from './generate';
 
 export const ROOT = join(import.meta.dirname, '..');
 
-// The in-process figures time the shipped code: the library bundle that `npm run build`
+// The figures time the shipped code: the library bundle that `npm run build`
 // makes (dist/library.js), not the TypeScript sources as tsx transpiles them on the fly.
 const library = createRequire(import.meta.filename)(join(ROOT, 'dist', 'library.js')) as typeof import('../server/src/library');
-const { bundledCatalog, defaultChecker, diagnose, parse: parseDocument } = library;
+const { bundledCatalog, defaultChecker, parse: parseDocument } = library;
 const DATA = join(ROOT, 'bench', '.data');
 
 export function median(xs: number[]): number {
@@ -58,6 +57,53 @@ export function interleavedMedians<K extends string>(runs: number, fns: Record<K
   return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>;
 }
 
+/**
+ * The in-process figures of the library and of ajv, each timed in a process of its own
+ * (three rounds, in turns): V8 shares what it learns about allocation sites between callers,
+ * so the parser's objects, kept by parse + check, would be allocated as long-lived in
+ * `diagnose` too if both ran in one process, and ajv's figure would carry this process's
+ * heap. Each child loads its code and data, warms up, then times its mode with a
+ * collection before each call; loading is not timed.
+ */
+function childMedians(lpreqFile: string, jsonFile: string, schemaFile: string, runs: number): Record<'parse' | 'tree' | 'diagnose' | 'ajv', number> {
+  const script = join(DATA, 'in-process-child.cjs');
+  writeFileSync(
+    script,
+    `const fs = require('fs');
+const [mode, lpreqFile, jsonFile, schemaFile, runs] = process.argv.slice(2);
+let fn;
+if (mode === 'ajv') {
+  const Ajv = require(${JSON.stringify(require.resolve('ajv'))});
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addFormat('date', /^\\d{4}-\\d{2}-\\d{2}$/);
+  const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
+  const json = fs.readFileSync(jsonFile, 'utf8');
+  fn = () => validate(JSON.parse(json));
+} else {
+  const L = require(${JSON.stringify(join(ROOT, 'dist', 'library.js'))});
+  const text = fs.readFileSync(lpreqFile, 'utf8');
+  const env = { environments: {} };
+  const checker = L.defaultChecker();
+  fn = { parse: () => L.parse(text), tree: () => checker.checkDocument(L.parse(text), env), diagnose: () => L.diagnose(text, env) }[mode];
+}
+fn(); fn();
+const times = [];
+for (let i = 0; i < Number(runs); i++) { global.gc(); const t = performance.now(); fn(); times.push(performance.now() - t); }
+process.stdout.write(JSON.stringify(times));
+`,
+  );
+  const modes = ['parse', 'tree', 'diagnose', 'ajv'] as const;
+  const times = { parse: [] as number[], tree: [] as number[], diagnose: [] as number[], ajv: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    for (const mode of modes) {
+      const r = spawnSync(process.execPath, ['--expose-gc', script, mode, lpreqFile, jsonFile, schemaFile, String(runs)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`in-process ${mode} failed: ${r.stderr}`);
+      times[mode].push(...(JSON.parse(r.stdout) as number[]));
+    }
+  }
+  return { parse: median(times.parse), tree: median(times.tree), diagnose: median(times.diagnose), ajv: median(times.ajv) };
+}
+
 function runProcess(args: string[]): void {
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`process failed: ${args.join(' ')}: ${r.stderr}`);
@@ -86,9 +132,6 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
   const catalog = bundledCatalog();
   const checker = defaultChecker();
   const schema = jsonSchemaFor(catalog);
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
-  const validate = ajv.compile(schema);
   const jsonService = getLanguageService({});
   jsonService.configure({ validate: true, schemas: [{ uri: 'lpreq://bench-schema', fileMatch: ['*.json'], schema }] });
   const figures: CoreFigures[] = [];
@@ -111,18 +154,15 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
     writeFileSync(join(DATA, 'schema.json'), JSON.stringify(schema));
     const diagnostics = checker.checkDocument(parseDocument(text), { environments: {} }).length;
     const requestLine = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\s+(\S+)/;
-    const inProcess = interleavedMedians(runs * 2, {
-      parse: () => parseDocument(text),
-      parseCheck: () => checker.checkDocument(parseDocument(text), { environments: {} }),
-      diagnose: () => diagnose(text, { environments: {} }),
+    const references = interleavedMedians(runs * 2, {
       lineScan: () => {
         let count = 0;
         for (const line of readFileSync(lpreqFile, 'utf8').split('\n')) if (requestLine.test(line)) count++;
         return count;
       },
-      ajv: () => validate(JSON.parse(json)),
     });
-    const { parse: parseMs, parseCheck: parseCheckMs, diagnose: diagnoseMs, lineScan: lineScanMs, ajv: ajvMs } = inProcess;
+    const { lineScan: lineScanMs } = references;
+    const { parse: parseMs, tree: parseCheckMs, diagnose: diagnoseMs, ajv: ajvMs } = childMedians(lpreqFile, jsonFile, join(DATA, 'schema.json'), runs);
     const jsonDoc = JsonTextDocument.create('file:///bench.json', 'json', 1, json);
     const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)));
     const processes = interleavedMedians(runs, {
