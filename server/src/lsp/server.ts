@@ -181,9 +181,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return out;
   }
 
+  /** What a block's cached diagnostics depend on besides its text: the scope and the environment. */
+  const cacheKeyOf = (state: DocumentState) => String(state.scopeKey) + (state.ctx.env?.selected ?? '');
+
   /** Diagnostics of one block, positions relative to the block's first line. */
-  function diagnoseBlock(state: DocumentState, block: Block): BlockDiagnostic[] {
-    const key = String(state.scopeKey) + (state.ctx.env?.selected ?? '');
+  function diagnoseBlock(state: DocumentState, block: Block, key: string): BlockDiagnostic[] {
     const cached = blockDiagnostics.get(block);
     if (cached && cached.key === key) return cached.list;
     const found = state.ctx.checker.checkBlock(block, state.ctx.scope);
@@ -209,8 +211,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!document) return;
     const state = stateOf(document);
     const diagnostics: LspDiagnostic[] = [];
+    const key = cacheKeyOf(state);
     for (const { start, block } of state.parsed.blocks) {
-      const list = diagnoseBlock(state, block);
+      const list = diagnoseBlock(state, block, key);
       if (list.length === 0) continue;
       const line = document.positionAt(start).line;
       const placed = placedDiagnostics.get(list);
