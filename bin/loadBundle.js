@@ -76,4 +76,16 @@ function loadBundle(bundle, options = {}) {
   return mod.exports;
 }
 
-module.exports = { loadBundle, cachePathOf, buildIdOf, BUILD_MARK };
+/** What a bundle's `run(argv, io)` is given: this process's streams, environment and folder. */
+function processIo() {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readStdin: () => readFileSync(0, 'utf8'),
+    isTTY: process.stdout.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+module.exports = { loadBundle, processIo, cachePathOf, buildIdOf, BUILD_MARK };

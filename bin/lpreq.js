@@ -6,7 +6,7 @@
 // with the code cache the build wrote (bin/loadBundle.js); LPREQ_CODE_CACHE=0 turns it off.
 const { join } = require('node:path');
 const { existsSync } = require('node:fs');
-const { loadBundle } = require('./loadBundle');
+const { loadBundle, processIo } = require('./loadBundle');
 
 const separate = { send: 'send.js', mock: 'mock.js', lsp: 'lsp.js' };
 const command = process.argv[2];
@@ -17,16 +17,8 @@ if (!existsSync(bundle)) {
   process.exit(2);
 }
 if (separate[command]) {
-  const io = {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    readStdin: () => require('node:fs').readFileSync(0, 'utf8'),
-    isTTY: process.stdout.isTTY === true,
-    env: process.env,
-    cwd: process.cwd(),
-  };
   Promise.resolve()
-    .then(() => load(bundle).run(process.argv.slice(3), io))
+    .then(() => load(bundle).run(process.argv.slice(3), processIo()))
     .then(
       (code) => {
         process.exitCode = code;
