@@ -1,7 +1,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +83,28 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
     assert.deepEqual(edits, []);
     // A request for an unknown document or a broken position gives an empty answer, not an error.
     assert.equal(await c.request('textDocument/hover', { textDocument: { uri: 'untitled:none' }, position: { line: 0, character: 0 } }), null);
+  });
+});
+
+test('protocol: the diagnostics published at open, from one pass over the text, equal those of the kept tree', async () => {
+  // Every example and conformance file in one document: variables set again, request names
+  // used before they are defined, every code, quick-fix data and tags.
+  const dirs = [join(ROOT, 'examples'), ...['invalid', 'valid'].map((d) => join(ROOT, '..', 'shared', 'conformance', d))];
+  const text = dirs
+    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.lpreq')).sort().map((f) => readFileSync(join(dir, f), 'utf8')))
+    .join('\n###\n');
+  await withServer(async (c) => {
+    const uri = 'untitled:all.lpreq';
+    const opened = c.diagnostics(uri, 1, 20000);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    const atOpen = ((await opened) as unknown as Published).diagnostics;
+    assert.ok(atOpen.length > 50, `only ${atOpen.length} diagnostics`);
+    // The same text again, as a new version: checked from the parsed tree, block by block.
+    const again = c.diagnostics(uri, 2, 20000);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
+    const fromTree = ((await again) as unknown as Published).diagnostics;
+    const key = (d: unknown) => JSON.stringify(d);
+    assert.deepEqual(atOpen.map(key).sort(), fromTree.map(key).sort());
   });
 });
 

@@ -65,6 +65,8 @@ interface DocumentState {
   ctx: ServiceContext;
 }
 
+const NO_DIAGNOSTICS: readonly LspDiagnostic[] = [];
+
 const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   method: CompletionItemKind.Keyword,
   path: CompletionItemKind.Module,
@@ -206,6 +208,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return list;
   }
 
+  /** The diagnostics of a block placed at its current first line (most edits move no block). */
+  function placed(state: DocumentState, document: TextDocument, start: number, block: Block, key: string): readonly LspDiagnostic[] {
+    const list = diagnoseBlock(state, block, key);
+    if (list.length === 0) return NO_DIAGNOSTICS;
+    const line = document.positionAt(start).line;
+    const known = placedDiagnostics.get(list);
+    if (known && known.line === line) return known.diagnostics;
+    const absolute = list.map((b) => {
+      const d = b.diagnostic;
+      return { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+    });
+    placedDiagnostics.set(list, { line, diagnostics: absolute });
+    return absolute;
+  }
+
   function publish(uri: string) {
     const document = documents.get(uri);
     if (!document) return;
@@ -213,24 +230,44 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const diagnostics: LspDiagnostic[] = [];
     const key = cacheKeyOf(state);
     for (const { start, block } of state.parsed.blocks) {
-      const list = diagnoseBlock(state, block, key);
-      if (list.length === 0) continue;
-      const line = document.positionAt(start).line;
-      const placed = placedDiagnostics.get(list);
-      if (placed && placed.line === line) {
-        for (const d of placed.diagnostics) diagnostics.push(d);
-        continue;
-      }
-      const absolute = list.map((b) => {
-        const d = b.diagnostic;
-        return { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
-      });
-      placedDiagnostics.set(list, { line, diagnostics: absolute });
-      for (const d of absolute) diagnostics.push(d);
+      for (const d of placed(state, document, start, block, key)) diagnostics.push(d);
     }
     // Never publish over a newer version: the document may have changed meanwhile.
     if (documents.get(uri)?.version !== state.version) return;
     void connection.sendDiagnostics({ uri, version: state.version, diagnostics });
+  }
+
+  /**
+   * A document just opened: its diagnostics come from one pass over the text that keeps
+   * nothing (Checker.diagnose, the same diagnostics as checking the parsed document), which
+   * takes about half the time of parsing into a kept tree and checking it. The tree and the
+   * per-block cache that edits, completion and the other features use are built right after,
+   * in slices, so that requests arriving meanwhile are answered between them.
+   */
+  function publishOpened(uri: string) {
+    const document = documents.get(uri);
+    if (!document) return;
+    const version = document.version;
+    const found = getChecker().diagnose(document.getText(), environmentFor(uri));
+    const diagnostics = found.map((d) => toLspDiagnostic(d, range(document, d.start, Math.max(d.start, d.end))));
+    // Prepared once the diagnostics are written out, not before: the parse would hold them up.
+    const next = () => setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, 0)));
+    connection.sendDiagnostics({ uri, version, diagnostics }).then(next, next);
+  }
+
+  /** Blocks checked in one slice of prepare(): a few milliseconds of work. */
+  const PREPARE_SLICE = 500;
+
+  /** Parses an opened document and fills the block cache, a slice at a time; stops when the document changes or closes. */
+  function prepare(uri: string, version: number, from: number) {
+    const document = documents.get(uri);
+    if (!document || document.version !== version) return;
+    const state = stateOf(document);
+    const key = cacheKeyOf(state);
+    const blocks = state.parsed.blocks;
+    const to = Math.min(blocks.length, from + PREPARE_SLICE);
+    for (let k = from; k < to; k++) placed(state, document, blocks[k].start, blocks[k].block, key);
+    if (to < blocks.length) setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, to)));
   }
 
   const timers = new Map<string, NodeJS.Timeout>();
@@ -316,7 +353,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const { uri, languageId, version, text } = params.textDocument;
       documents.set(uri, TextDocument.create(uri, languageId, version, text));
       states.delete(uri);
-      publish(uri);
+      publishOpened(uri);
     });
   });
   connection.onDidChangeTextDocument((params) => {
