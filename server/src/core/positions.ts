@@ -38,3 +38,68 @@ export function lineOfOffset(starts: readonly number[], offset: number): number 
   }
   return lo;
 }
+
+export interface LinePosition {
+  /** 0-based line. */
+  line: number;
+  /** 0-based, in UTF-16 code units. */
+  character: number;
+}
+
+/**
+ * Positions of increasing offsets of one text, found in one forward pass with native
+ * `indexOf` and without an index of every line: for a large text whose few positions are
+ * wanted once (the diagnostics of a document just opened). Line breaks are those of LSP
+ * and of TextDocument: `\r\n`, `\n` and a lone `\r`.
+ */
+export class ForwardPositions {
+  private line = 0;
+  private lineStart = 0;
+  /** The next `\n` and `\r` at or after lineStart (text.length when there is none). */
+  private nextLf = -1;
+  private nextCr = -1;
+
+  constructor(private readonly text: string) {}
+
+  /** A cursor where this one stands, to look further ahead (a range's end) without moving this one. */
+  fork(): ForwardPositions {
+    const copy = new ForwardPositions(this.text);
+    copy.line = this.line;
+    copy.lineStart = this.lineStart;
+    copy.nextLf = this.nextLf;
+    copy.nextCr = this.nextCr;
+    return copy;
+  }
+
+  /**
+   * The position of `offset`. Offsets should come in increasing order; an earlier one is
+   * still answered right, by starting again from the top.
+   */
+  at(offset: number): LinePosition {
+    const text = this.text;
+    const target = Math.max(0, Math.min(offset, text.length));
+    if (target < this.lineStart) {
+      this.line = 0;
+      this.lineStart = 0;
+      this.nextLf = -1;
+      this.nextCr = -1;
+    }
+    for (;;) {
+      if (this.nextLf < this.lineStart) this.nextLf = indexOrEnd(text, '\n', this.lineStart);
+      if (this.nextCr < this.lineStart) this.nextCr = indexOrEnd(text, '\r', this.lineStart);
+      const brk = Math.min(this.nextLf, this.nextCr);
+      if (brk >= target) break;
+      const next = brk === this.nextCr && text.charCodeAt(brk + 1) === 10 ? brk + 2 : brk + 1;
+      // An offset between a `\r` and its `\n` is placed before the pair, as TextDocument does.
+      if (next > target) return { line: this.line, character: brk - this.lineStart };
+      this.line++;
+      this.lineStart = next;
+    }
+    return { line: this.line, character: target - this.lineStart };
+  }
+}
+
+function indexOrEnd(text: string, ch: string, from: number): number {
+  const at = text.indexOf(ch, from);
+  return at === -1 ? text.length : at;
+}

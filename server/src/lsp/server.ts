@@ -4,7 +4,7 @@
  * and scope, and turns the core's offsets into ranges. Every handler runs guarded: an
  * exception becomes a log line and an empty result, never a dead server.
  */
-import { lineOfOffset, lineStarts } from '../core/positions';
+import { ForwardPositions, lineOfOffset, lineStarts } from '../core/positions';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -249,7 +249,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!document) return;
     const version = document.version;
     const found = getChecker().diagnose(document.getText(), environmentFor(uri));
-    const diagnostics = found.map((d) => toLspDiagnostic(d, range(document, d.start, Math.max(d.start, d.end))));
+    // Positions in one pass over the text: the document's index of every line is built later, off this path.
+    const cursor = new ForwardPositions(document.getText());
+    const diagnostics = found.map((d) => {
+      const start = cursor.at(d.start);
+      return toLspDiagnostic(d, { start, end: cursor.fork().at(Math.max(d.start, d.end)) });
+    });
     // Prepared once the diagnostics are written out, not before: the parse would hold them up.
     const next = () => setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, 0)));
     connection.sendDiagnostics({ uri, version, diagnostics }).then(next, next);

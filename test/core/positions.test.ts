@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { ForwardPositions } from '../../server/src/core/positions';
+
+const piece = fc.constantFrom('a', 'bc', '\n', '\r', '\r\n', '\n\r', 'é', '😀', ' ', '###');
+
+test('positions: ForwardPositions places offsets as TextDocument does, in order and out of it, through a fork', () => {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 60 }).map((a) => a.join('')), fc.array(fc.nat(), { maxLength: 20 }), (text, raw) => {
+      const doc = TextDocument.create('lpreq:t', 'lpreq', 0, text);
+      const offsets = raw.map((r) => r % (text.length + 2));
+      for (const list of [[...offsets].sort((a, b) => a - b), offsets]) {
+        const cursor = new ForwardPositions(text);
+        for (const offset of list) {
+          assert.deepEqual(cursor.at(offset), doc.positionAt(offset), `offset ${offset} of ${JSON.stringify(text)}`);
+          const end = offset + 3;
+          assert.deepEqual(cursor.fork().at(end), doc.positionAt(end), `end ${end} of ${JSON.stringify(text)}`);
+        }
+      }
+    }),
+    { numRuns: 3000, seed: 20261122 },
+  );
+});
