@@ -92,7 +92,9 @@ test('protocol: the diagnostics published at open, from one pass over the text, 
   const dirs = [join(ROOT, 'examples'), ...['invalid', 'valid'].map((d) => join(ROOT, '..', 'shared', 'conformance', d))];
   const text = dirs
     .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.lpreq')).sort().map((f) => readFileSync(join(dir, f), 'utf8')))
-    .join('\n###\n');
+    .join('\n###\n')
+    // A lone \r is a line break to the editor (and to TextDocument), though not to the parser.
+    .concat('\n### lone CR\nPOST /api/v1/courses/1/modules/2/items\n\n# note\rmore\nmodule_item[type] = Asignment\n');
   await withServer(async (c) => {
     const uri = 'untitled:all.lpreq';
     const opened = c.diagnostics(uri, 1, 20000);

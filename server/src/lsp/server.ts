@@ -4,7 +4,7 @@
  * and scope, and turns the core's offsets into ranges. Every handler runs guarded: an
  * exception becomes a log line and an empty result, never a dead server.
  */
-import { ForwardPositions, lineOfOffset, lineStarts } from '../core/positions';
+import { ForwardPositions } from '../core/positions';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -23,7 +23,6 @@ import {
   type Diagnostic as LspDiagnostic,
   type InitializeParams,
   type InitializeResult,
-  type Position,
   type Range,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
@@ -193,14 +192,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const found = state.ctx.checker.checkBlock(block, state.ctx.scope);
     let list: BlockDiagnostic[] = [];
     if (found.length > 0) {
-      const lines = lineStarts(block.text);
-      const pos = (offset: number): Position => {
-        const line = lineOfOffset(lines, offset);
-        return { line, character: offset - lines[line] };
-      };
+      // The line breaks of the editor (a lone \r too), as for the whole document at open.
+      const cursor = new ForwardPositions(block.text);
       list = found.map((d) => {
-        const start = pos(d.start);
-        const end = pos(Math.max(d.start, d.end));
+        const start = cursor.at(d.start);
+        const end = cursor.fork().at(Math.max(d.start, d.end));
         return { diagnostic: toLspDiagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
       });
     }
