@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ForwardPositions } from '../../server/src/core/positions';
+import { ForwardPositions, lineOfOffset, lineStarts } from '../../server/src/core/positions';
 
 const piece = fc.constantFrom('a', 'bc', '\n', '\r', '\r\n', '\n\r', 'é', '😀', ' ', '###');
 
@@ -21,5 +21,19 @@ test('positions: ForwardPositions places offsets as TextDocument does, in order 
       }
     }),
     { numRuns: 3000, seed: 20261122 },
+  );
+});
+
+test('positions: lineStarts and lineOfOffset count lines as TextDocument does', () => {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 60 }).map((a) => a.join('')), (text) => {
+      const doc = TextDocument.create('lpreq:t', 'lpreq', 0, text);
+      const starts = lineStarts(text);
+      assert.equal(starts.length, doc.lineCount, JSON.stringify(text));
+      for (let offset = 0; offset <= text.length; offset++) {
+        assert.equal(lineOfOffset(starts, offset), doc.positionAt(offset).line, `offset ${offset} of ${JSON.stringify(text)}`);
+      }
+    }),
+    { numRuns: 2000, seed: 20261123 },
   );
 });

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
-import { LineIndex } from '../core/positions';
+import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore } from '../sender/history';
@@ -28,9 +28,7 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 }
 
 function lineOf(document: LpreqDocument, offset: number): number {
-  let line = 1;
-  for (let i = document.text.indexOf('\n'); i !== -1 && i < offset; i = document.text.indexOf('\n', i + 1)) line++;
-  return line;
+  return lineOfOffset(lineStarts(document.text), offset) + 1;
 }
 
 function describeRequests(document: LpreqDocument, indexes: number[]): string {

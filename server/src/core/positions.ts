@@ -20,10 +20,22 @@ export class LineIndex {
   }
 }
 
-/** Start offsets of the lines of a text. */
+/**
+ * Start offsets of the lines of a text as an editor counts them: after `\r\n`, `\n` or a
+ * lone `\r` (TextDocument and LSP do the same). The parser reads lines by `\n` alone; these
+ * are for telling a user where something stands.
+ */
 export function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  let lf = indexOrEnd(text, '\n', 0);
+  let cr = indexOrEnd(text, '\r', 0);
+  while (lf < text.length || cr < text.length) {
+    const brk = Math.min(lf, cr);
+    const next = brk === cr && text.charCodeAt(brk + 1) === 10 ? brk + 2 : brk + 1;
+    starts.push(next);
+    if (lf < next) lf = indexOrEnd(text, '\n', next);
+    if (cr < next) cr = indexOrEnd(text, '\r', next);
+  }
   return starts;
 }
 

@@ -8,6 +8,7 @@
 import { Checker, documentScope, type Environments } from '../core/checker';
 import type { Endpoint } from '../core/catalog/catalog';
 import { requestName, type LpreqDocument } from '../core/parser';
+import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
 
@@ -171,12 +172,9 @@ function fail(error: string, errors: string[]): PrepareResult {
 
 /** The index of the block that holds `line` (1-based) of the document's text, or -1. */
 export function blockAtLine(document: LpreqDocument, line: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const nl = document.text.indexOf('\n', offset);
-    if (nl === -1) return -1;
-    offset = nl + 1;
-  }
+  const starts = lineStarts(document.text);
+  if (line < 1 || line > starts.length) return -1;
+  const offset = starts[line - 1];
   for (let k = document.blocks.length - 1; k >= 0; k--) if (document.blocks[k].start <= offset) return k;
   return -1;
 }
