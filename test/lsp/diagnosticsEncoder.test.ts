@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Message } from 'vscode-languageserver/node';
+import { encodeMessage } from '../../server/src/lsp/diagnosticsEncoder';
+
+const publish = (uri: string, diagnostics: unknown[]) =>
+  ({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: 3, diagnostics } }) as unknown as Message;
+
+test('encoder: a publishDiagnostics message reads back as the message, whatever its diagnostics and URI hold', () => {
+  const odd = {
+    range: { start: { line: 0, character: 0 }, end: { line: 1, character: 2 } },
+    severity: 1,
+    code: 'invalid-enum',
+    source: 'lpreq',
+    message: 'quote " backslash \\ newline \n NUL \u0000 é 😀 \uD800',
+    data: { replacement: '"x"', missing: ['a[]'] },
+  };
+  const mark = JSON.parse(JSON.stringify('\u0000lpreq:diagnostics\u0000')) as string;
+  for (const message of [
+    publish('file:///a.lpreq', [odd, odd, null, 3, 'text']),
+    publish(mark, [odd]),
+    publish('file:///empty.lpreq', []),
+  ]) {
+    assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
+  }
+});
+
+test('encoder: other messages are JSON.stringify, and a diagnostic serialised once gives the same text again', () => {
+  const request = { jsonrpc: '2.0', id: 1, result: { items: [{ label: 'a' }] } } as unknown as Message;
+  assert.equal(encodeMessage(request), JSON.stringify(request));
+  const notDiagnostics = { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'x', diagnostics: 'none' } } as unknown as Message;
+  assert.equal(encodeMessage(notDiagnostics), JSON.stringify(notDiagnostics));
+  const d = { range: { start: { line: 4, character: 1 }, end: { line: 4, character: 9 } }, code: 'unknown-parameter', message: 'm' };
+  const first = encodeMessage(publish('file:///a', [d]));
+  assert.equal(encodeMessage(publish('file:///a', [d])), first);
+  assert.equal(first, JSON.stringify(publish('file:///a', [d])));
+});
+
+test('encoder: random diagnostics and URIs read back as JSON.stringify gives them', () => {
+  const diagnostic = fc.record({
+    range: fc.record({ start: fc.record({ line: fc.nat(), character: fc.nat() }), end: fc.record({ line: fc.nat(), character: fc.nat() }) }),
+    severity: fc.integer({ min: 1, max: 4 }),
+    code: fc.string(),
+    message: fc.string({ unit: 'binary' }),
+    data: fc.option(fc.jsonValue(), { nil: undefined }),
+  });
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary' }), fc.array(diagnostic, { maxLength: 8 }), (uri, diagnostics) => {
+      const message = publish(uri, diagnostics);
+      assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
+    }),
+    { numRuns: 500, seed: 20261122 },
+  );
+});
