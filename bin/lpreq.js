@@ -16,18 +16,15 @@ if (!existsSync(bundle)) {
   process.stderr.write('lpreq: not built yet: run `npm run build` in the lpreq folder\n');
   process.exit(2);
 }
-if (separate[command]) {
-  Promise.resolve()
-    .then(() => load(bundle).run(process.argv.slice(3), processIo()))
-    .then(
-      (code) => {
-        process.exitCode = code;
-      },
-      (e) => {
-        process.stderr.write(`lpreq: internal error: ${e && e.message ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      },
-    );
-} else {
-  load(bundle);
-}
+// Every bundle exports run(argv, io); the checker's command line reads the command itself.
+Promise.resolve()
+  .then(() => load(bundle).run(process.argv.slice(separate[command] ? 3 : 2), processIo()))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`lpreq: internal error: ${e && e.message ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    },
+  );

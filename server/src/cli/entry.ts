@@ -1,12 +1,10 @@
-/** Process entry of the command line (bundled to dist/lpreq.js). */
-import { main, processIo } from './main';
+/**
+ * Entry of the command line's bundle (dist/lpreq.js). Like the other bundles it exports
+ * `run(argv, io)`; bin/lpreq.js gives it the process's streams (bin/loadBundle.js processIo).
+ */
+import type { Io } from './check';
+import { main } from './main';
 
-main(process.argv.slice(2), processIo()).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`lpreq: internal error: ${(e as Error)?.message ?? String(e)}\n`);
-    process.exitCode = 2;
-  },
-);
+export function run(argv: string[], io: Io): Promise<number> {
+  return main(argv, io);
+}

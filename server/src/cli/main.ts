@@ -2,7 +2,6 @@
  * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
@@ -54,17 +53,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stderr(`lpreq: internal error: ${(e as Error).message}\n`);
     return 2;
   }
-}
-
-export function processIo(): Io {
-  return {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    readStdin: () => readFileSync(0, 'utf8'),
-    isTTY: process.stdout.isTTY === true,
-    env: process.env,
-    cwd: process.cwd(),
-  };
 }
 
 void CHECK_USAGE;
