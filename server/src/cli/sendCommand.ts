@@ -27,15 +27,12 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   return Number(value);
 }
 
-function lineOf(document: LpreqDocument, offset: number): number {
-  return lineOfOffset(lineStarts(document.text), offset) + 1;
-}
-
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
+  const starts = lineStarts(document.text);
   return indexes
     .map((i) => {
       const { start, block } = document.blocks[i];
-      const line = lineOf(document, start + (block.request?.start ?? 0));
+      const line = lineOfOffset(starts, start + (block.request?.start ?? 0)) + 1;
       const name = requestName(block);
       return `  ${name ? `--name ${name}` : `--line ${line}`}  (line ${line}: ${block.request?.method.text} ${block.request?.target.text})`;
     })

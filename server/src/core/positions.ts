@@ -30,8 +30,7 @@ export function lineStarts(text: string): number[] {
   let lf = indexOrEnd(text, '\n', 0);
   let cr = indexOrEnd(text, '\r', 0);
   while (lf < text.length || cr < text.length) {
-    const brk = Math.min(lf, cr);
-    const next = brk === cr && text.charCodeAt(brk + 1) === 10 ? brk + 2 : brk + 1;
+    const next = afterBreak(text, Math.min(lf, cr));
     starts.push(next);
     if (lf < next) lf = indexOrEnd(text, '\n', next);
     if (cr < next) cr = indexOrEnd(text, '\r', next);
@@ -101,7 +100,7 @@ export class ForwardPositions {
       if (this.nextCr < this.lineStart) this.nextCr = indexOrEnd(text, '\r', this.lineStart);
       const brk = Math.min(this.nextLf, this.nextCr);
       if (brk >= target) break;
-      const next = brk === this.nextCr && text.charCodeAt(brk + 1) === 10 ? brk + 2 : brk + 1;
+      const next = afterBreak(text, brk);
       // An offset between a `\r` and its `\n` is placed before the pair, as TextDocument does.
       if (next > target) return { line: this.line, character: brk - this.lineStart };
       this.line++;
@@ -109,6 +108,11 @@ export class ForwardPositions {
     }
     return { line: this.line, character: target - this.lineStart };
   }
+}
+
+/** Where the line after the break at `at` starts: a `\r\n` pair is one break. */
+function afterBreak(text: string, at: number): number {
+  return text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
 }
 
 function indexOrEnd(text: string, ch: string, from: number): number {

@@ -244,9 +244,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const document = documents.get(uri);
     if (!document) return;
     const version = document.version;
-    const found = getChecker().diagnose(document.getText(), environmentFor(uri));
+    const text = document.getText();
+    const found = getChecker().diagnose(text, environmentFor(uri));
     // Positions in one pass over the text: the document's index of every line is built later, off this path.
-    const cursor = new ForwardPositions(document.getText());
+    const cursor = new ForwardPositions(text);
     const diagnostics = found.map((d) => {
       const start = cursor.at(d.start);
       return toLspDiagnostic(d, { start, end: cursor.fork().at(Math.max(d.start, d.end)) });
