@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Message } from 'vscode-languageserver/node';
-import { encodeMessage } from '../../server/src/lsp/diagnosticsEncoder';
+import { encodeMessage as encodeBytes } from '../../server/src/lsp/diagnosticsEncoder';
+
+const encodeMessage = (m: Message) => encodeBytes(m).toString('utf8');
 
 const publish = (uri: string, diagnostics: unknown[]) =>
   ({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: 3, diagnostics } }) as unknown as Message;
@@ -35,6 +37,13 @@ test('encoder: other messages are JSON.stringify, and a diagnostic serialised on
   const first = encodeMessage(publish('file:///a', [d]));
   assert.equal(encodeMessage(publish('file:///a', [d])), first);
   assert.equal(first, JSON.stringify(publish('file:///a', [d])));
+});
+
+test('encoder: the bytes are the UTF-8 of the JSON, with characters beyond ASCII', () => {
+  const d = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'é 😀 ü' };
+  const message = publish('file:///ü.lpreq', [d, d]);
+  assert.deepEqual(encodeBytes(message), Buffer.from(JSON.stringify(message), 'utf8'));
+  assert.deepEqual(encodeBytes(message), Buffer.from(JSON.stringify(message), 'utf8'));
 });
 
 test('encoder: random diagnostics and URIs read back as JSON.stringify gives them', () => {

@@ -1,19 +1,21 @@
 /**
- * The JSON encoder of the stdio connection. Every message is JSON.stringify'd as the
- * library would, except that in a publishDiagnostics notification each diagnostic's JSON is
- * kept with the diagnostic object and reused: the server reuses the objects of every block
- * an edit did not touch (server.ts, placedDiagnostics), so republishing the 1,000
- * diagnostics of a large document after a one-character edit serialises only the few that
- * changed instead of half a megabyte.
+ * The JSON encoder of the stdio connection. Every message is encoded as the library would
+ * (JSON.stringify, then UTF-8), except that in a publishDiagnostics notification each
+ * diagnostic's bytes are kept with the diagnostic object and reused: the server reuses the
+ * objects of every block an edit did not touch (server.ts, placedDiagnostics), so
+ * republishing the 1,000 diagnostics of a large document after a one-character edit
+ * serialises and encodes only the few that changed, and copies the rest, instead of
+ * stringifying and encoding half a megabyte.
  */
 import type { ContentTypeEncoder, ContentTypeEncoderOptions, Message } from 'vscode-languageserver/node';
 
-/** The JSON of a diagnostic, for as long as the object lives. The objects are never changed once published. */
-const fragments = new WeakMap<object, string>();
+/** A diagnostic's JSON as UTF-8, for as long as the object lives. The objects are never changed once published. */
+const fragments = new WeakMap<object, Buffer>();
 
 /** Stands for the diagnostics array while the rest of the message is stringified; a string no diagnostic list can be. */
 const MARK = '\u0000lpreq:diagnostics\u0000';
 const MARK_JSON = JSON.stringify(MARK);
+const COMMA = Buffer.from(',');
 
 function diagnosticsOf(message: Message): unknown[] | undefined {
   const m = message as { method?: unknown; params?: { diagnostics?: unknown } };
@@ -21,35 +23,42 @@ function diagnosticsOf(message: Message): unknown[] | undefined {
   return Array.isArray(m.params.diagnostics) ? m.params.diagnostics : undefined;
 }
 
-/** The message as JSON: the same value JSON.stringify gives, with each diagnostic's JSON taken from the cache. */
-export function encodeMessage(message: Message): string {
-  const diagnostics = diagnosticsOf(message);
-  if (!diagnostics) return JSON.stringify(message);
-  const parts: string[] = [];
-  for (const d of diagnostics) {
-    if (typeof d !== 'object' || d === null) {
-      parts.push(JSON.stringify(d) ?? 'null');
-      continue;
-    }
-    let json = fragments.get(d);
-    if (json === undefined) {
-      json = JSON.stringify(d);
-      fragments.set(d, json);
-    }
-    parts.push(json);
+function fragmentOf(d: unknown): Buffer {
+  if (typeof d !== 'object' || d === null) return Buffer.from(JSON.stringify(d) ?? 'null');
+  let bytes = fragments.get(d);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(d));
+    fragments.set(d, bytes);
   }
+  return bytes;
+}
+
+/** The message as UTF-8 JSON: the bytes of JSON.stringify's value, with each diagnostic's bytes taken from the cache. */
+export function encodeMessage(message: Message): Buffer {
+  const diagnostics = diagnosticsOf(message);
+  if (!diagnostics) return Buffer.from(JSON.stringify(message));
   const m = message as unknown as { params: object };
   const text = JSON.stringify({ ...m, params: { ...m.params, diagnostics: MARK } });
   // The diagnostics are the last thing in the message: the last mark is theirs, whatever the URI holds.
   const at = text.lastIndexOf(MARK_JSON);
-  return `${text.slice(0, at)}[${parts.join(',')}]${text.slice(at + MARK_JSON.length)}`;
+  const pieces: Buffer[] = [Buffer.from(`${text.slice(0, at)}[`)];
+  for (let i = 0; i < diagnostics.length; i++) {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(fragmentOf(diagnostics[i]));
+  }
+  pieces.push(Buffer.from(`]${text.slice(at + MARK_JSON.length)}`));
+  return Buffer.concat(pieces);
 }
+
+const UTF8 = new Set(['utf-8', 'utf8']);
 
 export const diagnosticsEncoder: ContentTypeEncoder = {
   name: 'application/json',
   encode(message: Message, options: ContentTypeEncoderOptions): Promise<Uint8Array> {
     try {
-      return Promise.resolve(Buffer.from(encodeMessage(message), options.charset));
+      // The connection asks for UTF-8 (lspCommand.ts); any other charset is encoded as the library would.
+      if (!UTF8.has(options.charset.toLowerCase())) return Promise.resolve(Buffer.from(JSON.stringify(message), options.charset));
+      return Promise.resolve(encodeMessage(message));
     } catch (e) {
       return Promise.reject(e);
     }
