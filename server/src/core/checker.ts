@@ -2,7 +2,7 @@
  * The checker: a request block against the catalog (LPREQ-FORMAT sections 2 to 4).
  * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
  */
-import type { Catalog, CatalogParameter, Endpoint } from './catalog/catalog';
+import type { Catalog, CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
 import { EndpointMatcher, targetPath, type MatchResult } from './matcher';
@@ -17,7 +17,7 @@ import {
 } from './parser';
 import { closest } from './suggest';
 import { jsonBodyParameters } from './jsonParams';
-import { formatProblem, typeProblem } from './values';
+import { formatProblem, isDate, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -299,7 +299,7 @@ export class Checker {
         ),
       );
     }
-    this.checkPlaceholderForms(endpoint, match.bindings, request.target.start, request.target.end, out);
+    this.checkPlaceholderForms(endpoint, match.path, match.bindings, request.target.start, request.target.end, out);
     if (endpoint.body === 'json') {
       if (block.params.length > 0) {
         out.push(
@@ -368,42 +368,53 @@ export class Checker {
     }
   }
 
+  /**
+   * The values the path gives its placeholders, against the forms each accepts (section 2):
+   * an id is digits; a SIS id carries a documented prefix; `self`, `root`, a date or a name
+   * only where the placeholder takes them.
+   */
   private checkPlaceholderForms(
     endpoint: Endpoint,
+    path: EndpointPath,
     bindings: Map<string, string>,
     start: number,
     end: number,
     out: Diagnostic[],
   ) {
     for (const [name, value] of bindings) {
-      if (isPlainId(value)) continue;
       if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
-      const forms = this.formsOf(endpoint, name);
+      const forms = this.formsOf(endpoint, path, name);
+      if (forms.has('name')) continue;
+      if (isPlainId(value) && forms.has('id')) continue;
+      if (forms.has(value) || (forms.has('date') && isDate(value))) continue;
       const sis = /^(sis_[a-z_]+):/.exec(value);
-      let problem: string | undefined;
-      if (sis && !forms.has(sis[1])) problem = `${sis[1]}: ids are not accepted for {${name}}`;
-      else if ((value === 'self' || value === 'root') && !forms.has(value) && forms.has('id')) {
-        problem = `'${value}' is not accepted for {${name}}`;
-      } else if (!sis && !/^\d+$/.test(value) && !forms.has(value) && [...forms].some((f) => f.startsWith('sis_')) && forms.has('id')) {
+      if (sis && forms.has(sis[1]) && value.length > sis[0].length) continue;
+      let problem: string;
+      if (sis) problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
+      else if (value === 'self' || value === 'root') problem = `'${value}' is not accepted for {${name}}`;
+      else if (forms.has('date')) problem = `'${value}' is not a date (yyyy-mm-dd, a real calendar date) for {${name}}`;
+      else {
         // Where SIS ids are accepted (convention 5), a bare non-numeric id is almost always a SIS id without its prefix.
         const prefix = [...forms].find((f) => f.startsWith('sis_'));
-        problem = `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}`;
+        problem = prefix ? `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}` : `'${value}' is not an id for {${name}}`;
       }
-      if (problem) {
-        const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f)).join(', ');
-        out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
-      }
+      const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f)).join(', ');
+      out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
     }
   }
 
   private readonly forms = new Map<string, Set<string>>();
 
-  /** The literal forms a placeholder accepts on an endpoint (catalog-wide plus the endpoint's own). */
-  private formsOf(endpoint: Endpoint, name: string): Set<string> {
-    const key = `${endpoint.id}\u0000${name}`;
+  /** The literal forms a placeholder accepts on a path of an endpoint (catalog-wide, the endpoint's and the path's own). */
+  private formsOf(endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
+    const key = `${endpoint.id}\u0000${path.template}\u0000${name}`;
     let forms = this.forms.get(key);
     if (!forms) {
-      forms = new Set([...(this.catalog.placeholders[name]?.forms ?? ['id']), ...(endpoint.placeholderForms?.[name] ?? [])]);
+      forms = new Set([
+        ...(this.catalog.placeholders[name]?.forms ?? ['id']),
+        ...(endpoint.placeholderForms?.[name] ?? []),
+        ...(path.placeholderForms?.[name] ?? []),
+      ]);
       this.forms.set(key, forms);
     }
     return forms;

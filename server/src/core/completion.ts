@@ -3,7 +3,7 @@
  * `{{variables}}`, always from the catalog. Results carry absolute offsets of the text
  * they replace; the LSP layer turns them into ranges.
  */
-import type { CatalogParameter, Endpoint, TemplateSegment } from './catalog/catalog';
+import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from './catalog/catalog';
 import { lookupParameter } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
@@ -192,7 +192,17 @@ function completePath(
   }
   const remainders = new Map<string, PathChoice>();
   const nextLiterals = new Map<string, Endpoint[]>();
-  const nextPlaceholders = new Map<string, Endpoint[]>();
+  /** The literal forms each next placeholder accepts on the paths that continue there (catalog-wide, the endpoint's, the path's). */
+  const nextPlaceholders = new Map<string, Set<string>>();
+  const addForms = (name: string, endpoint: Endpoint, path: EndpointPath) => {
+    let forms = nextPlaceholders.get(name);
+    if (!forms) {
+      forms = new Set(ctx.checker.catalog.placeholders[name]?.forms ?? ['id']);
+      nextPlaceholders.set(name, forms);
+    }
+    for (const f of endpoint.placeholderForms?.[name] ?? []) forms.add(f);
+    for (const f of path.placeholderForms?.[name] ?? []) forms.add(f);
+  };
   for (const endpoint of ctx.checker.catalog.endpoints) {
     for (const path of endpoint.paths) {
       const segs = path.segments;
@@ -212,9 +222,9 @@ function completePath(
       const next = rest[0];
       if (rest.length > 1) {
         if (next.kind === 'literal') nextLiterals.set(next.text, [...(nextLiterals.get(next.text) ?? []), endpoint]);
-        else nextPlaceholders.set(next.name, [...(nextPlaceholders.get(next.name) ?? []), endpoint]);
+        else addForms(next.name, endpoint, path);
       } else if (next.kind === 'placeholder') {
-        nextPlaceholders.set(next.name, [...(nextPlaceholders.get(next.name) ?? []), endpoint]);
+        addForms(next.name, endpoint, path);
       }
     }
   }
@@ -259,12 +269,10 @@ function completePath(
     });
   }
   const seenForms = new Set<string>();
-  for (const [name, endpoints] of nextPlaceholders) {
-    const forms = new Set(ctx.checker.catalog.placeholders[name]?.forms ?? ['id']);
-    for (const e of endpoints) for (const f of e.placeholderForms?.[name] ?? []) forms.add(f);
+  for (const [name, forms] of nextPlaceholders) {
     const description = ctx.checker.catalog.placeholders[name]?.description;
     for (const form of forms) {
-      if (form === 'id' || seenForms.has(form) || remainders.has(form)) continue;
+      if (form === 'id' || form === 'name' || form === 'date' || seenForms.has(form) || remainders.has(form)) continue;
       seenForms.add(form);
       const sis = form.startsWith('sis_');
       out.push({

@@ -8,6 +8,8 @@ export interface PathSegment {
   text: string;
   /** The segment is one whole `{{variable}}`. */
   isVariable: boolean;
+  /** A whole variable's value, when the scope knows it and it is one plain segment (`self`, `42`). */
+  value: string | undefined;
   /** The segment is a literal `{name}` left from the docs. */
   isUnfilled: boolean;
 }
@@ -63,15 +65,22 @@ export function targetPath(target: string, resolve: (name: string) => string | u
     if (slash > from) {
       // Only segments that start with '{' can be variables or placeholders.
       const braced = text.charCodeAt(from) === 123;
+      const isVariable = braced && isWholeVariable(text, from, slash);
       segments.push({
         text: text.slice(from, slash),
-        isVariable: braced && isWholeVariable(text, from, slash),
+        isVariable,
+        value: isVariable ? plainSegment(resolve(text.slice(from + 2, slash - 2).trim())) : undefined,
         isUnfilled: braced && isPlaceholder(text, from, slash),
       });
     }
     from = slash + 1;
   }
   return { path: text, segments };
+}
+
+/** A value that can stand for one path segment as it is: not empty, no slash, brace, query or fragment. */
+function plainSegment(value: string | undefined): string | undefined {
+  return value !== undefined && value.length > 0 && !/[/{}?#\s]/.test(value) ? value : undefined;
 }
 
 /** No brace in text[from, to). */
@@ -174,8 +183,11 @@ export class EndpointMatcher {
         }
         if (s === undefined) return;
         if (t.kind === 'literal') {
-          if (s.text === t.text) score += 'Z';
-          else if (s.isVariable && variablesMatchLiterals) score += 'A';
+          // A variable whose value is the literal is that literal. On the second try, any
+          // variable or unfilled {placeholder} may stand for a literal (its value is unknown
+          // here, or may differ between environments).
+          if (s.text === t.text || (s.value !== undefined && s.value === t.text)) score += 'Z';
+          else if ((s.isVariable || s.isUnfilled) && variablesMatchLiterals) score += 'A';
           else return;
         } else {
           score += 'P';
@@ -210,7 +222,9 @@ export class EndpointMatcher {
     }
     let node: ShapeNode = root;
     for (const s of target.segments) {
-      const key = s.isVariable || isDigits(s.text) ? '\u0000' : s.text;
+      // Ids share one key; a variable has its own (on a second try it may stand for a
+      // literal, which an id never does), with its value when that is known.
+      const key = s.isVariable ? (s.value === undefined ? '\u0001' : `\u0001${s.value}`) : isDigits(s.text) ? '\u0000' : s.text;
       let next: ShapeNode | undefined = node.next.get(key);
       if (!next) {
         next = { next: new Map(), result: undefined };
@@ -232,13 +246,22 @@ export class EndpointMatcher {
     let candidates = this.candidates(target, false);
     if (candidates.length === 0) candidates = this.candidates(target, true);
     if (candidates.length === 0) return { kind: 'unknown-endpoint', near: this.nearest(target) };
-    // Literal segments beat placeholders: compare scores position by position ('Z' > 'R' > 'P').
-    candidates.sort((x, y) => (x.score < y.score ? 1 : x.score > y.score ? -1 : 0));
-    const withMethod = candidates.filter((c) => c.endpoint.method === method);
+    // Literal segments beat placeholders, whatever the method: the best-scoring paths are the
+    // path the target names (scores compare position by position, 'Z' > 'R' > 'P'), so
+    // PUT .../custom_gradebook_columns/reorder is the reorder path with a method it does not
+    // document, not a column whose id is "reorder".
+    candidates.sort(byScore);
     const bestScore = candidates[0].score;
-    const chosen = withMethod.find((c) => c.score === bestScore) ?? withMethod[0];
+    const best = candidates.filter((c) => c.score === bestScore);
+    let chosen = best.find((c) => c.endpoint.method === method);
+    // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
+    // documented only with that literal for this method is the one meant.
+    if (!chosen && target.segments.some((s) => (s.isVariable && s.value === undefined) || s.isUnfilled)) {
+      chosen = this.candidates(target, true)
+        .filter((c) => c.endpoint.method === method)
+        .sort(byScore)[0];
+    }
     if (!chosen) {
-      const best = candidates.filter((c) => c.score === bestScore);
       const allowed = [...new Set(best.map((c) => c.endpoint.method))];
       return { kind: 'method-not-allowed', allowed, templates: [...new Set(best.map((c) => c.path.template))] };
     }
@@ -268,6 +291,10 @@ export class EndpointMatcher {
     }
     return best;
   }
+}
+
+function byScore(x: Candidate, y: Candidate): number {
+  return x.score < y.score ? 1 : x.score > y.score ? -1 : 0;
 }
 
 /** The values the target gives the template's placeholders (a rest placeholder takes the rest of the path). */

@@ -38,6 +38,8 @@ export interface EndpointPath {
   template: string;
   segments: TemplateSegment[];
   deprecated: boolean;
+  /** Literal forms this path's placeholders accept beyond the catalog's and the endpoint's. */
+  placeholderForms: Record<string, string[]> | undefined;
   /** The token scope string, `url:METHOD|/api/v1/courses/:course_id/modules`. */
   scope: string;
 }
@@ -210,6 +212,7 @@ function buildEndpoint(data: EndpointData): Endpoint {
       template,
       segments,
       deprecated: typeof entry === 'string' ? false : entry.deprecated === true,
+      placeholderForms: typeof entry === 'string' ? undefined : entry.placeholderForms,
       scope: scopeOf(data.method, segments),
     };
   });

@@ -186,10 +186,19 @@ export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
   }),
 );
 
-/** A path template, or one with its own flags (the deprecated `find_recipients` path). */
+/**
+ * A path template, or one with its own flags: the deprecated `find_recipients` path, or
+ * literal forms that only this path's placeholders accept (`root` for a folder id on the
+ * context paths, the SIS form of the context a by_path folder path names).
+ */
 export const PathSchema = z.union([
   z.string().startsWith('/api/'),
-  z.strictObject({ path: z.string().startsWith('/api/'), deprecated: z.boolean().optional(), note: z.string().optional() }),
+  z.strictObject({
+    path: z.string().startsWith('/api/'),
+    deprecated: z.boolean().optional(),
+    placeholderForms: z.record(z.string(), z.array(z.string())).optional(),
+    note: z.string().optional(),
+  }),
 ]);
 
 export const EndpointSchema = z.strictObject({
