@@ -5,7 +5,7 @@
 import type { Catalog, CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
-import { EndpointMatcher, targetPath, type MatchResult } from './matcher';
+import { acceptsForm, EndpointMatcher, placeholderForms, targetPath, type MatchResult } from './matcher';
 import {
   blockBoundaries,
   parseBlock,
@@ -17,7 +17,7 @@ import {
 } from './parser';
 import { closest } from './suggest';
 import { jsonBodyParameters } from './jsonParams';
-import { formatProblem, isDate, typeProblem } from './values';
+import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -384,11 +384,8 @@ export class Checker {
     for (const [name, value] of bindings) {
       if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
       const forms = this.formsOf(endpoint, path, name);
-      if (forms.has('name')) continue;
-      if (isPlainId(value) && forms.has('id')) continue;
-      if (forms.has(value) || (forms.has('date') && isDate(value))) continue;
+      if (acceptsForm(forms, value)) continue;
       const sis = /^(sis_[a-z_]+):/.exec(value);
-      if (sis && forms.has(sis[1]) && value.length > sis[0].length) continue;
       let problem: string;
       if (sis) problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
       else if (value === 'self' || value === 'root') problem = `'${value}' is not accepted for {${name}}`;
@@ -410,11 +407,7 @@ export class Checker {
     const key = `${endpoint.id}\u0000${path.template}\u0000${name}`;
     let forms = this.forms.get(key);
     if (!forms) {
-      forms = new Set([
-        ...(this.catalog.placeholders[name]?.forms ?? ['id']),
-        ...(endpoint.placeholderForms?.[name] ?? []),
-        ...(path.placeholderForms?.[name] ?? []),
-      ]);
+      forms = placeholderForms(this.catalog, endpoint, path, name);
       this.forms.set(key, forms);
     }
     return forms;
@@ -955,15 +948,6 @@ function isSentRange(block: Block, start: number, end: number): boolean {
   return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
 }
 
-/** All digits: the common case of a path value, accepted wherever an id is. */
-function isPlainId(value: string): boolean {
-  if (value.length === 0) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
 
 function diag(code: DiagnosticCode, message: string, start: number, end: number, data?: DiagnosticData): Diagnostic {
   const d: Diagnostic = { code, severity: DEFAULT_SEVERITY[code], message, start, end };

@@ -3,6 +3,7 @@
  */
 import type { Catalog, Endpoint, EndpointPath, Method } from './catalog/catalog';
 import { editDistance } from './suggest';
+import { isDate } from './values';
 
 export interface PathSegment {
   text: string;
@@ -136,8 +137,30 @@ interface ShapeNode {
 interface Candidate {
   endpoint: Endpoint;
   path: EndpointPath;
-  /** One letter per segment, L (literal) before P (placeholder) before R (rest): higher is better. */
+  /**
+   * One letter per segment, compared position by position, higher is better: Z a literal,
+   * R the rest of the path, P a placeholder given a form it accepts (or a variable), O a
+   * placeholder given a value it does not accept, A a variable standing for a literal.
+   */
   score: string;
+}
+
+/** The literal forms a placeholder accepts on a path of an endpoint: catalog-wide, the endpoint's and the path's own. */
+export function placeholderForms(catalog: Catalog, endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
+  return new Set([
+    ...(catalog.placeholders[name]?.forms ?? ['id']),
+    ...(endpoint.placeholderForms?.[name] ?? []),
+    ...(path.placeholderForms?.[name] ?? []),
+  ]);
+}
+
+/** Whether a path segment is one of the forms a placeholder accepts: an id is digits, a SIS id a documented prefix and an id, `name` anything. */
+export function acceptsForm(forms: Set<string>, value: string): boolean {
+  if (forms.has('name') || forms.has(value)) return true;
+  if (forms.has('id') && isDigits(value)) return true;
+  if (forms.has('date') && isDate(value)) return true;
+  const colon = value.indexOf(':');
+  return colon > 0 && colon < value.length - 1 && value.startsWith('sis_') && forms.has(value.slice(0, colon));
 }
 
 /** Builds a matcher over the catalog's paths, grouped by segment count. */
@@ -190,7 +213,7 @@ export class EndpointMatcher {
           else if ((s.isVariable || s.isUnfilled) && variablesMatchLiterals) score += 'A';
           else return;
         } else {
-          score += 'P';
+          score += s.isVariable || s.isUnfilled || acceptsForm(this.formsOf(endpoint, path, t.name), s.text) ? 'P' : 'O';
         }
       }
       if (tpl.length !== segs.length) return;
@@ -207,6 +230,17 @@ export class EndpointMatcher {
    * tree, one level a segment, so a lookup builds no key. Bounded in size.
    */
   private shapes = new Map<string, ShapeNode>();
+  private readonly forms = new Map<string, Set<string>>();
+
+  private formsOf(endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
+    const key = `${endpoint.id}\u0000${path.template}\u0000${name}`;
+    let forms = this.forms.get(key);
+    if (!forms) {
+      forms = placeholderForms(this.catalog, endpoint, path, name);
+      this.forms.set(key, forms);
+    }
+    return forms;
+  }
   private shapeCount = 0;
 
   match(target: TargetPath, method: string): MatchResult {
@@ -246,14 +280,16 @@ export class EndpointMatcher {
     let candidates = this.candidates(target, false);
     if (candidates.length === 0) candidates = this.candidates(target, true);
     if (candidates.length === 0) return { kind: 'unknown-endpoint', near: this.nearest(target) };
-    // Literal segments beat placeholders, whatever the method: the best-scoring paths are the
-    // path the target names (scores compare position by position, 'Z' > 'R' > 'P'), so
-    // PUT .../custom_gradebook_columns/reorder is the reorder path with a method it does not
+    // Literal segments beat placeholders: the best-scoring paths are the path the target
+    // names. Another path for the method is taken only when the target fits it as well, its
+    // placeholders given forms they accept: GET /users/self/... is the {user_id} path (self
+    // is a user id) although PUT documents /users/self/..., but PUT
+    // .../custom_gradebook_columns/reorder is the reorder path with a method it does not
     // document, not a column whose id is "reorder".
     candidates.sort(byScore);
     const bestScore = candidates[0].score;
     const best = candidates.filter((c) => c.score === bestScore);
-    let chosen = best.find((c) => c.endpoint.method === method);
+    let chosen = best.find((c) => c.endpoint.method === method) ?? candidates.find((c) => c.endpoint.method === method && !c.score.includes('O'));
     // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
     // documented only with that literal for this method is the one meant.
     if (!chosen && target.segments.some((s) => (s.isVariable && s.value === undefined) || s.isUnfilled)) {
