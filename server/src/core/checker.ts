@@ -16,7 +16,7 @@ import {
   type ParameterLine,
 } from './parser';
 import { closest } from './suggest';
-import { jsonBodyParameters } from './jsonParams';
+import { jsonBodyParameters, jsonSyntaxError } from './jsonParams';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
 
@@ -434,11 +434,13 @@ export class Checker {
     try {
       value = JSON.parse(body.text);
     } catch (e) {
-      out.push(diag('syntax', `the JSON body is not valid JSON: ${(e as Error).message}`, body.start, body.end));
+      // Where it goes wrong, as for a JSON body sent to a form endpoint.
+      const at = jsonSyntaxError(body) ?? { message: `the JSON body is not valid JSON: ${(e as Error).message}`, start: body.start, end: body.end };
+      out.push(diag('syntax', at.message, at.start, at.end));
       return;
     }
     const keyOffset = (key: string) => {
-      const at = body.text.indexOf(`"${key}"`);
+      const at = key === '' ? -1 : body.text.indexOf(`"${key}"`);
       return at === -1 ? { start: body.start, end: body.end } : { start: body.start + at, end: body.start + at + key.length + 2 };
     };
     const walk = (v: unknown, s: JsonShape, path: string, key: string) => {
@@ -463,12 +465,19 @@ export class Checker {
         out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}, not ${actual}`, at.start, at.end));
         return;
       }
+      if (s.minimum !== undefined && typeof v === 'number' && v < s.minimum) {
+        const at = keyOffset(key);
+        out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${v}${s.description ? ` (${s.description})` : ''}`, at.start, at.end));
+      }
       if (s.type === 'array' && Array.isArray(v)) {
+        // On the line of the array's key, as for any other value (the whole body for a top-level array).
         if (s.minItems !== undefined && v.length < s.minItems) {
-          out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, body.start, body.end));
+          const at = keyOffset(key);
+          out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, at.start, at.end));
         }
         if (s.maxItems !== undefined && v.length > s.maxItems) {
-          out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s)`, body.start, body.end));
+          const at = keyOffset(key);
+          out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s)`, at.start, at.end));
         }
         if (s.items) v.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, key));
       }
@@ -556,6 +565,8 @@ export class Checker {
     for (const p of endpoint.requiredParams) {
       if (sent.has(p.name)) continue;
       if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
+      // A deprecated alias (`role` for `label`) is the same parameter under its old name: reported as deprecated, not as missing.
+      if (endpoint.params.some((q) => typeof q.deprecated === 'object' && q.deprecated.successor === p.name && sent.has(q.name))) continue;
       if (missing === NO_NAMES) missing = [];
       missing.push(p.name);
     }
@@ -648,7 +659,24 @@ class RuleContext {
     return lines;
   }
 
+  /**
+   * Whether a parameter was given a value outside its documented set (reported as
+   * invalid-enum): a rule that depends on that value cannot tell what the request meant,
+   * and reports nothing more. One mistake, one diagnostic.
+   */
+  hasInvalidValue(name: string): boolean {
+    const entries = this.sent.get(name);
+    if (!entries) return false;
+    for (const { line, param } of entries) {
+      const v = line.decodedValue;
+      if (param.enum && !param.enumOpen && !param.enum.includes(v) && !v.includes('{{') && !(param.nullable && (v === '' || v === 'null'))) return true;
+    }
+    return false;
+  }
+
+  /** A condition on the request: undefined when it cannot be known (a {{variable}}, or a value outside the documented set). */
   evaluate(c: Condition): boolean | undefined {
+    if (c.present === undefined && this.hasInvalidValue(c.param)) return undefined;
     return evaluateCondition(c, this.values(c.param), this.isSent(c.param));
   }
 
@@ -752,7 +780,7 @@ function applyRule(rule: Rule, context: RuleContext): void {
     }
     case 'appliesTo': {
       const dep = context.values(rule.dependsOn)?.[0];
-      if (dep === undefined || dep.includes('{{')) return;
+      if (dep === undefined || dep.includes('{{') || context.hasInvalidValue(rule.dependsOn)) return;
       for (const line of context.lineOf(rule.param)) {
         const allowed = rule.table[line.decodedValue];
         if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
@@ -797,7 +825,7 @@ function applyRule(rule: Rule, context: RuleContext): void {
     case 'patternAppliesTo': {
       const depValues = context.values(rule.dependsOn);
       const dep = depValues?.[0] ?? rule.defaultValue;
-      if (dep === undefined || dep.includes('{{')) return;
+      if (dep === undefined || dep.includes('{{') || context.hasInvalidValue(rule.dependsOn)) return;
       const prefix = splitParamName(rule.pattern);
       if (!prefix) return;
       const placeholderIndex = prefix.indexOf(`{${rule.placeholder}}`);
@@ -865,7 +893,8 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     if (ps.length !== segments.length) continue;
     let ok = true;
     for (let i = 0; i < ps.length && ok; i++) {
-      if (p.parsedName.patternAt.has(i)) ok = segments[i].length > 0 || ps[i] === '';
+      const pattern = p.parsedName.patternAt.get(i);
+      if (pattern !== undefined) ok = segments[i].length > 0 || p.patterns?.[pattern]?.index === true;
       else ok = ps[i] === segments[i];
     }
     if (ok) return { param: p, segments };

@@ -40,16 +40,25 @@ function scalar(node: Node): string {
   return String(node.value);
 }
 
+function syntaxError(body: JsonBody, errors: ParseError[]): { message: string; start: number; end: number } {
+  const e = errors[0];
+  // An error at the very end of the body has no character of its own: keep the range inside the body.
+  const at = Math.min(body.start + (e?.offset ?? 0), body.end);
+  const end = Math.min(at + Math.max(1, e?.length ?? 1), body.end);
+  return { message: `the JSON body is not valid JSON: ${ERRORS[e?.error ?? 0] ?? 'unreadable'}`, start: Math.min(at, end), end };
+}
+
+/** Where a body that is not valid JSON goes wrong first (offsets like the body's), or undefined for valid JSON. */
+export function jsonSyntaxError(body: JsonBody): { message: string; start: number; end: number } | undefined {
+  const errors: ParseError[] = [];
+  const root = parseTree(body.text, errors, { allowTrailingComma: false, disallowComments: true });
+  return errors.length > 0 || !root ? syntaxError(body, errors) : undefined;
+}
+
 export function jsonBodyParameters(body: JsonBody): JsonParameters {
   const errors: ParseError[] = [];
   const root = parseTree(body.text, errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length > 0 || !root) {
-    const e = errors[0];
-    // An error at the very end of the body has no character of its own: keep the range inside the body.
-    const at = Math.min(body.start + (e?.offset ?? 0), body.end);
-    const end = Math.min(at + Math.max(1, e?.length ?? 1), body.end);
-    return { params: [], error: { message: `the JSON body is not valid JSON: ${ERRORS[e?.error ?? 0] ?? 'unreadable'}`, start: Math.min(at, end), end } };
-  }
+  if (errors.length > 0 || !root) return { params: [], error: syntaxError(body, errors) };
   const params: ParameterLine[] = [];
   const push = (name: string, key: Token, node: Node) => {
     const value = valueToken(body, node);

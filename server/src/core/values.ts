@@ -4,12 +4,14 @@ import type { ParamType } from './catalog/schema';
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[m - 1];
+  if (m === 2 && d === 29) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= DAYS_IN_MONTH[m - 1];
 }
 
 export function isDate(value: string): boolean {
@@ -17,7 +19,7 @@ export function isDate(value: string): boolean {
   return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
 }
 
-/** ISO 8601: a date, or a date and time with an optional offset (a date alone is ISO 8601 too). */
+/** ISO 8601: a date, or a date and time joined by `T` with an optional offset (a date alone is ISO 8601 too; a space instead of `T` is not ISO 8601). */
 export function isDateTime(value: string): boolean {
   const m = DATE_TIME.exec(value);
   if (!m || !isCalendarDate(+m[1], +m[2], +m[3])) return false;

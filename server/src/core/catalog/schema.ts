@@ -71,6 +71,8 @@ export const ParameterSchema = z.strictObject({
         description: z.string(),
         /** Documented values of the segment; absent means any name (or index). */
         values: z.array(z.string()).optional(),
+        /** The segment is an array index: `[0]`, or `[]` as convention 2 writes arrays (`question[answers][][answer_text]`). */
+        index: z.boolean().optional(),
       }),
     )
     .optional(),
@@ -171,6 +173,8 @@ export type JsonShape = {
   items?: JsonShape;
   minItems?: number;
   maxItems?: number;
+  /** The least number a number may be (`score`: an unsigned decimal). */
+  minimum?: number;
 };
 export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
   z.strictObject({
@@ -183,6 +187,7 @@ export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
     items: JsonShapeSchema.optional(),
     minItems: z.number().optional(),
     maxItems: z.number().optional(),
+    minimum: z.number().optional(),
   }),
 );
 
