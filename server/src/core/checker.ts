@@ -779,15 +779,18 @@ function applyRule(rule: Rule, context: RuleContext): void {
       return;
     }
     case 'appliesTo': {
-      const dep = context.values(rule.dependsOn)?.[0];
+      const given = context.values(rule.dependsOn)?.[0];
+      const dep = given ?? rule.whenAbsent;
       if (dep === undefined || dep.includes('{{') || context.hasInvalidValue(rule.dependsOn)) return;
+      const when = given === undefined ? `${rule.dependsOn} is not given` : `${rule.dependsOn} is ${dep}`;
+      const describe = (v: string) => (v === rule.whenAbsent ? `${rule.dependsOn} not given` : v);
       for (const line of context.lineOf(rule.param)) {
         const allowed = rule.table[line.decodedValue];
         if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
         out.push(
           diag(
             'ignored-parameter',
-            `${line.decodedName} = ${line.decodedValue} does not apply when ${rule.dependsOn} is ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+            `${line.decodedName} = ${line.decodedValue} does not apply when ${when} and is ignored (${rule.text}); it applies to ${allowed.map(describe).join(', ')}`,
             line.value.start,
             line.value.end,
             { lineStart: line.start, lineEnd: line.end },

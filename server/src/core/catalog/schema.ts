@@ -104,7 +104,8 @@ const ruleBase = {
  * - valueRequires: when `param` has `value` (or any value when absent), `requires` must be sent
  *   (with `requires.value` when given) -> missing-required (request line).
  * - appliesTo: the value of `param` only applies for some values of `dependsOn`
- *   (`table[value]` lists them, `*` for all) -> ignored-parameter on `param`.
+ *   (`table[value]` lists them, `*` for all; `whenAbsent` names `dependsOn` not sent) ->
+ *   ignored-parameter on `param`.
  * - conflictingValues: the parameters of `all` must not all have one of their listed values at
  *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
  *   on the later one.
@@ -139,6 +140,8 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     kind: z.literal('appliesTo'),
     param: z.string(),
     dependsOn: z.string(),
+    /** The key that stands in `table` for `dependsOn` not being sent (otherwise nothing is checked then). */
+    whenAbsent: z.string().optional(),
     table: z.record(z.string(), z.array(z.string())),
     ...ruleBase,
   }),
