@@ -59,3 +59,24 @@ test('status bar, secret keys and stale selections', () => {
   assert.equal(validSelection('dev', { dev: {} }), 'dev');
   assert.equal(validSelection('toString', {}), undefined);
 });
+
+test('"$shared" variables are in every environment, each layer overridden by the more specific one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ $shared: { course: '42', base_url: 'http://shared' }, local: { base_url: 'http://127.0.0.1:4010' }, prod: { course: '7' } }),
+  );
+  writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ $shared: { token: 'secret', course: '99' }, prod: { token: 'prod-secret' } }));
+  const files = loadEnvironmentFiles(dir, dir);
+  assert.deepEqual(Object.keys(files.environments).sort(), ['local', 'prod']);
+  assert.deepEqual(files.environments.local, { course: '99', base_url: 'http://127.0.0.1:4010', token: 'secret' });
+  assert.deepEqual(files.environments.prod, { course: '7', base_url: 'http://shared', token: 'prod-secret' });
+  assert.deepEqual([...files.privateNames.local].sort(), ['course', 'token']);
+  assert.deepEqual([...files.privateNames.prod], ['token']);
+});
+
+test('a file with only "$shared" still defines its variables', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ $shared: { course: '42' } }));
+  assert.deepEqual(loadEnvironmentFiles(dir, dir).environments, { $shared: { course: '42' } });
+});

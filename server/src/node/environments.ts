@@ -62,22 +62,42 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
   return parsed.data;
 }
 
-/** Reads the environment files that apply to a request file in `dir`. */
+/** The environment whose variables every environment has (httpYac, Kulala and JetBrains read it too); not one to choose. */
+export const SHARED_ENVIRONMENT = '$shared';
+
+/**
+ * Reads the environment files that apply to a request file in `dir`. A variable of an
+ * environment comes, first found, from the private file's entry for it, the shared file's,
+ * the private file's `$shared`, then the shared file's `$shared`.
+ */
 export function loadEnvironmentFiles(dir: string, stopAt?: string): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
+  const sharedEnvs = shared ? parseEnvironmentFile(readFileSync(shared, 'utf8'), shared) : {};
+  const privateEnvs = priv ? parseEnvironmentFile(readFileSync(priv, 'utf8'), priv) : {};
+  const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
+  // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
+  if (names.size === 0 && (SHARED_ENVIRONMENT in sharedEnvs || SHARED_ENVIRONMENT in privateEnvs)) names.add(SHARED_ENVIRONMENT);
   const environments: Record<string, Record<string, string>> = {};
   const privateNames: Record<string, Set<string>> = {};
-  if (shared) {
-    for (const [env, vars] of Object.entries(parseEnvironmentFile(readFileSync(shared, 'utf8'), shared))) {
-      environments[env] = { ...vars };
+  for (const name of names) {
+    const vars: Record<string, string> = {};
+    const fromPrivate = new Set<string>();
+    const layers: [Record<string, string> | undefined, boolean][] = [
+      [sharedEnvs[SHARED_ENVIRONMENT], false],
+      [privateEnvs[SHARED_ENVIRONMENT], true],
+      [sharedEnvs[name], false],
+      [privateEnvs[name], true],
+    ];
+    for (const [layer, isPrivate] of layers) {
+      for (const [k, v] of Object.entries(layer ?? {})) {
+        vars[k] = v;
+        if (isPrivate) fromPrivate.add(k);
+        else fromPrivate.delete(k);
+      }
     }
-  }
-  if (priv) {
-    for (const [env, vars] of Object.entries(parseEnvironmentFile(readFileSync(priv, 'utf8'), priv))) {
-      environments[env] = { ...(environments[env] ?? {}), ...vars };
-      privateNames[env] = new Set(Object.keys(vars));
-    }
+    environments[name] = vars;
+    if (fromPrivate.size > 0) privateNames[name] = fromPrivate;
   }
   return { shared, private: priv, environments, privateNames };
 }
