@@ -5,7 +5,7 @@
 import type { Catalog, CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
-import { acceptsForm, EndpointMatcher, placeholderForms, targetPath, type MatchResult } from './matcher';
+import { acceptsForm, EndpointMatcher, targetPath, type MatchResult } from './matcher';
 import {
   blockBoundaries,
   parseBlock,
@@ -382,9 +382,9 @@ export class Checker {
     out: Diagnostic[],
   ) {
     for (const [name, value] of bindings) {
-      if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
-      const forms = this.formsOf(endpoint, path, name);
+      const forms = this.matcher.formsOf(endpoint, path, name);
       if (acceptsForm(forms, value)) continue;
+      if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
       const sis = /^(sis_[a-z_]+):/.exec(value);
       let problem: string;
       if (sis) problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
@@ -398,19 +398,6 @@ export class Checker {
       const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f)).join(', ');
       out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
     }
-  }
-
-  private readonly forms = new Map<string, Set<string>>();
-
-  /** The literal forms a placeholder accepts on a path of an endpoint (catalog-wide, the endpoint's and the path's own). */
-  private formsOf(endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
-    const key = `${endpoint.id}\u0000${path.template}\u0000${name}`;
-    let forms = this.forms.get(key);
-    if (!forms) {
-      forms = placeholderForms(this.catalog, endpoint, path, name);
-      this.forms.set(key, forms);
-    }
-    return forms;
   }
 
   private checkJsonBody(

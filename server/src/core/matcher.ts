@@ -156,8 +156,8 @@ export function placeholderForms(catalog: Catalog, endpoint: Endpoint, path: End
 
 /** Whether a path segment is one of the forms a placeholder accepts: an id is digits, a SIS id a documented prefix and an id, `name` anything. */
 export function acceptsForm(forms: Set<string>, value: string): boolean {
-  if (forms.has('name') || forms.has(value)) return true;
   if (forms.has('id') && isDigits(value)) return true;
+  if (forms.has('name') || forms.has(value)) return true;
   if (forms.has('date') && isDate(value)) return true;
   const colon = value.indexOf(':');
   return colon > 0 && colon < value.length - 1 && value.startsWith('sis_') && forms.has(value.slice(0, colon));
@@ -205,15 +205,17 @@ export class EndpointMatcher {
           return;
         }
         if (s === undefined) return;
+        // A variable whose value the scope knows is matched as that value; one whose value is
+        // unknown, or an unfilled {placeholder}, fits any placeholder and, on the second try,
+        // any literal (its value may be that literal, or differ between environments).
+        const open = isOpen(s);
+        const text = s.value ?? s.text;
         if (t.kind === 'literal') {
-          // A variable whose value is the literal is that literal. On the second try, any
-          // variable or unfilled {placeholder} may stand for a literal (its value is unknown
-          // here, or may differ between environments).
-          if (s.text === t.text || (s.value !== undefined && s.value === t.text)) score += 'Z';
-          else if ((s.isVariable || s.isUnfilled) && variablesMatchLiterals) score += 'A';
+          if (text === t.text) score += 'Z';
+          else if (open && variablesMatchLiterals) score += 'A';
           else return;
         } else {
-          score += s.isVariable || s.isUnfilled || acceptsForm(this.formsOf(endpoint, path, t.name), s.text) ? 'P' : 'O';
+          score += open || acceptsForm(this.formsOf(endpoint, path, t.name), text) ? 'P' : 'O';
         }
       }
       if (tpl.length !== segs.length) return;
@@ -230,14 +232,20 @@ export class EndpointMatcher {
    * tree, one level a segment, so a lookup builds no key. Bounded in size.
    */
   private shapes = new Map<string, ShapeNode>();
-  private readonly forms = new Map<string, Set<string>>();
+  /** Forms by path and placeholder name, built on first use (no key to build on the checker's hot path). */
+  private readonly forms = new WeakMap<EndpointPath, Map<string, Set<string>>>();
 
-  private formsOf(endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
-    const key = `${endpoint.id}\u0000${path.template}\u0000${name}`;
-    let forms = this.forms.get(key);
+  /** The literal forms a placeholder accepts on a path of an endpoint (see placeholderForms). */
+  formsOf(endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
+    let byName = this.forms.get(path);
+    if (!byName) {
+      byName = new Map();
+      this.forms.set(path, byName);
+    }
+    let forms = byName.get(name);
     if (!forms) {
       forms = placeholderForms(this.catalog, endpoint, path, name);
-      this.forms.set(key, forms);
+      byName.set(name, forms);
     }
     return forms;
   }
@@ -256,9 +264,10 @@ export class EndpointMatcher {
     }
     let node: ShapeNode = root;
     for (const s of target.segments) {
-      // Ids share one key; a variable has its own (on a second try it may stand for a
-      // literal, which an id never does), with its value when that is known.
-      const key = s.isVariable ? (s.value === undefined ? '\u0001' : `\u0001${s.value}`) : isDigits(s.text) ? '\u0000' : s.text;
+      // Ids share one key, and a variable of unknown value has its own (on a second try it may
+      // stand for a literal, which an id never does); a known value is keyed as that text.
+      const text = s.value ?? s.text;
+      const key = isOpen(s) ? '\u0001' : isDigits(text) ? '\u0000' : text;
       let next: ShapeNode | undefined = node.next.get(key);
       if (!next) {
         next = { next: new Map(), result: undefined };
@@ -292,7 +301,7 @@ export class EndpointMatcher {
     let chosen = best.find((c) => c.endpoint.method === method) ?? candidates.find((c) => c.endpoint.method === method && !c.score.includes('O'));
     // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
     // documented only with that literal for this method is the one meant.
-    if (!chosen && target.segments.some((s) => (s.isVariable && s.value === undefined) || s.isUnfilled)) {
+    if (!chosen && target.segments.some(isOpen)) {
       chosen = this.candidates(target, true)
         .filter((c) => c.endpoint.method === method)
         .sort(byScore)[0];
@@ -327,6 +336,11 @@ export class EndpointMatcher {
     }
     return best;
   }
+}
+
+/** A segment whose value is not known here: a {{variable}} the scope has no plain value for, or an unfilled {placeholder}. */
+function isOpen(s: PathSegment): boolean {
+  return (s.isVariable && s.value === undefined) || s.isUnfilled;
 }
 
 function byScore(x: Candidate, y: Candidate): number {
