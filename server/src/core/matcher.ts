@@ -295,9 +295,11 @@ export class EndpointMatcher {
     // is a user id) although PUT documents /users/self/..., but PUT
     // .../custom_gradebook_columns/reorder is the reorder path with a method it does not
     // document, not a column whose id is "reorder".
+    // Paths are told apart by their literals (a placeholder given a word it does not accept is
+    // still that path, reported as invalid-format); among equals, accepted forms come first.
     candidates.sort(byScore);
-    const bestScore = candidates[0].score;
-    const best = candidates.filter((c) => c.score === bestScore);
+    const bestShape = shapeOf(candidates[0].score);
+    const best = candidates.filter((c) => shapeOf(c.score) === bestShape);
     let chosen = best.find((c) => c.endpoint.method === method) ?? candidates.find((c) => c.endpoint.method === method && !c.score.includes('O'));
     // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
     // documented only with that literal for this method is the one meant.
@@ -343,7 +345,16 @@ function isOpen(s: PathSegment): boolean {
   return (s.isVariable && s.value === undefined) || s.isUnfilled;
 }
 
+/** A score with accepted and unaccepted placeholders alike: the literal structure of a path. */
+function shapeOf(score: string): string {
+  return score.replace(/O/g, 'P');
+}
+
+/** Better first: by literal structure, then by accepted forms. */
 function byScore(x: Candidate, y: Candidate): number {
+  const a = shapeOf(x.score);
+  const b = shapeOf(y.score);
+  if (a !== b) return a < b ? 1 : -1;
   return x.score < y.score ? 1 : x.score > y.score ? -1 : 0;
 }
 
