@@ -76,10 +76,28 @@ function loadBundle(bundle, options = {}) {
   return mod.exports;
 }
 
-/** What a bundle's `run(argv, io)` is given: this process's streams, environment and folder. */
+/** Standard output went away (`lpreq check | head`): what is left to print is dropped. */
+let stdoutClosed = false;
+
+/**
+ * What a bundle's `run(argv, io)` is given: this process's streams, environment and folder.
+ * A reader that stops reading (EPIPE) ends the output quietly, as for any command line
+ * tool, instead of an unhandled stream error; the exit status stays the command's.
+ */
 function processIo() {
+  if (process.stdout.listenerCount('error') === 0) {
+    process.stdout.on('error', (e) => {
+      stdoutClosed = true;
+      if (!e || e.code !== 'EPIPE') {
+        process.stderr.write(`lpreq: cannot write to standard output: ${e && e.message ? e.message : String(e)}\n`);
+        process.exitCode = 2;
+      }
+    });
+  }
   return {
-    stdout: (s) => process.stdout.write(s),
+    stdout: (s) => {
+      if (!stdoutClosed) process.stdout.write(s);
+    },
     stderr: (s) => process.stderr.write(s),
     readStdin: () => readFileSync(0, 'utf8'),
     isTTY: process.stdout.isTTY === true,

@@ -115,3 +115,17 @@ test('the built command runs as a process: npx lpreq check', () => {
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
 });
+
+test('a reader that stops early (lpreq check | head) ends the output quietly, with the exit status of the check', async () => {
+  const lines = [];
+  for (let i = 0; i < 3000; i++) lines.push(`### ${i}\nGET /api/v1/courses/${i}/modulez\n`);
+  writeFileSync(join(tmp, 'many.lpreq'), lines.join('\n'));
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', join(tmp, 'many.lpreq')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(stderr, '');
+  assert.equal(code, 1);
+});
