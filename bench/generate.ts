@@ -56,7 +56,7 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
     const e = endpoints[Math.floor(rnd() * endpoints.length)];
     const tpl = e.paths[Math.floor(rnd() * e.paths.length)];
     const path = tpl.segments
-      .map((s) => (s.kind === 'literal' ? s.text : s.rest ? 'course files/week 1' : String(1 + Math.floor(rnd() * 900))))
+      .map((s) => (s.kind === 'literal' ? s.text : s.rest ? 'course files/week 1' : s.name === 'date' ? '2026-01-15' : String(1 + Math.floor(rnd() * 900))))
       .join('/');
     const required = e.params.filter((p) => p.required && !p.isPattern);
     const optional = e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated);

@@ -117,7 +117,9 @@ export function generateDocument(requests: number): { text: string; valueLines: 
   const generated: GeneratedRequest[] = [];
   for (let i = 0; i < requests; i++) {
     const e = endpoints[i % endpoints.length];
-    const path = e.paths[0].template.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'course_id' ? '{{course}}' : String(10 + (i % 90))));
+    const path = e.paths[0].template.replace(/\{(\w+)\}/g, (_all, name: string) =>
+      name === 'course_id' ? '{{course}}' : name === 'date' ? '2026-01-15' : String(10 + (i % 90)),
+    );
     lines.push(`### ${e.purpose.slice(0, 40).replace(/\n/g, ' ')} ${i}`);
     if (i % 10 === 0) lines.push(`# @name req${i}`);
     lines.push(`${e.method} {{base_url}}${path}`);
