@@ -26,7 +26,8 @@ import {
   type Range,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { EditableDocument } from './editableDocument';
 import { bundledCatalog } from '../catalogData';
 import { Checker, shiftDiagnostic, type Diagnostic } from '../core/checker';
 import { codeActions, type TextEdit } from '../core/codeActions';
@@ -85,7 +86,7 @@ function defaultLoadEnvironment(dir: string, root: string | undefined): Environm
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   /** Open documents; changes are applied here so that each edit's offsets are known. */
-  const documents = new Map<string, TextDocument>();
+  const documents = new Map<string, EditableDocument>();
   const states = new Map<string, DocumentState>();
   /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
   const blockDiagnostics = new WeakMap<Block, { key: string; list: BlockDiagnostic[] }>();
@@ -148,18 +149,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   /** Applies one incremental change to the document and, when it is current, to its parse. */
-  function applyChange(document: TextDocument, change: { range?: Range; text: string }, version: number) {
+  function applyChange(document: EditableDocument, change: { range?: Range; text: string }, version: number) {
     const state = states.get(document.uri);
     if (!change.range) {
-      TextDocument.update(document, [{ text: change.text }], version);
+      document.update([{ text: change.text }], version);
       return;
     }
     const start = document.offsetAt(change.range.start);
     const end = document.offsetAt(change.range.end);
     const wasCurrent = state !== undefined && state.version === document.version;
-    TextDocument.update(document, [{ range: change.range, text: change.text }], version);
+    document.update([{ range: change.range, text: change.text }], version);
     if (!state || !wasCurrent) return;
-    const { document: parsed, removed, added } = reparseEdit(state.parsed, document.getText(), start, end, change.text.length);
+    // Read around the edit only: the document's whole text is not joined for an edit.
+    const { document: parsed, removed, added } = reparseEdit(state.parsed, document, start, end, change.text.length);
     const { scope, key } = state.scopes.update(parsed, state.ctx.env, { removed, added });
     state.parsed = parsed;
     state.version = version;
@@ -353,7 +355,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onDidOpenTextDocument((params) => {
     runSafe('open', undefined, undefined, () => {
       const { uri, languageId, version, text } = params.textDocument;
-      documents.set(uri, TextDocument.create(uri, languageId, version, text));
+      documents.set(uri, new EditableDocument(uri, languageId, version, text));
       states.delete(uri);
       publishOpened(uri);
     });
