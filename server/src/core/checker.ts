@@ -522,7 +522,8 @@ export class Checker {
       }
       const key = param.name;
       const list = sent.get(key);
-      const repeated = list !== undefined && !param.isArray && list.some((e) => e.line.decodedName === name);
+      // A name with `[]` is an array element (`question[answers][][answer_text]`, an index pattern written as convention 2 writes arrays).
+      const repeated = list !== undefined && !param.isArray && !name.includes('[]') && list.some((e) => e.line.decodedName === name);
       if (list) list.push({ line, param });
       else sent.set(key, [{ line, param }]);
       if (repeated) {
@@ -888,6 +889,12 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
       else ok = ps[i] === segments[i];
     }
     if (ok) return { param: p, segments };
+  }
+  // Keys inside a parameter documented as a hash of any shape (`error[http_env][HTTP_USER_AGENT]`).
+  for (let k = segments.length - 1; k >= 1; k--) {
+    const prefix = segments[0] + segments.slice(1, k).map((s) => `[${s}]`).join('');
+    const p = endpoint.paramByName.get(prefix);
+    if (p) return p.type === 'any' ? { param: p, segments } : undefined;
   }
   return undefined;
 }

@@ -67,8 +67,10 @@ export function targetPath(target: string, resolve: (name: string) => string | u
       // Only segments that start with '{' can be variables or placeholders.
       const braced = text.charCodeAt(from) === 123;
       const isVariable = braced && isWholeVariable(text, from, slash);
+      const raw = text.slice(from, slash);
       segments.push({
-        text: text.slice(from, slash),
+        // As the server reads it: `sis_course_id%3AA1` is `sis_course_id:A1`.
+        text: !braced && raw.includes('%') ? decodeSegment(raw) : raw,
         isVariable,
         value: isVariable ? plainSegment(resolve(text.slice(from + 2, slash - 2).trim())) : undefined,
         isUnfilled: braced && isPlaceholder(text, from, slash),
@@ -77,6 +79,14 @@ export function targetPath(target: string, resolve: (name: string) => string | u
     from = slash + 1;
   }
   return { path: text, segments };
+}
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** A value that can stand for one path segment as it is: not empty, no slash, brace, query or fragment. */

@@ -213,7 +213,10 @@ function readMetadata(text: string, from: number, to: number): Metadata | null {
   const keyEnd = identEnd(text, i + 1, to, false);
   if (keyEnd === i + 1) return null;
   if (keyEnd < to && !isSpace(text.charCodeAt(keyEnd))) return null;
-  return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, keyEnd, to), start: from, end: to };
+  // `# @name = value` (with an equals sign, as some clients write it) is `# @name value`.
+  let valueFrom = skipBlanks(text, keyEnd, to);
+  if (valueFrom < to && text.charCodeAt(valueFrom) === 61) valueFrom++;
+  return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, valueFrom, to), start: from, end: to };
 }
 
 /** `@name = value`: the variable, or null. */
@@ -262,6 +265,11 @@ function isContinuation(text: string, from: number, to: number): boolean {
   const i = skipBlanks(text, from, to);
   const c = text.charCodeAt(i);
   return i < to && (c === 63 || c === 38);
+}
+
+/** The text with every closed `{{...}}` taken out. */
+function withoutVariables(text: string): string {
+  return text.replace(/\{\{[^]*?\}\}/g, '');
 }
 
 function startsTarget(text: string, i: number): boolean {
@@ -326,10 +334,11 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
       end: target.end,
     });
   }
-  // Spaces in the query are sent percent-encoded (as REST Client does); in the path they are a mistake.
+  // Spaces in the query are sent percent-encoded (as REST Client does); in the path they are a
+  // mistake, except inside a {{variable}} (`{{ course }}`, `{{$dotenv COURSE_ID}}`).
   const q = target.text.indexOf('?');
   const pathPart = q === -1 ? target.text : target.text.slice(0, q);
-  if (methodKnown && /\s/.test(pathPart)) {
+  if (methodKnown && /\s/.test(pathPart) && /\s/.test(withoutVariables(pathPart))) {
     block.problems = add(block.problems, {
       code: 'syntax',
       message: 'the target of a request line cannot contain spaces (percent-encode them as %20)',
@@ -399,7 +408,9 @@ export function parseBlock(text: string): Block {
     const target = block.request.target;
     if (target.text.length > 0) {
       const q = target.text.indexOf('?');
-      if (q !== -1) block.params = parseQuery(text, target.start + q + 1, target.end, block.params);
+      // A fragment (`#top`) is never sent: the query ends before it.
+      const hash = q === -1 ? -1 : target.text.indexOf('#', q);
+      if (q !== -1) block.params = parseQuery(text, target.start + q + 1, hash === -1 ? target.end : target.start + hash, block.params);
     }
     k++;
     break;
