@@ -113,6 +113,7 @@ const SYSTEM: [string, string][] = [
   ['$randomInt 10 20', '15'],
   ['$processEnv HOME_COURSE', '77'],
   ['$dotenv SECRET_ID', 'abc'],
+  ['$env.HOME_COURSE', '77'],
 ];
 for (const [expression, expected] of SYSTEM) {
   test(`system variable {{${expression}}}`, () => {
@@ -121,7 +122,7 @@ for (const [expression, expected] of SYSTEM) {
 }
 
 test('bad system variables are errors in words', () => {
-  for (const e of ['$randomInt 5', '$randomInt 5 1', '$processEnv NOPE', '$dotenv NOPE', '$datetime', '$datetime iso8601 1 parsec', '$nope']) {
+  for (const e of ['$randomInt 5', '$randomInt 5 1', '$processEnv NOPE', '$dotenv NOPE', '$datetime', '$datetime iso8601 1 parsec', '$nope', '$env.NOPE', '$aadToken', '$oidcAccessToken x', '$exampleServer']) {
     const r = systemVariable(e, system);
     assert.ok('error' in r, e);
   }

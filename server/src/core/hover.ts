@@ -89,7 +89,7 @@ function hoverParameter(ctx: ServiceContext, block: Block, rel: number): HoverRe
 function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string): string {
   if (expression.startsWith('$')) {
     const head = expression.split(/\s+/, 1)[0];
-    const sys = SYSTEM_VARIABLES.find((v) => v.name === head);
+    const sys = SYSTEM_VARIABLES.find((v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)));
     if (sys && isSystemVariable(expression)) return `${code(sys.name)} · system variable\n\n${md(sys.description)}`;
     return `${code(expression)} is not a known system variable`;
   }

@@ -13,13 +13,19 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
   { name: '$random.integer', insert: '$random.integer(1, 100)', description: 'A random integer (JetBrains)' },
   { name: '$processEnv', insert: '$processEnv NAME', description: 'The value of an environment variable of the process' },
   { name: '$dotenv', insert: '$dotenv NAME', description: 'A value from the .env file beside the request file' },
+  { name: '$env.', insert: '$env.NAME', description: 'The value of an environment variable of the process (JetBrains)' },
+  { name: '$aadToken', insert: '$aadToken', description: 'An Azure Active Directory token (REST Client); lpreq does not sign in to Azure AD, so it cannot send one' },
+  { name: '$aadV2Token', insert: '$aadV2Token', description: 'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one' },
+  { name: '$oidcAccessToken', insert: '$oidcAccessToken', description: 'An OpenID Connect access token (REST Client); lpreq does not sign in, so it cannot send one' },
+  { name: '$exampleServer', insert: '$exampleServer', description: "The JetBrains client's example server; lpreq does not provide it" },
 ];
 
-const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp']);
+const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp', '$aadToken', '$aadV2Token', '$oidcAccessToken']);
 
 export function isSystemVariable(expression: string): boolean {
   const [head] = expression.split(/\s+/, 1);
   if (head.startsWith('$random.')) return true;
+  if (/^\$env\.[A-Za-z_][\w.-]*$/.test(expression)) return true;
   if (SYSTEM_VARIABLES.some((v) => v.name === head)) {
     return expression === head || WITH_ARGUMENTS.has(head);
   }

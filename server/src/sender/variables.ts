@@ -211,8 +211,19 @@ export function systemVariable(expression: string, system: SystemContext): { val
       const value = system.dotenv?.[args[0]];
       return value === undefined ? { error: `{{$dotenv ${args[0]}}}: ${args[0]} is not in the .env file beside the request file` } : { value };
     }
-    default:
+    case '$aadToken':
+    case '$aadV2Token':
+    case '$oidcAccessToken':
+    case '$exampleServer':
+      return { error: `{{${name}}} is recognised but lpreq cannot give it a value: set the access token with LPREQ_TOKEN (or the editor's secret storage) instead` };
+    default: {
+      const env = /^\$env\.([A-Za-z_][\w.-]*)$/.exec(expression);
+      if (env) {
+        const value = system.processEnv?.[env[1]];
+        return value === undefined ? { error: `{{${expression}}}: the environment variable ${env[1]} is not set` } : { value };
+      }
       return { error: `{{${expression}}} is not a system variable lpreq knows` };
+    }
   }
 }
 
