@@ -62,6 +62,20 @@ test('sarif: SARIF 2.1.0 with one rule per code and results pointing at rules', 
   }
 });
 
+test('sarif: locations are URIs, with spaces, # and % in names percent-encoded, that resolve to the file', async () => {
+  const dir = join(tmp, 'sp ace');
+  mkdirSync(dir, { recursive: true });
+  const name = 'a b#1%.lpreq';
+  writeFileSync(join(dir, name), 'GET /api/v1/courses/1/modulez\n');
+  const { stdout } = await runCli(['check', '--format', 'sarif', 'sp ace'], { cwd: tmp });
+  const run = JSON.parse(stdout).runs[0];
+  const base = run.originalUriBaseIds['%SRCROOT%'].uri;
+  const uri = run.results[0].locations[0].physicalLocation.artifactLocation.uri;
+  assert.equal(uri, 'sp%20ace/a%20b%231%25.lpreq');
+  const { fileURLToPath } = await import('node:url');
+  assert.equal(fileURLToPath(new URL(uri, base)), join(dir, name));
+});
+
 test('github: workflow command annotations with escaped properties', async () => {
   const { stdout } = await runCli(['check', '--format', 'github', join(invalid, '322-find-recipients-deprecated.lpreq')]);
   assert.match(stdout.trim(), /^::warning file=.*322-find-recipients-deprecated\.lpreq,line=4,col=\d+,endLine=4,endColumn=\d+,title=lpreq deprecated::.+$/);

@@ -1,6 +1,7 @@
 /** `lpreq check [--env NAME] [--format text|json|sarif|github] PATH...` (LPREQ-FORMAT section 5). */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY } from '../core/checker';
 import { CODE_HELP } from '../core/codes';
 import { LineIndex } from '../core/positions';
@@ -202,7 +203,8 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
           },
         },
         columnKind: 'utf16CodeUnits',
-        originalUriBaseIds: { '%SRCROOT%': { uri: `file://${cwd.split(sep).join('/')}/` } },
+        // URIs, not paths: spaces, `#` and `%` in folder and file names are percent-encoded.
+        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
         results: results.map((r) => ({
           ruleId: r.code,
           ruleIndex: codes.indexOf(r.code),
@@ -211,7 +213,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: relative(cwd, resolve(cwd, r.file)).split(sep).join('/'), uriBaseId: '%SRCROOT%' },
+                artifactLocation: { uri: relative(cwd, resolve(cwd, r.file)).split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },
                 region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
               },
             },
