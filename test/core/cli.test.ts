@@ -143,3 +143,13 @@ test('a reader that stops early (lpreq check | head) ends the output quietly, wi
   assert.equal(stderr, '');
   assert.equal(code, 1);
 });
+
+test('an environment file that cannot be read is named, exit 2, no "internal error"', async () => {
+  const dir = join(tmp, 'env-folder');
+  mkdirSync(join(dir, 'http-client.env.json'), { recursive: true });
+  writeFileSync(join(dir, 'a.lpreq'), 'GET /api/v1/courses/1/modules\n');
+  const { code, stderr } = await runCli(['check', join(dir, 'a.lpreq')]);
+  assert.equal(code, 2);
+  assert.match(stderr, /http-client\.env\.json is a folder, not a file/);
+  assert.doesNotMatch(stderr, /internal error/);
+});

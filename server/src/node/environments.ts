@@ -62,6 +62,17 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
   return parsed.data;
 }
 
+/** An environment file's text; a file that cannot be read (a folder, no permission) is named in the error. */
+function readEnvironmentFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${(e as Error).message})`;
+    throw new EnvironmentFileError(`${file} ${why}`);
+  }
+}
+
 /** The environment whose variables every environment has (httpYac, Kulala and JetBrains read it too); not one to choose. */
 export const SHARED_ENVIRONMENT = '$shared';
 
@@ -73,8 +84,8 @@ export const SHARED_ENVIRONMENT = '$shared';
 export function loadEnvironmentFiles(dir: string, stopAt?: string): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
-  const sharedEnvs = shared ? parseEnvironmentFile(readFileSync(shared, 'utf8'), shared) : {};
-  const privateEnvs = priv ? parseEnvironmentFile(readFileSync(priv, 'utf8'), priv) : {};
+  const sharedEnvs = shared ? parseEnvironmentFile(readEnvironmentFile(shared), shared) : {};
+  const privateEnvs = priv ? parseEnvironmentFile(readEnvironmentFile(priv), priv) : {};
   const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
   // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
   if (names.size === 0 && (SHARED_ENVIRONMENT in sharedEnvs || SHARED_ENVIRONMENT in privateEnvs)) names.add(SHARED_ENVIRONMENT);
