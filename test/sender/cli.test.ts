@@ -58,6 +58,7 @@ before(async () => {
     }
     if (url.pathname === '/api/v1/courses/1/modules/5') return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
     if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT') return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
+    if (url.pathname === '/echo') return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
   dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
@@ -102,6 +103,33 @@ test('--format json prints one object with the fields of the contract; exit 0 fo
   assert.equal((out.headers as Record<string, string>)['content-type'], 'application/json; charset=utf-8');
   assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${TOKEN}`);
   assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));
+});
+
+test('the token is never printed, even when the URL carries it or the server echoes it', async () => {
+  writeFileSync(join(dir, 'echo.lpreq'), 'GET /echo?access_token={{$processEnv LPREQ_TOKEN}}\n');
+  for (const format of ['json', 'text']) {
+    const r = await run(['echo.lpreq', '--format', format], { LPREQ_TOKEN: TOKEN });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${TOKEN}`);
+    assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN), r.stdout);
+    assert.match(r.stdout, /\*\*\*/);
+  }
+});
+
+test('several environments and none called local: --env is required, nothing is sent', async () => {
+  const sub = join(dir, 'two-envs');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(join(sub, 'http-client.env.json'), JSON.stringify({ prod: { base_url: api.origin }, dev: { base_url: api.origin } }));
+  writeFileSync(join(sub, 'http-client.private.env.json'), '{}');
+  writeFileSync(join(sub, 'one.lpreq'), 'GET {{base_url}}/api/v1/courses/1/modules\n');
+  const before = api.received.length;
+  const r = await run([join('two-envs', 'one.lpreq')], { LPREQ_TOKEN: TOKEN });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /several environments \(prod, dev\).*--env/);
+  assert.equal(api.received.length, before);
+  const chosen = await run([join('two-envs', 'one.lpreq'), '--env', 'dev', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(chosen.code, 0, chosen.stderr);
 });
 
 test('--all-pages merges the pages and lists the typed issues; the private env token is used', async () => {

@@ -75,6 +75,10 @@ function chooseEnvironment(files: EnvironmentFiles, requested: string | undefine
     return requested;
   }
   if (names.includes('local')) return 'local';
+  if (names.length > 1) {
+    // Which base_url (and so who gets the token) must not depend on the order of a file.
+    throw new UsageError(`there are several environments (${names.join(', ')}) and none is called local: choose one with --env`);
+  }
   return names.length === 1 ? names[0] : undefined;
 }
 
@@ -190,8 +194,11 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  if (format === 'json') io.stdout(`${JSON.stringify(toJson(result))}\n`);
-  else io.stdout(toText(result, errors.length, selected));
+  // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
+  // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
+  const scrub = (out: string) => (token && token.length >= 4 ? out.split(token).join('***').split(JSON.stringify(token).slice(1, -1)).join('***') : out);
+  if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
+  else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;
 }
 
