@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Message } from 'vscode-languageserver/node';
-import { encodeMessage as encodeBytes } from '../../server/src/lsp/diagnosticsEncoder';
+import { encodeMessage as encodeBytes, markReusable } from '../../server/src/lsp/diagnosticsEncoder';
 
 const encodeMessage = (m: Message) => encodeBytes(m).toString('utf8');
 
@@ -19,7 +19,10 @@ test('encoder: a publishDiagnostics message reads back as the message, whatever 
     data: { replacement: '"x"', missing: ['a[]'] },
   };
   const mark = JSON.parse(JSON.stringify('\u0000lpreq:diagnostics\u0000')) as string;
+  const plain = { ...odd };
+  markReusable(odd);
   for (const message of [
+    publish('file:///plain.lpreq', [plain, odd]),
     publish('file:///a.lpreq', [odd, odd, null, 3, 'text']),
     publish(mark, [odd]),
     publish('file:///empty.lpreq', []),
@@ -34,6 +37,7 @@ test('encoder: other messages are JSON.stringify, and a diagnostic serialised on
   const notDiagnostics = { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'x', diagnostics: 'none' } } as unknown as Message;
   assert.equal(encodeMessage(notDiagnostics), JSON.stringify(notDiagnostics));
   const d = { range: { start: { line: 4, character: 1 }, end: { line: 4, character: 9 } }, code: 'unknown-parameter', message: 'm' };
+  markReusable(d);
   const first = encodeMessage(publish('file:///a', [d]));
   assert.equal(encodeMessage(publish('file:///a', [d])), first);
   assert.equal(first, JSON.stringify(publish('file:///a', [d])));
@@ -41,6 +45,7 @@ test('encoder: other messages are JSON.stringify, and a diagnostic serialised on
 
 test('encoder: the bytes are the UTF-8 of the JSON, with characters beyond ASCII', () => {
   const d = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'é 😀 ü' };
+  markReusable(d);
   const message = publish('file:///ü.lpreq', [d, d]);
   assert.deepEqual(encodeBytes(message), Buffer.from(JSON.stringify(message), 'utf8'));
   assert.deepEqual(encodeBytes(message), Buffer.from(JSON.stringify(message), 'utf8'));
@@ -55,10 +60,24 @@ test('encoder: random diagnostics and URIs read back as JSON.stringify gives the
     data: fc.option(fc.jsonValue(), { nil: undefined }),
   });
   fc.assert(
-    fc.property(fc.string({ unit: 'binary' }), fc.array(diagnostic, { maxLength: 8 }), (uri, diagnostics) => {
+    fc.property(fc.string({ unit: 'binary' }), fc.array(diagnostic, { maxLength: 8 }), fc.boolean(), (uri, diagnostics, reuse) => {
+      if (reuse) for (const d of diagnostics) markReusable(d);
       const message = publish(uri, diagnostics);
       assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
     }),
     { numRuns: 500, seed: 20261122 },
   );
+});
+
+test('encoder: the bytes of a reusable diagnostic are kept with it; a diagnostic published once is not kept', () => {
+  const kept = { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } }, message: 'before' };
+  const once = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 2 } }, message: 'before' };
+  markReusable(kept);
+  encodeMessage(publish('file:///k', [kept]));
+  encodeMessage(publish('file:///o', [once]));
+  // Published diagnostics are never changed; changing them here shows what was kept.
+  kept.message = 'after';
+  once.message = 'after';
+  assert.match(encodeMessage(publish('file:///k', [kept])), /"before"/);
+  assert.match(encodeMessage(publish('file:///o', [once])), /"after"/);
 });

@@ -12,6 +12,14 @@ import type { ContentTypeEncoder, ContentTypeEncoderOptions, Message } from 'vsc
 /** A diagnostic's JSON as UTF-8, for as long as the object lives. The objects are never changed once published. */
 const fragments = new WeakMap<object, Buffer>();
 
+/** Diagnostics the server publishes again after edits (its per-block cache): only these are worth keeping encoded. */
+const reusable = new WeakSet<object>();
+
+/** Marks a diagnostic the server will publish again while it lives, so that its bytes are kept. */
+export function markReusable(diagnostic: object): void {
+  reusable.add(diagnostic);
+}
+
 /** Stands for the diagnostics array while the rest of the message is stringified; a string no diagnostic list can be. */
 const MARK = '\u0000lpreq:diagnostics\u0000';
 const MARK_JSON = JSON.stringify(MARK);
@@ -36,7 +44,10 @@ function fragmentOf(d: unknown): Buffer {
 /** The message as UTF-8 JSON: the bytes of JSON.stringify's value, with each diagnostic's bytes taken from the cache. */
 export function encodeMessage(message: Message): Buffer {
   const diagnostics = diagnosticsOf(message);
-  if (!diagnostics) return Buffer.from(JSON.stringify(message));
+  // Diagnostics published once (those of a document just opened) are encoded with the rest
+  // of the message in one go: keeping their bytes would cost time for nothing.
+  const first = diagnostics?.[0];
+  if (!diagnostics || typeof first !== 'object' || first === null || !reusable.has(first)) return Buffer.from(JSON.stringify(message));
   const m = message as unknown as { params: object };
   const text = JSON.stringify({ ...m, params: { ...m.params, diagnostics: MARK } });
   // The diagnostics are the last thing in the message: the last mark is theirs, whatever the URI holds.

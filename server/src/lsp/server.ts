@@ -27,6 +27,7 @@ import {
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { markReusable } from './diagnosticsEncoder';
 import { EditableDocument } from './editableDocument';
 import { bundledCatalog } from '../catalogData';
 import { Checker, shiftDiagnostic, type Diagnostic } from '../core/checker';
@@ -215,7 +216,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (known && known.line === line) return known.diagnostics;
     const absolute = list.map((b) => {
       const d = b.diagnostic;
-      return { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+      const placedDiagnostic = { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+      markReusable(placedDiagnostic);
+      return placedDiagnostic;
     });
     placedDiagnostics.set(list, { line, diagnostics: absolute });
     return absolute;
