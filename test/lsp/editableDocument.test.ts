@@ -109,3 +109,17 @@ test('the re-parse reads the edited document around the edit and gives the parse
     { numRuns: 400, seed: 7 },
   );
 });
+
+test('a paste of 200,000 lines in the middle of a document keeps lines and offsets right', () => {
+  const base = 'GET /a\n'.repeat(1000);
+  const paste = 'x = 1\n'.repeat(200_000);
+  const mine = new EditableDocument('u', 'lpreq', 1, base);
+  const theirs = TextDocument.create('u', 'lpreq', 1, base);
+  const change = { range: { start: { line: 500, character: 0 }, end: { line: 500, character: 0 } }, text: paste };
+  mine.update([change], 2);
+  TextDocument.update(theirs, [change], 2);
+  assert.equal(mine.lineCount, theirs.lineCount);
+  for (const offset of [0, 3500, 3501, 1_203_500, 1_203_507, mine.length]) assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset));
+  assert.equal(mine.offsetAt({ line: 150_000, character: 2 }), theirs.offsetAt({ line: 150_000, character: 2 }));
+  assert.equal(mine.getText(), theirs.getText());
+});

@@ -242,6 +242,7 @@ export class EndpointMatcher {
    * tree, one level a segment, so a lookup builds no key. Bounded in size.
    */
   private shapes = new Map<string, ShapeNode>();
+  private shapeCount = 0;
   /** Forms by path and placeholder name, built on first use (no key to build on the checker's hot path). */
   private readonly forms = new WeakMap<EndpointPath, Map<string, Set<string>>>();
 
@@ -259,7 +260,6 @@ export class EndpointMatcher {
     }
     return forms;
   }
-  private shapeCount = 0;
 
   match(target: TargetPath, method: string): MatchResult {
     if (!EndpointMatcher.isChecked(target)) return { kind: 'not-checked' };

@@ -209,13 +209,18 @@ export class EditableDocument implements TextDocument {
     const startLine = lineOfOffsetIn(lines, start);
     const endLine = lineOfOffsetIn(lines, end);
     const added = breaksIn(text, start);
+    let table = lines;
     if (endLine - startLine === added.length) {
-      for (let i = 0; i < added.length; i++) lines[startLine + 1 + i] = added[i];
+      for (let i = 0; i < added.length; i++) table[startLine + 1 + i] = added[i];
+    } else if (added.length < 10_000) {
+      table.splice(startLine + 1, endLine - startLine, ...added);
     } else {
-      lines.splice(startLine + 1, endLine - startLine, ...added);
+      // A large paste: too many arguments for splice.
+      table = table.slice(0, startLine + 1).concat(added, table.slice(endLine + 1));
+      this.lineOffsets = table;
     }
     const delta = text.length - (end - start);
-    if (delta !== 0) for (let i = startLine + 1 + added.length; i < lines.length; i++) lines[i] += delta;
+    if (delta !== 0) for (let i = startLine + 1 + added.length; i < table.length; i++) table[i] += delta;
   }
 
   /** Replaces [start, end) with `text` in the chunks that hold it. */
