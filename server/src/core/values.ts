@@ -69,6 +69,9 @@ export function parseContextCode(value: string): { type: string; id: string } | 
 }
 
 /** Returns what the value should look like, or null when the format is met. */
+/** Schemes that never stand for a host name before a port. */
+const NON_HTTP_SCHEMES = new Set(['mailto', 'javascript', 'data', 'file', 'tel', 'ftp', 'sftp', 'ssh', 'urn', 'about', 'blob']);
+
 export function formatProblem(format: string, value: string, contextTypes?: string[]): string | null {
   const allowed = contextTypes?.length ? contextTypes : undefined;
   const describe = () => (allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42');
@@ -88,6 +91,15 @@ export function formatProblem(format: string, value: string, contextTypes?: stri
     }
     case 'url':
       return /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value) ? null : 'an absolute URL (https://...)';
+    case 'http_url': {
+      // http or https, or no scheme at all (http is assumed); `example.com:8080/x` has none.
+      const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(value);
+      if (!scheme) return null;
+      const name = scheme[1].toLowerCase();
+      if (name === 'http' || name === 'https') return null;
+      const isScheme = scheme[2] !== undefined || NON_HTTP_SCHEMES.has(name);
+      return isScheme ? `an http or https URL (or one without a scheme, read as http), not ${name}:` : null;
+    }
     default:
       return null;
   }
