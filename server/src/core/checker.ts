@@ -631,9 +631,13 @@ class RuleContext {
     return this.sent.has(name) || this.bound.has(name);
   }
 
+  /** The values sent for a parameter, or the value the path gives it (`{id}` on roles update). */
   values(name: string): string[] | undefined {
     const entries = this.sent.get(name);
-    if (!entries) return undefined;
+    if (!entries) {
+      const fromPath = this.bound.get(name);
+      return fromPath === undefined ? undefined : [fromPath];
+    }
     const values: string[] = [];
     for (const e of entries) values.push(e.line.decodedValue);
     return values;

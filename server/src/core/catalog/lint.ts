@@ -19,6 +19,8 @@ export function lintCatalog(catalog: Catalog): string[] {
   for (const e of catalog.endpoints) {
     const hasParam = (name: string) => {
       if (e.paramByName.has(name)) return true;
+      // A rule may name a path placeholder: the value the path gives it (`{id}` on roles update).
+      if (e.paths.some((p) => p.segments.some((seg) => seg.kind === 'placeholder' && seg.name === name))) return true;
       const segs = splitParamName(name);
       if (!segs) return false;
       return e.patternParams.some(
