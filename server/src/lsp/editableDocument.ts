@@ -26,6 +26,11 @@ function isBreak(c: number): boolean {
 /** Offsets where lines start after a line break in `text` (\r\n, \n or a lone \r), each plus `base`. */
 function breaksIn(text: string, base: number): number[] {
   const out: number[] = [];
+  // Without a \r (the usual case), the line starts are found by indexOf, not character by character.
+  if (text.indexOf('\r') === -1) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(base + i + 1);
+    return out;
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === CR) {
