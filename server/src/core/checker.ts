@@ -817,31 +817,6 @@ function applyRule(rule: Rule, context: RuleContext): void {
       }
       return;
     }
-    case 'patternIgnored': {
-      // The lines of the condition's parameter, by pattern instance (the same X).
-      const byInstance = new Map<string, string[]>();
-      for (const { line } of sent.get(rule.unless.param) ?? []) {
-        const key = patternInstance(rule.unless.param, line.decodedName);
-        byInstance.set(key, [...(byInstance.get(key) ?? []), line.decodedValue]);
-      }
-      for (const { line } of sent.get(rule.param) ?? []) {
-        if (rule.values && !rule.values.includes(line.decodedValue)) continue;
-        const key = patternInstance(rule.param, line.decodedName);
-        const values = byInstance.get(key);
-        if (evaluateCondition(rule.unless, values, values !== undefined) !== false) continue;
-        const instance = key.split('\u0000').filter((x) => x.length > 0);
-        let other = rule.unless.param;
-        for (const x of instance) other = other.replace(/\{\w+\}/, x);
-        const expected = rule.unless.present !== undefined ? 'is given' : rule.unless.in ? `is ${rule.unless.in.join(' or ')}` : `is not ${rule.unless.notIn?.join(' or ')}`;
-        out.push(
-          diag('ignored-parameter', `${line.decodedName} is ignored unless ${other} ${expected} (${rule.text}) for ${label}`, line.name.start, line.name.end, {
-            lineStart: line.start,
-            lineEnd: line.end,
-          }),
-        );
-      }
-      return;
-    }
     case 'patternAppliesTo': {
       const depValues = context.values(rule.dependsOn);
       const dep = depValues?.[0] ?? rule.defaultValue;

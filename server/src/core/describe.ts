@@ -69,8 +69,6 @@ function ruleNote(rule: Rule, name: string): { text: string; requires: boolean }
       return rule.param === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined;
     case 'patternAppliesTo':
       return rule.pattern === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined;
-    case 'patternIgnored':
-      return rule.param === name ? { text: `Ignored unless ${code(rule.unless.param)} ${rule.unless.present !== undefined ? 'is given' : `is ${(rule.unless.in ?? []).join(' or ')}`}: ${md(rule.text)}`, requires: false } : undefined;
     case 'conflictingValues':
       return rule.all.some((c) => c.param === name) ? { text: `Not with ${md(rule.text)}`, requires: false } : undefined;
   }

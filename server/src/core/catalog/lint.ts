@@ -39,7 +39,6 @@ export function lintCatalog(catalog: Catalog): string[] {
         case 'valueRequires': names.push(rule.param, rule.requires.param); break;
         case 'appliesTo': names.push(rule.param, rule.dependsOn); break;
         case 'patternAppliesTo': names.push(rule.dependsOn); break;
-        case 'patternIgnored': names.push(rule.param, rule.unless.param); break;
         case 'conflictingValues': names.push(...rule.all.map((c) => c.param)); break;
       }
       for (const n of names) if (!hasParam(n)) problems.push(`${e.id}: rule ${rule.kind} names ${n}, which is not a parameter of the endpoint`);

@@ -109,9 +109,6 @@ const ruleBase = {
  * - conflictingValues: the parameters of `all` must not all have one of their listed values at
  *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
  *   on the later one.
- * - patternIgnored: a pattern parameter (`permissions[{X}][enabled]`, with `values` only those
- *   lines) is ignored unless `unless` holds for the parameter of the same instance
- *   (`permissions[{X}][explicit]`, the same X) -> ignored-parameter on it.
  * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
  *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
  *   `table[segmentValue]` lists them -> ignored-parameter.
@@ -152,14 +149,6 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     kind: z.literal('conflictingValues'),
     /** Each entry: a parameter (a pattern name aligns instances by their pattern segments) and the values that, all together, conflict. */
     all: z.array(z.strictObject({ param: z.string(), in: z.array(z.string()) })).min(2),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('patternIgnored'),
-    param: z.string(),
-    /** Only lines of `param` with one of these values (all of them when absent). */
-    values: z.array(z.string()).optional(),
-    unless: ConditionSchema,
     ...ruleBase,
   }),
   z.strictObject({
