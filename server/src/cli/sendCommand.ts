@@ -11,7 +11,7 @@ import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
-import { HistoryStore } from '../sender/history';
+import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
@@ -196,7 +196,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
-  const scrub = (out: string) => (token && token.length >= 4 ? out.split(token).join('***').split(JSON.stringify(token).slice(1, -1)).join('***') : out);
+  const scrub = (out: string) => scrubSecrets(out, [token]);
   if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;

@@ -12,6 +12,7 @@
  * answer to TextDocument's.
  */
 import type { Position, Range, TextDocument } from 'vscode-languageserver-textdocument';
+import { lineOfOffset } from '../core/positions';
 
 /** Chunks are cut at this length and re-cut once an edit makes one twice as long. */
 const CHUNK_SIZE = 16 * 1024;
@@ -41,18 +42,6 @@ function breaksIn(text: string, base: number): number[] {
     }
   }
   return out;
-}
-
-/** The line of an offset in a table of line starts (before the edit). */
-function lineOfOffsetIn(lines: readonly number[], offset: number): number {
-  let low = 0;
-  let high = lines.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (lines[mid] > offset) high = mid;
-    else low = mid + 1;
-  }
-  return Math.max(0, low - 1);
 }
 
 export interface TextChange {
@@ -126,15 +115,7 @@ export class EditableDocument implements TextDocument {
   positionAt(offset: number): Position {
     const at = Math.max(0, Math.min(offset, this.size));
     const lines = this.lines();
-    // The last line that starts at or before `at`.
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (lines[mid] > at) high = mid;
-      else low = mid + 1;
-    }
-    const line = low - 1;
+    const line = lineOfOffset(lines, at);
     return { line, character: this.beforeBreak(at, lines[line]) - lines[line] };
   }
 
@@ -211,8 +192,8 @@ export class EditableDocument implements TextDocument {
     }
     // The lines of the offsets, not of the range: a range past the end (which TextDocument
     // takes as it is) cannot leave holes in the table.
-    const startLine = lineOfOffsetIn(lines, start);
-    const endLine = lineOfOffsetIn(lines, end);
+    const startLine = lineOfOffset(lines, start);
+    const endLine = lineOfOffset(lines, end);
     const added = breaksIn(text, start);
     let table = lines;
     if (endLine - startLine === added.length) {
@@ -255,16 +236,10 @@ export class EditableDocument implements TextDocument {
 
   /** The chunk that holds `offset` (the last chunk for the end of the text). */
   private chunkAt(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if (this.starts[mid] <= offset) low = mid;
-      else high = mid - 1;
-    }
+    let k = lineOfOffset(this.starts, offset);
     // Empty chunks never stand before a non-empty one at the same offset, except a lone empty text.
-    while (low > 0 && this.starts[low] === offset && this.chunks[low].length === 0) low--;
-    return low;
+    while (k > 0 && this.starts[k] === offset && this.chunks[k].length === 0) k--;
+    return k;
   }
 
   private lines(): number[] {

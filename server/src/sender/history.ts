@@ -54,14 +54,28 @@ const INDEX = 'index.jsonl';
 const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
+/**
+ * The text with every secret (of 4 characters or more) replaced by `***`, as written and as
+ * it stands inside a JSON string.
+ */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (typeof s !== 'string' || s.length < 4) continue;
+    out = out.split(s).join('***');
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped !== s) out = out.split(escaped).join('***');
+  }
+  return out;
+}
+
 /** Builds a history entry from an exchange; `secrets` (the token) are replaced by `***` everywhere. */
 export function entryFromExchange(
   request: PreparedRequest,
   response: ExchangeResult,
   extra: { file?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
 ): NewHistoryEntry {
-  const secrets = (extra.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join('***'), text);
+  const scrub = (text: string) => scrubSecrets(text, extra.secrets ?? []);
   return {
     method: request.method,
     url: scrub(response.url || request.url),
