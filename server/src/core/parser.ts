@@ -219,6 +219,34 @@ function readMetadata(text: string, from: number, to: number): Metadata | null {
   return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, valueFrom, to), start: from, end: to };
 }
 
+/**
+ * A response handler or redirection of REST Client and JetBrains' client (`> {% ... %}`,
+ * `> handler.js`, `>> file`, `>>! file`, `<> file`): a line whose first non-blank character is `>`,
+ * or `<>`. With `pre`, a pre-request script (`< {% ... %}`, `< script.js`) before the request line.
+ */
+function isScriptLine(text: string, from: number, to: number, pre: boolean): boolean {
+  const i = skipBlanks(text, from, to);
+  if (i >= to) return false;
+  const c = text.charCodeAt(i);
+  return c === 62 || (c === 60 && (text.charCodeAt(i + 1) === 62 || pre));
+}
+
+/**
+ * The last line of a script that starts at line `k`: an inline script `{% ... %}` opened on
+ * that line and not closed there runs to the first line holding `%}`.
+ */
+function scriptEnd(text: string, starts: number[], ends: number[], count: number, k: number): number {
+  const open = text.indexOf('{%', starts[k]);
+  if (open === -1 || open >= ends[k]) return k;
+  const close = text.indexOf('%}', open + 2);
+  if (close !== -1 && close < ends[k]) return k;
+  for (let j = k + 1; j < count; j++) {
+    const c = text.indexOf('%}', starts[j]);
+    if (c !== -1 && c < ends[j]) return j;
+  }
+  return count - 1;
+}
+
 /** `@name = value`: the variable, or null. */
 function readVariable(text: string, from: number, to: number): VariableDefinition | null {
   const at = skipBlanks(text, from, to);
@@ -404,6 +432,11 @@ export function parseBlock(text: string): Block {
       block.variables = add(block.variables, variable);
       continue;
     }
+    // A pre-request script of JetBrains' client (`< {% ... %}`) is skipped, however many lines it spans.
+    if (isScriptLine(text, s, e, true)) {
+      k = scriptEnd(text, starts, ends, count, k);
+      continue;
+    }
     block.request = parseRequestLine(text, s, e, block);
     const target = block.request.target;
     if (target.text.length > 0) {
@@ -456,7 +489,10 @@ export function parseBlock(text: string): Block {
   if (first < count) {
     const c = text.charCodeAt(skipBlanks(text, starts[first], ends[first]));
     if (c === 123 || c === 91) {
-      let last = count - 1;
+      // A response handler or redirection after the body ends it (no JSON line starts with `>`).
+      let stop = first + 1;
+      while (stop < count && !isScriptLine(text, starts[stop], ends[stop], false)) stop++;
+      let last = stop - 1;
       while (last > first && (isBlankRange(text, starts[last], ends[last]) || isCommentRange(text, starts[last], ends[last]))) last--;
       const start = starts[first];
       const end = ends[last];
@@ -482,8 +518,12 @@ export function parseBlock(text: string): Block {
     }
     let from = skipBlanks(text, s, e);
     const c = text.charCodeAt(from);
-    // Response handlers and redirections of other clients (`> {% %}`, `>> file`, `<> file`) are skipped.
-    if (c === 62 || (c === 60 && text.charCodeAt(from + 1) === 62)) continue;
+    // Response handlers and redirections of other clients (`> {% %}`, `>> file`, `<> file`) are
+    // skipped, an inline handler over all its lines.
+    if (c === 62 || (c === 60 && text.charCodeAt(from + 1) === 62)) {
+      k = scriptEnd(text, starts, ends, count, k);
+      continue;
+    }
     const lineStart = from;
     if (c === 38) from++;
     const eq = text.indexOf('=', from);
