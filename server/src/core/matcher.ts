@@ -310,12 +310,12 @@ export class EndpointMatcher {
     candidates.sort(byScore);
     const bestShape = shapeOf(candidates[0].score);
     const best = candidates.filter((c) => shapeOf(c.score) === bestShape);
-    let chosen = best.find((c) => c.endpoint.method === method) ?? candidates.find((c) => c.endpoint.method === method && !c.score.includes('O'));
+    let chosen = best.find((c) => serves(c.endpoint, method)) ?? candidates.find((c) => serves(c.endpoint, method) && !c.score.includes('O'));
     // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
     // documented only with that literal for this method is the one meant.
     if (!chosen && target.segments.some(isOpen)) {
       chosen = this.candidates(target, true)
-        .filter((c) => c.endpoint.method === method)
+        .filter((c) => serves(c.endpoint, method))
         .sort(byScore)[0];
     }
     if (!chosen) {
@@ -348,6 +348,11 @@ export class EndpointMatcher {
     }
     return best;
   }
+}
+
+/** Whether an endpoint answers a method: its own, and HEAD wherever GET is documented (HTTP answers HEAD as GET without the body). */
+function serves(endpoint: Endpoint, method: string): boolean {
+  return endpoint.method === method || (method === 'HEAD' && endpoint.method === 'GET');
 }
 
 /** A segment whose value is not known here: a {{variable}} the scope has no plain value for, or an unfilled {placeholder}. */
