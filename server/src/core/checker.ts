@@ -579,7 +579,7 @@ export class Checker {
     if (value.includes('{{')) return;
     if (param.nullable && (value === '' || value === 'null')) return;
     if (param.enum && !param.enumOpen) {
-      if (!param.enum.includes(value)) {
+      if (outsideEnum(param, value)) {
         const at = valueRange(line);
         const data = { lineStart: line.start, lineEnd: line.end };
         const near = closest(value, param.enum);
@@ -659,10 +659,7 @@ class RuleContext {
   hasInvalidValue(name: string): boolean {
     const entries = this.sent.get(name);
     if (!entries) return false;
-    for (const { line, param } of entries) {
-      const v = line.decodedValue;
-      if (param.enum && !param.enumOpen && !param.enum.includes(v) && !v.includes('{{') && !(param.nullable && (v === '' || v === 'null'))) return true;
-    }
+    for (const { line, param } of entries) if (outsideEnum(param, line.decodedValue)) return true;
     return false;
   }
 
@@ -859,6 +856,12 @@ export function evaluateCondition(c: Condition, values: string[] | undefined, pr
   if (c.in) return values.some((v) => c.in?.includes(v));
   if (c.notIn) return values.every((v) => !c.notIn?.includes(v));
   return present;
+}
+
+/** A value outside a parameter's closed set of documented values (a {{variable}}, or null where allowed, is not). */
+function outsideEnum(param: CatalogParameter, value: string): boolean {
+  if (!param.enum || param.enumOpen || param.enum.includes(value) || value.includes('{{')) return false;
+  return !(param.nullable && (value === '' || value === 'null'));
 }
 
 /** A parameter line and the documented parameter it stands for. */

@@ -197,11 +197,10 @@ function completePath(
   const addForms = (name: string, endpoint: Endpoint, path: EndpointPath) => {
     let forms = nextPlaceholders.get(name);
     if (!forms) {
-      forms = new Set(ctx.checker.catalog.placeholders[name]?.forms ?? ['id']);
+      forms = new Set();
       nextPlaceholders.set(name, forms);
     }
-    for (const f of endpoint.placeholderForms?.[name] ?? []) forms.add(f);
-    for (const f of path.placeholderForms?.[name] ?? []) forms.add(f);
+    for (const f of ctx.checker.matcher.formsOf(endpoint, path, name)) forms.add(f);
   };
   for (const endpoint of ctx.checker.catalog.endpoints) {
     for (const path of endpoint.paths) {

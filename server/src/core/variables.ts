@@ -22,10 +22,13 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
 
 const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp', '$aadToken', '$aadV2Token', '$oidcAccessToken']);
 
+/** JetBrains' `$env.NAME`: an environment variable of the process. */
+export const ENV_VARIABLE = /^\$env\.([A-Za-z_][\w.-]*)$/;
+
 export function isSystemVariable(expression: string): boolean {
   const [head] = expression.split(/\s+/, 1);
   if (head.startsWith('$random.')) return true;
-  if (/^\$env\.[A-Za-z_][\w.-]*$/.test(expression)) return true;
+  if (ENV_VARIABLE.test(expression)) return true;
   if (SYSTEM_VARIABLES.some((v) => v.name === head)) {
     return expression === head || WITH_ARGUMENTS.has(head);
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findVariableReferences } from '../core/parser';
-import { parseRequestReference, type RequestReference } from '../core/variables';
+import { ENV_VARIABLE, parseRequestReference, type RequestReference } from '../core/variables';
 
 /** What system variables read; every member can be replaced in tests. */
 export interface SystemContext {
@@ -217,7 +217,7 @@ export function systemVariable(expression: string, system: SystemContext): { val
     case '$exampleServer':
       return { error: `{{${name}}} is recognised but lpreq cannot give it a value: set the access token with LPREQ_TOKEN (or the editor's secret storage) instead` };
     default: {
-      const env = /^\$env\.([A-Za-z_][\w.-]*)$/.exec(expression);
+      const env = ENV_VARIABLE.exec(expression);
       if (env) {
         const value = system.processEnv?.[env[1]];
         return value === undefined ? { error: `{{${expression}}}: the environment variable ${env[1]} is not set` } : { value };
