@@ -595,7 +595,8 @@ export class Checker {
       }
       return;
     }
-    if (value === '') return;
+    // An empty value is sent as an empty string: not an integer, a boolean or a date. Where the
+    // docs let an empty value clear a field (planner note update's course_id), the parameter is nullable.
     const typeMsg = typeProblem(param.type, value, param.sisForms);
     if (typeMsg) {
       const at = valueRange(line);
