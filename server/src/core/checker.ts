@@ -458,7 +458,11 @@ export class Checker {
       }
       if (s.type === 'array' && Array.isArray(v)) {
         // On the line of the array's key, as for any other value (the whole body for a top-level array).
-        if (s.minItems !== undefined && v.length < s.minItems) {
+        const required = s.items?.type === 'object' ? (s.items.required ?? []) : [];
+        if (v.length === 0 && s.minItems !== undefined && required.length > 0) {
+          // The object left out (`"quiz_submissions": []`): what is missing is its required parameters (attempt).
+          for (const req of required) out.push(diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+        } else if (s.minItems !== undefined && v.length < s.minItems) {
           const at = keyOffset(key);
           out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, at.start, at.end));
         }
