@@ -676,7 +676,9 @@ class RuleContext {
 
   describe(c: Condition): string {
     const v = this.values(c.param)?.[0];
-    return v !== undefined ? `${c.param} is ${v}` : c.present ? `${c.param} is given` : c.param;
+    // A condition on presence holds whatever the value: `grouped = false` is grouped mode ("when present").
+    if (c.present !== undefined) return c.present ? `${c.param} is given${v !== undefined ? ` (as ${v})` : ''}` : `${c.param} is absent`;
+    return v !== undefined ? `${c.param} is ${v}` : c.param;
   }
 
   expectation(c: Condition): string {
