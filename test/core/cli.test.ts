@@ -46,6 +46,12 @@ test('standard input with -', async () => {
   assert.equal(JSON.parse(stdout)[0].code, 'syntax');
 });
 
+test('a byte order mark is not a column: line 1 counts from after it, as editors show it', async () => {
+  const { stdout } = await runCli(['check', '--format', 'json', '-'], { stdin: '\ufeffGET /api/v1/courses/{{x}}/modules\n' });
+  const [d] = JSON.parse(stdout);
+  assert.deepEqual([d.code, d.line, d.column, d.endColumn], ['unresolved-variable', 1, 21, 26]);
+});
+
 test('sarif: SARIF 2.1.0 with one rule per code and results pointing at rules', async () => {
   const { stdout } = await runCli(['check', '--format', 'sarif', join(invalid, '139-appointment-group-create-bare-context-code-visibility-hidden.lpreq')]);
   const sarif = JSON.parse(stdout);

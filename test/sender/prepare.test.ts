@@ -162,3 +162,18 @@ test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () =
   const other = toCurl({ ...r, url: 'https://elsewhere.example/x' }, { includeToken: true, token: 'sekret-token' });
   assert.ok(!other.includes('Authorization'));
 });
+
+test("REST Client's {{%name}} sends the value percent-encoded; a variable in a header name is resolved", () => {
+  const r = prepare('@term = week 1&2\n@h = X-Trace\nGET /api/v1/courses/42/modules?search_term={{%term}}\n{{h}}: 1\nX-{{h}}-Id: 2\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules?search_term=week%201%262');
+  assert.deepEqual(r.headers.slice(0, 2), [
+    ['X-Trace', '1'],
+    ['X-X-Trace-Id', '2'],
+  ]);
+});
+
+test('a header name that a variable makes invalid is reported, not sent', () => {
+  const result = prepareRequest(testChecker(), doc('@h = Bad Name\nGET /api/v1/courses/42/modules\n{{h}}: 1\n'), 0, { environments, system });
+  assert.equal(result.ok, false);
+  assert.match(result.ok ? '' : result.error, /header name 'Bad Name'/);
+});

@@ -109,7 +109,9 @@ export function runCheck(argv: string[], io: Io, checker: Checker): number {
   let envSeen = envName === undefined;
   const problems: string[] = [];
   for (const input of inputs) {
-    const text = readInput(input, io);
+    // A byte order mark is not a character of the first line: columns count from after it, as editors show them.
+    const raw = readInput(input, io);
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     let envFiles;
     try {
       envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd);

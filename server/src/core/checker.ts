@@ -245,8 +245,13 @@ export class Checker {
     if (!request || !request.methodKnown) return out;
     const lineStart = request.start;
     const lineEnd = request.end;
+    // A request line that cannot be read is that one mistake: its target is not matched as well.
+    for (const p of block.problems) if (p.start >= lineStart && p.end <= lineEnd) return out;
     const path = targetPath(request.target.text, (name) => scopeValue(scope, name));
     if (!path) return out;
+    const match = this.matcher.match(path, request.method.text);
+    // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
+    if (match.kind === 'not-checked') return out;
     for (const seg of path.segments) {
       if (seg.isUnfilled) {
         const at = request.target.text.indexOf(`/${seg.text}`);
@@ -261,8 +266,6 @@ export class Checker {
         );
       }
     }
-    const match = this.matcher.match(path, request.method.text);
-    if (match.kind === 'not-checked') return out;
     if (match.kind === 'unknown-endpoint') {
       out.push(
         diag(
@@ -960,7 +963,10 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   if (kind.kind === 'request') {
     return scopeHasRequest(scope, kind.name) ? undefined : `{{${expression}}} refers to a request named ${kind.name}, and no request has # @name ${kind.name}`;
   }
-  if (scopeHasValue(scope, expression)) return undefined;
+  // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
+  const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
+  if (scopeHasValue(scope, name)) return undefined;
+  if (name !== expression) return `{{${expression}}} is the percent-encoded value of ${name}, which is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
 }
 

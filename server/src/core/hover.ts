@@ -87,6 +87,9 @@ function hoverParameter(ctx: ServiceContext, block: Block, rel: number): HoverRe
 }
 
 function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string): string {
+  if (expression.startsWith('%') && expression.length > 1) {
+    return `${describeVariable(ctx, doc, expression.slice(1))}\n\nWritten \`{{%...}}\`: sent percent-encoded.`;
+  }
   if (expression.startsWith('$')) {
     const head = expression.split(/\s+/, 1)[0];
     const sys = SYSTEM_VARIABLES.find((v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)));

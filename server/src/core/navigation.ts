@@ -44,7 +44,9 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
     if (r.expression.startsWith('$')) return undefined;
     const req = parseRequestReference(r.expression);
     if (req) return { kind: 'request', name: req.name, start: ref.start + inner.start, end: ref.start + inner.start + req.name.length };
-    return { kind: 'variable', name: r.expression, start: ref.start + inner.start, end: ref.start + inner.end };
+    // `{{%name}}` (REST Client: the value percent-encoded) is a use of `name`.
+    const skip = r.expression.startsWith('%') ? 1 : 0;
+    return { kind: 'variable', name: r.expression.slice(skip), start: ref.start + inner.start + skip, end: ref.start + inner.end };
   }
   return undefined;
 }
@@ -78,8 +80,9 @@ export function references(doc: LpreqDocument, symbol: NavigationSymbol, include
     if (!block.text.includes('{{')) continue;
     for (const r of findVariableReferences(block.text, 0)) {
       const inner = innerName(block.text, r.start, r.end);
-      if (symbol.kind === 'variable' && r.expression === symbol.name) {
-        out.push({ start: start + inner.start, end: start + inner.end });
+      if (symbol.kind === 'variable' && (r.expression === symbol.name || r.expression === `%${symbol.name}`)) {
+        const skip = r.expression === symbol.name ? 0 : 1;
+        out.push({ start: start + inner.start + skip, end: start + inner.end });
       } else if (symbol.kind === 'request') {
         const req = parseRequestReference(r.expression);
         if (req?.name === symbol.name) out.push({ start: start + inner.start, end: start + inner.start + req.name.length });

@@ -262,7 +262,16 @@ function readVariable(text: string, from: number, to: number): VariableDefinitio
 function headerColon(text: string, from: number, to: number): number {
   let i = skipBlanks(text, from, to);
   const nameStart = i;
-  while (i < to && isTokenChar(text.charCodeAt(i))) i++;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (isTokenChar(c)) i++;
+    else if (c === 123 && text.charCodeAt(i + 1) === 123) {
+      // A `{{variable}}` in the name (`X-{{tenant}}-Id: 1`), as anywhere else in a header.
+      const close = text.indexOf('}}', i + 2);
+      if (close === -1 || close + 2 > to) break;
+      i = close + 2;
+    } else break;
+  }
   if (i === nameStart) return -1;
   i = skipBlanks(text, i, to);
   return i < to && text.charCodeAt(i) === 58 ? i : -1;

@@ -127,7 +127,9 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
     .filter((p) => p.source === 'body')
     .map((p) => ({ name: resolve(p.name.text), value: resolve(p.value.text) }));
 
-  const headers: [string, string][] = block.headers.map((h) => [h.name.text, resolve(h.value.text)]);
+  const headers: [string, string][] = block.headers.map((h) => [resolve(h.name.text), resolve(h.value.text)]);
+  const badName = headers.find(([n]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n));
+  if (badName && errors.length === 0) return fail(`cannot send: the header name '${badName[0]}' is not a valid HTTP header name`, errors);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
   if (!has('accept')) headers.push(['Accept', 'application/json']);
   if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);

@@ -57,7 +57,8 @@ function substitute(text: string, ctx: ResolveContext, encode: ((v: string) => s
     out += text.slice(at, ref.start);
     at = ref.end;
     const value = resolveExpression(ref.expression, ctx, errors, stack);
-    out += value === undefined ? text.slice(ref.start, ref.end) : encode ? encode(value) : value;
+    // `{{%name}}` is encoded already: it goes in as it is.
+    out += value === undefined ? text.slice(ref.start, ref.end) : encode && !ref.expression.startsWith('%') ? encode(value) : value;
   }
   return out + text.slice(at);
 }
@@ -83,6 +84,11 @@ function resolveExpression(expression: string, ctx: ResolveContext, errors: stri
       return undefined;
     }
     return result.value;
+  }
+  if (expression.startsWith('%') && expression.length > 1) {
+    // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
+    const plain = resolveExpression(expression.slice(1), ctx, errors, stack);
+    return plain === undefined ? undefined : encodeURIComponent(plain);
   }
   const value = ctx.values.get(expression);
   if (value === undefined) {
