@@ -103,7 +103,41 @@ function processIo() {
     isTTY: process.stdout.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
+    ask: process.stdin.isTTY ? ask : undefined,
   };
+}
+
+/**
+ * Asks a question at the terminal, on standard error (standard output stays the command's).
+ * A secret answer (a password prompt) is not echoed. Ctrl-C or Ctrl-D cancels: undefined.
+ */
+function ask(question, secret) {
+  return new Promise((resolve) => {
+    const readline = require('node:readline');
+    const { Writable } = require('node:stream');
+    let muted = false;
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) process.stderr.write(chunk);
+        done();
+      },
+    });
+    const rl = readline.createInterface({ input: process.stdin, output, terminal: true });
+    let answered = false;
+    rl.on('SIGINT', () => rl.close());
+    rl.on('close', () => {
+      if (answered) return;
+      process.stderr.write('\n');
+      resolve(undefined);
+    });
+    rl.question(question, (answer) => {
+      answered = true;
+      if (secret) process.stderr.write('\n');
+      rl.close();
+      resolve(answer);
+    });
+    muted = secret;
+  });
 }
 
 module.exports = { loadBundle, processIo, cachePathOf, buildIdOf, BUILD_MARK };

@@ -205,6 +205,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       ...exchangeOptions(this.settings()),
       onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
+      ask: askPrompt,
     });
     const summary = results.summaryFromSend(result, { method: r.method, url: r.target });
     const returns = result.resource ?? result.request?.returns ?? null;
@@ -244,11 +245,19 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const t = await this.target(uri, line);
     if (!t) return;
-    const { sender, checker } = await load();
+    const { sender, core, checker } = await load();
     const responses = this.responses.get(t.doc.uri.toString());
+    const block = t.parsed.blocks[t.request.blockIndex].block;
+    const prompts = new Map<string, string>();
+    for (const p of core.promptVariables(block)) {
+      const value = await askPrompt({ name: p.name, description: p.description, request: core.requestName(block) ?? `${t.request.method} ${t.request.target}`, secret: sender.isSecretPrompt(p.name) });
+      if (value === undefined) return;
+      prompts.set(p.name, value);
+    }
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
       environments: this.environments.environments(t.doc.uri),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
+      prompts,
     });
     if (!prepared.ok) {
       void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
@@ -308,6 +317,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         warnings: response.warnings,
         diagnostics: [],
         dependencies: [],
+        secretValues: [],
       };
       await store.add(sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token] }));
       const summary = results.summaryFromSend(result, prepared);
@@ -330,4 +340,15 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     this.cancel();
     this.lensesChanged.dispose();
   }
+}
+
+/** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */
+async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
+  return await vscode.window.showInputBox({
+    title: `lpreq: ${q.request} asks for {{${q.name}}}`,
+    prompt: q.description || `The value of {{${q.name}}} for this request`,
+    placeHolder: q.name,
+    password: q.secret,
+    ignoreFocusOut: true,
+  });
 }

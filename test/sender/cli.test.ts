@@ -202,3 +202,18 @@ test('--history writes the exchange, without the token', async () => {
   assert.equal(files.filter((f) => f.endsWith('.json')).length, 1);
   for (const f of files) assert.ok(!readFileSync(join(historyDir, f), 'utf8').includes(TOKEN));
 });
+
+test('--prompt takes NAME=VALUE; without a terminal a prompt variable that is not given is named, and nothing is sent', async () => {
+  writeFileSync(join(dir, 'prompt.lpreq'), '# @prompt course\nGET /api/v1/courses/{{course}}/modules\n');
+  const bad = await run(['prompt.lpreq', '--prompt', 'course']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--prompt takes NAME=VALUE/);
+  const missing = await run(['prompt.lpreq', '--format', 'json']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /--prompt course=VALUE/);
+  assert.equal(JSON.parse(missing.stdout).status, null);
+  const given = await run(['prompt.lpreq', '--prompt', 'course=1', '--format', 'json']);
+  assert.equal(given.code, 0);
+  assert.equal(JSON.parse(given.stdout).status, 200);
+});
+

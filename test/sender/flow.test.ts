@@ -185,3 +185,30 @@ test('history: every exchange of the flow, never the token', async () => {
   for (const name of readdirSync(historyDir)) assert.ok(!readFileSync(join(historyDir, name), 'utf8').includes(TOKEN), name);
   assert.ok(!JSON.stringify(r).includes(TOKEN));
 });
+
+test('prompt variables (# @prompt): asked before sending, given beforehand, or the request is not sent; a secret answer stays out of history', async () => {
+  const text = '# @prompt course Which course\n# @prompt password\nPOST /api/v1/courses/{{course}}/modules\n\nmodule[name] = {{password}}\n';
+  const asked: string[] = [];
+  const history = new HistoryStore(mkdtempSync(join(tmpdir(), 'lpreq-history-prompt-')));
+  const sent = await sendBlock(doc(text), 0, {
+    checker: testChecker(),
+    environments: env(),
+    history,
+    prompts: new Map([['course', '1']]),
+    ask: async (q) => {
+      asked.push(`${q.name}:${q.secret}`);
+      return 'hunter22';
+    },
+  });
+  assert.equal(sent.response?.status, 200);
+  assert.deepEqual(asked, ['password:true']);
+  assert.equal(sent.request?.url, `${api.origin}/api/v1/courses/1/modules`);
+  assert.deepEqual(sent.secretValues, ['hunter22']);
+  const [entry] = await history.list();
+  assert.ok(!JSON.stringify(entry).includes('hunter22'));
+
+  const cancelled = await sendBlock(doc(text), 0, { checker: testChecker(), environments: env(), ask: async () => undefined });
+  assert.equal(cancelled.response, undefined);
+  assert.equal(cancelled.error?.kind, 'prepare');
+  assert.match(cancelled.error?.message ?? '', /\{\{course\}\}/);
+});

@@ -7,15 +7,20 @@ export interface FlagSpec {
   value?: boolean;
   /** Allowed values. */
   choices?: string[];
+  /** May be given several times (`--prompt a=1 --prompt b=2`); every value is kept in `lists`. */
+  repeat?: boolean;
 }
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;
+  /** Every value of a repeatable flag, in order. */
+  lists: Map<string, string[]>;
   positionals: string[];
 }
 
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): ParsedArgs {
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -35,6 +40,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
         if (s.choices && !s.choices.includes(value)) {
           throw new UsageError(`--${name} must be one of ${s.choices.join(', ')}, not '${value}'`);
         }
+        if (s.repeat) lists.set(name, [...(lists.get(name) ?? []), value]);
         flags.set(name, value);
       } else {
         if (eq !== -1) throw new UsageError(`--${name} takes no value`);
@@ -45,7 +51,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
     if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     positionals.push(arg);
   }
-  return { flags, positionals };
+  return { flags, lists, positionals };
 }
 
 export function flagValue(args: ParsedArgs, name: string): string | undefined {

@@ -31,6 +31,8 @@ export interface Io {
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Asks the person at the terminal (on standard error); absent when standard input is not a terminal. Undefined: cancelled. */
+  ask?: (question: string, secret: boolean) => Promise<string | undefined>;
 }
 
 interface Input {

@@ -1,6 +1,7 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
- * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N]` (LPREQ-FORMAT section 5).
+ * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...`
+ * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
  */
@@ -19,7 +20,7 @@ import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N]';
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -107,6 +108,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     history: { value: true },
     proxy: { value: true },
     'max-pages': { value: true },
+    prompt: { value: true, repeat: true },
     help: {},
   });
   if (args.flags.has('help')) {
@@ -120,6 +122,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const maxPages = positiveInt(flagValue(args, 'max-pages'), 'max-pages');
   const format = flagValue(args, 'format') ?? 'text';
+  const prompts = new Map<string, string>();
+  for (const given of args.lists.get('prompt') ?? []) {
+    const eq = given.indexOf('=');
+    if (eq < 1) throw new UsageError(`--prompt takes NAME=VALUE (the value of a # @prompt variable), not '${given}'`);
+    prompts.set(given.slice(0, eq), given.slice(eq + 1));
+  }
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
@@ -186,6 +194,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       signal: controller.signal,
       history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
       file: absolute,
+      prompts,
+      ask: async (q) => {
+        if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
+        io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);
+        return undefined;
+      },
       onPage: (p) => {
         if (format === 'text' && io.isTTY && p.page > 1) io.stderr(`lpreq: page ${p.page}, ${p.items} items\n`);
       },
@@ -196,7 +210,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
-  const scrub = (out: string) => scrubSecrets(out, [token]);
+  const scrub = (out: string) => scrubSecrets(out, [token, ...result.secretValues]);
   if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;

@@ -10,6 +10,7 @@ import {
   blockBoundaries,
   parseBlock,
   parseDocument,
+  promptVariables,
   requestName,
   type Block,
   type LpreqDocument,
@@ -344,8 +345,10 @@ export class Checker {
       if (close === -1) return;
       const end = close + 2;
       if (isSentRange(block, open, end)) {
-        const problem = resolutionOf(text.slice(open + 2, close).trim(), scope);
-        if (problem) out.push(diag('unresolved-variable', problem, open, end));
+        const expression = text.slice(open + 2, close).trim();
+        const problem = resolutionOf(expression, scope);
+        // A variable the request asks for when it is sent (`# @prompt name`) is defined for it.
+        if (problem && !(block.metadata.length > 0 && isPrompted(block, expression))) out.push(diag('unresolved-variable', problem, open, end));
         open = text.indexOf('{{', end);
       } else {
         // An unclosed `{{` on one line does not swallow the references of the next ones.
@@ -957,6 +960,11 @@ function kindOf(expression: string): ExpressionKind {
 }
 
 /** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
+function isPrompted(block: Block, expression: string): boolean {
+  const name = expression.startsWith('%') ? expression.slice(1) : expression;
+  return promptVariables(block).some((p) => p.name === name);
+}
+
 function resolutionOf(expression: string, scope: VariableScope): string | undefined {
   const kind = kindOf(expression);
   if (kind.kind === 'system') return kind.verdict;

@@ -609,6 +609,26 @@ export function findVariableReferences(text: string, offset: number): VariableRe
   return refs;
 }
 
+/** A REST Client prompt variable: `# @prompt name [description]` above a request. */
+export interface PromptVariable {
+  name: string;
+  /** The words after the name: what to ask; empty when there are none. */
+  description: string;
+}
+
+const PROMPT = /^([A-Za-z_][\w.-]*)(?:\s+(.*))?$/;
+
+/** The variables a block asks for when it is sent (`# @prompt name description`), in order. */
+export function promptVariables(block: Block): PromptVariable[] {
+  let out: PromptVariable[] = NONE;
+  for (const m of block.metadata) {
+    if (m.key.text !== 'prompt') continue;
+    const p = PROMPT.exec(m.value.text);
+    if (p) out = add(out, { name: p[1], description: (p[2] ?? '').trim() });
+  }
+  return out;
+}
+
 /** The `@name` metadata of a block, if any. */
 export function requestName(block: Block): string | undefined {
   for (const m of block.metadata) if (m.key.text === 'name') return m.value.text.length > 0 ? m.value.text : undefined;

@@ -62,9 +62,9 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
   let out = text;
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length < 4) continue;
-    out = out.split(s).join('***');
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s) out = out.split(escaped).join('***');
+    // As it stands, inside a JSON string, and percent-encoded in a URL or a form body (`{{%password}}`).
+    const forms = new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s), encodeURIComponent(s).replace(/%20/g, '+')]);
+    for (const form of forms) out = out.split(form).join('***');
   }
   return out;
 }

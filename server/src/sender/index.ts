@@ -44,8 +44,8 @@ export {
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
-export { sendBlock } from './send';
-export type { SendBlockOptions, SendResult } from './send';
+export { sendBlock, isSecretPrompt } from './send';
+export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';
 export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';

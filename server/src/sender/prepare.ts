@@ -7,7 +7,7 @@
  */
 import { Checker, documentScope, type Environments } from '../core/checker';
 import type { Endpoint } from '../core/catalog/catalog';
-import { requestName, type LpreqDocument } from '../core/parser';
+import { promptVariables, requestName, type LpreqDocument } from '../core/parser';
 import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
@@ -45,6 +45,8 @@ export interface PrepareOptions {
   system?: SystemContext;
   /** Values of `{{name.response...}}` references (request chaining). */
   reference?: ReferenceResolver;
+  /** The values given for the block's prompt variables (`# @prompt name`); they win over other definitions. */
+  prompts?: Map<string, string>;
 }
 
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -84,7 +86,12 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   }
   if (!request.methodKnown) return { ok: false, error: `'${request.method.text}' is not an HTTP method lpreq sends`, errors: [] };
   const scope = documentScope(document, options.environments);
-  const ctx = { values: scope.values, system: options.system, reference: options.reference };
+  const asked = promptVariables(block).find((p) => !options.prompts?.has(p.name));
+  if (asked) {
+    return { ok: false, error: `this request asks for {{${asked.name}}} when it is sent (# @prompt ${asked.name}${asked.description ? ` ${asked.description}` : ''}), and no value was given`, errors: [] };
+  }
+  const values = options.prompts?.size ? new Map([...scope.values, ...options.prompts]) : scope.values;
+  const ctx = { values, system: options.system, reference: options.reference };
   const errors: string[] = [];
   const resolve = (text: string, encode?: (v: string) => string) => {
     const r = resolveText(text, ctx, encode);

@@ -5,7 +5,7 @@
  */
 import type { Checker, Diagnostic, Environments } from '../core/checker';
 import { documentScope } from '../core/checker';
-import type { LpreqDocument } from '../core/parser';
+import { promptVariables, requestName, type LpreqDocument } from '../core/parser';
 import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
@@ -31,6 +31,27 @@ export interface SendBlockOptions extends PagingOptions {
   file?: string;
   /** Called when a request this one refers to is about to be sent. */
   onDependency?: (name: string) => void;
+  /** Values given beforehand for prompt variables (`# @prompt name`), by name (the command line's --prompt). */
+  prompts?: Map<string, string>;
+  /** Asks for a prompt variable that has no value yet; undefined means the user cancelled. */
+  ask?: (question: PromptQuestion) => Promise<string | undefined>;
+}
+
+export interface PromptQuestion {
+  name: string;
+  /** The words after the name in `# @prompt name words`, or empty. */
+  description: string;
+  /** The request that asks: its name, or METHOD TARGET. */
+  request: string;
+  /** A name that reads like a secret (password, passwd, pass, token, secret): the answer should be masked. */
+  secret: boolean;
+}
+
+const SECRET_NAME = /pass(word|wd)?$|token|secret/i;
+
+/** A prompt variable whose name reads like a secret (REST Client masks password, passwd and pass): its answer is masked and kept out of history. */
+export function isSecretPrompt(name: string): boolean {
+  return SECRET_NAME.test(name);
 }
 
 export interface SendResult {
@@ -51,6 +72,8 @@ export interface SendResult {
   diagnostics: Diagnostic[];
   /** Requests sent first because this one refers to them. */
   dependencies: { name: string; status: number | null; ok: boolean }[];
+  /** Answers to secret-looking prompt variables (a password): to be kept out of what is shown or stored, as the token is. */
+  secretValues: string[];
   historyId?: string;
 }
 
@@ -68,6 +91,7 @@ export async function sendBlock(document: LpreqDocument, blockIndex: number, opt
       warnings: [],
       diagnostics: [],
       dependencies: [],
+      secretValues: [],
     };
   }
 }
@@ -81,7 +105,7 @@ async function sendWithDependencies(
 ): Promise<SendResult> {
   const scope = documentScope(document, options.environments);
   const block = document.blocks[blockIndex]?.block;
-  const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [] };
+  const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
   if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
 
   for (const name of referencedRequests(document, blockIndex, scope.values)) {
@@ -98,6 +122,7 @@ async function sendWithDependencies(
     options.onDependency?.(name);
     const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
     result.dependencies.push(...dep.dependencies, { name, status: dep.response?.status ?? null, ok: dep.ok });
+    result.secretValues.push(...dep.secretValues);
     if (!dep.response || dep.response.status === null) {
       result.error = { kind: 'dependency', message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}` };
       return result;
@@ -105,10 +130,26 @@ async function sendWithDependencies(
     if (!dep.ok) result.warnings.push(`the request '${name}' that this one refers to answered ${dep.response.status}`);
   }
 
+  const prompts = new Map<string, string>();
+  for (const p of block ? promptVariables(block) : []) {
+    let value = options.prompts?.get(p.name);
+    if (value === undefined && options.ask) {
+      const request = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
+      value = await options.ask({ name: p.name, description: p.description, request, secret: isSecretPrompt(p.name) });
+      if (value === undefined) {
+        result.error = { kind: 'prepare', message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})` };
+        return result;
+      }
+    }
+    if (value === undefined) continue;
+    prompts.set(p.name, value);
+    if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
+  }
   const prepared = prepareRequest(options.checker, document, blockIndex, {
     environments: options.environments,
     system: options.system,
     reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
+    prompts,
   });
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
@@ -141,7 +182,8 @@ async function sendWithDependencies(
         file: options.file,
         resource: result.resource,
         issues: result.issues,
-        secrets: [options.token],
+        // Answers to secret-looking prompts (a password) stay out of history, as the token does.
+        secrets: [options.token, ...result.secretValues],
       });
       result.historyId = (await options.history.add(entry)).id;
     } catch (e) {
