@@ -37,6 +37,9 @@ const cases: [string, string, string][] = [
   ['GET /api/v1/users/|', 'self', 'GET /api/v1/users/self'],
   ['GET /api/v1/courses/|', 'sis_course_id:', 'GET /api/v1/courses/sis_course_id:'],
   ['GET /api/v1/courses/|', '{{course_id}}', 'GET /api/v1/courses/{{course_id}}'],
+  // On the blank line that ends the headers, a parameter goes below it: the blank line stays.
+  ['POST /api/v1/courses/42/modules\nAccept: application/json\n|', 'module[name]', 'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = '],
+  ['POST /api/v1/courses/42/modules\n|\nmodule[position] = 1\n', 'module[name]', 'POST /api/v1/courses/42/modules\n\nmodule[name] = \nmodule[position] = 1\n'],
   // Parameter names: full names, bracket levels, patterns with their values as choices.
   [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
   [`${ITEMS}module_item[|`, 'module_item[type]', `${ITEMS}module_item[type] = `],

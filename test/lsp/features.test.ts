@@ -58,12 +58,15 @@ function fix(marked: string, title: RegExp, expected: string) {
 const fixes: [string, RegExp, string][] = [
   ['POST /api/v1/courses/1/modules/2/items|\n\nmodule_item[title] = x\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[title] = x\nmodule_item[type] = \n'],
   ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = \n'],
+  ['POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\r\nAccept: application/json\r\n\r\nmodule_item[type] = \r\n'],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n', /Change to 'Assignment'/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n'],
   ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
   ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_path/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\n'],
   ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_id/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n'],
   ['GET /api/v1/courses/{cour|se_id}/modules\n', /define @course_id/, '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n'],
   ['@course_id = 4\nGET /api/v1/courses/{cour|se_id}/modules\n', /Use \{\{course_id\}\}/, '@course_id = 4\nGET /api/v1/courses/{{course_id}}/modules\n'],
+  // A name in use elsewhere (here a {{course_id}} of another request) is not taken over.
+  ['GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n###\nGET /api/v1/courses/{{course_id}}/files\n', /Extract '1234'/, '@course_id_2 = 1234\nGET /api/v1/courses/{{course_id_2}}/modules\n###\nGET /api/v1/courses/{{course_id_2}}/files\n###\nGET /api/v1/courses/{{course_id}}/files\n'],
   ['GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n', /Extract '1234'/, '@course_id = 1234\nGET /api/v1/courses/{{course_id}}/modules\n###\nGET /api/v1/courses/{{course_id}}/files\n'],
 ];
 
@@ -100,11 +103,19 @@ test('navigation: definition, references and rename of a variable and a named re
   assert.deepEqual(symbol && { kind: symbol.kind, name: symbol.name }, { kind: 'variable', name: 'c' });
   assert.deepEqual(definitions(doc, symbol!), [{ start: 1, end: 2 }]);
   assert.equal(references(doc, symbol!, true).length, 3);
-  assert.equal(applyEdits(DOC, rename(doc, symbol!, 'course') ?? []), DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='));
+  const edits = (r: ReturnType<typeof rename>) => ('error' in r ? assert.fail(r.error) : r);
+  assert.equal(applyEdits(DOC, edits(rename(doc, symbol!, 'course'))), DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='));
   const req = symbolAt(doc, DOC.indexOf('list.response') + 1);
   assert.equal(req?.kind, 'request');
-  assert.equal(applyEdits(DOC, rename(doc, req!, 'all') ?? []), DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'));
-  assert.equal(rename(doc, symbol!, 'bad name'), undefined);
+  assert.equal(applyEdits(DOC, edits(rename(doc, req!, 'all'))), DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'));
+  // Refused, with the reason: a bad name, a name already taken (here or in an environment), a variable this file does not define.
+  assert.ok('error' in rename(doc, symbol!, 'bad name'));
+  assert.ok('error' in rename(doc, symbol!, 'base_url', ['base_url']));
+  const two = load('@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{env_only}}: x\n').doc;
+  assert.ok('error' in rename(two, symbolAt(two, 1)!, 'd'));
+  const envOnly = symbolAt(two, '@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{'.length + 1)!;
+  assert.equal(envOnly.name, 'env_only');
+  assert.ok('error' in rename(two, envOnly, 'renamed'));
 });
 
 test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {

@@ -7,7 +7,7 @@
  */
 import type { Diagnostic } from './checker';
 import { blockAt, type ServiceContext } from './documentIndex';
-import type { Block, LpreqDocument } from './parser';
+import { findVariableReferences, type Block, type LpreqDocument } from './parser';
 
 export interface TextEdit {
   start: number;
@@ -112,8 +112,12 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       actions.push({ title: 'Add all missing required parameters', kind: 'quickfix', edits: [{ start: at, end: at, newText: text(names) }], diagnostics: missingAll.map((m) => m.d), isPreferred: true });
     }
   }
-  const extract = extractLiteral(doc, start, end);
+  const extract = extractLiteral(doc, start, end, ctx);
   if (extract) actions.push(extract);
+  // The lines an action adds end as the document's lines do.
+  if (doc.text.includes('\r\n')) {
+    for (const a of actions) for (const e of a.edits) e.newText = e.newText.replace(/\r?\n/g, '\r\n');
+  }
   return actions;
 }
 
@@ -211,11 +215,14 @@ function literalAt(doc: LpreqDocument, offset: number): { text: string; start: n
   return undefined;
 }
 
-function extractLiteral(doc: LpreqDocument, start: number, end: number): CodeAction | undefined {
+function extractLiteral(doc: LpreqDocument, start: number, end: number, ctx: ServiceContext): CodeAction | undefined {
   const lit = literalAt(doc, start);
   if (!lit || end > lit.end + 0 || lit.text.length < 2) return undefined;
   const edits: TextEdit[] = [];
-  const names = new Set<string>();
+  // A name taken anywhere (a file variable, any environment, a {{name}} in use) would change what other requests send.
+  const names = new Set<string>(ctx.scope.values.keys());
+  for (const vars of Object.values(ctx.env?.environments ?? {})) for (const n of Object.keys(vars)) names.add(n);
+  for (const r of findVariableReferences(doc.text, 0)) names.add(r.expression);
   for (const { start: bs, block } of doc.blocks) {
     for (const v of block.variables) names.add(v.name.text);
     const request = block.request;
@@ -236,7 +243,8 @@ function extractLiteral(doc: LpreqDocument, start: number, end: number): CodeAct
   }
   if (edits.length < 2) return undefined;
   let name = lit.hint.replace(/[^\w]/g, '_') || 'value';
-  for (let n = 2; names.has(name); n++) name = `${lit.hint}_${n}`;
+  const hint = name;
+  for (let n = 2; names.has(name); n++) name = `${hint}_${n}`;
   for (const e of edits) e.newText = `{{${name}}}`;
   const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
   edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });

@@ -93,7 +93,10 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       }
       completeHeaderNames(ctx, block, line.text, col, abs, out);
       if (line.text.trim() === '' && block.bodyStart === line.start) {
+        // The blank line that ends the headers stays blank: a parameter goes on a line of its own below it.
+        const first = out.length;
         completeParameterNames(ctx, block, '', abs(col), abs(col), 'body', false, -1, out);
+        for (let i = first; i < out.length; i++) out[i] = { ...out[i], insertText: `\n${out[i].insertText}` };
       }
       return out;
     }
@@ -540,7 +543,7 @@ function completeValues(
 const HEADERS: { name: string; description: string; values: string[] }[] = [
   { name: 'Accept', description: 'The media types the client accepts; the API answers `application/json`.', values: ['application/json', '*/*'] },
   { name: 'Content-Type', description: 'The media type of the body. lpreq sets it from the body (form or JSON) when absent.', values: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] },
-  { name: 'Authorization', description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.', values: ['Bearer {{token}}'] },
+  { name: 'Authorization', description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.', values: ['Bearer {{$processEnv LPREQ_TOKEN}}', 'Bearer {{token}}'] },
   { name: 'User-Agent', description: 'The client name.', values: ['lpreq'] },
   { name: 'If-None-Match', description: 'An ETag for a conditional request.', values: [] },
 ];

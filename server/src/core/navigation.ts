@@ -96,7 +96,28 @@ export function isValidName(kind: NavigationSymbol['kind'], name: string): boole
   return kind === 'variable' ? /^[A-Za-z_][\w.-]*$/.test(name) : /^[A-Za-z_][\w-]*$/.test(name);
 }
 
-export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: string): TextEdit[] | undefined {
-  if (!isValidName(symbol.kind, newName)) return undefined;
+/**
+ * Why a symbol cannot be renamed at all: a variable defined only in an environment file
+ * (renaming its uses alone would leave them undefined). Undefined when it can be.
+ */
+export function renameBlocker(doc: LpreqDocument, symbol: NavigationSymbol): string | undefined {
+  if (definitions(doc, symbol).length > 0) return undefined;
+  return symbol.kind === 'variable'
+    ? `${symbol.name} is not defined in this file (it comes from an environment file, or nowhere): rename it where it is defined`
+    : `no request in this file is named ${symbol.name}`;
+}
+
+/** The edits of a rename, or why it cannot be done; `taken` are names defined elsewhere (environments). */
+export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: string, taken: Iterable<string> = []): TextEdit[] | { error: string } {
+  if (!isValidName(symbol.kind, newName)) return { error: `'${newName}' is not a valid ${symbol.kind === 'variable' ? 'variable' : 'request'} name` };
+  const blocker = renameBlocker(doc, symbol);
+  if (blocker) return { error: blocker };
+  if (newName !== symbol.name) {
+    const clash = symbol.kind === 'variable'
+      ? doc.blocks.some((b) => b.block.variables.some((v) => v.name.text === newName)) || [...taken].includes(newName)
+      : doc.blocks.some((b) => requestName(b.block) === newName);
+    // Two definitions of one name would silently change what the requests send.
+    if (clash) return { error: `${newName} is already defined: renaming ${symbol.name} to it would merge the two` };
+  }
   return references(doc, symbol, true).map((l) => ({ start: l.start, end: l.end, newText: newName }));
 }

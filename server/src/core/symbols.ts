@@ -2,6 +2,7 @@
  * Document structure: one symbol per request (method, path, title, `@name`), file
  * variables, and a folding range per request.
  */
+import { isSecretVariable } from './documentIndex';
 import { requestName, type LpreqDocument } from './parser';
 
 export interface RequestSymbol {
@@ -26,7 +27,9 @@ export function documentSymbols(doc: LpreqDocument): RequestSymbol[] {
   const out: RequestSymbol[] = [];
   for (const { start, block } of doc.blocks) {
     for (const v of block.variables) {
-      out.push({ name: `@${v.name.text}`, detail: v.value.text, kind: 'variable', start: start + v.start, end: start + v.end, selectionStart: start + v.name.start, selectionEnd: start + v.name.end });
+      // A secret-looking variable (`@my_token = ...`) keeps its value out of the outline, as hovers do.
+      const detail = isSecretVariable(v.name.text, undefined) ? '(secret)' : v.value.text;
+      out.push({ name: `@${v.name.text}`, detail, kind: 'variable', start: start + v.start, end: start + v.end, selectionStart: start + v.name.start, selectionEnd: start + v.name.end });
     }
     const request = block.request;
     if (!request) continue;

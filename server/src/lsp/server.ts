@@ -13,7 +13,9 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   InsertTextFormat,
+  ResponseError,
   SymbolKind,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -36,7 +38,7 @@ import { complete, type CompletionEntry } from '../core/completion';
 import { blockAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
 import { formatDocument } from '../core/formatting';
 import { hover } from '../core/hover';
-import { definitions, references, rename, symbolAt } from '../core/navigation';
+import { definitions, references, rename, renameBlocker, symbolAt } from '../core/navigation';
 import { reparseEdit } from '../core/incremental';
 import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
 import { documentSymbols, foldingRanges } from '../core/symbols';
@@ -109,6 +111,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const result = fn();
       return token?.isCancellationRequested ? empty : result;
     } catch (e) {
+      // A refusal meant for the user (a rename that cannot be done) goes back as the request's error.
+      if (e instanceof ResponseError) throw e;
       log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return empty;
     }
@@ -493,8 +497,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     runSafe('prepareRename', null, token, () => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return null;
-      const symbol = symbolAt(stateOf(document).parsed, document.offsetAt(params.position));
-      return symbol ? { range: range(document, symbol.start, symbol.end), placeholder: symbol.name } : null;
+      const parsed = stateOf(document).parsed;
+      const symbol = symbolAt(parsed, document.offsetAt(params.position));
+      if (!symbol) return null;
+      const blocker = renameBlocker(parsed, symbol);
+      if (blocker) throw new ResponseError(ErrorCodes.InvalidRequest, blocker);
+      return { range: range(document, symbol.start, symbol.end), placeholder: symbol.name };
     }),
   );
 
@@ -504,8 +512,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (!document) return null;
       const parsed = stateOf(document).parsed;
       const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      const edits = symbol ? rename(parsed, symbol, params.newName) : undefined;
-      return edits ? { changes: { [document.uri]: edits.map((e) => lspEdit(document, e)) } } : null;
+      if (!symbol) return null;
+      const state = stateOf(document);
+      const taken = Object.values(state.ctx.env?.environments ?? {}).flatMap((vars) => Object.keys(vars));
+      const edits = rename(parsed, symbol, params.newName, taken);
+      if ('error' in edits) throw new ResponseError(ErrorCodes.InvalidRequest, edits.error);
+      return { changes: { [document.uri]: edits.map((e) => lspEdit(document, e)) } };
     }),
   );
 
