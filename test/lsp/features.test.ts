@@ -61,6 +61,10 @@ const fixes: [string, RegExp, string][] = [
   ['POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\r\nAccept: application/json\r\n\r\nmodule_item[type] = \r\n'],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n', /Change to 'Assignment'/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n'],
   ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
+  // No close match in a short list of values: each documented value is offered.
+  ['POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = pa|ge\nlinked_object_id = 1\n', /Change to 'wiki_page'/, 'POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = wiki_page\nlinked_object_id = 1\n'],
+  // The successor is already there: the deprecated name is removed, not renamed into a duplicate.
+  ['POST /api/v1/accounts/1/roles\n\nlabel = Grader\nro|le = Grader\n', /Remove the deprecated parameter/, 'POST /api/v1/accounts/1/roles\n\nlabel = Grader\n'],
   ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_path/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\n'],
   ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_id/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n'],
   ['GET /api/v1/courses/{cour|se_id}/modules\n', /define @course_id/, '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n'],

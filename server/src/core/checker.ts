@@ -64,6 +64,8 @@ export const DEFAULT_SEVERITY: Record<DiagnosticCode, Severity> = {
 export interface DiagnosticData {
   /** Replace the diagnostic's range with this text (closest name or value). */
   replacement?: string;
+  /** With no close match, the documented values to choose from (a short enum). */
+  choices?: string[];
   /** Missing parameter names, to add with placeholders. */
   missing?: string[];
   /** The parameter line the diagnostic is about (offsets like the diagnostic's). */
@@ -599,7 +601,7 @@ export class Checker {
             `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
             at.start,
             at.end,
-            near ? { ...data, replacement: near } : data,
+            near ? { ...data, replacement: near } : param.enum.length <= 10 ? { ...data, choices: param.enum } : data,
           ),
         );
       }

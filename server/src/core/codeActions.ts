@@ -72,12 +72,19 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
         if (data.replacement !== undefined) {
           actions.push({ title: `Change to '${data.replacement}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: data.replacement }], diagnostics: [d], isPreferred: true });
         }
+        for (const choice of data.choices ?? []) {
+          actions.push({ title: `Change to '${choice}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: choice }], diagnostics: [d] });
+        }
         if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined) {
           actions.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
         }
         break;
-      case 'deprecated':
-        if (data.replacement !== undefined) {
+      case 'deprecated': {
+        const old = ref.block.params.find((p) => ref.start + p.name.start === d.start);
+        if (old && data.replacement !== undefined && ref.block.params.some((p) => p.decodedName === data.replacement)) {
+          // The successor is sent already (`label` beside `role`): the old name goes.
+          actions.push(removeLine(doc, ref.start + old.start, ref.start + old.end, `Remove the deprecated parameter (${data.replacement} is given)`, d));
+        } else if (data.replacement !== undefined) {
           const onPath = data.replacement.startsWith('/');
           const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
           if (replacement !== undefined) {
@@ -85,6 +92,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
           }
         }
         break;
+      }
       case 'conflicting-parameters':
         actions.push(...conflictFixes(ctx, doc, d));
         break;

@@ -41,10 +41,13 @@ export function targetPath(target: string, resolve: (name: string) => string | u
   if (text.startsWith('{{')) {
     // The usual target is {{base_url}}/api/...: the base's own path (often none) comes first.
     let prefix = '';
+    // A variable made of others (`@api = {{base_url}}/api/v1`) is read through them.
+    const expand = (value: string | undefined, depth: number): string | undefined =>
+      value === undefined || depth > 8 || !value.includes('{{') ? value : value.replace(/\{\{([^{}]*)\}\}/g, (_, name: string) => expand(resolve(name.trim()), depth + 1) ?? '');
     for (let depth = 0; depth < 8 && text.startsWith('{{'); depth++) {
       const close = text.indexOf('}}');
       if (close === -1) break;
-      prefix += resolve(text.slice(2, close).trim()) ?? '';
+      prefix += expand(resolve(text.slice(2, close).trim()), 0) ?? '';
       text = text.slice(close + 2);
     }
     const base = prefix.length === 0 ? '' : pathOf(prefix, true);
