@@ -127,6 +127,9 @@ test('protocol: environments come from the env files, the selection and their ch
       const selected = c.diagnostics(uri);
       c.notify('lpreq/selectEnvironment', { name: 'prod' });
       assert.deepEqual(((await selected) as unknown as Published).diagnostics.map((d) => d.code), ['unresolved-variable']);
+      // Go to definition of an environment variable: its key in the env file, for the chosen environment.
+      const defs = await c.request<{ uri: string; range: { start: { line: number; character: number } } }[]>('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 8 } });
+      assert.deepEqual(defs.map((d) => [d.uri, d.range.start]), [[pathToFileURL(join(dir, 'http-client.env.json')).href, { line: 0, character: 53 }]]);
       writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'x', only_prod: '2' }, prod: { base_url: 'y', only_prod: '3', token: 't' } }));
       const changed = c.diagnostics(uri);
       c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'http-client.env.json')).href, type: 2 }] });

@@ -4,9 +4,9 @@
  * and scope, and turns the core's offsets into ranges. Every handler runs guarded: an
  * exception becomes a log line and an empty result, never a dead server.
  */
-import { ForwardPositions } from '../core/positions';
+import { ForwardPositions, lineOfOffset, lineStarts } from '../core/positions';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -42,7 +42,7 @@ import { definitions, references, rename, renameBlocker, symbolAt } from '../cor
 import { reparseEdit } from '../core/incremental';
 import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
 import { documentSymbols, foldingRanges } from '../core/symbols';
-import { EnvironmentFileError, loadEnvironmentFiles } from '../node/environments';
+import { EnvironmentFileError, environmentDefinitions, loadEnvironmentFiles } from '../node/environments';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
@@ -479,7 +479,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (!document) return [];
       const parsed = stateOf(document).parsed;
       const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      return symbol ? definitions(parsed, symbol).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) })) : [];
+      if (!symbol) return [];
+      const here = definitions(parsed, symbol).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) }));
+      if (here.length > 0 || symbol.kind !== 'variable') return here;
+      // Not a file variable: the key in the environment files (the chosen environment's, or every one's).
+      const env = stateOf(document).ctx.env;
+      return environmentDefinitions([env?.privateFile, env?.sharedFile], symbol.name, env?.selected).map((site) => {
+        const starts = lineStarts(site.text);
+        const at = (offset: number) => {
+          const line = lineOfOffset(starts, offset);
+          return { line, character: offset - starts[line] };
+        };
+        return { uri: pathToFileURL(site.file).href, range: { start: at(site.start), end: at(site.end) } };
+      });
     }),
   );
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseTree } from 'jsonc-parser';
 import type { Environments } from '../core/checker';
 import type * as EnvironmentSchemas from './environmentSchema';
 
@@ -115,4 +116,42 @@ export function loadEnvironmentFiles(dir: string, stopAt?: string): EnvironmentF
 
 export function toEnvironments(files: EnvironmentFiles, selected?: string): Environments {
   return { environments: files.environments, selected };
+}
+
+/** Where a variable is written in an environment file: the key's offsets in the file's text. */
+export interface VariableDefinitionSite {
+  file: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The places that define `name` in these environment files (go to definition): the key in
+ * each environment that has it, the chosen one (and `$shared`) only when one is chosen.
+ * A file that cannot be read or parsed gives none.
+ */
+export function environmentDefinitions(files: (string | undefined)[], name: string, selected?: string): VariableDefinitionSite[] {
+  const out: VariableDefinitionSite[] = [];
+  for (const file of files) {
+    if (!file) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const root = parseTree(text);
+    if (!root || root.type !== 'object') continue;
+    for (const envProp of root.children ?? []) {
+      const [envKey, envValue] = envProp.children ?? [];
+      if (!envKey || !envValue || envValue.type !== 'object') continue;
+      if (selected !== undefined && envKey.value !== selected && envKey.value !== SHARED_ENVIRONMENT) continue;
+      for (const varProp of envValue.children ?? []) {
+        const key = varProp.children?.[0];
+        if (key && key.value === name) out.push({ file, text, start: key.offset + 1, end: key.offset + key.length - 1 });
+      }
+    }
+  }
+  return out;
 }
