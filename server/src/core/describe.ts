@@ -5,9 +5,15 @@
 import type { CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import type { Rule } from './catalog/schema';
 
-/** Escapes text for Markdown (the docs' words can contain `*`, `_`, `[`, `|`). */
+/**
+ * Escapes text for Markdown (the docs' words can contain `*`, `_`, `[`, `|`). The docs' own
+ * code spans (`sis_course_id:<id>`) stay code spans; a lone backtick is escaped.
+ */
 export function md(text: string): string {
-  return text.replace(/([\\`*_[\]<>|#])/g, '\\$1');
+  return text
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\`*_[\]<>|#])/g, '\\$1')))
+    .join('');
 }
 
 export function code(text: string): string {
