@@ -140,6 +140,23 @@ test('protocol: environments come from the env files, the selection and their ch
   }
 });
 
+test('protocol: a broken environment file is shown to the user, not only logged', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  try {
+    writeFileSync(join(dir, 'http-client.env.json'), '{ "dev": { "base_url": ');
+    const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
+    await withServer(async (c) => {
+      const shown = c.waitFor((m) => m.method === 'window/showMessage');
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/1/modules\n' } });
+      const message = (await shown) as unknown as { params: { type: number; message: string } };
+      assert.equal(message.params.type, 2);
+      assert.match(message.params.message, /http-client\.env\.json: not valid JSON/);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('protocol: a broken or binary document does not stop the server', async () => {
   await withServer(async (c) => {
     const uri = 'untitled:bin.lpreq';

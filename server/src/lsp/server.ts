@@ -15,7 +15,9 @@ import {
   DidChangeWatchedFilesNotification,
   ErrorCodes,
   InsertTextFormat,
+  MessageType,
   ResponseError,
+  ShowMessageNotification,
   SymbolKind,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -94,6 +96,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
   const blockDiagnostics = new WeakMap<Block, { key: string; list: BlockDiagnostic[] }>();
   const envCache = new Map<string, EnvironmentInfo | undefined>();
+  /** Environment file problems already shown to the user (each is shown once). */
+  const envWarned = new Set<string>();
   /** A block's diagnostics placed at its current first line (most edits move no block). */
   const placedDiagnostics = new WeakMap<BlockDiagnostic[], { line: number; diagnostics: LspDiagnostic[] }>();
   let checker: Checker | undefined;
@@ -131,7 +135,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       try {
         info = loadEnvironment(dir, root);
       } catch (e) {
-        log(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
+        const message = e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`;
+        log(message);
+        // Without its environments every {{variable}} of the file reads as undefined: say why, once per problem.
+        if (!envWarned.has(message)) {
+          envWarned.add(message);
+          void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `lpreq: ${message}. Its environments are not used until it is fixed.` });
+        }
       }
       envCache.set(dir, info);
     }
