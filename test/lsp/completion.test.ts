@@ -112,3 +112,10 @@ test('completion: nothing inside comments, separators and JSON bodies', () => {
   assert.deepEqual(itemsAt('### ti|tle\nGET /x').items, []);
   assert.deepEqual(itemsAt('# a comm|ent\nGET /x').items, []);
 });
+
+test('completion: {{ leaves out the variable its line defines and the request it stands in', () => {
+  const defining = itemsAt('@other = 1\n@x = {{|').items.map((i) => i.label);
+  assert.ok(defining.includes('other') && !defining.includes('x'), defining.join(', '));
+  const inRequest = itemsAt('# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n').items.map((i) => i.label);
+  assert.ok(inRequest.includes('later.response.body.$.') && !inRequest.includes('make.response.body.$.'), inRequest.join(', '));
+});

@@ -34,6 +34,16 @@ const hovers: [string, RegExp | null][] = [
   ['# a comm|ent\nGET /x', null],
 ];
 
+test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {
+  const env = { environments: { dev: { base_url: 'http://a', key: 'k1' }, prod: { base_url: 'https://b', key: 'k2' } }, privateNames: { prod: new Set(['key']) } };
+  const { text, offset } = cursor('GET {{base_u|rl}}/x?k={{key}}');
+  const { ctx, doc } = load(text, env);
+  const h = hover(ctx, doc, offset);
+  assert.match(h?.contents ?? '', /`dev`: `http:\/\/a`[\s\S]*`prod`: `https:\/\/b`/);
+  const k = hover(ctx, doc, text.indexOf('key') + 1);
+  assert.ok(!(k?.contents ?? '').includes('k2'), k?.contents);
+});
+
 for (const [input, expected] of hovers) {
   test(`hover: ${JSON.stringify(input)}`, () => {
     const h = hoverAt(input);

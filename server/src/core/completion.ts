@@ -7,7 +7,7 @@ import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from '
 import { lookupParameter } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
-import { METHODS, type Block, type LpreqDocument } from './parser';
+import { METHODS, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
 
 export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference';
@@ -63,7 +63,9 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   // Inside an unclosed `{{`: variables, wherever the cursor is.
   const open = before.lastIndexOf('{{');
   if (open !== -1 && before.indexOf('}}', open) === -1) {
-    completeVariables(ctx, doc, line.text, open + 2, col, abs, out);
+    // Not the variable this line defines (`@x = {{`), nor the request it stands in (it cannot wait for its own response).
+    const defining = /^\s*@([A-Za-z_][\w.-]*)\s*=/.exec(line.text)?.[1];
+    completeVariables(ctx, doc, line.text, open + 2, col, abs, out, { defining, request: requestName(block) });
     return out;
   }
   switch (line.region) {
@@ -591,6 +593,7 @@ function completeVariables(
   col: number,
   abs: (n: number) => number,
   out: CompletionEntry[],
+  exclude: { defining?: string; request?: string } = {},
 ) {
   let s = from;
   while (s < col && text[s] === ' ') s++;
@@ -606,6 +609,7 @@ function completeVariables(
     for (const v of block.variables) fileVariables.set(v.name.text, v.value.text);
   }
   let i = 0;
+  if (exclude.defining !== undefined) fileVariables.delete(exclude.defining);
   for (const [name, value] of fileVariables) {
     out.push({
       label: name,
@@ -641,6 +645,7 @@ function completeVariables(
     });
   }
   for (const name of ctx.scope.requestNames) {
+    if (name === exclude.request) continue;
     for (const part of ['response.body.$.', 'response.headers.']) {
       out.push({
         label: `${name}.${part}`,

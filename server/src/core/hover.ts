@@ -116,6 +116,13 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
     return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(definition.value)}\n\nFile variable, defined on line ${line}`;
   }
   const source = environmentSource(expression, ctx.env);
+  if (source && ctx.env && ctx.env.selected === undefined) {
+    // No environment chosen: the value in each one that defines it.
+    const rows = Object.entries(ctx.env.environments)
+      .filter(([, vars]) => Object.prototype.hasOwnProperty.call(vars, expression))
+      .map(([name, vars]) => `- ${code(name)}: ${secret || ctx.env?.privateNames?.[name]?.has(expression) ? '(secret)' : code(String(vars[expression]))}`);
+    if (rows.length > 1) return `${code(`{{${expression}}}`)} · no environment chosen; its value in each:\n\n${rows.join('\n')}`;
+  }
   if (source) {
     const where = source.file ? ` (${md(source.file)})` : '';
     return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(source.value)}\n\nEnvironment ${code(source.environment)}${where}`;
