@@ -171,5 +171,10 @@ test('protocol: a broken or binary document does not stop the server', async () 
     }
     const symbols = await c.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri } });
     assert.ok(Array.isArray(symbols));
+    // A change without text is refused whole; the next good one applies to the document as it was.
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: 12345 }] });
+    const fixed = c.diagnostics(uri, 3);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'GET /api/v1/courses/1/modulez\n###\n' }] });
+    assert.deepEqual(((await fixed) as unknown as Published).diagnostics.filter((d) => d.range.start.line === 0).map((d) => d.code), ['unknown-endpoint']);
   });
 });

@@ -382,7 +382,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return;
       const version = params.textDocument.version;
-      for (const change of params.contentChanges) applyChange(document, change as { range?: Range; text: string }, version);
+      // A change without text (a broken client) would write "undefined" into the document: the whole notification is refused.
+      const changes = Array.isArray(params.contentChanges) ? params.contentChanges : [];
+      if (changes.some((c) => typeof (c as { text?: unknown })?.text !== 'string')) {
+        log(`change: refused a didChange of ${params.textDocument.uri} whose changes have no text`);
+        return;
+      }
+      for (const change of changes) applyChange(document, change as { range?: Range; text: string }, version);
       schedule(document.uri, debounceMs);
     });
   });
