@@ -119,3 +119,11 @@ test('completion: {{ leaves out the variable its line defines and the request it
   const inRequest = itemsAt('# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n').items.map((i) => i.label);
   assert.ok(inRequest.includes('later.response.body.$.') && !inRequest.includes('make.response.body.$.'), inRequest.join(', '));
 });
+
+test('completion: a conditional requirement whose condition holds ranks with the required ones', () => {
+  const items = itemsAt('POST /api/v1/courses/42/modules/7/items\n\nmodule_item[type] = Page\n|').items.filter((i) => i.kind === 'parameter');
+  const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0)).map((i) => i.label);
+  assert.equal(sorted[0], 'module_item[page_url]');
+  assert.match(items.find((i) => i.label === 'module_item[page_url]')?.detail ?? '', /★ .*Required here/);
+  assert.doesNotMatch(items.find((i) => i.label === 'module_item[content_id]')?.detail ?? '', /★/);
+});

@@ -402,19 +402,23 @@ function completeParameterNames(
   const basePrefix = bracket === -1 ? '' : typed.slice(0, bracket + 1);
   const levelStart = bracket === -1 ? start : start + bracket + 1;
   const seen = new Set<string>();
+  // What the request misses as it stands: a conditional requirement whose condition holds (page_url once the type is Page) comes first, as Required.
+  const missingNow = new Set<string>();
+  for (const d of ctx.checker.checkBlock(block, ctx.scope)) if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
   endpoint.params.forEach((param, index) => {
     if (present.has(param.name) && !param.isArray) return;
     const { conditionallyRequired } = parameterRules(endpoint, param.name);
-    const group = param.deprecated ? 4 : param.required ? 0 : conditionallyRequired ? 1 : 2;
+    const requiredNow = param.required || missingNow.has(param.name);
+    const group = param.deprecated ? 4 : requiredNow ? 0 : conditionallyRequired ? 1 : 2;
     const valueFollows = param.enum !== undefined || param.type === 'boolean' || param.format !== undefined;
     const doc = describeParameter(endpoint, param);
-    const detail = `${typeLabel(param)}${param.required ? ' · Required' : conditionallyRequired ? ' · conditionally required' : ''}`;
+    const detail = `${requiredNow ? '★ ' : ''}${typeLabel(param)}${param.required ? ' · Required' : requiredNow ? ' · Required here' : conditionallyRequired ? ' · conditionally required' : ''}`;
     if (bracket === -1) {
       const insert = param.isPattern ? patternSnippet(param, param.name) : snippetText(param.name);
       out.push({
         label: param.name,
         kind: 'parameter',
-        detail: `${param.required ? '★ ' : ''}${detail}`,
+        detail,
         documentation: doc,
         insertText: insert + snippetText(suffix),
         snippet: true,
