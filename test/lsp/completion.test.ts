@@ -127,3 +127,16 @@ test('completion: a conditional requirement whose condition holds ranks with the
   assert.match(items.find((i) => i.label === 'module_item[page_url]')?.detail ?? '', /★ .*Required here/);
   assert.doesNotMatch(items.find((i) => i.label === 'module_item[content_id]')?.detail ?? '', /★/);
 });
+
+test('completion inside JSON bodies: the documented shape, a form endpoint by its bracket names, and values', () => {
+  const quiz = 'PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n';
+  check(`${quiz}|`, 'JSON body', `${quiz}{"quiz_submissions": [{"attempt": }]}`);
+  check(`${quiz}{"quiz_submissions": [{"|`, 'attempt', `${quiz}{"quiz_submissions": [{"attempt": `);
+  check(`${quiz}{"|`, 'quiz_submissions', `${quiz}{"quiz_submissions": []`);
+  const modules = 'POST /api/v1/courses/42/modules\n\n';
+  check(`${modules}{"|`, 'module', `${modules}{"module": {}`);
+  check(`${modules}{"module": {"name": "x", "|`, 'position', `${modules}{"module": {"name": "x", "position": `);
+  const present = itemsAt(`${modules}{"module": {"name": "x", "|`).items.map((i) => i.label);
+  assert.ok(!present.includes('name'), present.join(', '));
+  check('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "|', '"Assignment"', 'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Assignment"');
+});

@@ -7,6 +7,9 @@ import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from '
 import { lookupParameter } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
+import { findNodeAtLocation, getLocation, parseTree } from 'jsonc-parser';
+import { splitParamName } from './catalog/catalog';
+import type { JsonShape } from './catalog/schema';
 import { METHODS, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
 
@@ -70,7 +73,9 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   }
   switch (line.region) {
     case 'separator':
+      return out;
     case 'json':
+      if (block.jsonBody) completeJson(ctx, block, rel, base, out);
       return out;
     case 'preamble': {
       const t = before.trimStart();
@@ -102,9 +107,23 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       }
       return out;
     }
-    case 'body':
+    case 'body': {
+      const endpoint = line.text.trim() === '' ? matchedEndpoint(ctx, block) : undefined;
+      if (endpoint?.jsonBody) {
+        // An endpoint that takes JSON: its body, with what it requires, to fill in.
+        let n = 0;
+        const skeleton = (shape: JsonShape): string => {
+          if (shape.type === 'array') return shape.items ? `[${skeleton(shape.items)}]` : `[$${++n}]`;
+          if (shape.type !== 'object') return shape.type === 'string' ? `"$${++n}"` : `$${++n}`;
+          const keys = (shape.required ?? []).filter((k) => shape.properties?.[k]);
+          return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(shape.properties![k])}`).join(', ')}}`;
+        };
+        out.push({ label: 'JSON body', kind: 'value', detail: endpoint.jsonBody.description ?? 'the documented JSON body', documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined, insertText: skeleton(endpoint.jsonBody), snippet: true, start: abs(col), end: abs(col), sortText: rank(0, 0) });
+        return out;
+      }
       completeBodyLine(ctx, block, line.text, col, abs, line.start, out, options);
       return out;
+    }
   }
 }
 
@@ -308,6 +327,120 @@ function completePath(
 
 function templateText(s: TemplateSegment): string {
   return s.kind === 'literal' ? s.text : `{${s.rest ? '*' : ''}${s.name}}`;
+}
+
+/**
+ * Inside a JSON body: the keys the object at the cursor takes, and the values of a key
+ * that has documented ones. The shape comes from the endpoint's JSON body (quiz submission
+ * update) or, for a form endpoint written as JSON, from its bracket names
+ * (`{"module": {"` offers `name`, `position`, ...).
+ */
+function completeJson(ctx: ServiceContext, block: Block, rel: number, base: number, out: CompletionEntry[]) {
+  const body = block.jsonBody;
+  const endpoint = matchedEndpoint(ctx, block);
+  if (!body || !endpoint) return;
+  const at = rel - body.start;
+  if (at < 0 || at > body.text.length) return;
+  const location = getLocation(body.text, at);
+  // The word being typed, with its opening quote: it is replaced whole.
+  let s = at;
+  while (s > 0 && /[\w\-[\]$]/.test(body.text[s - 1])) s--;
+  const quoted = body.text[s - 1] === '"';
+  if (quoted) s--;
+  let e = at;
+  while (e < body.text.length && /[\w\-[\]$]/.test(body.text[e])) e++;
+  if (quoted && body.text[e] === '"') e++;
+  const start = base + body.start + s;
+  const end = base + body.start + e;
+  const path = location.path;
+  if (location.isAtPropertyKey || (location.previousNode === undefined && /[{,]\s*"?[\w-]*$/.test(body.text.slice(0, at)))) {
+    const objectPath = location.isAtPropertyKey ? path.slice(0, -1) : path;
+    const present = new Set(jsonKeysAt(body.text, objectPath));
+    jsonKeys(endpoint, objectPath).forEach((k, i) => {
+      if (present.has(k.key)) return;
+      out.push({
+        label: k.key,
+        kind: 'parameter',
+        detail: k.detail,
+        documentation: k.documentation,
+        insertText: `"${snippetText(k.key)}": ${k.value}`,
+        snippet: true,
+        start,
+        end,
+        sortText: rank(k.required ? 0 : 1, i),
+        filterText: quoted ? `"${k.key}"` : k.key,
+      });
+    });
+    return;
+  }
+  // A value: the documented ones of this key.
+  const param = jsonParameter(endpoint, path);
+  const values = param?.enum ?? (param?.type === 'boolean' ? ['true', 'false'] : undefined);
+  values?.forEach((v, i) => {
+    const text = param?.type === 'boolean' ? v : JSON.stringify(v);
+    out.push({ label: text, kind: 'value', detail: param?.name, insertText: snippetText(text), snippet: false, start, end, sortText: rank(0, i) });
+  });
+}
+
+/** The keys already written in the object at `path` of a JSON text. */
+function jsonKeysAt(text: string, path: (string | number)[]): string[] {
+  const root = parseTree(text);
+  const node = root && findNodeAtLocation(root, path);
+  if (!node || node.type !== 'object') return [];
+  return (node.children ?? []).map((p) => p.children?.[0]?.value).filter((k): k is string => typeof k === 'string');
+}
+
+interface JsonKey {
+  key: string;
+  detail: string;
+  documentation?: string;
+  required: boolean;
+  /** What follows the key: a snippet for the value. */
+  value: string;
+}
+
+const JSON_VALUE: Record<string, string> = { object: '{$1}', array: '[$1]', string: '"$1"', integer: '$1', number: '$1', boolean: '${1|true,false|}', any: '$1' };
+
+/** The keys of the object at `path`: from the endpoint's JSON shape, or from its bracket parameter names. */
+function jsonKeys(endpoint: Endpoint, path: (string | number)[]): JsonKey[] {
+  if (endpoint.jsonBody) {
+    let shape: JsonShape | undefined = endpoint.jsonBody;
+    for (const step of path) shape = typeof step === 'number' ? shape?.items : (shape?.properties?.[step] ?? shape?.additionalProperties);
+    if (!shape || shape.type !== 'object') return [];
+    return Object.entries(shape.properties ?? {}).map(([key, child]) => ({
+      key,
+      detail: `${child.type}${shape?.required?.includes(key) ? ' · Required' : ''}`,
+      documentation: child.description ? md(child.description) : undefined,
+      required: shape?.required?.includes(key) === true,
+      value: JSON_VALUE[child.type] ?? '$1',
+    }));
+  }
+  // A form endpoint's body as JSON: bracket names, one level at a time.
+  const prefix = path.filter((p): p is string => typeof p === 'string');
+  const keys = new Map<string, JsonKey>();
+  for (const param of endpoint.params) {
+    if (param.isPattern) continue;
+    const segments = splitParamName(param.name);
+    if (!segments || segments.length <= prefix.length || prefix.some((p, i) => segments[i] !== p)) continue;
+    const key = segments[prefix.length];
+    if (key === '' || keys.has(key)) continue;
+    const rest = segments.slice(prefix.length + 1);
+    const leaf = rest.length === 0;
+    const array = rest.length === 1 && rest[0] === '';
+    const value = leaf ? JSON_VALUE[param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string'] : array ? '[$1]' : '{$1}';
+    keys.set(key, { key, detail: leaf || array ? typeLabel(param) + (param.required ? ' · Required' : '') : 'object', documentation: leaf || array ? describeParameter(endpoint, param) : undefined, required: param.required === true, value });
+  }
+  return [...keys.values()];
+}
+
+/** The catalog parameter a JSON value stands for (`{"module": {"name": ...}}` is module[name]), for its values. */
+function jsonParameter(endpoint: Endpoint, path: (string | number)[]) {
+  if (endpoint.jsonBody) return undefined;
+  const keys = path.filter((p): p is string => typeof p === 'string');
+  if (keys.length === 0) return undefined;
+  const isArray = typeof path[path.length - 1] === 'number';
+  const name = keys[0] + keys.slice(1).map((k) => `[${k}]`).join('') + (isArray ? '[]' : '');
+  return endpoint.params.find((p) => p.name === name);
 }
 
 function matchedEndpoint(ctx: ServiceContext, block: Block): Endpoint | undefined {
