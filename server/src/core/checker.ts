@@ -16,7 +16,7 @@ import {
   type LpreqDocument,
   type ParameterLine,
 } from './parser';
-import { closest } from './suggest';
+import { closest, editDistance } from './suggest';
 import { jsonBodyParameters, jsonSyntaxError } from './jsonParams';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
@@ -599,7 +599,7 @@ export class Checker {
     const value = line.decodedValue;
     if (value.includes('{{')) return;
     if (param.nullable && (value === '' || value === 'null')) return;
-    if (param.enum && !param.enumOpen) {
+    if (param.enum && (!param.enumOpen || outsideEnum(param, value))) {
       if (outsideEnum(param, value)) {
         const at = valueRange(line);
         const data = { lineStart: line.start, lineEnd: line.end };
@@ -884,8 +884,15 @@ export function evaluateCondition(c: Condition, values: string[] | undefined, pr
 
 /** A value outside a parameter's closed set of documented values (a {{variable}}, or null where allowed, is not). */
 function outsideEnum(param: CatalogParameter, value: string): boolean {
-  if (!param.enum || param.enumOpen || param.enum.includes(value) || value.includes('{{')) return false;
+  if (!param.enum || param.enum.includes(value) || value.includes('{{')) return false;
+  // An open set (launch_type: placement names beyond those listed) takes other values, but not a near miss of a listed one (`assesment`).
+  if (param.enumOpen) return isNearMiss(value, param.enum);
   return !(param.nullable && (value === '' || value === 'null'));
+}
+
+function isNearMiss(value: string, values: readonly string[]): boolean {
+  const lower = value.toLowerCase();
+  return values.some((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
 }
 
 /** A parameter line and the documented parameter it stands for. */
