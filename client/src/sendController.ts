@@ -4,6 +4,7 @@
  * (server/src/sender); this file asks the questions (errors, protected environments),
  * shows progress with Cancel, and hands the result to the Response and History views.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Checker } from '../../server/src/core/checker';
@@ -198,6 +199,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       environments,
       token,
       responses,
+      system: systemContext(doc, sender.parseDotenv),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
       allPages: o.allPages,
@@ -256,6 +258,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
       environments: this.environments.environments(t.doc.uri),
+      system: systemContext(t.doc, sender.parseDotenv),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
     });
@@ -351,4 +354,22 @@ async function askPrompt(q: { name: string; description: string; request: string
     password: q.secret,
     ignoreFocusOut: true,
   });
+}
+
+/**
+ * What system variables read when the editor sends: the extension host's environment
+ * (`{{$processEnv NAME}}`, `{{$env.NAME}}`), the `.env` file beside the request file
+ * (`{{$dotenv NAME}}`) and the workspace folder (`{{$projectRoot}}`), as the command line does.
+ */
+function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => Record<string, string>) {
+  let dotenv: Record<string, string> = {};
+  if (doc.uri.scheme === 'file') {
+    try {
+      dotenv = parseDotenv(readFileSync(path.join(path.dirname(doc.uri.fsPath), '.env'), 'utf8'));
+    } catch {
+      // No .env file: {{$dotenv NAME}} stays unresolved and says so.
+    }
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
 }

@@ -80,3 +80,20 @@ test('a file with only "$shared" still defines its variables', () => {
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ $shared: { course: '42' } }));
   assert.deepEqual(loadEnvironmentFiles(dir, dir).environments, { $shared: { course: '42' } });
 });
+
+test("other clients' settings in an environment file are left out, not an error: JetBrains' Security objects, Kulala's $schema and default headers", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-others-'));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({
+      $schema: 'https://example.com/kulala.schema.json',
+      $kulalaDefaultHeaders: { Accept: 'application/json' },
+      local: { base_url: 'http://127.0.0.1:4010', course: 42, Security: { Auth: { lms: { Type: 'OAuth2' } } }, nothing: null },
+    }),
+  );
+  const files = loadEnvironmentFiles(dir);
+  assert.deepEqual(Object.keys(files.environments), ['local']);
+  assert.deepEqual(files.environments.local, { base_url: 'http://127.0.0.1:4010', course: '42' });
+  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: 'not an environment' }));
+  assert.throws(() => loadEnvironmentFiles(dir), /at local/);
+});

@@ -177,3 +177,12 @@ test('a header name that a variable makes invalid is reported, not sent', () => 
   assert.equal(result.ok, false);
   assert.match(result.ok ? '' : result.error, /header name 'Bad Name'/);
 });
+
+test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given and says why", () => {
+  const withRoot = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules?root={{$projectRoot}}\n'), 0, { environments, system: { ...system, projectRoot: '/work/repo' } });
+  assert.ok(withRoot.ok);
+  assert.match(withRoot.ok ? withRoot.request.url : '', /root=%2Fwork%2Frepo/);
+  const token = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'), 0, { environments, system });
+  assert.equal(token.ok, false);
+  assert.match(token.ok ? '' : token.error, /LPREQ_TOKEN/);
+});

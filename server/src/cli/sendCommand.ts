@@ -185,7 +185,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       checker,
       environments,
       token,
-      system: { processEnv: io.env, dotenv },
+      system: { processEnv: io.env, dotenv, projectRoot: dirname(files.shared ?? files.private ?? absolute) },
       allPages: args.flags.has('all-pages'),
       maxPages,
       timeoutMs,

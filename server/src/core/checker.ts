@@ -621,7 +621,9 @@ export class Checker {
     const typeMsg = typeProblem(param.type, value, param.sisForms);
     if (typeMsg) {
       const at = valueRange(line);
-      out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}' (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+      // A `+` in a query string is sent as a space (`+02:00` arrives as ` 02:00`).
+      const plus = line.source === 'query' && line.value.text.includes('+') ? "; in a query string '+' is a space: write %2B for a plus sign" : '';
+      out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
       return;
     }
     if (param.format) {

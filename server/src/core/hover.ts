@@ -92,7 +92,7 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
   }
   if (expression.startsWith('$')) {
     const head = expression.split(/\s+/, 1)[0];
-    const sys = SYSTEM_VARIABLES.find((v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)));
+    const sys = SYSTEM_VARIABLES.find((v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)) || head.startsWith(`${v.name}(`));
     if (sys && isSystemVariable(expression)) return `${code(sys.name)} · system variable\n\n${md(sys.description)}`;
     return `${code(expression)} is not a known system variable`;
   }

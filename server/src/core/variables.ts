@@ -18,6 +18,10 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
   { name: '$aadV2Token', insert: '$aadV2Token', description: 'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one' },
   { name: '$oidcAccessToken', insert: '$oidcAccessToken', description: 'An OpenID Connect access token (REST Client); lpreq does not sign in, so it cannot send one' },
   { name: '$exampleServer', insert: '$exampleServer', description: "The JetBrains client's example server; lpreq does not provide it" },
+  { name: '$auth.token', insert: '$auth.token("name")', description: "An OAuth 2.0 token of JetBrains' client, from the environment's Security.Auth settings; lpreq does not run OAuth flows, so it cannot send one (it sends the token you set with LPREQ_TOKEN or in the editor)" },
+  { name: '$auth.idToken', insert: '$auth.idToken("name")', description: "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one" },
+  { name: '$projectRoot', insert: '$projectRoot', description: "The project's root folder (JetBrains): for lpreq, the folder of the environment file, or of the request file when there is none" },
+  { name: '$historyFolder', insert: '$historyFolder', description: "JetBrains' folder of request history; lpreq keeps its own history, so it cannot give this one" },
 ];
 
 const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp', '$aadToken', '$aadV2Token', '$oidcAccessToken']);
@@ -28,6 +32,8 @@ export const ENV_VARIABLE = /^\$env\.([A-Za-z_][\w.-]*)$/;
 export function isSystemVariable(expression: string): boolean {
   const [head] = expression.split(/\s+/, 1);
   if (head.startsWith('$random.')) return true;
+  // JetBrains' `$auth.token("lms")` and `$auth.idToken("lms")`: the argument in parentheses.
+  if (/^\$auth\.(token|idToken)\(\s*(?:"[^"]*"|'[^']*')\s*\)$/.test(expression)) return true;
   if (ENV_VARIABLE.test(expression)) return true;
   if (SYSTEM_VARIABLES.some((v) => v.name === head)) {
     return expression === head || WITH_ARGUMENTS.has(head);

@@ -17,6 +17,8 @@ export interface SystemContext {
   processEnv?: Record<string, string | undefined>;
   /** For `{{$dotenv NAME}}`: the `.env` file beside the request file, already read. */
   dotenv?: Record<string, string>;
+  /** For `{{$projectRoot}}`: the folder of the environment file, or of the request file. */
+  projectRoot?: string;
 }
 
 /** The value of a `{{name.response...}}` reference, or why there is none. */
@@ -176,8 +178,15 @@ export function systemVariable(expression: string, system: SystemContext): { val
   const uuid = system.uuid ?? randomUUID;
   const jb = /^\$random\.integer\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/.exec(expression);
   if (jb) return randomInt(Number(jb[1]), Number(jb[2]), random, '$random.integer');
+  if (/^\$auth\.(token|idToken)\(/.test(expression)) {
+    return { error: `{{${expression}}} is a token of JetBrains' OAuth settings, and lpreq does not run OAuth flows: set the access token with LPREQ_TOKEN (or the editor's secret storage) and lpreq sends it` };
+  }
   const [name, ...args] = splitArgs(expression);
   switch (name) {
+    case '$projectRoot':
+      return system.projectRoot === undefined ? { error: '{{$projectRoot}}: no project folder is known here' } : { value: system.projectRoot };
+    case '$historyFolder':
+      return { error: "{{$historyFolder}} is JetBrains' history folder; lpreq keeps its own history and cannot give it" };
     case '$guid':
     case '$uuid':
     case '$random.uuid':
