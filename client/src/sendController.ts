@@ -200,6 +200,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       token,
       responses,
       system: systemContext(doc, sender.parseDotenv),
+      readFile: (file, encoding) => readBodyFile(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
       allPages: o.allPages,
@@ -259,6 +260,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
       environments: this.environments.environments(t.doc.uri),
       system: systemContext(t.doc, sender.parseDotenv),
+      readFile: (file, encoding) => readBodyFile(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
     });
@@ -372,4 +374,14 @@ function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => 
   }
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
   return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
+}
+
+/** A body file (`< ./body.json`), relative to the request file's folder. */
+function readBodyFile(doc: vscode.TextDocument, file: string, encoding: string | undefined): { text: string } | { error: string } {
+  if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
+  try {
+    return { text: readFileSync(path.resolve(path.dirname(doc.uri.fsPath), file), encoding === 'latin1' || encoding === 'ascii' ? encoding : 'utf8') };
+  } catch (e) {
+    return { error: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot be read (${(e as Error).message})` };
+  }
 }

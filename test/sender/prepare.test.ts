@@ -186,3 +186,18 @@ test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given
   assert.equal(token.ok, false);
   assert.match(token.ok ? '' : token.error, /LPREQ_TOKEN/);
 });
+
+test('a body read from a file: as it is with <, its variables replaced with <@, typed by Content-Type or by its extension', () => {
+  const files: Record<string, string> = { 'bodies/scores.json': '{"quiz_submissions": [{"attempt": {{course}}}]}', 'notes.txt': 'a {{course}}' };
+  const readFile = (p: string) => (p in files ? { text: files[p] } : { error: 'no such file' });
+  const run = (text: string) => prepareRequest(testChecker(), doc(text), 0, { environments, system, readFile });
+  const processed = run('PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n<@ bodies/scores.json\n');
+  assert.deepEqual(processed.ok && processed.request.body, { contentType: 'application/json', text: '{"quiz_submissions": [{"attempt": 42}]}' });
+  const raw = run('POST /api/v1/courses/42/modules\nContent-Type: application/x-www-form-urlencoded\n\n< notes.txt\n');
+  assert.deepEqual(raw.ok && raw.request.body, { contentType: 'application/x-www-form-urlencoded', text: 'a {{course}}' });
+  const missing = run('POST /api/v1/courses/42/modules\n\n< nowhere.json\n');
+  assert.equal(missing.ok, false);
+  assert.match(missing.ok ? '' : missing.error, /nowhere\.json: no such file/);
+  const noReader = prepareRequest(testChecker(), doc('POST /api/v1/courses/42/modules\n\n< notes.txt\n'), 0, { environments, system });
+  assert.equal(noReader.ok, false);
+});

@@ -195,6 +195,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
       file: absolute,
       prompts,
+      readFile: (file, encoding) => readBodyFile(resolve(dirname(absolute), file), encoding),
       ask: async (q) => {
         if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
         io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);
@@ -275,4 +276,14 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A body file (`< ./body.json`): its text, or why it cannot be read. */
+export function readBodyFile(path: string, encoding: string | undefined): { text: string } | { error: string } {
+  try {
+    return { text: readFileSync(path, encoding === 'latin1' || encoding === 'ascii' ? encoding : 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : `cannot be read (${code ?? (e as Error).message})` };
+  }
 }

@@ -306,6 +306,11 @@ export class Checker {
       );
     }
     if (this.checkPlaceholderForms(endpoint, match.path, match.bindings, request.target.start, request.target.end, out)) return out;
+    // A body read from a file (`< ./body.json`) is not here to check: what it holds, required or not, is unknown.
+    if (block.fileBody) {
+      if (endpoint.body !== 'json') this.checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+      return out;
+    }
     if (endpoint.body === 'json') {
       if (block.params.length > 0) {
         out.push(
@@ -519,6 +524,8 @@ export class Checker {
     lineStart: number,
     lineEnd: number,
     out: Diagnostic[],
+    /** False when the body comes from a file: what is missing or conflicting cannot be known. */
+    requirements = true,
   ) {
     /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
     const sent = new Map<string, SentParameter[]>();
@@ -569,6 +576,7 @@ export class Checker {
       }
       this.checkValue(line, param, label, out);
     }
+    if (!requirements) return;
     // Unconditional requirements; a value the path carries satisfies its parameter.
     let missing: string[] = NO_NAMES;
     for (const p of endpoint.requiredParams) {
@@ -1019,6 +1027,7 @@ function isSentRange(block: Block, start: number, end: number): boolean {
   for (const p of block.params) if (p.source === 'body' && within(p.start, p.end)) return true;
   for (const v of block.variables) if (within(v.value.start, v.value.end)) return true;
   for (const q of block.queryLines) if (within(q.start, q.end)) return true;
+  if (block.fileBody !== undefined && within(block.fileBody.start, block.fileBody.end)) return true;
   return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
 }
 

@@ -76,6 +76,19 @@ export interface JsonBody {
   end: number;
 }
 
+/** A body read from a file (REST Client and JetBrains: `< ./body.json`, or `<@ ./body.json` to replace its variables). */
+export interface FileBody {
+  /** The path as written, relative to the request file's folder. */
+  path: Token;
+  /** `<@`: the file's `{{variables}}` are replaced before it is sent. */
+  processVariables: boolean;
+  /** `<@latin1 ./file`: the file's encoding, when given. */
+  encoding?: string;
+  /** The whole line. */
+  start: number;
+  end: number;
+}
+
 export interface Block {
   /** The text of the block, from its `###` line (or the document start) to the next separator. */
   text: string;
@@ -89,6 +102,8 @@ export interface Block {
   headers: Header[];
   params: ParameterLine[];
   jsonBody?: JsonBody;
+  /** A body read from a file instead of written here. */
+  fileBody?: FileBody;
   /** Blank line between headers and body, when present. */
   bodyStart?: number;
   problems: Problem[];
@@ -247,6 +262,26 @@ function scriptEnd(text: string, starts: number[], ends: number[], count: number
   return count - 1;
 }
 
+/** `< path`, `<@ path` or `<@encoding path` in the body: a body read from a file, or null. */
+function readFileBody(text: string, from: number, to: number): Omit<FileBody, 'start' | 'end'> | null {
+  if (text.charCodeAt(from) !== 60) return null;
+  let i = from + 1;
+  let processVariables = false;
+  let encoding: string | undefined;
+  if (text.charCodeAt(i) === 64) {
+    processVariables = true;
+    i++;
+    const encEnd = identEnd(text, i, to, false);
+    if (encEnd > i) encoding = text.slice(i, encEnd);
+    i = encEnd;
+  }
+  const c = text.charCodeAt(i);
+  if (i >= to || (c !== 32 && c !== 9)) return null;
+  const path = tokenIn(text, i, to);
+  if (path.text.length === 0) return null;
+  return { path, processVariables, encoding };
+}
+
 /** `@name = value`: the variable, or null. */
 function readVariable(text: string, from: number, to: number): VariableDefinition | null {
   const at = skipBlanks(text, from, to);
@@ -401,6 +436,7 @@ export function parseBlock(text: string): Block {
     headers: NONE,
     params: NONE,
     jsonBody: undefined,
+    fileBody: undefined,
     bodyStart: undefined,
     problems: NONE,
   };
@@ -496,7 +532,22 @@ export function parseBlock(text: string): Block {
   let first = k;
   while (first < count && (isBlankRange(text, starts[first], ends[first]) || isCommentRange(text, starts[first], ends[first]))) first++;
   if (first < count) {
-    const c = text.charCodeAt(skipBlanks(text, starts[first], ends[first]));
+    const lead = skipBlanks(text, starts[first], ends[first]);
+    const file = readFileBody(text, lead, ends[first]);
+    if (file) {
+      // The body is the file; after it only response handlers and redirections may follow.
+      block.fileBody = { ...file, start: lead, end: ends[first] };
+      for (let j = first + 1; j < count; j++) {
+        if (isBlankRange(text, starts[j], ends[j]) || isCommentRange(text, starts[j], ends[j])) continue;
+        if (isScriptLine(text, starts[j], ends[j], false)) {
+          j = scriptEnd(text, starts, ends, count, j);
+          continue;
+        }
+        block.problems = add(block.problems, { code: 'syntax', message: 'the body is read from a file (< path): nothing else can follow it in this request', start: skipBlanks(text, starts[j], ends[j]), end: ends[j] });
+      }
+      return block;
+    }
+    const c = text.charCodeAt(lead);
     if (c === 123 || c === 91) {
       // A response handler or redirection after the body ends it (no JSON line starts with `>`).
       let stop = first + 1;

@@ -47,6 +47,21 @@ export interface PrepareOptions {
   reference?: ReferenceResolver;
   /** The values given for the block's prompt variables (`# @prompt name`); they win over other definitions. */
   prompts?: Map<string, string>;
+  /**
+   * Reads a body file (`< ./body.json`), its path relative to the request file's folder;
+   * the caller does the I/O (this step stays pure). Without it such a request is not prepared.
+   */
+  readFile?: (path: string, encoding: string | undefined) => { text: string } | { error: string };
+}
+
+/** The content type of a body file when no Content-Type header says it. */
+function contentTypeOfFile(path: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  if (ext === 'json') return 'application/json';
+  if (ext === 'xml') return 'application/xml';
+  if (ext === 'txt' || ext === 'md') return 'text/plain';
+  if (ext === 'csv') return 'text/csv';
+  return 'application/octet-stream';
 }
 
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -142,7 +157,15 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);
 
   let body: PreparedRequest['body'];
-  if (block.jsonBody) {
+  if (block.fileBody) {
+    const file = block.fileBody;
+    const path = resolve(file.path.text);
+    if (!options.readFile) return fail(`the body is read from ${path}, and no file can be read here`, errors);
+    const read = options.readFile(path, file.encoding);
+    if ('error' in read) return fail(`cannot send: the body file ${path}: ${read.error}`, errors);
+    const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+    body = { contentType: declared ?? contentTypeOfFile(path), text: file.processVariables ? resolve(read.text) : read.text };
+  } else if (block.jsonBody) {
     body = { contentType: 'application/json', text: resolve(block.jsonBody.text) };
   } else if (pairs.length > 0) {
     if (QUERY_METHODS.has(method)) url = appendQuery(url, encodeForm(pairs));

@@ -10,7 +10,7 @@ import { referencedRequests, referenceValue, type ResponseStore } from './chaini
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
-import { blockNamed, prepareRequest, type PreparedRequest } from './prepare';
+import { blockNamed, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
@@ -33,6 +33,8 @@ export interface SendBlockOptions extends PagingOptions {
   onDependency?: (name: string) => void;
   /** Values given beforehand for prompt variables (`# @prompt name`), by name (the command line's --prompt). */
   prompts?: Map<string, string>;
+  /** Reads a body file (`< ./body.json`), relative to the request file's folder. */
+  readFile?: PrepareOptions['readFile'];
   /** Asks for a prompt variable that has no value yet; undefined means the user cancelled. */
   ask?: (question: PromptQuestion) => Promise<string | undefined>;
 }
@@ -150,6 +152,7 @@ async function sendWithDependencies(
     system: options.system,
     reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
     prompts,
+    readFile: options.readFile,
   });
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
