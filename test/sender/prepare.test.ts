@@ -201,3 +201,10 @@ test('a body read from a file: as it is with <, its variables replaced with <@, 
   const noReader = prepareRequest(testChecker(), doc('POST /api/v1/courses/42/modules\n\n< notes.txt\n'), 0, { environments, system });
   assert.equal(noReader.ok, false);
 });
+
+test('a variable only a JetBrains script sets cannot be sent, and the error says why', () => {
+  const text = 'GET /api/v1/courses/42/modules/{{fromScript}}\n###\nGET /api/v1/courses/42/modules\n\n> {% client.global.set("fromScript", response.body[0].id); %}\n';
+  const result = prepareRequest(testChecker(), doc(text), 0, { environments, system });
+  assert.equal(result.ok, false);
+  assert.match(result.ok ? '' : result.error, /JetBrains script/);
+});

@@ -90,6 +90,8 @@ export interface VariableScope {
   values: Map<string, string>;
   /** Names of requests in the file (`# @name`). */
   requestNames: Set<string>;
+  /** Variables JetBrains scripts set for later requests (`client.global.set`): defined, of unknown value. */
+  scriptNames?: Set<string>;
   /** Told of every name a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
   onLookup?: (kind: 'value' | 'request', name: string) => void;
 }
@@ -142,6 +144,7 @@ function addToScope(scope: VariableScope, block: Block): void {
   for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
   const name = requestName(block);
   if (name) scope.requestNames.add(name);
+  for (const set of block.scriptSets) if (set.global) (scope.scriptNames ??= new Set()).add(set.name);
 }
 
 export class Checker {
@@ -189,6 +192,11 @@ export class Checker {
       for (const v of block.variables) {
         scope.values.set(v.name.text, v.value.text);
         setAt.set(v.name.text, k);
+      }
+      for (const set of block.scriptSets) {
+        if (!set.global) continue;
+        (scope.scriptNames ??= new Set()).add(set.name);
+        if (!setAt.has(set.name)) setAt.set(set.name, k);
       }
       const name = requestName(block);
       if (name) {
@@ -354,8 +362,10 @@ export class Checker {
       if (isSentRange(block, open, end)) {
         const expression = text.slice(open + 2, close).trim();
         const problem = resolutionOf(expression, scope);
-        // A variable the request asks for when it is sent (`# @prompt name`) is defined for it.
-        if (problem && !(block.metadata.length > 0 && isPrompted(block, expression))) out.push(diag('unresolved-variable', problem, open, end));
+        // A variable the request asks for when it is sent (`# @prompt name`), or that its pre-request script sets, is defined for it.
+        if (problem && !(block.metadata.length > 0 && isPrompted(block, expression)) && !block.scriptSets.some((x) => x.name === expression)) {
+          out.push(diag('unresolved-variable', problem, open, end));
+        }
         open = text.indexOf('{{', end);
       } else {
         // An unclosed `{{` on one line does not swallow the references of the next ones.
@@ -1002,6 +1012,7 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
   if (scopeHasValue(scope, name)) return undefined;
+  if (scope.scriptNames?.has(name)) return undefined;
   if (name !== expression) return `{{${expression}}} is the percent-encoded value of ${name}, which is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
 }

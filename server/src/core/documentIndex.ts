@@ -152,11 +152,13 @@ function sameScope(a: VariableScope, b: VariableScope): boolean {
   if (a.values.size !== b.values.size || a.requestNames.size !== b.requestNames.size) return false;
   for (const [k, v] of a.values) if (b.values.get(k) !== v) return false;
   for (const n of a.requestNames) if (!b.requestNames.has(n)) return false;
+  if ((a.scriptNames?.size ?? 0) !== (b.scriptNames?.size ?? 0)) return false;
+  for (const n of a.scriptNames ?? []) if (!b.scriptNames?.has(n)) return false;
   return true;
 }
 
 function affectsScope(block: Block): boolean {
-  return block.variables.length > 0 || requestName(block) !== undefined;
+  return block.variables.length > 0 || requestName(block) !== undefined || block.scriptSets.length > 0;
 }
 
 function environmentKey(env: Environments | undefined): string {

@@ -106,7 +106,15 @@ export interface Block {
   fileBody?: FileBody;
   /** Blank line between headers and body, when present. */
   bodyStart?: number;
+  /** Variables that JetBrains scripts of this block set (`client.global.set("id", ...)`); lpreq does not run them. */
+  scriptSets: ScriptSet[];
   problems: Problem[];
+}
+
+/** A variable a JetBrains script sets: `client.global.set` (for later requests) or `request.variables.set` (for this one). */
+export interface ScriptSet {
+  name: string;
+  global: boolean;
 }
 
 export interface BlockRef {
@@ -423,6 +431,27 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
 
 /** Parses one block. `text` starts at the block's `###` line, if it has one. */
 export function parseBlock(text: string): Block {
+  const block = parseBlockLines(text);
+  if (text.includes('{%')) block.scriptSets = scriptSets(text);
+  return block;
+}
+
+const SCRIPT_SET = /\b(client\.global|request\.variables)\.set\(\s*(["'])([A-Za-z_][\w.-]*)\2/g;
+
+/** The variables the block's inline scripts (`{% ... %}`) set. */
+function scriptSets(text: string): ScriptSet[] {
+  let out: ScriptSet[] = NONE;
+  for (let open = text.indexOf('{%'); open !== -1; ) {
+    const close = text.indexOf('%}', open + 2);
+    const script = text.slice(open + 2, close === -1 ? text.length : close);
+    for (const m of script.matchAll(SCRIPT_SET)) out = add(out, { name: m[3], global: m[1] === 'client.global' });
+    if (close === -1) break;
+    open = text.indexOf('{%', close + 2);
+  }
+  return out;
+}
+
+function parseBlockLines(text: string): Block {
   // Every field from the start, in one order: all blocks share one shape, which keeps the
   // code that reads them monomorphic.
   const block: Block = {
@@ -438,6 +467,7 @@ export function parseBlock(text: string): Block {
     jsonBody: undefined,
     fileBody: undefined,
     bodyStart: undefined,
+    scriptSets: NONE,
     problems: NONE,
   };
   const n = text.length;

@@ -63,6 +63,7 @@ export function checkHttpRequest(
     params,
     jsonBody,
     bodyStart: requestLine.end + 1,
+    scriptSets: [],
     problems: [],
   };
   const diagnostics = checker.checkBlock(block, { values: new Map(), requestNames: new Set() });

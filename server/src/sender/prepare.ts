@@ -106,7 +106,8 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
     return { ok: false, error: `this request asks for {{${asked.name}}} when it is sent (# @prompt ${asked.name}${asked.description ? ` ${asked.description}` : ''}), and no value was given`, errors: [] };
   }
   const values = options.prompts?.size ? new Map([...scope.values, ...options.prompts]) : scope.values;
-  const ctx = { values, system: options.system, reference: options.reference };
+  const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
+  const ctx = { values, system: options.system, reference: options.reference, scriptNames };
   const errors: string[] = [];
   const resolve = (text: string, encode?: (v: string) => string) => {
     const r = resolveText(text, ctx, encode);

@@ -29,6 +29,8 @@ export interface ResolveContext {
   values: Map<string, string>;
   system?: SystemContext;
   reference?: ReferenceResolver;
+  /** Names that JetBrains scripts set (`client.global.set`), for a plain error: lpreq does not run scripts. */
+  scriptNames?: ReadonlySet<string>;
 }
 
 export interface Resolved {
@@ -93,6 +95,10 @@ function resolveExpression(expression: string, ctx: ResolveContext, errors: stri
     return plain === undefined ? undefined : encodeURIComponent(plain);
   }
   const value = ctx.values.get(expression);
+  if (value === undefined && ctx.scriptNames?.has(expression)) {
+    errors.push(`{{${expression}}} is set by a JetBrains script (client.global.set), which lpreq does not run: give it a value with @${expression} = ... or in the environment`);
+    return undefined;
+  }
   if (value === undefined) {
     errors.push(`{{${expression}}} is defined nowhere (not a file variable, not in the environment)`);
     return undefined;
