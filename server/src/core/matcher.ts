@@ -31,6 +31,15 @@ export type MatchResult =
  * Extracts the path of a request target. Leading `{{variables}}` (the base address) are
  * replaced by their values when known, so a base_url that carries a path still works.
  */
+/** A variable made of others (`@api = {{base_url}}/api/v1`), read through them. */
+function expandVariables(value: string, resolve: (name: string) => string | undefined, depth: number): string {
+  if (depth > 8 || !value.includes('{{')) return value;
+  return value.replace(/\{\{([^{}]*)\}\}/g, (_, name: string) => {
+    const inner = resolve(name.trim());
+    return inner === undefined ? '' : expandVariables(inner, resolve, depth + 1);
+  });
+}
+
 export function targetPath(target: string, resolve: (name: string) => string | undefined): TargetPath | undefined {
   let end = target.length;
   const q = target.indexOf('?');
@@ -41,13 +50,11 @@ export function targetPath(target: string, resolve: (name: string) => string | u
   if (text.startsWith('{{')) {
     // The usual target is {{base_url}}/api/...: the base's own path (often none) comes first.
     let prefix = '';
-    // A variable made of others (`@api = {{base_url}}/api/v1`) is read through them.
-    const expand = (value: string | undefined, depth: number): string | undefined =>
-      value === undefined || depth > 8 || !value.includes('{{') ? value : value.replace(/\{\{([^{}]*)\}\}/g, (_, name: string) => expand(resolve(name.trim()), depth + 1) ?? '');
     for (let depth = 0; depth < 8 && text.startsWith('{{'); depth++) {
       const close = text.indexOf('}}');
       if (close === -1) break;
-      prefix += expand(resolve(text.slice(2, close).trim()), 0) ?? '';
+      const value = resolve(text.slice(2, close).trim());
+      prefix += (value !== undefined && value.includes('{{') ? expandVariables(value, resolve, 0) : value) ?? '';
       text = text.slice(close + 2);
     }
     const base = prefix.length === 0 ? '' : pathOf(prefix, true);
