@@ -128,6 +128,24 @@ test('a request to another origin than base_url never carries the token', async 
   assert.match(r.warnings.join(' '), /not sent/);
 });
 
+test('a header the user wrote that carries the token (or another secret) goes only where the token may go', async () => {
+  const headers: [string, string][] = [['X-Api-Key', `key ${TOKEN}`], ['Authorization', `Bearer ${TOKEN}`], ['X-Pass', encodeURIComponent('p@ss word!')]];
+  // Straight to another origin: dropped, with a warning.
+  const direct = await sendPrepared(request(`${other.origin}/x`, { headers }), { token: TOKEN, secrets: ['p@ss word!'] });
+  assert.equal(direct.ok, true);
+  const seen = other.received.at(-1)?.headers ?? {};
+  assert.equal(seen['x-api-key'], undefined);
+  assert.equal(seen.authorization, undefined);
+  assert.equal(seen['x-pass'], undefined);
+  assert.match(direct.warnings.join(' '), /X-Api-Key carries the access token/);
+  // Through a redirect: dropped on the other origin.
+  await sendPrepared(request(`${api.origin}/to-other`, { headers }), { token: TOKEN });
+  assert.equal(other.received.at(-1)?.headers['x-api-key'], undefined);
+  // At the token's origin it goes as written.
+  await sendPrepared(request(`${api.origin}/ok`, { headers: [['X-Api-Key', `key ${TOKEN}`]] }), { token: TOKEN });
+  assert.equal(api.received.at(-1)?.headers['x-api-key'], `key ${TOKEN}`);
+});
+
 test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the limit', async () => {
   const same = await sendPrepared(request(`${api.origin}/same-origin`), { token: TOKEN });
   assert.equal(same.ok, true);

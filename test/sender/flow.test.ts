@@ -22,6 +22,10 @@ before(async () => {
     if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'GET') {
       return json(res, 200, [mod(page * 2 - 1), mod(page * 2)], next(25));
     }
+    if (url.pathname === '/api/v1/courses/3/modules' && req.method === 'GET') {
+      // A next page on another origin (here the same server under another host name).
+      return json(res, 200, [mod(1)], { link: `<${api.origin.replace('127.0.0.1', 'localhost')}/api/v1/courses/3/modules?page=2>; rel="next"` });
+    }
     if (url.pathname === '/api/v1/courses/2/modules' && req.method === 'GET') {
       return json(res, 200, [mod(1), { ...mod(2), items_count: 'two' }]);
     }
@@ -212,3 +216,18 @@ test('prompt variables (# @prompt): asked before sending, given beforehand, or t
   assert.equal(cancelled.error?.kind, 'prepare');
   assert.match(cancelled.error?.message ?? '', /\{\{course\}\}/);
 });
+
+test('a next page on another origin is not fetched with the request\'s headers (they may carry the token)', async () => {
+  const before = api.received.length;
+  const r = await sendBlock(doc('GET /api/v1/courses/3/modules\nAuthorization: Bearer {{$processEnv T}}\n'), 0, {
+    checker: testChecker(),
+    environments: env(),
+    system: { processEnv: { T: TOKEN } },
+    allPages: true,
+  });
+  assert.equal(r.response?.pages, 1);
+  assert.equal(r.response?.incomplete, 'failed');
+  assert.match(r.warnings.join(' '), /another origin/);
+  assert.equal(api.received.length, before + 1);
+});
+

@@ -195,6 +195,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
       file: absolute,
       prompts,
+      // The private file's token may travel as {{token}} even when LPREQ_TOKEN is the one lpreq sends.
+      secrets: [privateToken],
       readFile: (file, encoding) => readBodyFile(resolve(dirname(absolute), file), encoding),
       ask: async (q) => {
         if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
@@ -211,7 +213,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
-  const scrub = (out: string) => scrubSecrets(out, [token, ...result.secretValues]);
+  const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
   if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;

@@ -51,7 +51,15 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new EnvironmentFileError(`${file}: not valid JSON (${(e as Error).message})`);
+    // JSON.parse quotes the text around the mistake; in a private file that can be a token, so only the place is told.
+    const at = /position (\d+)/.exec((e as Error).message);
+    let where = '';
+    if (at) {
+      const before = text.slice(0, Number(at[1]));
+      const line = before.split('\n').length;
+      where = ` at line ${line}, column ${Number(at[1]) - before.lastIndexOf('\n')}`;
+    } else if (/end of JSON input/i.test((e as Error).message)) where = ': it ends too early';
+    throw new EnvironmentFileError(`${file}: not valid JSON${where}`);
   }
   const parsed = environmentSchemas().EnvironmentFileSchema.safeParse(json);
   if (!parsed.success) {

@@ -86,6 +86,16 @@ export interface ExchangeOptions {
   maxBodyBytes?: number;
   /** Folder for truncated bodies; default the system's temporary folder. */
   spillDir?: string;
+  /**
+   * Secrets a request may carry in headers the user wrote (`Authorization: Bearer {{token}}`,
+   * `X-Api-Key: {{token}}`, a secret prompt's answer): such a header goes only to
+   * `prepared.tokenOrigin`, like the token, and is dropped anywhere else.
+   */
+  secrets?: (string | undefined)[];
+}
+
+function carriesSecret(value: string, secrets: (string | undefined)[] | undefined): boolean {
+  return (secrets ?? []).some((s) => typeof s === 'string' && s.length >= 4 && (value.includes(s) || value.includes(encodeURIComponent(s))));
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -289,10 +299,16 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       }
       const headers: Record<string, string> = {};
       const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
+      const secretsAllowed = tokenAllowed(url, prepared.tokenOrigin);
       for (const [name, value] of prepared.headers) {
         const lower = name.toLowerCase();
         // Credentials the user wrote stay with the first origin, like the token.
         if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) continue;
+        // A header that carries a secret (the token through {{token}}, a password prompt's answer) goes where the token may go, nowhere else.
+        if (!secretsAllowed && carriesSecret(value, [options.token, ...(options.secrets ?? [])])) {
+          result.warnings.push(`the header ${name} carries the access token or a secret and is not sent to ${parsed.origin}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`);
+          continue;
+        }
         if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
         headers[lower] = headers[lower] !== undefined ? `${headers[lower]}, ${value}` : value;
       }

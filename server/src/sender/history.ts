@@ -64,6 +64,8 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
     if (typeof s !== 'string' || s.length < 4) continue;
     // As it stands, inside a JSON string, and percent-encoded in a URL or a form body (`{{%password}}`).
     const forms = new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s), encodeURIComponent(s).replace(/%20/g, '+')]);
+    // A long value is shown cut to its first 37 characters in typed-check messages (typed.ts).
+    if (s.length > 40) forms.add(s.slice(0, 37));
     for (const form of forms) out = out.split(form).join('***');
   }
   return out;

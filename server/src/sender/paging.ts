@@ -112,6 +112,13 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   for (;;) {
     const next = nextPage(prepared, current, response);
     if (!next) break;
+    // The next page is where the first one was: a Link to another origin is not followed with this request's headers.
+    const nextOrigin = originOfUrl(next.url);
+    if (nextOrigin === undefined || nextOrigin !== originOfUrl(prepared.url)) {
+      result.incomplete = 'failed';
+      result.warnings.push(`the next page is on another origin (${nextOrigin ?? next.url}); it is not fetched with this request's headers`);
+      break;
+    }
     if (result.pages >= maxPages) {
       result.incomplete = 'page-limit';
       result.warnings.push(`stopped after ${maxPages} pages; more pages follow`);
@@ -149,4 +156,12 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   result.timing = { ...result.timing, totalMs: performance.now() - start };
   result.durationMs = Math.round(result.timing.totalMs);
   return result;
+}
+
+function originOfUrl(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -160,7 +160,9 @@ async function sendWithDependencies(
   }
   const request = prepared.request;
   result.request = request;
-  const pagingOptions: PagingOptions = top && options.allPages ? options : { ...options, maxPages: 1 };
+  // Headers that carry the token or a secret answer go only where the token may go (exchange.ts).
+  const secrets = [...(options.secrets ?? []), options.token, ...result.secretValues];
+  const pagingOptions: PagingOptions = top && options.allPages ? { ...options, secrets } : { ...options, maxPages: 1, secrets };
   const response = await sendAllPages(request, pagingOptions);
   result.response = response;
   result.ok = response.ok;
@@ -186,7 +188,7 @@ async function sendWithDependencies(
         resource: result.resource,
         issues: result.issues,
         // Answers to secret-looking prompts (a password) stay out of history, as the token does.
-        secrets: [options.token, ...result.secretValues],
+        secrets,
       });
       result.historyId = (await options.history.add(entry)).id;
     } catch (e) {
