@@ -208,3 +208,8 @@ test('a variable only a JetBrains script sets cannot be sent, and the error says
   assert.equal(result.ok, false);
   assert.match(result.ok ? '' : result.error, /JetBrains script/);
 });
+
+test('{{%name}} in the parameter block is not encoded twice (the form encodes it once)', () => {
+  const r = prepare('@term = a&b c\nPOST /api/v1/courses/42/modules\n\nmodule[name] = {{%term}}\n');
+  assert.equal(r.body?.text, 'module[name]=a%26b+c');
+});

@@ -392,10 +392,11 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
     for await (const chunk of stream) {
       total += chunk.length;
       if (!out && total > limit) {
-        const dir = options.spillDir ?? join(tmpdir(), 'lpreq-bodies');
-        await mkdir(dir, { recursive: true });
+        // Readable by this user only: a response can hold what only its reader should see.
+        const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userInfoSafe()}`);
+        await mkdir(dir, { recursive: true, mode: 0o700 });
         file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
-        out = createWriteStream(file);
+        out = createWriteStream(file, { mode: 0o600 });
         // Everything read so far is in `chunks` (it fitted): the file starts with it.
         for (const c of chunks) out.write(c);
       }
@@ -458,4 +459,9 @@ function interpretBody(result: ExchangeResult, method: string) {
     // Not a failure: an empty body is worth saying when a resource was expected.
     result.warnings.push('the response has an empty body');
   }
+}
+
+/** A name for this user's folder of large bodies (the uid where there is one). */
+function userInfoSafe(): string {
+  return typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
 }

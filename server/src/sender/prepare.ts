@@ -109,8 +109,8 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
   const ctx = { values, system: options.system, reference: options.reference, scriptNames };
   const errors: string[] = [];
-  const resolve = (text: string, encode?: (v: string) => string) => {
-    const r = resolveText(text, ctx, encode);
+  const resolve = (text: string, encode?: (v: string) => string, formEncoded = false) => {
+    const r = resolveText(text, ctx, encode, formEncoded);
     for (const e of r.errors) if (!errors.includes(e)) errors.push(e);
     return r.text;
   };
@@ -148,7 +148,7 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
 
   const pairs: FormPair[] = block.params
     .filter((p) => p.source === 'body')
-    .map((p) => ({ name: resolve(p.name.text), value: resolve(p.value.text) }));
+    .map((p) => ({ name: resolve(p.name.text, undefined, true), value: resolve(p.value.text, undefined, true) }));
 
   const headers: [string, string][] = block.headers.map((h) => [resolve(h.name.text), resolve(h.value.text)]);
   const badName = headers.find(([n]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n));

@@ -49,7 +49,7 @@ export interface PromptQuestion {
   secret: boolean;
 }
 
-const SECRET_NAME = /pass(word|wd)?$|token|secret/i;
+const SECRET_NAME = /pass(word|wd|phrase)?|pwd|\bpin\b|token|secret|api_?key|credential/i;
 
 /** A prompt variable whose name reads like a secret (REST Client masks password, passwd and pass): its answer is masked and kept out of history. */
 export function isSecretPrompt(name: string): boolean {
@@ -110,6 +110,21 @@ async function sendWithDependencies(
   const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
   if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
 
+  // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
+  const prompts = new Map<string, string>();
+  for (const p of block ? promptVariables(block) : []) {
+    let value = options.prompts?.get(p.name);
+    if (value === undefined && options.ask) {
+      const request = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
+      value = await options.ask({ name: p.name, description: p.description, request, secret: isSecretPrompt(p.name) });
+    }
+    if (value === undefined) {
+      result.error = { kind: 'prepare', message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})` };
+      return result;
+    }
+    prompts.set(p.name, value);
+    if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
+  }
   for (const name of referencedRequests(document, blockIndex, scope.values)) {
     if (options.responses.has(name)) continue;
     const index = blockNamed(document, name);
@@ -132,21 +147,6 @@ async function sendWithDependencies(
     if (!dep.ok) result.warnings.push(`the request '${name}' that this one refers to answered ${dep.response.status}`);
   }
 
-  const prompts = new Map<string, string>();
-  for (const p of block ? promptVariables(block) : []) {
-    let value = options.prompts?.get(p.name);
-    if (value === undefined && options.ask) {
-      const request = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
-      value = await options.ask({ name: p.name, description: p.description, request, secret: isSecretPrompt(p.name) });
-      if (value === undefined) {
-        result.error = { kind: 'prepare', message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})` };
-        return result;
-      }
-    }
-    if (value === undefined) continue;
-    prompts.set(p.name, value);
-    if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
-  }
   const prepared = prepareRequest(options.checker, document, blockIndex, {
     environments: options.environments,
     system: options.system,

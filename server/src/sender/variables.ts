@@ -31,6 +31,8 @@ export interface ResolveContext {
   reference?: ReferenceResolver;
   /** Names that JetBrains scripts set (`client.global.set`), for a plain error: lpreq does not run scripts. */
   scriptNames?: ReadonlySet<string>;
+  /** `{{%name}}` gives the plain value (the text is encoded later as a whole). */
+  plainPercent?: boolean;
 }
 
 export interface Resolved {
@@ -46,9 +48,14 @@ const MAX_DEPTH = 10;
  * example form encoding where the value lands in a query string). Unresolved references
  * stay as written and are listed in `errors`.
  */
-export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string): Resolved {
+/**
+ * Replaces the `{{...}}` of a text. `encode` encodes each value as data (a query value);
+ * `formEncoded` says the result is form-encoded later, so `{{%name}}` gives the plain value
+ * there instead of encoding it twice.
+ */
+export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string, formEncoded = false): Resolved {
   const errors: string[] = [];
-  const out = substitute(text, ctx, encode, errors, []);
+  const out = substitute(text, formEncoded ? { ...ctx, plainPercent: true } : ctx, encode, errors, []);
   return { text: out, errors };
 }
 
@@ -90,9 +97,9 @@ function resolveExpression(expression: string, ctx: ResolveContext, errors: stri
     return result.value;
   }
   if (expression.startsWith('%') && expression.length > 1) {
-    // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
+    // REST Client's `{{%name}}`: the value of `name`, percent-encoded (unless the whole text is encoded later).
     const plain = resolveExpression(expression.slice(1), ctx, errors, stack);
-    return plain === undefined ? undefined : encodeURIComponent(plain);
+    return plain === undefined || ctx.plainPercent ? plain : encodeURIComponent(plain);
   }
   const value = ctx.values.get(expression);
   if (value === undefined && ctx.scriptNames?.has(expression)) {
