@@ -140,3 +140,16 @@ test('completion inside JSON bodies: the documented shape, a form endpoint by it
   assert.ok(!present.includes('name'), present.join(', '));
   check('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "|', '"Assignment"', 'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Assignment"');
 });
+
+test('completion: nothing inside scripts, redirections and body file lines; {{% keeps its %', () => {
+  assert.deepEqual(itemsAt('GET /api/v1/courses/1/modules\n\n> {% client.global.set("a", 1); cl| %}\n').items, []);
+  assert.deepEqual(itemsAt('POST /api/v1/courses/1/modules\n\n< ./bo|').items, []);
+  assert.deepEqual(itemsAt('GET /api/v1/courses/1/modules\n\n>> ./out|').items, []);
+  check('@term = x\nGET /api/v1/courses/1/modules?search_term={{%te|', 'term', '@term = x\nGET /api/v1/courses/1/modules?search_term={{%term}}');
+});
+
+test('completion: snippets become plain text for a client without snippet support', async () => {
+  const { snippetToPlain } = await import('../../server/src/lsp/server');
+  assert.equal(snippetToPlain('permissions[${1:X}][enabled] = ${2|true,false|}$0'), 'permissions[X][enabled] = true');
+  assert.equal(snippetToPlain('a\\$b\\}c'), 'a$b}c');
+});

@@ -140,3 +140,21 @@ test('formatting: spaces around =, aligned header colons, ### lines; values unch
   const again = load(out);
   assert.deepEqual(formatDocument(again.doc), []);
 });
+
+test('code actions: no parameter-line fixes inside a JSON body (they would break it); replacing a key in place stays', () => {
+  const text = 'POST /api/v1/courses/1/modules\n\n{"module": {"positon": 1}}\n';
+  const { ctx, doc } = load(text, ENV);
+  const diagnostics = getChecker().checkDocument(doc, ENV);
+  const titles = codeActions(ctx, doc, 0, text.length, diagnostics).map((a) => a.title);
+  assert.ok(!titles.some((t) => /^Add /.test(t) || /Remove the undocumented/.test(t)), titles.join(' | '));
+  assert.ok(titles.some((t) => t.includes("'position'")), titles.join(' | '));
+});
+
+test('a JSON body nested thousands of levels deep is reported, never thrown', () => {
+  const deep = '['.repeat(20000) + ']'.repeat(20000);
+  const { doc } = load(`POST /api/v1/courses/1/modules\n\n{"module": ${deep}}\n`, ENV);
+  assert.doesNotThrow(() => getChecker().checkDocument(doc, ENV));
+  const quiz = load(`PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": ${deep}}\n`, ENV).doc;
+  assert.doesNotThrow(() => getChecker().checkDocument(quiz, ENV));
+});
+

@@ -331,14 +331,16 @@ export class Checker {
         );
         return out;
       }
-      if (endpoint.jsonBody) this.checkJsonBody(block, endpoint, endpoint.jsonBody, label, lineStart, lineEnd, out);
+      if (endpoint.jsonBody) guardDepth(block, out, () => this.checkJsonBody(block, endpoint, endpoint.jsonBody!, label, lineStart, lineEnd, out));
       return out;
     }
     let params = block.params;
     if (block.jsonBody) {
       // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
       if (block.jsonBody.text.includes('{{')) return out;
-      const json = jsonBodyParameters(block.jsonBody);
+      let json: ReturnType<typeof jsonBodyParameters> | undefined;
+      guardDepth(block, out, () => (json = jsonBodyParameters(block.jsonBody!)));
+      if (!json) return out;
       if (json.error) {
         out.push(diag('syntax', json.error.message, json.error.start, json.error.end));
         return out;
@@ -913,6 +915,16 @@ function outsideEnum(param: CatalogParameter, value: string): boolean {
 function isNearMiss(value: string, values: readonly string[]): boolean {
   const lower = value.toLowerCase();
   return values.some((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
+}
+
+/** Runs a check of a JSON body; a body nested too deeply to walk (thousands of levels) is reported, never thrown. */
+function guardDepth(block: Block, out: Diagnostic[], check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof RangeError) || !block.jsonBody) throw e;
+    out.push(diag('syntax', 'the JSON body is nested too deeply to check', block.jsonBody.start, block.jsonBody.end));
+  }
 }
 
 /** A parameter line and the documented parameter it stands for. */

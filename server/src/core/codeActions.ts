@@ -59,12 +59,16 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
   const ref = blockAt(doc, start);
   if (!ref) return [];
   const actions: CodeAction[] = [];
-  const here = diagnostics.filter((d) => d.start <= end && d.end >= start);
+  // Fixes written for parameter lines would break a JSON body: there only replacing a key or a value in place applies.
+  const json = ref.block.jsonBody;
+  const inJson = (d: Diagnostic) => json !== undefined && d.start >= ref.start + json.start && d.end <= ref.start + json.end;
+  const here = diagnostics.filter((d) => d.start <= end && d.end >= start && (!inJson(d) || d.code === 'unknown-parameter' || d.code === 'invalid-enum'));
   const missingAll: { name: string; d: Diagnostic }[] = [];
   for (const d of here) {
     const data = d.data ?? {};
     switch (d.code) {
       case 'missing-required':
+        if (json) break;
         for (const name of data.missing ?? []) missingAll.push({ name, d });
         break;
       case 'unknown-parameter':
@@ -75,7 +79,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
         for (const choice of data.choices ?? []) {
           actions.push({ title: `Change to '${choice}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: choice }], diagnostics: [d] });
         }
-        if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined) {
+        if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined && !inJson(d)) {
           actions.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
         }
         break;
@@ -212,7 +216,7 @@ function literalAt(doc: LpreqDocument, offset: number): { text: string; start: n
     const seg = target.slice(s, e);
     if (!/^[\w:.-]+$/.test(seg) || !/\d/.test(seg)) return undefined;
     const prev = target.slice(0, Math.max(0, s - 1)).split('/').pop() ?? '';
-    const hint = prev.endsWith('s') ? `${prev.slice(0, -1)}_id` : 'id';
+    const hint = /^[a-z_]+$/.test(prev) && prev.endsWith('s') ? `${singular(prev)}_id` : 'id';
     return { text: seg, start: ref.start + request.target.start + s, end: ref.start + request.target.start + e, hint };
   }
   const p = block.params.find((x) => x.source === 'body' && rel >= x.value.start && rel <= x.value.end && x.value.end > x.value.start);
@@ -257,4 +261,12 @@ function extractLiteral(doc: LpreqDocument, start: number, end: number, ctx: Ser
   const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
   edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });
   return { title: `Extract '${lit.text}' into @${name} (${edits.length - 1} occurrences)`, kind: 'refactor.extract', edits, diagnostics: [] };
+}
+
+/** `courses` -> `course`, `quizzes` -> `quiz`, `categories` -> `category`, for a variable's name. */
+function singular(word: string): string {
+  if (word.endsWith('zzes')) return word.slice(0, -3);
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  return word.slice(0, -1);
 }

@@ -63,6 +63,8 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   const out: CompletionEntry[] = [];
   const abs = (n: number) => base + line.start + n;
 
+  // Scripts, redirections and a body file line of other clients: nothing of the API to complete there.
+  if (/^\s*(>|<[>@\s]|<$)/.test(line.text) || insideScript(block.text, rel)) return out;
   // Inside an unclosed `{{`: variables, wherever the cursor is.
   const open = before.lastIndexOf('{{');
   if (open !== -1 && before.indexOf('}}', open) === -1) {
@@ -125,6 +127,16 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       return out;
     }
   }
+}
+
+/** Whether `rel` stands inside a `{% ... %}` script of the block. */
+function insideScript(text: string, rel: number): boolean {
+  let open = text.lastIndexOf('{%', rel - 1);
+  // `{{%name}}` is a variable, not a script.
+  while (open > 0 && text.charCodeAt(open - 1) === 123) open = text.lastIndexOf('{%', open - 2);
+  if (open === -1) return false;
+  const close = text.indexOf('%}', open + 2);
+  return close === -1 || close >= rel;
 }
 
 function wordEnd(text: string, col: number): number {
@@ -734,6 +746,8 @@ function completeVariables(
 ) {
   let s = from;
   while (s < col && text[s] === ' ') s++;
+  // `{{%name}}` (percent-encoded): the `%` stays, the name is completed after it.
+  if (text[s] === '%') s++;
   let e = col;
   while (e < text.length && /[\w.$-]/.test(text[e])) e++;
   const closed = text.startsWith('}}', e) || text.startsWith(' }}', e);
@@ -763,7 +777,7 @@ function completeVariables(
   const envNames = new Set<string>();
   for (const [e2, vars] of Object.entries(ctx.env?.environments ?? {})) {
     if (ctx.env?.selected !== undefined && ctx.env.selected !== e2) continue;
-    for (const name of Object.keys(vars)) envNames.add(name);
+    for (const name of Object.keys(vars)) if (!name.startsWith('$')) envNames.add(name);
   }
   for (const name of envNames) {
     if (fileVariables.has(name)) continue;

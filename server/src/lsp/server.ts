@@ -13,8 +13,8 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeWatchedFilesNotification,
-  ErrorCodes,
   InsertTextFormat,
+  LSPErrorCodes,
   MessageType,
   ResponseError,
   ShowMessageNotification,
@@ -96,6 +96,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
   const blockDiagnostics = new WeakMap<Block, { key: string; list: BlockDiagnostic[] }>();
   const envCache = new Map<string, EnvironmentInfo | undefined>();
+  /** Whether the client takes snippets in completion (most do; said in initialize). */
+  let snippets = true;
   /** Environment file problems already shown to the user (each is shown once). */
   const envWarned = new Set<string>();
   /** A block's diagnostics placed at its current first line (most edits move no block). */
@@ -320,6 +322,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown };
     if (typeof init.environment === 'string') selected = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
+    // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
+    snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     try {
       root = folder && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
@@ -413,8 +417,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           label: e.label,
           kind: KIND[e.kind],
           sortText: e.sortText,
-          textEdit: { range: range(document, e.start, e.end), newText: e.insertText },
-          insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+          textEdit: { range: range(document, e.start, e.end), newText: e.snippet && !snippets ? snippetToPlain(e.insertText) : e.insertText },
+          insertTextFormat: e.snippet && snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
         };
         if (e.detail) item.detail = e.detail;
         if (e.documentation) item.documentation = { kind: 'markdown', value: e.documentation };
@@ -529,7 +533,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const symbol = symbolAt(parsed, document.offsetAt(params.position));
       if (!symbol) return null;
       const blocker = renameBlocker(parsed, symbol);
-      if (blocker) throw new ResponseError(ErrorCodes.InvalidRequest, blocker);
+      if (blocker) throw new ResponseError(LSPErrorCodes.RequestFailed, blocker);
       return { range: range(document, symbol.start, symbol.end), placeholder: symbol.name };
     }),
   );
@@ -544,7 +548,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const state = stateOf(document);
       const taken = Object.values(state.ctx.env?.environments ?? {}).flatMap((vars) => Object.keys(vars));
       const edits = rename(parsed, symbol, params.newName, taken);
-      if ('error' in edits) throw new ResponseError(ErrorCodes.InvalidRequest, edits.error);
+      if ('error' in edits) throw new ResponseError(LSPErrorCodes.RequestFailed, edits.error);
       return { changes: { [document.uri]: edits.map((e) => lspEdit(document, e)) } };
     }),
   );
@@ -560,4 +564,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.listen();
 }
 
-
+/** A snippet as plain text: placeholders give their default or first choice, tab stops nothing, escapes their character. */
+export function snippetToPlain(snippet: string): string {
+  return snippet
+    .replace(/\$\{\d+\|([^,|}]*)[^}]*\|\}/g, '$1')
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\}|\$\d+/g, '')
+    .replace(/\\([\\$}])/g, '$1');
+}
