@@ -483,7 +483,7 @@ export class Checker {
         (s.type === 'object' && actual === 'object');
       if (!ok) {
         const at = keyOffset(key);
-        out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}, not ${actual}`, at.start, at.end));
+        out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual}`, at.start, at.end));
         return;
       }
       if (s.minimum !== undefined && typeof v === 'number' && v < s.minimum) {
