@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readBodyFile } from '../../server/src/node/bodyFile';
 import type { Checker } from '../../server/src/core/checker';
 import type { LpreqDocument } from '../../server/src/core/parser';
 import type { ResponseStore } from '../../server/src/sender/chaining';
@@ -200,7 +201,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       token,
       responses,
       system: systemContext(doc, sender.parseDotenv),
-      readFile: (file, encoding) => readBodyFile(doc, file, encoding),
+      readFile: (file, encoding) => readBodyFileOf(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
       allPages: o.allPages,
@@ -260,7 +261,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
       environments: this.environments.environments(t.doc.uri),
       system: systemContext(t.doc, sender.parseDotenv),
-      readFile: (file, encoding) => readBodyFile(t.doc, file, encoding),
+      readFile: (file, encoding) => readBodyFileOf(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
     });
@@ -377,11 +378,7 @@ function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => 
 }
 
 /** A body file (`< ./body.json`), relative to the request file's folder. */
-function readBodyFile(doc: vscode.TextDocument, file: string, encoding: string | undefined): { text: string } | { error: string } {
+function readBodyFileOf(doc: vscode.TextDocument, file: string, encoding: string | undefined): { text: string } | { error: string } {
   if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
-  try {
-    return { text: readFileSync(path.resolve(path.dirname(doc.uri.fsPath), file), encoding === 'latin1' || encoding === 'ascii' ? encoding : 'utf8') };
-  } catch (e) {
-    return { error: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot be read (${(e as Error).message})` };
-  }
+  return readBodyFile(path.resolve(path.dirname(doc.uri.fsPath), file), encoding);
 }

@@ -11,6 +11,7 @@ import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
+import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
@@ -278,14 +279,4 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** A body file (`< ./body.json`): its text, or why it cannot be read. */
-export function readBodyFile(path: string, encoding: string | undefined): { text: string } | { error: string } {
-  try {
-    return { text: readFileSync(path, encoding === 'latin1' || encoding === 'ascii' ? encoding : 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { error: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : `cannot be read (${code ?? (e as Error).message})` };
-  }
 }

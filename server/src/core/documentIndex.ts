@@ -92,8 +92,8 @@ export function lineNumberOf(text: string, offset: number): number {
   return n;
 }
 
-/** Names that hold secrets whatever file defines them. */
-const SECRET_NAME = /token|secret|password|passwd|api[_-]?key|client[_-]?secret/i;
+/** Names that hold secrets whatever file defines them (variables, and prompt variables whose answers are masked). */
+export const SECRET_NAME = /token|secret|pass(word|wd|phrase)?|pwd|\bpin\b|api[_-]?key|credential/i;
 
 /** True when the value of this variable must never be shown. */
 export function isSecretVariable(name: string, env: EnvironmentInfo | undefined): boolean {

@@ -5,6 +5,7 @@
  */
 import type { Checker, Diagnostic, Environments } from '../core/checker';
 import { documentScope } from '../core/checker';
+import { SECRET_NAME } from '../core/documentIndex';
 import { promptVariables, requestName, type LpreqDocument } from '../core/parser';
 import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
@@ -49,7 +50,6 @@ export interface PromptQuestion {
   secret: boolean;
 }
 
-const SECRET_NAME = /pass(word|wd|phrase)?|pwd|\bpin\b|token|secret|api_?key|credential/i;
 
 /** A prompt variable whose name reads like a secret (REST Client masks password, passwd and pass): its answer is masked and kept out of history. */
 export function isSecretPrompt(name: string): boolean {
