@@ -213,3 +213,18 @@ test('{{%name}} in the parameter block is not encoded twice (the form encodes it
   const r = prepare('@term = a&b c\nPOST /api/v1/courses/42/modules\n\nmodule[name] = {{%term}}\n');
   assert.equal(r.body?.text, 'module[name]=a%26b+c');
 });
+
+test("an environment's base_url made of its variables gives the token's origin, resolved", () => {
+  const env = { environments: { local: { base_url: 'http://{{host}}:{{port}}', host: '127.0.0.1', port: '4010' } }, selected: 'local' };
+  const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\n'), 0, { environments: env, system });
+  assert.ok(r.ok);
+  assert.equal(r.ok && r.request.tokenOrigin, 'http://127.0.0.1:4010');
+});
+
+test("a file variable cannot move the token's origin through an environment base_url made of variables", () => {
+  const env = { environments: { local: { base_url: 'http://{{host}}:4010', host: '127.0.0.1' } }, selected: 'local' };
+  const r = prepareRequest(testChecker(), doc('@host = evil.example\nGET /api/v1/courses/42/modules\n'), 0, { environments: env, system });
+  assert.ok(r.ok);
+  assert.equal(r.ok && r.request.tokenOrigin, 'http://127.0.0.1:4010');
+  assert.match(r.ok ? r.request.url : '', /evil\.example/);
+});

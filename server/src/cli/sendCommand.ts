@@ -26,6 +26,8 @@ export const SEND_USAGE =
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
+  // Node's timers take at most 2^31 - 1 ms (about 24 days); beyond that they fire at once.
+  if (Number(value) > 2147483647) throw new UsageError(`--${flag} is at most 2147483647, not ${value}`);
   return Number(value);
 }
 

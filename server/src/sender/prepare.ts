@@ -193,10 +193,18 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   };
 }
 
-/** The chosen environment's base_url: the token belongs to it, whatever a file says. */
+/**
+ * The chosen environment's base_url: the token belongs to it, whatever a file says. One made
+ * of the environment's own variables (`http://{{host}}:{{port}}`) is read through them, never
+ * through a file's: a file variable cannot move the token elsewhere.
+ */
 function environmentBaseUrl(env: Environments | undefined): string | undefined {
   if (!env?.selected) return undefined;
-  return env.environments[env.selected]?.base_url;
+  const vars = env.environments[env.selected];
+  const base = vars?.base_url;
+  if (base === undefined || !base.includes('{{')) return base;
+  const resolved = resolveText(base, { values: new Map(Object.entries(vars)) });
+  return resolved.errors.length > 0 ? undefined : resolved.text;
 }
 
 function fail(error: string, errors: string[]): PrepareResult {
