@@ -125,10 +125,19 @@ const isMac = false;
 const mod = isMac ? 'Meta' : 'Control';
 
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
+  // A suggest widget that opens late (an answer of the language server) can close the palette
+  // as it opens: open it again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const opened = await input
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
+      .then(() => true, (e: unknown) => (attempt >= 3 ? Promise.reject(e) : false));
+    if (opened) break;
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+  }
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
