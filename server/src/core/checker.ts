@@ -364,8 +364,7 @@ export class Checker {
       if (isSentRange(block, open, end)) {
         const expression = text.slice(open + 2, close).trim();
         const problem = resolutionOf(expression, scope);
-        // A variable the request asks for when it is sent (`# @prompt name`), or that its pre-request script sets, is defined for it.
-        if (problem && !(block.metadata.length > 0 && isPrompted(block, expression)) && !block.scriptSets.some((x) => x.name === expression)) {
+        if (problem && !definedInBlock(block, expression)) {
           out.push(diag('unresolved-variable', problem, open, end));
         }
         open = text.indexOf('{{', end);
@@ -1010,9 +1009,10 @@ function kindOf(expression: string): ExpressionKind {
 }
 
 /** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
-function isPrompted(block: Block, expression: string): boolean {
+/** A variable the request asks for when it is sent (`# @prompt name`) or that its own script sets: defined for this block only. */
+function definedInBlock(block: Block, expression: string): boolean {
   const name = expression.startsWith('%') ? expression.slice(1) : expression;
-  return promptVariables(block).some((p) => p.name === name);
+  return block.scriptSets.some((x) => x.name === name) || (block.metadata.length > 0 && promptVariables(block).some((p) => p.name === name));
 }
 
 function resolutionOf(expression: string, scope: VariableScope): string | undefined {

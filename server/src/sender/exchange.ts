@@ -393,7 +393,7 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
       total += chunk.length;
       if (!out && total > limit) {
         // Readable by this user only: a response can hold what only its reader should see.
-        const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userInfoSafe()}`);
+        const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`);
         await mkdir(dir, { recursive: true, mode: 0o700 });
         file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
         out = createWriteStream(file, { mode: 0o600 });
@@ -462,6 +462,6 @@ function interpretBody(result: ExchangeResult, method: string) {
 }
 
 /** A name for this user's folder of large bodies (the uid where there is one). */
-function userInfoSafe(): string {
+function userFolderSuffix(): string {
   return typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
 }
