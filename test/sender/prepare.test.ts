@@ -202,6 +202,29 @@ test('a body read from a file: as it is with <, its variables replaced with <@, 
   assert.equal(noReader.ok, false);
 });
 
+test('a body file sent as it is keeps its bytes; a binary one shows its size and cannot take variables', () => {
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
+  const readFile = (p: string) => (p === 'logo.png' ? { text: '\ufffdPNG\u0000\ufffd', bytes: png, binary: true, path: '/work/logo.png' } : { error: 'no such file' });
+  const run = (text: string) => prepareRequest(testChecker(), doc(text), 0, { environments, system, readFile });
+  const raw = run('POST /api/v1/courses/42/files\n\n< logo.png\n');
+  assert.ok(raw.ok);
+  assert.equal(raw.ok && raw.request.body?.bytes, png);
+  assert.equal(raw.ok && raw.request.body?.contentType, 'image/png');
+  assert.equal(raw.ok && raw.request.body?.text, '[6 bytes of binary data from logo.png]');
+  assert.match(raw.ok ? toCurl(raw.request) : '', /--data-binary '?@\/work\/logo\.png'?$/);
+  const processed = run('POST /api/v1/courses/42/files\n\n<@ logo.png\n');
+  assert.equal(processed.ok, false);
+  assert.match(processed.ok ? '' : processed.error, /binary/);
+});
+
+test("without a selected environment the token has no origin, whatever the file's @base_url says", () => {
+  const r = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { system });
+  assert.ok(r.ok);
+  assert.equal(r.ok && r.request.tokenOrigin, undefined);
+  const unselected = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { environments: { ...environments, selected: undefined }, system });
+  assert.equal(unselected.ok && unselected.request.tokenOrigin, undefined);
+});
+
 test('a variable only a JetBrains script sets cannot be sent, and the error says why', () => {
   const text = 'GET /api/v1/courses/42/modules/{{fromScript}}\n###\nGET /api/v1/courses/42/modules\n\n> {% client.global.set("fromScript", response.body[0].id); %}\n';
   const result = prepareRequest(testChecker(), doc(text), 0, { environments, system });

@@ -294,7 +294,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         result.warnings.push(
           prepared.tokenOrigin
             ? `the token is not sent: ${parsed.origin} is not the origin of base_url (${prepared.tokenOrigin})`
-            : 'the token is not sent: no base_url tells where it belongs',
+            : 'the token is not sent: it goes only to the base_url of the selected environment (http-client.env.json), and none is selected or it has no base_url',
         );
       }
       const headers: Record<string, string> = {};
@@ -323,7 +323,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const response = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
-        body: body?.text,
+        body: body?.bytes ?? body?.text,
         dispatcher,
         signal: controller.signal,
         headersTimeout: timeoutMs,

@@ -18,7 +18,12 @@ export interface PreparedRequest {
   url: string;
   /** Headers as written (variables resolved), plus Accept and User-Agent; never the token. */
   headers: [string, string][];
-  body?: { contentType: string; text: string };
+  /**
+   * What is sent. `bytes`, when present, is sent as it is (a body file read with `<`), and
+   * `text` only shows it (a binary file's text says how many bytes it has); `file` is where
+   * those bytes come from, for a copied cURL command.
+   */
+  body?: { contentType: string; text: string; bytes?: Uint8Array; file?: string };
   /** `# @name` of the request, and its `###` title. */
   name?: string;
   title?: string;
@@ -51,8 +56,11 @@ export interface PrepareOptions {
    * Reads a body file (`< ./body.json`), its path relative to the request file's folder;
    * the caller does the I/O (this step stays pure). Without it such a request is not prepared.
    */
-  readFile?: (path: string, encoding: string | undefined) => { text: string } | { error: string };
+  readFile?: (path: string, encoding: string | undefined) => BodyFileRead;
 }
+
+/** A body file as read: its text, and its bytes and absolute path when the reader has them; `binary` when the bytes are not text. */
+export type BodyFileRead = { text: string; bytes?: Uint8Array; binary?: boolean; path?: string } | { error: string };
 
 /** The content type of a body file when no Content-Type header says it. */
 function contentTypeOfFile(path: string): string {
@@ -61,6 +69,13 @@ function contentTypeOfFile(path: string): string {
   if (ext === 'xml') return 'application/xml';
   if (ext === 'txt' || ext === 'md') return 'text/plain';
   if (ext === 'csv') return 'text/csv';
+  if (ext === 'html' || ext === 'htm') return 'text/html';
+  if (ext === 'png') return 'image/png';
+  if (ext === 'jpg' || ext === 'jpeg') return 'image/jpeg';
+  if (ext === 'gif') return 'image/gif';
+  if (ext === 'svg') return 'image/svg+xml';
+  if (ext === 'pdf') return 'application/pdf';
+  if (ext === 'zip') return 'application/zip';
   return 'application/octet-stream';
 }
 
@@ -165,7 +180,18 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
     const read = options.readFile(path, file.encoding);
     if ('error' in read) return fail(`cannot send: the body file ${path}: ${read.error}`, errors);
     const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-    body = { contentType: declared ?? contentTypeOfFile(path), text: file.processVariables ? resolve(read.text) : read.text };
+    const contentType = declared ?? contentTypeOfFile(path);
+    if (file.processVariables) {
+      // Variables are replaced in text; a binary file has none, and a string would corrupt its bytes.
+      if (read.binary) return fail(`cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`, errors);
+      body = { contentType, text: resolve(read.text) };
+    } else if (read.bytes) {
+      // As it is: the file's own bytes, whatever they hold.
+      const shown = read.binary ? `[${read.bytes.length} bytes of binary data from ${path}]` : read.text;
+      body = { contentType, text: shown, bytes: read.bytes, file: read.path };
+    } else {
+      body = { contentType, text: read.text };
+    }
   } else if (block.jsonBody) {
     body = { contentType: 'application/json', text: resolve(block.jsonBody.text) };
   } else if (pairs.length > 0) {
@@ -188,7 +214,9 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
       title: block.title?.text,
       blockIndex,
       ...endpointFacts(endpoint),
-      tokenOrigin: originOf(environmentBase ?? baseUrl),
+      // Only an environment says where the token belongs: a file's @base_url (a file anyone can
+      // change in a pull request) never sends it anywhere.
+      tokenOrigin: originOf(environmentBase),
     },
   };
 }
