@@ -13,6 +13,7 @@ import type { LpreqDocument } from '../../server/src/core/parser';
 import type { ResponseStore } from '../../server/src/sender/chaining';
 import type { HistoryStore } from '../../server/src/sender/history';
 import type { SendResult } from '../../server/src/sender/send';
+import type { BodyFileRead } from '../../server/src/sender/prepare';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
@@ -378,7 +379,7 @@ function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => 
 }
 
 /** A body file (`< ./body.json`), relative to the request file's folder. */
-function readBodyFileOf(doc: vscode.TextDocument, file: string, encoding: string | undefined): { text: string } | { error: string } {
+function readBodyFileOf(doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
   if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
   return readBodyFile(path.resolve(path.dirname(doc.uri.fsPath), file), encoding);
 }

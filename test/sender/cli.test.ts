@@ -58,6 +58,7 @@ before(async () => {
     }
     if (url.pathname === '/api/v1/courses/1/modules/5') return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
     if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT') return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
+    if (url.pathname === '/upload') return json(res, 200, { bytes: [...req.raw], contentType: req.headers['content-type'] ?? null, authorization: req.headers.authorization ?? null });
     if (url.pathname === '/echo') return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
@@ -217,3 +218,34 @@ test('--prompt takes NAME=VALUE; without a terminal a prompt variable that is no
   assert.equal(JSON.parse(given.stdout).status, 200);
 });
 
+
+test('a binary body file (< ./blob.png) arrives byte for byte; <@ refuses it, since its variables cannot be replaced', async () => {
+  const blob = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x7b, 0x7b]);
+  writeFileSync(join(dir, 'blob.png'), blob);
+  writeFileSync(join(dir, 'upload.lpreq'), 'POST {{base_url}}/upload\n\n< ./blob.png\n');
+  const sent = await run(['upload.lpreq', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(sent.code, 0, sent.stderr);
+  const body = JSON.parse(sent.stdout).body as { bytes: number[]; contentType: string; authorization: string | null };
+  assert.deepEqual(body.bytes, [...blob]);
+  assert.equal(body.contentType, 'image/png');
+  writeFileSync(join(dir, 'upload-vars.lpreq'), 'POST {{base_url}}/upload\n\n<@ ./blob.png\n');
+  const refused = await run(['upload-vars.lpreq', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(refused.code, 1);
+  const error = JSON.parse(refused.stdout) as { status: number | null; error: { kind: string; message: string } };
+  assert.equal(error.status, null);
+  assert.equal(error.error.kind, 'prepare');
+  assert.match(error.error.message, /binary/);
+});
+
+test('without an environment the token goes nowhere, whatever base_url the file gives', async () => {
+  const bare = mkdtempSync(join(tmpdir(), 'lpreq-noenv-'));
+  try {
+    writeFileSync(join(bare, 'file-base.lpreq'), `@base_url = ${api.origin}\nGET {{base_url}}/echo\n`);
+    const r = await run([join(bare, 'file-base.lpreq'), '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).body.authorization, null);
+    assert.match(r.stderr + r.stdout, /token is not sent/);
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
+});

@@ -11,6 +11,8 @@ export interface Received {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The body's bytes as they arrived. */
+  raw: Buffer;
 }
 
 export interface TestServer {
@@ -29,7 +31,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const raw = Buffer.concat(chunks);
+      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw };
       received.push(r);
       Promise.resolve(handler(r, res)).catch((e: unknown) => {
         res.statusCode = 500;

@@ -41,8 +41,10 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
     if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
       parts.push('-H', shellQuote(`Content-Type: ${prepared.body.contentType}`));
     }
-    // --data-binary sends the bytes as they are: the form body is already encoded.
-    parts.push('--data-binary', shellQuote(prepared.body.text));
+    // --data-binary sends the bytes as they are: the form body is already encoded. A body file
+    // sent as it is stays a file (`@path`): its bytes may not survive a shell string.
+    const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
+    parts.push('--data-binary', shellQuote(file !== undefined ? `@${file}` : prepared.body.text));
   }
   return parts.join(' ');
 }
