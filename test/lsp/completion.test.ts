@@ -61,6 +61,9 @@ const cases: [string, string, string][] = [
   ['GET {{ba|}}/api/v1/courses', 'base_url', 'GET {{base_url}}/api/v1/courses'],
   ['# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{|', 'make.response.body.$.', '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.}}'],
   ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}'],
+  // A request's own prompt variables, and names a JetBrains script sets.
+  ['# @prompt course_id The course\nGET /api/v1/courses/{{cou|', 'course_id', '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}'],
+  ['GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|', 'picked', 'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}'],
   // Headers and their values.
   ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
   ['GET /api/v1/courses/1/files\nAuthorization: |', 'Bearer {{token}}', 'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}'],
@@ -72,6 +75,17 @@ for (const [input, label, expected] of cases) {
     check(input, label, expected);
   });
 }
+
+test('completion: a prompt variable is offered in its own request only, first, with what it asks', () => {
+  const own = itemsAt('# @prompt course_id Which course?\nGET /api/v1/courses/{{|').items;
+  const sorted = [...own].sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+  assert.equal(sorted[0].label, 'course_id');
+  assert.equal(sorted[0].detail, 'prompt variable');
+  assert.match(sorted[0].documentation ?? '', /Which course\?/);
+  assert.equal(own.filter((i) => i.label === 'course_id').length, 1, 'the environment course_id is not offered twice');
+  const other = itemsAt('# @prompt answer\nGET /api/v1/courses/1\n###\nGET /api/v1/courses/{{|').items;
+  assert.ok(!other.some((i) => i.label === 'answer'));
+});
 
 test('completion: dates insert a template of the right type', () => {
   const { items } = itemsAt('POST /api/v1/courses/1/grading_periods/batch_update\n\ngrading_periods[][start_date] = |');

@@ -32,6 +32,10 @@ const hovers: [string, RegExp | null][] = [
   ['GET /api/v1/courses\nAuthorization: Bearer {{tok|en}}', /\(secret\)/],
   ['GET /api/v1/courses?x={{client_|key}}', /\(secret\)/],
   ['# a comm|ent\nGET /x', null],
+  // A prompt of the request wins over the environment's value, on a use and on its own line.
+  ['# @prompt course Which course?\nGET /api/v1/courses/{{cou|rse}}/modules', /prompt variable \(line 1\)[\s\S]*Which course\?/],
+  ['# @prompt cou|rse Which course?\nGET /api/v1/courses/{{course}}/modules', /prompt variable/],
+  ['GET /api/v1/courses\n\n> {% client.global.set("picked", 1); %}\n###\nGET /api/v1/courses/{{pic|ked}}', /set by a script[\s\S]*does not run scripts/],
 ];
 
 test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {
@@ -130,6 +134,30 @@ test('navigation: definition, references and rename of a variable and a named re
   const envOnly = symbolAt(two, '@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{'.length + 1)!;
   assert.equal(envOnly.name, 'env_only');
   assert.ok('error' in rename(two, envOnly, 'renamed'));
+});
+
+test('navigation: a prompt variable is defined by its # @prompt line, used in its own request only, and renamed there', () => {
+  const text = '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt course\nGET /api/v1/courses/{{course}}/modules?x={{%course}}\n';
+  const { doc } = load(text);
+  const second = text.indexOf('###');
+  const use = symbolAt(doc, text.indexOf('{{course}}/modules') + 3)!;
+  assert.equal(use.promptBlock, second);
+  const promptName = text.indexOf('@prompt course') + '@prompt '.length;
+  assert.deepEqual(definitions(doc, use), [{ start: promptName, end: promptName + 'course'.length }]);
+  assert.deepEqual(references(doc, use, false).map((l) => text.slice(l.start, l.end)), ['course', 'course']);
+  assert.ok(references(doc, use, false).every((l) => l.start > second));
+  const renamed = rename(doc, use, 'pick');
+  assert.ok(!('error' in renamed));
+  assert.equal(applyEdits(text, renamed), '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt pick\nGET /api/v1/courses/{{pick}}/modules?x={{%pick}}\n');
+  // The file variable's uses leave out the request that asks for its own value.
+  const fileVariable = symbolAt(doc, 2)!;
+  assert.equal(fileVariable.promptBlock, undefined);
+  assert.deepEqual(references(doc, fileVariable, true).map((l) => l.start < second), [true, true]);
+  // On the # @prompt line itself, the same symbol.
+  assert.equal(symbolAt(doc, promptName + 1)?.promptBlock, second);
+  // Renaming the file variable to a prompt's name would let the prompt capture it: refused.
+  const capture = load('@a = 1\nGET /x/{{a}}\n###\n# @prompt b\nGET /y/{{b}}\n').doc;
+  assert.ok('error' in rename(capture, symbolAt(capture, 1)!, 'b'));
 });
 
 test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {

@@ -10,7 +10,7 @@ import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceConte
 import { findNodeAtLocation, getLocation, parseTree } from 'jsonc-parser';
 import { splitParamName } from './catalog/catalog';
 import type { JsonShape } from './catalog/schema';
-import { METHODS, requestName, type Block, type LpreqDocument } from './parser';
+import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
 
 export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference';
@@ -70,7 +70,7 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   if (open !== -1 && before.indexOf('}}', open) === -1) {
     // Not the variable this line defines (`@x = {{`), nor the request it stands in (it cannot wait for its own response).
     const defining = /^\s*@([A-Za-z_][\w.-]*)\s*=/.exec(line.text)?.[1];
-    completeVariables(ctx, doc, line.text, open + 2, col, abs, out, { defining, request: requestName(block) });
+    completeVariables(ctx, doc, line.text, open + 2, col, abs, out, { defining, request: requestName(block) }, block);
     return out;
   }
   switch (line.region) {
@@ -743,6 +743,7 @@ function completeVariables(
   abs: (n: number) => number,
   out: CompletionEntry[],
   exclude: { defining?: string; request?: string } = {},
+  block?: Block,
 ) {
   let s = from;
   while (s < col && text[s] === ' ') s++;
@@ -761,7 +762,25 @@ function completeVariables(
   }
   let i = 0;
   if (exclude.defining !== undefined) fileVariables.delete(exclude.defining);
+  // The request's own prompt variables first: asked for when it is sent, they win over the rest.
+  const asked = new Set<string>();
+  for (const p of block && block.metadata.length > 0 ? promptVariables(block) : []) {
+    if (asked.has(p.name)) continue;
+    asked.add(p.name);
+    out.push({
+      label: p.name,
+      kind: 'variable',
+      detail: 'prompt variable',
+      documentation: `Asked for when this request is sent${p.description ? `: ${md(p.description)}` : ''} (${code(`# @prompt ${p.name}`)})`,
+      insertText: p.name + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(0, i++),
+    });
+  }
   for (const [name, value] of fileVariables) {
+    if (asked.has(name)) continue;
     out.push({
       label: name,
       kind: 'variable',
@@ -780,7 +799,7 @@ function completeVariables(
     for (const name of Object.keys(vars)) if (!name.startsWith('$')) envNames.add(name);
   }
   for (const name of envNames) {
-    if (fileVariables.has(name)) continue;
+    if (fileVariables.has(name) || asked.has(name)) continue;
     const source = environmentSource(name, ctx.env);
     const shown = isSecretVariable(name, ctx.env) ? '(secret)' : source ? code(source.value) : '';
     out.push({
@@ -788,6 +807,22 @@ function completeVariables(
       kind: 'variable',
       detail: `environment${source ? ` ${source.environment}` : ''}`,
       documentation: `${code(name)} = ${shown}${source?.file ? `\n\nfrom ${md(source.file)}` : ''}`,
+      insertText: name + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(1, i++),
+    });
+  }
+  // Variables that scripts of JetBrains' client set: named, so they can be written; lpreq does not run the scripts.
+  const scripted = new Set<string>([...(ctx.scope.scriptNames ?? []), ...(block?.scriptSets.map((x) => x.name) ?? [])]);
+  for (const name of scripted) {
+    if (fileVariables.has(name) || envNames.has(name) || asked.has(name)) continue;
+    out.push({
+      label: name,
+      kind: 'variable',
+      detail: 'set by a script',
+      documentation: `Set by a script of JetBrains' HTTP client (${code('client.global.set')} or ${code('request.variables.set')}); lpreq does not run scripts, so it has no value when lpreq sends`,
       insertText: name + close,
       snippet: false,
       start,

@@ -6,7 +6,7 @@
 import { lookupParameter } from './checker';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
-import { findVariableReferences, requestName, type Block, type LpreqDocument } from './parser';
+import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { CODE_HELP } from './codes';
 
@@ -27,7 +27,7 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   const shift = (r: HoverResult | undefined) => (r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined);
 
   const variable = variableAt(block, rel);
-  if (variable) return shift({ contents: describeVariable(ctx, doc, variable.expression), start: variable.start, end: variable.end });
+  if (variable) return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
 
   const request = block.request;
   if (request && request.methodKnown && rel >= request.start && rel <= request.end) {
@@ -46,9 +46,11 @@ function variableAt(block: Block, rel: number) {
   if (lineEnd === -1) lineEnd = block.text.length;
   const line = block.text.slice(lineStart, lineEnd);
   if (!line.includes('{{')) {
-    // `@name = value`: hover on the definition's name shows the same.
+    // `@name = value` and `# @prompt name`: hover on the definition's name shows the same.
     const v = block.variables.find((x) => rel >= x.name.start && rel <= x.name.end);
-    return v ? { expression: v.name.text, start: v.name.start, end: v.name.end } : undefined;
+    if (v) return { expression: v.name.text, start: v.name.start, end: v.name.end };
+    const p = block.metadata.length > 0 ? promptVariables(block).find((x) => rel >= x.start && rel <= x.end) : undefined;
+    return p ? { expression: p.name, start: p.start, end: p.end } : undefined;
   }
   return findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end);
 }
@@ -86,9 +88,16 @@ function hoverParameter(ctx: ServiceContext, block: Block, rel: number): HoverRe
   return undefined;
 }
 
-function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string): string {
+function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string, at: { start: number; block: Block }): string {
   if (expression.startsWith('%') && expression.length > 1) {
-    return `${describeVariable(ctx, doc, expression.slice(1))}\n\nWritten \`{{%...}}\`: sent percent-encoded.`;
+    return `${describeVariable(ctx, doc, expression.slice(1), at)}\n\nWritten \`{{%...}}\`: sent percent-encoded.`;
+  }
+  // A prompt of the request itself wins over every other definition when it is sent.
+  const prompt = at.block.metadata.length > 0 ? promptVariables(at.block).find((p) => p.name === expression) : undefined;
+  if (prompt) {
+    const line = lineNumberOf(doc.text, at.start + prompt.start) + 1;
+    const asked = prompt.description ? `: ${md(prompt.description)}` : '';
+    return `${code(`{{${expression}}}`)} · prompt variable (line ${line})\n\nAsked for when this request is sent${asked}`;
   }
   if (expression.startsWith('$')) {
     const head = expression.split(/\s+/, 1)[0];
@@ -126,6 +135,11 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
   if (source) {
     const where = source.file ? ` (${md(source.file)})` : '';
     return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(source.value)}\n\nEnvironment ${code(source.environment)}${where}`;
+  }
+  const set = at.block.scriptSets.find((x) => x.name === expression) ?? (ctx.scope.scriptNames?.has(expression) ? { global: true } : undefined);
+  if (set) {
+    const how = set.global ? '`client.global.set`, in the response handler of an earlier request' : '`request.variables.set`, in this request\'s script';
+    return `${code(`{{${expression}}}`)} · set by a script of JetBrains' HTTP client (${how})\n\nlpreq does not run scripts: it has no value when lpreq sends this request`;
   }
   return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;
 }

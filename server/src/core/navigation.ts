@@ -1,9 +1,10 @@
 /**
  * Navigation: go to definition, find references and rename, for file variables
- * (`@name` and `{{name}}`) and named requests (`# @name req` and `{{req.response...}}`).
+ * (`@name` and `{{name}}`), prompt variables (`# @prompt name`, whose scope is their own
+ * request) and named requests (`# @name req` and `{{req.response...}}`).
  */
 import { blockAt } from './documentIndex';
-import { findVariableReferences, requestName, type LpreqDocument } from './parser';
+import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';
 import type { TextEdit } from './codeActions';
 
@@ -13,6 +14,12 @@ export interface NavigationSymbol {
   /** Absolute offsets of the name under the cursor. */
   start: number;
   end: number;
+  /**
+   * A prompt variable: the start of the block that asks for it. Its definition is that
+   * block's `# @prompt` line and its uses are that block's only (it wins there over a file
+   * or environment variable of the same name, as when sending).
+   */
+  promptBlock?: number;
 }
 
 export interface Location {
@@ -34,6 +41,10 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
       return { kind: 'request', name: m.value.text, start: ref.start + m.value.start, end: ref.start + m.value.end };
     }
   }
+  const prompts = block.metadata.length > 0 ? promptVariables(block) : [];
+  for (const p of prompts) {
+    if (rel >= p.start && rel <= p.end) return { kind: 'variable', name: p.name, start: ref.start + p.start, end: ref.start + p.end, promptBlock: ref.start };
+  }
   const lineStart = block.text.lastIndexOf('\n', rel - 1) + 1;
   let lineEnd = block.text.indexOf('\n', rel);
   if (lineEnd === -1) lineEnd = block.text.length;
@@ -46,7 +57,10 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
     if (req) return { kind: 'request', name: req.name, start: ref.start + inner.start, end: ref.start + inner.start + req.name.length };
     // `{{%name}}` (REST Client: the value percent-encoded) is a use of `name`.
     const skip = r.expression.startsWith('%') ? 1 : 0;
-    return { kind: 'variable', name: r.expression.slice(skip), start: ref.start + inner.start + skip, end: ref.start + inner.end };
+    const name = r.expression.slice(skip);
+    const symbol: NavigationSymbol = { kind: 'variable', name, start: ref.start + inner.start + skip, end: ref.start + inner.end };
+    if (prompts.some((p) => p.name === name)) symbol.promptBlock = ref.start;
+    return symbol;
   }
   return undefined;
 }
@@ -60,8 +74,18 @@ function innerName(text: string, start: number, end: number): { start: number; e
   return { start: s, end: e };
 }
 
+/** The block a prompt variable belongs to. */
+function promptScope(doc: LpreqDocument, symbol: NavigationSymbol): { start: number; block: Block } | undefined {
+  return symbol.promptBlock === undefined ? undefined : doc.blocks.find((b) => b.start === symbol.promptBlock);
+}
+
 export function definitions(doc: LpreqDocument, symbol: NavigationSymbol): Location[] {
   const out: Location[] = [];
+  const scope = promptScope(doc, symbol);
+  if (scope) {
+    for (const p of promptVariables(scope.block)) if (p.name === symbol.name) out.push({ start: scope.start + p.start, end: scope.start + p.end });
+    return out;
+  }
   for (const { start, block } of doc.blocks) {
     if (symbol.kind === 'variable') {
       for (const v of block.variables) if (v.name.text === symbol.name) out.push({ start: start + v.name.start, end: start + v.name.end });
@@ -76,8 +100,11 @@ export function definitions(doc: LpreqDocument, symbol: NavigationSymbol): Locat
 /** Every use of the symbol (`{{name}}`, `{{req.response...}}`), optionally with its definitions. */
 export function references(doc: LpreqDocument, symbol: NavigationSymbol, includeDeclaration: boolean): Location[] {
   const out: Location[] = includeDeclaration ? definitions(doc, symbol) : [];
-  for (const { start, block } of doc.blocks) {
+  const scope = promptScope(doc, symbol);
+  for (const { start, block } of scope ? [scope] : doc.blocks) {
     if (!block.text.includes('{{')) continue;
+    // A prompt variable of the same name hides the file's variable in its block.
+    if (!scope && symbol.kind === 'variable' && block.metadata.length > 0 && promptVariables(block).some((p) => p.name === symbol.name)) continue;
     for (const r of findVariableReferences(block.text, 0)) {
       const inner = innerName(block.text, r.start, r.end);
       if (symbol.kind === 'variable' && (r.expression === symbol.name || r.expression === `%${symbol.name}`)) {
@@ -113,9 +140,13 @@ export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: st
   const blocker = renameBlocker(doc, symbol);
   if (blocker) return { error: blocker };
   if (newName !== symbol.name) {
-    const clash = symbol.kind === 'variable'
-      ? doc.blocks.some((b) => b.block.variables.some((v) => v.name.text === newName)) || [...taken].includes(newName)
-      : doc.blocks.some((b) => requestName(b.block) === newName);
+    const scope = promptScope(doc, symbol);
+    const clash = scope
+      ? promptVariables(scope.block).some((p) => p.name === newName)
+      : symbol.kind === 'variable'
+        ? doc.blocks.some((b) => b.block.variables.some((v) => v.name.text === newName) || (b.block.metadata.length > 0 && promptVariables(b.block).some((p) => p.name === newName))) ||
+          [...taken].includes(newName)
+        : doc.blocks.some((b) => requestName(b.block) === newName);
     // Two definitions of one name would silently change what the requests send.
     if (clash) return { error: `${newName} is already defined: renaming ${symbol.name} to it would merge the two` };
   }

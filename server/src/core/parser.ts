@@ -695,6 +695,9 @@ export interface PromptVariable {
   name: string;
   /** The words after the name: what to ask; empty when there are none. */
   description: string;
+  /** Offsets of the name in the block (`# @prompt |name| ...`). */
+  start: number;
+  end: number;
 }
 
 const PROMPT = /^([A-Za-z_][\w.-]*)(?:\s+(.*))?$/;
@@ -705,7 +708,7 @@ export function promptVariables(block: Block): PromptVariable[] {
   for (const m of block.metadata) {
     if (m.key.text !== 'prompt') continue;
     const p = PROMPT.exec(m.value.text);
-    if (p) out = add(out, { name: p[1], description: (p[2] ?? '').trim() });
+    if (p) out = add(out, { name: p[1], description: (p[2] ?? '').trim(), start: m.value.start, end: m.value.start + p[1].length });
   }
   return out;
 }
