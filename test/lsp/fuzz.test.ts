@@ -5,6 +5,7 @@ import { complete } from '../../server/src/core/completion';
 import { formatDocument } from '../../server/src/core/formatting';
 import { hover } from '../../server/src/core/hover';
 import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
+import { blockSemanticTokens, fileVariableNames } from '../../server/src/core/semanticTokens';
 import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
 import { getChecker, load } from './helpers';
 // The benchmarks' seeded generator (mulberry32), so that a failure can be replayed.
@@ -61,6 +62,17 @@ test('fuzz: mutated and random documents through every service at random offsets
     documentSymbols(doc);
     foldingRanges(doc);
     formatDocument(doc);
+    // Semantic tokens: sorted, on one line, inside their block, never overlapping.
+    const names = fileVariableNames(doc);
+    for (const { block } of doc.blocks) {
+      let previousEnd = 0;
+      for (const t of blockSemanticTokens(ctx, block, names)) {
+        const replay = JSON.stringify({ i, text });
+        assert.ok(t.start >= previousEnd && t.end > t.start && t.end <= block.text.length, replay);
+        assert.ok(!/[\r\n]/.test(block.text.slice(t.start, t.end)), replay);
+        previousEnd = t.end;
+      }
+    }
   }
   assert.equal(runs, 2000);
 });

@@ -178,3 +178,46 @@ test('protocol: a broken or binary document does not stop the server', async () 
     assert.deepEqual(((await fixed) as unknown as Published).diagnostics.filter((d) => d.range.start.line === 0).map((d) => d.code), ['unknown-endpoint']);
   });
 });
+
+test('protocol: semantic tokens, full and by range, at the editor positions of a CRLF document', async () => {
+  await withServer(async (c) => {
+    const lines = ['@course = 42', '### Create an item', 'POST /api/v1/courses/{{course}}/modules/7/items', '', 'module_item[type] = Page', '', '### Files', 'GET /api/v1/courses/1/files?sort=size'];
+    const text = lines.join('\r\n');
+    const uri = 'untitled:tokens.lpreq';
+    const opened = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await opened;
+    const init = c.initializeResult as { capabilities: { semanticTokensProvider?: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } };
+    const legend = init.capabilities.semanticTokensProvider?.legend;
+    assert.ok(legend, 'semantic tokens are offered');
+    const decode = (data: number[]) => {
+      const out: string[] = [];
+      let line = 0;
+      let character = 0;
+      for (let i = 0; i < data.length; i += 5) {
+        line += data[i];
+        character = data[i] === 0 ? character + data[i + 1] : data[i + 1];
+        out.push(`${line}:${character} ${lines[line].slice(character, character + data[i + 2])} ${legend.tokenTypes[data[i + 3]]}`);
+      }
+      return out;
+    };
+    const full = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
+    assert.deepEqual(decode(full.data), ['2:23 course variable', '2:40 7 parameter', '4:0 module_item[type] property', '4:20 Page enumMember', '7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
+    const range = await c.request<{ data: number[] }>('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: 7, character: 0 }, end: { line: 7, character: 5 } } });
+    assert.deepEqual(decode(range.data), ['7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
+
+    // An edit, then a delta against the full answer: one splice that gives the new tokens.
+    const previous = full as { resultId: string; data: number[] };
+    assert.ok(previous.resultId);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 4, character: 20 }, end: { line: 4, character: 24 } }, text: 'Pagee' }] });
+    const delta = await c.request<{ resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: previous.resultId });
+    assert.equal(delta.edits.length, 1);
+    const spliced = [...previous.data];
+    for (const e of delta.edits) spliced.splice(e.start, e.deleteCount, ...e.data);
+    lines[4] = 'module_item[type] = Pagee';
+    assert.deepEqual(decode(spliced), ['2:23 course variable', '2:40 7 parameter', '4:0 module_item[type] property', '7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
+    // A delta against an unknown result is a full answer.
+    const unknown = await c.request<{ data?: number[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: 'nope' });
+    assert.deepEqual(decode(unknown.data ?? []), decode(spliced));
+  });
+});

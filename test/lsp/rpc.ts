@@ -24,6 +24,8 @@ export class LspClient {
   private readonly listeners: ((m: Message) => void)[] = [];
   readonly notifications: Message[] = [];
   stderr = '';
+  /** What the server answered to initialize (its capabilities). */
+  initializeResult: unknown;
 
   constructor(args: string[] = [join(ROOT, 'bin', 'lpreq.js'), 'lsp', '--stdio'], cwd = ROOT) {
     this.process = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -126,6 +128,7 @@ export class LspClient {
       capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
       initializationOptions,
     });
+    this.initializeResult = result;
     this.notify('initialized', {});
     return result;
   }

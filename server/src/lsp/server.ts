@@ -37,12 +37,13 @@ import { bundledCatalog } from '../catalogData';
 import { Checker, shiftDiagnostic, type Diagnostic } from '../core/checker';
 import { codeActions, type TextEdit } from '../core/codeActions';
 import { complete, type CompletionEntry } from '../core/completion';
-import { blockAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
+import { blockAt, blockIndexAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
 import { formatDocument } from '../core/formatting';
 import { hover } from '../core/hover';
 import { definitions, references, rename, renameBlocker, symbolAt } from '../core/navigation';
 import { reparseEdit } from '../core/incremental';
 import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
+import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/semanticTokens';
 import { documentSymbols, foldingRanges } from '../core/symbols';
 import { EnvironmentFileError, environmentDefinitions, loadEnvironmentFiles } from '../node/environments';
 
@@ -100,6 +101,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let snippets = true;
   /** Environment file problems already shown to the user (each is shown once). */
   const envWarned = new Set<string>();
+  /**
+   * Per-block semantic tokens, five numbers each as the protocol counts them but relative to
+   * the block (line in the block, character, length, type, modifiers); valid while the block
+   * and the scope key are the same, like the diagnostics.
+   */
+  const blockTokens = new WeakMap<Block, { key: string; data: number[] }>();
   /** A block's diagnostics placed at its current first line (most edits move no block). */
   const placedDiagnostics = new WeakMap<BlockDiagnostic[], { line: number; diagnostics: LspDiagnostic[] }>();
   let checker: Checker | undefined;
@@ -354,6 +361,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
         documentFormattingProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
       },
       serverInfo: { name: 'lpreq', version: '0.1.0' },
     };
@@ -403,6 +411,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     timers.delete(uri);
     states.delete(uri);
     documents.delete(uri);
+    lastTokens.delete(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 
@@ -482,6 +491,90 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         range: range(document, s.start, s.end),
         selectionRange: range(document, s.selectionStart, s.selectionEnd),
       }));
+    }),
+  );
+
+  function semanticTokensOf(state: DocumentState, block: Block, key: string, fileNames: Set<string>): number[] {
+    const cached = blockTokens.get(block);
+    if (cached && cached.key === key) return cached.data;
+    const data: number[] = [];
+    const cursor = new ForwardPositions(block.text);
+    for (const t of blockSemanticTokens(state.ctx, block, fileNames)) {
+      const at = cursor.at(t.start);
+      data.push(at.line, at.character, t.end - t.start, t.type, t.modifiers);
+    }
+    blockTokens.set(block, { key, data });
+    return data;
+  }
+
+  /** The document's semantic tokens, or those of the blocks that meet [from, to]. */
+  function semanticTokens(document: TextDocument, token: CancellationToken, from?: number, to?: number): { data: number[] } {
+    const state = stateOf(document);
+    const key = cacheKeyOf(state);
+    const fileNames = fileVariableNames(state.parsed);
+    const blocks = state.parsed.blocks;
+    const data: number[] = [];
+    let previousLine = 0;
+    let previousCharacter = 0;
+    for (let k = from === undefined ? 0 : Math.max(0, blockIndexAt(state.parsed, from)); k < blocks.length; k++) {
+      const { start, block } = blocks[k];
+      if (to !== undefined && start > to) break;
+      // A huge document answers in slices of work: a cancelled request stops early.
+      if ((k & 255) === 255 && token.isCancellationRequested) return { data: [] };
+      const tokens = semanticTokensOf(state, block, key, fileNames);
+      if (tokens.length === 0) continue;
+      const first = document.positionAt(start);
+      for (let i = 0; i < tokens.length; i += 5) {
+        const line = first.line + tokens[i];
+        const character = tokens[i] === 0 ? first.character + tokens[i + 1] : tokens[i + 1];
+        data.push(line - previousLine, line === previousLine ? character - previousCharacter : character, tokens[i + 2], tokens[i + 3], tokens[i + 4]);
+        previousLine = line;
+        previousCharacter = character;
+      }
+    }
+    return { data };
+  }
+
+  /**
+   * The last full answer per document, for deltas: an edit changes the relative encoding
+   * around it only, so the answer to the next request is a single small splice.
+   */
+  const lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  let tokenResults = 0;
+
+  function fullTokens(uri: string, token: CancellationToken): { resultId?: string; data: number[] } {
+    const document = documents.get(uri);
+    if (!document) return { data: [] };
+    const { data } = semanticTokens(document, token);
+    if (token.isCancellationRequested) return { data: [] };
+    const resultId = String(++tokenResults);
+    lastTokens.set(uri, { resultId, data });
+    return { resultId, data };
+  }
+
+  connection.languages.semanticTokens.on((params, token) => runSafe('semanticTokens', { data: [] }, token, () => fullTokens(params.textDocument.uri, token)));
+
+  connection.languages.semanticTokens.onDelta((params, token) =>
+    runSafe('semanticTokens', { data: [] } as { resultId?: string; data: number[] } | { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }, token, () => {
+      const uri = params.textDocument.uri;
+      const previous = lastTokens.get(uri);
+      const next = fullTokens(uri, token);
+      if (!previous || previous.resultId !== params.previousResultId || next.resultId === undefined) return next;
+      const before = previous.data;
+      const after = next.data;
+      let head = 0;
+      while (head < before.length && head < after.length && before[head] === after[head]) head++;
+      let tail = 0;
+      while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+      if (head === before.length && head === after.length) return { resultId: next.resultId, edits: [] };
+      return { resultId: next.resultId, edits: [{ start: head, deleteCount: before.length - head - tail, data: after.slice(head, after.length - tail) }] };
+    }),
+  );
+
+  connection.languages.semanticTokens.onRange((params, token) =>
+    runSafe('semanticTokens', { data: [] }, token, () => {
+      const document = documents.get(params.textDocument.uri);
+      return document ? semanticTokens(document, token, document.offsetAt(params.range.start), document.offsetAt(params.range.end)) : { data: [] };
     }),
   );
 

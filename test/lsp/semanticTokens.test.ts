@@ -1,0 +1,72 @@
+/** Semantic tokens: what the catalog and the variables say of a block, as data. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../server/src/core/semanticTokens';
+import { load } from './helpers';
+
+const ENV = { environments: { dev: { base_url: 'http://127.0.0.1:4010', course: '42' } }, selected: 'dev' };
+
+/** Each token of the document as `text type[.modifier...]`, in order. */
+function tokensOf(text: string): string[] {
+  const { ctx, doc } = load(text, ENV);
+  const names = fileVariableNames(doc);
+  const out: string[] = [];
+  for (const { start, block } of doc.blocks) {
+    for (const t of blockSemanticTokens(ctx, block, names)) {
+      const modifiers = TOKEN_MODIFIERS.filter((_, i) => t.modifiers & (1 << i));
+      out.push(`${text.slice(start + t.start, start + t.end)} ${[TOKEN_TYPES[t.type], ...modifiers].join('.')}`);
+    }
+  }
+  return out;
+}
+
+const cases: [string, string[]][] = [
+  // Path values that fill placeholders; the literal segments and the base are the grammar's.
+  ['GET {{base_url}}/api/v1/courses/880/modules/12/items', ['base_url variable.readonly', '880 parameter', '12 parameter']],
+  ['GET /api/v1/users/self/files/quota', ['self parameter']],
+  ['GET /api/v1/courses/{{course}}/modules', ['course variable.readonly']],
+  // Parameter names and values: an enum value, a boolean, an integer, free text.
+  [
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Page\nmodule_item[new_tab] = true\nmodule_item[position] = 3\nmodule_item[title] = Week 1',
+    ['1 parameter', '2 parameter', 'module_item[type] property', 'Page enumMember', 'module_item[new_tab] property', 'true keyword', 'module_item[position] property', '3 number', 'module_item[title] property'],
+  ],
+  // Query parameters too; an unknown name or a value outside the enum is left to the diagnostic.
+  ['GET /api/v1/courses/1/files?sort=size&nope=1&order=sideways', ['1 parameter', 'sort property', 'size enumMember', 'order property']],
+  // A deprecated parameter.
+  ['POST /api/v1/accounts/1/roles\n\nrole = Assistant\nlabel = Assistant', ['1 parameter', 'role property.deprecated', 'label property']],
+  // Variables by where they come from: the file, the environment, the system, a prompt, a named request.
+  [
+    '@id = 7\n# @name made\nPOST /api/v1/courses/{{id}}/modules\n\nmodule[name] = {{$guid}}\n###\n# @prompt item\nGET /api/v1/courses/1/modules/{{made.response.body.$.id}}/items/{{item}}',
+    ['id variable', 'module[name] property', '$guid variable.defaultLibrary', '1 parameter', 'made function', 'item parameter'],
+  ],
+  // Nothing for a path that matches no endpoint, nor for comments and metadata.
+  ['# {{course}} in a comment\nGET /api/v1/nowhere/1', []],
+  // `{{%name}}`: the name, without the percent sign.
+  ['GET /api/v1/courses/1/files?search_term={{%course}}', ['1 parameter', 'search_term property', 'course variable.readonly']],
+];
+
+for (const [text, expected] of cases) {
+  test(`semantic tokens: ${JSON.stringify(text.slice(0, 60))}`, () => {
+    assert.deepEqual(tokensOf(text), expected);
+  });
+}
+
+test('semantic tokens never span lines and never overlap, on every example request file', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const dir = join(import.meta.dirname, '..', '..', 'examples');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.lpreq'))) {
+    const text = readFileSync(join(dir, name), 'utf8');
+    const { ctx, doc } = load(text, ENV);
+    const names = fileVariableNames(doc);
+    for (const { block } of doc.blocks) {
+      let previousEnd = -1;
+      for (const t of blockSemanticTokens(ctx, block, names)) {
+        assert.ok(t.end > t.start, name);
+        assert.ok(t.start >= previousEnd, `${name}: overlapping tokens at ${t.start}`);
+        assert.ok(!block.text.slice(t.start, t.end).includes('\n'), name);
+        previousEnd = t.end;
+      }
+    }
+  }
+});
