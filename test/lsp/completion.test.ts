@@ -155,6 +155,21 @@ test('completion inside JSON bodies: the documented shape, a form endpoint by it
   check('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "|', '"Assignment"', 'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Assignment"');
 });
 
+test('completion inside a JSON body: what the request misses as it stands comes first, marked Required here', () => {
+  // The item is a Page: page_url is required (module_item[page_url] for type Page), content_id is not.
+  const items = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Page", "|').items;
+  const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+  assert.equal(sorted[0].label, 'page_url');
+  assert.match(sorted[0].detail ?? '', /Required here/);
+  assert.doesNotMatch(items.find((i) => i.label === 'content_id')?.detail ?? '', /Required/);
+  // The same with the quote and braces an editor closes as they are typed.
+  const closed = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Page", "|"}}').items;
+  assert.equal([...closed].sort((a, b) => (a.sortText < b.sortText ? -1 : 1))[0].label, 'page_url');
+  // One level up, the object that leads to it.
+  const top = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"|').items;
+  assert.match(top.find((i) => i.label === 'module_item')?.detail ?? '', /Required/);
+});
+
 test('completion: nothing inside scripts, redirections and body file lines; {{% keeps its %', () => {
   assert.deepEqual(itemsAt('GET /api/v1/courses/1/modules\n\n> {% client.global.set("a", 1); cl| %}\n').items, []);
   assert.deepEqual(itemsAt('POST /api/v1/courses/1/modules\n\n< ./bo|').items, []);

@@ -7,7 +7,7 @@ import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from '
 import { lookupParameter } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
-import { findNodeAtLocation, getLocation, parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';
 import { splitParamName } from './catalog/catalog';
 import type { JsonShape } from './catalog/schema';
 import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
@@ -368,7 +368,15 @@ function completeJson(ctx: ServiceContext, block: Block, rel: number, base: numb
   if (location.isAtPropertyKey || (location.previousNode === undefined && /[{,]\s*"?[\w-]*$/.test(body.text.slice(0, at)))) {
     const objectPath = location.isAtPropertyKey ? path.slice(0, -1) : path;
     const present = new Set(jsonKeysAt(body.text, objectPath));
-    jsonKeys(endpoint, objectPath).forEach((k, i) => {
+    // What the request misses as it stands (its JSON read as parameters), as for parameter
+    // lines. The key being typed leaves the JSON broken, so it is checked without that key.
+    const missingNow = new Set<string>();
+    const repaired = endpoint.jsonBody ? undefined : withoutTypedKey(body.text, s, e);
+    if (repaired !== undefined) {
+      const probe: Block = { ...block, jsonBody: { ...body, text: repaired } };
+      for (const d of ctx.checker.checkBlock(probe, ctx.scope)) if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
+    }
+    jsonKeys(endpoint, objectPath, missingNow).forEach((k, i) => {
       if (present.has(k.key)) return;
       out.push({
         label: k.key,
@@ -394,6 +402,39 @@ function completeJson(ctx: ServiceContext, block: Block, rel: number, base: numb
   });
 }
 
+/**
+ * A JSON body without the key being typed at [start, end), made whole again: the rest of
+ * the body as it is, or, when that does not parse, the part before the key with its open
+ * objects and arrays closed. Undefined when neither parses.
+ */
+function withoutTypedKey(text: string, start: number, end: number): string | undefined {
+  const head = text.slice(0, start).replace(/,\s*$/, '');
+  const candidates = [head + text.slice(end).replace(/^\s*,/, ''), head + closersOf(head)];
+  for (const candidate of candidates) {
+    const errors: ParseError[] = [];
+    parseTree(candidate, errors);
+    if (errors.length === 0) return candidate;
+  }
+  return undefined;
+}
+
+/** What closes the objects and arrays a JSON text leaves open (strings and escapes skipped). */
+function closersOf(text: string): string {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') open.push('}');
+    else if (c === '[') open.push(']');
+    else if (c === '}' || c === ']') open.pop();
+  }
+  return inString ? '' : open.reverse().join('');
+}
+
 /** The keys already written in the object at `path` of a JSON text. */
 function jsonKeysAt(text: string, path: (string | number)[]): string[] {
   const root = parseTree(text);
@@ -413,8 +454,12 @@ interface JsonKey {
 
 const JSON_VALUE: Record<string, string> = { object: '{$1}', array: '[$1]', string: '"$1"', integer: '$1', number: '$1', boolean: '${1|true,false|}', any: '$1' };
 
-/** The keys of the object at `path`: from the endpoint's JSON shape, or from its bracket parameter names. */
-function jsonKeys(endpoint: Endpoint, path: (string | number)[]): JsonKey[] {
+/**
+ * The keys of the object at `path`: from the endpoint's JSON shape, or from its bracket
+ * parameter names. `missing` are the parameters the request misses as it stands: a key that
+ * leads to one is required here.
+ */
+function jsonKeys(endpoint: Endpoint, path: (string | number)[], missing: Set<string> = new Set()): JsonKey[] {
   if (endpoint.jsonBody) {
     let shape: JsonShape | undefined = endpoint.jsonBody;
     for (const step of path) shape = typeof step === 'number' ? shape?.items : (shape?.properties?.[step] ?? shape?.additionalProperties);
@@ -441,6 +486,15 @@ function jsonKeys(endpoint: Endpoint, path: (string | number)[]): JsonKey[] {
     const array = rest.length === 1 && rest[0] === '';
     const value = leaf ? JSON_VALUE[param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string'] : array ? '[$1]' : '{$1}';
     keys.set(key, { key, detail: leaf || array ? typeLabel(param) + (param.required ? ' · Required' : '') : 'object', documentation: leaf || array ? describeParameter(endpoint, param) : undefined, required: param.required === true, value });
+  }
+  // A key that leads to a parameter the request misses as it stands comes first too.
+  for (const k of keys.values()) {
+    if (k.required) continue;
+    const stem = [...prefix, k.key].map((x, i) => (i === 0 ? x : `[${x}]`)).join('');
+    if ([...missing].some((m) => m === stem || m.startsWith(`${stem}[`))) {
+      k.required = true;
+      if (!k.detail.includes('Required')) k.detail += ' · Required here';
+    }
   }
   return [...keys.values()];
 }
