@@ -135,6 +135,17 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         if (answer !== 'Send Anyway') return false;
       }
     }
+    // REST Client's `# @note`: asked for whatever the environment.
+    const noted = list.filter((r) => r.note !== undefined);
+    if (noted.length > 0) {
+      const first = noted[0];
+      const answer = await vscode.window.showWarningMessage(
+        noted.length === 1 ? `${describeRequest(first)} is marked @note. Send it?` : `${noted.length} requests are marked @note. Send them?`,
+        { modal: true, detail: noted.map((r) => `${describeRequest(r)}${r.note ? `: ${r.note}` : ''}`).join('\n') },
+        'Send',
+      );
+      if (answer !== 'Send') return false;
+    }
     const env = this.environments.selected;
     const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
     if (changing.length > 0) {

@@ -64,6 +64,10 @@ const cases: [string, string, string][] = [
   // A request's own prompt variables, and names a JetBrains script sets.
   ['# @prompt course_id The course\nGET /api/v1/courses/{{cou|', 'course_id', '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}'],
   ['GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|', 'picked', 'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}'],
+  // Request metadata above the request line.
+  ['# @na|\nGET /api/v1/courses', '@name', '# @name request\nGET /api/v1/courses'],
+  ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect\nGET /api/v1/courses'],
+  ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt variable What to ask\nGET /api/v1/courses'],
   // Headers and their values.
   ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
   ['GET /api/v1/courses/1/files\nAuthorization: |', 'Bearer {{token}}', 'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}'],

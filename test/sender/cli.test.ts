@@ -249,3 +249,29 @@ test('without an environment the token goes nowhere, whatever base_url the file 
     rmSync(bare, { recursive: true, force: true });
   }
 });
+
+test('# @note: at a terminal the command asks before sending, and sends only on yes', async () => {
+  const { run: runSend } = await import('../../server/src/cli/sendCommand');
+  writeFileSync(join(dir, 'noted.lpreq'), '# @note Changes the course\nGET {{base_url}}/echo\n');
+  for (const [answer, code] of [['n', 1], ['', 1], [undefined, 1], ['yes', 0]] as const) {
+    const questions: string[] = [];
+    let stderr = '';
+    const before = api.received.length;
+    const result = await runSend(['noted.lpreq', '--format', 'json'], {
+      stdout: () => undefined,
+      stderr: (s) => (stderr += s),
+      readStdin: () => '',
+      isTTY: false,
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: dir,
+      ask: async (q) => {
+        questions.push(q);
+        return answer;
+      },
+    });
+    assert.equal(result, code, stderr);
+    assert.match(questions[0] ?? '', /@note \(Changes the course\)/);
+    assert.equal(api.received.length - before, code === 0 ? 1 : 0);
+    if (code === 1) assert.match(stderr, /not sent/);
+  }
+});

@@ -160,6 +160,21 @@ test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the l
   assert.equal(loop.redirects.length, 4);
 });
 
+test('not following redirects (# @no-redirect, or the setting): the 3xx answer is the response, nothing goes further', async () => {
+  const before = other.received.length;
+  for (const [prepared, options] of [
+    [request(`${api.origin}/to-other`, { noRedirect: true }), { token: TOKEN }],
+    [request(`${api.origin}/to-other`), { token: TOKEN, maxRedirects: 0 }],
+  ] as const) {
+    const r = await sendPrepared(prepared, options);
+    assert.equal(r.status, 302);
+    assert.equal(r.error, undefined);
+    assert.equal(r.headers.location, `${other.origin}/landing`);
+    assert.deepEqual(r.redirects, []);
+  }
+  assert.equal(other.received.length, before);
+});
+
 test('timeouts: no answer, and a body that never ends', async () => {
   const t0 = Date.now();
   const r = await sendPrepared(request(`${api.origin}/slow`), { timeoutMs: 200 });

@@ -217,6 +217,11 @@ test('a body file sent as it is keeps its bytes; a binary one shows its size and
   assert.match(processed.ok ? '' : processed.error, /binary/);
 });
 
+test('# @no-redirect is carried to the exchange; other requests follow redirects', () => {
+  assert.equal(prepare('# @no-redirect\nGET /api/v1/courses/42/modules\n').noRedirect, true);
+  assert.equal(prepare('GET /api/v1/courses/42/modules\n').noRedirect, undefined);
+});
+
 test("without a selected environment the token has no origin, whatever the file's @base_url says", () => {
   const r = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { system });
   assert.ok(r.ok);

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
-import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
+import { metadataValue, parseDocument, requestName, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore, scrubSecrets } from '../sender/history';
@@ -166,6 +166,18 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     for (const d of errors) {
       const at = index.at(d.start);
       io.stderr(`  ${path}:${at.line}:${at.column} error ${d.code}: ${d.message}\n`);
+    }
+  }
+
+  // REST Client's `# @note`: a request to think twice about. At a terminal it is asked for;
+  // a script that runs `lpreq send` has already decided.
+  const note = metadataValue(block, 'note');
+  if (note !== undefined && io.ask) {
+    const what = requestName(block) ?? `${block.request?.method.text ?? ''} ${block.request?.target.text ?? ''}`.trim();
+    const answer = await io.ask(`${what} is marked # @note${note ? ` (${note})` : ''}. Send it? [y/N] `, false);
+    if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) {
+      io.stderr('lpreq: not sent\n');
+      return 1;
     }
   }
 

@@ -13,7 +13,7 @@ import type { JsonShape } from './catalog/schema';
 import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
 
-export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference';
+export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference' | 'metadata';
 
 export interface CompletionEntry {
   label: string;
@@ -80,6 +80,13 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       if (block.jsonBody) completeJson(ctx, block, rel, base, out);
       return out;
     case 'preamble': {
+      // `# @` above the request line: the metadata lpreq reads.
+      const meta = /^\s*(?:#|\/\/)\s*@([\w-]*)$/.exec(before);
+      if (meta) {
+        const from = before.length - meta[1].length;
+        completeMetadata(abs(from), abs(from + /^[\w-]*/.exec(line.text.slice(from))![0].length), out);
+        return out;
+      }
       const t = before.trimStart();
       if (/^[A-Za-z]*$/.test(t) && !/^\s*(#|\/\/|@)/.test(line.text)) {
         completeMethods(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
@@ -785,6 +792,20 @@ function completeHeaderValue(name: string, text: string, from: number, col: numb
   while (s < col && text[s] === ' ') s++;
   h.values.forEach((v, i) => {
     out.push({ label: v, kind: 'value', insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
+  });
+}
+
+/** Request metadata (`# @key value` above the request line) that lpreq acts on, as REST Client and JetBrains' client write it. */
+const METADATA: { key: string; insert: string; doc: string }[] = [
+  { key: 'name', insert: 'name ${1:request}', doc: 'Names the request: later requests use its response (`{{request.response.body.$.id}}`), and `lpreq send --name request` sends it.' },
+  { key: 'prompt', insert: 'prompt ${1:variable} ${2:What to ask}', doc: 'A variable asked for when the request is sent (an input box in the editor, the terminal or `--prompt variable=value` on the command line). In this request it wins over a file or environment variable of the same name.' },
+  { key: 'note', insert: 'note ${1:why to think twice}', doc: 'Asks before the request is sent, showing the note: for requests that change or delete data.' },
+  { key: 'no-redirect', insert: 'no-redirect', doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.' },
+];
+
+function completeMetadata(start: number, end: number, out: CompletionEntry[]) {
+  METADATA.forEach((m, i) => {
+    out.push({ label: `@${m.key}`, filterText: m.key, kind: 'metadata', detail: 'request metadata', documentation: m.doc, insertText: m.insert, snippet: true, start, end, sortText: rank(0, i) });
   });
 }
 

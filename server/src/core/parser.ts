@@ -713,6 +713,15 @@ export function promptVariables(block: Block): PromptVariable[] {
   return out;
 }
 
+/**
+ * The value of a block's `# @key value` metadata: '' for a key written without a value
+ * (`# @no-redirect`), undefined when the block does not have it.
+ */
+export function metadataValue(block: Block, key: string): string | undefined {
+  for (const m of block.metadata) if (m.key.text === key) return m.value.text;
+  return undefined;
+}
+
 /** The `@name` metadata of a block, if any. */
 export function requestName(block: Block): string | undefined {
   for (const m of block.metadata) if (m.key.text === 'name') return m.value.text.length > 0 ? m.value.text : undefined;

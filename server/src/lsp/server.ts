@@ -82,6 +82,7 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   variable: CompletionItemKind.Variable,
   header: CompletionItemKind.Field,
   reference: CompletionItemKind.Reference,
+  metadata: CompletionItemKind.Keyword,
 };
 
 function defaultLoadEnvironment(dir: string, root: string | undefined): EnvironmentInfo | undefined {

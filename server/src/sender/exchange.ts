@@ -248,7 +248,8 @@ export function apiErrorMessage(body: unknown): string | undefined {
 export async function sendPrepared(prepared: PreparedRequest, options: ExchangeOptions = {}): Promise<ExchangeResult> {
   const start = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  // Not following (the setting, or the request's `# @no-redirect`): a 3xx answer is the response.
+  const maxRedirects = prepared.noRedirect ? 0 : (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS);
   const controller = new AbortController();
   let timedOut = false;
   let cancelled = false;
@@ -334,7 +335,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
       const responseHeaders = flattenHeaders(response.headers as Record<string, string | string[] | undefined>);
       const location = responseHeaders.location;
-      if (REDIRECTS.has(response.statusCode) && location !== undefined) {
+      if (REDIRECTS.has(response.statusCode) && location !== undefined && maxRedirects > 0) {
         await response.body.dump().catch(() => undefined);
         let next: string;
         try {

@@ -7,7 +7,7 @@
  */
 import { Checker, documentScope, type Environments } from '../core/checker';
 import type { Endpoint } from '../core/catalog/catalog';
-import { promptVariables, requestName, type LpreqDocument } from '../core/parser';
+import { metadataValue, promptVariables, requestName, type LpreqDocument } from '../core/parser';
 import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
@@ -24,6 +24,8 @@ export interface PreparedRequest {
    * those bytes come from, for a copied cURL command.
    */
   body?: { contentType: string; text: string; bytes?: Uint8Array; file?: string };
+  /** `# @no-redirect` (REST Client, JetBrains' client): a 3xx answer is the response, not followed. */
+  noRedirect?: boolean;
   /** `# @name` of the request, and its `###` title. */
   name?: string;
   title?: string;
@@ -214,6 +216,7 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
       title: block.title?.text,
       blockIndex,
       ...endpointFacts(endpoint),
+      ...(metadataValue(block, 'no-redirect') !== undefined ? { noRedirect: true } : {}),
       // Only an environment says where the token belongs: a file's @base_url (a file anyone can
       // change in a pull request) never sends it anywhere.
       tokenOrigin: originOf(environmentBase),
