@@ -31,13 +31,34 @@ test('history items say what was sent, how it went and when', () => {
   assert.equal(shortUrl('not a url'), 'not a url');
 });
 
+function rebuilt(e: HistoryEntry, readBytes?: Parameters<typeof requestFromEntry>[2]) {
+  const r = requestFromEntry(e, { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' }, readBytes);
+  if ('error' in r) assert.fail(r.error);
+  return r;
+}
+
 test('an entry becomes a request again, without any Authorization header', () => {
-  const r = requestFromEntry(entry, { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' });
+  const r = rebuilt(entry);
   assert.equal(r.method, 'POST');
   assert.deepEqual(r.headers, [['Accept', 'application/json']]);
   assert.deepEqual(r.body, { contentType: 'application/x-www-form-urlencoded', text: 'module%5Bname%5D=W' });
-  const json = requestFromEntry({ ...entry, request: { ...entry.request, body: '{"a":1}' } }, { returns: null, paginated: false, paging: 'link' });
+  const json = rebuilt({ ...entry, request: { ...entry.request, body: '{"a":1}' } });
   assert.equal(json.body?.contentType, 'application/json');
+  // The type it was sent with wins over a guess from the body; # @no-redirect is kept.
+  const kept = rebuilt({ ...entry, request: { ...entry.request, body: '[1 line]', contentType: 'text/plain', noRedirect: true } });
+  assert.equal(kept.body?.contentType, 'text/plain');
+  assert.equal(kept.noRedirect, true);
+});
+
+test("a body file's bytes are read again to resend it, never the text that describes them", () => {
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]);
+  const fromFile: HistoryEntry = { ...entry, request: { ...entry.request, body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png' } };
+  const again = rebuilt(fromFile, (path) => (path === '/w/logo.png' ? { bytes: png } : { error: 'no such file' }));
+  assert.equal(again.body?.bytes, png);
+  assert.equal(again.body?.contentType, 'image/png');
+  const gone = requestFromEntry(fromFile, { returns: null, paginated: false, paging: 'link' }, () => ({ error: 'no such file' }));
+  assert.ok('error' in gone && /logo\.png: no such file/.test(gone.error));
+  assert.ok('error' in requestFromEntry(fromFile, { returns: null, paginated: false, paging: 'link' }));
 });
 
 test('a stored entry shows again as a response with its body parsed', () => {

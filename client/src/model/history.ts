@@ -60,19 +60,33 @@ export function historyItems(list: readonly HistorySummary[], now = Date.now()):
 export function requestFromEntry(
   entry: HistoryEntry,
   facts: Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging' | 'tokenOrigin'>,
-): PreparedRequest {
+  readBytes?: (path: string) => { bytes: Uint8Array } | { error: string },
+): PreparedRequest | { error: string } {
   const headers = entry.request.headers.filter(([n]) => n.toLowerCase() !== 'authorization');
-  const body = entry.request.body;
+  const text = entry.request.body;
   const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-  const contentType = declared ?? (body && /^\s*[[{]/.test(body) ? 'application/json' : 'application/x-www-form-urlencoded');
+  // The type it was sent with; older entries did not keep it, so it is told from the body.
+  const contentType = declared ?? entry.request.contentType ?? (text && /^\s*[[{]/.test(text) ? 'application/json' : 'application/x-www-form-urlencoded');
+  let body: PreparedRequest['body'];
+  const file = entry.request.bodyFile;
+  if (file !== undefined) {
+    // A body file's bytes were sent, not the text that describes them: they are read again.
+    if (!readBytes) return { error: `the body was the file ${file}, and no file can be read here` };
+    const read = readBytes(file);
+    if ('error' in read) return { error: `the body was the file ${file}: ${read.error}` };
+    body = { contentType, text: text ?? '', bytes: read.bytes, file };
+  } else if (text !== undefined) {
+    body = { contentType, text };
+  }
   return {
     method: entry.request.method,
     url: entry.request.url,
     headers,
-    body: body === undefined ? undefined : { contentType, text: body },
+    body,
     name: entry.name,
     title: entry.title,
     blockIndex: -1,
+    ...(entry.request.noRedirect ? { noRedirect: true } : {}),
     ...facts,
   };
 }

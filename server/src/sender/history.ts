@@ -27,7 +27,18 @@ export interface HistoryEntry extends HistorySummary {
   title?: string;
   /** The request file, when known. */
   file?: string;
-  request: { method: string; url: string; headers: [string, string][]; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: [string, string][];
+    body?: string;
+    /** The body's content type as sent (a resend keeps it). */
+    contentType?: string;
+    /** The body was this file's bytes (`< ./logo.png`): a resend reads them again; `body` only describes them. */
+    bodyFile?: string;
+    /** `# @no-redirect`: a resend does not follow redirects either. */
+    noRedirect?: boolean;
+  };
   ok: boolean;
   error?: ExchangeError;
   timing?: Timing;
@@ -91,6 +102,9 @@ export function entryFromExchange(
       url: scrub(request.url),
       headers: request.headers.filter(([n]) => !SENSITIVE_HEADERS.has(n.toLowerCase())).map(([n, v]) => [n, scrub(v)]),
       body: request.body ? scrub(request.body.text) : undefined,
+      ...(request.body ? { contentType: request.body.contentType } : {}),
+      ...(request.body?.bytes !== undefined && request.body.file !== undefined ? { bodyFile: request.body.file } : {}),
+      ...(request.noRedirect ? { noRedirect: true } : {}),
     },
     ok: response.ok,
     error: response.error ? { ...response.error, message: scrub(response.error.message) } : undefined,
