@@ -160,6 +160,18 @@ test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the l
   assert.equal(loop.redirects.length, 4);
 });
 
+test("with no environment, a prompt's secret answer goes to the request's own origin only, and the token nowhere", async () => {
+  const headers: [string, string][] = [['X-Api-Password', 'hunter22'], ['X-Api-Key', TOKEN]];
+  const own = await sendPrepared(request(`${api.origin}/ok`, { headers, tokenOrigin: undefined }), { token: TOKEN, secrets: ['hunter22'] });
+  assert.equal(own.ok, true);
+  assert.equal(api.received.at(-1)?.headers['x-api-password'], 'hunter22');
+  assert.equal(api.received.at(-1)?.headers['x-api-key'], undefined);
+  assert.equal(lastAuth(api), undefined);
+  const moved = await sendPrepared(request(`${api.origin}/to-other`, { headers, tokenOrigin: undefined }), { token: TOKEN, secrets: ['hunter22'] });
+  assert.equal(moved.ok, true);
+  assert.equal(other.received.at(-1)?.headers['x-api-password'], undefined);
+});
+
 test('not following redirects (# @no-redirect, or the setting): the 3xx answer is the response, nothing goes further', async () => {
   const before = other.received.length;
   for (const [prepared, options] of [

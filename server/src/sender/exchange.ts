@@ -300,13 +300,16 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       }
       const headers: Record<string, string> = {};
       const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
-      const secretsAllowed = tokenAllowed(url, prepared.tokenOrigin);
+      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
+      // Other secrets (a password prompt's answer) go where the token may go; with no
+      // environment to say where that is, to the origin the request was written for.
+      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
       for (const [name, value] of prepared.headers) {
         const lower = name.toLowerCase();
         // Credentials the user wrote stay with the first origin, like the token.
         if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) continue;
-        // A header that carries a secret (the token through {{token}}, a password prompt's answer) goes where the token may go, nowhere else.
-        if (!secretsAllowed && carriesSecret(value, [options.token, ...(options.secrets ?? [])])) {
+        // A header that carries a secret (the token through {{token}}, a password prompt's answer) goes where it may go, nowhere else.
+        if ((!tokenHere && carriesSecret(value, [options.token])) || (!secretsHere && carriesSecret(value, options.secrets))) {
           result.warnings.push(`the header ${name} carries the access token or a secret and is not sent to ${parsed.origin}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`);
           continue;
         }
