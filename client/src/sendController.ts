@@ -135,17 +135,6 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         if (answer !== 'Send Anyway') return false;
       }
     }
-    // REST Client's `# @note`: asked for whatever the environment.
-    const noted = list.filter((r) => r.note !== undefined);
-    if (noted.length > 0) {
-      const first = noted[0];
-      const answer = await vscode.window.showWarningMessage(
-        noted.length === 1 ? `${describeRequest(first)} is marked @note. Send it?` : `${noted.length} requests are marked @note. Send them?`,
-        { modal: true, detail: noted.map((r) => `${describeRequest(r)}${r.note ? `: ${r.note}` : ''}`).join('\n') },
-        'Send',
-      );
-      if (answer !== 'Send') return false;
-    }
     const env = this.environments.selected;
     const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
     if (changing.length > 0) {
@@ -222,6 +211,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
       ask: askPrompt,
+      confirmNote: async (q) =>
+        (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
     });
     const summary = results.summaryFromSend(result, { method: r.method, url: r.target });
     const returns = result.resource ?? result.request?.returns ?? null;
@@ -316,7 +307,15 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     } catch {
       tokenOrigin = undefined;
     }
-    const prepared = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin });
+    const rebuilt = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin }, (file) => {
+      const read = readBodyFile(file, undefined);
+      return 'error' in read ? read : { bytes: read.bytes ?? Buffer.from(read.text, 'utf8') };
+    });
+    if ('error' in rebuilt) {
+      void vscode.window.showErrorMessage(`lpreq: cannot send it again: ${rebuilt.error}`);
+      return;
+    }
+    const prepared = rebuilt;
     if (needsConfirmation(prepared.method, this.environments.isProtected())) {
       const answer = await vscode.window.showWarningMessage(`'${envs.selected ?? ''}' is a protected environment. Send ${prepared.method} ${prepared.url} again?`, { modal: true }, 'Send');
       if (answer !== 'Send') return;

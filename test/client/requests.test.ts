@@ -38,11 +38,6 @@ test('every request with its line, title, name and whether its endpoint pages', 
   assert.equal(describeRequest(requests[0]), 'List modules');
 });
 
-test("REST Client's # @note is carried, with or without its text, for the editor to ask", () => {
-  const { requests } = parseRequests(checker, '# @note Deletes the whole module\nDELETE /api/v1/courses/1/modules/2\n###\n# @note\nPOST /api/v1/courses/1/modules\n###\nGET /api/v1/courses/1/modules\n');
-  assert.deepEqual(requests.map((r) => r.note), ['Deletes the whole module', '', undefined]);
-});
-
 test('the request at a line is the one whose block holds it', () => {
   const { requests } = parseRequests(checker, text);
   assert.equal(requestAtLine(requests, 3)?.method, 'GET');

@@ -250,16 +250,16 @@ test('without an environment the token goes nowhere, whatever base_url the file 
   }
 });
 
-test('# @note: at a terminal the command asks before sending, and sends only on yes', async () => {
+test('# @note, on the request or one it refers to: at a terminal the command asks before sending, and sends only on yes', async () => {
   const { run: runSend } = await import('../../server/src/cli/sendCommand');
-  writeFileSync(join(dir, 'noted.lpreq'), '# @note Changes the course\nGET {{base_url}}/echo\n');
-  for (const [answer, code] of [['n', 1], ['', 1], [undefined, 1], ['yes', 0]] as const) {
+  writeFileSync(join(dir, 'noted.lpreq'), '# @name first\n# @note Changes the course\nGET {{base_url}}/echo\n###\n# @name second\nGET {{base_url}}/echo?x={{first.response.body.$.query}}\n');
+  for (const [name, answer, code] of [['first', 'n', 1], ['first', '', 1], ['first', undefined, 1], ['first', 'yes', 0], ['second', 'n', 1], ['second', 'y', 0]] as const) {
     const questions: string[] = [];
-    let stderr = '';
+    let stdout = '';
     const before = api.received.length;
-    const result = await runSend(['noted.lpreq', '--format', 'json'], {
-      stdout: () => undefined,
-      stderr: (s) => (stderr += s),
+    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json'], {
+      stdout: (s) => (stdout += s),
+      stderr: () => undefined,
       readStdin: () => '',
       isTTY: false,
       env: { PATH: process.env.PATH ?? '' },
@@ -269,9 +269,11 @@ test('# @note: at a terminal the command asks before sending, and sends only on 
         return answer;
       },
     });
-    assert.equal(result, code, stderr);
-    assert.match(questions[0] ?? '', /@note \(Changes the course\)/);
-    assert.equal(api.received.length - before, code === 0 ? 1 : 0);
-    if (code === 1) assert.match(stderr, /not sent/);
+    assert.equal(result, code, stdout);
+    assert.equal(questions.length, 1);
+    assert.match(questions[0], /^first is marked # @note \(Changes the course\)/);
+    // Nothing at all is sent without a yes: not the noted request, not the one that refers to it.
+    assert.equal(api.received.length - before, code === 0 ? (name === 'first' ? 1 : 2) : 0);
+    if (code === 1) assert.match(JSON.parse(stdout).error.message, /not sent: first is marked # @note/);
   }
 });

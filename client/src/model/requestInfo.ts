@@ -12,8 +12,6 @@ export interface RequestInfo {
   title?: string;
   paginated: boolean;
   endpointId?: string;
-  /** REST Client's `# @note` (its text, '' without one): the editor asks before sending. */
-  note?: string;
 }
 
 /** A short name of a request for messages: its `@name`, its title, or METHOD target. */

@@ -3,7 +3,7 @@
  * whether its endpoint is paginated, whether it changes data. Pure: text in, plain data out.
  */
 import { documentScope, type Checker, type Environments } from '../../../server/src/core/checker';
-import { metadataValue, parseDocument, requestName, type LpreqDocument } from '../../../server/src/core/parser';
+import { parseDocument, requestName, type LpreqDocument } from '../../../server/src/core/parser';
 import type { RequestInfo } from './requestInfo';
 
 export { describeRequest, type RequestInfo } from './requestInfo';
@@ -38,7 +38,6 @@ export function listRequests(checker: Checker, document: LpreqDocument, environm
       title: block.title?.text || undefined,
       paginated: endpoint?.paginated === true,
       endpointId: endpoint?.id,
-      ...(metadataValue(block, 'note') !== undefined ? { note: metadataValue(block, 'note') } : {}),
     });
   });
   return out;

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
-import { metadataValue, parseDocument, requestName, type LpreqDocument } from '../core/parser';
+import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore, scrubSecrets } from '../sender/history';
@@ -169,18 +169,6 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     }
   }
 
-  // REST Client's `# @note`: a request to think twice about. At a terminal it is asked for;
-  // a script that runs `lpreq send` has already decided.
-  const note = metadataValue(block, 'note');
-  if (note !== undefined && io.ask) {
-    const what = requestName(block) ?? `${block.request?.method.text ?? ''} ${block.request?.target.text ?? ''}`.trim();
-    const answer = await io.ask(`${what} is marked # @note${note ? ` (${note})` : ''}. Send it? [y/N] `, false);
-    if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) {
-      io.stderr('lpreq: not sent\n');
-      return 1;
-    }
-  }
-
   const dotenvFile = join(dirname(absolute), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
@@ -213,6 +201,11 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       // The private file's token may travel as {{token}} even when LPREQ_TOKEN is the one lpreq sends.
       secrets: [privateToken],
       readFile: (file, encoding) => readBodyFile(resolve(dirname(absolute), file), encoding),
+      // REST Client's `# @note`, on this request or one it refers to: at a terminal it is asked
+      // for; a script that runs `lpreq send` has already decided.
+      confirmNote: io.ask
+        ? async (q) => /^\s*y(es)?\s*$/i.test((await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ?? '')
+        : undefined,
       ask: async (q) => {
         if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
         io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);

@@ -6,7 +6,7 @@
 import type { Checker, Diagnostic, Environments } from '../core/checker';
 import { documentScope } from '../core/checker';
 import { SECRET_NAME } from '../core/documentIndex';
-import { promptVariables, requestName, type LpreqDocument } from '../core/parser';
+import { metadataValue, promptVariables, requestName, type LpreqDocument } from '../core/parser';
 import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
@@ -38,6 +38,11 @@ export interface SendBlockOptions extends PagingOptions {
   readFile?: PrepareOptions['readFile'];
   /** Asks for a prompt variable that has no value yet; undefined means the user cancelled. */
   ask?: (question: PromptQuestion) => Promise<string | undefined>;
+  /**
+   * Asked for each request of the flow marked `# @note` (REST Client), the requests it refers
+   * to included, before it is sent; false stops the flow. Without it such requests are sent.
+   */
+  confirmNote?: (question: { request: string; note: string }) => Promise<boolean>;
 }
 
 export interface PromptQuestion {
@@ -111,6 +116,14 @@ async function sendWithDependencies(
   if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
 
   // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
+  const note = block ? metadataValue(block, 'note') : undefined;
+  if (block && note !== undefined && options.confirmNote) {
+    const request = requestName(block) ?? `${block.request?.method.text ?? ''} ${block.request?.target.text ?? ''}`.trim();
+    if (!(await options.confirmNote({ request, note }))) {
+      result.error = { kind: 'prepare', message: `not sent: ${request} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
+      return result;
+    }
+  }
   const prompts = new Map<string, string>();
   for (const p of block ? promptVariables(block) : []) {
     let value = options.prompts?.get(p.name);
