@@ -158,6 +158,18 @@ test('navigation: a prompt variable is defined by its # @prompt line, used in it
   // Renaming the file variable to a prompt's name would let the prompt capture it: refused.
   const capture = load('@a = 1\nGET /x/{{a}}\n###\n# @prompt b\nGET /y/{{b}}\n').doc;
   assert.ok('error' in rename(capture, symbolAt(capture, 1)!, 'b'));
+  // ... and a prompt renamed to a name its request already uses would take that use over.
+  const taken = '@term = hello\n###\n# @prompt id\nGET /api/v1/courses/{{id}}/files?search_term={{term}}\n';
+  const takenDoc = load(taken).doc;
+  assert.ok('error' in rename(takenDoc, symbolAt(takenDoc, taken.indexOf('{{id}}') + 2)!, 'term'));
+  // A use in the value of a variable defined where the name is prompted means the prompt there and the file
+  // variable in later requests: found as a reference of the file variable, and no rename can keep both.
+  const both = '@x = 1\n###\n# @prompt x\n@y = /api/v1/courses/{{x}}\nGET {{y}}/modules\n###\nGET {{y}}/files\n';
+  const bothDoc = load(both).doc;
+  const fileX = symbolAt(bothDoc, 1)!;
+  assert.ok(references(bothDoc, fileX, false).some((l) => l.start === both.indexOf('{{x}}') + 2));
+  assert.ok('error' in rename(bothDoc, fileX, 'cid'));
+  assert.ok('error' in rename(bothDoc, symbolAt(bothDoc, both.indexOf('prompt x') + 7)!, 'cid'));
 });
 
 test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {

@@ -103,11 +103,13 @@ export function references(doc: LpreqDocument, symbol: NavigationSymbol, include
   const scope = promptScope(doc, symbol);
   for (const { start, block } of scope ? [scope] : doc.blocks) {
     if (!block.text.includes('{{')) continue;
-    // A prompt variable of the same name hides the file's variable in its block.
-    if (!scope && symbol.kind === 'variable' && block.metadata.length > 0 && promptVariables(block).some((p) => p.name === symbol.name)) continue;
+    // A prompt of the same name hides the file's variable in its request, except in the
+    // values of variables defined there, which later requests read too.
+    const hidden = !scope && symbol.kind === 'variable' && prompts(block, symbol.name);
     for (const r of findVariableReferences(block.text, 0)) {
       const inner = innerName(block.text, r.start, r.end);
       if (symbol.kind === 'variable' && (r.expression === symbol.name || r.expression === `%${symbol.name}`)) {
+        if (hidden && !inVariableValue(block, r.start)) continue;
         const skip = r.expression === symbol.name ? 0 : 1;
         out.push({ start: start + inner.start + skip, end: start + inner.end });
       } else if (symbol.kind === 'request') {
@@ -117,6 +119,30 @@ export function references(doc: LpreqDocument, symbol: NavigationSymbol, include
     }
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** Whether the block asks for `name` with `# @prompt`. */
+function prompts(block: Block, name: string): boolean {
+  return block.metadata.length > 0 && promptVariables(block).some((p) => p.name === name);
+}
+
+/** Whether a block-relative offset stands in the value of a variable the block defines (`@y = ...{{x}}`). */
+function inVariableValue(block: Block, offset: number): boolean {
+  return block.variables.some((v) => offset >= v.value.start && offset < v.value.end);
+}
+
+/** Whether the block uses `{{name}}` (or `{{%name}}`) anywhere. */
+function uses(block: Block, name: string): boolean {
+  return block.text.includes('{{') && findVariableReferences(block.text, 0).some((r) => r.expression === name || r.expression === `%${name}`);
+}
+
+/**
+ * A `{{name}}` in the value of a variable defined in a request that prompts `name`: that
+ * request reads it as its prompt, later requests as the file's variable. No rename can
+ * keep both meanings.
+ */
+function ambiguousUse(doc: LpreqDocument, name: string): boolean {
+  return doc.blocks.some(({ block }) => prompts(block, name) && findVariableReferences(block.text, 0).some((r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start)));
 }
 
 export function isValidName(kind: NavigationSymbol['kind'], name: string): boolean {
@@ -139,16 +165,20 @@ export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: st
   if (!isValidName(symbol.kind, newName)) return { error: `'${newName}' is not a valid ${symbol.kind === 'variable' ? 'variable' : 'request'} name` };
   const blocker = renameBlocker(doc, symbol);
   if (blocker) return { error: blocker };
+  if (symbol.kind === 'variable' && ambiguousUse(doc, symbol.name)) {
+    return { error: `{{${symbol.name}}} stands in the value of a variable defined in a request that prompts ${symbol.name}: there it is the prompt, in later requests the file variable; rename it by hand` };
+  }
   if (newName !== symbol.name) {
     const scope = promptScope(doc, symbol);
+    // A prompt renamed to a name its request already uses would take that use over.
     const clash = scope
-      ? promptVariables(scope.block).some((p) => p.name === newName)
+      ? prompts(scope.block, newName) || uses(scope.block, newName)
       : symbol.kind === 'variable'
         ? doc.blocks.some((b) => b.block.variables.some((v) => v.name.text === newName) || (b.block.metadata.length > 0 && promptVariables(b.block).some((p) => p.name === newName))) ||
           [...taken].includes(newName)
         : doc.blocks.some((b) => requestName(b.block) === newName);
     // Two definitions of one name would silently change what the requests send.
-    if (clash) return { error: `${newName} is already defined: renaming ${symbol.name} to it would merge the two` };
+    if (clash) return { error: `${newName} is already defined or used${scope ? ' in this request' : ''}: renaming ${symbol.name} to it would merge the two` };
   }
   return references(doc, symbol, true).map((l) => ({ start: l.start, end: l.end, newText: newName }));
 }
