@@ -169,6 +169,11 @@ test('completion inside a JSON body: what the request misses as it stands comes 
   // The same with the quote and braces an editor closes as they are typed.
   const closed = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Page", "|"}}').items;
   assert.equal([...closed].sort((a, b) => (a.sortText < b.sortText ? -1 : 1))[0].label, 'page_url');
+  // The cursor back in a key that has a value: its siblings still count, whatever their order.
+  for (const body of ['{"module_item": {"type": "Page", "ti|": "Week 1"}}', '{"module_item": {"ti|": "Week 1", "type": "Page"}}', '{"module_item": {"ti|": {"a": [1, "}"]}, "type": "Page"}}']) {
+    const ranked = itemsAt(`POST /api/v1/courses/42/modules/7/items\n\n${body}`).items.sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+    assert.equal(ranked[0].label, 'page_url', body);
+  }
   // One level up, the object that leads to it.
   const top = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"|').items;
   assert.match(top.find((i) => i.label === 'module_item')?.detail ?? '', /Required/);

@@ -416,13 +416,46 @@ function completeJson(ctx: ServiceContext, block: Block, rel: number, base: numb
  */
 function withoutTypedKey(text: string, start: number, end: number): string | undefined {
   const head = text.slice(0, start).replace(/,\s*$/, '');
-  const candidates = [head + text.slice(end).replace(/^\s*,/, ''), head + closersOf(head)];
+  const candidates = [
+    head + text.slice(end).replace(/^\s*,/, ''),
+    // A key that already has a value (the cursor went back into it): the value goes too, its siblings stay.
+    head + text.slice(afterValue(text, end)).replace(/^\s*,/, ''),
+    head + closersOf(head),
+  ];
   for (const candidate of candidates) {
     const errors: ParseError[] = [];
     parseTree(candidate, errors);
     if (errors.length === 0) return candidate;
   }
   return undefined;
+}
+
+/** The offset after `: value` that follows a key ending at `from` (`from` itself when no `:` follows). */
+function afterValue(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && /\s/.test(text[i])) i++;
+  if (text[i] !== ':') return from;
+  i++;
+  while (i < text.length && /\s/.test(text[i])) i++;
+  let depth = 0;
+  let inString = false;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (depth === 0) return i;
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (c === ',' && depth === 0) return i;
+  }
+  return i;
 }
 
 /** What closes the objects and arrays a JSON text leaves open (strings and escapes skipped). */
