@@ -221,3 +221,43 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
     assert.deepEqual(decode(unknown.data ?? []), decode(spliced));
   });
 });
+
+test('protocol: semantic tokens follow the environment (the editor is told to ask again) and where a variable is defined', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  const c = new LspClient();
+  const timer = setTimeout(() => c.kill(), 30000);
+  try {
+    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { course: '42' }, prod: { other: '1' } }));
+    const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
+    const text = 'GET /api/v1/courses/1/modules\n###\nGET /api/v1/courses/{{course}}/files?sort=size\n';
+    await c.initialize({ environment: 'dev' }, null, { semanticTokens: { refreshSupport: true } });
+    const opened = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await opened;
+    const legend = (c.initializeResult as { capabilities: { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } }).capabilities.semanticTokensProvider.legend;
+    const tokens = async () => {
+      const { data } = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
+      const out: string[] = [];
+      for (let i = 0; i < data.length; i += 5) {
+        const modifiers = legend.tokenModifiers.filter((_, k) => data[i + 4] & (1 << k));
+        out.push([legend.tokenTypes[data[i + 3]], ...modifiers].join('.'));
+      }
+      return out;
+    };
+    assert.deepEqual(await tokens(), ['parameter', 'variable.readonly', 'property', 'enumMember']);
+    // Defined in the file too, in another request, with the same value: a variable of the file, no longer the environment's.
+    const edited = c.diagnostics(uri, 2);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '@course = 42\n' }] });
+    await edited;
+    assert.deepEqual(await tokens(), ['parameter', 'variable', 'property', 'enumMember']);
+    // Another environment: the editor is asked to fetch the tokens again.
+    const refresh = c.waitFor((m) => m.method === 'workspace/semanticTokens/refresh');
+    c.notify('lpreq/selectEnvironment', { name: 'prod' });
+    await refresh;
+    await c.shutdown();
+  } finally {
+    clearTimeout(timer);
+    c.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

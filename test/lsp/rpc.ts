@@ -121,11 +121,11 @@ export class LspClient {
     }, timeoutMs).then((m) => m.params as never);
   }
 
-  async initialize(initializationOptions: unknown = {}, rootUri: string | null = null) {
+  async initialize(initializationOptions: unknown = {}, rootUri: string | null = null, workspaceCapabilities: Record<string, unknown> = {}) {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
       initializationOptions,
     });
     this.initializeResult = result;

@@ -100,6 +100,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const envCache = new Map<string, EnvironmentInfo | undefined>();
   /** Whether the client takes snippets in completion (most do; said in initialize). */
   let snippets = true;
+  /** Whether the client asks for semantic tokens again when told to (`workspace/semanticTokens/refresh`). */
+  let semanticRefresh = false;
   /** Environment file problems already shown to the user (each is shown once). */
   const envWarned = new Set<string>();
   /**
@@ -321,6 +323,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (state) state.version = Number.NaN;
       runSafe('diagnostics', undefined, undefined, () => publish(document.uri));
     }
+    // The colours of {{variables}} depend on the environment too: the editor asks again.
+    if (semanticRefresh) connection.languages.semanticTokens.refresh().catch((e: unknown) => log(`semantic tokens refresh: ${String(e)}`));
   }
 
   const range = (document: TextDocument, start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
@@ -332,6 +336,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
     snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
+    semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     try {
       root = folder && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
@@ -511,8 +516,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** The document's semantic tokens, or those of the blocks that meet [from, to]. */
   function semanticTokens(document: TextDocument, token: CancellationToken, from?: number, to?: number): { data: number[] } {
     const state = stateOf(document);
-    const key = cacheKeyOf(state);
     const fileNames = fileVariableNames(state.parsed);
+    // Whether a name comes from the file or the environment changes its modifiers, not the scope's values.
+    const key = `${cacheKeyOf(state)}\u0000${[...fileNames].sort().join('\u0000')}`;
     const blocks = state.parsed.blocks;
     const data: number[] = [];
     let previousLine = 0;
