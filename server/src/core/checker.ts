@@ -1042,7 +1042,8 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
 }
 
 /** Whether [start, end) lies within a part of the block that is sent. */
-function isSentRange(block: Block, start: number, end: number): boolean {
+/** Whether [start, end) of a block stands in a part that is sent (not comments or metadata). */
+export function isSentRange(block: Block, start: number, end: number): boolean {
   const within = (from: number, to: number) => start >= from && end <= to;
   const request = block.request;
   if (request && within(request.target.start, request.target.end)) return true;

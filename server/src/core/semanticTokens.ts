@@ -9,7 +9,7 @@
  * response. Names and values the checker reports are left to the grammar and the
  * diagnostic. Offsets are relative to the block; every token stays on one line.
  */
-import { lookupParameter } from './checker';
+import { isSentRange, lookupParameter } from './checker';
 import type { ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';
@@ -117,23 +117,10 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
   }
 }
 
-/** Where a `{{...}}` may stand and be sent: what the checker reads too (not comments, not metadata). */
-function inSentPart(block: Block, start: number, end: number): boolean {
-  const within = (from: number, to: number) => start >= from && end <= to;
-  const request = block.request;
-  if (request && within(request.target.start, request.target.end)) return true;
-  for (const h of block.headers) if (within(h.start, h.end)) return true;
-  for (const p of block.params) if (p.source === 'body' && within(p.start, p.end)) return true;
-  for (const v of block.variables) if (within(v.value.start, v.value.end)) return true;
-  for (const q of block.queryLines) if (within(q.start, q.end)) return true;
-  if (block.fileBody !== undefined && within(block.fileBody.start, block.fileBody.end)) return true;
-  return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
-}
-
 function variableTokens(ctx: ServiceContext, block: Block, fileNames: Set<string>, out: SemanticToken[]) {
   const prompts = block.metadata.length > 0 ? promptVariables(block) : [];
   for (const r of findVariableReferences(block.text, 0)) {
-    if (!inSentPart(block, r.start, r.end)) continue;
+    if (!isSentRange(block, r.start, r.end)) continue;
     // The name inside the braces, without the spaces around it or the `%` of `{{%name}}`.
     let s = r.start + 2;
     let e = r.end - 2;
