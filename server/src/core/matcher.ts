@@ -78,6 +78,13 @@ export function targetPath(target: string, resolve: (name: string) => string | u
       const braced = text.charCodeAt(from) === 123;
       const isVariable = braced && isWholeVariable(text, from, slash);
       const raw = text.slice(from, slash);
+      // A variable that stands for several segments (`@cs = courses/880`): its segments, as written there.
+      const spread = isVariable ? spreadSegments(resolve(text.slice(from + 2, slash - 2).trim()), resolve) : undefined;
+      if (spread) {
+        for (const s of spread) segments.push(s);
+        from = slash + 1;
+        continue;
+      }
       segments.push({
         // As the server reads it: `sis_course_id%3AA1` is `sis_course_id:A1`.
         text: !braced && raw.includes('%') ? decodeSegment(raw) : raw,
@@ -97,6 +104,28 @@ function decodeSegment(raw: string): string {
   } catch {
     return raw;
   }
+}
+
+/**
+ * The segments a variable's value stands for when it holds a slash (`courses/880`,
+ * `courses/{{course}}`): plain pieces, or whole variables read one level down. Undefined for
+ * a value of one segment, or one that is not a plain path (a query, a fragment, a space, a
+ * brace that is not a whole variable).
+ */
+function spreadSegments(value: string | undefined, resolve: (name: string) => string | undefined): PathSegment[] | undefined {
+  if (value === undefined || !value.includes('/') || /[?#\s]/.test(value)) return undefined;
+  const out: PathSegment[] = [];
+  for (const piece of value.split('/')) {
+    if (piece.length === 0) continue;
+    if (isWholeVariable(piece, 0, piece.length)) {
+      out.push({ text: piece, isVariable: true, value: plainSegment(resolve(piece.slice(2, -2).trim())), isUnfilled: false });
+    } else if (noBraces(piece, 0, piece.length)) {
+      out.push({ text: piece.includes('%') ? decodeSegment(piece) : piece, isVariable: false, value: undefined, isUnfilled: false });
+    } else {
+      return undefined;
+    }
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 /** A value that can stand for one path segment as it is: not empty, no slash, brace, query or fragment. */
