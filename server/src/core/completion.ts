@@ -850,8 +850,8 @@ function completeVariables(
   col: number,
   abs: (n: number) => number,
   out: CompletionEntry[],
-  exclude: { defining?: string; request?: string } = {},
-  block?: Block,
+  exclude: { defining?: string; request?: string },
+  block: Block,
 ) {
   let s = from;
   while (s < col && text[s] === ' ') s++;
@@ -872,7 +872,7 @@ function completeVariables(
   if (exclude.defining !== undefined) fileVariables.delete(exclude.defining);
   // The request's own prompt variables first: asked for when it is sent, they win over the rest.
   const asked = new Set<string>();
-  for (const p of block && block.metadata.length > 0 ? promptVariables(block) : []) {
+  for (const p of block.metadata.length > 0 ? promptVariables(block) : []) {
     if (asked.has(p.name)) continue;
     asked.add(p.name);
     out.push({
@@ -923,7 +923,7 @@ function completeVariables(
     });
   }
   // Variables that scripts of JetBrains' client set: named, so they can be written; lpreq does not run the scripts.
-  const scripted = new Set<string>([...(ctx.scope.scriptNames ?? []), ...(block?.scriptSets.map((x) => x.name) ?? [])]);
+  const scripted = new Set<string>([...(ctx.scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
   for (const name of scripted) {
     if (fileVariables.has(name) || envNames.has(name) || asked.has(name)) continue;
     out.push({
