@@ -261,3 +261,27 @@ test('protocol: semantic tokens follow the environment (the editor is told to as
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('protocol: semantic tokens of a large document come in slices: a completion asked meanwhile is answered first, and an edit meanwhile gives ContentModified', async () => {
+  const { generateDocument } = await import('../../bench/lsp-bench');
+  const { text } = generateDocument(4000);
+  await withServer(async (c) => {
+    const uri = 'untitled:large.lpreq';
+    const opened = c.diagnostics(uri, 1, 60000);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await opened;
+    const order: string[] = [];
+    const tokens = c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } }, 60000).then((r) => {
+      order.push('tokens');
+      return r;
+    });
+    const completion = c.request('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 0 } }, 60000).then(() => order.push('completion'));
+    await Promise.all([tokens, completion]);
+    assert.deepEqual(order, ['completion', 'tokens']);
+    assert.ok((await tokens).data.length > 0);
+    // An edit while the tokens are gathered: the answer would be for a text that is gone.
+    const stale = c.request('textDocument/semanticTokens/full', { textDocument: { uri } }, 60000);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }] });
+    await assert.rejects(stale, /the document changed/);
+  });
+});

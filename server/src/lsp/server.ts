@@ -134,6 +134,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
   }
 
+  /** runSafe for a handler that answers later (in slices): a rejection is logged the same way. */
+  async function runSafeAsync<T>(name: string, empty: T, token: CancellationToken | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      if (token?.isCancellationRequested) return empty;
+      const result = await fn();
+      return token?.isCancellationRequested ? empty : result;
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return empty;
+    }
+  }
+
   function environmentFor(uri: string): EnvironmentInfo | undefined {
     let dir: string | undefined;
     try {
@@ -513,9 +526,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return data;
   }
 
-  /** The document's semantic tokens, or those of the blocks that meet [from, to]. */
-  function semanticTokens(document: TextDocument, token: CancellationToken, from?: number, to?: number): { data: number[] } {
+  /** Blocks whose tokens are gathered between two turns of the event loop. */
+  const TOKEN_SLICE = 512;
+
+  /**
+   * The document's semantic tokens, or those of the blocks that meet [from, to]. A large
+   * document is gathered a slice of blocks at a time: requests that arrive meanwhile (a
+   * completion) are answered between slices, and a cancelled request stops. A document
+   * that changes meanwhile gets ContentModified, as the protocol asks.
+   */
+  async function semanticTokens(document: TextDocument, token: CancellationToken, from?: number, to?: number): Promise<{ data: number[] }> {
     const state = stateOf(document);
+    const version = document.version;
     const fileNames = fileVariableNames(state.parsed);
     // Whether a name comes from the file or the environment changes its modifiers, not the scope's values.
     const key = `${cacheKeyOf(state)}\u0000${[...fileNames].sort().join('\u0000')}`;
@@ -523,11 +545,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const data: number[] = [];
     let previousLine = 0;
     let previousCharacter = 0;
+    let slice = 0;
     for (let k = from === undefined ? 0 : Math.max(0, blockIndexAt(state.parsed, from)); k < blocks.length; k++) {
       const { start, block } = blocks[k];
       if (to !== undefined && start > to) break;
-      // A huge document answers in slices of work: a cancelled request stops early.
-      if ((k & 255) === 255 && token.isCancellationRequested) return { data: [] };
+      if (++slice === TOKEN_SLICE) {
+        slice = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (token.isCancellationRequested) return { data: [] };
+        if (documents.get(document.uri) !== document || document.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
+      }
       const tokens = semanticTokensOf(state, block, key, fileNames);
       if (tokens.length === 0) continue;
       const first = document.positionAt(start);
@@ -549,23 +576,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const lastTokens = new Map<string, { resultId: string; data: number[] }>();
   let tokenResults = 0;
 
-  function fullTokens(uri: string, token: CancellationToken): { resultId?: string; data: number[] } {
+  async function fullTokens(uri: string, token: CancellationToken): Promise<{ resultId?: string; data: number[] }> {
     const document = documents.get(uri);
     if (!document) return { data: [] };
-    const { data } = semanticTokens(document, token);
+    const { data } = await semanticTokens(document, token);
     if (token.isCancellationRequested) return { data: [] };
     const resultId = String(++tokenResults);
     lastTokens.set(uri, { resultId, data });
     return { resultId, data };
   }
 
-  connection.languages.semanticTokens.on((params, token) => runSafe('semanticTokens', { data: [] }, token, () => fullTokens(params.textDocument.uri, token)));
+  connection.languages.semanticTokens.on((params, token) => runSafeAsync('semanticTokens', { data: [] }, token, () => fullTokens(params.textDocument.uri, token)));
 
   connection.languages.semanticTokens.onDelta((params, token) =>
-    runSafe('semanticTokens', { data: [] } as { resultId?: string; data: number[] } | { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }, token, () => {
+    runSafeAsync('semanticTokens', { data: [] } as { resultId?: string; data: number[] } | { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }, token, async () => {
       const uri = params.textDocument.uri;
       const previous = lastTokens.get(uri);
-      const next = fullTokens(uri, token);
+      const next = await fullTokens(uri, token);
       if (!previous || previous.resultId !== params.previousResultId || next.resultId === undefined) return next;
       const before = previous.data;
       const after = next.data;
@@ -579,9 +606,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   );
 
   connection.languages.semanticTokens.onRange((params, token) =>
-    runSafe('semanticTokens', { data: [] }, token, () => {
+    runSafeAsync('semanticTokens', { data: [] }, token, async () => {
       const document = documents.get(params.textDocument.uri);
-      return document ? semanticTokens(document, token, document.offsetAt(params.range.start), document.offsetAt(params.range.end)) : { data: [] };
+      return document ? await semanticTokens(document, token, document.offsetAt(params.range.start), document.offsetAt(params.range.end)) : { data: [] };
     }),
   );
 
