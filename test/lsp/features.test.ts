@@ -36,6 +36,9 @@ const hovers: [string, RegExp | null][] = [
   ['# @prompt course Which course?\nGET /api/v1/courses/{{cou|rse}}/modules', /prompt variable \(line 1\)[\s\S]*Which course\?/],
   ['# @prompt cou|rse Which course?\nGET /api/v1/courses/{{course}}/modules', /prompt variable/],
   ['GET /api/v1/courses\n\n> {% client.global.set("picked", 1); %}\n###\nGET /api/v1/courses/{{pic|ked}}', /set by a script[\s\S]*does not run scripts/],
+  // The metadata keys lpreq acts on say what they do.
+  ['# @no-red|irect\nGET /api/v1/courses/1/modules', /request metadata[\s\S]*not followed/],
+  ['# @no|te Deletes it\nDELETE /api/v1/courses/1/modules/2', /Asks before the request is sent/],
 ];
 
 test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {

@@ -12,6 +12,7 @@ import { splitParamName } from './catalog/catalog';
 import type { JsonShape } from './catalog/schema';
 import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
+import { METADATA } from './metadata';
 
 export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference' | 'metadata';
 
@@ -827,14 +828,6 @@ function completeHeaderValue(name: string, text: string, from: number, col: numb
     out.push({ label: v, kind: 'value', insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
   });
 }
-
-/** Request metadata (`# @key value` above the request line) that lpreq acts on, as REST Client and JetBrains' client write it. */
-const METADATA: { key: string; insert: string; doc: string }[] = [
-  { key: 'name', insert: 'name ${1:request}', doc: 'Names the request: later requests use its response (`{{request.response.body.$.id}}`), and `lpreq send --name request` sends it.' },
-  { key: 'prompt', insert: 'prompt ${1:variable} ${2:What to ask}', doc: 'A variable asked for when the request is sent (an input box in the editor, the terminal or `--prompt variable=value` on the command line). In this request it wins over a file or environment variable of the same name.' },
-  { key: 'note', insert: 'note ${1:why to think twice}', doc: 'Asks before the request is sent, showing the note: for requests that change or delete data.' },
-  { key: 'no-redirect', insert: 'no-redirect', doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.' },
-];
 
 function completeMetadata(start: number, end: number, out: CompletionEntry[]) {
   METADATA.forEach((m, i) => {

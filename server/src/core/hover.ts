@@ -8,6 +8,7 @@ import { code, describeEndpoint, describeEnumValue, describeParameter, md } from
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
+import { METADATA } from './metadata';
 import { CODE_HELP } from './codes';
 
 export interface HoverResult {
@@ -25,6 +26,11 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   const rel = offset - ref.start;
   if (rel < 0 || rel > block.text.length) return undefined;
   const shift = (r: HoverResult | undefined) => (r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined);
+
+  // `# @no-redirect`: what the key does.
+  const key = block.metadata.find((m) => rel >= m.key.start - 1 && rel <= m.key.end);
+  const known = key && METADATA.find((k) => k.key === key.key.text);
+  if (key && known) return shift({ contents: `${code(`# @${known.key}`)} · request metadata\n\n${known.doc}`, start: key.key.start - 1, end: key.key.end });
 
   const variable = variableAt(block, rel);
   if (variable) return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
