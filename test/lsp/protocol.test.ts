@@ -271,17 +271,19 @@ test('protocol: semantic tokens of a large document come in slices: a completion
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
     const order: string[] = [];
-    const tokens = c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } }, 60000).then((r) => {
-      order.push('tokens');
-      return r;
-    });
-    const completion = c.request('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 0 } }, 60000).then(() => order.push('completion'));
-    await Promise.all([tokens, completion]);
+    const [tokens, completion] = c.together(
+      [
+        { method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true },
+        { method: 'textDocument/completion', params: { textDocument: { uri }, position: { line: 0, character: 0 } }, request: true },
+      ],
+      60000,
+    );
+    await Promise.all([tokens.then(() => order.push('tokens')), completion.then(() => order.push('completion'))]);
     assert.deepEqual(order, ['completion', 'tokens']);
-    assert.ok((await tokens).data.length > 0);
+    assert.ok(((await tokens) as { data: number[] }).data.length > 0);
     // An edit while the tokens are gathered: the answer would be for a text that is gone.
-    const stale = c.request('textDocument/semanticTokens/full', { textDocument: { uri } }, 60000);
-    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }] });
+    const edit = { method: 'textDocument/didChange', params: { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }] } };
+    const [stale] = c.together([{ method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true }, edit], 60000);
     await assert.rejects(stale, /the document changed/);
   });
 });

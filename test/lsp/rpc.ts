@@ -75,6 +75,33 @@ export class LspClient {
     this.process.stdin.write(body);
   }
 
+  /**
+   * Sends messages in one write, so that the server reads them together: all of them are in
+   * its queue before the first request's handler yields. Requests (with `request: true`) get
+   * a promise of their answer, in order; notifications none.
+   */
+  together(messages: { method: string; params: unknown; request?: boolean }[], timeoutMs = 10000): Promise<unknown>[] {
+    const frames: Buffer[] = [];
+    const answers: Promise<unknown>[] = [];
+    for (const m of messages) {
+      const id = m.request ? this.nextId++ : undefined;
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method: m.method, params: m.params }), 'utf8');
+      frames.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body);
+      if (id === undefined) continue;
+      answers.push(
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            this.pending.delete(id);
+            reject(new Error(`${m.method}: no answer in ${timeoutMs} ms`));
+          }, timeoutMs);
+          this.pending.set(id, { resolve: (r) => (r.error ? reject(new Error(`${m.method}: ${r.error.message}`)) : resolve(r.result)), reject, timer });
+        }),
+      );
+    }
+    this.process.stdin.write(Buffer.concat(frames));
+    return answers;
+  }
+
   request<T = unknown>(method: string, params: unknown, timeoutMs = 10000): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
