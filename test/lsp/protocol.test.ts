@@ -287,3 +287,19 @@ test('protocol: semantic tokens of a large document come in slices: a completion
     await assert.rejects(stale, /the document changed/);
   });
 });
+
+test('protocol: highlights of a variable and of a named request, definitions marked as writes', async () => {
+  await withServer(async (c) => {
+    const uri = 'untitled:highlight.lpreq';
+    const text = '@course = 42\n# @name list\nGET /api/v1/courses/{{course}}/modules\n###\nGET /api/v1/courses/{{course}}/modules/{{list.response.body.$.id}}\n';
+    const opened = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await opened;
+    type Highlight = { range: { start: { line: number; character: number } }; kind: number };
+    const variable = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 24 } });
+    assert.deepEqual(variable.map((h) => [h.range.start.line, h.range.start.character, h.kind]), [[0, 1, 3], [2, 22, 2], [4, 22, 2]]);
+    const request = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 4, character: 44 } });
+    assert.deepEqual(request.map((h) => [h.range.start.line, h.range.start.character, h.kind]), [[1, 8, 3], [4, 41, 2]]);
+    assert.deepEqual(await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 1 } }), []);
+  });
+});

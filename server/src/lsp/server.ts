@@ -13,6 +13,7 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   DidChangeWatchedFilesNotification,
+  DocumentHighlightKind,
   InsertTextFormat,
   LSPErrorCodes,
   MessageType,
@@ -378,6 +379,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         foldingRangeProvider: true,
         definitionProvider: true,
         referencesProvider: true,
+        documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         documentFormattingProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
@@ -649,6 +651,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const parsed = stateOf(document).parsed;
       const symbol = symbolAt(parsed, document.offsetAt(params.position));
       return symbol ? references(parsed, symbol, params.context.includeDeclaration).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) })) : [];
+    }),
+  );
+
+  // Every use of the variable or request name under the cursor, its definitions marked as writes.
+  connection.onDocumentHighlight((params, token) =>
+    runSafe('documentHighlight', [], token, () => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const parsed = stateOf(document).parsed;
+      const symbol = symbolAt(parsed, document.offsetAt(params.position));
+      if (!symbol) return [];
+      const defined = new Set(definitions(parsed, symbol).map((l) => l.start));
+      return references(parsed, symbol, true).map((l) => ({ range: range(document, l.start, l.end), kind: defined.has(l.start) ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
     }),
   );
 
