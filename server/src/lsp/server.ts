@@ -654,14 +654,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }),
   );
 
-  // Every use of the variable or request name under the cursor, its definitions marked as writes.
+  // Every use of the variable or request name under the cursor, its definitions marked as
+  // writes. Elsewhere null, not an empty list: the editor then highlights the word as text.
   connection.onDocumentHighlight((params, token) =>
-    runSafe('documentHighlight', [], token, () => {
+    runSafe('documentHighlight', null, token, () => {
       const document = documents.get(params.textDocument.uri);
-      if (!document) return [];
+      if (!document) return null;
       const parsed = stateOf(document).parsed;
       const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      if (!symbol) return [];
+      if (!symbol) return null;
       const defined = new Set(definitions(parsed, symbol).map((l) => l.start));
       return references(parsed, symbol, true).map((l) => ({ range: range(document, l.start, l.end), kind: defined.has(l.start) ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
     }),
