@@ -28,6 +28,7 @@ import {
   type Diagnostic as LspDiagnostic,
   type InitializeParams,
   type InitializeResult,
+  type Position,
   type Range,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver/node';
@@ -622,13 +623,20 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }),
   );
 
+  /** The open document, its parse and the variable or request name at a position, if any. */
+  function symbolUnder(params: { textDocument: { uri: string }; position: Position }) {
+    const document = documents.get(params.textDocument.uri);
+    if (!document) return undefined;
+    const parsed = stateOf(document).parsed;
+    const symbol = symbolAt(parsed, document.offsetAt(params.position));
+    return symbol ? { document, parsed, symbol } : undefined;
+  }
+
   connection.onDefinition((params, token) =>
     runSafe('definition', [], token, () => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return [];
-      const parsed = stateOf(document).parsed;
-      const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      if (!symbol) return [];
+      const at = symbolUnder(params);
+      if (!at) return [];
+      const { document, parsed, symbol } = at;
       const here = definitions(parsed, symbol).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) }));
       if (here.length > 0 || symbol.kind !== 'variable') return here;
       // Not a file variable: the key in the environment files (the chosen environment's, or every one's).
@@ -646,11 +654,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onReferences((params, token) =>
     runSafe('references', [], token, () => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return [];
-      const parsed = stateOf(document).parsed;
-      const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      return symbol ? references(parsed, symbol, params.context.includeDeclaration).map((l) => ({ uri: document.uri, range: range(document, l.start, l.end) })) : [];
+      const at = symbolUnder(params);
+      return at ? references(at.parsed, at.symbol, params.context.includeDeclaration).map((l) => ({ uri: at.document.uri, range: range(at.document, l.start, l.end) })) : [];
     }),
   );
 
@@ -658,11 +663,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // writes. Elsewhere null, not an empty list: the editor then highlights the word as text.
   connection.onDocumentHighlight((params, token) =>
     runSafe('documentHighlight', null, token, () => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return null;
-      const parsed = stateOf(document).parsed;
-      const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      if (!symbol) return null;
+      const at = symbolUnder(params);
+      if (!at) return null;
+      const { document, parsed, symbol } = at;
       const defined = new Set(definitions(parsed, symbol).map((l) => l.start));
       return references(parsed, symbol, true).map((l) => ({ range: range(document, l.start, l.end), kind: defined.has(l.start) ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
     }),
@@ -670,11 +673,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onPrepareRename((params, token) =>
     runSafe('prepareRename', null, token, () => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return null;
-      const parsed = stateOf(document).parsed;
-      const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      if (!symbol) return null;
+      const at = symbolUnder(params);
+      if (!at) return null;
+      const { document, parsed, symbol } = at;
       const blocker = renameBlocker(parsed, symbol);
       if (blocker) throw new ResponseError(LSPErrorCodes.RequestFailed, blocker);
       return { range: range(document, symbol.start, symbol.end), placeholder: symbol.name };
@@ -683,13 +684,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onRenameRequest((params, token) =>
     runSafe('rename', null, token, () => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return null;
-      const parsed = stateOf(document).parsed;
-      const symbol = symbolAt(parsed, document.offsetAt(params.position));
-      if (!symbol) return null;
-      const state = stateOf(document);
-      const taken = Object.values(state.ctx.env?.environments ?? {}).flatMap((vars) => Object.keys(vars));
+      const at = symbolUnder(params);
+      if (!at) return null;
+      const { document, parsed, symbol } = at;
+      const taken = Object.values(stateOf(document).ctx.env?.environments ?? {}).flatMap((vars) => Object.keys(vars));
       const edits = rename(parsed, symbol, params.newName, taken);
       if ('error' in edits) throw new ResponseError(LSPErrorCodes.RequestFailed, edits.error);
       return { changes: { [document.uri]: edits.map((e) => lspEdit(document, e)) } };

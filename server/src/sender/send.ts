@@ -116,11 +116,12 @@ async function sendWithDependencies(
   if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
 
   // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
+  // The request as questions name it: its name, or METHOD target.
+  const label = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
   const note = block ? metadataValue(block, 'note') : undefined;
-  if (block && note !== undefined && options.confirmNote) {
-    const request = requestName(block) ?? `${block.request?.method.text ?? ''} ${block.request?.target.text ?? ''}`.trim();
-    if (!(await options.confirmNote({ request, note }))) {
-      result.error = { kind: 'prepare', message: `not sent: ${request} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
+  if (note !== undefined && options.confirmNote) {
+    if (!(await options.confirmNote({ request: label, note }))) {
+      result.error = { kind: 'prepare', message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
       return result;
     }
   }
@@ -128,8 +129,7 @@ async function sendWithDependencies(
   for (const p of block ? promptVariables(block) : []) {
     let value = options.prompts?.get(p.name);
     if (value === undefined && options.ask) {
-      const request = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
-      value = await options.ask({ name: p.name, description: p.description, request, secret: isSecretPrompt(p.name) });
+      value = await options.ask({ name: p.name, description: p.description, request: label, secret: isSecretPrompt(p.name) });
     }
     if (value === undefined) {
       result.error = { kind: 'prepare', message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})` };
