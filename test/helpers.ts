@@ -1,4 +1,6 @@
 /** Shared test helpers: the repository paths, the bundled catalog, a checker and an in-memory CLI. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledCatalog } from '../server/src/catalogData';
 import { Checker } from '../server/src/core/checker';
@@ -7,6 +9,20 @@ import type { Io } from '../server/src/cli/check';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const SHARED = join(ROOT, '..', 'shared');
+
+const madeDirs: string[] = [];
+
+/** A fresh folder under the system's temporary folder, removed when the test process exits. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `lpreq-${prefix}-`));
+  if (madeDirs.length === 0) {
+    process.once('exit', () => {
+      for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  madeDirs.push(dir);
+  return dir;
+}
 
 let checker: Checker | undefined;
 export function sharedChecker(): Checker {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
+import { tempDir } from '../helpers';
 import {
   environmentChoices,
   isProtected,
@@ -15,7 +15,7 @@ import {
 } from '../../client/src/model/environments';
 
 test('an environment is protected by the setting or by "$protected": true in its file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  const dir = tempDir('env');
   writeFileSync(
     join(dir, 'http-client.env.json'),
     JSON.stringify({ prod: { base_url: 'https://lms.example.edu', $protected: true }, local: { base_url: 'http://127.0.0.1:4010' } }),
@@ -61,7 +61,7 @@ test('status bar, secret keys and stale selections', () => {
 });
 
 test('"$shared" variables are in every environment, each layer overridden by the more specific one', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  const dir = tempDir('env');
   writeFileSync(
     join(dir, 'http-client.env.json'),
     JSON.stringify({ $shared: { course: '42', base_url: 'http://shared' }, local: { base_url: 'http://127.0.0.1:4010' }, prod: { course: '7' } }),
@@ -76,13 +76,13 @@ test('"$shared" variables are in every environment, each layer overridden by the
 });
 
 test('a file with only "$shared" still defines its variables', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-'));
+  const dir = tempDir('env');
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ $shared: { course: '42' } }));
   assert.deepEqual(loadEnvironmentFiles(dir, dir).environments, { $shared: { course: '42' } });
 });
 
 test("other clients' settings in an environment file are left out, not an error: JetBrains' Security objects, Kulala's $schema and default headers", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-env-others-'));
+  const dir = tempDir('env-others');
   writeFileSync(
     join(dir, 'http-client.env.json'),
     JSON.stringify({

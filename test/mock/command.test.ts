@@ -1,15 +1,15 @@
 /** `lpreq mock` as a command: bad seed and scope files are usage errors (exit 2). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../server/src/cli/mockCommand';
 import type { Io } from '../../server/src/cli/check';
+import { tempDir } from '../helpers';
 
 async function mock(argv: string[]) {
   let stderr = '';
-  const io: Io = { stdout: () => undefined, stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: mkdtempSync(join(tmpdir(), 'lpreq-mock-')) };
+  const io: Io = { stdout: () => undefined, stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
   writeFileSync(join(io.cwd, 'seed.json'), JSON.stringify({ institution: 'x', accounts: [] }));
   writeFileSync(join(io.cwd, 'broken.json'), '{');
   writeFileSync(join(io.cwd, 'scopes.json'), JSON.stringify([42]));

@@ -1,15 +1,15 @@
 /** The whole flow (sendBlock): pagination, StartKey paging, chaining, typed checks, history. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HistoryStore, sendBlock, parseLinkHeader, mergePages, type ResponseStore } from '../../server/src/sender';
+import { tempDir } from '../helpers';
 import { doc, json, startServer, testChecker, type TestServer } from './server';
 
 const TOKEN = 'tok-abcdef-123456';
 let api: TestServer;
-const historyDir = mkdtempSync(join(tmpdir(), 'lpreq-history-'));
+const historyDir = tempDir('history');
 let nextModuleId = 100;
 
 const mod = (id: number) => ({ id, name: `Module ${id}`, position: id, items_count: 0, workflow_state: 'active' });
@@ -193,7 +193,7 @@ test('history: every exchange of the flow, never the token', async () => {
 test('prompt variables (# @prompt): asked before sending, given beforehand, or the request is not sent; a secret answer stays out of history', async () => {
   const text = '# @prompt course Which course\n# @prompt password\nPOST /api/v1/courses/{{course}}/modules\n\nmodule[name] = {{password}}\n';
   const asked: string[] = [];
-  const history = new HistoryStore(mkdtempSync(join(tmpdir(), 'lpreq-history-prompt-')));
+  const history = new HistoryStore(tempDir('history-prompt'));
   const sent = await sendBlock(doc(text), 0, {
     checker: testChecker(),
     environments: env(),
