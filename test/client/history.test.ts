@@ -48,6 +48,13 @@ test('an entry becomes a request again, without any Authorization header', () =>
   const kept = rebuilt({ ...entry, request: { ...entry.request, body: '[1 line]', contentType: 'text/plain', noRedirect: true } });
   assert.equal(kept.body?.contentType, 'text/plain');
   assert.equal(kept.noRedirect, true);
+  // So are # @timeout and # @connection-timeout, when the file holds a sensible duration.
+  const timed = rebuilt({ ...entry, request: { ...entry.request, timeoutMs: 120_000, connectTimeoutMs: 500 } });
+  assert.equal(timed.timeoutMs, 120_000);
+  assert.equal(timed.connectTimeoutMs, 500);
+  const damaged = rebuilt({ ...entry, request: { ...entry.request, timeoutMs: -1, connectTimeoutMs: 'soon' as unknown as number } });
+  assert.equal(damaged.timeoutMs, undefined);
+  assert.equal(damaged.connectTimeoutMs, undefined);
 });
 
 test("a body file's bytes are read again to resend it, never the text that describes them", () => {

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { typeProblem, formatProblem } from '../../server/src/core/values';
+import { parseDuration } from '../../server/src/core/metadata';
 import type { ParamType } from '../../server/src/core/catalog/schema';
 
 const cases: [ParamType, string, boolean][] = [
@@ -46,3 +47,11 @@ for (const [format, value, types, ok] of formats) {
     assert.equal(formatProblem(format, value, types) === null, ok);
   });
 }
+
+test("durations of JetBrains' # @timeout and # @connection-timeout: seconds by default, or ms, s, m", () => {
+  const cases: [string, number | undefined][] = [
+    ['90', 90_000], ['500 ms', 500], ['500ms', 500], ['1.5 s', 1500], ['2 m', 120_000], [' 10 S ', 10_000], ['1440 m', 86_400_000],
+    ['', undefined], ['soon', undefined], ['0', undefined], ['-5', undefined], ['5 h', undefined], ['1441 m', undefined], ['5 m 2', undefined],
+  ];
+  for (const [written, ms] of cases) assert.equal(parseDuration(written), ms, written);
+});

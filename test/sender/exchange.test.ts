@@ -197,6 +197,14 @@ test('timeouts: no answer, and a body that never ends', async () => {
   assert.equal(b.error?.kind, 'timeout');
 });
 
+test("a request's own # @timeout wins over the setting", async () => {
+  const t0 = Date.now();
+  const r = await sendPrepared(request(`${api.origin}/slow`, { timeoutMs: 200 }), { timeoutMs: 20_000 });
+  assert.equal(r.error?.kind, 'timeout');
+  assert.match(r.error?.message ?? '', /200 ms/);
+  assert.ok(Date.now() - t0 < 5000);
+});
+
 test('cancellation with an AbortSignal', async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);

@@ -61,12 +61,12 @@ test('entries never hold the token', () => {
   assert.ok(!e.request.headers.some(([n]) => n === 'Authorization'));
 });
 
-test("a body file's entry keeps where its bytes came from, its content type and # @no-redirect, never the bytes", () => {
+test("a body file's entry keeps where its bytes came from, its content type, # @no-redirect and # @timeout, never the bytes", () => {
   const e = entryFromExchange(
-    { method: 'POST', url: 'http://h/upload', headers: [], body: { contentType: 'image/png', text: '[6 bytes of binary data from ./logo.png]', bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]), file: '/w/logo.png' }, noRedirect: true, blockIndex: 0, returns: null, paginated: false, paging: 'link' },
+    { method: 'POST', url: 'http://h/upload', headers: [], body: { contentType: 'image/png', text: '[6 bytes of binary data from ./logo.png]', bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]), file: '/w/logo.png' }, noRedirect: true, timeoutMs: 90_000, blockIndex: 0, returns: null, paginated: false, paging: 'link' },
     { ok: true, status: 200, statusText: 'OK', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 1, timing: { totalMs: 1 }, url: 'http://h/upload', redirects: [], tokenSent: false, warnings: [] },
   );
-  assert.deepEqual(e.request, { method: 'POST', url: 'http://h/upload', headers: [], body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png', noRedirect: true });
+  assert.deepEqual(e.request, { method: 'POST', url: 'http://h/upload', headers: [], body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png', noRedirect: true, timeoutMs: 90_000 });
 });
 
 test('a damaged index line and leftovers of an interrupted write are ignored', async () => {

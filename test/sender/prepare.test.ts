@@ -222,6 +222,19 @@ test('# @no-redirect is carried to the exchange; other requests follow redirects
   assert.equal(prepare('GET /api/v1/courses/42/modules\n').noRedirect, undefined);
 });
 
+test("JetBrains' # @timeout and # @connection-timeout go with the request and into a copied cURL command; one that is not a duration stops it", () => {
+  const r = prepare('# @timeout 2 m\n# @connection-timeout 500 ms\nGET /api/v1/courses/42/modules\n');
+  assert.equal(r.timeoutMs, 120_000);
+  assert.equal(r.connectTimeoutMs, 500);
+  assert.match(toCurl(r), /--connect-timeout 0\.5 --max-time 120 /);
+  const plain = prepare('GET /api/v1/courses/42/modules\n');
+  assert.equal(plain.timeoutMs, undefined);
+  assert.doesNotMatch(toCurl(plain), /--max-time|--connect-timeout/);
+  const bad = prepareRequest(testChecker(), doc('# @timeout soon\nGET /api/v1/courses/42/modules\n'), 0, { environments, system });
+  assert.equal(bad.ok, false);
+  assert.match(bad.ok ? '' : bad.error, /@timeout 'soon'/);
+});
+
 test("without a selected environment the token has no origin, whatever the file's @base_url says", () => {
   const r = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { system });
   assert.ok(r.ok);

@@ -52,6 +52,11 @@ export function historyItems(list: readonly HistorySummary[], now = Date.now()):
   return list.map((s) => historyItem(s, now));
 }
 
+/** A duration read back from a history file: a positive number of milliseconds, up to a day. */
+function validDuration(ms: unknown): ms is number {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && ms <= 86_400_000;
+}
+
 /**
  * The request of a history entry, ready for the sender. The documented facts (response
  * type, paging) and the origin the token may go to are the caller's: they depend on the
@@ -87,6 +92,9 @@ export function requestFromEntry(
     title: entry.title,
     blockIndex: -1,
     ...(entry.request.noRedirect ? { noRedirect: true } : {}),
+    // Read back from a file on disk: only a sensible duration is taken.
+    ...(validDuration(entry.request.timeoutMs) ? { timeoutMs: entry.request.timeoutMs } : {}),
+    ...(validDuration(entry.request.connectTimeoutMs) ? { connectTimeoutMs: entry.request.connectTimeoutMs } : {}),
     ...facts,
   };
 }

@@ -17,6 +17,7 @@ import {
   type ParameterLine,
 } from './parser';
 import { closest, editDistance } from './suggest';
+import { DURATION_KEYS, parseDuration } from './metadata';
 import { jsonBodyParameters, jsonSyntaxError } from './jsonParams';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
@@ -252,6 +253,7 @@ export class Checker {
     for (const p of block.problems) out.push(diag('syntax', p.message, p.start, p.end));
     this.checkVariables(block, scope, out);
     this.checkHeaders(block, out);
+    if (block.metadata.length > 0) checkDurations(block, out);
     const request = block.request;
     if (!request || !request.methodKnown) return out;
     const lineStart = request.start;
@@ -1042,6 +1044,23 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
 }
 
 /** Whether [start, end) lies within a part of the block that is sent. */
+/** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
+function checkDurations(block: Block, out: Diagnostic[]): void {
+  for (const m of block.metadata) {
+    const key = m.key.text;
+    if (!(DURATION_KEYS as readonly string[]).includes(key) || parseDuration(m.value.text) !== undefined) continue;
+    const [start, end] = m.value.text.length > 0 ? [m.value.start, m.value.end] : [m.key.start - 1, m.key.end];
+    out.push(
+      diag(
+        'invalid-format',
+        `# @${key} takes a duration of up to a day: seconds, or a number with ms, s or m (\`90\`, \`500 ms\`, \`2 m\`)${m.value.text ? `; '${m.value.text}' is not one` : ''}`,
+        start,
+        end,
+      ),
+    );
+  }
+}
+
 /** Whether [start, end) of a block stands in a part that is sent (not comments or metadata). */
 export function isSentRange(block: Block, start: number, end: number): boolean {
   const within = (from: number, to: number) => start >= from && end <= to;

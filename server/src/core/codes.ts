@@ -11,7 +11,7 @@ export const CODE_HELP: Record<DiagnosticCode, { title: string; help: string }> 
   'conflicting-parameters': { title: 'Conflicting parameters', help: 'Parameters that the documentation says must not be sent together.' },
   'invalid-enum': { title: 'Value outside the documented set', help: 'The value is not one of the documented values of the parameter.' },
   'invalid-type': { title: 'Value of the wrong type', help: 'The value is not of the documented type: integer, number, boolean (true, false, 1, 0), DateTime (ISO 8601) or Date (yyyy-mm-dd, a real calendar date).' },
-  'invalid-format': { title: 'Value in the wrong format', help: 'A documented format is not met, for example a context code that is not `<type>_<id>`, or a SIS id form the path does not accept.' },
+  'invalid-format': { title: 'Value in the wrong format', help: 'A documented format is not met, for example a context code that is not `<type>_<id>`, or a SIS id form the path does not accept; also a `# @timeout` or `# @connection-timeout` that is not a duration.' },
   'json-body-expected': { title: 'JSON body expected', help: 'The endpoint takes a JSON body; form parameters are not read.' },
   'unknown-parameter': { title: 'Undocumented parameter', help: 'The endpoint does not document this parameter; it is probably misspelt or belongs to another endpoint.' },
   'duplicate-parameter': { title: 'Parameter given more than once', help: 'A parameter that takes one value is given more than once. Only arrays (`name[]`) repeat.' },

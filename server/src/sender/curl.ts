@@ -24,6 +24,9 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   if (prepared.method === 'HEAD') parts.push('--head');
   else if (prepared.method !== 'GET' || prepared.body) parts.push('-X', prepared.method);
   parts.push(shellQuote(prepared.url));
+  // The request's own `# @timeout` and `# @connection-timeout`, in curl's seconds.
+  if (prepared.connectTimeoutMs !== undefined) parts.push('--connect-timeout', String(prepared.connectTimeoutMs / 1000));
+  if (prepared.timeoutMs !== undefined) parts.push('--max-time', String(prepared.timeoutMs / 1000));
   for (const [name, value] of prepared.headers) {
     // A credential written in the file is not copied either.
     if (name.toLowerCase() === 'authorization') continue;

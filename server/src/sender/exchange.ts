@@ -178,7 +178,7 @@ function errorCode(e: unknown): string {
   return '';
 }
 
-function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number): ExchangeError {
+function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number): ExchangeError {
   const host = (() => {
     try {
       return new URL(url).host;
@@ -197,6 +197,7 @@ function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: 
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
     return { kind: 'dns', message: `the name ${host.replace(/:\d+$/, '')} could not be resolved (${code})` };
   }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
   if (/CERT|TLS|SSL|EPROTO|ERR_OSSL/.test(code) || /certificate|TLS|SSL/i.test(detail)) {
     return { kind: 'tls', message: `TLS with ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
@@ -247,7 +248,9 @@ export function apiErrorMessage(body: unknown): string | undefined {
  */
 export async function sendPrepared(prepared: PreparedRequest, options: ExchangeOptions = {}): Promise<ExchangeResult> {
   const start = performance.now();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // The request's own `# @timeout` wins over the setting; `# @connection-timeout` bounds connecting within it.
+  const timeoutMs = prepared.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const connectTimeoutMs = Math.min(prepared.connectTimeoutMs ?? timeoutMs, timeoutMs);
   // Not following (the setting, or the request's `# @no-redirect`): a 3xx answer is the response.
   const maxRedirects = prepared.noRedirect ? 0 : (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS);
   const controller = new AbortController();
@@ -323,7 +326,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const hopTiming: HopTiming = {};
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
-      dispatcher = proxy ? new ProxyAgent({ uri: proxy }) : timedAgent(timeoutMs, hopTiming);
+      dispatcher = proxy ? new ProxyAgent({ uri: proxy }) : timedAgent(connectTimeoutMs, hopTiming);
       const response = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
@@ -373,7 +376,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
     }
     interpretBody(result, method);
   } catch (e) {
-    result.error = describeFailure(e, url, timedOut, cancelled, timeoutMs);
+    result.error = describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

@@ -38,6 +38,9 @@ export interface HistoryEntry extends HistorySummary {
     bodyFile?: string;
     /** `# @no-redirect`: a resend does not follow redirects either. */
     noRedirect?: boolean;
+    /** `# @timeout` and `# @connection-timeout`, kept for a resend. */
+    timeoutMs?: number;
+    connectTimeoutMs?: number;
   };
   ok: boolean;
   error?: ExchangeError;
@@ -105,6 +108,8 @@ export function entryFromExchange(
       ...(request.body ? { contentType: request.body.contentType } : {}),
       ...(request.body?.bytes !== undefined && request.body.file !== undefined ? { bodyFile: request.body.file } : {}),
       ...(request.noRedirect ? { noRedirect: true } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.connectTimeoutMs !== undefined ? { connectTimeoutMs: request.connectTimeoutMs } : {}),
     },
     ok: response.ok,
     error: response.error ? { ...response.error, message: scrub(response.error.message) } : undefined,

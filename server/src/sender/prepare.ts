@@ -8,6 +8,7 @@
 import { Checker, documentScope, type Environments } from '../core/checker';
 import type { Endpoint } from '../core/catalog/catalog';
 import { metadataValue, promptVariables, requestName, type LpreqDocument } from '../core/parser';
+import { DURATION_KEYS, parseDuration } from '../core/metadata';
 import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
@@ -26,6 +27,10 @@ export interface PreparedRequest {
   body?: { contentType: string; text: string; bytes?: Uint8Array; file?: string };
   /** `# @no-redirect` (REST Client, JetBrains' client): a 3xx answer is the response, not followed. */
   noRedirect?: boolean;
+  /** `# @timeout` (JetBrains' client): how long this request may take, replacing the timeout setting. */
+  timeoutMs?: number;
+  /** `# @connection-timeout` (JetBrains' client): how long connecting may take. */
+  connectTimeoutMs?: number;
   /** `# @name` of the request, and its `###` title. */
   name?: string;
   title?: string;
@@ -201,6 +206,14 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
     else body = { contentType: 'application/x-www-form-urlencoded', text: encodeForm(pairs) };
   }
   if (errors.length > 0) return fail(`cannot send: ${errors[0]}`, errors);
+  const durations: { timeoutMs?: number; connectTimeoutMs?: number } = {};
+  for (const key of DURATION_KEYS) {
+    const written = metadataValue(block, key);
+    if (written === undefined) continue;
+    const ms = parseDuration(written);
+    if (ms === undefined) return fail(`cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`, [`# @${key} '${written}' is not a duration`]);
+    durations[key === 'timeout' ? 'timeoutMs' : 'connectTimeoutMs'] = ms;
+  }
 
   const match = checker.matchBlock(block, scope);
   const endpoint = match?.kind === 'matched' ? match.endpoint : undefined;
@@ -217,6 +230,7 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
       blockIndex,
       ...endpointFacts(endpoint),
       ...(metadataValue(block, 'no-redirect') !== undefined ? { noRedirect: true } : {}),
+      ...durations,
       // Only an environment says where the token belongs: a file's @base_url (a file anyone can
       // change in a pull request) never sends it anywhere.
       tokenOrigin: originOf(environmentBase),
