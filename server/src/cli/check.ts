@@ -93,7 +93,8 @@ function readInput(input: Input, io: Io): string {
   return buffer.toString('utf8');
 }
 
-export function runCheck(argv: string[], io: Io, checker: Checker): number {
+/** Runs `lpreq check`; `makeChecker` is called once the arguments and paths are known to be good. */
+export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): number {
   const args = parseArgs(argv, {
     env: { value: true },
     format: { value: true, choices: ['text', 'json', 'sarif', 'github'] },
@@ -107,6 +108,7 @@ export function runCheck(argv: string[], io: Io, checker: Checker): number {
   const format = flagValue(args, 'format') ?? 'text';
   const envName = flagValue(args, 'env');
   const inputs = args.positionals.flatMap((p) => collect(p, io.cwd));
+  let checker: Checker | undefined;
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;
   const problems: string[] = [];
@@ -122,6 +124,7 @@ export function runCheck(argv: string[], io: Io, checker: Checker): number {
       throw e;
     }
     if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
+    checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
     const index = new LineIndex(text);
     for (const d of diagnostics) {

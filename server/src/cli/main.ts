@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { UsageError } from './args';
-import { CHECK_USAGE, runCheck, type Io } from './check';
+import { runCheck, type Io } from './check';
 
 const USAGE = `lpreq: write, check and send Learning Platform API requests
 
@@ -32,7 +32,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stdout('0.1.0\n');
       return 0;
     }
-    if (command === 'check') return runCheck(rest, io, new Checker(bundledCatalog()));
+    // The catalog is loaded once the arguments hold: help and usage errors answer at once.
+    if (command === 'check') return runCheck(rest, io, () => new Checker(bundledCatalog()));
     if (SEPARATE.has(command)) {
       let mod: { run(argv: string[], io: Io): Promise<number> };
       try {
@@ -55,4 +56,3 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-void CHECK_USAGE;
