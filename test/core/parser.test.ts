@@ -1,7 +1,7 @@
 /** The parser: structure, offsets, line endings, recovery and block reuse. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDocument, parseBlock, findVariableReferences, blockBoundaries } from '../../server/src/core/parser';
+import { parseDocument, parseBlock, findVariableReferences, blockBoundaries, requestTarget, targetOffset } from '../../server/src/core/parser';
 
 const slice = (text: string, t: { start: number; end: number }) => text.slice(t.start, t.end);
 
@@ -38,6 +38,24 @@ test('a request with title, name, query continuation, headers and parameters', (
   assert.equal(b.headers[0].value.text, 'application/json');
   for (const p of b.params) assert.equal(slice(text, p.name), p.name.text);
   assert.deepEqual(b.problems, []);
+});
+
+test("JetBrains' path lines: indented lines starting with / go on with the path, the one with ? carries the query", () => {
+  const text = ['GET {{base_url}}/api/v1/courses/1', '    /modules', '\t/7/items?include[]=content_details', '    &per_page=10', 'Accept: application/json', ''].join('\r\n');
+  const b = parseBlock(text);
+  assert.deepEqual(b.request?.pathLines?.map((t) => t.text), ['/modules', '/7/items?include[]=content_details']);
+  assert.equal(requestTarget(b.request!), '{{base_url}}/api/v1/courses/1/modules/7/items?include[]=content_details');
+  assert.deepEqual(b.params.map((p) => [p.decodedName, slice(text, p.value)]), [['include[]', 'content_details'], ['per_page', '10']]);
+  assert.equal(b.headers[0].name.text, 'Accept');
+  assert.deepEqual(b.problems, []);
+  // Every character of the joined target maps back to where it stands.
+  const joined = requestTarget(b.request!);
+  for (let i = 0; i < joined.length; i++) assert.equal(text[targetOffset(b.request!, i)], joined[i], `character ${i}`);
+  // Without indentation, or as a `//` comment, a line is not a path line.
+  assert.deepEqual(parseBlock('GET /api/v1/courses\n/modules\n').request?.pathLines, []);
+  assert.deepEqual(parseBlock('GET /api/v1/courses\n    // note\n').request?.pathLines, []);
+  // A request line that already has its query takes no path lines.
+  assert.deepEqual(parseBlock('GET /api/v1/courses?x=1\n    /modules\n').request?.pathLines, []);
 });
 
 test('CRLF, a BOM and tabs give the same structure and true offsets', () => {

@@ -129,6 +129,8 @@ test('completion: a private or token variable never shows its value', () => {
 test('completion: nothing inside comments, separators and JSON bodies', () => {
   assert.deepEqual(itemsAt('### ti|tle\nGET /x').items, []);
   assert.deepEqual(itemsAt('# a comm|ent\nGET /x').items, []);
+  // A path line of JetBrains' client is not a header line.
+  assert.deepEqual(itemsAt('GET /api/v1/courses/1\n    /mod|').items, []);
 });
 
 test('completion: {{ leaves out the variable its line defines and the request it stands in', () => {

@@ -39,6 +39,10 @@ const hovers: [string, RegExp | null][] = [
   // The metadata keys lpreq acts on say what they do.
   ['# @no-red|irect\nGET /api/v1/courses/1/modules', /request metadata[\s\S]*not followed/],
   ['# @no|te Deletes it\nDELETE /api/v1/courses/1/modules/2', /Asks before the request is sent/],
+  ['# @time|out 2 m\nGET /api/v1/courses', /request metadata[\s\S]*replaces the timeout setting/],
+  // A path line of JetBrains' client is part of the path: the endpoint, and its query's parameters.
+  ['GET /api/v1/courses/1\n    /mod|ules\n    ?include[]=items', /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`/],
+  ['GET /api/v1/courses/1\n    /modules?inc|lude[]=items', /include\\\[\\\]/],
 ];
 
 test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {

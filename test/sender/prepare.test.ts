@@ -222,6 +222,12 @@ test('# @no-redirect is carried to the exchange; other requests follow redirects
   assert.equal(prepare('GET /api/v1/courses/42/modules\n').noRedirect, undefined);
 });
 
+test("JetBrains' path lines are one URL with the query they carry", () => {
+  const r = prepare('GET /api/v1/courses/{{course}}\n    /modules\n    /7/items?include[]=content_details\n    &per_page=10\n');
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules/7/items?include[]=content_details&per_page=10');
+  assert.equal(r.endpointId, 'module_items.list');
+});
+
 test("JetBrains' # @timeout and # @connection-timeout go with the request and into a copied cURL command; one that is not a duration stops it", () => {
   const r = prepare('# @timeout 2 m\n# @connection-timeout 500 ms\nGET /api/v1/courses/42/modules\n');
   assert.equal(r.timeoutMs, 120_000);

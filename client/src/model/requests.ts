@@ -3,7 +3,7 @@
  * whether its endpoint is paginated, whether it changes data. Pure: text in, plain data out.
  */
 import { documentScope, type Checker, type Environments } from '../../../server/src/core/checker';
-import { parseDocument, requestName, type LpreqDocument } from '../../../server/src/core/parser';
+import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../../../server/src/core/parser';
 import type { RequestInfo } from './requestInfo';
 
 export { describeRequest, type RequestInfo } from './requestInfo';
@@ -33,7 +33,7 @@ export function listRequests(checker: Checker, document: LpreqDocument, environm
       startLine: lineAt(starts, start),
       endLine: lineAt(starts, Math.max(start, end)),
       method: request.method.text,
-      target: request.target.text,
+      target: requestTarget(request),
       name: requestName(block),
       title: block.title?.text || undefined,
       paginated: endpoint?.paginated === true,

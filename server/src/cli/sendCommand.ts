@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
-import { parseDocument, requestName, type LpreqDocument } from '../core/parser';
+import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore, scrubSecrets } from '../sender/history';
@@ -38,7 +38,7 @@ function describeRequests(document: LpreqDocument, indexes: number[]): string {
       const { start, block } = document.blocks[i];
       const line = lineOfOffset(starts, start + (block.request?.start ?? 0)) + 1;
       const name = requestName(block);
-      return `  ${name ? `--name ${name}` : `--line ${line}`}  (line ${line}: ${block.request?.method.text} ${block.request?.target.text})`;
+      return `  ${name ? `--name ${name}` : `--line ${line}`}  (line ${line}: ${block.request?.method.text} ${block.request ? requestTarget(block.request) : ''})`;
     })
     .join('\n');
 }

@@ -12,6 +12,8 @@ import {
   parseDocument,
   promptVariables,
   requestName,
+  requestTarget,
+  targetOffset,
   type Block,
   type LpreqDocument,
   type ParameterLine,
@@ -242,7 +244,7 @@ export class Checker {
   matchBlock(block: Block, scope: VariableScope): MatchResult | undefined {
     const request = block.request;
     if (!request || !request.methodKnown) return undefined;
-    const path = targetPath(request.target.text, (name) => scopeValue(scope, name));
+    const path = targetPath(requestTarget(request), (name) => scopeValue(scope, name));
     if (!path) return undefined;
     return this.matcher.match(path, request.method.text);
   }
@@ -258,17 +260,20 @@ export class Checker {
     if (!request || !request.methodKnown) return out;
     const lineStart = request.start;
     const lineEnd = request.end;
-    // A request line that cannot be read is that one mistake: its target is not matched as well.
-    for (const p of block.problems) if (p.start >= lineStart && p.end <= lineEnd) return out;
-    const path = targetPath(request.target.text, (name) => scopeValue(scope, name));
+    // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
+    const pathLines = request.pathLines ?? [];
+    const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
+    for (const p of block.problems) if (p.start >= lineStart && p.end <= targetEnd) return out;
+    const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
+    const path = targetPath(target, (name) => scopeValue(scope, name));
     if (!path) return out;
     const match = this.matcher.match(path, request.method.text);
     // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
     if (match.kind === 'not-checked') return out;
     for (const seg of path.segments) {
       if (seg.isUnfilled) {
-        const at = request.target.text.indexOf(`/${seg.text}`);
-        const start = at === -1 ? lineStart : request.target.start + at + 1;
+        const at = target.indexOf(`/${seg.text}`);
+        const start = at === -1 ? lineStart : targetOffset(request, at + 1);
         out.push(
           diag(
             'unfilled-placeholder',
@@ -1066,6 +1071,7 @@ export function isSentRange(block: Block, start: number, end: number): boolean {
   const within = (from: number, to: number) => start >= from && end <= to;
   const request = block.request;
   if (request && within(request.target.start, request.target.end)) return true;
+  if (request?.pathLines) for (const p of request.pathLines) if (within(p.start, p.end)) return true;
   for (const h of block.headers) if (within(h.start, h.end)) return true;
   for (const p of block.params) if (p.source === 'body' && within(p.start, p.end)) return true;
   for (const v of block.variables) if (within(v.value.start, v.value.end)) return true;

@@ -177,7 +177,8 @@ function conflictFixes(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic): 
 function fillTemplate(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic, template: string): string | undefined {
   const ref = blockAt(doc, d.start);
   const request = ref?.block.request;
-  if (!ref || !request) return undefined;
+  // A path that goes on over JetBrains' path lines is not rewritten from its first line.
+  if (!ref || !request || (request.pathLines?.length ?? 0) > 0) return undefined;
   const match = ctx.checker.matchBlock(ref.block, ctx.scope);
   if (match?.kind !== 'matched') return undefined;
   const target = request.target.text;

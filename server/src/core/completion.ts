@@ -77,6 +77,9 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   switch (line.region) {
     case 'separator':
       return out;
+    case 'path':
+      // A path line of JetBrains' client (`    /items`): its segments are not completed.
+      return out;
     case 'json':
       if (block.jsonBody) completeJson(ctx, block, rel, base, out);
       return out;

@@ -42,7 +42,7 @@ export function blockAt(doc: LpreqDocument, offset: number): BlockRef | undefine
 }
 
 /** Where a line of a block stands: before the request, on it, in the query, headers or body. */
-export type Region = 'preamble' | 'separator' | 'request' | 'query' | 'headers' | 'body' | 'json';
+export type Region = 'preamble' | 'separator' | 'request' | 'path' | 'query' | 'headers' | 'body' | 'json';
 
 export interface LineAt {
   /** Offsets relative to the block. */
@@ -71,6 +71,7 @@ function regionOf(block: Block, lineStart: number): Region {
   const requestLine = lineStartOf(block.text, request.start);
   if (lineStart < requestLine) return 'preamble';
   if (lineStart === requestLine) return 'request';
+  if (request.pathLines?.some((p) => lineStartOf(block.text, p.start) === lineStart)) return 'path';
   if (block.queryLines.some((q) => q.start === lineStart)) return 'query';
   if (block.bodyStart === undefined || lineStart <= block.bodyStart) return 'headers';
   if (block.jsonBody && lineStart >= lineStartOf(block.text, block.jsonBody.start)) return 'json';

@@ -43,6 +43,12 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
     if (rel <= request.method.end || inTarget) return shift(hoverEndpoint(ctx, block, request.target.start, request.target.end));
     return undefined;
   }
+  // A path line of JetBrains' client (`    /items`): the endpoint, unless the cursor is in its query.
+  const pathLine = request?.methodKnown ? request.pathLines?.find((p) => rel >= p.start && rel <= p.end) : undefined;
+  if (pathLine) {
+    const q = pathLine.text.indexOf('?');
+    if (q === -1 || rel <= pathLine.start + q) return shift(hoverEndpoint(ctx, block, pathLine.start, pathLine.end));
+  }
   return shift(hoverParameter(ctx, block, rel));
 }
 

@@ -65,6 +65,11 @@ export interface RequestLine {
   /** True when METHOD is one of the known methods. */
   methodKnown: boolean;
   target: Token;
+  /**
+   * JetBrains' client lets a long path go on over indented lines that start with `/`
+   * (`    /modules`): those lines' tokens, in order. The request as sent is requestTarget().
+   */
+  pathLines?: Token[];
   version?: Token;
   start: number;
   end: number;
@@ -404,7 +409,7 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
         end: to,
       });
     }
-    return { method, methodKnown: false, target, version, start: s, end: to };
+    return { method, methodKnown: false, target, pathLines: NONE, version, start: s, end: to };
   }
   if (methodKnown && !startsTarget(text, target.start) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(target.text)) {
     block.problems = add(block.problems, {
@@ -426,7 +431,7 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
       end: target.end,
     });
   }
-  return { method, methodKnown, target, version, start: s, end: to };
+  return { method, methodKnown, target, pathLines: NONE, version, start: s, end: to };
 }
 
 /** Parses one block. `text` starts at the block's `###` line, if it has one. */
@@ -512,15 +517,33 @@ function parseBlockLines(text: string): Block {
       k = scriptEnd(text, starts, ends, count, k);
       continue;
     }
-    block.request = parseRequestLine(text, s, e, block);
-    const target = block.request.target;
-    if (target.text.length > 0) {
-      const q = target.text.indexOf('?');
-      // A fragment (`#top`) is never sent: the query ends before it.
-      const hash = q === -1 ? -1 : target.text.indexOf('#', q);
-      if (q !== -1) block.params = parseQuery(text, target.start + q + 1, hash === -1 ? target.end : target.start + hash, block.params);
-    }
+    const request = parseRequestLine(text, s, e, block);
+    block.request = request;
     k++;
+    let last = request.target;
+    // JetBrains' client: the path goes on over indented lines that start with `/`, until one carries the query.
+    if (request.methodKnown && last.text.length > 0 && !/[?#]/.test(last.text)) {
+      for (; k < count; k++) {
+        const lead = skipBlanks(text, starts[k], ends[k]);
+        // Not a `//` comment.
+        if (lead === starts[k] || lead >= ends[k] || text.charCodeAt(lead) !== 47 || text.charCodeAt(lead + 1) === 47) break;
+        last = tokenIn(text, lead, ends[k]);
+        request.pathLines = add(request.pathLines ?? NONE, last);
+        if (/\s/.test(withoutVariables(last.text.split(/[?#]/)[0]))) {
+          block.problems = add(block.problems, { code: 'syntax', message: 'a path line cannot contain spaces (percent-encode them as %20)', start: last.start, end: last.end });
+        }
+        if (/[?#]/.test(last.text)) {
+          k++;
+          break;
+        }
+      }
+    }
+    if (last.text.length > 0) {
+      const q = last.text.indexOf('?');
+      // A fragment (`#top`) is never sent: the query ends before it.
+      const hash = q === -1 ? -1 : last.text.indexOf('#', q);
+      if (q !== -1) block.params = parseQuery(text, last.start + q + 1, hash === -1 ? last.end : last.start + hash, block.params);
+    }
     break;
   }
   if (!block.request) return block;
@@ -720,6 +743,26 @@ export function promptVariables(block: Block): PromptVariable[] {
 export function metadataValue(block: Block, key: string): string | undefined {
   for (const m of block.metadata) if (m.key.text === key) return m.value.text;
   return undefined;
+}
+
+/** The request's target as sent: the request line's, with JetBrains' indented path lines (`    /items`) joined to it. */
+export function requestTarget(request: RequestLine): string {
+  const lines = request.pathLines;
+  if (!lines || lines.length === 0) return request.target.text;
+  let target = request.target.text;
+  for (const line of lines) target += line.text;
+  return target;
+}
+
+/** The block offset of character `index` of requestTarget(request): on the request line or on one of its path lines. */
+export function targetOffset(request: RequestLine, index: number): number {
+  let from = 0;
+  for (const token of [request.target, ...(request.pathLines ?? [])]) {
+    if (index < from + token.text.length) return token.start + index - from;
+    from += token.text.length;
+  }
+  const lines = request.pathLines;
+  return lines && lines.length > 0 ? lines[lines.length - 1].end : request.target.end;
 }
 
 /** The `@name` metadata of a block, if any. */

@@ -3,7 +3,7 @@
  * variables, and a folding range per request.
  */
 import { isSecretVariable } from './documentIndex';
-import { requestName, type LpreqDocument } from './parser';
+import { requestName, requestTarget, type LpreqDocument } from './parser';
 
 export interface RequestSymbol {
   name: string;
@@ -33,7 +33,8 @@ export function documentSymbols(doc: LpreqDocument): RequestSymbol[] {
     }
     const request = block.request;
     if (!request) continue;
-    const target = request.target.text.length > 80 ? `${request.target.text.slice(0, 77)}...` : request.target.text;
+    const full = requestTarget(request);
+    const target = full.length > 80 ? `${full.slice(0, 77)}...` : full;
     const name = requestName(block);
     const details = [block.title?.text, name ? `@${name}` : undefined].filter((x): x is string => !!x);
     out.push({

@@ -7,7 +7,7 @@
  */
 import { Checker, documentScope, type Environments } from '../core/checker';
 import type { Endpoint } from '../core/catalog/catalog';
-import { metadataValue, promptVariables, requestName, type LpreqDocument } from '../core/parser';
+import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { DURATION_KEYS, parseDuration } from '../core/metadata';
 import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
@@ -138,7 +138,7 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   };
 
   const method = request.method.text;
-  const target = request.target.text;
+  const target = requestTarget(request);
   const q = target.indexOf('?');
   const rawPath = q === -1 ? target : target.slice(0, q);
   // `{{base_url}}/api/...` with a base_url that ends in `/` must not give `//api`.

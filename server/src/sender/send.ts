@@ -6,7 +6,7 @@
 import type { Checker, Diagnostic, Environments } from '../core/checker';
 import { documentScope } from '../core/checker';
 import { SECRET_NAME } from '../core/documentIndex';
-import { metadataValue, promptVariables, requestName, type LpreqDocument } from '../core/parser';
+import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
@@ -117,7 +117,7 @@ async function sendWithDependencies(
 
   // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
   // The request as questions name it: its name, or METHOD target.
-  const label = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request?.target.text ?? ''}`.trim();
+  const label = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request ? requestTarget(block.request) : ''}`.trim();
   const note = block ? metadataValue(block, 'note') : undefined;
   if (note !== undefined && options.confirmNote) {
     if (!(await options.confirmNote({ request: label, note }))) {
