@@ -5,7 +5,7 @@
 import type { Catalog, CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import { splitParamName } from './catalog/catalog';
 import type { Condition, JsonShape, Rule } from './catalog/schema';
-import { acceptsForm, EndpointMatcher, targetPath, type MatchResult } from './matcher';
+import { acceptsForm, EndpointMatcher, INNER_PLACEHOLDER, targetPath, type MatchResult } from './matcher';
 import {
   blockBoundaries,
   parseBlock,
@@ -20,7 +20,8 @@ import {
 } from './parser';
 import { closest, editDistance } from './suggest';
 import { DURATION_KEYS, parseDuration } from './metadata';
-import { jsonBodyParameters, jsonSyntaxError } from './jsonParams';
+import { jsonBodyParameters, jsonBodyTree, VARIABLE_MARK } from './jsonParams';
+import type { Node as JsonNode } from 'jsonc-parser';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
 
@@ -272,14 +273,17 @@ export class Checker {
     if (match.kind === 'not-checked') return out;
     for (const seg of path.segments) {
       if (seg.isUnfilled) {
+        // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
+        const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
+        const shown = inner ? inner[0] : seg.text;
         const at = target.indexOf(`/${seg.text}`);
-        const start = at === -1 ? lineStart : targetOffset(request, at + 1);
+        const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
         out.push(
           diag(
             'unfilled-placeholder',
-            `the path placeholder ${seg.text} is not filled in: replace it with an id or a {{variable}}`,
+            `the path placeholder ${shown} is not filled in: replace it with an id or a {{variable}}`,
             start,
-            at === -1 ? lineEnd : start + seg.text.length,
+            at === -1 ? lineEnd : start + shown.length,
           ),
         );
       }
@@ -327,7 +331,10 @@ export class Checker {
       return out;
     }
     if (endpoint.body === 'json') {
-      if (block.params.length > 0) {
+      // Parameters in the query string are not the body: they are checked as parameters, and the JSON body as JSON.
+      const query = block.params.filter((p) => p.source === 'query');
+      if (query.length > 0) this.checkParameters(query, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+      if (query.length < block.params.length) {
         out.push(
           diag(
             'json-body-expected',
@@ -344,7 +351,6 @@ export class Checker {
     let params = block.params;
     if (block.jsonBody) {
       // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
-      if (block.jsonBody.text.includes('{{')) return out;
       let json: ReturnType<typeof jsonBodyParameters> | undefined;
       guardDepth(block, out, () => (json = jsonBodyParameters(block.jsonBody!)));
       if (!json) return out;
@@ -353,6 +359,11 @@ export class Checker {
         return out;
       }
       params = [...block.params, ...json.params];
+      // A variable standing for a whole value (`"column": {{column}}`) may hold anything: what is missing cannot be known.
+      if (json.variableValues) {
+        this.checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+        return out;
+      }
     }
     this.checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out);
     return out;
@@ -456,82 +467,98 @@ export class Checker {
       }
       return;
     }
-    if (body.text.includes('{{')) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(body.text);
-    } catch (e) {
+    const tree = jsonBodyTree(body);
+    if ('error' in tree) {
       // Where it goes wrong, as for a JSON body sent to a form endpoint.
-      const at = jsonSyntaxError(body) ?? { message: `the JSON body is not valid JSON: ${(e as Error).message}`, start: body.start, end: body.end };
-      out.push(diag('syntax', at.message, at.start, at.end));
+      out.push(diag('syntax', tree.error.message, tree.error.start, tree.error.end));
       return;
     }
-    const keyOffset = (key: string) => {
-      const at = key === '' ? -1 : body.text.indexOf(`"${key}"`);
-      return at === -1 ? { start: body.start, end: body.end } : { start: body.start + at, end: body.start + at + key.length + 2 };
+    // Ranges: a value without its quotes, a key with them (a quick fix replaces the whole key).
+    // An object or array stands where its key does (its first line when it has none), as it may span many lines.
+    type Range = { start: number; end: number };
+    const valueAt = (node: JsonNode, key: Range | undefined) => {
+      if (node.type === 'object' || node.type === 'array') return key ?? { start: body.start + node.offset, end: body.start + node.offset + 1 };
+      const quoted = node.type === 'string' && body.text.charCodeAt(node.offset) === 34 ? 1 : 0;
+      return { start: body.start + node.offset + quoted, end: body.start + node.offset + node.length - quoted };
     };
-    const walk = (v: unknown, s: JsonShape, path: string, key: string) => {
-      if (v === null) {
+    const walk = (node: JsonNode, s: JsonShape, path: string, key: Range | undefined) => {
+      // A `{{variable}}` stands here: what it holds is not known when checking.
+      if (node.type === 'string' && String(node.value).includes(VARIABLE_MARK)) return;
+      if (node.type === 'null') {
         if (!s.nullable && s.type !== 'any') {
-          const at = keyOffset(key);
+          const at = valueAt(node, key);
           out.push(diag('invalid-type', `${path} must be ${s.type}, not null`, at.start, at.end));
         }
         return;
       }
-      const actual = Array.isArray(v) ? 'array' : typeof v;
+      const actual = node.type === 'array' ? 'array' : node.type;
+      const v: unknown = node.value;
       const ok =
         s.type === 'any' ||
-        (s.type === 'integer' && typeof v === 'number' && Number.isInteger(v)) ||
-        (s.type === 'number' && typeof v === 'number') ||
-        (s.type === 'string' && typeof v === 'string') ||
-        (s.type === 'boolean' && typeof v === 'boolean') ||
-        (s.type === 'array' && Array.isArray(v)) ||
-        (s.type === 'object' && actual === 'object');
+        (s.type === 'integer' && node.type === 'number' && Number.isInteger(v)) ||
+        (s.type === 'number' && node.type === 'number') ||
+        s.type === node.type;
       if (!ok) {
-        const at = keyOffset(key);
+        const at = valueAt(node, key);
         out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual}`, at.start, at.end));
         return;
       }
-      if (s.minimum !== undefined && typeof v === 'number' && v < s.minimum) {
-        const at = keyOffset(key);
-        out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${v}${s.description ? ` (${s.description})` : ''}`, at.start, at.end));
+      if (s.minimum !== undefined && node.type === 'number' && (v as number) < s.minimum) {
+        const at = valueAt(node, key);
+        out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${String(v)}${s.description ? ` (${s.description})` : ''}`, at.start, at.end));
       }
-      if (s.type === 'array' && Array.isArray(v)) {
-        // On the line of the array's key, as for any other value (the whole body for a top-level array).
+      if (node.type === 'array') {
+        const items = node.children ?? [];
         const required = s.items?.type === 'object' ? (s.items.required ?? []) : [];
-        if (v.length === 0 && s.minItems !== undefined && required.length > 0) {
+        if (items.length === 0 && s.minItems !== undefined && required.length > 0) {
           // The object left out (`"quiz_submissions": []`): what is missing is its required parameters (attempt).
           for (const req of required) out.push(diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
-        } else if (s.minItems !== undefined && v.length < s.minItems) {
-          const at = keyOffset(key);
+        } else if (s.minItems !== undefined && items.length < s.minItems) {
+          const at = valueAt(node, key);
           out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, at.start, at.end));
         }
-        if (s.maxItems !== undefined && v.length > s.maxItems) {
-          const at = keyOffset(key);
+        if (s.maxItems !== undefined && items.length > s.maxItems) {
+          const at = valueAt(node, key);
           out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s)`, at.start, at.end));
         }
-        if (s.items) v.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, key));
+        if (s.items) items.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, undefined));
+        return;
       }
-      if (s.type === 'object' && actual === 'object') {
-        const obj = v as Record<string, unknown>;
-        for (const req of s.required ?? []) {
-          if (!(req in obj)) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+      if (node.type !== 'object') return;
+      const seen = new Set<string>();
+      const unknownKey = (k: string) => k.includes(VARIABLE_MARK);
+      for (const property of node.children ?? []) {
+        const keyNode = property.children?.[0];
+        if (keyNode) seen.add(String(keyNode.value));
+      }
+      for (const req of s.required ?? []) {
+        // A key made of a variable may be the one required: it is not reported missing.
+        if (!seen.has(req) && ![...seen].some(unknownKey)) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+      }
+      const given = new Set<string>();
+      for (const property of node.children ?? []) {
+        const [keyNode, child] = property.children ?? [];
+        if (!keyNode || !child) continue;
+        const k = String(keyNode.value);
+        if (unknownKey(k)) continue;
+        const keyAt = { start: body.start + keyNode.offset, end: body.start + keyNode.offset + keyNode.length };
+        if (given.has(k)) {
+          // JSON keeps the last of a repeated key: the earlier value is lost.
+          out.push(diag('duplicate-parameter', `${path}.${k} is given more than once (${label}); only the last value is read`, keyAt.start, keyAt.end));
         }
-        for (const [k, child] of Object.entries(obj)) {
-          const childShape = s.properties?.[k] ?? s.additionalProperties;
-          if (!childShape) {
-            const at = keyOffset(k);
-            const near = closest(k, Object.keys(s.properties ?? {}));
-            out.push(
-              diag('unknown-parameter', `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`, at.start, at.end, near ? { replacement: `"${near}"` } : undefined),
-            );
-            continue;
-          }
-          walk(child, childShape, `${path}.${k}`, k);
+        given.add(k);
+        const childShape = s.properties?.[k] ?? s.additionalProperties;
+        if (!childShape) {
+          const near = closest(k, Object.keys(s.properties ?? {}));
+          out.push(
+            diag('unknown-parameter', `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`, keyAt.start, keyAt.end, near ? { replacement: `"${near}"` } : undefined),
+          );
+          continue;
         }
+        walk(child, childShape, `${path}.${k}`, keyAt);
       }
     };
-    walk(value, shape, '$', '');
+    walk(tree.root, shape, '$', undefined);
   }
 
   private checkParameters(
@@ -551,7 +578,10 @@ export class Checker {
       const name = line.decodedName;
       const param = findParameter(endpoint, name);
       if (!param) {
-        if (!endpoint.paramsNotShown) {
+        // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
+        // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
+        const objectFromVariable = line.source === 'json' && line.decodedValue.startsWith('{{') && endpoint.params.some((p) => p.name.startsWith(`${name}[`));
+        if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
           const near = closest(name, suggestionNames(endpoint));
           const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
           out.push(

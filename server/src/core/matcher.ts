@@ -90,7 +90,8 @@ export function targetPath(target: string, resolve: (name: string) => string | u
         text: !braced && raw.includes('%') ? decodeSegment(raw) : raw,
         isVariable,
         value: isVariable ? plainSegment(resolve(text.slice(from + 2, slash - 2).trim())) : undefined,
-        isUnfilled: braced && isPlaceholder(text, from, slash),
+        // `{course_id}`, or one written into a form (`sis_course_id:{course_id}`).
+        isUnfilled: braced ? isPlaceholder(text, from, slash) : raw.includes('{') && INNER_PLACEHOLDER.test(raw),
       });
     }
     from = slash + 1;
@@ -154,6 +155,9 @@ function isWholeVariable(text: string, from: number, to: number): boolean {
 }
 
 /** text[from, to) is `{name}`: something between single braces, with no brace inside. */
+/** A `{name}` placeholder inside a segment (not a `{{variable}}`). */
+export const INNER_PLACEHOLDER = /(?<!\{)\{[A-Za-z_]\w*\}(?!\})/;
+
 function isPlaceholder(text: string, from: number, to: number): boolean {
   return to - from >= 3 && text.charCodeAt(to - 1) === 125 && noBraces(text, from + 1, to - 1);
 }
