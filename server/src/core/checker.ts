@@ -331,8 +331,9 @@ export class Checker {
       return out;
     }
     if (endpoint.body === 'json') {
-      // Parameters in the query string are not the body: they are checked as parameters, and the JSON body as JSON.
-      const query = block.params.filter((p) => p.source === 'query');
+      // Beside a JSON body, a query string is not the body: it is checked as parameters, and the body as JSON.
+      // Without one, parameters anywhere are form parameters sent where JSON is expected.
+      const query = block.jsonBody ? block.params.filter((p) => p.source === 'query') : NO_PARAMS;
       if (query.length > 0) this.checkParameters(query, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
       if (query.length < block.params.length) {
         out.push(
@@ -1080,6 +1081,8 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
 
 /** Whether [start, end) lies within a part of the block that is sent. */
 /** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
+const NO_PARAMS: ParameterLine[] = [];
+
 function checkDurations(block: Block, out: Diagnostic[]): void {
   for (const m of block.metadata) {
     const key = m.key.text;
