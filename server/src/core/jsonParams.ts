@@ -89,13 +89,6 @@ function syntaxError(body: JsonBody, errors: ParseError[]): { message: string; s
   return { message: `the JSON body is not valid JSON: ${ERRORS[e?.error ?? 0] ?? 'unreadable'}`, start: Math.min(at, end), end };
 }
 
-/** Where a body that is not valid JSON goes wrong first (offsets like the body's), or undefined for valid JSON. */
-export function jsonSyntaxError(body: JsonBody): { message: string; start: number; end: number } | undefined {
-  const errors: ParseError[] = [];
-  const root = parseTree(maskVariables(body.text), errors, { allowTrailingComma: false, disallowComments: true });
-  return errors.length > 0 || !root ? syntaxError(body, errors) : undefined;
-}
-
 /** The body's JSON tree (offsets relative to the body), its variables masked; or where it goes wrong first. */
 export function jsonBodyTree(body: JsonBody): { root: Node } | { error: { message: string; start: number; end: number } } {
   const errors: ParseError[] = [];
