@@ -526,15 +526,12 @@ export class Checker {
         return;
       }
       if (node.type !== 'object') return;
-      const seen = new Set<string>();
+      const keys = (node.children ?? []).flatMap((property) => (property.children?.[0] ? [String(property.children[0].value)] : []));
       const unknownKey = (k: string) => k.includes(VARIABLE_MARK);
-      for (const property of node.children ?? []) {
-        const keyNode = property.children?.[0];
-        if (keyNode) seen.add(String(keyNode.value));
-      }
+      // A key made of a variable may be the one required: then nothing is reported missing.
+      const keyFromVariable = keys.some(unknownKey);
       for (const req of s.required ?? []) {
-        // A key made of a variable may be the one required: it is not reported missing.
-        if (!seen.has(req) && ![...seen].some(unknownKey)) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+        if (!keys.includes(req) && !keyFromVariable) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
       }
       const given = new Set<string>();
       for (const property of node.children ?? []) {
@@ -1079,10 +1076,10 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
   return a.start - b.start || a.end - b.end;
 }
 
-/** Whether [start, end) lies within a part of the block that is sent. */
-/** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
+/** No parameters to check apart (shared, never written to). */
 const NO_PARAMS: ParameterLine[] = [];
 
+/** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
 function checkDurations(block: Block, out: Diagnostic[]): void {
   for (const m of block.metadata) {
     const key = m.key.text;

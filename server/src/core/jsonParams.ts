@@ -97,9 +97,9 @@ export function jsonBodyTree(body: JsonBody): { root: Node } | { error: { messag
 }
 
 export function jsonBodyParameters(body: JsonBody): JsonParameters {
-  const errors: ParseError[] = [];
-  const root = parseTree(maskVariables(body.text), errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length > 0 || !root) return { params: [], error: syntaxError(body, errors) };
+  const tree = jsonBodyTree(body);
+  if ('error' in tree) return { params: [], error: tree.error };
+  const root = tree.root;
   const params: ParameterLine[] = [];
   let variableValues = false;
   const push = (name: string, key: Token, node: Node) => {

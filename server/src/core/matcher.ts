@@ -154,10 +154,10 @@ function isWholeVariable(text: string, from: number, to: number): boolean {
   );
 }
 
-/** text[from, to) is `{name}`: something between single braces, with no brace inside. */
 /** A `{name}` placeholder inside a segment (not a `{{variable}}`). */
 export const INNER_PLACEHOLDER = /(?<!\{)\{[A-Za-z_]\w*\}(?!\})/;
 
+/** text[from, to) is `{name}`: something between single braces, with no brace inside. */
 function isPlaceholder(text: string, from: number, to: number): boolean {
   return to - from >= 3 && text.charCodeAt(to - 1) === 125 && noBraces(text, from + 1, to - 1);
 }
