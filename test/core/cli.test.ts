@@ -150,12 +150,31 @@ test('a reader that stops early (lpreq check | head) ends the output quietly, wi
   assert.equal(code, 1);
 });
 
-test('an environment file that cannot be read is named, exit 2, no "internal error"', async () => {
+test('an environment file that cannot be read is named on stderr; the files are still checked, without its variables', async () => {
   const dir = join(tmp, 'env-folder');
   mkdirSync(join(dir, 'http-client.env.json'), { recursive: true });
   writeFileSync(join(dir, 'a.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  const { code, stderr } = await runCli(['check', join(dir, 'a.lpreq')]);
-  assert.equal(code, 2);
+  const { code, stdout, stderr } = await runCli(['check', '--format', 'json', join(dir, 'a.lpreq')]);
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(stdout), []);
   assert.match(stderr, /http-client\.env\.json is a folder, not a file/);
   assert.doesNotMatch(stderr, /internal error/);
+});
+
+test('a malformed environment file: told once for a folder of files, the other file still counts, --env names it', async () => {
+  const dir = join(tmp, 'env-broken');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'http-client.env.json'), '{ "local": { "base_url": "http://127.0.0.1:4010", } }');
+  writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { course: '7' } }));
+  writeFileSync(join(dir, 'a.lpreq'), 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n');
+  writeFileSync(join(dir, 'b.lpreq'), 'GET /api/v1/courses/1/modules\n');
+  const { code, stdout, stderr } = await runCli(['check', '--format', 'json', dir]);
+  assert.equal(code, 1);
+  const found = JSON.parse(stdout) as { file: string; code: string; column: number }[];
+  // base_url stood only in the broken file; course comes from the private file, which still counts.
+  assert.deepEqual(found.map((d) => [d.file.endsWith('a.lpreq'), d.code, d.column]), [[true, 'unresolved-variable', 5]]);
+  assert.equal(stderr.match(/http-client\.env\.json: not valid JSON at line 1, column 51/g)?.length, 1);
+  const named = await runCli(['check', '--env', 'prod', dir]);
+  assert.equal(named.code, 2);
+  assert.match(named.stderr, /no environment named 'prod'[^]*http-client\.env\.json: not valid JSON/);
 });

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY } from '../core/checker';
 import { CODE_HELP } from '../core/codes';
 import { LineIndex } from '../core/positions';
-import { EnvironmentFileError, loadEnvironmentFiles } from '../node/environments';
+import { loadEnvironmentFiles } from '../node/environments';
 import { flagValue, parseArgs, UsageError } from './args';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
@@ -112,17 +112,13 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;
   const problems: string[] = [];
+  const envProblems = new Set<string>();
   for (const input of inputs) {
     // A byte order mark is not a character of the first line: columns count from after it, as editors show them.
     const raw = readInput(input, io);
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    let envFiles;
-    try {
-      envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd);
-    } catch (e) {
-      if (e instanceof EnvironmentFileError) throw new UsageError(e.message);
-      throw e;
-    }
+    // A broken environment file is told once; its files are checked without its variables, as the editor does.
+    const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) => envProblems.add(e.message));
     if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
     checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
@@ -133,7 +129,11 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
       results.push({ file: input.display, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, severity: d.severity, code: d.code, message: d.message });
     }
   }
-  if (!envSeen) throw new UsageError(`no environment named '${envName}' in http-client.env.json or http-client.private.env.json`);
+  if (!envSeen) {
+    const unread = [...envProblems].map((p) => `\n${p}`).join('');
+    throw new UsageError(`no environment named '${envName}' in http-client.env.json or http-client.private.env.json${unread}`);
+  }
+  for (const p of envProblems) problems.push(`${p}; its environments are not used until it is fixed`);
   if (inputs.length === 0) problems.push('no .lpreq files found');
   switch (format) {
     case 'json':

@@ -55,7 +55,7 @@ export interface ServerOptions {
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs?: number;
   /** Reads the environment files for a folder (tests replace it). */
-  loadEnvironment?: (dir: string, root: string | undefined) => EnvironmentInfo | undefined;
+  loadEnvironment?: (dir: string, root: string | undefined, onProblem: (message: string) => void) => EnvironmentInfo | undefined;
 }
 
 /** A diagnostic whose lines are relative to its block's first line. */
@@ -87,8 +87,8 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   metadata: CompletionItemKind.Keyword,
 };
 
-function defaultLoadEnvironment(dir: string, root: string | undefined): EnvironmentInfo | undefined {
-  const files = loadEnvironmentFiles(dir, root);
+function defaultLoadEnvironment(dir: string, root: string | undefined, onProblem: (message: string) => void): EnvironmentInfo | undefined {
+  const files = loadEnvironmentFiles(dir, root, (e) => onProblem(e.message));
   if (!files.shared && !files.private) return undefined;
   return { environments: files.environments, privateNames: files.privateNames, sharedFile: files.shared, privateFile: files.private };
 }
@@ -158,17 +158,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
     if (!dir) return undefined;
     if (!envCache.has(dir)) {
+      // Without a file's environments every {{variable}} it defines reads as undefined: say why, once per problem.
+      const warn = (message: string) => {
+        log(message);
+        if (envWarned.has(message)) return;
+        envWarned.add(message);
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `lpreq: ${message}. Its environments are not used until it is fixed.` });
+      };
       let info: EnvironmentInfo | undefined;
       try {
-        info = loadEnvironment(dir, root);
+        info = loadEnvironment(dir, root, warn);
       } catch (e) {
-        const message = e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`;
-        log(message);
-        // Without its environments every {{variable}} of the file reads as undefined: say why, once per problem.
-        if (!envWarned.has(message)) {
-          envWarned.add(message);
-          void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `lpreq: ${message}. Its environments are not used until it is fixed.` });
-        }
+        warn(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
       }
       envCache.set(dir, info);
     }
@@ -399,6 +400,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onDidChangeWatchedFiles(() => {
     runSafe('environment change', undefined, undefined, () => {
       envCache.clear();
+      // A file fixed and broken again is told again.
+      envWarned.clear();
       recheckAll();
     });
   });

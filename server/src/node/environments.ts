@@ -89,12 +89,26 @@ export const SHARED_ENVIRONMENT = '$shared';
  * Reads the environment files that apply to a request file in `dir`. A variable of an
  * environment comes, first found, from the private file's entry for it, the shared file's,
  * the private file's `$shared`, then the shared file's `$shared`.
+ *
+ * A file that cannot be read, or is not an environment file, throws an EnvironmentFileError;
+ * with `onProblem`, the error goes there instead and that file alone is left out (checking
+ * goes on without its variables; sending needs them and passes none).
  */
-export function loadEnvironmentFiles(dir: string, stopAt?: string): EnvironmentFiles {
+export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (error: EnvironmentFileError) => void): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
-  const sharedEnvs = shared ? parseEnvironmentFile(readEnvironmentFile(shared), shared) : {};
-  const privateEnvs = priv ? parseEnvironmentFile(readEnvironmentFile(priv), priv) : {};
+  const load = (file: string | undefined): Record<string, Record<string, string>> => {
+    if (!file) return {};
+    try {
+      return parseEnvironmentFile(readEnvironmentFile(file), file);
+    } catch (e) {
+      if (!onProblem || !(e instanceof EnvironmentFileError)) throw e;
+      onProblem(e);
+      return {};
+    }
+  };
+  const sharedEnvs = load(shared);
+  const privateEnvs = load(priv);
   const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
   // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
   if (names.size === 0 && (SHARED_ENVIRONMENT in sharedEnvs || SHARED_ENVIRONMENT in privateEnvs)) names.add(SHARED_ENVIRONMENT);
