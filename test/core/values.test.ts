@@ -14,6 +14,7 @@ const cases: [ParamType, string, boolean][] = [
   ['Date', '2026-13-01', false], ['Date', '2026-1-5', false], ['Date', '2026-01-05T00:00:00Z', false],
   ['DateTime', '2026-09-14T08:00:00Z', true], ['DateTime', '2026-09-14T08:00:00+02:00', true],
   ['DateTime', '2026-09-14T08:00:00.123Z', true], ['DateTime', '2026-09-14', true], ['DateTime', '2026-09-14T08:00', true],
+  ['DateTime', '20260914T080000Z', true], ['DateTime', '20260914T0800+0200', true], ['DateTime', '20260914', false], ['DateTime', '20260931T080000Z', false],
   ['DateTime', 'yesterday', false], ['DateTime', '2026-09-31T08:00:00Z', false], ['DateTime', '2026-09-14T25:00:00Z', false],
   ['string', 'anything', true],
 ];

@@ -271,3 +271,14 @@ test('bad input: invalid JSON, unknown content types, large bodies, malformed HT
     assert.match(rawAnswer, /^HTTP\/1\.1 400/);
     assert.equal((await call('GET', '/api/v1/courses')).status, 200);
   }));
+
+test('planner notes: start_date and end_date are instants (offsets, the basic form); a date alone as end_date takes its whole day', () =>
+  withMock(async (call) => {
+    const titles = async (query: string) => ((await call('GET', `/api/v1/planner_notes?${query}`)).body as Obj[]).map((n) => n.title);
+    // Seeded: 'Order microscope slides' on 2026-09-08T12:00:00Z, 'Grade lab report 1' on 2026-09-13T17:00:00Z.
+    assert.deepEqual(await titles('start_date=2026-09-13T18:00:00%2B02:00'), ['Grade lab report 1']);
+    assert.deepEqual(await titles('start_date=2026-09-13T20:00:00%2B02:00'), []);
+    assert.deepEqual(await titles('end_date=20260908T1300%2B0200'), []);
+    assert.deepEqual(await titles('end_date=20260908T1400%2B0200'), ['Order microscope slides']);
+    assert.deepEqual(await titles('start_date=2026-09-08&end_date=2026-09-08'), ['Order microscope slides']);
+  }));

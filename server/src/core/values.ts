@@ -5,6 +5,8 @@ const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+/** ISO 8601's basic format, without separators: only with a time (eight digits alone read as a number). */
+const DATE_TIME_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?:\d{2})?)?$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -19,15 +21,35 @@ export function isDate(value: string): boolean {
   return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
 }
 
-/** ISO 8601: a date, or a date and time joined by `T` with an optional offset (a date alone is ISO 8601 too; a space instead of `T` is not ISO 8601). */
+/**
+ * ISO 8601: a date, or a date and time joined by `T` with an optional offset (a date alone is
+ * ISO 8601 too; a space instead of `T` is not ISO 8601), in the extended or the basic format.
+ */
 export function isDateTime(value: string): boolean {
-  const m = DATE_TIME.exec(value);
+  const m = DATE_TIME.exec(value) ?? DATE_TIME_BASIC.exec(value);
   if (!m || !isCalendarDate(+m[1], +m[2], +m[3])) return false;
   if (m[4] !== undefined) {
     if (+m[4] > 24 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 60)) return false;
     if (+m[4] === 24 && (+m[5] !== 0 || (m[6] !== undefined && +m[6] !== 0))) return false;
   }
   return true;
+}
+
+/**
+ * The instant an ISO 8601 value stands for, in milliseconds since the epoch (UTC where it
+ * gives no offset; a date alone is its first moment), or undefined when it is not one.
+ */
+export function dateTimeMillis(value: string): number | undefined {
+  const m = DATE_TIME.exec(value) ?? DATE_TIME_BASIC.exec(value);
+  if (!m || !isDateTime(value)) return undefined;
+  const fraction = /[.,](\d+)/.exec(value);
+  let ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), fraction ? Math.floor(Number(`0.${fraction[1]}`) * 1000) : 0);
+  const zone = m[7];
+  if (zone && zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    ms -= (zone[0] === '-' ? -1 : 1) * (+digits.slice(0, 2) * 60 + +(digits.slice(2) || 0)) * 60_000;
+  }
+  return ms;
 }
 
 export const BOOLEAN_VALUES = ['true', 'false', '1', '0'];

@@ -1,6 +1,6 @@
 /** Document B: courses, submissions, quiz submissions and questions, gradebook history, custom columns, grading periods, peer reviews. */
 import { randomBytes } from 'node:crypto';
-import { toBool, toInt, toNumber } from './params';
+import { inTimeRange, toBool, toInt, toNumber } from './params';
 import type { MockState, Row } from './state';
 import {
   account,
@@ -278,7 +278,7 @@ export const handlersB: Record<string, Handler> = {
     const assignmentIds = listParam(ctx, 'assignment_ids').map((x) => toInt(x));
     const since = ctx.params.get('submitted_since');
     const state = ctx.params.get('workflow_state');
-    const rows = ctx.state.rows('submissions', (s) => s.course_id === c.id && userIds.includes(s.user_id as number) && (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) && (!since || String(s.submitted_at ?? '') >= since) && (!state || s.workflow_state === state));
+    const rows = ctx.state.rows('submissions', (s) => s.course_id === c.id && userIds.includes(s.user_id as number) && (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) && (!since || inTimeRange(s.submitted_at ?? '', since)) && (!state || s.workflow_state === state));
     if (ctx.params.bool('grouped')) {
       return { kind: 'list', as: 'StudentSubmissionGroup', items: userIds.map((u) => ({ user_id: u, submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)) })) };
     }

@@ -1,5 +1,5 @@
 /** Document C: planner, outcomes, webhook subscriptions, notification preferences, audit log, error reports, search. */
-import { toInt } from './params';
+import { inTimeRange, toInt } from './params';
 import type { Row } from './state';
 import { badRequest, course, HttpError, includes, list, listParam, must, notFound, one, pathId, raw, user, type Handler, type MockContext } from './context';
 import { courseView } from './handlersB';
@@ -41,11 +41,6 @@ function writeNote(ctx: MockContext, note: Row) {
     const other = ctx.state.find('planner_notes', (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id);
     if (other) badRequest(`planner note ${String(other.id)} already links to ${String(note.linked_object_type)} ${String(note.linked_object_id)}`, 'duplicate-link', 'linked_object_id');
   }
-}
-
-function inRange(value: unknown, start?: string, end?: string): boolean {
-  const v = typeof value === 'string' ? value : '';
-  return (!start || v >= start) && (!end || v.slice(0, end.length) <= end);
 }
 
 function subscriptionOf(ctx: MockContext): Row {
@@ -113,7 +108,7 @@ export const handlersC: Record<string, Handler> = {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
     const codes = listParam(ctx, 'context_codes');
-    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inRange(n.todo_date, start, end) && (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)));
+    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end) && (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)));
     return { kind: 'list', items: notes, view: (n) => noteView(ctx, n as Row) };
   },
   'planner_notes.show': (ctx) => one(noteView(ctx, noteOf(ctx))),
@@ -143,7 +138,7 @@ export const handlersC: Record<string, Handler> = {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
     const courseIds = new Set(ctx.state.rows('enrollments', (e) => e.user_id === ctx.state.selfUserId).map((e) => e.course_id));
-    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inRange(n.todo_date, start, end)).map((n) => ({
+    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end)).map((n) => ({
       course_id: n.course_id ?? 0,
       plannable_id: String(n.id),
       plannable_type: 'planner_note',
@@ -154,7 +149,7 @@ export const handlersC: Record<string, Handler> = {
       submissions: false,
       _date: n.todo_date,
     }));
-    const assignments = ctx.state.rows('assignments', (a) => courseIds.has(a.course_id) && inRange(a.due_at, start, end)).map((a) => ({
+    const assignments = ctx.state.rows('assignments', (a) => courseIds.has(a.course_id) && inTimeRange(a.due_at, start, end)).map((a) => ({
       context_type: 'Course',
       course_id: a.course_id,
       plannable_id: String(a.id),

@@ -4,6 +4,7 @@
  * view of them (`module[name]` -> `{ module: { name } }`, `a[]` -> arrays).
  */
 import { splitParamName } from '../core/catalog/catalog';
+import { dateTimeMillis, isDate } from '../core/values';
 
 export type Pair = [name: string, value: string];
 
@@ -60,6 +61,27 @@ export function toBool(v: unknown): boolean | undefined {
   if (v === 'true' || v === '1' || v === 1) return true;
   if (v === 'false' || v === '0' || v === 0) return false;
   return undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether a stored timestamp lies on or after `start` and on or before `end`, as instants
+ * (so offsets and ISO 8601's basic form count); a date alone as `end` takes in its whole
+ * day. Values that are not ISO 8601 compare as text.
+ */
+export function inTimeRange(value: unknown, start?: string, end?: string): boolean {
+  const v = typeof value === 'string' ? value : '';
+  const at = dateTimeMillis(v);
+  if (start) {
+    const from = dateTimeMillis(start);
+    if (at === undefined || from === undefined ? v < start : at < from) return false;
+  }
+  if (end) {
+    const to = dateTimeMillis(end);
+    if (at === undefined || to === undefined ? v.slice(0, end.length) > end : at > (isDate(end) ? to + DAY_MS - 1 : to)) return false;
+  }
+  return true;
 }
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
