@@ -429,12 +429,14 @@ export class Checker {
       if (acceptsForm(forms, value)) continue;
       if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
       const sis = /^(sis_[a-z_]+):/.exec(value);
-      if (!sis && value !== 'self' && value !== 'root' && !/\d/.test(value)) {
-        // A word where only an id fits (`external_tools/sessionless-launch`, `files/quotas`): no documented
-        // path matches it (section 2), most often a misspelt literal segment. Its parameters are not checked against a guess.
+      const meant = sis || value === 'self' || value === 'root' || /\d/.test(value) ? undefined : this.misspeltLiteral(path, name, value);
+      if (meant !== undefined) {
+        // A word close to a literal that a documented path has in this place (`external_tools/sessionless-launch`,
+        // `files/quotas`): a misspelt literal, not an id, so no documented path matches (section 2). Its
+        // parameters are not checked against the path it was mistaken for.
         let shown = path.template;
         for (const [n, v] of bindings) shown = shown.replace(`{${n}}`, v);
-        out.push(diag('unknown-endpoint', `no documented endpoint matches ${shown}: '${value}' is not a segment of a documented path, nor a form {${name}} accepts`, start, end));
+        out.push(diag('unknown-endpoint', `no documented endpoint matches ${shown}: did you mean '${meant}'? ('${value}' is not a form {${name}} accepts either)`, start, end));
         return true;
       }
       let problem: string;
@@ -450,6 +452,31 @@ export class Checker {
       out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
     }
     return false;
+  }
+
+  /**
+   * A literal that documented paths have where `path` has the placeholder `name`, after the
+   * same segments (literals alike, placeholders in the same places), and that `value` is a
+   * likely misspelling of; undefined when there is none.
+   */
+  private misspeltLiteral(path: EndpointPath, name: string, value: string): string | undefined {
+    const at = path.segments.findIndex((s) => s.kind === 'placeholder' && s.name === name);
+    if (at < 0) return undefined;
+    const literals = new Set<string>();
+    for (const other of this.catalog.endpoints) {
+      for (const p of other.paths) {
+        const here = p.segments[at];
+        if (here?.kind !== 'literal') continue;
+        let same = true;
+        for (let i = 0; i < at && same; i++) {
+          const a = p.segments[i];
+          const b = path.segments[i];
+          same = a.kind === b.kind && (a.kind !== 'literal' || (b.kind === 'literal' && a.text === b.text));
+        }
+        if (same) literals.add(here.text);
+      }
+    }
+    return closest(value, literals);
   }
 
   private checkJsonBody(
