@@ -144,13 +144,18 @@ test('protocol: a broken environment file is shown to the user, not only logged'
   const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
   try {
     writeFileSync(join(dir, 'http-client.env.json'), '{ "dev": { "base_url": ');
+    writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { course: '7' } }));
     const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
     await withServer(async (c) => {
       const shown = c.waitFor((m) => m.method === 'window/showMessage');
-      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/1/modules\n' } });
+      const published = c.diagnostics(uri, 1);
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n' } });
       const message = (await shown) as unknown as { params: { type: number; message: string } };
       assert.equal(message.params.type, 2);
       assert.match(message.params.message, /http-client\.env\.json: not valid JSON/);
+      // The private file still counts: only the broken file's base_url is unresolved.
+      const diagnostics = ((await published) as unknown as Published).diagnostics;
+      assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.character]), [['unresolved-variable', 4]]);
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
