@@ -17,6 +17,7 @@ import {
   type Block,
   type LpreqDocument,
   type ParameterLine,
+  type RequestLine,
 } from './parser';
 import { closest, editDistance } from './suggest';
 import { DURATION_KEYS, parseDuration } from './metadata';
@@ -324,7 +325,7 @@ export class Checker {
         ),
       );
     }
-    if (this.checkPlaceholderForms(endpoint, match.path, match.bindings, request.target.start, request.target.end, out)) return out;
+    if (this.checkPlaceholderForms(endpoint, match.path, match.bindings, request, out)) return out;
     // A body read from a file (`< ./body.json`) is not here to check: what it holds, required or not, is unknown.
     if (block.fileBody) {
       if (endpoint.body !== 'json') this.checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
@@ -420,10 +421,10 @@ export class Checker {
     endpoint: Endpoint,
     path: EndpointPath,
     bindings: Map<string, string>,
-    start: number,
-    end: number,
+    request: RequestLine,
     out: Diagnostic[],
   ): boolean {
+    const { start, end } = request.target;
     for (const [name, value] of bindings) {
       const forms = this.matcher.formsOf(endpoint, path, name);
       if (acceptsForm(forms, value)) continue;
@@ -436,7 +437,11 @@ export class Checker {
         // parameters are not checked against the path it was mistaken for.
         let shown = path.template;
         for (const [n, v] of bindings) shown = shown.replace(`{${n}}`, v);
-        out.push(diag('unknown-endpoint', `no documented endpoint matches ${shown}: did you mean '${meant}'? ('${value}' is not a form {${name}} accepts either)`, start, end));
+        const message = `no documented endpoint matches ${shown}: did you mean '${meant}'? ('${value}' is not a form {${name}} accepts either)`;
+        // Where the word stands as written, it alone is marked, and a quick fix can put the literal there.
+        const at = segmentAt(requestTarget(request), value);
+        if (at === -1) out.push(diag('unknown-endpoint', message, start, end));
+        else out.push(diag('unknown-endpoint', message, targetOffset(request, at), targetOffset(request, at + value.length - 1) + 1, { replacement: meant }));
         return true;
       }
       let problem: string;
@@ -515,7 +520,7 @@ export class Checker {
       if (node.type === 'null') {
         if (!s.nullable && s.type !== 'any') {
           const at = valueAt(node, key);
-          out.push(diag('invalid-type', `${path} must be ${s.type}, not null`, at.start, at.end));
+          out.push(diag('invalid-type', `${path} must be ${s.type}, not null (${shapeNote(s, label)})`, at.start, at.end));
         }
         return;
       }
@@ -528,12 +533,12 @@ export class Checker {
         s.type === node.type;
       if (!ok) {
         const at = valueAt(node, key);
-        out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual}`, at.start, at.end));
+        out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual} (${shapeNote(s, label)})`, at.start, at.end));
         return;
       }
       if (s.minimum !== undefined && node.type === 'number' && (v as number) < s.minimum) {
         const at = valueAt(node, key);
-        out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${String(v)}${s.description ? ` (${s.description})` : ''}`, at.start, at.end));
+        out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${String(v)} (${shapeNote(s, label)})`, at.start, at.end));
       }
       if (node.type === 'array') {
         const items = node.children ?? [];
@@ -543,11 +548,11 @@ export class Checker {
           for (const req of required) out.push(diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
         } else if (s.minItems !== undefined && items.length < s.minItems) {
           const at = valueAt(node, key);
-          out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s)`, at.start, at.end));
+          out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
         }
         if (s.maxItems !== undefined && items.length > s.maxItems) {
           const at = valueAt(node, key);
-          out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s)`, at.start, at.end));
+          out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
         }
         if (s.items) items.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, undefined));
         return;
@@ -640,7 +645,7 @@ export class Checker {
         out.push(
           diag(
             'deprecated',
-            `${name} is deprecated${successor ? `; use ${successor}` : ''} (${param.description || label})`,
+            `${name} is deprecated${successor ? `; use ${successor}` : ''} for ${label}${param.description && !/^deprecated\.?$/i.test(param.description) ? ` (${param.description})` : ''}`,
             line.name.start,
             line.name.end,
             successor ? { replacement: successor } : undefined,
@@ -1101,6 +1106,22 @@ function valueRange(line: ParameterLine): { start: number; end: number } {
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {
   return a.start - b.start || a.end - b.end;
+}
+
+/** Where `segment` stands as a whole segment of the target's path (the last such place), or -1. */
+function segmentAt(target: string, segment: string): number {
+  const query = target.search(/[?#]/);
+  const path = query === -1 ? target : target.slice(0, query);
+  for (let at = path.lastIndexOf(`/${segment}`); at !== -1; at = at === 0 ? -1 : path.lastIndexOf(`/${segment}`, at - 1)) {
+    const after = at + 1 + segment.length;
+    if (after === path.length || path.charCodeAt(after) === 47) return at + 1;
+  }
+  return -1;
+}
+
+/** The endpoint and what the docs say of a part of a JSON body, for messages. */
+function shapeNote(s: JsonShape, label: string): string {
+  return s.description ? `${label}: ${s.description}` : label;
 }
 
 /** No parameters to check apart (shared, never written to). */

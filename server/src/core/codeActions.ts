@@ -73,6 +73,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
         break;
       case 'unknown-parameter':
       case 'invalid-enum':
+      case 'unknown-endpoint':
         if (data.replacement !== undefined) {
           actions.push({ title: `Change to '${data.replacement}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: data.replacement }], diagnostics: [d], isPreferred: true });
         }
