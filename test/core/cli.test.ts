@@ -31,6 +31,9 @@ test('a folder is checked recursively and file names are joined with the folder 
   const { code, stdout } = await runCli(['check', '--format', 'json', 'tree'], { cwd: tmp });
   assert.equal(code, 1);
   assert.deepEqual(JSON.parse(stdout).map((d: { file: string; code: string }) => [d.file, d.code]), [[join('tree', 'sub', 'a.lpreq'), 'unknown-endpoint']]);
+  // Named again inside a folder given too: checked once, under the name it first came with.
+  const twice = await runCli(['check', '--format', 'json', join('tree', 'sub', 'a.lpreq'), 'tree'], { cwd: tmp });
+  assert.deepEqual(JSON.parse(twice.stdout).map((d: { file: string }) => d.file), [join('tree', 'sub', 'a.lpreq')]);
 });
 
 test('exit 0 with warnings only, and text output names file:line:col, severity and code', async () => {

@@ -107,7 +107,9 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
   if (args.positionals.length === 0) throw new UsageError(`no path given\n${CHECK_USAGE}`);
   const format = flagValue(args, 'format') ?? 'text';
   const envName = flagValue(args, 'env');
-  const inputs = args.positionals.flatMap((p) => collect(p, io.cwd));
+  // A file named twice (itself and inside a folder given too) is checked once, where it first comes.
+  const seenPaths = new Set<string>();
+  const inputs = args.positionals.flatMap((p) => collect(p, io.cwd)).filter((i) => i.absolute === undefined || (!seenPaths.has(i.absolute) && !!seenPaths.add(i.absolute)));
   let checker: Checker | undefined;
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;

@@ -266,6 +266,11 @@ export class Checker {
     const pathLines = request.pathLines ?? [];
     const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
     for (const p of block.problems) if (p.start >= lineStart && p.end <= targetEnd) return out;
+    const unclosed = unclosedVariable(block);
+    if (unclosed) {
+      out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
+      return out;
+    }
     const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
     const path = targetPath(target, (name) => scopeValue(scope, name));
     if (!path) return out;
@@ -1123,6 +1128,27 @@ function segmentAt(target: string, segment: string): number {
 function shapeNote(s: JsonShape, label: string): string {
   return s.description ? `${label}: ${s.description}` : label;
 }
+
+/**
+ * A `{{` in the target or a query line with no `}}` after it on its line: no variable, and
+ * not a URL either (braces are not URL characters). From the `{{` to the line's end.
+ */
+function unclosedVariable(block: Block): { start: number; end: number } | undefined {
+  const request = block.request;
+  if (!request) return undefined;
+  const parts: { start: number; end: number }[] = [request.target, ...(request.pathLines ?? NO_RANGES), ...block.queryLines];
+  for (const part of parts) {
+    let open = block.text.indexOf('{{', part.start);
+    while (open !== -1 && open < part.end) {
+      const close = block.text.indexOf('}}', open + 2);
+      if (close === -1 || close + 2 > part.end) return { start: open, end: part.end };
+      open = block.text.indexOf('{{', close + 2);
+    }
+  }
+  return undefined;
+}
+
+const NO_RANGES: { start: number; end: number }[] = [];
 
 /** No parameters to check apart (shared, never written to). */
 const NO_PARAMS: ParameterLine[] = [];
