@@ -1136,19 +1136,21 @@ function shapeNote(s: JsonShape, label: string): string {
 function unclosedVariable(block: Block): { start: number; end: number } | undefined {
   const request = block.request;
   if (!request) return undefined;
-  const parts: { start: number; end: number }[] = [request.target, ...(request.pathLines ?? NO_RANGES), ...block.queryLines];
-  for (const part of parts) {
-    let open = block.text.indexOf('{{', part.start);
-    while (open !== -1 && open < part.end) {
-      const close = block.text.indexOf('}}', open + 2);
-      if (close === -1 || close + 2 > part.end) return { start: open, end: part.end };
-      open = block.text.indexOf('{{', close + 2);
-    }
+  let found = unclosedIn(block.text, request.target);
+  for (const line of request.pathLines ?? NO_PARAMS) found ??= unclosedIn(block.text, line);
+  for (const line of block.queryLines) found ??= unclosedIn(block.text, line);
+  return found;
+}
+
+function unclosedIn(text: string, part: { start: number; end: number }): { start: number; end: number } | undefined {
+  let open = text.indexOf('{{', part.start);
+  while (open !== -1 && open < part.end) {
+    const close = text.indexOf('}}', open + 2);
+    if (close === -1 || close + 2 > part.end) return { start: open, end: part.end };
+    open = text.indexOf('{{', close + 2);
   }
   return undefined;
 }
-
-const NO_RANGES: { start: number; end: number }[] = [];
 
 /** No parameters to check apart (shared, never written to). */
 const NO_PARAMS: ParameterLine[] = [];
