@@ -40,8 +40,8 @@ export function isDateTime(value: string): boolean {
  * gives no offset; a date alone is its first moment), or undefined when it is not one.
  */
 export function dateTimeMillis(value: string): number | undefined {
-  const m = DATE_TIME.exec(value) ?? DATE_TIME_BASIC.exec(value);
-  if (!m || !isDateTime(value)) return undefined;
+  if (!isDateTime(value)) return undefined;
+  const m = (DATE_TIME.exec(value) ?? DATE_TIME_BASIC.exec(value)) as RegExpExecArray;
   const fraction = /[.,](\d+)/.exec(value);
   let ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), fraction ? Math.floor(Number(`0.${fraction[1]}`) * 1000) : 0);
   const zone = m[7];
