@@ -133,11 +133,12 @@ test('completion: nothing inside comments, separators and JSON bodies', () => {
   assert.deepEqual(itemsAt('GET /api/v1/courses/1\n    /mod|').items, []);
 });
 
-test('completion: {{ leaves out the variable its line defines and the request it stands in', () => {
+test('completion: {{ leaves out the variable its line defines, the request it stands in and the requests after it', () => {
   const defining = itemsAt('@other = 1\n@x = {{|').items.map((i) => i.label);
   assert.ok(defining.includes('other') && !defining.includes('x'), defining.join(', '));
-  const inRequest = itemsAt('# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n').items.map((i) => i.label);
-  assert.ok(inRequest.includes('later.response.body.$.') && !inRequest.includes('make.response.body.$.'), inRequest.join(', '));
+  const inRequest = itemsAt('# @name first\nGET /api/v1/courses/1/modules\n###\n# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n').items.map((i) => i.label);
+  const offered = (name: string) => inRequest.includes(`${name}.response.body.$.`);
+  assert.ok(offered('first') && !offered('make') && !offered('later'), inRequest.join(', '));
 });
 
 test('completion: a conditional requirement whose condition holds ranks with the required ones', () => {

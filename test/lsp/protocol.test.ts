@@ -140,6 +140,27 @@ test('protocol: environments come from the env files, the selection and their ch
   }
 });
 
+test('protocol: a request variable needs an earlier request of that name, as the blocks move', async () => {
+  const uri = 'file:///order.lpreq';
+  const a = '### a\n# @name a\nGET /api/v1/courses/1/modules\n\n';
+  const b = '### b\n# @name b\nGET /api/v1/courses/1/modules\n\n';
+  const use = '### uses b\nGET /api/v1/courses/1/modules/{{b.response.body.$.id}}\n\n';
+  const lines = (published: unknown) => (published as Published).diagnostics.map((d) => [d.code, d.range.start.line]);
+  await withServer(async (c) => {
+    const opened = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: a + use + b } });
+    assert.deepEqual(lines(await opened), [['unresolved-variable', 5]]);
+    // b moves above the request that uses it (a's and b's order changes too): defined.
+    const moved = c.diagnostics(uri, 2);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: b + use + a }] });
+    assert.deepEqual(lines(await moved), []);
+    // a and b swap places around it: the per-block cache must not keep the answer of before.
+    const swapped = c.diagnostics(uri, 3);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: a + use + b }] });
+    assert.deepEqual(lines(await swapped), [['unresolved-variable', 5]]);
+  });
+});
+
 test('protocol: a broken environment file is shown to the user, not only logged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
   try {

@@ -144,6 +144,34 @@ export function documentScope(doc: LpreqDocument, env?: Environments): VariableS
   return scope;
 }
 
+/**
+ * The scope a block's check sees, walking a document from the top: the whole document's
+ * variables, and the names of the requests before the block (a request can only use the
+ * response of an earlier one). `key` tells the blocks' positions apart for caches: while the
+ * document's named requests and their order stay the same, the count of named requests
+ * before a block fixes which names it sees.
+ */
+export class RequestsBefore {
+  readonly scope: VariableScope;
+  private named = 0;
+
+  constructor(whole: VariableScope) {
+    this.scope = { ...whole, requestNames: new Set() };
+  }
+
+  get key(): number {
+    return this.named;
+  }
+
+  /** Steps past a block: its name, if any, is seen by the blocks after it. */
+  pass(block: Block): void {
+    const name = requestName(block);
+    if (!name) return;
+    this.scope.requestNames.add(name);
+    this.named++;
+  }
+}
+
 /** Adds a block's file variables (a later definition wins) and request name to a scope. */
 function addToScope(scope: VariableScope, block: Block): void {
   for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
@@ -173,10 +201,11 @@ export class Checker {
   diagnose(text: string, env?: Environments): Diagnostic[] {
     const starts = blockBoundaries(text);
     const blockText = (k: number) => text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length);
-    // One pass: each block is checked with the scope of the blocks up to it, and every name
-    // it looks up is noted. A name defined again (a variable) or first (a request name) by a
-    // later block makes that block's check stale; those few blocks are checked again, with
-    // the whole document's scope, at the end.
+    // One pass: each block is checked with the scope of the blocks up to it, and every
+    // variable it looks up is noted. A variable defined again or first by a later block makes
+    // that block's check stale; those few blocks are checked again, with the whole document's
+    // variables, at the end. Request names are another matter: a request can only use the
+    // response of an earlier one (section 4), so each block sees the names before it.
     let current = 0;
     const lookedUp: number[] = [];
     const lookedUpNames: string[] = [];
@@ -184,7 +213,8 @@ export class Checker {
       values: environmentValues(env),
       requestNames: new Set(),
       onLookup: (kind, name) => {
-        lookedUp.push(kind === 'request' ? current * 2 + 1 : current * 2);
+        if (kind === 'request') return;
+        lookedUp.push(current);
         lookedUpNames.push(name);
       },
     };
@@ -203,21 +233,23 @@ export class Checker {
         (scope.scriptNames ??= new Set()).add(set.name);
         if (!setAt.has(set.name)) setAt.set(set.name, k);
       }
+      found.push(this.checkBlock(block, scope));
       const name = requestName(block);
       if (name) {
         scope.requestNames.add(name);
         if (!namedAt.has(name)) namedAt.set(name, k);
       }
-      found.push(this.checkBlock(block, scope));
     }
     scope.onLookup = undefined;
     let rechecked = -1;
     for (let i = 0; i < lookedUp.length; i++) {
-      const k = lookedUp[i] >> 1;
+      const k = lookedUp[i];
       if (k === rechecked) continue;
-      const definedAt = lookedUp[i] & 1 ? namedAt.get(lookedUpNames[i]) : setAt.get(lookedUpNames[i]);
+      const definedAt = setAt.get(lookedUpNames[i]);
       if (definedAt === undefined || definedAt <= k) continue;
-      found[k] = this.checkBlock(parseBlock(blockText(k)), scope);
+      const before = new Set<string>();
+      for (const [name, at] of namedAt) if (at < k) before.add(name);
+      found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: before });
       rechecked = k;
     }
     const out: Diagnostic[] = [];
@@ -231,10 +263,12 @@ export class Checker {
   }
 
   checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
-    const scope = documentScope(doc, env);
+    // The whole document's variables; the request names of the blocks before each one (section 4).
+    const before = new RequestsBefore(documentScope(doc, env));
     const out: Diagnostic[] = [];
     for (const { start, block } of doc.blocks) {
-      const diagnostics = this.checkBlock(block, scope);
+      const diagnostics = this.checkBlock(block, before.scope);
+      before.pass(block);
       if (diagnostics.length === 0) continue;
       if (diagnostics.length > 1) diagnostics.sort(byPosition);
       for (const d of diagnostics) out.push(shiftDiagnostic(d, start));
@@ -1091,7 +1125,7 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   const kind = kindOf(expression);
   if (kind.kind === 'system') return kind.verdict;
   if (kind.kind === 'request') {
-    return scopeHasRequest(scope, kind.name) ? undefined : `{{${expression}}} refers to a request named ${kind.name}, and no request has # @name ${kind.name}`;
+    return scopeHasRequest(scope, kind.name) ? undefined : `{{${expression}}} refers to a request named ${kind.name}, and no request before this one has # @name ${kind.name} (a request can only use the response of an earlier one)`;
   }
   // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;

@@ -934,7 +934,14 @@ function completeVariables(
       sortText: rank(1, i++),
     });
   }
-  for (const name of ctx.scope.requestNames) {
+  // Only requests above this one: a request can only use the response of an earlier one.
+  const earlier = new Set<string>();
+  for (const ref of doc.blocks) {
+    if (ref.block === block) break;
+    const name = requestName(ref.block);
+    if (name) earlier.add(name);
+  }
+  for (const name of earlier) {
     if (name === exclude.request) continue;
     for (const part of ['response.body.$.', 'response.headers.']) {
       out.push({

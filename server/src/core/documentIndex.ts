@@ -152,7 +152,10 @@ export class ScopeTracker {
 function sameScope(a: VariableScope, b: VariableScope): boolean {
   if (a.values.size !== b.values.size || a.requestNames.size !== b.requestNames.size) return false;
   for (const [k, v] of a.values) if (b.values.get(k) !== v) return false;
-  for (const n of a.requestNames) if (!b.requestNames.has(n)) return false;
+  // In document order: which requests come before a block depends on it.
+  const names = [...b.requestNames];
+  let i = 0;
+  for (const n of a.requestNames) if (names[i++] !== n) return false;
   if ((a.scriptNames?.size ?? 0) !== (b.scriptNames?.size ?? 0)) return false;
   for (const n of a.scriptNames ?? []) if (!b.scriptNames?.has(n)) return false;
   return true;

@@ -36,7 +36,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { markReusable } from './diagnosticsEncoder';
 import { EditableDocument } from './editableDocument';
 import { bundledCatalog } from '../catalogData';
-import { Checker, shiftDiagnostic, type Diagnostic } from '../core/checker';
+import { Checker, RequestsBefore, shiftDiagnostic, type Diagnostic, type VariableScope } from '../core/checker';
 import { codeActions, type TextEdit } from '../core/codeActions';
 import { complete, type CompletionEntry } from '../core/completion';
 import { blockAt, blockIndexAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
@@ -230,11 +230,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** What a block's cached diagnostics depend on besides its text: the scope and the environment. */
   const cacheKeyOf = (state: DocumentState) => String(state.scopeKey) + (state.ctx.env?.selected ?? '');
 
-  /** Diagnostics of one block, positions relative to the block's first line. */
-  function diagnoseBlock(state: DocumentState, block: Block, key: string): BlockDiagnostic[] {
+  /**
+   * Diagnostics of one block, positions relative to the block's first line. `scope` is what
+   * the block sees where it stands (RequestsBefore), and `key` tells that place apart.
+   */
+  function diagnoseBlock(state: DocumentState, block: Block, key: string, scope: VariableScope): BlockDiagnostic[] {
     const cached = blockDiagnostics.get(block);
     if (cached && cached.key === key) return cached.list;
-    const found = state.ctx.checker.checkBlock(block, state.ctx.scope);
+    const found = state.ctx.checker.checkBlock(block, scope);
     let list: BlockDiagnostic[] = [];
     if (found.length > 0) {
       // The line breaks of the editor (a lone \r too), as for the whole document at open.
@@ -250,8 +253,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   /** The diagnostics of a block placed at its current first line (most edits move no block). */
-  function placed(state: DocumentState, document: TextDocument, start: number, block: Block, key: string): readonly LspDiagnostic[] {
-    const list = diagnoseBlock(state, block, key);
+  function placed(state: DocumentState, document: TextDocument, start: number, block: Block, key: string, scope: VariableScope): readonly LspDiagnostic[] {
+    const list = diagnoseBlock(state, block, key, scope);
     if (list.length === 0) return NO_DIAGNOSTICS;
     const line = document.positionAt(start).line;
     const known = placedDiagnostics.get(list);
@@ -272,8 +275,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const state = stateOf(document);
     const diagnostics: LspDiagnostic[] = [];
     const key = cacheKeyOf(state);
+    const before = new RequestsBefore(state.ctx.scope);
     for (const { start, block } of state.parsed.blocks) {
-      for (const d of placed(state, document, start, block, key)) diagnostics.push(d);
+      for (const d of placed(state, document, start, block, `${key}:${before.key}`, before.scope)) diagnostics.push(d);
+      before.pass(block);
     }
     // Never publish over a newer version: the document may have changed meanwhile.
     if (documents.get(uri)?.version !== state.version) return;
@@ -308,15 +313,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const PREPARE_SLICE = 500;
 
   /** Parses an opened document and fills the block cache, a slice at a time; stops when the document changes or closes. */
-  function prepare(uri: string, version: number, from: number) {
+  function prepare(uri: string, version: number, from: number, walked?: RequestsBefore) {
     const document = documents.get(uri);
     if (!document || document.version !== version) return;
     const state = stateOf(document);
     const key = cacheKeyOf(state);
     const blocks = state.parsed.blocks;
+    const before = walked ?? new RequestsBefore(state.ctx.scope);
     const to = Math.min(blocks.length, from + PREPARE_SLICE);
-    for (let k = from; k < to; k++) placed(state, document, blocks[k].start, blocks[k].block, key);
-    if (to < blocks.length) setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, to)));
+    for (let k = from; k < to; k++) {
+      placed(state, document, blocks[k].start, blocks[k].block, `${key}:${before.key}`, before.scope);
+      before.pass(blocks[k].block);
+    }
+    if (to < blocks.length) setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, to, before)));
   }
 
   const timers = new Map<string, NodeJS.Timeout>();

@@ -4,7 +4,7 @@
  * its body checked against the documented resource, and the exchange stored in history.
  */
 import type { Checker, Diagnostic, Environments } from '../core/checker';
-import { documentScope } from '../core/checker';
+import { documentScope, RequestsBefore } from '../core/checker';
 import { SECRET_NAME } from '../core/documentIndex';
 import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
@@ -113,7 +113,12 @@ async function sendWithDependencies(
   const scope = documentScope(document, options.environments);
   const block = document.blocks[blockIndex]?.block;
   const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
-  if (block) result.diagnostics = options.checker.checkBlock(block, scope).filter((d) => d.severity === 'error');
+  if (block) {
+    // Checked as the editor checks it where it stands: with the request names above it.
+    const before = new RequestsBefore(scope);
+    for (let k = 0; k < blockIndex; k++) before.pass(document.blocks[k].block);
+    result.diagnostics = options.checker.checkBlock(block, before.scope).filter((d) => d.severity === 'error');
+  }
 
   // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
   // The request as questions name it: its name, or METHOD target.
