@@ -152,23 +152,29 @@ export function documentScope(doc: LpreqDocument, env?: Environments): VariableS
  * before a block fixes which names it sees.
  */
 export class RequestsBefore {
-  readonly scope: VariableScope;
-  private named = 0;
+  private readonly names: string[] = [];
+  private readonly seen = new Set<string>();
+  /** How many of `names` are in `seen`: the set is filled only when a check asks for it. */
+  private synced = 0;
+  private readonly view: VariableScope;
 
   constructor(whole: VariableScope) {
-    this.scope = { ...whole, requestNames: new Set() };
+    this.view = { ...whole, requestNames: this.seen };
   }
 
   get key(): number {
-    return this.named;
+    return this.names.length;
+  }
+
+  get scope(): VariableScope {
+    while (this.synced < this.names.length) this.seen.add(this.names[this.synced++]);
+    return this.view;
   }
 
   /** Steps past a block: its name, if any, is seen by the blocks after it. */
   pass(block: Block): void {
     const name = requestName(block);
-    if (!name) return;
-    this.scope.requestNames.add(name);
-    this.named++;
+    if (name) this.names.push(name);
   }
 }
 

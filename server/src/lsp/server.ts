@@ -36,7 +36,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { markReusable } from './diagnosticsEncoder';
 import { EditableDocument } from './editableDocument';
 import { bundledCatalog } from '../catalogData';
-import { Checker, RequestsBefore, shiftDiagnostic, type Diagnostic, type VariableScope } from '../core/checker';
+import { Checker, RequestsBefore, shiftDiagnostic, type Diagnostic } from '../core/checker';
 import { codeActions, type TextEdit } from '../core/codeActions';
 import { complete, type CompletionEntry } from '../core/completion';
 import { blockAt, blockIndexAt, ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../core/documentIndex';
@@ -98,7 +98,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const documents = new Map<string, EditableDocument>();
   const states = new Map<string, DocumentState>();
   /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
-  const blockDiagnostics = new WeakMap<Block, { key: string; list: BlockDiagnostic[] }>();
+  const blockDiagnostics = new WeakMap<Block, { key: string; at: number; list: BlockDiagnostic[] }>();
   const envCache = new Map<string, EnvironmentInfo | undefined>();
   /** Whether the client takes snippets in completion (most do; said in initialize). */
   let snippets = true;
@@ -231,13 +231,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const cacheKeyOf = (state: DocumentState) => String(state.scopeKey) + (state.ctx.env?.selected ?? '');
 
   /**
-   * Diagnostics of one block, positions relative to the block's first line. `scope` is what
-   * the block sees where it stands (RequestsBefore), and `key` tells that place apart.
+   * Diagnostics of one block, positions relative to the block's first line. `before` gives
+   * what the block sees where it stands (the requests above it), and its key that place.
    */
-  function diagnoseBlock(state: DocumentState, block: Block, key: string, scope: VariableScope): BlockDiagnostic[] {
+  function diagnoseBlock(state: DocumentState, block: Block, key: string, before: RequestsBefore): BlockDiagnostic[] {
     const cached = blockDiagnostics.get(block);
-    if (cached && cached.key === key) return cached.list;
-    const found = state.ctx.checker.checkBlock(block, scope);
+    if (cached && cached.key === key && cached.at === before.key) return cached.list;
+    const found = state.ctx.checker.checkBlock(block, before.scope);
     let list: BlockDiagnostic[] = [];
     if (found.length > 0) {
       // The line breaks of the editor (a lone \r too), as for the whole document at open.
@@ -248,13 +248,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         return { diagnostic: toLspDiagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
       });
     }
-    blockDiagnostics.set(block, { key, list });
+    blockDiagnostics.set(block, { key, at: before.key, list });
     return list;
   }
 
   /** The diagnostics of a block placed at its current first line (most edits move no block). */
-  function placed(state: DocumentState, document: TextDocument, start: number, block: Block, key: string, scope: VariableScope): readonly LspDiagnostic[] {
-    const list = diagnoseBlock(state, block, key, scope);
+  function placed(state: DocumentState, document: TextDocument, start: number, block: Block, key: string, before: RequestsBefore): readonly LspDiagnostic[] {
+    const list = diagnoseBlock(state, block, key, before);
     if (list.length === 0) return NO_DIAGNOSTICS;
     const line = document.positionAt(start).line;
     const known = placedDiagnostics.get(list);
@@ -277,7 +277,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const key = cacheKeyOf(state);
     const before = new RequestsBefore(state.ctx.scope);
     for (const { start, block } of state.parsed.blocks) {
-      for (const d of placed(state, document, start, block, `${key}:${before.key}`, before.scope)) diagnostics.push(d);
+      for (const d of placed(state, document, start, block, key, before)) diagnostics.push(d);
       before.pass(block);
     }
     // Never publish over a newer version: the document may have changed meanwhile.
@@ -322,7 +322,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const before = walked ?? new RequestsBefore(state.ctx.scope);
     const to = Math.min(blocks.length, from + PREPARE_SLICE);
     for (let k = from; k < to; k++) {
-      placed(state, document, blocks[k].start, blocks[k].block, `${key}:${before.key}`, before.scope);
+      placed(state, document, blocks[k].start, blocks[k].block, key, before);
       before.pass(blocks[k].block);
     }
     if (to < blocks.length) setImmediate(() => runSafe('preparing the document', undefined, undefined, () => prepare(uri, version, to, before)));
