@@ -97,7 +97,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** Open documents; changes are applied here so that each edit's offsets are known. */
   const documents = new Map<string, EditableDocument>();
   const states = new Map<string, DocumentState>();
-  /** Per-block diagnostics: valid while the block object (its text) and the scope key are the same. */
+  /** Per-block diagnostics: valid while the block object (its text), the scope key and the count of named requests above it are the same. */
   const blockDiagnostics = new WeakMap<Block, { key: string; at: number; list: BlockDiagnostic[] }>();
   const envCache = new Map<string, EnvironmentInfo | undefined>();
   /** Whether the client takes snippets in completion (most do; said in initialize). */
