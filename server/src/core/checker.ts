@@ -656,7 +656,18 @@ export class Checker {
         // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
         // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
         const objectFromVariable = line.source === 'json' && line.decodedValue.startsWith('{{') && endpoint.params.some((p) => p.name.startsWith(`${name}[`));
-        if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
+        if (line.source === 'body' && name.startsWith('@')) {
+          // Meant as a file variable, most likely; in a request body it is a parameter (section 1).
+          out.push(
+            diag(
+              'unknown-parameter',
+              `${name} is sent as a parameter of ${label}: a file variable (${name} = value) stands outside a request body, above the request line`,
+              line.name.start,
+              line.name.end,
+              { lineStart: line.start, lineEnd: line.end },
+            ),
+          );
+        } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
           const near = closest(name, suggestionNames(endpoint));
           const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
           out.push(

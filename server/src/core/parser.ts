@@ -620,15 +620,12 @@ function parseBlockLines(text: string): Block {
       return block;
     }
   }
+  // Parameter lines. A line `@name = value` here is a parameter of the body, not a file
+  // variable (those stand outside a request body, LPREQ-FORMAT section 1).
   for (; k < count; k++) {
     const s = starts[k];
     const e = ends[k];
     if (isBlankRange(text, starts[k], ends[k]) || isCommentRange(text, starts[k], ends[k])) continue;
-    const variable = readVariable(text, s, e);
-    if (variable) {
-      block.variables = add(block.variables, variable);
-      continue;
-    }
     let from = skipBlanks(text, s, e);
     const c = text.charCodeAt(from);
     // Response handlers and redirections of other clients (`> {% %}`, `>> file`, `<> file`) are
