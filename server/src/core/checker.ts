@@ -93,27 +93,26 @@ export interface Diagnostic {
 export interface VariableScope {
   /** File variables and the environment's, by name (file variables win). */
   values: Map<string, string>;
-  /** Names of requests in the file (`# @name`). */
+  /** Names of requests (`# @name`): of the whole file, or of the requests above a block when it is checked (RequestsBefore). */
   requestNames: Set<string>;
   /** Variables JetBrains scripts set for later requests (`client.global.set`): defined, of unknown value. */
   scriptNames?: Set<string>;
-  /** Told of every name a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
-  onLookup?: (kind: 'value' | 'request', name: string) => void;
+  /** Told of every variable a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
+  onLookup?: (name: string) => void;
 }
 
 /** A file or environment variable's value, as a check sees it. */
 function scopeValue(scope: VariableScope, name: string): string | undefined {
-  scope.onLookup?.('value', name);
+  scope.onLookup?.(name);
   return scope.values.get(name);
 }
 
 function scopeHasValue(scope: VariableScope, name: string): boolean {
-  scope.onLookup?.('value', name);
+  scope.onLookup?.(name);
   return scope.values.has(name);
 }
 
 function scopeHasRequest(scope: VariableScope, name: string): boolean {
-  scope.onLookup?.('request', name);
   return scope.requestNames.has(name);
 }
 
@@ -218,8 +217,7 @@ export class Checker {
     const scope: VariableScope = {
       values: environmentValues(env),
       requestNames: new Set(),
-      onLookup: (kind, name) => {
-        if (kind === 'request') return;
+      onLookup: (name) => {
         lookedUp.push(current);
         lookedUpNames.push(name);
       },
