@@ -194,3 +194,15 @@ test('completion: snippets become plain text for a client without snippet suppor
   assert.equal(snippetToPlain('permissions[${1:X}][enabled] = ${2|true,false|}$0'), 'permissions[X][enabled] = true');
   assert.equal(snippetToPlain('a\\$b\\}c'), 'a$b}c');
 });
+
+test('completion: a header name typed before its colon keeps the colon, and the header being rewritten is offered', () => {
+  check('GET /api/v1/courses\nAcc|: application/json\n', 'Accept', 'GET /api/v1/courses\nAccept: application/json\n');
+  check('GET /api/v1/courses\nCont|ent-Type: text/plain\n', 'Content-Type', 'GET /api/v1/courses\nContent-Type: text/plain\n');
+});
+
+test('completion: nothing in the indentation before a line\'s content (an edit there would land after the cursor)', () => {
+  for (const input of ['GET /api/v1/courses\n|  Accept: application/json\n', '|    GET /api/v1/courses\n', 'GET /api/v1/courses\n| ?page=2\n']) {
+    const { items } = itemsAt(input);
+    assert.deepEqual(items.map((i) => i.label), [], input);
+  }
+});

@@ -63,6 +63,8 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   const before = line.text.slice(0, col);
   const out: CompletionEntry[] = [];
   const abs = (n: number) => base + line.start + n;
+  // In the indentation before what a line holds: nothing is typed there, and any edit would land after the cursor.
+  if (line.region !== 'json' && /^\s*$/.test(before) && line.text.slice(col).trim() !== '' && /^\s/.test(line.text.slice(col))) return out;
 
   // Scripts, redirections and a body file line of other clients: nothing of the API to complete there.
   if (/^\s*(>|<[>@\s]|<$)/.test(line.text) || insideScript(block.text, rel)) return out;
@@ -801,8 +803,12 @@ function completeHeaderNames(ctx: ServiceContext, block: Block, text: string, co
   let s = 0;
   while (s < text.length && /\s/.test(text[s])) s++;
   if (text[s] === '#' || text.startsWith('//', s)) return;
-  if (!/^[A-Za-z0-9-]*$/.test(text.slice(s, col))) return;
-  const present = new Set(block.headers.map((h) => h.name.text.toLowerCase()));
+  if (col < s || !/^[A-Za-z0-9-]*$/.test(text.slice(s, col))) return;
+  const end = wordEnd(text, col);
+  // The name being typed, or written over, is not "already present"; a colon already there is kept.
+  const own = text.slice(s, end).toLowerCase();
+  const present = new Set(block.headers.map((h) => h.name.text.toLowerCase()).filter((n) => n !== own));
+  const colonFollows = /^\s*:/.test(text.slice(end));
   const endpoint = matchedEndpoint(ctx, block);
   const all = [...HEADERS, ...(endpoint?.headers ?? []).map((h) => ({ name: h.name, description: h.description, values: [] as string[] }))];
   all.forEach((h, i) => {
@@ -811,12 +817,12 @@ function completeHeaderNames(ctx: ServiceContext, block: Block, text: string, co
       label: h.name,
       kind: 'header',
       documentation: md(h.description),
-      insertText: `${h.name}: `,
+      insertText: colonFollows ? h.name : `${h.name}: `,
       snippet: false,
       start: abs(s),
-      end: abs(wordEnd(text, col)),
+      end: abs(end),
       sortText: rank(5, i),
-      retrigger: h.values.length > 0,
+      retrigger: h.values.length > 0 && !colonFollows,
       detail: 'header',
     });
   });

@@ -102,6 +102,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const envCache = new Map<string, EnvironmentInfo | undefined>();
   /** Whether the client takes snippets in completion (most do; said in initialize). */
   let snippets = true;
+  /** Whether the client is VS Code (or code-server), which runs `editor.action.triggerSuggest` itself; other editors would send it to the server. */
+  let vscodeClient = false;
   /** Whether the client asks for semantic tokens again when told to (`workspace/semanticTokens/refresh`). */
   let semanticRefresh = false;
   /** Environment file problems already shown to the user (each is shown once). */
@@ -361,6 +363,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
     snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
+    vscodeClient = /code/i.test(params.clientInfo?.name ?? '');
     semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     try {
@@ -454,7 +457,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = stateOf(document);
-      const entries = complete(state.ctx, state.parsed, document.offsetAt(params.position));
+      const at = document.offsetAt(params.position);
+      // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
+      const line = params.position.line;
+      const entries = complete(state.ctx, state.parsed, at).filter((e) => e.start <= at && at <= e.end && document.positionAt(e.start).line === line && document.positionAt(e.end).line === line);
       const items: CompletionItem[] = entries.map((e) => {
         const item: CompletionItem = {
           label: e.label,
@@ -467,7 +473,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (e.documentation) item.documentation = { kind: 'markdown', value: e.documentation };
         if (e.filterText) item.filterText = e.filterText;
         if (e.deprecated) item.tags = [1];
-        if (e.retrigger) item.command = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
+        if (e.retrigger && vscodeClient) item.command = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
         return item;
       });
       return { isIncomplete: false, items };
