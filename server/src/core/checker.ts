@@ -666,12 +666,15 @@ export class Checker {
             ),
           );
         } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
-          const near = closest(name, suggestionNames(endpoint));
+          const near = closest(name, suggestionNames(endpoint, name));
           const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
+          const left = splitParamName(name)?.find((seg) => LEFT_PATTERN.test(seg));
           out.push(
             diag(
               'unknown-parameter',
-              `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
+              left
+                ? `${name}: ${left} is the docs' pattern segment, not filled in; write the name it stands for (${label})`
+                : `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
               line.name.start,
               line.name.end,
               replacement ? { replacement, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
@@ -1075,7 +1078,8 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     let ok = true;
     for (let i = 0; i < ps.length && ok; i++) {
       const pattern = p.parsedName.patternAt.get(i);
-      if (pattern !== undefined) ok = segments[i].length > 0 || p.patterns?.[pattern]?.index === true;
+      // A pattern segment takes a name, not the docs' `{X}` left as it is.
+      if (pattern !== undefined) ok = (segments[i].length > 0 && !LEFT_PATTERN.test(segments[i])) || p.patterns?.[pattern]?.index === true;
       else ok = ps[i] === segments[i];
     }
     if (ok) return { param: p, segments };
@@ -1105,9 +1109,31 @@ function jsonKeyReplacement(name: string, near: string): string | undefined {
   return b[b.length - 1];
 }
 
-function suggestionNames(endpoint: Endpoint): string[] {
-  return endpoint.params.map((p) => p.name);
+/** A pattern segment written as the docs write it (`permissions[{X}][enabled]`): not filled in. */
+const LEFT_PATTERN = /^\{\w*\}$/;
+
+/**
+ * Names to suggest for an unknown `typed` name: the endpoint's names, a pattern filled with
+ * what `typed` has in its pattern segments (`notification_preferences[new_announcement][frequency]`
+ * for `...[new_announcement][frequncy]`), never with the docs' `{X}`.
+ */
+function suggestionNames(endpoint: Endpoint, typed: string): string[] {
+  const segments = splitParamName(typed);
+  const names: string[] = [];
+  for (const p of endpoint.params) {
+    if (!p.isPattern) {
+      names.push(p.name);
+      continue;
+    }
+    const ps = p.parsedName.segments;
+    if (!segments || segments.length !== ps.length) continue;
+    const filled = ps.map((seg, i) => (p.parsedName.patternAt.has(i) ? segments[i] : seg));
+    if (filled.some((seg, i) => p.parsedName.patternAt.has(i) && (seg === '' || LEFT_PATTERN.test(seg)))) continue;
+    names.push(filled[0] + filled.slice(1).map((seg) => `[${seg}]`).join(''));
+  }
+  return names;
 }
+
 
 /** What a `{{expression}}` is, which does not depend on any scope: a system variable (and its verdict), a request reference, or a name. */
 type ExpressionKind = { kind: 'system'; verdict: string | undefined } | { kind: 'request'; name: string } | { kind: 'name' };
