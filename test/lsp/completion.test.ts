@@ -206,3 +206,9 @@ test('completion: nothing in the indentation before a line\'s content (an edit t
     assert.deepEqual(items.map((i) => i.label), [], input);
   }
 });
+
+test('completion inside a written path: a whole path replaces the rest of it (not the query), a segment keeps the slash after it', () => {
+  check('GET /api/v1/cour|ses/42/files?sort=size\n', 'courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules?sort=size\n');
+  check('GET /api/v1/cour|x/42/files\n', 'courses/', 'GET /api/v1/courses/42/files\n');
+  check('GET |/api/v1/courses/42/files\n', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules\n');
+});

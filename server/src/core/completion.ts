@@ -184,7 +184,8 @@ function completeRequestLine(
   }
   const targetStart = request.target.text.length > 0 ? request.target.start - lineStart : col;
   if (col < targetStart) {
-    if (/^\s*$/.test(text.slice(methodEnd, col))) completePath(ctx, block, '', col, col, text, abs, out);
+    // Before a target already written nothing is offered: a path put there would stand in front of it.
+    if (request.target.text.length === 0 && /^\s*$/.test(text.slice(methodEnd, col))) completePath(ctx, block, '', col, col, text, abs, out);
     return;
   }
   const typed = text.slice(targetStart, col);
@@ -230,6 +231,11 @@ function completePath(
   const replaceStart = targetStart + p0 + lastSlash + 1;
   let replaceEnd = col;
   while (replaceEnd < text.length && !/[/?#\s]/.test(text[replaceEnd])) replaceEnd++;
+  // A whole path from here replaces the rest of the path written after the cursor too (not the
+  // query); a segment is put in place of the current one, keeping a `/` that follows it.
+  let pathEnd = replaceEnd;
+  while (pathEnd < text.length && !/[?#\s]/.test(text[pathEnd])) pathEnd++;
+  const slashFollows = text[replaceEnd] === '/';
   const method = block.request?.method.text ?? 'GET';
   const leading = lastSlash === -1 ? '/' : '';
   void current;
@@ -296,7 +302,7 @@ function completePath(
       insertText: snippetText(leading) + snippet,
       snippet: true,
       start,
-      end,
+      end: abs(pathEnd),
       sortText: rank(own ? (deprecated ? 3 : 1) : 4, i++),
       deprecated,
     });
@@ -308,12 +314,12 @@ function completePath(
       label: `${leading}${literal}/`,
       kind: 'segment',
       detail: 'path segment',
-      insertText: leading + literal + '/',
+      insertText: leading + literal + (slashFollows ? '' : '/'),
       snippet: false,
       start,
       end,
       sortText: rank(own ? 0 : 2, j++),
-      retrigger: true,
+      retrigger: !slashFollows,
     });
   }
   const seenForms = new Set<string>();
