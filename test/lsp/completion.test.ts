@@ -212,3 +212,28 @@ test('completion inside a written path: a whole path replaces the rest of it (no
   check('GET /api/v1/cour|x/42/files\n', 'courses/', 'GET /api/v1/courses/42/files\n');
   check('GET |/api/v1/courses/42/files\n', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules\n');
 });
+
+test('completion: every item carries its documentation', () => {
+  const inputs = [
+    'G|',
+    'GET /api/v1/|',
+    'GET /api/v1/courses/42/|',
+    'GET /api/v1/courses/|',
+    '@course_id = 42\nGET /api/v1/courses/|',
+    'GET /api/v1/courses/42/modules\nAccept: |',
+    'GET /api/v1/courses/42/modules\nAc|',
+    'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[|',
+    'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][|',
+    'PUT /api/v1/courses/42/modules/5\n\nmodule[published] = |',
+    'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[type] = |',
+    'GET /api/v1/courses/42/files?|',
+    'GET /api/v1/courses/{{|',
+    'PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n{"quiz_submissions": [{"attempt": 1, "validation_token": "x", |}]}',
+  ];
+  for (const input of inputs) {
+    const { items } = itemsAt(input);
+    assert.ok(items.length > 0, `no items at ${JSON.stringify(input)}`);
+    const bare = items.filter((i) => !i.documentation).map((i) => i.label);
+    assert.deepEqual(bare, [], `items without documentation at ${JSON.stringify(input)}`);
+  }
+});

@@ -28,6 +28,7 @@ const hovers: [string, RegExp | null][] = [
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[completion_requirement][type] = must_sub|mit', /applies to Assignment and Quiz/],
   ['GET {{base_u|rl}}/api/v1/courses', /http:\/\/127\.0\.0\.1:4010[\s\S]*Environment `dev`/],
   ['@c = 7\nGET /api/v1/courses/{{|c}}/modules', /= `7`[\s\S]*line 1/],
+  ['@c = 7\n@gree|ting = hello {{c}}\nGET /api/v1/courses/{{greeting}}/modules', /greeting/],
   ['GET /api/v1/courses/{{$gu|id}}', /system variable/],
   ['GET /api/v1/courses\nAuthorization: Bearer {{tok|en}}', /\(secret\)/],
   ['GET /api/v1/courses?x={{client_|key}}', /\(secret\)/],

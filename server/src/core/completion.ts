@@ -158,9 +158,19 @@ function wordEnd(text: string, col: number): number {
   return e;
 }
 
-function completeMethods(start: number, end: number, out: CompletionEntry[]) {
+const METHOD_DOCS: Record<(typeof METHODS)[number], string> = {
+  GET: 'Reads: lists and shows. Parameters go in the query string.',
+  POST: 'Creates, or starts an action. Parameters go in a form body (or the documented JSON body).',
+  PUT: 'Updates. Parameters go in a form body (or the documented JSON body).',
+  DELETE: 'Deletes, or ends. Parameters go in the query string.',
+  PATCH: 'Updates part of a resource. Parameters go in a form body.',
+  HEAD: 'A GET without the response body: answered wherever GET is documented.',
+  OPTIONS: 'Asks which methods a path takes; the API documents none.',
+};
+
+function completeMethods(start: number, end: number, out: CompletionEntry[], spaceFollows = false) {
   METHODS.forEach((m, i) => {
-    out.push({ label: m, kind: 'method', insertText: `${m} `, snippet: false, start, end, sortText: rank(0, i), retrigger: true, detail: 'HTTP method' });
+    out.push({ label: m, kind: 'method', documentation: METHOD_DOCS[m], insertText: spaceFollows ? m : `${m} `, snippet: false, start, end, sortText: rank(0, i), retrigger: !spaceFollows, detail: 'HTTP method' });
   });
 }
 
@@ -179,7 +189,7 @@ function completeRequestLine(
   const methodEnd = request.method.end - lineStart;
   const methodStart = request.method.start - lineStart;
   if (request.method.end > request.method.start && col <= methodEnd) {
-    completeMethods(abs(methodStart), abs(methodEnd), out);
+    completeMethods(abs(methodStart), abs(methodEnd), out, /^[ \t]/.test(text.slice(methodEnd)));
     return;
   }
   const targetStart = request.target.text.length > 0 ? request.target.start - lineStart : col;
@@ -310,10 +320,12 @@ function completePath(
   let j = 0;
   for (const [literal, endpoints] of nextLiterals) {
     const own = endpoints.some((e) => e.method === method);
+    const onward = [...new Set(endpoints.flatMap((e) => e.paths.map((p) => p.template)).filter((t) => t.split('/').includes(literal)))];
     out.push({
       label: `${leading}${literal}/`,
       kind: 'segment',
       detail: 'path segment',
+      documentation: `Goes on to ${onward.length === 1 ? 'the documented path' : `${onward.length} documented paths`}:\n\n${onward.slice(0, 8).map((t) => `- ${code(t)}`).join('\n')}${onward.length > 8 ? '\n- ...' : ''}`,
       insertText: leading + literal + (slashFollows ? '' : '/'),
       snippet: false,
       start,
@@ -346,6 +358,7 @@ function completePath(
         label: `{{${name}}}`,
         kind: 'variable',
         detail: `variable for {${name}}`,
+        documentation: `The variable ${code(name)} = ${code(isSecretVariable(name, ctx.env) ? '(secret)' : (ctx.scope.values.get(name) ?? ''))} in place of ${code(`{${name}}`)}`,
         insertText: `${leading}{{${name}}}`,
         snippet: false,
         start,
@@ -417,7 +430,8 @@ function completeJson(ctx: ServiceContext, block: Block, rel: number, base: numb
   const values = param?.enum ?? (param?.type === 'boolean' ? ['true', 'false'] : undefined);
   values?.forEach((v, i) => {
     const text = param?.type === 'boolean' ? v : JSON.stringify(v);
-    out.push({ label: text, kind: 'value', detail: param?.name, insertText: snippetText(text), snippet: false, start, end, sortText: rank(0, i) });
+    const meaning = param?.enumDescriptions?.[v];
+    out.push({ label: text, kind: 'value', detail: param?.name, documentation: param ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}` : undefined, insertText: snippetText(text), snippet: false, start, end, sortText: rank(0, i) });
   });
 }
 
@@ -705,7 +719,7 @@ function completeParameterNames(
         label,
         kind: 'parameter',
         detail: leaf ? detail : 'object',
-        documentation: leaf ? doc : pattern ? md(param.patterns?.[pattern[1]]?.description ?? '') : undefined,
+        documentation: leaf ? doc : pattern ? md(param.patterns?.[pattern[1]]?.description ?? '') : `The keys inside ${code(`${basePrefix}${shownKey}]`)}, as bracket names (${code(param.name)})`,
         insertText: leaf ? insert + snippetText(suffix) : insert,
         snippet: true,
         start: levelStart,
@@ -779,8 +793,8 @@ function completeValues(
   const now = options.now ?? new Date();
   switch (param.type) {
     case 'boolean':
-      push('true', 'true', undefined, 0);
-      push('false', 'false', undefined, 1);
+      push('true', 'true', `${md(param.name)} is a boolean: ${code('true')} (or ${code('1')})`, 0);
+      push('false', 'false', `${md(param.name)} is a boolean: ${code('false')} (or ${code('0')})`, 1);
       return;
     case 'Date':
       push(isoDate(now), `\${1:${isoDate(now)}}`, 'A date, yyyy-mm-dd', 0, true);
@@ -840,7 +854,7 @@ function completeHeaderValue(name: string, text: string, from: number, col: numb
   let s = from;
   while (s < col && text[s] === ' ') s++;
   h.values.forEach((v, i) => {
-    out.push({ label: v, kind: 'value', insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
+    out.push({ label: v, kind: 'value', documentation: `A value of ${code(h.name)}: ${md(h.description)}`, insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
   });
 }
 

@@ -57,14 +57,13 @@ function variableAt(block: Block, rel: number) {
   let lineEnd = block.text.indexOf('\n', rel);
   if (lineEnd === -1) lineEnd = block.text.length;
   const line = block.text.slice(lineStart, lineEnd);
-  if (!line.includes('{{')) {
-    // `@name = value` and `# @prompt name`: hover on the definition's name shows the same.
-    const v = block.variables.find((x) => rel >= x.name.start && rel <= x.name.end);
-    if (v) return { expression: v.name.text, start: v.name.start, end: v.name.end };
-    const p = block.metadata.length > 0 ? promptVariables(block).find((x) => rel >= x.start && rel <= x.end) : undefined;
-    return p ? { expression: p.name, start: p.start, end: p.end } : undefined;
-  }
-  return findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end);
+  const reference = line.includes('{{') ? findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end) : undefined;
+  if (reference) return reference;
+  // `@name = value` and `# @prompt name`: hover on the definition's name shows the same (whatever the value holds).
+  const v = block.variables.find((x) => rel >= x.name.start && rel <= x.name.end);
+  if (v) return { expression: v.name.text, start: v.name.start, end: v.name.end };
+  const p = block.metadata.length > 0 ? promptVariables(block).find((x) => rel >= x.start && rel <= x.end) : undefined;
+  return p ? { expression: p.name, start: p.start, end: p.end } : undefined;
 }
 
 function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: number): HoverResult | undefined {
