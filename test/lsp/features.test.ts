@@ -83,6 +83,7 @@ const fixes: [string, RegExp, string][] = [
   ['POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\r\nAccept: application/json\r\n\r\nmodule_item[type] = \r\n'],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n', /Change to 'Assignment'/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n'],
   ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
+  ['GET /api/v1/courses/1/files?order=ds|c\n', /Change to 'desc'/, 'GET /api/v1/courses/1/files?order=desc\n'],
   ['GET {{base_url}}/api/v1/courses/1/files/qou|ta?x=1\n', /Change to 'quota'/, 'GET {{base_url}}/api/v1/courses/1/files/quota?x=1\n'],
   ['POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enab|d] = 1\n', /Change to 'permissions\[manage_files\]\[enabled\]'/, 'POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enabled] = 1\n'],
   // No close match in a short list of values: each documented value is offered.

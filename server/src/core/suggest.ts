@@ -29,14 +29,25 @@ export function closest(input: string, candidates: Iterable<string>): string | u
   const lower = input.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
+  let bestPrefix = -1;
   for (const c of candidates) {
     if (c.toLowerCase() === lower) return c;
     const limit = Math.max(2, Math.floor(Math.max(c.length, input.length) / 3));
     const d = editDistance(lower, c.toLowerCase(), Math.min(limit, bestDistance));
-    if (d <= limit && d < bestDistance) {
+    if (d > limit || d > bestDistance) continue;
+    // Among equally near ones, the one that starts like the input (`dsc`: desc, not asc).
+    const prefix = commonPrefix(lower, c.toLowerCase());
+    if (d < bestDistance || prefix > bestPrefix) {
       best = c;
       bestDistance = d;
+      bestPrefix = prefix;
     }
   }
   return best;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
