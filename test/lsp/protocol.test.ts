@@ -161,6 +161,17 @@ test('protocol: a request variable needs an earlier request of that name, as the
   });
 });
 
+test('protocol: an untitled document (not saved yet) is checked and completed too', async () => {
+  const uri = 'untitled:Untitled-1';
+  await withServer(async (c) => {
+    const published = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/42/filez\n' } });
+    assert.deepEqual((await published).diagnostics.map((d) => d.code), ['unknown-endpoint']);
+    const completion = await c.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 24 } });
+    assert.ok(completion.items.length > 0);
+  });
+});
+
 test('protocol: a broken environment file is shown to the user, not only logged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
   try {
