@@ -4,7 +4,7 @@
  * they replace; the LSP layer turns them into ranges.
  */
 import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from './catalog/catalog';
-import { lookupParameter } from './checker';
+import { lookupParameter, RequestsBefore } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
 import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';
@@ -961,13 +961,12 @@ function completeVariables(
     });
   }
   // Only requests above this one: a request can only use the response of an earlier one.
-  const earlier = new Set<string>();
+  const before = new RequestsBefore(ctx.scope);
   for (const ref of doc.blocks) {
     if (ref.block === block) break;
-    const name = requestName(ref.block);
-    if (name) earlier.add(name);
+    before.pass(ref.block);
   }
-  for (const name of earlier) {
+  for (const name of before.scope.requestNames) {
     if (name === exclude.request) continue;
     for (const part of ['response.body.$.', 'response.headers.']) {
       out.push({
