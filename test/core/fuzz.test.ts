@@ -65,6 +65,8 @@ test('lpreq check diagnoses without keeping the tree and finds exactly what the 
   const scoped = fc.constantFrom(
     'GET {{base}}/api/v1/courses/{{c}}/modules?x={{first.response.body.$.id}}\n\n### one\n# @name first\nPOST /api/v1/courses/1/modules\n\nmodule[name] = a\n@c = 2\n@base = http://h/p\n',
     '@base = http://h\n###\nPOST {{base}}/api/v1/courses/1/modules\nX-A: {{v}}\n@v = 1\n\n{\n"module": {"name": "{{v}}"}\n}\n@v = 3\n### x\n// @name   \n@v=2\nGET {{base}}/api/v1/courses/1/modules\n',
+    // A block checked again for a late variable sees the requests named above it, not those below.
+    '### a\n# @name a\nGET /api/v1/courses/1\n\n### b\nGET {{base}}/api/v1/courses/{{a.response.body.$.id}}/modules?x={{later.response.body.$.id}}\n\n### c\n@base = http://h\n# @name later\nGET /api/v1/courses/2\n### d\n# @name a\nGET {{later.response.body.$.id}}/api/v1/courses/3\n',
   );
   let runs = 0;
   fc.assert(

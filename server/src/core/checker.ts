@@ -99,6 +99,8 @@ export interface VariableScope {
   scriptNames?: Set<string>;
   /** Told of every variable a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
   onLookup?: (name: string) => void;
+  /** Brings requestNames up to date before it is read: RequestsBefore fills it only when a check asks (requestNamesOf). */
+  syncRequestNames?: () => void;
 }
 
 /** A file or environment variable's value, as a check sees it. */
@@ -113,7 +115,13 @@ function scopeHasValue(scope: VariableScope, name: string): boolean {
 }
 
 function scopeHasRequest(scope: VariableScope, name: string): boolean {
-  return scope.requestNames.has(name);
+  return requestNamesOf(scope).has(name);
+}
+
+/** The names of the requests a scope sees (read them through this: a RequestsBefore scope fills its set on demand). */
+export function requestNamesOf(scope: VariableScope): ReadonlySet<string> {
+  scope.syncRequestNames?.();
+  return scope.requestNames;
 }
 
 export interface Environments {
@@ -149,25 +157,29 @@ export function documentScope(doc: LpreqDocument, env?: Environments): VariableS
  * response of an earlier one). `key` tells the blocks' positions apart for caches: while the
  * document's named requests and their order stay the same, the count of named requests
  * before a block fixes which names it sees.
+ *
+ * The names are kept in a list; the set a check reads is filled from it only when a check
+ * asks (requestNamesOf), which most blocks never do: a file of named requests costs no
+ * hashing of every name.
  */
 export class RequestsBefore {
   private readonly names: string[] = [];
   private readonly seen = new Set<string>();
-  /** How many of `names` are in `seen`: the set is filled only when a check asks for it. */
+  /** How many of `names` are in `seen`. */
   private synced = 0;
-  private readonly view: VariableScope;
+  /** The scope to check the next block with (its set is current whenever it is read through requestNamesOf). */
+  readonly scope: VariableScope;
 
   constructor(whole: VariableScope) {
-    this.view = { ...whole, requestNames: this.seen };
+    this.scope = { ...whole, requestNames: this.seen, syncRequestNames: () => this.sync() };
   }
 
   get key(): number {
     return this.names.length;
   }
 
-  get scope(): VariableScope {
+  private sync(): void {
     while (this.synced < this.names.length) this.seen.add(this.names[this.synced++]);
-    return this.view;
   }
 
   /** Steps past a block: its name, if any, is seen by the blocks after it. */
@@ -214,16 +226,24 @@ export class Checker {
     let current = 0;
     const lookedUp: number[] = [];
     const lookedUpNames: string[] = [];
+    const names: string[] = [];
+    const seen = new Set<string>();
+    let synced = 0;
     const scope: VariableScope = {
       values: environmentValues(env),
-      requestNames: new Set(),
+      requestNames: seen,
       onLookup: (name) => {
         lookedUp.push(current);
         lookedUpNames.push(name);
       },
+      syncRequestNames: () => {
+        while (synced < names.length) seen.add(names[synced++]);
+      },
     };
+    /** The block that defines each variable (a file variable's last definition, a script's first); the count of named requests before each block. */
     const setAt = new Map<string, number>();
-    const namedAt = new Map<string, number>();
+    let lastDefinition = -1;
+    const keys: number[] = [];
     const found: Diagnostic[][] = [];
     for (let k = 0; k < starts.length; k++) {
       current = k;
@@ -231,29 +251,30 @@ export class Checker {
       for (const v of block.variables) {
         scope.values.set(v.name.text, v.value.text);
         setAt.set(v.name.text, k);
+        lastDefinition = k;
       }
       for (const set of block.scriptSets) {
         if (!set.global) continue;
         (scope.scriptNames ??= new Set()).add(set.name);
-        if (!setAt.has(set.name)) setAt.set(set.name, k);
+        if (!setAt.has(set.name)) {
+          setAt.set(set.name, k);
+          lastDefinition = k;
+        }
       }
+      keys.push(names.length);
       found.push(this.checkBlock(block, scope));
       const name = requestName(block);
-      if (name) {
-        scope.requestNames.add(name);
-        if (!namedAt.has(name)) namedAt.set(name, k);
-      }
+      if (name) names.push(name);
     }
     scope.onLookup = undefined;
     let rechecked = -1;
-    for (let i = 0; i < lookedUp.length; i++) {
+    // Lookups come in block order: none after the last definition can be stale.
+    for (let i = 0; i < lookedUp.length && lookedUp[i] < lastDefinition; i++) {
       const k = lookedUp[i];
       if (k === rechecked) continue;
       const definedAt = setAt.get(lookedUpNames[i]);
       if (definedAt === undefined || definedAt <= k) continue;
-      const before = new Set<string>();
-      for (const [name, at] of namedAt) if (at < k) before.add(name);
-      found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: before });
+      found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: new Set(names.slice(0, keys[k])), syncRequestNames: undefined });
       rechecked = k;
     }
     const out: Diagnostic[] = [];

@@ -4,7 +4,7 @@
  * they replace; the LSP layer turns them into ranges.
  */
 import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from './catalog/catalog';
-import { lookupParameter, RequestsBefore } from './checker';
+import { lookupParameter, RequestsBefore, requestNamesOf } from './checker';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
 import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';
@@ -966,7 +966,7 @@ function completeVariables(
     if (ref.block === block) break;
     before.pass(ref.block);
   }
-  for (const name of before.scope.requestNames) {
+  for (const name of requestNamesOf(before.scope)) {
     if (name === exclude.request) continue;
     for (const part of ['response.body.$.', 'response.headers.']) {
       out.push({

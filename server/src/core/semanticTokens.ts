@@ -9,7 +9,7 @@
  * response. Names and values the checker reports are left to the grammar and the
  * diagnostic. Offsets are relative to the block; every token stays on one line.
  */
-import { isSentRange, lookupParameter } from './checker';
+import { isSentRange, lookupParameter, requestNamesOf } from './checker';
 import type { ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';
@@ -142,7 +142,7 @@ function variableTokens(ctx: ServiceContext, block: Block, fileNames: Set<string
       tokenType = type('parameter');
     } else if (parseRequestReference(expression)) {
       const name = parseRequestReference(expression)!.name;
-      if (!ctx.scope.requestNames.has(name)) continue;
+      if (!requestNamesOf(ctx.scope).has(name)) continue;
       tokenType = type('function');
       e = s + name.length;
     } else if (fileNames.has(expression)) {
