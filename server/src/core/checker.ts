@@ -224,8 +224,8 @@ export class Checker {
     // variables, at the end. Request names are another matter: a request can only use the
     // response of an earlier one (section 4), so each block sees the names before it.
     let current = 0;
-    const lookedUp: number[] = [];
-    const lookedUpNames: string[] = [];
+    /** The blocks that looked each variable up, in order (a block once per name). */
+    const lookedUp = new Map<string, number[]>();
     const names: string[] = [];
     const seen = new Set<string>();
     let synced = 0;
@@ -233,8 +233,9 @@ export class Checker {
       values: environmentValues(env),
       requestNames: seen,
       onLookup: (name) => {
-        lookedUp.push(current);
-        lookedUpNames.push(name);
+        const blocks = lookedUp.get(name);
+        if (!blocks) lookedUp.set(name, [current]);
+        else if (blocks[blocks.length - 1] !== current) blocks.push(current);
       },
       syncRequestNames: () => {
         while (synced < names.length) seen.add(names[synced++]);
@@ -262,20 +263,27 @@ export class Checker {
         }
       }
       keys.push(names.length);
-      found.push(this.checkBlock(block, scope));
+      const diagnostics = this.checkBlock(block, scope);
+      // Most blocks have none: their empty lists are not kept to the end.
+      found.push(diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics);
       const name = requestName(block);
       if (name) names.push(name);
     }
     scope.onLookup = undefined;
-    let rechecked = -1;
-    // Lookups come in block order: none after the last definition can be stale.
-    for (let i = 0; i < lookedUp.length && lookedUp[i] < lastDefinition; i++) {
-      const k = lookedUp[i];
-      if (k === rechecked) continue;
-      const definedAt = setAt.get(lookedUpNames[i]);
-      if (definedAt === undefined || definedAt <= k) continue;
+    // The blocks that looked a variable up before its (last) definition, in order.
+    const stale: number[] = [];
+    if (lastDefinition > 0) {
+      for (const [name, blocks] of lookedUp) {
+        const definedAt = setAt.get(name);
+        if (definedAt === undefined) continue;
+        for (let i = 0; i < blocks.length && blocks[i] < definedAt; i++) stale.push(blocks[i]);
+      }
+      stale.sort((a, b) => a - b);
+    }
+    for (let i = 0; i < stale.length; i++) {
+      const k = stale[i];
+      if (i > 0 && stale[i - 1] === k) continue;
       found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: new Set(names.slice(0, keys[k])), syncRequestNames: undefined });
-      rechecked = k;
     }
     const out: Diagnostic[] = [];
     for (let k = 0; k < found.length; k++) {
@@ -1199,6 +1207,8 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
 
 /** Shared by the requests that miss nothing (never written to). */
 const NO_NAMES: string[] = [];
+/** The diagnostics of a block that has none (never added to). */
+const NO_DIAGNOSTICS: Diagnostic[] = [];
 
 /** Where a value's diagnostic goes: the value, or the whole line when the value is empty. */
 function valueRange(line: ParameterLine): { start: number; end: number } {
