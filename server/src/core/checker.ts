@@ -249,12 +249,14 @@ export class Checker {
     for (let k = 0; k < starts.length; k++) {
       current = k;
       const block = parseBlock(blockText(k));
-      for (const v of block.variables) {
+      for (let i = 0; i < block.variables.length; i++) {
+        const v = block.variables[i];
         scope.values.set(v.name.text, v.value.text);
         setAt.set(v.name.text, k);
         lastDefinition = k;
       }
-      for (const set of block.scriptSets) {
+      for (let i = 0; i < block.scriptSets.length; i++) {
+        const set = block.scriptSets[i];
         if (!set.global) continue;
         (scope.scriptNames ??= new Set()).add(set.name);
         if (!setAt.has(set.name)) {
@@ -321,7 +323,10 @@ export class Checker {
   /** Checks one block; offsets in the result are relative to the block. Never throws on any input. */
   checkBlock(block: Block, scope: VariableScope): Diagnostic[] {
     const out: Diagnostic[] = [];
-    for (const p of block.problems) out.push(diag('syntax', p.message, p.start, p.end));
+    for (let i = 0; i < block.problems.length; i++) {
+      const p = block.problems[i];
+      out.push(diag('syntax', p.message, p.start, p.end));
+    }
     this.checkVariables(block, scope, out);
     this.checkHeaders(block, out);
     if (block.metadata.length > 0) checkDurations(block, out);
@@ -332,7 +337,7 @@ export class Checker {
     // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
     const pathLines = request.pathLines ?? [];
     const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
-    for (const p of block.problems) if (p.start >= lineStart && p.end <= targetEnd) return out;
+    for (let i = 0; i < block.problems.length; i++) if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return out;
     const unclosed = unclosedVariable(block);
     if (unclosed) {
       out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
@@ -344,7 +349,8 @@ export class Checker {
     const match = this.matcher.match(path, request.method.text);
     // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
     if (match.kind === 'not-checked') return out;
-    for (const seg of path.segments) {
+    for (let i = 0; i < path.segments.length; i++) {
+      const seg = path.segments[i];
       if (seg.isUnfilled) {
         // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
         const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
@@ -468,7 +474,8 @@ export class Checker {
   }
 
   private checkHeaders(block: Block, out: Diagnostic[]) {
-    for (const h of block.headers) {
+    for (let i = 0; i < block.headers.length; i++) {
+      const h = block.headers[i];
       if (h.name.text.toLowerCase() !== 'authorization') continue;
       const m = /^Bearer\s+(\S+)/i.exec(h.value.text);
       if (m && !m[1].includes('{{') && m[1].length >= 20) {
@@ -676,7 +683,8 @@ export class Checker {
   ) {
     /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
     const sent = new Map<string, SentParameter[]>();
-    for (const line of params) {
+    for (let i = 0; i < params.length; i++) {
+      const line = params[i];
       const name = line.decodedName;
       const param = findParameter(endpoint, name);
       if (!param) {
@@ -743,7 +751,8 @@ export class Checker {
     if (!requirements) return;
     // Unconditional requirements; a value the path carries satisfies its parameter.
     let missing: string[] = NO_NAMES;
-    for (const p of endpoint.requiredParams) {
+    for (let i = 0; i < endpoint.requiredParams.length; i++) {
+      const p = endpoint.requiredParams[i];
       if (sent.has(p.name)) continue;
       if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
       // A deprecated alias (`role` for `label`) is the same parameter under its old name: reported as deprecated, not as missing.
@@ -764,7 +773,7 @@ export class Checker {
     }
     if (endpoint.rules.length === 0) return;
     const context = new RuleContext(sent, bound, reportedMissing, label, lineStart, lineEnd, endpoint, out);
-    for (const rule of endpoint.rules) applyRule(rule, context);
+    for (let i = 0; i < endpoint.rules.length; i++) applyRule(endpoint.rules[i], context);
   }
 
   private checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
@@ -1243,8 +1252,9 @@ function unclosedVariable(block: Block): { start: number; end: number } | undefi
   const request = block.request;
   if (!request) return undefined;
   let found = unclosedIn(block.text, request.target);
-  for (const line of request.pathLines ?? NO_PARAMS) found ??= unclosedIn(block.text, line);
-  for (const line of block.queryLines) found ??= unclosedIn(block.text, line);
+  const pathLines = request.pathLines ?? NO_PARAMS;
+  for (let i = 0; i < pathLines.length; i++) found ??= unclosedIn(block.text, pathLines[i]);
+  for (let i = 0; i < block.queryLines.length; i++) found ??= unclosedIn(block.text, block.queryLines[i]);
   return found;
 }
 
@@ -1263,7 +1273,8 @@ const NO_PARAMS: ParameterLine[] = [];
 
 /** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
 function checkDurations(block: Block, out: Diagnostic[]): void {
-  for (const m of block.metadata) {
+  for (let i = 0; i < block.metadata.length; i++) {
+    const m = block.metadata[i];
     const key = m.key.text;
     if (!(DURATION_KEYS as readonly string[]).includes(key) || parseDuration(m.value.text) !== undefined) continue;
     const [start, end] = m.value.text.length > 0 ? [m.value.start, m.value.end] : [m.key.start - 1, m.key.end];
@@ -1283,11 +1294,12 @@ export function isSentRange(block: Block, start: number, end: number): boolean {
   const within = (from: number, to: number) => start >= from && end <= to;
   const request = block.request;
   if (request && within(request.target.start, request.target.end)) return true;
-  if (request?.pathLines) for (const p of request.pathLines) if (within(p.start, p.end)) return true;
-  for (const h of block.headers) if (within(h.start, h.end)) return true;
-  for (const p of block.params) if (p.source === 'body' && within(p.start, p.end)) return true;
-  for (const v of block.variables) if (within(v.value.start, v.value.end)) return true;
-  for (const q of block.queryLines) if (within(q.start, q.end)) return true;
+  const pathLines = request?.pathLines ?? NO_PARAMS;
+  for (let i = 0; i < pathLines.length; i++) if (within(pathLines[i].start, pathLines[i].end)) return true;
+  for (let i = 0; i < block.headers.length; i++) if (within(block.headers[i].start, block.headers[i].end)) return true;
+  for (let i = 0; i < block.params.length; i++) if (block.params[i].source === 'body' && within(block.params[i].start, block.params[i].end)) return true;
+  for (let i = 0; i < block.variables.length; i++) if (within(block.variables[i].value.start, block.variables[i].value.end)) return true;
+  for (let i = 0; i < block.queryLines.length; i++) if (within(block.queryLines[i].start, block.queryLines[i].end)) return true;
   if (block.fileBody !== undefined && within(block.fileBody.start, block.fileBody.end)) return true;
   return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
 }

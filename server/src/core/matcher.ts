@@ -316,7 +316,8 @@ export class EndpointMatcher {
       this.shapes.set(method, root);
     }
     let node: ShapeNode = root;
-    for (const s of target.segments) {
+    for (let i = 0; i < target.segments.length; i++) {
+      const s = target.segments[i];
       // Ids share one key, and a variable of unknown value has its own (on a second try it may
       // stand for a literal, which an id never does); a known value is keyed as that text.
       const text = s.value ?? s.text;

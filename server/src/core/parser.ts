@@ -764,6 +764,9 @@ export function targetOffset(request: RequestLine, index: number): number {
 
 /** The `@name` metadata of a block, if any. */
 export function requestName(block: Block): string | undefined {
-  for (const m of block.metadata) if (m.key.text === 'name') return m.value.text.length > 0 ? m.value.text : undefined;
+  for (let i = 0; i < block.metadata.length; i++) {
+    const m = block.metadata[i];
+    if (m.key.text === 'name') return m.value.text.length > 0 ? m.value.text : undefined;
+  }
   return undefined;
 }
