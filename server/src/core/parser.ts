@@ -719,13 +719,8 @@ function parseParameterLines(text: string, count: number, from: number, block: B
 export function blockBoundaries(text: string): number[] {
   const first = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const starts = [first];
-  let i = first;
-  for (;;) {
-    const nl = text.indexOf('\n', i);
-    if (nl === -1) break;
-    i = nl + 1;
-    if (text.startsWith('###', i)) starts.push(i);
-  }
+  // One search a block, not one a line.
+  for (let nl = text.indexOf('\n###', first); nl !== -1; nl = text.indexOf('\n###', nl + 1)) starts.push(nl + 1);
   return starts;
 }
 
