@@ -144,10 +144,24 @@ export function environmentValues(env: Environments | undefined): Map<string, st
   return values;
 }
 
-/** Collects the scope of a document: its file variables over the environment's. */
+/** Collects the scope of a document: its file variables over the environment's, and all its request names. */
 export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
+  const scope = documentVariables(doc, env);
+  for (let k = 0; k < doc.blocks.length; k++) {
+    const name = requestName(doc.blocks[k].block);
+    if (name) scope.requestNames.add(name);
+  }
+  return scope;
+}
+
+/** A document's variables (file variables over the environment's, names its scripts set), without its request names: what RequestsBefore starts from. */
+function documentVariables(doc: LpreqDocument, env?: Environments): VariableScope {
   const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
-  for (const { block } of doc.blocks) addToScope(scope, block);
+  for (let k = 0; k < doc.blocks.length; k++) {
+    const block = doc.blocks[k].block;
+    for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
+    for (const set of block.scriptSets) if (set.global) (scope.scriptNames ??= new Set()).add(set.name);
+  }
   return scope;
 }
 
@@ -187,14 +201,6 @@ export class RequestsBefore {
     const name = requestName(block);
     if (name) this.names.push(name);
   }
-}
-
-/** Adds a block's file variables (a later definition wins) and request name to a scope. */
-function addToScope(scope: VariableScope, block: Block): void {
-  for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
-  const name = requestName(block);
-  if (name) scope.requestNames.add(name);
-  for (const set of block.scriptSets) if (set.global) (scope.scriptNames ??= new Set()).add(set.name);
 }
 
 export class Checker {
@@ -299,9 +305,10 @@ export class Checker {
 
   checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
     // The whole document's variables; the request names of the blocks before each one (section 4).
-    const before = new RequestsBefore(documentScope(doc, env));
+    const before = new RequestsBefore(documentVariables(doc, env));
     const out: Diagnostic[] = [];
-    for (const { start, block } of doc.blocks) {
+    for (let k = 0; k < doc.blocks.length; k++) {
+      const { start, block } = doc.blocks[k];
       const diagnostics = this.checkBlock(block, before.scope);
       before.pass(block);
       if (diagnostics.length === 0) continue;
