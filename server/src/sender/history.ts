@@ -23,12 +23,15 @@ export interface HistorySummary {
   status: number | null;
   durationMs: number;
   name?: string;
+  /** The request file, when known. */
+  file?: string;
+  /** The environment it was sent in, and the origin of that environment's base_url: with the file and the name they say which request this was (`lastOf`). */
+  environment?: string;
+  baseOrigin?: string;
 }
 
 export interface HistoryEntry extends HistorySummary {
   title?: string;
-  /** The request file, when known. */
-  file?: string;
   request: {
     method: string;
     url: string;
@@ -97,7 +100,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
 export function entryFromExchange(
   request: PreparedRequest,
   response: ExchangeResult,
-  extra: { file?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
+  extra: { file?: string; environment?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
 ): NewHistoryEntry {
   const scrub = (text: string) => scrubSecrets(text, extra.secrets ?? []);
   return {
@@ -108,6 +111,8 @@ export function entryFromExchange(
     name: request.name,
     title: request.title,
     file: extra.file,
+    ...(extra.environment !== undefined ? { environment: extra.environment } : {}),
+    ...(request.tokenOrigin !== undefined ? { baseOrigin: request.tokenOrigin } : {}),
     request: {
       method: request.method,
       url: scrub(request.url),
@@ -151,7 +156,8 @@ export class HistoryStore {
   /** Stores an exchange and returns its summary; the oldest entries beyond `keep` are removed. */
   add(entry: NewHistoryEntry): Promise<HistorySummary> {
     return this.serial(async () => {
-      await mkdir(this.dir, { recursive: true });
+      // Responses may hold people's data: the folder and its files are the user's alone.
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
       const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
       const full: HistoryEntry = { ...entry, id, time: entry.time ?? new Date().toISOString() };
       if (full.body !== undefined && full.body.length > this.maxBodyChars) {
@@ -169,6 +175,9 @@ export class HistoryStore {
         status: full.status,
         durationMs: full.durationMs,
         ...(full.name ? { name: full.name } : {}),
+        ...(full.file !== undefined ? { file: full.file } : {}),
+        ...(full.environment !== undefined ? { environment: full.environment } : {}),
+        ...(full.baseOrigin !== undefined ? { baseOrigin: full.baseOrigin } : {}),
       };
       // Read, extended and replaced under the lock: another process doing the same at once
       // would otherwise replace the index with one that lacks this line.
@@ -187,6 +196,20 @@ export class HistoryStore {
     await this.queue.catch(() => undefined);
     const lines = await this.readIndex();
     return lines.reverse().slice(0, Math.max(0, limit));
+  }
+
+  /**
+   * The newest entry of one request: the request named `name` in `file`, sent in the same
+   * environment to the same base_url origin (an id the mock gave means nothing to production).
+   * Undefined when the history holds none.
+   */
+  async lastOf(request: { name: string; file: string; environment?: string; baseOrigin?: string }): Promise<HistoryEntry | undefined> {
+    for (const s of await this.list()) {
+      if (s.name === request.name && s.file === request.file && s.environment === request.environment && s.baseOrigin === request.baseOrigin) {
+        return this.get(s.id);
+      }
+    }
+    return undefined;
   }
 
   /** One entry, or undefined when it does not exist or cannot be read. */
@@ -287,7 +310,7 @@ export class HistoryStore {
     const temp = join(this.dir, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       // Flushed before the rename, so the new name never points at half-written data.
-      const handle = await open(temp, 'w');
+      const handle = await open(temp, 'w', 0o600);
       try {
         await handle.writeFile(text, 'utf8');
         await handle.sync();
