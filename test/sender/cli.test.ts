@@ -12,6 +12,8 @@ const TOKEN = 'cli-token-0123456789';
 const PRIVATE_TOKEN = 'private-token-987654';
 let api: TestServer;
 let dir: string;
+/** Ids the test server's POST /create gave so far. */
+let created = 0;
 
 function newestSource(folder: string): number {
   let newest = 0;
@@ -60,6 +62,7 @@ before(async () => {
     if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT') return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
     if (url.pathname === '/upload') return json(res, 200, { bytes: [...req.raw], contentType: req.headers['content-type'] ?? null, authorization: req.headers.authorization ?? null });
     if (url.pathname === '/echo') return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
+    if (url.pathname === '/create' && req.method === 'POST') return json(res, 201, { id: ++created });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
   dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
@@ -257,7 +260,8 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
     const questions: string[] = [];
     let stdout = '';
     const before = api.received.length;
-    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json'], {
+    // Sent again each time, so that the question about `first` is asked (not read from the history).
+    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json', '--resend-dependencies'], {
       stdout: (s) => (stdout += s),
       stderr: () => undefined,
       readStdin: () => '',
@@ -275,5 +279,69 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
     // Nothing at all is sent without a yes: not the noted request, not the one that refers to it.
     assert.equal(api.received.length - before, code === 0 ? (name === 'first' ? 1 : 2) : 0);
     if (code === 1) assert.match(JSON.parse(stdout).error.message, /not sent: first is marked # @note/);
+  }
+});
+
+test('a request that refers to another reads its last response from the history, and sends it first only when there is none', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  try {
+    writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin.replace('127.0.0.1', 'localhost') } }));
+    writeFileSync(join(work, 'chain.lpreq'), '# @name create\nPOST {{base_url}}/create\n###\n# @name use\nGET {{base_url}}/echo?id={{create.response.body.$.id}}\n');
+    const file = join(work, 'chain.lpreq');
+    const creates = () => api.received.filter((r) => r.url === '/create').length;
+    const idUsed = (stdout: string) => (JSON.parse(stdout) as { body: { query: string } }).body.query;
+    const before = creates();
+
+    // First `create`, then `use` twice: create is sent once, and `use` reads its id from the default history.
+    const first = await run([file, '--name', 'create', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+    assert.equal(first.code, 0, first.stderr);
+    const id = (JSON.parse(first.stdout) as { body: { id: number } }).body.id;
+    const json = await run([file, '--name', 'use', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(idUsed(json.stdout), `?id=${id}`);
+    assert.equal((JSON.parse(json.stdout) as { dependencies: { name: string; historyTime?: string }[] }).dependencies[0].name, 'create');
+    assert.ok((JSON.parse(json.stdout) as { dependencies: { historyTime?: string }[] }).dependencies[0].historyTime);
+    const text = await run([file, '--name', 'use'], { LPREQ_TOKEN: TOKEN });
+    assert.match(text.stdout, /^\(used the response of 'create' from the history, sent at \d{4}-\d\d-\d\dT[^:]+:\d\d:\d\d\.\d+Z: 201; --resend-dependencies sends it again\)$/m);
+    assert.equal(creates() - before, 1, 'create was sent once');
+    assert.ok(existsSync(join(work, '.lpreq', 'history', 'index.jsonl')), 'the history is beside the environment files');
+    assert.match(readFileSync(join(work, '.lpreq', '.gitignore'), 'utf8'), /^\*$/m);
+    for (const f of readdirSync(join(work, '.lpreq', 'history'))) assert.ok(!readFileSync(join(work, '.lpreq', 'history', f), 'utf8').includes(TOKEN));
+
+    // --resend-dependencies sends it again, and later runs read that newer response.
+    const again = await run([file, '--name', 'use', '--resend-dependencies'], { LPREQ_TOKEN: TOKEN });
+    assert.match(again.stdout, /^\(sent 'create' first: 201\)$/m);
+    assert.equal(creates() - before, 2);
+    assert.equal(idUsed((await run([file, '--name', 'use', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout), `?id=${id + 1}`);
+
+    // Another environment (another base_url origin) is another request: its own create is sent.
+    const other = await run([file, '--name', 'use', '--env', 'other', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+    assert.equal(idUsed(other.stdout), `?id=${id + 2}`);
+    assert.equal(creates() - before, 3);
+
+    // --no-history neither reads nor writes one; --history DIR reads and writes that folder.
+    const none = await run([file, '--name', 'use', '--no-history', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+    assert.equal(idUsed(none.stdout), `?id=${id + 3}`);
+    const own = join(work, 'own-history');
+    await run([file, '--name', 'use', '--history', own], { LPREQ_TOKEN: TOKEN });
+    assert.equal(idUsed((await run([file, '--name', 'use', '--history', own, '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout), `?id=${id + 4}`);
+    assert.equal(creates() - before, 5);
+    assert.equal((await run([file, '--name', 'use', '--history', own, '--no-history'])).code, 2);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('a dependency whose last exchange in the history failed is sent again, and the output says why', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  try {
+    writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
+    writeFileSync(join(work, 'chain.lpreq'), '# @name missing\nGET {{base_url}}/api/v1/courses/1/modules/5\n###\n# @name use\nGET {{base_url}}/echo?x={{missing.response.headers.Content-Type}}\n');
+    const file = join(work, 'chain.lpreq');
+    assert.equal((await run([file, '--name', 'missing'], { LPREQ_TOKEN: TOKEN })).code, 1);
+    const r = await run([file, '--name', 'use'], { LPREQ_TOKEN: TOKEN });
+    assert.match(r.stdout, /^\(sent 'missing' first: 404; its last exchange in the history answered 404\)$/m);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });

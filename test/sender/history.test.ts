@@ -51,6 +51,50 @@ test('concurrent adds are all recorded', async () => {
   assert.equal((await store.list()).length, 20);
 });
 
+/** Runs `count` writer processes that add `each` entries apiece to `dir` at the same moment. */
+async function writeTogether(dir: string, count: number, each: number, keep: number): Promise<void> {
+  const children = Array.from({ length: count }, (_, w) =>
+    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], { stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  const ended = children.map((c) => new Promise<number | null>((resolve) => c.once('exit', resolve)));
+  await Promise.all(children.map((c) => new Promise((resolve) => c.stdout.once('data', resolve))));
+  for (const c of children) c.stdin.write('go\n');
+  assert.deepEqual(await Promise.all(ended), children.map(() => 0));
+}
+
+test('several processes writing one folder at once: every entry is listed', async () => {
+  const dir = freshDir();
+  await writeTogether(dir, 6, 15, 1000);
+  const store = new HistoryStore(dir, { keep: 1000 });
+  const list = await store.list();
+  assert.equal(list.length, 90);
+  assert.equal(new Set(list.map((e) => e.url)).size, 90);
+  for (const s of list) assert.ok(await store.get(s.id), `entry ${s.id} is readable`);
+});
+
+test('several processes writing one folder at once still keep only the last N', async () => {
+  const dir = freshDir();
+  await writeTogether(dir, 6, 15, 10);
+  const store = new HistoryStore(dir, { keep: 10 });
+  const list = await store.list();
+  assert.equal(list.length, 10);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.deepEqual(files.sort(), list.map((s) => `${s.id}.json`).sort(), 'the entry files are exactly those listed');
+});
+
+test('a lock left by a writer that died does not stop later writes', async () => {
+  const dir = freshDir();
+  const store = new HistoryStore(dir);
+  await store.add(entry(1));
+  const child = spawn(process.execPath, ['-e', '']);
+  const pid = child.pid as number;
+  await new Promise((r) => child.once('exit', r));
+  writeFileSync(join(dir, 'index.lock'), `${pid} 0123456789abcdef`);
+  await store.add(entry(2));
+  assert.deepEqual((await store.list()).map((e) => e.durationMs), [2, 1]);
+  assert.ok(!readdirSync(dir).includes('index.lock'), 'the lock is released');
+});
+
 test('entries never hold the token', () => {
   const e = entryFromExchange(
     { method: 'POST', url: 'http://h/x?access_token=tok-secret-1', headers: [['Authorization', 'Bearer tok-secret-1'], ['X-Other', 'tok-secret-1']], body: { contentType: 'a', text: 'k=tok-secret-1' }, blockIndex: 0, returns: null, paginated: false, paging: 'link' },

@@ -1,12 +1,36 @@
-/** Adds history entries in a loop until killed (history.test.ts kills it mid-write). */
+/**
+ * Adds history entries to the folder given as the first argument.
+ * `historyWriter.ts DIR`: in a loop until killed (history.test.ts kills it mid-write).
+ * `historyWriter.ts DIR COUNT KEEP TAG`: says ready, waits for a line on stdin (so that
+ * several writers start together), adds COUNT entries and ends.
+ */
 import { HistoryStore } from '../../server/src/sender/history';
 
-const store = new HistoryStore(process.argv[2], { keep: 20 });
-const body = 'x'.repeat(200_000);
+const [dir, count, keep, tag] = process.argv.slice(2);
+const entry = (n: number, body: string) => ({
+  method: 'GET',
+  url: `http://127.0.0.1/${tag ?? ''}${n}`,
+  status: 200,
+  durationMs: n,
+  ok: true,
+  request: { method: 'GET', url: `http://127.0.0.1/${n}`, headers: [] },
+  responseHeaders: {},
+  body,
+});
+
 async function loop() {
+  const store = new HistoryStore(dir, { keep: 20 });
+  const body = 'x'.repeat(200_000);
   process.stdout.write('ready\n');
-  for (let n = 0; ; n++) {
-    await store.add({ method: 'GET', url: `http://127.0.0.1/${n}`, status: 200, durationMs: n, ok: true, request: { method: 'GET', url: `http://127.0.0.1/${n}`, headers: [] }, responseHeaders: {}, body });
-  }
+  for (let n = 0; ; n++) await store.add(entry(n, body));
 }
-void loop();
+
+async function some() {
+  const store = new HistoryStore(dir, { keep: Number(keep) });
+  process.stdout.write('ready\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  process.stdin.destroy();
+  for (let n = 0; n < Number(count); n++) await store.add(entry(n, `{"n":${n}}`));
+}
+
+void (count === undefined ? loop() : some());

@@ -1,11 +1,14 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
- * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...`
+ * [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL]
+ * [--max-pages N] [--prompt NAME=VALUE]...`
  * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
+ * Every exchange goes to a history (`.lpreq/history` in the folder of the environment files by
+ * default), and a request that refers to another reads that one's last response from it.
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
@@ -17,11 +20,11 @@ import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
-import { flagValue, parseArgs, UsageError } from './args';
+import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...';
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -109,6 +112,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     timeout: { value: true },
     format: { value: true, choices: ['text', 'json'] },
     history: { value: true },
+    'no-history': {},
+    'resend-dependencies': {},
     proxy: { value: true },
     'max-pages': { value: true },
     prompt: { value: true, repeat: true },
@@ -131,6 +136,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     if (eq < 1) throw new UsageError(`--prompt takes NAME=VALUE (the value of a # @prompt variable), not '${given}'`);
     prompts.set(given.slice(0, eq), given.slice(eq + 1));
   }
+  if (flagValue(args, 'history') !== undefined && args.flags.has('no-history')) throw new UsageError('--history DIR and --no-history contradict each other: give one of them');
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
@@ -195,7 +201,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       proxy: flagValue(args, 'proxy'),
       env: io.env,
       signal: controller.signal,
-      history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
+      history: historyStore(args, io.cwd, dirname(files.shared ?? files.private ?? absolute)),
+      // Chaining reads the last response of a request from the history: the same POST is not repeated on every run.
+      reuseHistory: !args.flags.has('resend-dependencies'),
       file: absolute,
       prompts,
       // The private file's token may travel as {{token}} even when LPREQ_TOKEN is the one lpreq sends.
@@ -225,6 +233,27 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;
+}
+
+/**
+ * The history of this run: `--history DIR`, none with `--no-history`, and otherwise
+ * `.lpreq/history` in `projectFolder` (where the environment files are). The token is never
+ * in it; responses are, so `.lpreq/` gets a .gitignore that keeps it out of version control.
+ */
+function historyStore(args: ParsedArgs, cwd: string, projectFolder: string): HistoryStore | undefined {
+  if (args.flags.has('no-history')) return undefined;
+  const given = flagValue(args, 'history');
+  if (given !== undefined) return new HistoryStore(resolve(cwd, given));
+  const folder = join(projectFolder, '.lpreq');
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if (!existsSync(join(folder, '.gitignore'))) {
+      writeFileSync(join(folder, '.gitignore'), '# lpreq send keeps its history of exchanges here (lpreq send --help); not for version control.\n*\n', { flag: 'wx' });
+    }
+  } catch {
+    // A folder lpreq cannot write: storing the exchange fails later with a warning.
+  }
+  return new HistoryStore(join(folder, 'history'));
 }
 
 /** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */
@@ -260,7 +289,10 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   const lines: string[] = [];
   const r = result.response;
   const req = result.request;
-  for (const dep of result.dependencies) lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'})`);
+  for (const dep of result.dependencies) {
+    if (dep.historyTime !== undefined) lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
+    else lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`);
+  }
   if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
   if (errorCount > 0) lines.push(`(sent with ${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr)`);
   if (r && r.status !== null) {

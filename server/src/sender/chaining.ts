@@ -2,12 +2,15 @@
  * Request chaining (REST Client's request variables): `{{name.response.body.$.id}}` and
  * `{{name.response.headers.Location}}` read the last exchange of the request named `name`
  * in the same file. This file finds which requests a block depends on and reads values out
- * of stored exchanges; sending the dependencies first is the flow's job (send.ts).
+ * of stored exchanges; sending the dependencies first is the flow's job (send.ts). The
+ * command line has no memory between runs: the last exchange comes from the history
+ * (`exchangeFromHistory`).
  */
 import { findVariableReferences, type LpreqDocument } from '../core/parser';
 import type { RequestReference } from '../core/variables';
 import { parseRequestReference } from '../core/variables';
 import type { ExchangeResult } from './exchange';
+import type { HistoryEntry } from './history';
 import type { PreparedRequest } from './prepare';
 import { parseJsonPath } from './typed';
 
@@ -81,6 +84,50 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
   const selected = selectJsonPath(body, ref.selector);
   if (!selected.found) return { error: `${label}: ${ref.selector} is not in the ${ref.part} body of '${ref.name}'` };
   return { value: asText(selected.value) };
+}
+
+/**
+ * A history entry as the last exchange of its request, for chaining; or why it cannot be
+ * one: no response, a non-2xx answer (its body is an error, not the resource later requests
+ * read), or a body the history did not keep whole.
+ */
+export function exchangeFromHistory(entry: HistoryEntry, blockIndex: number): { stored: StoredExchange } | { unusable: string } {
+  if (entry.status === null) return { unusable: 'got no response' };
+  if (!entry.ok) return { unusable: `answered ${entry.status}` };
+  if (entry.bodyCut || entry.bodyFile !== undefined) return { unusable: 'has a body too large to keep there' };
+  const bodyText = entry.body ?? '';
+  const body = parseJsonText(bodyText);
+  const bodyKind = bodyText.length === 0 ? 'empty' : body === undefined ? 'text' : 'json';
+  const request: PreparedRequest = {
+    method: entry.request.method,
+    url: entry.request.url,
+    headers: entry.request.headers,
+    ...(entry.request.body !== undefined ? { body: { contentType: entry.request.contentType ?? '', text: entry.request.body } } : {}),
+    name: entry.name,
+    title: entry.title,
+    blockIndex,
+    returns: entry.resource ?? null,
+    paginated: false,
+    paging: 'link',
+    tokenOrigin: entry.baseOrigin,
+  };
+  const response: ExchangeResult = {
+    ok: entry.ok,
+    status: entry.status,
+    statusText: '',
+    headers: entry.responseHeaders,
+    body: bodyKind === 'json' ? body : bodyKind === 'text' ? bodyText : null,
+    bodyText,
+    bodyKind,
+    bytes: bodyText.length,
+    durationMs: entry.durationMs,
+    timing: entry.timing ?? { totalMs: entry.durationMs },
+    url: entry.url,
+    redirects: [],
+    tokenSent: false,
+    warnings: [],
+  };
+  return { stored: { request, response } };
 }
 
 /**

@@ -2,11 +2,13 @@
  * History of exchanges: one JSON file per exchange in a folder, and an index of one JSON
  * line per exchange. Every file is written to a temporary name and renamed into place, so
  * a crash in the middle of a write leaves the earlier entries and the index as they were.
+ * Several processes may write one folder (two `lpreq send` at once): the index is read,
+ * extended and renamed into place under a lock file, so no process's line is lost.
  * The token is never stored: the Authorization header is dropped, and any text equal to a
  * secret given to `entryFromExchange` is replaced by `***`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
@@ -21,12 +23,15 @@ export interface HistorySummary {
   status: number | null;
   durationMs: number;
   name?: string;
+  /** The request file, when known. */
+  file?: string;
+  /** The environment it was sent in, and the origin of that environment's base_url: with the file and the name they say which request this was (`lastOf`). */
+  environment?: string;
+  baseOrigin?: string;
 }
 
 export interface HistoryEntry extends HistorySummary {
   title?: string;
-  /** The request file, when known. */
-  file?: string;
   request: {
     method: string;
     url: string;
@@ -65,6 +70,12 @@ export interface HistoryOptions {
 }
 
 const INDEX = 'index.jsonl';
+/** Held (created with O_EXCL) while a process changes the index. */
+const LOCK = 'index.lock';
+/** How long a writer waits for another process to release the lock. */
+const LOCK_WAIT_MS = 15_000;
+/** A change of the index takes milliseconds: a lock this old was left by a writer that died. */
+const LOCK_STALE_MS = 30_000;
 const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
@@ -89,7 +100,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
 export function entryFromExchange(
   request: PreparedRequest,
   response: ExchangeResult,
-  extra: { file?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
+  extra: { file?: string; environment?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
 ): NewHistoryEntry {
   const scrub = (text: string) => scrubSecrets(text, extra.secrets ?? []);
   return {
@@ -100,6 +111,8 @@ export function entryFromExchange(
     name: request.name,
     title: request.title,
     file: extra.file,
+    ...(extra.environment !== undefined ? { environment: extra.environment } : {}),
+    ...(request.tokenOrigin !== undefined ? { baseOrigin: request.tokenOrigin } : {}),
     request: {
       method: request.method,
       url: scrub(request.url),
@@ -143,7 +156,8 @@ export class HistoryStore {
   /** Stores an exchange and returns its summary; the oldest entries beyond `keep` are removed. */
   add(entry: NewHistoryEntry): Promise<HistorySummary> {
     return this.serial(async () => {
-      await mkdir(this.dir, { recursive: true });
+      // Responses may hold people's data: the folder and its files are the user's alone.
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
       const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
       const full: HistoryEntry = { ...entry, id, time: entry.time ?? new Date().toISOString() };
       if (full.body !== undefined && full.body.length > this.maxBodyChars) {
@@ -161,11 +175,18 @@ export class HistoryStore {
         status: full.status,
         durationMs: full.durationMs,
         ...(full.name ? { name: full.name } : {}),
+        ...(full.file !== undefined ? { file: full.file } : {}),
+        ...(full.environment !== undefined ? { environment: full.environment } : {}),
+        ...(full.baseOrigin !== undefined ? { baseOrigin: full.baseOrigin } : {}),
       };
-      const lines = [...(await this.readIndex()), summary];
-      const dropped = lines.length > this.keep ? lines.splice(0, lines.length - this.keep) : [];
-      await this.writeAtomic(INDEX, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-      for (const old of dropped) await rm(join(this.dir, `${old.id}.json`), { force: true });
+      // Read, extended and replaced under the lock: another process doing the same at once
+      // would otherwise replace the index with one that lacks this line.
+      await this.withIndexLock(async () => {
+        const lines = [...(await this.readIndex()), summary];
+        const dropped = lines.length > this.keep ? lines.splice(0, lines.length - this.keep) : [];
+        await this.writeAtomic(INDEX, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+        for (const old of dropped) await rm(join(this.dir, `${old.id}.json`), { force: true });
+      });
       return summary;
     });
   }
@@ -175,6 +196,20 @@ export class HistoryStore {
     await this.queue.catch(() => undefined);
     const lines = await this.readIndex();
     return lines.reverse().slice(0, Math.max(0, limit));
+  }
+
+  /**
+   * The newest entry of one request: the request named `name` in `file`, sent in the same
+   * environment to the same base_url origin (an id the mock gave means nothing to production).
+   * Undefined when the history holds none.
+   */
+  async lastOf(request: { name: string; file: string; environment?: string; baseOrigin?: string }): Promise<HistoryEntry | undefined> {
+    for (const s of await this.list()) {
+      if (s.name === request.name && s.file === request.file && s.environment === request.environment && s.baseOrigin === request.baseOrigin) {
+        return this.get(s.id);
+      }
+    }
+    return undefined;
   }
 
   /** One entry, or undefined when it does not exist or cannot be read. */
@@ -197,13 +232,51 @@ export class HistoryStore {
       } catch {
         return;
       }
-      await rm(join(this.dir, INDEX), { force: true });
-      for (const name of names) {
-        if ((name.endsWith('.json') && ID.test(name.slice(0, -5))) || name.includes('.tmp-')) {
-          await rm(join(this.dir, name), { force: true });
+      await this.withIndexLock(async () => {
+        await rm(join(this.dir, INDEX), { force: true });
+        for (const name of names) {
+          if ((name.endsWith('.json') && ID.test(name.slice(0, -5))) || name.includes('.tmp-')) {
+            await rm(join(this.dir, name), { force: true });
+          }
         }
-      }
+      });
     });
+  }
+
+  /**
+   * Runs `task` while this process holds the folder's lock file. A lock whose process has
+   * ended (killed mid-write) or that is older than any write takes is removed and taken.
+   */
+  private async withIndexLock<T>(task: () => Promise<T>): Promise<T> {
+    const path = join(this.dir, LOCK);
+    const mine = `${process.pid} ${randomBytes(8).toString('hex')}`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const handle = await open(path, 'wx');
+        try {
+          await handle.writeFile(mine, 'utf8');
+        } finally {
+          await handle.close();
+        }
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const held = await staleLock(path);
+      if (held !== undefined) {
+        // Removed only if it is still the lock judged stale, not one taken since.
+        if ((await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
+      await new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
+    }
+    try {
+      return await task();
+    } finally {
+      if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await rm(path, { force: true });
+    }
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
@@ -237,7 +310,7 @@ export class HistoryStore {
     const temp = join(this.dir, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       // Flushed before the rename, so the new name never points at half-written data.
-      const handle = await open(temp, 'w');
+      const handle = await open(temp, 'w', 0o600);
       try {
         await handle.writeFile(text, 'utf8');
         await handle.sync();
@@ -249,5 +322,31 @@ export class HistoryStore {
       await rm(temp, { force: true });
       throw e;
     }
+  }
+}
+
+/**
+ * The content of the lock file at `path` when it is stale: its process no longer runs, or it
+ * is older than any write takes. Undefined when it is held, or already gone.
+ */
+async function staleLock(path: string): Promise<string | undefined> {
+  let content: string;
+  let age: number;
+  try {
+    content = await readFile(path, 'utf8');
+    age = Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  if (age > LOCK_STALE_MS) return content;
+  const pid = Number(content.split(' ')[0]);
+  // An empty file is a lock being written: its owner is alive.
+  if (!Number.isInteger(pid) || pid <= 0 || content.length === 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch (e) {
+    // EPERM: the process exists and belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'ESRCH' ? content : undefined;
   }
 }

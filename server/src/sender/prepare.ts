@@ -238,6 +238,11 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   };
 }
 
+/** The origin of the chosen environment's base_url (where the token goes), if it has one. */
+export function environmentOrigin(env: Environments | undefined): string | undefined {
+  return originOf(environmentBaseUrl(env));
+}
+
 /**
  * The chosen environment's base_url: the token belongs to it, whatever a file says. One made
  * of the environment's own variables (`http://{{host}}:{{port}}`) is read through them, never

@@ -1,17 +1,17 @@
 /**
  * The whole flow of sending one request of a file: requests it refers to are sent first
- * (chaining), then the request itself is prepared, sent (every page, when asked),
+ * (chaining) unless their last response is known (the caller's map, or the history), then the request itself is prepared, sent (every page, when asked),
  * its body checked against the documented resource, and the exchange stored in history.
  */
 import type { Checker, Diagnostic, Environments } from '../core/checker';
 import { documentScope, RequestsBefore } from '../core/checker';
 import { SECRET_NAME } from '../core/documentIndex';
 import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
-import { referencedRequests, referenceValue, type ResponseStore } from './chaining';
+import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
-import { blockNamed, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
+import { blockNamed, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
@@ -28,6 +28,12 @@ export interface SendBlockOptions extends PagingOptions {
   responses?: ResponseStore;
   /** Stores every exchange of this flow (dependencies included). */
   history?: HistoryStore;
+  /**
+   * A referenced request missing from `responses` is first looked for in `history` (its last
+   * exchange from this `file` in the same environment) and sent only when there is none, or
+   * when that one has no 2xx answer: the command line's memory between runs.
+   */
+  reuseHistory?: boolean;
   /** The request file, recorded in history. */
   file?: string;
   /** Called when a request this one refers to is about to be sent. */
@@ -77,8 +83,11 @@ export interface SendResult {
   warnings: string[];
   /** Checker errors of the request, offsets relative to its block (it is sent anyway; the caller decides how to show them). */
   diagnostics: Diagnostic[];
-  /** Requests sent first because this one refers to them. */
-  dependencies: { name: string; status: number | null; ok: boolean }[];
+  /**
+   * Requests this one refers to: sent first, or, with `historyTime`, read from the history (the
+   * exchange that ended then). `historyUnusable` says why the history's last one was not used.
+   */
+  dependencies: { name: string; status: number | null; ok: boolean; historyTime?: string; historyUnusable?: string }[];
   /** Answers to secret-looking prompt variables (a password): to be kept out of what is shown or stored, as the token is. */
   secretValues: string[];
   historyId?: string;
@@ -154,9 +163,21 @@ async function sendWithDependencies(
       result.error = { kind: 'dependency', message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}` };
       return result;
     }
+    let historyUnusable: string | undefined;
+    if (options.reuseHistory && options.history && options.file !== undefined) {
+      const environment = options.environments?.selected;
+      const entry = await options.history.lastOf({ name, file: options.file, environment, baseOrigin: environmentOrigin(options.environments) }).catch(() => undefined);
+      const earlier = entry ? exchangeFromHistory(entry, index) : undefined;
+      if (entry && earlier && 'stored' in earlier) {
+        options.responses.set(name, earlier.stored);
+        result.dependencies.push({ name, status: entry.status, ok: true, historyTime: entry.time });
+        continue;
+      }
+      if (earlier && 'unusable' in earlier) historyUnusable = earlier.unusable;
+    }
     options.onDependency?.(name);
     const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
-    result.dependencies.push(...dep.dependencies, { name, status: dep.response?.status ?? null, ok: dep.ok });
+    result.dependencies.push(...dep.dependencies, { name, status: dep.response?.status ?? null, ok: dep.ok, ...(historyUnusable ? { historyUnusable } : {}) });
     result.secretValues.push(...dep.secretValues);
     if (!dep.response || dep.response.status === null) {
       result.error = { kind: 'dependency', message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}` };
@@ -203,6 +224,7 @@ async function sendWithDependencies(
     try {
       const entry = entryFromExchange(request, response, {
         file: options.file,
+        environment: options.environments?.selected,
         resource: result.resource,
         issues: result.issues,
         // Answers to secret-looking prompts (a password) stay out of history, as the token does.
