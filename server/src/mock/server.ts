@@ -21,6 +21,11 @@ import { MockState } from './state';
 
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * More parameters than this in one request are refused with 400: checking is linear, but
+ * a 10 MB form of `&a=1` (two million pairs) would still hold every other client for seconds.
+ */
+export const MAX_PARAMETERS = 100_000;
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
@@ -200,11 +205,14 @@ export class MockServer {
           bodyPairs = flatten(json);
         }
       } else if (type === 'application/x-www-form-urlencoded' || type === '') {
+        if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();
         bodyPairs = [...new URLSearchParams(text)];
       } else {
         return errorReply(415, [{ message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`, code: 'unsupported-media-type' }]);
       }
     }
+
+    if (queryPairs.length + bodyPairs.length > MAX_PARAMETERS) return tooManyParameters();
 
     // The path as the checker sees it: segments decoded, so `%7Bcourse_id%7D` is an unfilled placeholder.
     const checkedPath = target.segments.map((s) => {
@@ -261,6 +269,16 @@ export class MockServer {
     const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
     return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
   }
+}
+
+function tooManyParameters(): Reply {
+  return errorReply(400, [{ message: `the request has more than ${MAX_PARAMETERS} parameters`, code: 'too-many-parameters' }]);
+}
+
+function countOf(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n++;
+  return n;
 }
 
 /** One page of a list and its Link header (per_page default 10, at most 100; page from 1). */
