@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Catalog, Endpoint } from '../core/catalog/catalog';
-import { Checker } from '../core/checker';
+import { Checker, findParameter } from '../core/checker';
 import { targetPath } from '../core/matcher';
 import { checkHttpRequest, type RequestProblem } from './check';
 import { HttpError, type Handler, type MockContext, type Outcome } from './context';
@@ -26,6 +26,8 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
  * a 10 MB form of `&a=1` (two million pairs) would still hold every other client for seconds.
  */
 export const MAX_PARAMETERS = 100_000;
+/** JSON nested deeper than this is refused with 400 (Rails' JSON parser stops at 100 too). */
+export const MAX_JSON_DEPTH = 100;
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
@@ -197,6 +199,7 @@ export class MockServer {
         } catch (e) {
           return errorReply(400, [{ message: `the body is not valid JSON: ${(e as Error).message}`, code: 'invalid-json' }]);
         }
+        if (jsonDepth(json) > MAX_JSON_DEPTH) return errorReply(400, [{ message: `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid-json' }]);
         if (endpoint.body === 'json') jsonText = text;
         else {
           if (json === null || typeof json !== 'object' || Array.isArray(json)) {
@@ -232,7 +235,7 @@ export class MockServer {
       endpoint,
       template: match.path.template,
       bindings,
-      params: new Params([...queryPairs, ...bodyPairs]),
+      params: new Params(documentedPairs(endpoint, [...queryPairs, ...bodyPairs])),
       json,
       headers: req.headers,
       baseUrl: this.baseUrl(req),
@@ -279,6 +282,31 @@ function countOf(text: string, char: string): number {
   let n = 0;
   for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n++;
   return n;
+}
+
+/** How deep a parsed JSON value nests, found without recursion (the value may be nested past the stack). */
+function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) max = depth + 1;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
+/**
+ * The pairs a handler may read: those the catalog documents for the endpoint, in their
+ * documented form. An undocumented name is only a warning of the checker, so it reaches
+ * here; left in, `module[prerequisite_module_ids]=5` would put a string where the handler
+ * reads the array `module[prerequisite_module_ids][]`, and `module=x` a string where it reads an object.
+ * Endpoints whose parameters the docs do not show keep everything.
+ */
+function documentedPairs(endpoint: Endpoint, pairs: Pair[]): Pair[] {
+  return endpoint.paramsNotShown ? pairs : pairs.filter(([name]) => findParameter(endpoint, name) !== undefined);
 }
 
 /** One page of a list and its Link header (per_page default 10, at most 100; page from 1). */
