@@ -282,3 +282,25 @@ test('planner notes: start_date and end_date are instants (offsets, the basic fo
     assert.deepEqual(await titles('end_date=20260908T1400%2B0200'), ['Order microscope slides']);
     assert.deepEqual(await titles('start_date=2026-09-08&end_date=2026-09-08'), ['Order microscope slides']);
   }));
+
+test('a 404 names the missing id once', () =>
+  withMock(async (call) => {
+    const paths = [
+      '/api/v1/courses/999/modules',
+      '/api/v1/folders/999',
+      '/api/v1/users/999/courses',
+      '/api/v1/accounts/999/roles',
+      '/api/v1/groups/999/files',
+      '/api/v1/sections/999/assignments/7/submissions',
+      '/api/v1/courses/sis_course_id:NOPE999/modules',
+    ];
+    const seen: string[] = [];
+    for (const path of paths) {
+      const r = await call('GET', path);
+      const message = errorsOf(r)[0]?.message ?? '';
+      seen.push(`${path} ${r.status} ${errorsOf(r)[0]?.code} ids:${message.split('999').length - 1}`);
+    }
+    const note = await call('POST', '/api/v1/planner_notes', { form: { title: 'x', todo_date: '2026-09-20', course_id: '999' } });
+    seen.push(`planner note ${note.status} ids:${(errorsOf(note)[0]?.message ?? '').split('999').length - 1}`);
+    assert.deepEqual(seen, [...paths.map((p) => `${p} 404 not-found ids:1`), 'planner note 404 ids:1']);
+  }));

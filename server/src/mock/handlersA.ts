@@ -241,7 +241,7 @@ function folderById(ctx: MockContext, idName: string): Row {
     const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.state.selfUserId };
     return rootFolder(ctx.state, context.type, context.id);
   }
-  const folder = must(ctx, 'folders', toInt(text), `folder ${text ?? ''}`);
+  const folder = must(ctx, 'folders', toInt(text), 'folder', text);
   const context = pathContext(ctx);
   if (context && (folder.context_type !== context.type || folder.context_id !== context.id)) notFound(`folder ${text ?? ''} in this context`);
   return folder;
