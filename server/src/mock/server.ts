@@ -5,7 +5,7 @@
  * never a dead process.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Catalog, Endpoint } from '../core/catalog/catalog';
 import { Checker, findParameter } from '../core/checker';
@@ -40,6 +40,8 @@ export interface MockServerOptions {
   token?: string;
   /** Scopes (`url:GET|/api/v1/courses/:course_id/modules`) the token is limited to. */
   scopes?: string[];
+  /** Milliseconds a request (headers and body) may take to arrive before a 408; default 30 s. */
+  requestTimeout?: number;
 }
 
 interface Reply {
@@ -71,7 +73,8 @@ export class MockServer {
     this.checker = new Checker(options.catalog);
     this.materializer = new Materializer(options.catalog, () => options.state.now());
     this.scopes = options.scopes ? new Set(options.scopes) : undefined;
-    this.server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const requestTimeout = options.requestTimeout ?? 30_000;
+    this.server = createServer({ requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
       this.handle(req, res).catch((e: unknown) => this.fail(res, e));
     });
     this.server.keepAliveTimeout = 10_000;
@@ -81,16 +84,25 @@ export class MockServer {
       socket.on('error', () => socket.destroy());
     });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      // Malformed HTTP or a client too slow with its headers: a plain answer, then close.
-      if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+      // Malformed HTTP (in the head, or in a chunked body) or a client too slow with its
+      // request: a plain answer, then close. Once the head has arrived, the request's own
+      // response answers, unless it has started already.
+      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (!socket.writable || response?.headersSent) {
         socket.destroy();
         return;
       }
       const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-      const body = JSON.stringify({ errors: [{ message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' }] });
-      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const status = timeout ? 408 : tooLarge ? 431 : 400;
+      const problem = { message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' };
+      if (response) {
+        response.on('finish', () => socket.destroy());
+        this.send(response, errorReply(status, [problem], { Connection: 'close' }));
+        return;
+      }
+      const body = JSON.stringify(errorReply(status, [problem]).body);
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     });
   }
 
@@ -132,6 +144,8 @@ export class MockServer {
     res.on('error', () => res.destroy());
     req.on('error', () => req.destroy());
     const reply = await this.reply(req);
+    // The request's framing broke or it timed out: clientError has answered already.
+    if (res.headersSent) return;
     if (reply.headers?.Connection === 'close') {
       res.on('finish', () => req.socket.destroy());
     }
