@@ -304,3 +304,20 @@ test('a 404 names the missing id once', () =>
     seen.push(`planner note ${note.status} ids:${(errorsOf(note)[0]?.message ?? '').split('999').length - 1}`);
     assert.deepEqual(seen, [...paths.map((p) => `${p} 404 not-found ids:1`), 'planner note 404 ids:1']);
   }));
+
+test('modules: state only for a student view; a module placed at an occupied position moves the others', () =>
+  withMock(async (call) => {
+    const teacherView = (await call('GET', '/api/v1/courses/42/modules/7')).body as Obj;
+    assert.equal('state' in teacherView, false);
+    assert.equal('completed_at' in teacherView, false);
+    const studentView = (await call('GET', '/api/v1/courses/42/modules/7?student_id=1001')).body as Obj;
+    assert.equal(typeof studentView.state, 'string');
+
+    const positions = async () => Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]));
+    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Inserted', 'module[position]': '3' } });
+    const id = (created.body as Obj).id as number;
+    assert.equal((created.body as Obj).position, 3);
+    assert.deepEqual(await positions(), { 5: 1, 6: 2, [id]: 3, 7: 4, 8: 5, 9: 6, 12: 7 });
+    await call('PUT', '/api/v1/courses/42/modules/5', { form: { 'module[position]': '4' } });
+    assert.deepEqual(await positions(), { 6: 1, [id]: 2, 7: 3, 5: 4, 8: 5, 9: 6, 12: 7 });
+  }));
