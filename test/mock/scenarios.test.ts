@@ -321,3 +321,14 @@ test('modules: state only for a student view; a module placed at an occupied pos
     await call('PUT', '/api/v1/courses/42/modules/5', { form: { 'module[position]': '4' } });
     assert.deepEqual(await positions(), { 6: 1, [id]: 2, 7: 3, 5: 4, 8: 5, 9: 6, 12: 7 });
   }));
+
+test('submissions: a URL without a scheme is taken as http', () =>
+  withMock(async (call) => {
+    const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' } });
+    assert.equal(submitted.status, 201);
+    assert.equal((submitted.body as Obj).url, 'http://example.com/lab1');
+    const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' } });
+    assert.equal((withPort.body as Obj).url, 'http://localhost:8080/x');
+    const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' } });
+    assert.equal(ftp.status, 400);
+  }));
