@@ -282,3 +282,53 @@ test('planner notes: start_date and end_date are instants (offsets, the basic fo
     assert.deepEqual(await titles('end_date=20260908T1400%2B0200'), ['Order microscope slides']);
     assert.deepEqual(await titles('start_date=2026-09-08&end_date=2026-09-08'), ['Order microscope slides']);
   }));
+
+test('a 404 names the missing id once', () =>
+  withMock(async (call) => {
+    const paths = [
+      '/api/v1/courses/999/modules',
+      '/api/v1/folders/999',
+      '/api/v1/users/999/courses',
+      '/api/v1/accounts/999/roles',
+      '/api/v1/groups/999/files',
+      '/api/v1/sections/999/assignments/7/submissions',
+      '/api/v1/courses/sis_course_id:NOPE999/modules',
+    ];
+    const seen: string[] = [];
+    for (const path of paths) {
+      const r = await call('GET', path);
+      const message = errorsOf(r)[0]?.message ?? '';
+      seen.push(`${path} ${r.status} ${errorsOf(r)[0]?.code} ids:${message.split('999').length - 1}`);
+    }
+    const note = await call('POST', '/api/v1/planner_notes', { form: { title: 'x', todo_date: '2026-09-20', course_id: '999' } });
+    seen.push(`planner note ${note.status} ids:${(errorsOf(note)[0]?.message ?? '').split('999').length - 1}`);
+    assert.deepEqual(seen, [...paths.map((p) => `${p} 404 not-found ids:1`), 'planner note 404 ids:1']);
+  }));
+
+test('modules: state only for a student view; a module placed at an occupied position moves the others', () =>
+  withMock(async (call) => {
+    const teacherView = (await call('GET', '/api/v1/courses/42/modules/7')).body as Obj;
+    assert.equal('state' in teacherView, false);
+    assert.equal('completed_at' in teacherView, false);
+    const studentView = (await call('GET', '/api/v1/courses/42/modules/7?student_id=1001')).body as Obj;
+    assert.equal(typeof studentView.state, 'string');
+
+    const positions = async () => Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]));
+    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Inserted', 'module[position]': '3' } });
+    const id = (created.body as Obj).id as number;
+    assert.equal((created.body as Obj).position, 3);
+    assert.deepEqual(await positions(), { 5: 1, 6: 2, [id]: 3, 7: 4, 8: 5, 9: 6, 12: 7 });
+    await call('PUT', '/api/v1/courses/42/modules/5', { form: { 'module[position]': '4' } });
+    assert.deepEqual(await positions(), { 6: 1, [id]: 2, 7: 3, 5: 4, 8: 5, 9: 6, 12: 7 });
+  }));
+
+test('submissions: a URL without a scheme is taken as http', () =>
+  withMock(async (call) => {
+    const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' } });
+    assert.equal(submitted.status, 201);
+    assert.equal((submitted.body as Obj).url, 'http://example.com/lab1');
+    const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' } });
+    assert.equal((withPort.body as Obj).url, 'http://localhost:8080/x');
+    const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' } });
+    assert.equal(ftp.status, 400);
+  }));

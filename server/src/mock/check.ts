@@ -71,7 +71,7 @@ export function checkHttpRequest(
   const warnings: RequestProblem[] = [];
   for (const d of diagnostics) {
     if (NOT_FOR_HTTP.has(d.code) && !(d.code === 'syntax' && jsonBody)) continue;
-    const line = params.find((p) => d.start >= p.start && d.start <= p.end);
+    const line = lineAt(params, d.start);
     const problem: RequestProblem = { message: d.message, code: d.code };
     const missing = d.data?.missing;
     if (line) problem.parameter = line.decodedName;
@@ -79,4 +79,18 @@ export function checkHttpRequest(
     (d.severity === 'error' ? errors : warnings).push(problem);
   }
   return { errors, warnings };
+}
+
+/** The parameter line an offset falls on: the lines are in order, so a binary search (one warning per line of a large body must not scan every line). */
+function lineAt(params: ParameterLine[], offset: number): ParameterLine | undefined {
+  let lo = 0;
+  let hi = params.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const p = params[mid];
+    if (offset < p.start) hi = mid - 1;
+    else if (offset > p.end) lo = mid + 1;
+    else return p;
+  }
+  return undefined;
 }

@@ -66,9 +66,10 @@ export function pathId(ctx: MockContext, name = 'id'): number {
   return id;
 }
 
-export function must(ctx: MockContext, table: TableName, id: string | number | undefined, what: string): Row {
+/** The row of `table` with this id, or 404 "`what` `shown`" (`shown`, the id as written, defaults to the id). */
+export function must(ctx: MockContext, table: TableName, id: string | number | undefined, what: string, shown: string | number | undefined = id): Row {
   const row = id === undefined ? undefined : ctx.state.get(table, id);
-  if (!row) notFound(`${what} ${id ?? ''}`.trim());
+  if (!row) notFound(`${what} ${shown ?? ''}`.trim());
   return row;
 }
 
@@ -82,7 +83,7 @@ function resolveRef(ctx: MockContext, table: TableName, text: string | undefined
     if (!row) notFound(`${what} ${text}`);
     return row;
   }
-  return must(ctx, table, toInt(text), `${what} ${text}`);
+  return must(ctx, table, toInt(text), what, text);
 }
 
 export function course(ctx: MockContext, name = 'course_id'): Row {
@@ -98,7 +99,7 @@ export function section(ctx: MockContext, name = 'section_id'): Row {
 }
 
 export function account(ctx: MockContext, name = 'account_id'): Row {
-  return must(ctx, 'accounts', toInt(ctx.bindings.get(name)), `account ${ctx.bindings.get(name) ?? ''}`);
+  return must(ctx, 'accounts', toInt(ctx.bindings.get(name)), 'account', ctx.bindings.get(name));
 }
 
 /** The course of a path that is under `/courses/{course_id}` or `/sections/{section_id}`. */
@@ -121,7 +122,7 @@ export function pathContext(ctx: MockContext): { type: ContextType; id: number }
     case 'users':
       return { type: 'User', id: user(ctx, name).id as number };
     case 'groups':
-      return { type: 'Group', id: must(ctx, 'groups', toInt(ctx.bindings.get(name)), `group ${ctx.bindings.get(name) ?? ''}`).id as number };
+      return { type: 'Group', id: must(ctx, 'groups', toInt(ctx.bindings.get(name)), 'group', ctx.bindings.get(name)).id as number };
     default:
       return { type: 'Account', id: account(ctx, name).id as number };
   }

@@ -82,8 +82,16 @@ function moduleView(ctx: MockContext, module: Row): Row {
     items_url: `${ctx.baseUrl}/api/v1/courses/${String(module.course_id)}/modules/${String(module.id)}/items`,
     prerequisite_module_ids: module.prerequisite_module_ids ?? [],
     workflow_state: module.workflow_state ?? 'active',
-    state: 'unlocked',
   };
+  // Doc A, Module: state and completed_at are present only for a student caller or when student_id is given.
+  const studentCaller = ctx.state.find('enrollments', (e) => e.course_id === module.course_id && e.user_id === ctx.state.selfUserId && e.type === 'StudentEnrollment') !== undefined;
+  if (studentCaller || ctx.params.has('student_id')) {
+    view.state = 'unlocked';
+    view.completed_at = null;
+  } else {
+    delete view.state;
+    delete view.completed_at;
+  }
   if (includes(ctx, 'items')) {
     const term = ctx.params.get('search_term')?.toLowerCase();
     view.items = items.filter((i) => !term || String(i.title ?? '').toLowerCase().includes(term)).map((i) => itemView(ctx, i, includes(ctx, 'content_details')));
@@ -101,6 +109,22 @@ function writeModule(ctx: MockContext, target: Row) {
   for (const k of ['position'] as const) if (fields[k] !== undefined) fields[k] = toInt(fields[k]) ?? target[k];
   for (const k of ['published', 'require_sequential_progress', 'publish_final_grade']) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
   Object.assign(target, fields);
+}
+
+/**
+ * Puts a module at its (new) 1-based position among the course's other modules, which
+ * move up or down by one so that positions stay unique; `from` is where it was (one past
+ * the last for a new module). A position past the end is the end.
+ */
+function moveModule(others: Row[], module: Row, from: number) {
+  const last = nextPosition(others);
+  const to = Math.min(Math.max(toInt(module.position) ?? from, 1), last);
+  module.position = to;
+  for (const o of others) {
+    const p = toInt(o.position) ?? 0;
+    if (to < from && p >= to && p < from) o.position = p + 1;
+    else if (to > from && p > from && p <= to) o.position = p - 1;
+  }
 }
 
 function itemTitle(state: MockState, type: string, contentId: number | undefined, fallback: unknown): string {
@@ -241,7 +265,7 @@ function folderById(ctx: MockContext, idName: string): Row {
     const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.state.selfUserId };
     return rootFolder(ctx.state, context.type, context.id);
   }
-  const folder = must(ctx, 'folders', toInt(text), `folder ${text ?? ''}`);
+  const folder = must(ctx, 'folders', toInt(text), 'folder', text);
   const context = pathContext(ctx);
   if (context && (folder.context_type !== context.type || folder.context_id !== context.id)) notFound(`folder ${text ?? ''} in this context`);
   return folder;
@@ -411,13 +435,22 @@ export const handlersA: Record<string, Handler> = {
   'modules.show': (ctx) => one(moduleView(ctx, moduleOf(ctx))),
   'modules.create': (ctx) => {
     const c = course(ctx);
-    const m: Row = { course_id: c.id, workflow_state: 'active', published: false, require_sequential_progress: false, prerequisite_module_ids: [], position: nextPosition(ctx.state.rows('modules', (x) => x.course_id === c.id)) };
+    const others = ctx.state.rows('modules', (x) => x.course_id === c.id);
+    const last = nextPosition(others);
+    const m: Row = { course_id: c.id, workflow_state: 'active', published: false, require_sequential_progress: false, prerequisite_module_ids: [], position: last };
     writeModule(ctx, m);
+    moveModule(others, m, last);
     return one(moduleView(ctx, ctx.state.insert('modules', m)));
   },
   'modules.update': (ctx) => {
     const m = moduleOf(ctx);
+    const from = toInt(m.position) ?? 1;
     writeModule(ctx, m);
+    moveModule(
+      ctx.state.rows('modules', (x) => x.course_id === m.course_id && x.id !== m.id),
+      m,
+      from,
+    );
     if (m.published !== undefined) for (const item of itemsOf(ctx, m)) if (m.published === true && item.published === undefined) item.published = true;
     return one(moduleView(ctx, m));
   },

@@ -241,6 +241,12 @@ function submissionOfPath(ctx: MockContext, c: Row, a: Row): Row {
 
 // ---------------------------------------------------------------- the handlers
 
+/** Doc B, submit: http is assumed if submission[url] has no scheme (the checker refuses schemes other than http and https). */
+function submittedUrl(url: string): string {
+  // A colon followed by a digit is a port (`example.com:8080`), not the end of a scheme.
+  return /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) ? url : `http://${url}`;
+}
+
 export const handlersB: Record<string, Handler> = {
   'courses.list': (ctx) => list(coursesOf(ctx, ctx.state.selfUserId).map((c) => courseView(ctx, c))),
   'courses.list_for_user': (ctx) => {
@@ -257,7 +263,7 @@ export const handlersB: Record<string, Handler> = {
     const userId = toInt(ctx.params.get('submission[user_id]')) ?? ctx.state.selfUserId;
     const g = ctx.params.group('submission');
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === userId);
-    const fields: Row = { submission_type: type, submitted_at: ctx.state.now(), workflow_state: 'submitted', body: type === 'online_text_entry' ? g.body : undefined, url: type === 'online_url' ? g.url : undefined };
+    const fields: Row = { submission_type: type, submitted_at: ctx.state.now(), workflow_state: 'submitted', body: type === 'online_text_entry' ? g.body : undefined, url: (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string' ? submittedUrl(g.url) : undefined };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
     else s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: userId, attempt: 1, ...fields });
     const comment = commentFrom(ctx);

@@ -32,7 +32,7 @@ function writeNote(ctx: MockContext, note: Row) {
     const value = ctx.params.get('course_id') ?? '';
     if (value === '' || value === 'null') delete note.course_id;
     else {
-      const c = must(ctx, 'courses', toInt(value), `course ${value}`);
+      const c = must(ctx, 'courses', toInt(value), 'course', value);
       if (note.linked_object_type && note.course_id !== undefined && note.course_id !== c.id) badRequest('course_id cannot change for a note linked to a learning object', 'linked-note', 'course_id');
       note.course_id = c.id;
     }

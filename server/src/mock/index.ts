@@ -12,7 +12,7 @@ import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
-export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, HANDLERS } from './server';
+export { MAX_BODY_BYTES, MAX_PARAMETERS, MAX_JSON_DEPTH, DEFAULT_PER_PAGE, MAX_PER_PAGE, HANDLERS } from './server';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -26,6 +26,8 @@ export interface MockOptions {
   /** Limit the token to these scopes (`url:GET|/api/v1/courses/:course_id/modules`). */
   scopes?: string[];
   catalog?: Catalog;
+  /** Milliseconds a request may take to arrive before a 408 (default 30 s). */
+  requestTimeout?: number;
 }
 
 export interface RunningMock {
@@ -42,7 +44,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const catalog = options.catalog ?? bundledCatalog();
   const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed);
   const state = new MockState(seed);
-  const mock = new MockServer({ catalog, state, token: options.token, scopes: options.scopes });
+  const mock = new MockServer({ catalog, state, token: options.token, scopes: options.scopes, requestTimeout: options.requestTimeout });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error) => reject(e);

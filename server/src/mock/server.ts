@@ -5,10 +5,10 @@
  * never a dead process.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Catalog, Endpoint } from '../core/catalog/catalog';
-import { Checker } from '../core/checker';
+import { Checker, findParameter } from '../core/checker';
 import { targetPath } from '../core/matcher';
 import { checkHttpRequest, type RequestProblem } from './check';
 import { HttpError, type Handler, type MockContext, type Outcome } from './context';
@@ -21,6 +21,13 @@ import { MockState } from './state';
 
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * More parameters than this in one request are refused with 400: checking is linear, but
+ * a 10 MB form of `&a=1` (two million pairs) would still hold every other client for seconds.
+ */
+export const MAX_PARAMETERS = 100_000;
+/** JSON nested deeper than this is refused with 400 (Rails' JSON parser stops at 100 too). */
+export const MAX_JSON_DEPTH = 100;
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
@@ -33,6 +40,8 @@ export interface MockServerOptions {
   token?: string;
   /** Scopes (`url:GET|/api/v1/courses/:course_id/modules`) the token is limited to. */
   scopes?: string[];
+  /** Milliseconds a request (headers and body) may take to arrive before a 408; default 30 s. */
+  requestTimeout?: number;
 }
 
 interface Reply {
@@ -64,7 +73,8 @@ export class MockServer {
     this.checker = new Checker(options.catalog);
     this.materializer = new Materializer(options.catalog, () => options.state.now());
     this.scopes = options.scopes ? new Set(options.scopes) : undefined;
-    this.server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const requestTimeout = options.requestTimeout ?? 30_000;
+    this.server = createServer({ requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
       this.handle(req, res).catch((e: unknown) => this.fail(res, e));
     });
     this.server.keepAliveTimeout = 10_000;
@@ -74,16 +84,25 @@ export class MockServer {
       socket.on('error', () => socket.destroy());
     });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      // Malformed HTTP or a client too slow with its headers: a plain answer, then close.
-      if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+      // Malformed HTTP (in the head, or in a chunked body) or a client too slow with its
+      // request: a plain answer, then close. Once the head has arrived, the request's own
+      // response answers, unless it has started already.
+      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (!socket.writable || response?.headersSent) {
         socket.destroy();
         return;
       }
       const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const status = timeout ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-      const body = JSON.stringify({ errors: [{ message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' }] });
-      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const status = timeout ? 408 : tooLarge ? 431 : 400;
+      const problem = { message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' };
+      if (response) {
+        response.on('finish', () => socket.destroy());
+        this.send(response, errorReply(status, [problem], { Connection: 'close' }));
+        return;
+      }
+      const body = JSON.stringify(errorReply(status, [problem]).body);
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     });
   }
 
@@ -125,6 +144,8 @@ export class MockServer {
     res.on('error', () => res.destroy());
     req.on('error', () => req.destroy());
     const reply = await this.reply(req);
+    // The request's framing broke or it timed out: clientError has answered already.
+    if (res.headersSent) return;
     if (reply.headers?.Connection === 'close') {
       res.on('finish', () => req.socket.destroy());
     }
@@ -192,6 +213,7 @@ export class MockServer {
         } catch (e) {
           return errorReply(400, [{ message: `the body is not valid JSON: ${(e as Error).message}`, code: 'invalid-json' }]);
         }
+        if (jsonDepth(json) > MAX_JSON_DEPTH) return errorReply(400, [{ message: `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid-json' }]);
         if (endpoint.body === 'json') jsonText = text;
         else {
           if (json === null || typeof json !== 'object' || Array.isArray(json)) {
@@ -200,11 +222,14 @@ export class MockServer {
           bodyPairs = flatten(json);
         }
       } else if (type === 'application/x-www-form-urlencoded' || type === '') {
+        if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();
         bodyPairs = [...new URLSearchParams(text)];
       } else {
         return errorReply(415, [{ message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`, code: 'unsupported-media-type' }]);
       }
     }
+
+    if (queryPairs.length + bodyPairs.length > MAX_PARAMETERS) return tooManyParameters();
 
     // The path as the checker sees it: segments decoded, so `%7Bcourse_id%7D` is an unfilled placeholder.
     const checkedPath = target.segments.map((s) => {
@@ -224,7 +249,7 @@ export class MockServer {
       endpoint,
       template: match.path.template,
       bindings,
-      params: new Params([...queryPairs, ...bodyPairs]),
+      params: new Params(documentedPairs(endpoint, [...queryPairs, ...bodyPairs])),
       json,
       headers: req.headers,
       baseUrl: this.baseUrl(req),
@@ -261,6 +286,41 @@ export class MockServer {
     const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
     return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
   }
+}
+
+function tooManyParameters(): Reply {
+  return errorReply(400, [{ message: `the request has more than ${MAX_PARAMETERS} parameters`, code: 'too-many-parameters' }]);
+}
+
+function countOf(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+/** How deep a parsed JSON value nests, found without recursion (the value may be nested past the stack). */
+function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) max = depth + 1;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
+/**
+ * The pairs a handler may read: those the catalog documents for the endpoint, in their
+ * documented form. An undocumented name is only a warning of the checker, so it reaches
+ * here; left in, `module[prerequisite_module_ids]=5` would put a string where the handler
+ * reads the array `module[prerequisite_module_ids][]`, and `module=x` a string where it reads an object.
+ * Endpoints whose parameters the docs do not show keep everything.
+ */
+function documentedPairs(endpoint: Endpoint, pairs: Pair[]): Pair[] {
+  return endpoint.paramsNotShown ? pairs : pairs.filter(([name]) => findParameter(endpoint, name) !== undefined);
 }
 
 /** One page of a list and its Link header (per_page default 10, at most 100; page from 1). */

@@ -1,0 +1,127 @@
+/**
+ * Requests a client should not send, answered plainly: parameters in undocumented shapes,
+ * very many parameters, deep JSON, broken HTTP framing. Never a 500, never a stalled mock.
+ */
+import { connect } from 'node:net';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bundledCatalog } from '../../server/src/catalogData';
+import { MAX_PARAMETERS } from '../../server/src/mock/index';
+import { errorsOf, withMock } from './mockClient';
+
+type Obj = Record<string, unknown>;
+
+test('many unknown parameters are answered quickly, and other clients meanwhile; too many are a 400', () =>
+  withMock(async (call) => {
+    const form = (n: number) => {
+      const pairs: [string, string][] = [['module[name]', 'x']];
+      for (let i = 0; i < n; i++) pairs.push(['zz', '1']);
+      return pairs;
+    };
+    const deadline = <T>(p: Promise<T>, what: string) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within 10 s`)), 10_000).unref())]);
+    const many = deadline(call('POST', '/api/v1/courses/42/modules', { form: form(50_000) }), 'the form of 50,000 parameters');
+    const tooMany = deadline(call('POST', '/api/v1/courses/42/modules', { form: form(MAX_PARAMETERS + 50_000) }), 'the form over the limit');
+    const other = deadline(call('GET', '/api/v1/courses/42/modules/7'), 'the concurrent GET');
+    const [manyAnswer, tooManyAnswer, otherAnswer] = await Promise.all([many, tooMany, other]);
+    assert.equal(manyAnswer.status, 200);
+    assert.equal(tooManyAnswer.status, 400);
+    assert.equal(errorsOf(tooManyAnswer)[0].code, 'too-many-parameters');
+    assert.equal(otherAnswer.status, 200);
+  }));
+
+/** A documented create, and undocumented shapes of its parameters to add to it. */
+const SHAPES: [string, string, Record<string, string>, [string, string][]][] = [
+  ['POST', '/api/v1/courses/42/modules', { 'module[name]': 'x' }, [['module[prerequisite_module_ids]', '5'], ['module[prerequisite_module_ids][0]', '5'], ['module[prerequisite_module_ids][x]', '1']]],
+  ['POST', '/api/v1/appointment_groups', { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' }, [['appointment_group[sub_context_codes]', 'course_section_420'], ['appointment_group[new_appointments]', 'x'], ['appointment_group[new_appointments][0]', 'x']]],
+  ['POST', '/api/v1/courses/42/quizzes/9/questions', { 'question[question_name]': 'Q' }, [['question[answers]', 'x'], ['question[answers][x]', 'y']]],
+  ['POST', '/api/lti/subscriptions', { 'submission[ContextId]': '42', 'subscription[ContextType]': 'course', 'subscription[EventTypes][]': 'GRADE_CHANGE', 'subscription[Format]': 'caliper', 'subscription[TransportMetadata][Url]': 'https://hooks.example.com/x', 'subscription[TransportType]': 'https' }, [['subscription[EventTypes]', 'GRADE_CHANGE'], ['subscription[TransportMetadata]', 'x']]],
+  ['POST', '/api/v1/accounts/1/roles', { label: 'Proctor' }, [['permissions', 'x'], ['permissions[manage_grades]', 'x']]],
+  ['PUT', '/api/v1/courses/42/grading_periods/5', { 'grading_periods[][weight]': '40' }, [['grading_periods', 'x'], ['grading_periods[x]', 'y']]],
+  ['POST', '/api/v1/courses/42/external_tools', { name: 'Tool', privacy_level: 'public', consumer_key: 'k', shared_secret: 's', url: 'https://tool.example.com/launch' }, [['custom_fields', 'x'], ['course_navigation', 'x']]],
+  ['GET', '/api/v1/courses/42/modules', {}, [['include', 'items'], ['include[x]', 'items']]],
+];
+
+test('parameters in undocumented shapes are never a 500; the handler reads only the documented form', () =>
+  withMock(async (call) => {
+    const failures: string[] = [];
+    for (const [method, path, form, extras] of SHAPES) {
+      for (const extra of extras) {
+        const pairs: [string, string][] = [...Object.entries(form), extra];
+        const answer = method === 'GET' ? await call(method, `${path}?${new URLSearchParams(pairs).toString()}`) : await call(method, path, { form: pairs });
+        if (answer.status >= 500) failures.push(`${method} ${path} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'x', 'module[prerequisite_module_ids]': '5' } });
+    assert.equal(created.status, 200);
+    assert.deepEqual((created.body as Obj).prerequisite_module_ids, []);
+  }));
+
+test('every documented array parameter sent as a scalar or an object is never a 500', () =>
+  withMock(async (call) => {
+    const failures: string[] = [];
+    const catalog = bundledCatalog();
+    const creates = [
+      ['modules.create', '/api/v1/courses/42/modules', { 'module[name]': 'x' }],
+      ['appointment_groups.create', '/api/v1/appointment_groups', { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' }],
+      ['quiz_questions.create', '/api/v1/courses/42/quizzes/9/questions', { 'question[question_name]': 'Q' }],
+    ] as const;
+    for (const [id, path, form] of creates) {
+      const endpoint = catalog.endpointById.get(id);
+      assert.ok(endpoint, id);
+      for (const p of endpoint.params) {
+        const at = p.name.indexOf('[]');
+        if (at < 0) continue;
+        const base = p.name.slice(0, at);
+        for (const extra of [[base, '5'], [`${base}[0]`, '5'], [`${base}[x]`, '1']] as [string, string][]) {
+          const answer = await call(endpoint.method, path, { form: [...Object.entries(form), extra] });
+          if (answer.status >= 500) failures.push(`${id} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+  }));
+
+test('a JSON body nested very deep is a 400 invalid-json', () =>
+  withMock(async (call) => {
+    const depth = 500_000;
+    const body = `{"module":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const answer = await call('POST', '/api/v1/courses/42/modules', { body, contentType: 'application/json' });
+    assert.equal(answer.status, 400);
+    assert.equal(errorsOf(answer)[0].code, 'invalid-json');
+    const jsonEndpoint = await call('PUT', '/api/v1/courses/42/quizzes/9/submissions/3', { body: `{"quiz_submissions":${'['.repeat(depth)}${']'.repeat(depth)}}`, contentType: 'application/json' });
+    assert.equal(jsonEndpoint.status, 400);
+    assert.equal(errorsOf(jsonEndpoint)[0].code, 'invalid-json');
+    assert.equal((await call('GET', '/api/v1/courses/42/modules/7')).status, 200);
+  }));
+
+/** Writes raw bytes to the mock and gives back everything it answers until it closes (or 10 s pass). */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const timer = setTimeout(() => socket.destroy(), 10_000);
+    socket.on('data', (d) => (text += d.toString()));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+test('a broken chunked body is a 400; a body shorter than its Content-Length is a 408', () =>
+  withMock(
+    async (call, mock) => {
+      const head = (framing: string) => `POST /api/v1/courses/42/modules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${mock.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`;
+      const chunked = await rawExchange(mock.port, `${head('Transfer-Encoding: chunked')}ZZ\r\nabc\r\n0\r\n\r\n`);
+      assert.match(chunked, /^HTTP\/1\.1 400 /);
+      assert.match(chunked, /"code":"malformed-request"/);
+      const short = await rawExchange(mock.port, `${head('Content-Length: 100')}module[name]=x`);
+      assert.match(short, /^HTTP\/1\.1 408 /);
+      assert.match(short, /"code":"request-timeout"/);
+      assert.equal((await call('GET', '/api/v1/courses/42/modules/7')).status, 200);
+    },
+    { requestTimeout: 2_000 },
+  ));
