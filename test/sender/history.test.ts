@@ -95,6 +95,16 @@ test('a lock left by a writer that died does not stop later writes', async () =>
   assert.ok(!readdirSync(dir).includes('index.lock'), 'the lock is released');
 });
 
+test('an empty lock file (a writer killed as it created it) does not stop later writes either', async () => {
+  const dir = freshDir();
+  const store = new HistoryStore(dir);
+  await store.add(entry(1));
+  writeFileSync(join(dir, 'index.lock'), '');
+  await store.add(entry(2));
+  assert.deepEqual((await store.list()).map((e) => e.durationMs), [2, 1]);
+  assert.ok(!readdirSync(dir).some((f) => f.startsWith('index.lock')), 'no lock, nor a lock being written, is left');
+});
+
 test('entries never hold the token', () => {
   const e = entryFromExchange(
     { method: 'POST', url: 'http://h/x?access_token=tok-secret-1', headers: [['Authorization', 'Bearer tok-secret-1'], ['X-Other', 'tok-secret-1']], body: { contentType: 'a', text: 'k=tok-secret-1' }, blockIndex: 0, returns: null, paginated: false, paging: 'link' },

@@ -8,7 +8,7 @@
  * secret given to `entryFromExchange` is replaced by `***`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
@@ -250,27 +250,30 @@ export class HistoryStore {
   private async withIndexLock<T>(task: () => Promise<T>): Promise<T> {
     const path = join(this.dir, LOCK);
     const mine = `${process.pid} ${randomBytes(8).toString('hex')}`;
+    // The lock is written under a name of its own and linked into place, which fails when
+    // the lock exists: a lock file is never seen empty, even if its writer is killed.
+    const written = join(this.dir, `${LOCK}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
     const deadline = Date.now() + LOCK_WAIT_MS;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const handle = await open(path, 'wx');
+    try {
+      for (let attempt = 1; ; attempt++) {
         try {
-          await handle.writeFile(mine, 'utf8');
-        } finally {
-          await handle.close();
+          await link(written, path);
+          break;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         }
-        break;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const held = await staleLock(path);
+        if (held !== undefined) {
+          // Removed only if it is still the lock judged stale, not one taken since.
+          if ((await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
+        await new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
       }
-      const held = await staleLock(path);
-      if (held !== undefined) {
-        // Removed only if it is still the lock judged stale, not one taken since.
-        if ((await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
+    } finally {
+      await rm(written, { force: true });
     }
     try {
       return await task();
@@ -340,8 +343,8 @@ async function staleLock(path: string): Promise<string | undefined> {
   }
   if (age > LOCK_STALE_MS) return content;
   const pid = Number(content.split(' ')[0]);
-  // An empty file is a lock being written: its owner is alive.
-  if (!Number.isInteger(pid) || pid <= 0 || content.length === 0) return undefined;
+  // Locks are linked into place written (withIndexLock): one without a process id was not made that way.
+  if (!Number.isInteger(pid) || pid <= 0) return content;
   try {
     process.kill(pid, 0);
     return undefined;
