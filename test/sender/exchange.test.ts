@@ -146,6 +146,43 @@ test('a header the user wrote that carries the token (or another secret) goes on
   assert.equal(api.received.at(-1)?.headers['x-api-key'], `key ${TOKEN}`);
 });
 
+test('a URL or a body that carries the token (or a secret) is not sent to another origin, whatever the route or encoding', async () => {
+  const secret = 'p@ss word/+=!';
+  const cases: [string, Partial<PreparedRequest>][] = [
+    ['query', { url: `${other.origin}/x?t=${TOKEN}` }],
+    ['path', { url: `${other.origin}/x/${TOKEN}` }],
+    ['lower-case escapes', { url: `${other.origin}/x?t=${[...TOKEN].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}` }],
+    ['form body', { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: `a=1&token=${encodeURIComponent(TOKEN)}` } }],
+    ['JSON body', { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }],
+    ['file body', { method: 'POST', body: { contentType: 'application/octet-stream', text: '[12 bytes]', bytes: new TextEncoder().encode(`x${TOKEN}y`) } }],
+    ['secret, form-encoded', { url: `${other.origin}/x?pw=${encodeURIComponent(secret).replace(/%20/g, '+')}` }],
+    ['secret in a JSON body', { method: 'PUT', body: { contentType: 'application/json', text: JSON.stringify({ pw: secret }) } }],
+  ];
+  for (const [label, extra] of cases) {
+    const before = other.received.length;
+    const r = await sendPrepared(request(`${other.origin}/x`, extra), { token: TOKEN, secrets: [secret] });
+    assert.equal(r.ok, false, label);
+    assert.equal(r.status, null, label);
+    assert.equal(r.error?.kind, 'secret-elsewhere', label);
+    assert.ok(r.error?.message.includes(other.origin), label);
+    assert.equal(other.received.length, before, label);
+  }
+  // A 307 to another origin would send the body again: the redirect is not followed.
+  const before = other.received.length;
+  const moved = await sendPrepared(
+    request(`${api.origin}/to-other-and-back`, { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }),
+    { token: TOKEN },
+  );
+  assert.equal(moved.error?.kind, 'secret-elsewhere');
+  assert.equal(other.received.length, before);
+  // At the origin of base_url the same request goes.
+  const home = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`), { token: TOKEN });
+  assert.equal(home.ok, true);
+  // Without an environment the token goes nowhere, not even in a URL to the request's own origin.
+  const nowhere = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`, { tokenOrigin: undefined }), { token: TOKEN });
+  assert.equal(nowhere.error?.kind, 'secret-elsewhere');
+});
+
 test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the limit', async () => {
   const same = await sendPrepared(request(`${api.origin}/same-origin`), { token: TOKEN });
   assert.equal(same.ok, true);

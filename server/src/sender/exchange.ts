@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
+import { carriesSecret, SecretScrubber } from './secrets';
 
 export type FailureKind =
   | 'refused'
@@ -24,6 +25,8 @@ export type FailureKind =
   | 'dns'
   | 'invalid-url'
   | 'too-many-redirects'
+  /** The URL or the body carries the token (or a secret) and is bound for another origin than base_url's: not sent. */
+  | 'secret-elsewhere'
   | 'network'
   | 'http';
 
@@ -94,10 +97,6 @@ export interface ExchangeOptions {
   secrets?: (string | undefined)[];
 }
 
-function carriesSecret(value: string, secrets: (string | undefined)[] | undefined): boolean {
-  return (secrets ?? []).some((s) => typeof s === 'string' && s.length >= 4 && (value.includes(s) || value.includes(encodeURIComponent(s))));
-}
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -106,6 +105,11 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname.toLowerCase());
+}
+
+/** A body's text as sent: a body file's own bytes when it has them. */
+function bodyText(body: NonNullable<PreparedRequest['body']>): string {
+  return body.bytes ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8') : body.text;
 }
 
 /** The response fields of an exchange that got no response (yet): a fresh object each time. */
@@ -290,7 +294,24 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
         return result;
       }
-      const sendToken = options.token !== undefined && options.token.length > 0 && tokenAllowed(url, prepared.tokenOrigin);
+      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
+      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
+      // Other secrets (a password prompt's answer) go where the token may go; with no
+      // environment to say where that is, to the origin the request was written for.
+      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
+      // A secret in the URL or the body cannot be left out as a header can: such a request
+      // (or redirect) is not sent at all to an origin the secret does not belong to.
+      const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? []))];
+      const carrier = carriesSecret(url, notHere) ? 'URL' : body && carriesSecret(bodyText(body), notHere) ? 'body' : undefined;
+      if (carrier) {
+        const where = prepared.tokenOrigin ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})` : 'no environment with a base_url says where the token may go';
+        result.error = {
+          kind: 'secret-elsewhere',
+          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${carrier} carries the access token or a secret, and ${parsed.origin} may not receive it (${where})`,
+        };
+        return result;
+      }
+      const sendToken = options.token !== undefined && options.token.length > 0 && tokenHere;
       if (sendToken && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
         result.warnings.push(`the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`);
       }
@@ -302,11 +323,6 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         );
       }
       const headers: Record<string, string> = {};
-      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
-      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
-      // Other secrets (a password prompt's answer) go where the token may go; with no
-      // environment to say where that is, to the origin the request was written for.
-      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
       for (const [name, value] of prepared.headers) {
         const lower = name.toLowerCase();
         // Credentials the user wrote stay with the first origin, like the token.
