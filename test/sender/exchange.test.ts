@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
@@ -319,6 +320,28 @@ test('a proxy from the options, and a warning for a token over plain http to ano
     assert.equal(proxy.connects.length, 2);
   } finally {
     await proxy.close();
+  }
+});
+
+test('a proxy that never answers ends at the timeout; one that closes the connection is named as the culprit', async () => {
+  const sockets = new Set<Socket>();
+  const silent = createNetServer((s) => void sockets.add(s));
+  const closing = createNetServer((s) => s.destroy());
+  for (const srv of [silent, closing]) await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = (srv: NetServer) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  try {
+    const t0 = Date.now();
+    const hung = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(silent), timeoutMs: 300 });
+    assert.equal(hung.error?.kind, 'timeout');
+    assert.ok(Date.now() - t0 < 3000, `took ${Date.now() - t0} ms`);
+    const closed = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(closing), timeoutMs: 2000 });
+    assert.equal(closed.error?.kind, 'reset');
+    assert.ok(closed.error, 'an error');
+    assert.ok(closed.error.message.includes(proxyUrl(closing).slice(7)), closed.error.message);
+    assert.ok(!closed.error.message.includes(`${api.origin.slice(7)} closed`), closed.error.message);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await Promise.all([silent, closing].map((srv) => new Promise((resolve) => srv.close(resolve))));
   }
 });
 

@@ -12,9 +12,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Agent, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
+import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
-import { carriesSecret, SecretScrubber } from './secrets';
+import { carriesSecret } from './secrets';
 
 export type FailureKind =
   | 'refused'
@@ -169,6 +169,29 @@ function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
   return new Agent({ connect, keepAliveTimeout: 1000 });
 }
 
+/**
+ * An agent through `proxy`. undici connects to a proxy again and again when it closes the
+ * connection before answering: `onProxyClosed` is told at the first such close instead.
+ */
+function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void): ProxyAgent {
+  return new ProxyAgent({
+    uri: proxy,
+    proxyTls: { timeout: connectTimeoutMs },
+    clientFactory: (origin, opts) => {
+      const connect = (opts as { connect: buildConnector.connector }).connect;
+      const watched: buildConnector.connector = (connectOpts, callback) =>
+        connect(connectOpts, (err, socket) => {
+          socket?.once('close', () => {
+            if (socket.bytesRead === 0) onProxyClosed();
+          });
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          (callback as any)(err, socket);
+        });
+      return new Client(origin, { ...opts, connect: watched });
+    },
+  });
+}
+
 function errorCode(e: unknown): string {
   const seen = new Set<unknown>();
   let cur: unknown = e;
@@ -182,16 +205,20 @@ function errorCode(e: unknown): string {
   return '';
 }
 
-function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number): ExchangeError {
-  const host = (() => {
+/** `proxy`: the proxy the request went through, when no answer came back through it. */
+function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number, proxy?: string): ExchangeError {
+  const hostOf = (u: string) => {
     try {
-      return new URL(url).host;
+      return new URL(u).host;
     } catch {
-      return url;
+      return u;
     }
-  })();
-  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${host} within ${timeoutMs} ms` };
+  };
+  const target = hostOf(url);
+  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
   if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
+  // Before any answer, a connection that fails is the proxy's: it is the only peer lpreq talks to.
+  const host = proxy ? `the proxy ${hostOf(proxy)}` : target;
   const code = errorCode(e);
   const detail = (e as Error)?.message || String(e);
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
@@ -199,7 +226,7 @@ function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: 
     return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return { kind: 'dns', message: `the name ${host.replace(/:\d+$/, '')} could not be resolved (${code})` };
+    return { kind: 'dns', message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})` };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
@@ -283,7 +310,14 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   let method = prepared.method;
   let body = prepared.body;
   let url = prepared.url;
-  let dispatcher: Dispatcher & { close(): Promise<void> } | undefined;
+  let dispatcher: Dispatcher & { close(): Promise<void>; destroy(): Promise<void> } | undefined;
+  let proxyUsed: string | undefined;
+  let proxyClosed = false;
+  const stopped = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(new Error('aborted'));
+    else controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  stopped.catch(() => undefined);
   try {
     for (let hop = 0; ; hop++) {
       let parsed: URL;
@@ -342,8 +376,14 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const hopTiming: HopTiming = {};
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
-      dispatcher = proxy ? new ProxyAgent({ uri: proxy }) : timedAgent(connectTimeoutMs, hopTiming);
-      const response = await request(url, {
+      proxyUsed = proxy;
+      dispatcher = proxy
+        ? proxyAgent(proxy, connectTimeoutMs, () => {
+            proxyClosed = true;
+            controller.abort();
+          })
+        : timedAgent(connectTimeoutMs, hopTiming);
+      const pending = request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body: body?.bytes ?? body?.text,
@@ -352,6 +392,10 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      // undici looks at the signal only once a connection is there: a proxy that never
+      // answers CONNECT would hold the request (and close()) forever, so the abort wins here.
+      pending.catch(() => undefined);
+      const response = await Promise.race([pending, stopped]);
       result.timing.firstByteMs = performance.now() - start;
       if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
       if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
@@ -392,11 +436,15 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
     }
     interpretBody(result, method);
   } catch (e) {
-    result.error = describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs);
+    result.error =
+      proxyClosed && proxyUsed && !timedOut && !cancelled
+        ? { kind: 'reset', message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})` }
+        : describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs, result.timing.firstByteMs !== undefined ? undefined : proxyUsed);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    await dispatcher?.close().catch(() => undefined);
+    // close() waits for requests in flight; after a failure there may be one that never ends.
+    await (result.error ? dispatcher?.destroy() : dispatcher?.close())?.catch(() => undefined);
     result.timing.totalMs = performance.now() - start;
     result.durationMs = Math.round(result.timing.totalMs);
     result.ok = result.error === undefined && result.status !== null && result.status >= 200 && result.status < 300;
