@@ -27,6 +27,8 @@ export type FailureKind =
   | 'too-many-redirects'
   /** The URL or the body carries the token (or a secret) and is bound for another origin than base_url's: not sent. */
   | 'secret-elsewhere'
+  /** `--all-pages`: a later page failed (or was not fetched), so the merged list is not whole. */
+  | 'incomplete'
   | 'network'
   | 'http';
 
