@@ -241,6 +241,30 @@ test('a next page on another origin is not fetched with the request\'s headers (
 });
 
 
+test('a body that was not typed is not said to match: truncated, or not JSON for a documented resource', async () => {
+  const spill = tempDir('spill');
+  try {
+    const truncated = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), maxBodyBytes: 20, spillDir: spill });
+    assert.equal(truncated.resource, 'Module[]');
+    assert.equal(truncated.unchecked, 'truncated');
+    assert.deepEqual(truncated.issues, []);
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+  }
+  const html = await sendBlock(doc('GET /api/v1/courses/5/modules/1\n'), 0, { checker: testChecker(), environments: env() });
+  assert.equal(html.ok, true);
+  assert.equal(html.unchecked, 'not-json');
+  assert.deepEqual(html.issues, []);
+  assert.match(html.warnings.join(' '), /not JSON/);
+});
+
+test('a HEAD answer has no body to check', async () => {
+  const head = await sendBlock(doc('HEAD /api/v1/courses/6/modules/7\n'), 0, { checker: testChecker(), environments: env() });
+  assert.equal(head.ok, true);
+  assert.deepEqual(head.issues, []);
+  assert.equal(head.resource, null);
+});
+
 test('--all-pages: a page that fails makes the whole result a failure, with what was read', async () => {
   const r = await sendBlock(doc('GET /api/v1/courses/4/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true });
   assert.equal(r.ok, false);

@@ -242,6 +242,7 @@ export function toJson(result: SendResult): Record<string, unknown> {
     url: r?.url ?? result.request?.url ?? null,
     ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
     ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
+    ...(result.unchecked ? { unchecked: result.unchecked } : {}),
     ...(r?.truncated ? { truncated: r.truncated } : {}),
     ...(r?.incomplete ? { incomplete: r.incomplete } : {}),
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
@@ -279,7 +280,8 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   if (result.resource) {
     lines.push('');
-    if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
+    if (result.unchecked) lines.push(`${result.resource}: not checked against the documentation (${result.unchecked === 'truncated' ? 'the body is truncated' : 'the body is not JSON'})`);
+    else if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
     else {
       lines.push(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`);
       for (const i of result.issues) lines.push(`  ${i.path}  ${i.code}: ${i.message}`);

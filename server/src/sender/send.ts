@@ -72,6 +72,8 @@ export interface SendResult {
   resource: string | null;
   /** Differences between the body and the documented resource. */
   issues: ResponseIssue[];
+  /** Why the body was not checked against `resource` (then `issues` says nothing about it). */
+  unchecked?: 'truncated' | 'not-json';
   /** Why there is no (successful) response: a preparation problem or a failed exchange. */
   error?: ExchangeError | { kind: 'prepare' | 'dependency'; message: string };
   warnings: string[];
@@ -188,10 +190,18 @@ async function sendWithDependencies(
   if (response.error) result.error = response.error;
   if (request.name && response.status !== null) options.responses.set(request.name, { request, response });
 
-  if (response.ok) {
+  const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
+  if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {
+    // A HEAD answer has no body to check; neither has a binary one (a file download).
     if (response.truncated) {
       result.resource = request.returns;
+      result.unchecked = 'truncated';
       result.warnings.push('the body is truncated: it was not checked against the documentation');
+    } else if (request.returns && response.bodyKind === 'text') {
+      // An HTML login page is no JSON string: it is not typed, it is named.
+      result.resource = request.returns;
+      result.unchecked = 'not-json';
+      if (!declaredJson) result.warnings.push(`the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`);
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
       const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body);
       result.resource = typed.resource;
