@@ -1,8 +1,8 @@
 /** The exchange against servers on 127.0.0.1: token rules, redirects, timeouts, failures. */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
@@ -55,6 +55,9 @@ before(async () => {
       case '/big':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}` }))));
+      case '/big-echo':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, auth: req.headers.authorization }))));
       case '/reset':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write('{"partial":');
@@ -261,6 +264,29 @@ test('a body above the limit is written to a file and reported as truncated', as
   const full = JSON.parse(readFileSync(r.truncated.file, 'utf8')) as unknown[];
   assert.equal(full.length, 20000);
   assert.match(r.warnings.join(' '), /larger than/);
+});
+
+test('a spilled body keeps no echoed token, and old spill files do not pile up', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'lpreq-spill-echo-'));
+  try {
+    for (let i = 0; i < 25; i++) writeFileSync(join(folder, `body-old-${i}`), 'x');
+    const stale = join(folder, 'body-stale');
+    writeFileSync(stale, 'x');
+    utimesSync(stale, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
+    // A token that straddles chunk boundaries somewhere in 20,000 echoes.
+    const r = await sendPrepared(request(`${api.origin}/big-echo`), { token: TOKEN, maxBodyBytes: 1000, spillDir: folder });
+    assert.ok(r.truncated);
+    const text = readFileSync(r.truncated.file, 'utf8');
+    assert.ok(!text.includes(TOKEN));
+    assert.equal(JSON.parse(text).length, 20000);
+    assert.match(text, /Bearer \*\*\*/);
+    const left = readdirSync(folder);
+    assert.ok(left.length <= 20, `${left.length} files`);
+    assert.ok(!left.includes('body-stale'));
+    assert.ok(left.includes(basename(r.truncated.file)));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('failures become results: refused, reset, TLS, bad URL', async () => {

@@ -6,7 +6,7 @@
  * the hop's origin is the origin of the environment's base_url.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
-import { carriesSecret } from './secrets';
+import { carriesSecret, SecretScrubber } from './secrets';
 
 export type FailureKind =
   | 'refused'
@@ -461,6 +461,8 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   let kept = 0;
   let file: string | undefined;
   let out: ReturnType<typeof createWriteStream> | undefined;
+  // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
+  const scrubber = new SecretScrubber([options.token, ...(options.secrets ?? [])]);
   try {
     for await (const chunk of stream) {
       total += chunk.length;
@@ -468,12 +470,13 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
         // Readable by this user only: a response can hold what only its reader should see.
         const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`);
         await mkdir(dir, { recursive: true, mode: 0o700 });
+        await pruneSpills(dir);
         file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
         out = createWriteStream(file, { mode: 0o600 });
         // Everything read so far is in `chunks` (it fitted): the file starts with it.
-        for (const c of chunks) out.write(c);
+        for (const c of chunks) out.write(scrubber.push(c));
       }
-      if (out && !out.write(chunk)) await new Promise<void>((resolve) => out?.once('drain', resolve));
+      if (out && !out.write(scrubber.push(chunk))) await new Promise<void>((resolve) => out?.once('drain', resolve));
       // The first `limit` bytes are kept in memory: the whole body when it fits.
       if (kept < limit) {
         const part = chunk.subarray(0, limit - kept);
@@ -484,7 +487,7 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   } finally {
     if (out) {
       const stream = out;
-      await new Promise<void>((resolve) => stream.end(resolve));
+      await new Promise<void>((resolve) => stream.end(scrubber.end(), resolve));
     }
   }
   result.bytes = total;
@@ -531,6 +534,28 @@ function interpretBody(result: ExchangeResult, method: string) {
   } else if (status >= 200 && status < 300 && result.bodyKind === 'empty' && status !== 204 && status !== 205 && method !== 'HEAD') {
     // Not a failure: an empty body is worth saying when a resource was expected.
     result.warnings.push('the response has an empty body');
+  }
+}
+
+/** Spill files kept at most, and how long: older ones are removed when a new one is written. */
+export const SPILL_KEEP_FILES = 20;
+export const SPILL_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Removes spill files older than a day, and all but the newest of the rest, so that the folder stays bounded. Never throws. */
+async function pruneSpills(dir: string): Promise<void> {
+  try {
+    const files = await Promise.all(
+      (await readdir(dir))
+        .filter((n) => n.startsWith('body-'))
+        .map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
+    );
+    files.sort((a, b) => b.mtime - a.mtime);
+    const now = Date.now();
+    // One place is left for the file about to be written.
+    const old = files.filter((f, i) => i >= SPILL_KEEP_FILES - 1 || now - f.mtime > SPILL_KEEP_MS);
+    await Promise.all(old.map((f) => unlink(f.path).catch(() => undefined)));
+  } catch {
+    // A folder that cannot be read is no reason to lose the body.
   }
 }
 
