@@ -1,6 +1,6 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
- * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...`
+ * [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]... [--yes]`
  * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
@@ -21,7 +21,8 @@ import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...';
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]... [--yes]\n' +
+  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -86,6 +87,14 @@ function chooseEnvironment(files: EnvironmentFiles, requested: string | undefine
   return names.length === 1 ? names[0] : undefined;
 }
 
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function run(argv: string[], io: Io): Promise<number> {
   // This bundle has its own UsageError class: report it here, not in dist/lpreq.js.
   try {
@@ -112,6 +121,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     proxy: { value: true },
     'max-pages': { value: true },
     prompt: { value: true, repeat: true },
+    yes: {},
     help: {},
   });
   if (args.flags.has('help')) {
@@ -130,6 +140,10 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     const eq = given.indexOf('=');
     if (eq < 1) throw new UsageError(`--prompt takes NAME=VALUE (the value of a # @prompt variable), not '${given}'`);
     prompts.set(given.slice(0, eq), given.slice(eq + 1));
+  }
+  const proxy = flagValue(args, 'proxy');
+  if (proxy !== undefined && !/^https?:$/.test(safeUrl(proxy)?.protocol ?? '')) {
+    throw new UsageError(`--proxy needs an http(s) URL such as http://proxy.example:3128, not '${proxy}'`);
   }
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
@@ -154,6 +168,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const environments = { environments: files.environments, selected };
   const privateToken = selected !== undefined && files.privateNames[selected]?.has('token') ? files.environments[selected].token : undefined;
   const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
+  // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
+  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    const source = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
+    throw new UsageError(`${source} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+  }
+  const protectedEnv = selected !== undefined && String(files.environments[selected]?.['$protected']).toLowerCase() === 'true';
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
@@ -192,7 +212,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       allPages: args.flags.has('all-pages'),
       maxPages,
       timeoutMs,
-      proxy: flagValue(args, 'proxy'),
+      proxy,
       env: io.env,
       signal: controller.signal,
       history: flagValue(args, 'history') ? new HistoryStore(resolve(io.cwd, flagValue(args, 'history') as string)) : undefined,
@@ -206,6 +226,17 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       confirmNote: io.ask
         ? async (q) => /^\s*y(es)?\s*$/i.test((await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ?? '')
         : undefined,
+      // A protected environment (README): at a terminal each changing request is asked for;
+      // a script must say --yes, or nothing that changes data is sent.
+      confirmChange:
+        protectedEnv && !args.flags.has('yes')
+          ? async (q) => {
+              const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
+              if (io.ask) return /^\s*y(es)?\s*$/i.test((await io.ask(`${selected} is protected: send ${what}? [y/N] `, false)) ?? '');
+              io.stderr(`lpreq: ${selected} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`);
+              return false;
+            }
+          : undefined,
       ask: async (q) => {
         if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
         io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);

@@ -43,7 +43,15 @@ export interface SendBlockOptions extends PagingOptions {
    * to included, before it is sent; false stops the flow. Without it such requests are sent.
    */
   confirmNote?: (question: { request: string; note: string }) => Promise<boolean>;
+  /**
+   * Asked before each POST, PUT, PATCH or DELETE of the flow, the requests it refers to
+   * included (a protected environment, `"$protected": true`); false stops the flow.
+   */
+  confirmChange?: (question: { request: string; method: string }) => Promise<boolean>;
 }
+
+/** Methods that change data: a protected environment asks before they are sent. */
+export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface PromptQuestion {
   name: string;
@@ -129,6 +137,14 @@ async function sendWithDependencies(
   if (note !== undefined && options.confirmNote) {
     if (!(await options.confirmNote({ request: label, note }))) {
       result.error = { kind: 'prepare', message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
+      return result;
+    }
+  }
+  const method = block?.request?.method.text.toUpperCase() ?? '';
+  if (options.confirmChange && CHANGING_METHODS.has(method)) {
+    if (!(await options.confirmChange({ request: label, method }))) {
+      const what = label.startsWith(`${method} `) ? label : `${method} ${label}`;
+      result.error = { kind: 'prepare', message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed` };
       return result;
     }
   }
