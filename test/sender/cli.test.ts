@@ -345,3 +345,66 @@ test('a dependency whose last exchange in the history failed is sent again, and 
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('a URL that carries the private token is not sent to another origin, and exits 1', async () => {
+  const other = api.origin.replace('127.0.0.1', 'localhost');
+  writeFileSync(join(dir, 'leak.lpreq'), `GET ${other}/echo?t={{token}}\n`);
+  const before = api.received.length;
+  const r = await run(['leak.lpreq', '--format', 'json']);
+  assert.equal(r.code, 1);
+  assert.equal(JSON.parse(r.stdout).error.kind, 'secret-elsewhere');
+  assert.equal(api.received.length, before);
+  assert.ok(!r.stdout.includes(PRIVATE_TOKEN) && !r.stderr.includes(PRIVATE_TOKEN));
+});
+
+test('--proxy that is not a URL and a token with a line break are bad arguments, named without the token', async () => {
+  const proxy = await run(['one.lpreq', '--proxy', 'notaurl'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(proxy.code, 2);
+  assert.match(proxy.stderr, /--proxy/);
+  const before = api.received.length;
+  const nl = await run(['one.lpreq'], { LPREQ_TOKEN: `${TOKEN}\n` });
+  assert.equal(nl.code, 2);
+  assert.match(nl.stderr, /LPREQ_TOKEN/);
+  assert.ok(!nl.stderr.includes(TOKEN) && !nl.stdout.includes(TOKEN));
+  assert.equal(api.received.length, before);
+});
+
+test('a protected environment: changing requests ask at a terminal, need --yes without one; reading ones just go', async () => {
+  const { mkdirSync } = await import('node:fs');
+  const { run: runSend } = await import('../../server/src/cli/sendCommand');
+  const sub = join(dir, 'protected');
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(join(sub, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin, $protected: true } }));
+  writeFileSync(join(sub, 'req.lpreq'), 'PUT /api/v1/courses/1/modules/6\n\nmodule[name] = x\n\n###\nGET /api/v1/courses/1/modules\n');
+  const file = join('protected', 'req.lpreq');
+  let before = api.received.length;
+  const refused = await run([file, '--line', '1', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /--yes/);
+  assert.equal(api.received.length, before);
+  const reading = await run([file, '--line', '6'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(reading.code, 0, reading.stderr);
+  before = api.received.length;
+  const confirmed = await run([file, '--line', '1', '--yes'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(confirmed.code, 0, confirmed.stderr);
+  assert.equal(api.received.length, before + 1);
+  for (const [answer, code] of [['n', 1], ['y', 0]] as const) {
+    const questions: string[] = [];
+    before = api.received.length;
+    const result = await runSend([file, '--line', '1'], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      readStdin: () => '',
+      isTTY: true,
+      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+      cwd: dir,
+      ask: async (q) => {
+        questions.push(q);
+        return answer;
+      },
+    });
+    assert.equal(result, code);
+    assert.equal(questions.length, 1);
+    assert.equal(api.received.length - before, code === 0 ? 1 : 0);
+  }
+});

@@ -1,8 +1,9 @@
 /** The exchange against servers on 127.0.0.1: token rules, redirects, timeouts, failures. */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
@@ -54,6 +55,9 @@ before(async () => {
       case '/big':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}` }))));
+      case '/big-echo':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, auth: req.headers.authorization }))));
       case '/reset':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write('{"partial":');
@@ -146,6 +150,43 @@ test('a header the user wrote that carries the token (or another secret) goes on
   assert.equal(api.received.at(-1)?.headers['x-api-key'], `key ${TOKEN}`);
 });
 
+test('a URL or a body that carries the token (or a secret) is not sent to another origin, whatever the route or encoding', async () => {
+  const secret = 'p@ss word/+=!';
+  const cases: [string, Partial<PreparedRequest>][] = [
+    ['query', { url: `${other.origin}/x?t=${TOKEN}` }],
+    ['path', { url: `${other.origin}/x/${TOKEN}` }],
+    ['lower-case escapes', { url: `${other.origin}/x?t=${[...TOKEN].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}` }],
+    ['form body', { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: `a=1&token=${encodeURIComponent(TOKEN)}` } }],
+    ['JSON body', { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }],
+    ['file body', { method: 'POST', body: { contentType: 'application/octet-stream', text: '[12 bytes]', bytes: new TextEncoder().encode(`x${TOKEN}y`) } }],
+    ['secret, form-encoded', { url: `${other.origin}/x?pw=${encodeURIComponent(secret).replace(/%20/g, '+')}` }],
+    ['secret in a JSON body', { method: 'PUT', body: { contentType: 'application/json', text: JSON.stringify({ pw: secret }) } }],
+  ];
+  for (const [label, extra] of cases) {
+    const before = other.received.length;
+    const r = await sendPrepared(request(`${other.origin}/x`, extra), { token: TOKEN, secrets: [secret] });
+    assert.equal(r.ok, false, label);
+    assert.equal(r.status, null, label);
+    assert.equal(r.error?.kind, 'secret-elsewhere', label);
+    assert.ok(r.error?.message.includes(other.origin), label);
+    assert.equal(other.received.length, before, label);
+  }
+  // A 307 to another origin would send the body again: the redirect is not followed.
+  const before = other.received.length;
+  const moved = await sendPrepared(
+    request(`${api.origin}/to-other-and-back`, { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }),
+    { token: TOKEN },
+  );
+  assert.equal(moved.error?.kind, 'secret-elsewhere');
+  assert.equal(other.received.length, before);
+  // At the origin of base_url the same request goes.
+  const home = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`), { token: TOKEN });
+  assert.equal(home.ok, true);
+  // Without an environment the token goes nowhere, not even in a URL to the request's own origin.
+  const nowhere = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`, { tokenOrigin: undefined }), { token: TOKEN });
+  assert.equal(nowhere.error?.kind, 'secret-elsewhere');
+});
+
 test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the limit', async () => {
   const same = await sendPrepared(request(`${api.origin}/same-origin`), { token: TOKEN });
   assert.equal(same.ok, true);
@@ -225,6 +266,29 @@ test('a body above the limit is written to a file and reported as truncated', as
   assert.match(r.warnings.join(' '), /larger than/);
 });
 
+test('a spilled body keeps no echoed token, and old spill files do not pile up', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'lpreq-spill-echo-'));
+  try {
+    for (let i = 0; i < 25; i++) writeFileSync(join(folder, `body-old-${i}`), 'x');
+    const stale = join(folder, 'body-stale');
+    writeFileSync(stale, 'x');
+    utimesSync(stale, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
+    // A token that straddles chunk boundaries somewhere in 20,000 echoes.
+    const r = await sendPrepared(request(`${api.origin}/big-echo`), { token: TOKEN, maxBodyBytes: 1000, spillDir: folder });
+    assert.ok(r.truncated);
+    const text = readFileSync(r.truncated.file, 'utf8');
+    assert.ok(!text.includes(TOKEN));
+    assert.equal(JSON.parse(text).length, 20000);
+    assert.match(text, /Bearer \*\*\*/);
+    const left = readdirSync(folder);
+    assert.ok(left.length <= 20, `${left.length} files`);
+    assert.ok(!left.includes('body-stale'));
+    assert.ok(left.includes(basename(r.truncated.file)));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test('failures become results: refused, reset, TLS, bad URL', async () => {
   const gone = await startServer(() => undefined);
   const port = gone.port;
@@ -282,6 +346,28 @@ test('a proxy from the options, and a warning for a token over plain http to ano
     assert.equal(proxy.connects.length, 2);
   } finally {
     await proxy.close();
+  }
+});
+
+test('a proxy that never answers ends at the timeout; one that closes the connection is named as the culprit', async () => {
+  const sockets = new Set<Socket>();
+  const silent = createNetServer((s) => void sockets.add(s));
+  const closing = createNetServer((s) => s.destroy());
+  for (const srv of [silent, closing]) await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = (srv: NetServer) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  try {
+    const t0 = Date.now();
+    const hung = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(silent), timeoutMs: 300 });
+    assert.equal(hung.error?.kind, 'timeout');
+    assert.ok(Date.now() - t0 < 3000, `took ${Date.now() - t0} ms`);
+    const closed = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(closing), timeoutMs: 2000 });
+    assert.equal(closed.error?.kind, 'reset');
+    assert.ok(closed.error, 'an error');
+    assert.ok(closed.error.message.includes(proxyUrl(closing).slice(7)), closed.error.message);
+    assert.ok(!closed.error.message.includes(`${api.origin.slice(7)} closed`), closed.error.message);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await Promise.all([silent, closing].map((srv) => new Promise((resolve) => srv.close(resolve))));
   }
 });
 

@@ -26,6 +26,15 @@ before(async () => {
       // A next page on another origin (here the same server under another host name).
       return json(res, 200, [mod(1)], { link: `<${api.origin.replace('127.0.0.1', 'localhost')}/api/v1/courses/3/modules?page=2>; rel="next"` });
     }
+    if (url.pathname === '/api/v1/courses/4/modules' && req.method === 'GET') {
+      // Page 2 fails.
+      return page === 1 ? json(res, 200, [mod(1)], { link: `<${api.origin}${url.pathname}?page=2>; rel="next"` }) : json(res, 404, { errors: [{ message: 'gone' }] });
+    }
+    if (url.pathname === '/api/v1/courses/5/modules/1') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end(req.method === 'HEAD' ? undefined : '<html><body>Login</body></html>');
+    }
+    if (url.pathname === '/api/v1/courses/6/modules/7') return json(res, 200, mod(7));
     if (url.pathname === '/api/v1/courses/2/modules' && req.method === 'GET') {
       return json(res, 200, [mod(1), { ...mod(2), items_count: 'two' }]);
     }
@@ -231,3 +240,37 @@ test('a next page on another origin is not fetched with the request\'s headers (
   assert.equal(api.received.length, before + 1);
 });
 
+
+test('a body that was not typed is not said to match: truncated, or not JSON for a documented resource', async () => {
+  const spill = tempDir('spill');
+  try {
+    const truncated = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), maxBodyBytes: 20, spillDir: spill });
+    assert.equal(truncated.resource, 'Module[]');
+    assert.equal(truncated.unchecked, 'truncated');
+    assert.deepEqual(truncated.issues, []);
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+  }
+  const html = await sendBlock(doc('GET /api/v1/courses/5/modules/1\n'), 0, { checker: testChecker(), environments: env() });
+  assert.equal(html.ok, true);
+  assert.equal(html.unchecked, 'not-json');
+  assert.deepEqual(html.issues, []);
+  assert.match(html.warnings.join(' '), /not JSON/);
+});
+
+test('a HEAD answer has no body to check', async () => {
+  const head = await sendBlock(doc('HEAD /api/v1/courses/6/modules/7\n'), 0, { checker: testChecker(), environments: env() });
+  assert.equal(head.ok, true);
+  assert.deepEqual(head.issues, []);
+  assert.equal(head.resource, null);
+});
+
+test('--all-pages: a page that fails makes the whole result a failure, with what was read', async () => {
+  const r = await sendBlock(doc('GET /api/v1/courses/4/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true });
+  assert.equal(r.ok, false);
+  assert.equal(r.error?.kind, 'incomplete');
+  assert.equal(r.response?.incomplete, 'failed');
+  assert.equal(r.response?.pages, 1);
+  assert.equal(r.resource, null);
+  assert.deepEqual(r.response?.body, [mod(1)]);
+});

@@ -1,7 +1,7 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
  * [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL]
- * [--max-pages N] [--prompt NAME=VALUE]...`
+ * [--max-pages N] [--prompt NAME=VALUE]... [--yes]`
  * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
  * Every exchange goes to a history (`.lpreq/history` in the folder of the environment files by
  * default), and a request that refers to another reads that one's last response from it.
@@ -24,7 +24,8 @@ import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]...';
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]... [--yes]\n' +
+  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -89,6 +90,14 @@ function chooseEnvironment(files: EnvironmentFiles, requested: string | undefine
   return names.length === 1 ? names[0] : undefined;
 }
 
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function run(argv: string[], io: Io): Promise<number> {
   // This bundle has its own UsageError class: report it here, not in dist/lpreq.js.
   try {
@@ -117,6 +126,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     proxy: { value: true },
     'max-pages': { value: true },
     prompt: { value: true, repeat: true },
+    yes: {},
     help: {},
   });
   if (args.flags.has('help')) {
@@ -137,6 +147,10 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     prompts.set(given.slice(0, eq), given.slice(eq + 1));
   }
   if (flagValue(args, 'history') !== undefined && args.flags.has('no-history')) throw new UsageError('--history DIR and --no-history contradict each other: give one of them');
+  const proxy = flagValue(args, 'proxy');
+  if (proxy !== undefined && !/^https?:$/.test(safeUrl(proxy)?.protocol ?? '')) {
+    throw new UsageError(`--proxy needs an http(s) URL such as http://proxy.example:3128, not '${proxy}'`);
+  }
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
@@ -160,6 +174,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const environments = { environments: files.environments, selected };
   const privateToken = selected !== undefined && files.privateNames[selected]?.has('token') ? files.environments[selected].token : undefined;
   const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
+  // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
+  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    const source = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
+    throw new UsageError(`${source} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+  }
+  const protectedEnv = selected !== undefined && String(files.environments[selected]?.['$protected']).toLowerCase() === 'true';
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
@@ -198,7 +218,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       allPages: args.flags.has('all-pages'),
       maxPages,
       timeoutMs,
-      proxy: flagValue(args, 'proxy'),
+      proxy,
       env: io.env,
       signal: controller.signal,
       history: historyStore(args, io.cwd, dirname(files.shared ?? files.private ?? absolute)),
@@ -214,6 +234,17 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       confirmNote: io.ask
         ? async (q) => /^\s*y(es)?\s*$/i.test((await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ?? '')
         : undefined,
+      // A protected environment (README): at a terminal each changing request is asked for;
+      // a script must say --yes, or nothing that changes data is sent.
+      confirmChange:
+        protectedEnv && !args.flags.has('yes')
+          ? async (q) => {
+              const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
+              if (io.ask) return /^\s*y(es)?\s*$/i.test((await io.ask(`${selected} is protected: send ${what}? [y/N] `, false)) ?? '');
+              io.stderr(`lpreq: ${selected} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`);
+              return false;
+            }
+          : undefined,
       ask: async (q) => {
         if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
         io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);
@@ -271,6 +302,7 @@ export function toJson(result: SendResult): Record<string, unknown> {
     url: r?.url ?? result.request?.url ?? null,
     ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
     ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
+    ...(result.unchecked ? { unchecked: result.unchecked } : {}),
     ...(r?.truncated ? { truncated: r.truncated } : {}),
     ...(r?.incomplete ? { incomplete: r.incomplete } : {}),
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
@@ -311,7 +343,8 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   if (result.resource) {
     lines.push('');
-    if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
+    if (result.unchecked) lines.push(`${result.resource}: not checked against the documentation (${result.unchecked === 'truncated' ? 'the body is truncated' : 'the body is not JSON'})`);
+    else if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
     else {
       lines.push(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`);
       for (const i of result.issues) lines.push(`  ${i.path}  ${i.code}: ${i.message}`);

@@ -6,14 +6,15 @@
  * the hop's origin is the origin of the environment's base_url.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Agent, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
+import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
+import { carriesSecret, SecretScrubber } from './secrets';
 
 export type FailureKind =
   | 'refused'
@@ -24,6 +25,10 @@ export type FailureKind =
   | 'dns'
   | 'invalid-url'
   | 'too-many-redirects'
+  /** The URL or the body carries the token (or a secret) and is bound for another origin than base_url's: not sent. */
+  | 'secret-elsewhere'
+  /** `--all-pages`: a later page failed (or was not fetched), so the merged list is not whole. */
+  | 'incomplete'
   | 'network'
   | 'http';
 
@@ -94,10 +99,6 @@ export interface ExchangeOptions {
   secrets?: (string | undefined)[];
 }
 
-function carriesSecret(value: string, secrets: (string | undefined)[] | undefined): boolean {
-  return (secrets ?? []).some((s) => typeof s === 'string' && s.length >= 4 && (value.includes(s) || value.includes(encodeURIComponent(s))));
-}
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -106,6 +107,11 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname.toLowerCase());
+}
+
+/** A body's text as sent: a body file's own bytes when it has them. */
+function bodyText(body: NonNullable<PreparedRequest['body']>): string {
+  return body.bytes ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8') : body.text;
 }
 
 /** The response fields of an exchange that got no response (yet): a fresh object each time. */
@@ -165,6 +171,29 @@ function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
   return new Agent({ connect, keepAliveTimeout: 1000 });
 }
 
+/**
+ * An agent through `proxy`. undici connects to a proxy again and again when it closes the
+ * connection before answering: `onProxyClosed` is told at the first such close instead.
+ */
+function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void): ProxyAgent {
+  return new ProxyAgent({
+    uri: proxy,
+    proxyTls: { timeout: connectTimeoutMs },
+    clientFactory: (origin, opts) => {
+      const connect = (opts as { connect: buildConnector.connector }).connect;
+      const watched: buildConnector.connector = (connectOpts, callback) =>
+        connect(connectOpts, (err, socket) => {
+          socket?.once('close', () => {
+            if (socket.bytesRead === 0) onProxyClosed();
+          });
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          (callback as any)(err, socket);
+        });
+      return new Client(origin, { ...opts, connect: watched });
+    },
+  });
+}
+
 function errorCode(e: unknown): string {
   const seen = new Set<unknown>();
   let cur: unknown = e;
@@ -178,16 +207,20 @@ function errorCode(e: unknown): string {
   return '';
 }
 
-function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number): ExchangeError {
-  const host = (() => {
+/** `proxy`: the proxy the request went through, when no answer came back through it. */
+function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number, proxy?: string): ExchangeError {
+  const hostOf = (u: string) => {
     try {
-      return new URL(url).host;
+      return new URL(u).host;
     } catch {
-      return url;
+      return u;
     }
-  })();
-  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${host} within ${timeoutMs} ms` };
+  };
+  const target = hostOf(url);
+  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
   if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
+  // Before any answer, a connection that fails is the proxy's: it is the only peer lpreq talks to.
+  const host = proxy ? `the proxy ${hostOf(proxy)}` : target;
   const code = errorCode(e);
   const detail = (e as Error)?.message || String(e);
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
@@ -195,7 +228,7 @@ function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: 
     return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return { kind: 'dns', message: `the name ${host.replace(/:\d+$/, '')} could not be resolved (${code})` };
+    return { kind: 'dns', message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})` };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
@@ -279,7 +312,14 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   let method = prepared.method;
   let body = prepared.body;
   let url = prepared.url;
-  let dispatcher: Dispatcher & { close(): Promise<void> } | undefined;
+  let dispatcher: Dispatcher & { close(): Promise<void>; destroy(): Promise<void> } | undefined;
+  let proxyUsed: string | undefined;
+  let proxyClosed = false;
+  const stopped = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(new Error('aborted'));
+    else controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  stopped.catch(() => undefined);
   try {
     for (let hop = 0; ; hop++) {
       let parsed: URL;
@@ -290,7 +330,24 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
         return result;
       }
-      const sendToken = options.token !== undefined && options.token.length > 0 && tokenAllowed(url, prepared.tokenOrigin);
+      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
+      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
+      // Other secrets (a password prompt's answer) go where the token may go; with no
+      // environment to say where that is, to the origin the request was written for.
+      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
+      // A secret in the URL or the body cannot be left out as a header can: such a request
+      // (or redirect) is not sent at all to an origin the secret does not belong to.
+      const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? []))];
+      const carrier = carriesSecret(url, notHere) ? 'URL' : body && carriesSecret(bodyText(body), notHere) ? 'body' : undefined;
+      if (carrier) {
+        const where = prepared.tokenOrigin ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})` : 'no environment with a base_url says where the token may go';
+        result.error = {
+          kind: 'secret-elsewhere',
+          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${carrier} carries the access token or a secret, and ${parsed.origin} may not receive it (${where})`,
+        };
+        return result;
+      }
+      const sendToken = options.token !== undefined && options.token.length > 0 && tokenHere;
       if (sendToken && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
         result.warnings.push(`the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`);
       }
@@ -302,11 +359,6 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         );
       }
       const headers: Record<string, string> = {};
-      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
-      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
-      // Other secrets (a password prompt's answer) go where the token may go; with no
-      // environment to say where that is, to the origin the request was written for.
-      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
       for (const [name, value] of prepared.headers) {
         const lower = name.toLowerCase();
         // Credentials the user wrote stay with the first origin, like the token.
@@ -326,8 +378,14 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const hopTiming: HopTiming = {};
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
-      dispatcher = proxy ? new ProxyAgent({ uri: proxy }) : timedAgent(connectTimeoutMs, hopTiming);
-      const response = await request(url, {
+      proxyUsed = proxy;
+      dispatcher = proxy
+        ? proxyAgent(proxy, connectTimeoutMs, () => {
+            proxyClosed = true;
+            controller.abort();
+          })
+        : timedAgent(connectTimeoutMs, hopTiming);
+      const pending = request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body: body?.bytes ?? body?.text,
@@ -336,6 +394,10 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      // undici looks at the signal only once a connection is there: a proxy that never
+      // answers CONNECT would hold the request (and close()) forever, so the abort wins here.
+      pending.catch(() => undefined);
+      const response = await Promise.race([pending, stopped]);
       result.timing.firstByteMs = performance.now() - start;
       if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
       if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
@@ -376,11 +438,15 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
     }
     interpretBody(result, method);
   } catch (e) {
-    result.error = describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs);
+    result.error =
+      proxyClosed && proxyUsed && !timedOut && !cancelled
+        ? { kind: 'reset', message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})` }
+        : describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs, result.timing.firstByteMs !== undefined ? undefined : proxyUsed);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    await dispatcher?.close().catch(() => undefined);
+    // close() waits for requests in flight; after a failure there may be one that never ends.
+    await (result.error ? dispatcher?.destroy() : dispatcher?.close())?.catch(() => undefined);
     result.timing.totalMs = performance.now() - start;
     result.durationMs = Math.round(result.timing.totalMs);
     result.ok = result.error === undefined && result.status !== null && result.status >= 200 && result.status < 300;
@@ -395,6 +461,8 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   let kept = 0;
   let file: string | undefined;
   let out: ReturnType<typeof createWriteStream> | undefined;
+  // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
+  const scrubber = new SecretScrubber([options.token, ...(options.secrets ?? [])]);
   try {
     for await (const chunk of stream) {
       total += chunk.length;
@@ -402,12 +470,13 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
         // Readable by this user only: a response can hold what only its reader should see.
         const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`);
         await mkdir(dir, { recursive: true, mode: 0o700 });
+        await pruneSpills(dir);
         file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
         out = createWriteStream(file, { mode: 0o600 });
         // Everything read so far is in `chunks` (it fitted): the file starts with it.
-        for (const c of chunks) out.write(c);
+        for (const c of chunks) out.write(scrubber.push(c));
       }
-      if (out && !out.write(chunk)) await new Promise<void>((resolve) => out?.once('drain', resolve));
+      if (out && !out.write(scrubber.push(chunk))) await new Promise<void>((resolve) => out?.once('drain', resolve));
       // The first `limit` bytes are kept in memory: the whole body when it fits.
       if (kept < limit) {
         const part = chunk.subarray(0, limit - kept);
@@ -418,7 +487,7 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   } finally {
     if (out) {
       const stream = out;
-      await new Promise<void>((resolve) => stream.end(resolve));
+      await new Promise<void>((resolve) => stream.end(scrubber.end(), resolve));
     }
   }
   result.bytes = total;
@@ -465,6 +534,28 @@ function interpretBody(result: ExchangeResult, method: string) {
   } else if (status >= 200 && status < 300 && result.bodyKind === 'empty' && status !== 204 && status !== 205 && method !== 'HEAD') {
     // Not a failure: an empty body is worth saying when a resource was expected.
     result.warnings.push('the response has an empty body');
+  }
+}
+
+/** Spill files kept at most, and how long: older ones are removed when a new one is written. */
+export const SPILL_KEEP_FILES = 20;
+export const SPILL_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Removes spill files older than a day, and all but the newest of the rest, so that the folder stays bounded. Never throws. */
+async function pruneSpills(dir: string): Promise<void> {
+  try {
+    const files = await Promise.all(
+      (await readdir(dir))
+        .filter((n) => n.startsWith('body-'))
+        .map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
+    );
+    files.sort((a, b) => b.mtime - a.mtime);
+    const now = Date.now();
+    // One place is left for the file about to be written.
+    const old = files.filter((f, i) => i >= SPILL_KEEP_FILES - 1 || now - f.mtime > SPILL_KEEP_MS);
+    await Promise.all(old.map((f) => unlink(f.path).catch(() => undefined)));
+  } catch {
+    // A folder that cannot be read is no reason to lose the body.
   }
 }
 

@@ -148,6 +148,14 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     current = next;
     response = page;
   }
+  if (result.incomplete === 'failed' || result.incomplete === 'cancelled') {
+    // A list that stops at a failed page is not the list: the whole result fails, with what was read.
+    result.ok = false;
+    result.error ??= {
+      kind: result.incomplete === 'cancelled' ? 'cancelled' : 'incomplete',
+      message: `the list is incomplete: ${result.pages} page${result.pages === 1 ? '' : 's'} read, then ${result.warnings.at(-1) ?? 'a page failed'}`,
+    };
+  }
   result.body = merged;
   if (result.pages > 1) {
     result.bodyText = JSON.stringify(merged);

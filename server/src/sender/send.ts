@@ -49,7 +49,15 @@ export interface SendBlockOptions extends PagingOptions {
    * to included, before it is sent; false stops the flow. Without it such requests are sent.
    */
   confirmNote?: (question: { request: string; note: string }) => Promise<boolean>;
+  /**
+   * Asked before each POST, PUT, PATCH or DELETE of the flow, the requests it refers to
+   * included (a protected environment, `"$protected": true`); false stops the flow.
+   */
+  confirmChange?: (question: { request: string; method: string }) => Promise<boolean>;
 }
+
+/** Methods that change data: a protected environment asks before they are sent. */
+export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface PromptQuestion {
   name: string;
@@ -78,6 +86,8 @@ export interface SendResult {
   resource: string | null;
   /** Differences between the body and the documented resource. */
   issues: ResponseIssue[];
+  /** Why the body was not checked against `resource` (then `issues` says nothing about it). */
+  unchecked?: 'truncated' | 'not-json';
   /** Why there is no (successful) response: a preparation problem or a failed exchange. */
   error?: ExchangeError | { kind: 'prepare' | 'dependency'; message: string };
   warnings: string[];
@@ -136,6 +146,14 @@ async function sendWithDependencies(
   if (note !== undefined && options.confirmNote) {
     if (!(await options.confirmNote({ request: label, note }))) {
       result.error = { kind: 'prepare', message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
+      return result;
+    }
+  }
+  const method = block?.request?.method.text.toUpperCase() ?? '';
+  if (options.confirmChange && CHANGING_METHODS.has(method)) {
+    if (!(await options.confirmChange({ request: label, method }))) {
+      const what = label.startsWith(`${method} `) ? label : `${method} ${label}`;
+      result.error = { kind: 'prepare', message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed` };
       return result;
     }
   }
@@ -209,10 +227,18 @@ async function sendWithDependencies(
   if (response.error) result.error = response.error;
   if (request.name && response.status !== null) options.responses.set(request.name, { request, response });
 
-  if (response.ok) {
+  const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
+  if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {
+    // A HEAD answer has no body to check; neither has a binary one (a file download).
     if (response.truncated) {
       result.resource = request.returns;
+      result.unchecked = 'truncated';
       result.warnings.push('the body is truncated: it was not checked against the documentation');
+    } else if (request.returns && response.bodyKind === 'text') {
+      // An HTML login page is no JSON string: it is not typed, it is named.
+      result.resource = request.returns;
+      result.unchecked = 'not-json';
+      if (!declaredJson) result.warnings.push(`the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`);
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
       const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body);
       result.resource = typed.resource;
