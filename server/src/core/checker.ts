@@ -1028,6 +1028,30 @@ function applyRule(rule: Rule, context: RuleContext): void {
       }
       return;
     }
+    case 'valueKinds': {
+      // The first value of a known kind sets the kind; a value of another kind, or one past the kind's limit, breaks the rule.
+      let first: { kind: string; line: ParameterLine } | undefined;
+      const counts = new Map<string, number>();
+      for (const { line } of sent.get(rule.param) ?? []) {
+        const value = line.decodedValue;
+        const kind = value.includes('{{') ? undefined : rule.kinds.find((k) => value.startsWith(k.prefix));
+        if (!kind) continue;
+        const count = (counts.get(kind.name) ?? 0) + 1;
+        counts.set(kind.name, count);
+        let problem: string | undefined;
+        if (first && first.kind !== kind.name) problem = `${line.decodedName} = ${value} (a ${kind.name}) with ${first.line.decodedName} = ${first.line.decodedValue} (a ${first.kind})`;
+        else if (kind.max !== undefined && count > kind.max) problem = `${line.decodedName} = ${value}: more than ${kind.max} ${kind.name}`;
+        first ??= { kind: kind.name, line };
+        if (!problem) continue;
+        out.push(
+          diag('conflicting-parameters', `${problem} is not allowed (${rule.text}) for ${label}`, line.name.start, line.name.end, {
+            lineStart: line.start,
+            lineEnd: line.end,
+          }),
+        );
+      }
+      return;
+    }
     case 'patternAppliesTo': {
       const depValues = context.values(rule.dependsOn);
       const dep = depValues?.[0] ?? rule.defaultValue;

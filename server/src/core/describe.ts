@@ -77,6 +77,8 @@ function ruleNote(rule: Rule, name: string): { text: string; requires: boolean }
       return rule.pattern === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined;
     case 'conflictingValues':
       return rule.all.some((c) => c.param === name) ? { text: `Not with ${md(rule.text)}`, requires: false } : undefined;
+    case 'valueKinds':
+      return rule.param === name ? { text: `One kind of value: ${md(rule.text)}`, requires: false } : undefined;
   }
 }
 

@@ -40,6 +40,7 @@ export function lintCatalog(catalog: Catalog): string[] {
         case 'appliesTo': names.push(rule.param, rule.dependsOn); break;
         case 'patternAppliesTo': names.push(rule.dependsOn); break;
         case 'conflictingValues': names.push(...rule.all.map((c) => c.param)); break;
+        case 'valueKinds': names.push(rule.param); break;
       }
       for (const n of names) if (!hasParam(n)) problems.push(`${e.id}: rule ${rule.kind} names ${n}, which is not a parameter of the endpoint`);
     }

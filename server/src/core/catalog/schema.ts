@@ -109,6 +109,9 @@ const ruleBase = {
  * - conflictingValues: the parameters of `all` must not all have one of their listed values at
  *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
  *   on the later one.
+ * - valueKinds: the values of an array `param` are of one kind only, a kind told by its prefix
+ *   (`course_section_`, `group_category_`), and at most `max` values of a kind ->
+ *   conflicting-parameters on the value that breaks it.
  * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
  *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
  *   `table[segmentValue]` lists them -> ignored-parameter.
@@ -149,6 +152,12 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     kind: z.literal('conflictingValues'),
     /** Each entry: a parameter (a pattern name aligns instances by their pattern segments) and the values that, all together, conflict. */
     all: z.array(z.strictObject({ param: z.string(), in: z.array(z.string()) })).min(2),
+    ...ruleBase,
+  }),
+  z.strictObject({
+    kind: z.literal('valueKinds'),
+    param: z.string(),
+    kinds: z.array(z.strictObject({ name: z.string(), prefix: z.string().min(1), max: z.number().int().min(1).optional() })).min(1),
     ...ruleBase,
   }),
   z.strictObject({
