@@ -258,6 +258,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
+  result.warnings.push(...tokenNotes(result, { tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private', environment: selected }));
+
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
@@ -285,6 +287,31 @@ function historyStore(args: ParsedArgs, cwd: string, projectFolder: string): His
     // A folder lpreq cannot write: storing the exchange fails later with a warning.
   }
   return new HistoryStore(join(folder, 'history'));
+}
+
+/**
+ * What a user needs to know when a request went out without the token, or the token was
+ * refused (401): which of LPREQ_TOKEN and the private environment file to set. Never the
+ * token itself. When a token was given but not sent, the exchange already said why.
+ */
+export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined }): string[] {
+  const r = result.response;
+  if (!r || r.status === null || r.authorizationWritten) return [];
+  const notes: string[] = [];
+  const privateFile = where.environment
+    ? `"token" in the ${where.environment} environment of http-client.private.env.json`
+    : 'an environment with a base_url (http-client.env.json) and its "token" in http-client.private.env.json';
+  if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
+  if (r.status === 401) {
+    if (r.tokenSent) {
+      notes.push(`401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`);
+    } else if (where.tokenFrom === undefined) {
+      notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
+    } else {
+      notes.push(`401: the token was not sent to ${safeUrl(r.url)?.origin ?? r.url}; it goes only to the origin of the selected environment's base_url (--env)`);
+    }
+  }
+  return notes;
 }
 
 /** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */

@@ -71,6 +71,11 @@ export interface ExchangeResult {
   redirects: { status: number; from: string; to: string; tokenSent: boolean }[];
   /** Whether the token went with the request that answered. */
   tokenSent: boolean;
+  /**
+   * The request's own `Authorization` header went with the request that answered; the token
+   * was then not added (a header written in the file says what this request authenticates with).
+   */
+  authorizationWritten?: boolean;
   error?: ExchangeError;
   warnings: string[];
 }
@@ -371,9 +376,17 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
         headers[lower] = headers[lower] !== undefined ? `${headers[lower]}, ${value}` : value;
       }
-      if (sendToken) headers.authorization = `Bearer ${options.token}`;
+      // An Authorization header written in the request wins over the token: the user chose it
+      // for this request (another scheme, another user's token, a test of a bad one).
+      const written = headers.authorization;
+      const writtenIsToken = written !== undefined && (carriesSecret(written, [options.token]) || written.trim() === `Bearer ${options.token}`);
+      if (written !== undefined && sendToken && hop === 0 && !writtenIsToken) {
+        result.warnings.push("the request's own Authorization header is sent, and the token is not added");
+      }
+      if (sendToken && written === undefined) headers.authorization = `Bearer ${options.token}`;
       if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
-      result.tokenSent = sendToken;
+      result.tokenSent = sendToken && (written === undefined || writtenIsToken);
+      result.authorizationWritten = written !== undefined;
 
       const hopTiming: HopTiming = {};
       const proxy = proxyFor(parsed, options);

@@ -1,0 +1,82 @@
+/**
+ * What `lpreq send` tells its user, run in-process against a server on 127.0.0.1: hints about
+ * the token, redirects, partial bodies, repeated pages, exact large numbers, short secrets.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { run as runSend } from '../../server/src/cli/sendCommand';
+import { json, startServer, type TestServer } from './server';
+
+const TOKEN = 'out-token-0123456789';
+let api: TestServer;
+let dir: string;
+
+async function send(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runSend([...args, '--no-history'], {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    readStdin: () => '',
+    isTTY: false,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: dir,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Writes `text` as `name` in the folder `folder` of the test directory, and returns its path relative to it. */
+function file(folder: string, name: string, text: string): string {
+  writeFileSync(join(dir, folder, name), text);
+  return join(folder, name);
+}
+
+before(async () => {
+  api = await startServer((req, res) => {
+    const url = new URL(req.url, api.origin);
+    const auth = req.headers.authorization;
+    switch (url.pathname) {
+      case '/echo':
+        return json(res, 200, { authorization: auth ?? null }, auth ? { 'x-echo-auth': auth } : {});
+      case '/private':
+        return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
+      default:
+        return json(res, 404, { errors: [{ message: 'nothing here' }] });
+    }
+  });
+  dir = mkdtempSync(join(tmpdir(), 'lpreq-out-'));
+  mkdirSync(join(dir, 'env'));
+  mkdirSync(join(dir, 'noenv'));
+  writeFileSync(join(dir, 'env', 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
+});
+after(async () => {
+  await api.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a request that goes out without the token says so, and a 401 names what to set', async () => {
+  const cases: { folder: string; env: Record<string, string>; hints: RegExp[] }[] = [
+    // No token anywhere: the warning and the 401 hint name both places.
+    { folder: 'env', env: {}, hints: [/LPREQ_TOKEN/, /http-client\.private\.env\.json/] },
+    // No environment: nothing says where the token may go.
+    { folder: 'noenv', env: {}, hints: [/LPREQ_TOKEN/, /http-client\.env\.json/] },
+    { folder: 'noenv', env: { LPREQ_TOKEN: TOKEN }, hints: [/not sent/] },
+  ];
+  for (const c of cases) {
+    const path = file(c.folder, 'private.lpreq', `@base_url = ${api.origin}\nGET {{base_url}}/private\n`);
+    const r = await send([path, '--format', 'json'], c.env);
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout) as { status: number; warnings: string[] };
+    assert.equal(out.status, 401);
+    for (const hint of c.hints) assert.match(out.warnings.join('\n'), hint, `${c.folder} ${JSON.stringify(c.env)}`);
+    assert.ok(out.warnings.some((w) => w.startsWith('401')), out.warnings.join('\n'));
+    assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));
+  }
+  // With the token sent, no hint about it.
+  const sent = await send([file('env', 'ok.lpreq', 'GET /private\n'), '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(sent.code, 0, sent.stderr);
+  assert.equal((JSON.parse(sent.stdout) as { warnings?: string[] }).warnings, undefined);
+});
