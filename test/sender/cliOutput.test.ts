@@ -41,6 +41,12 @@ before(async () => {
     switch (url.pathname) {
       case '/echo':
         return json(res, 200, { authorization: auth ?? null }, auth ? { 'x-echo-auth': auth } : {});
+      case '/moved':
+        res.writeHead(302, { location: '/moved-again' });
+        return res.end();
+      case '/moved-again':
+        res.writeHead(307, { location: `${api.origin}/echo` });
+        return res.end();
       case '/private':
         return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
       default:
@@ -79,4 +85,13 @@ test('a request that goes out without the token says so, and a 401 names what to
   const sent = await send([file('env', 'ok.lpreq', 'GET /private\n'), '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   assert.equal(sent.code, 0, sent.stderr);
   assert.equal((JSON.parse(sent.stdout) as { warnings?: string[] }).warnings, undefined);
+});
+
+test('text output shows each redirect followed, up to the URL that answered', async () => {
+  const r = await send([file('env', 'moved.lpreq', 'GET /moved\n')], { LPREQ_TOKEN: TOKEN });
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('GET '));
+  assert.deepEqual(lines.slice(at + 1, at + 3), [`-> 302 to ${api.origin}/moved-again`, `-> 307 to ${api.origin}/echo`]);
+  assert.match(lines[at + 3], /^HTTP 200/);
 });
