@@ -353,6 +353,8 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     else lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`);
   }
   if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
+  // Each redirect followed, so that the answer below is not taken for that of the URL above.
+  for (const hop of r?.redirects ?? []) lines.push(`-> ${hop.status} to ${hop.to}`);
   if (errorCount > 0) lines.push(`(sent with ${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr)`);
   if (r && r.status !== null) {
     const t = r.timing;
