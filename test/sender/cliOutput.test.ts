@@ -95,3 +95,19 @@ test('text output shows each redirect followed, up to the URL that answered', as
   assert.deepEqual(lines.slice(at + 1, at + 3), [`-> 302 to ${api.origin}/moved-again`, `-> 307 to ${api.origin}/echo`]);
   assert.match(lines[at + 3], /^HTTP 200/);
 });
+
+test('a line about sending is true: a dependency that never left, a request stopped by an unanswered prompt', async () => {
+  const cycle = file('env', 'cycle.lpreq', '# @name a\nGET /echo?x={{b.response.body.$.authorization}}\n###\n# @name b\nGET /echo?x={{a.response.body.$.authorization}}\n');
+  const c = await send([cycle, '--name', 'a'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(c.code, 1);
+  assert.doesNotMatch(c.stdout, /sent 'b' first/);
+  const cj = JSON.parse((await send([cycle, '--name', 'a', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout) as { dependencies: { name: string; notSent?: boolean }[]; error: { kind: string } };
+  assert.equal(cj.error.kind, 'dependency');
+  assert.ok(cj.dependencies.every((d) => d.notSent === true), JSON.stringify(cj.dependencies));
+  // A checker error, and a prompt nobody answers: nothing is sent, and nothing says it was.
+  const before = api.received.length;
+  const p = await send([file('env', 'prompt.lpreq', '# @prompt course\nGET /echo?c={{course}}&per_page=x\n')], { LPREQ_TOKEN: TOKEN });
+  assert.equal(p.code, 1);
+  assert.equal(api.received.length, before);
+  assert.doesNotMatch(p.stdout + p.stderr, /\bsent (with|anyway)\b/);
+});

@@ -18,7 +18,7 @@ import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
-import { sendBlock, type SendResult } from '../sender/send';
+import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
@@ -188,7 +188,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     .checkDocument(document, environments)
     .filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
   if (errors.length > 0) {
-    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; it is sent anyway:\n`);
+    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; they do not stop it from being sent:\n`);
     for (const d of errors) {
       const at = index.at(d.start);
       io.stderr(`  ${path}:${at.line}:${at.column} error ${d.code}: ${d.message}\n`);
@@ -350,12 +350,14 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   const req = result.request;
   for (const dep of result.dependencies) {
     if (dep.historyTime !== undefined) lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
+    else if (dep.notSent) lines.push(`(did not send '${dep.name}', which this request refers to: see the error below)`);
     else lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`);
   }
   if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
   // Each redirect followed, so that the answer below is not taken for that of the URL above.
   for (const hop of r?.redirects ?? []) lines.push(`-> ${hop.status} to ${hop.to}`);
-  if (errorCount > 0) lines.push(`(sent with ${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr)`);
+  const checkerErrors = `${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr`;
+  if (errorCount > 0) lines.push(wasSent(result) ? `(sent with ${checkerErrors})` : `(not sent; ${checkerErrors})`);
   if (r && r.status !== null) {
     const t = r.timing;
     const parts = [`${r.durationMs} ms`];
