@@ -47,6 +47,10 @@ before(async () => {
       case '/moved-again':
         res.writeHead(307, { location: `${api.origin}/echo` });
         return res.end();
+      case '/slow-body':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[1,');
+        return; // the rest never comes
       case '/private':
         return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
       default:
@@ -110,4 +114,16 @@ test('a line about sending is true: a dependency that never left, a request stop
   assert.equal(p.code, 1);
   assert.equal(api.received.length, before);
   assert.doesNotMatch(p.stdout + p.stderr, /\bsent (with|anyway)\b/);
+});
+
+test('a body cut by a timeout says how many bytes arrived, and that it is incomplete', async () => {
+  const path = file('env', 'slow.lpreq', 'GET /slow-body\n');
+  const j = await send([path, '--timeout', '300', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(j.code, 1);
+  const out = JSON.parse(j.stdout) as { bytes: number; bodyIncomplete?: boolean; body: unknown; error: { kind: string } };
+  assert.deepEqual([out.error.kind, out.bytes, out.bodyIncomplete, out.body], ['timeout', 3, true, '[1,']);
+  const t = await send([path, '--timeout', '300'], { LPREQ_TOKEN: TOKEN });
+  assert.doesNotMatch(t.stdout, /empty body/);
+  assert.match(t.stdout, /^\[1,$/m);
+  assert.match(t.stdout, /\b3 bytes\b/);
 });

@@ -331,6 +331,7 @@ export function toJson(result: SendResult): Record<string, unknown> {
     ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
     ...(result.unchecked ? { unchecked: result.unchecked } : {}),
     ...(r?.truncated ? { truncated: r.truncated } : {}),
+    ...(r?.bodyIncomplete ? { bodyIncomplete: true } : {}),
     ...(r?.incomplete ? { incomplete: r.incomplete } : {}),
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
     ...(result.dependencies.length > 0 ? { dependencies: result.dependencies } : {}),
@@ -368,7 +369,8 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     lines.push('');
     if (r.bodyKind === 'json') lines.push(JSON.stringify(r.body, null, 2));
     else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
-    else lines.push('(empty body)');
+    else if (!r.bodyIncomplete) lines.push('(empty body)');
+    if (r.bodyIncomplete) lines.push(`(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`);
   }
   if (result.error) lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);

@@ -64,6 +64,11 @@ export interface ExchangeResult {
   bytes: number;
   durationMs: number;
   timing: Timing;
+  /**
+   * The body stopped before its end (a timeout, a reset, a cancellation): `bytes` arrived, and
+   * `bodyText` holds them, unparsed.
+   */
+  bodyIncomplete?: boolean;
   /** The body was larger than the limit: all of it is in `file`. */
   truncated?: { file: string; bytes: number; limit: number };
   /** The URL that answered (after redirects). */
@@ -476,6 +481,7 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   let out: ReturnType<typeof createWriteStream> | undefined;
   // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
   const scrubber = new SecretScrubber([options.token, ...(options.secrets ?? [])]);
+  let finished = false;
   try {
     for await (const chunk of stream) {
       total += chunk.length;
@@ -497,10 +503,20 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
         kept += part.length;
       }
     }
+    finished = true;
   } finally {
     if (out) {
       const stream = out;
       await new Promise<void>((resolve) => stream.end(scrubber.end(), resolve));
+    }
+    // A body cut by a failure still says how much of it came, and shows it.
+    if (!finished && total > 0) {
+      result.bodyIncomplete = true;
+      result.bytes = total;
+      const head = Buffer.concat(chunks);
+      result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
+      result.bodyText = result.bodyKind === 'text' ? head.toString('utf8') : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+      result.body = result.bodyKind === 'text' ? result.bodyText : null;
     }
   }
   result.bytes = total;
