@@ -51,6 +51,14 @@ before(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('[1,');
         return; // the rest never comes
+      case '/big':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"id":9007199254740993,"name":"big","n":12345678901234567890123,"list":[18014398509481985]}');
+      case '/big-pages': {
+        const page = Number(url.searchParams.get('page') ?? '1');
+        res.writeHead(200, { 'content-type': 'application/json', ...(page < 2 ? { link: `<${api.origin}/big-pages?page=2>; rel="next"` } : {}) });
+        return res.end(`[{"id":900719925474099${page * 2 + 1}}]`);
+      }
       case '/private':
         return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
       default:
@@ -126,4 +134,19 @@ test('a body cut by a timeout says how many bytes arrived, and that it is incomp
   assert.doesNotMatch(t.stdout, /empty body/);
   assert.match(t.stdout, /^\[1,$/m);
   assert.match(t.stdout, /\b3 bytes\b/);
+});
+
+test('integers beyond 2^53 stay as the server wrote them: printed, in JSON output, merged pages and chaining', async () => {
+  const path = file('env', 'big.lpreq', '# @name big\nGET /big\n###\n# @name next\nGET /echo?id={{big.response.body.$.id}}&list={{big.response.body.$.list}}\n');
+  const text = await send([path, '--name', 'big'], { LPREQ_TOKEN: TOKEN });
+  assert.match(text.stdout, /"id": 9007199254740993,/);
+  assert.match(text.stdout, /"n": 12345678901234567890123,/);
+  const json = await send([path, '--name', 'big', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.match(json.stdout, /"body":\{"id":9007199254740993,"name":"big","n":12345678901234567890123,"list":\[18014398509481985\]\}/);
+  assert.equal((JSON.parse(json.stdout) as { status: number }).status, 200);
+  const chained = await send([path, '--name', 'next', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(chained.code, 0, chained.stdout);
+  assert.equal(new URL(api.received.at(-1)?.url ?? '', api.origin).search, '?id=9007199254740993&list=%5B18014398509481985%5D');
+  const pages = await send([file('env', 'pages.lpreq', 'GET /big-pages\n'), '--all-pages', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.match(pages.stdout, /"body":\[\{"id":9007199254740993\},\{"id":9007199254740995\}\]/);
 });

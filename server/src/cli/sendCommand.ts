@@ -16,6 +16,7 @@ import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
+import { stringifyExact } from '../sender/exactNumbers';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, wasSent, type SendResult } from '../sender/send';
@@ -263,7 +264,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
-  if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
+  if (format === 'json') io.stdout(scrub(`${jsonText(result)}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;
 }
@@ -312,6 +313,16 @@ export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN'
     }
   }
   return notes;
+}
+
+/** The `--format json` text: integers of the body beyond 2^53 as the server wrote them. */
+function jsonText(result: SendResult): string {
+  const out = toJson(result);
+  const exact = result.response?.exactNumbers;
+  if (!exact) return JSON.stringify(out);
+  // A placeholder no body can hold, replaced by the body's exact text.
+  const mark = `lpreq-body-${Math.random().toString(36).slice(2)}`;
+  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () => stringifyExact(out.body, exact));
 }
 
 /** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */
@@ -367,7 +378,7 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     lines.push(`HTTP ${r.status} ${r.statusText}  (${parts.join(', ')})`);
     for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
     lines.push('');
-    if (r.bodyKind === 'json') lines.push(JSON.stringify(r.body, null, 2));
+    if (r.bodyKind === 'json') lines.push(stringifyExact(r.body, r.exactNumbers, 2));
     else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
     else if (!r.bodyIncomplete) lines.push('(empty body)');
     if (r.bodyIncomplete) lines.push(`(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`);

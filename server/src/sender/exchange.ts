@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
+import { exactIntegers, type ExactNumbers } from './exactNumbers';
 import { carriesSecret, SecretScrubber } from './secrets';
 
 export type FailureKind =
@@ -69,6 +70,8 @@ export interface ExchangeResult {
    * `bodyText` holds them, unparsed.
    */
   bodyIncomplete?: boolean;
+  /** Integers of a JSON body beyond 2^53, as written, by JSON path: `body` holds them rounded. */
+  exactNumbers?: ExactNumbers;
   /** The body was larger than the limit: all of it is in `file`. */
   truncated?: { file: string; bytes: number; limit: number };
   /** The URL that answered (after redirects). */
@@ -549,6 +552,8 @@ function interpretBody(result: ExchangeResult, method: string) {
       try {
         result.body = JSON.parse(jsonText);
         result.bodyKind = 'json';
+        const exact = exactIntegers(jsonText);
+        if (exact) result.exactNumbers = exact;
       } catch (e) {
         if (isJsonType) result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
       }

@@ -5,7 +5,9 @@
  * `sendAllPages` follows them up to a limit and merges the pages into one body.
  */
 import { sendPrepared, type ExchangeOptions, type ExchangeResult } from './exchange';
+import { shiftExact, stringifyExact } from './exactNumbers';
 import type { PreparedRequest } from './prepare';
+import { formatJsonPath } from './typed';
 
 export interface PageProgress {
   /** 1-based number of the page just read. */
@@ -108,6 +110,7 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   const result: PagedResult = { ...first, pages: 1 };
   if (!first.ok || first.bodyKind !== 'json') return result;
   let merged = first.body;
+  let exact = first.exactNumbers;
   options.onPage?.({ page: 1, items: countItems(merged), url: first.url });
   let current = prepared;
   let response: ExchangeResult = first;
@@ -147,6 +150,10 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       result.warnings.push(`page ${result.pages + 1} (${page.url}) failed: ${page.error?.message ?? `status ${page.status}, body not JSON`}`);
       break;
     }
+    // Where this page's items land in the merged arrays: after those of the pages before it.
+    const lengths = new Map<string, number>();
+    if (Array.isArray(merged)) lengths.set('$', merged.length);
+    else if (merged && typeof merged === 'object') for (const [k, v] of Object.entries(merged)) if (Array.isArray(v)) lengths.set(formatJsonPath([k]), v.length);
     const joined = mergePages(merged, page.body);
     if (joined === undefined) {
       result.incomplete = 'failed';
@@ -154,6 +161,7 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       break;
     }
     merged = joined;
+    if (page.exactNumbers) exact = { ...exact, ...shiftExact(page.exactNumbers, lengths) };
     result.pages++;
     read.set(pageKey(next), result.pages);
     for (const w of page.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
@@ -171,7 +179,8 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   }
   result.body = merged;
   if (result.pages > 1) {
-    result.bodyText = JSON.stringify(merged);
+    result.bodyText = stringifyExact(merged, exact);
+    if (exact) result.exactNumbers = exact;
     result.bytes = Buffer.byteLength(result.bodyText);
     // The other headers are page 1's; these described page 1 alone, not the merged body.
     result.headers = Object.fromEntries(Object.entries(result.headers).filter(([name]) => !PAGE_ONLY_HEADERS.has(name)));
