@@ -150,3 +150,25 @@ test('integers beyond 2^53 stay as the server wrote them: printed, in JSON outpu
   const pages = await send([file('env', 'pages.lpreq', 'GET /big-pages\n'), '--all-pages', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   assert.match(pages.stdout, /"body":\[\{"id":9007199254740993\},\{"id":9007199254740995\}\]/);
 });
+
+test('a token shorter than 4 characters is still masked where it is plainly a credential (D12)', async () => {
+  const short = 'q7z';
+  const history = join(dir, 'short-history');
+  for (const format of ['text', 'json']) {
+    let stdout = '';
+    const code = await runSend([file('env', 'echo.lpreq', 'GET /echo\n'), '--format', format, '--history', history], {
+      stdout: (x) => (stdout += x),
+      stderr: () => undefined,
+      readStdin: () => '',
+      isTTY: false,
+      env: { LPREQ_TOKEN: short },
+      cwd: dir,
+    });
+    assert.equal(code, 0);
+    assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${short}`);
+    assert.ok(!stdout.includes(short), stdout);
+    assert.match(stdout, /Bearer \*\*\*/);
+  }
+  const { readdirSync, readFileSync } = await import('node:fs');
+  for (const name of readdirSync(history)) if (name.endsWith('.json')) assert.ok(!readFileSync(join(history, name), 'utf8').includes(`Bearer ${short}`), name);
+});
