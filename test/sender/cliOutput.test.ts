@@ -59,6 +59,8 @@ before(async () => {
         res.writeHead(200, { 'content-type': 'application/json', ...(page < 2 ? { link: `<${api.origin}/big-pages?page=2>; rel="next"` } : {}) });
         return res.end(`[{"id":900719925474099${page * 2 + 1}}]`);
       }
+      case '/two-kb':
+        return json(res, 200, { text: 'x'.repeat(2048) });
       case '/private':
         return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
       default:
@@ -171,4 +173,16 @@ test('a token shorter than 4 characters is still masked where it is plainly a cr
   }
   const { readdirSync, readFileSync } = await import('node:fs');
   for (const name of readdirSync(history)) if (name.endsWith('.json')) assert.ok(!readFileSync(join(history, name), 'utf8').includes(`Bearer ${short}`), name);
+});
+
+test('--max-body-size: the body limit of the editor setting, in bytes; documented in --help', async () => {
+  const path = file('env', 'two.lpreq', 'GET /two-kb\n');
+  const cut = await send([path, '--max-body-size', '1024', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  const out = JSON.parse(cut.stdout) as { truncated?: { limit: number; file: string } };
+  assert.equal(out.truncated?.limit, 1024);
+  if (out.truncated) rmSync(out.truncated.file, { force: true });
+  const whole = await send([path, '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal((JSON.parse(whole.stdout) as { truncated?: unknown }).truncated, undefined);
+  for (const bad of ['10', 'lots']) assert.equal((await send([path, '--max-body-size', bad])).code, 2, bad);
+  assert.match((await send(['--help'])).stdout, /--max-body-size BYTES.*10485760/);
 });
