@@ -375,3 +375,16 @@ test('the token never appears in the result', async () => {
   const r = await sendPrepared(request(`${api.origin}/to-other`), { token: TOKEN });
   assert.ok(!JSON.stringify(r).includes(TOKEN));
 });
+
+test("an Authorization header written in the request is sent as written, and the token is not added (with a warning that shows neither)", async () => {
+  const r = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', 'Basic dXNlcjpwdw==']] }), { token: TOKEN });
+  assert.equal(lastAuth(api), 'Basic dXNlcjpwdw==');
+  assert.equal(r.tokenSent, false);
+  assert.equal(r.authorizationWritten, true);
+  assert.equal(r.warnings.length, 1);
+  assert.ok(!r.warnings[0].includes(TOKEN) && !r.warnings[0].includes('dXNlcjpwdw'));
+  // The token written in the header ({{token}}) is the token: nothing to say.
+  const same = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', `Bearer ${TOKEN}`]] }), { token: TOKEN });
+  assert.equal(same.tokenSent, true);
+  assert.deepEqual(same.warnings, []);
+});

@@ -30,6 +30,10 @@ before(async () => {
       // Page 2 fails.
       return page === 1 ? json(res, 200, [mod(1)], { link: `<${api.origin}${url.pathname}?page=2>; rel="next"` }) : json(res, 404, { errors: [{ message: 'gone' }] });
     }
+    if (url.pathname === '/api/v1/courses/7/modules' && req.method === 'GET') {
+      // Page 3 links back to page 2: a loop.
+      return json(res, 200, [mod(page)], { link: `<${api.origin}${url.pathname}?page=${page === 3 ? 2 : page + 1}>; rel="next"` });
+    }
     if (url.pathname === '/api/v1/courses/5/modules/1') {
       res.writeHead(200, { 'content-type': 'text/html' });
       return res.end(req.method === 'HEAD' ? undefined : '<html><body>Login</body></html>');
@@ -273,4 +277,18 @@ test('--all-pages: a page that fails makes the whole result a failure, with what
   assert.equal(r.response?.pages, 1);
   assert.equal(r.resource, null);
   assert.deepEqual(r.response?.body, [mod(1)]);
+});
+
+test('--all-pages: a next link back to a page already read stops the list as incomplete; merged pages keep no page-only headers', async () => {
+  const before = api.received.length;
+  const r = await sendBlock(doc('GET /api/v1/courses/7/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true });
+  assert.equal(api.received.length - before, 3);
+  assert.equal(r.ok, false);
+  assert.equal(r.error?.kind, 'incomplete');
+  assert.equal(r.response?.incomplete, 'repeated');
+  assert.deepEqual(r.response?.body, [mod(1), mod(2), mod(3)]);
+  const merged = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true, maxPages: 3 });
+  assert.equal(merged.response?.pages, 3);
+  for (const name of ['content-length', 'link']) assert.equal(merged.response?.headers[name], undefined, name);
+  assert.ok(merged.response?.headers['content-type']);
 });

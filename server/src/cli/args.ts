@@ -40,6 +40,8 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
         if (s.choices && !s.choices.includes(value)) {
           throw new UsageError(`--${name} must be one of ${s.choices.join(', ')}, not '${value}'`);
         }
+        // A flag that takes one value, given twice, is a mistake to name, not a choice to make silently.
+        if (!s.repeat && flags.has(name)) throw new UsageError(`--${name} is given more than once; it takes one value`);
         if (s.repeat) lists.set(name, [...(lists.get(name) ?? []), value]);
         flags.set(name, value);
       } else {

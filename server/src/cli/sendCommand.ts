@@ -1,7 +1,7 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
  * [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL]
- * [--max-pages N] [--prompt NAME=VALUE]... [--yes]`
+ * [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]`
  * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
  * Every exchange goes to a history (`.lpreq/history` in the folder of the environment files by
  * default), and a request that refers to another reads that one's last response from it.
@@ -16,15 +16,17 @@ import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
+import { stringifyExact } from '../sender/exactNumbers';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
-import { sendBlock, type SendResult } from '../sender/send';
+import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--prompt NAME=VALUE]... [--yes]\n' +
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
+  '  --max-body-size BYTES  the largest response body read (default 10485760, 10 MiB; the editor\'s lpreq.maxBodySize); a larger one is cut and written whole to a file\n' +
   '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
@@ -125,6 +127,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     'resend-dependencies': {},
     proxy: { value: true },
     'max-pages': { value: true },
+    'max-body-size': { value: true },
     prompt: { value: true, repeat: true },
     yes: {},
     help: {},
@@ -139,6 +142,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (name !== undefined && line !== undefined) throw new UsageError('--name and --line choose the same thing: give one of them');
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const maxPages = positiveInt(flagValue(args, 'max-pages'), 'max-pages');
+  const maxBodyBytes = positiveInt(flagValue(args, 'max-body-size'), 'max-body-size');
+  // As the editor's lpreq.maxBodySize: at least 1 KiB.
+  if (maxBodyBytes !== undefined && maxBodyBytes < 1024) throw new UsageError(`--max-body-size is at least 1024 (bytes), not ${maxBodyBytes}`);
   const format = flagValue(args, 'format') ?? 'text';
   const prompts = new Map<string, string>();
   for (const given of args.lists.get('prompt') ?? []) {
@@ -188,7 +194,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     .checkDocument(document, environments)
     .filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
   if (errors.length > 0) {
-    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; it is sent anyway:\n`);
+    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; they do not stop it from being sent:\n`);
     for (const d of errors) {
       const at = index.at(d.start);
       io.stderr(`  ${path}:${at.line}:${at.column} error ${d.code}: ${d.message}\n`);
@@ -217,6 +223,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       system: { processEnv: io.env, dotenv, projectRoot: dirname(files.shared ?? files.private ?? absolute) },
       allPages: args.flags.has('all-pages'),
       maxPages,
+      maxBodyBytes,
       timeoutMs,
       proxy,
       env: io.env,
@@ -258,10 +265,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
+  result.warnings.push(...tokenNotes(result, { tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private', environment: selected }));
+
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
-  if (format === 'json') io.stdout(scrub(`${JSON.stringify(toJson(result))}\n`));
+  if (format === 'json') io.stdout(scrub(`${jsonText(result)}\n`));
   else io.stdout(scrub(toText(result, errors.length, selected)));
   return result.ok ? 0 : 1;
 }
@@ -287,6 +296,41 @@ function historyStore(args: ParsedArgs, cwd: string, projectFolder: string): His
   return new HistoryStore(join(folder, 'history'));
 }
 
+/**
+ * What a user needs to know when a request went out without the token, or the token was
+ * refused (401): which of LPREQ_TOKEN and the private environment file to set. Never the
+ * token itself. When a token was given but not sent, the exchange already said why.
+ */
+export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined }): string[] {
+  const r = result.response;
+  if (!r || r.status === null || r.authorizationWritten) return [];
+  const notes: string[] = [];
+  const privateFile = where.environment
+    ? `"token" in the ${where.environment} environment of http-client.private.env.json`
+    : 'an environment with a base_url (http-client.env.json) and its "token" in http-client.private.env.json';
+  if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
+  if (r.status === 401) {
+    if (r.tokenSent) {
+      notes.push(`401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`);
+    } else if (where.tokenFrom === undefined) {
+      notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
+    } else {
+      notes.push(`401: the token was not sent to ${safeUrl(r.url)?.origin ?? r.url}; it goes only to the origin of the selected environment's base_url (--env)`);
+    }
+  }
+  return notes;
+}
+
+/** The `--format json` text: integers of the body beyond 2^53 as the server wrote them. */
+function jsonText(result: SendResult): string {
+  const out = toJson(result);
+  const exact = result.response?.exactNumbers;
+  if (!exact) return JSON.stringify(out);
+  // A placeholder no body can hold, replaced by the body's exact text.
+  const mark = `lpreq-body-${Math.random().toString(36).slice(2)}`;
+  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () => stringifyExact(out.body, exact));
+}
+
 /** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */
 export function toJson(result: SendResult): Record<string, unknown> {
   const r = result.response;
@@ -304,6 +348,7 @@ export function toJson(result: SendResult): Record<string, unknown> {
     ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
     ...(result.unchecked ? { unchecked: result.unchecked } : {}),
     ...(r?.truncated ? { truncated: r.truncated } : {}),
+    ...(r?.bodyIncomplete ? { bodyIncomplete: true } : {}),
     ...(r?.incomplete ? { incomplete: r.incomplete } : {}),
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
     ...(result.dependencies.length > 0 ? { dependencies: result.dependencies } : {}),
@@ -323,10 +368,14 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   const req = result.request;
   for (const dep of result.dependencies) {
     if (dep.historyTime !== undefined) lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
+    else if (dep.notSent) lines.push(`(did not send '${dep.name}', which this request refers to: see the error below)`);
     else lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`);
   }
   if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
-  if (errorCount > 0) lines.push(`(sent with ${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr)`);
+  // Each redirect followed, so that the answer below is not taken for that of the URL above.
+  for (const hop of r?.redirects ?? []) lines.push(`-> ${hop.status} to ${hop.to}`);
+  const checkerErrors = `${errorCount} checker error${errorCount === 1 ? '' : 's'}, listed on stderr`;
+  if (errorCount > 0) lines.push(wasSent(result) ? `(sent with ${checkerErrors})` : `(not sent; ${checkerErrors})`);
   if (r && r.status !== null) {
     const t = r.timing;
     const parts = [`${r.durationMs} ms`];
@@ -335,9 +384,10 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     lines.push(`HTTP ${r.status} ${r.statusText}  (${parts.join(', ')})`);
     for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
     lines.push('');
-    if (r.bodyKind === 'json') lines.push(JSON.stringify(r.body, null, 2));
+    if (r.bodyKind === 'json') lines.push(stringifyExact(r.body, r.exactNumbers, 2));
     else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
-    else lines.push('(empty body)');
+    else if (!r.bodyIncomplete) lines.push('(empty body)');
+    if (r.bodyIncomplete) lines.push(`(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`);
   }
   if (result.error) lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);

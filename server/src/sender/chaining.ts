@@ -9,6 +9,7 @@
 import { findVariableReferences, type LpreqDocument } from '../core/parser';
 import type { RequestReference } from '../core/variables';
 import { parseRequestReference } from '../core/variables';
+import { exactIntegers, stringifyExact } from './exactNumbers';
 import type { ExchangeResult } from './exchange';
 import type { HistoryEntry } from './history';
 import type { PreparedRequest } from './prepare';
@@ -83,6 +84,10 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
   }
   const selected = selectJsonPath(body, ref.selector);
   if (!selected.found) return { error: `${label}: ${ref.selector} is not in the ${ref.part} body of '${ref.name}'` };
+  // An id beyond 2^53 goes on as the server wrote it, not as a JavaScript number rounds it.
+  const exact = ref.part === 'response' ? stored.response.exactNumbers : exactIntegers(text);
+  const segments = exact ? parseJsonPath(ref.selector) : undefined;
+  if (exact && segments && typeof selected.value !== 'string') return { value: stringifyExact(selected.value, exact, 0, segments) };
   return { value: asText(selected.value) };
 }
 
@@ -117,6 +122,7 @@ export function exchangeFromHistory(entry: HistoryEntry, blockIndex: number): { 
     statusText: '',
     headers: entry.responseHeaders,
     body: bodyKind === 'json' ? body : bodyKind === 'text' ? bodyText : null,
+    ...(bodyKind === 'json' && exactIntegers(bodyText) ? { exactNumbers: exactIntegers(bodyText) } : {}),
     bodyText,
     bodyKind,
     bytes: bodyText.length,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
+import { exactIntegers, type ExactNumbers } from './exactNumbers';
 import { carriesSecret, SecretScrubber } from './secrets';
 
 export type FailureKind =
@@ -64,6 +65,13 @@ export interface ExchangeResult {
   bytes: number;
   durationMs: number;
   timing: Timing;
+  /**
+   * The body stopped before its end (a timeout, a reset, a cancellation): `bytes` arrived, and
+   * `bodyText` holds them, unparsed.
+   */
+  bodyIncomplete?: boolean;
+  /** Integers of a JSON body beyond 2^53, as written, by JSON path: `body` holds them rounded. */
+  exactNumbers?: ExactNumbers;
   /** The body was larger than the limit: all of it is in `file`. */
   truncated?: { file: string; bytes: number; limit: number };
   /** The URL that answered (after redirects). */
@@ -71,6 +79,11 @@ export interface ExchangeResult {
   redirects: { status: number; from: string; to: string; tokenSent: boolean }[];
   /** Whether the token went with the request that answered. */
   tokenSent: boolean;
+  /**
+   * The request's own `Authorization` header went with the request that answered; the token
+   * was then not added (a header written in the file says what this request authenticates with).
+   */
+  authorizationWritten?: boolean;
   error?: ExchangeError;
   warnings: string[];
 }
@@ -371,9 +384,17 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
         headers[lower] = headers[lower] !== undefined ? `${headers[lower]}, ${value}` : value;
       }
-      if (sendToken) headers.authorization = `Bearer ${options.token}`;
+      // An Authorization header written in the request wins over the token: the user chose it
+      // for this request (another scheme, another user's token, a test of a bad one).
+      const written = headers.authorization;
+      const writtenIsToken = written !== undefined && (carriesSecret(written, [options.token]) || written.trim() === `Bearer ${options.token}`);
+      if (written !== undefined && sendToken && hop === 0 && !writtenIsToken) {
+        result.warnings.push("the request's own Authorization header is sent, and the token is not added");
+      }
+      if (sendToken && written === undefined) headers.authorization = `Bearer ${options.token}`;
       if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
-      result.tokenSent = sendToken;
+      result.tokenSent = sendToken && (written === undefined || writtenIsToken);
+      result.authorizationWritten = written !== undefined;
 
       const hopTiming: HopTiming = {};
       const proxy = proxyFor(parsed, options);
@@ -463,6 +484,7 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   let out: ReturnType<typeof createWriteStream> | undefined;
   // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
   const scrubber = new SecretScrubber([options.token, ...(options.secrets ?? [])]);
+  let finished = false;
   try {
     for await (const chunk of stream) {
       total += chunk.length;
@@ -484,10 +506,20 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
         kept += part.length;
       }
     }
+    finished = true;
   } finally {
     if (out) {
       const stream = out;
       await new Promise<void>((resolve) => stream.end(scrubber.end(), resolve));
+    }
+    // A body cut by a failure still says how much of it came, and shows it.
+    if (!finished && total > 0) {
+      result.bodyIncomplete = true;
+      result.bytes = total;
+      const head = Buffer.concat(chunks);
+      result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
+      result.bodyText = result.bodyKind === 'text' ? head.toString('utf8') : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+      result.body = result.bodyKind === 'text' ? result.bodyText : null;
     }
   }
   result.bytes = total;
@@ -520,6 +552,8 @@ function interpretBody(result: ExchangeResult, method: string) {
       try {
         result.body = JSON.parse(jsonText);
         result.bodyKind = 'json';
+        const exact = exactIntegers(jsonText);
+        if (exact) result.exactNumbers = exact;
       } catch (e) {
         if (isJsonType) result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
       }

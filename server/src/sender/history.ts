@@ -81,12 +81,24 @@ const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cook
 
 /**
  * The text with every secret (of 4 characters or more) replaced by `***`, as written and as
- * it stands inside a JSON string.
+ * it stands inside a JSON string. A shorter one is replaced only where it is plainly a
+ * credential: after `Bearer`, as a whole header value, JSON string or text.
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const s of secrets) {
-    if (typeof s !== 'string' || s.length < 4) continue;
+    if (typeof s !== 'string' || s.length === 0) continue;
+    if (s.length < 4) {
+      // Too short to replace everywhere (it would mask ordinary text), but never shown where it
+      // is plainly a credential: after `Bearer`, or as a whole header value or JSON string.
+      const e = s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      out = out
+        .replace(new RegExp(`(\\bBearer(?:\\s|%20|\\+)+)${e}(?![\\w.~+/=-])`, 'gi'), '$1***')
+        .replace(new RegExp(`^([!#$%&'*+.^_\`|~0-9A-Za-z-]+: *)${e} *$`, 'gm'), '$1***')
+        .replace(new RegExp(`":(\\s*)"${e}"`, 'g'), '":$1"***"')
+        .replace(new RegExp(`^${e}$`), '***');
+      continue;
+    }
     // As it stands, inside a JSON string, and percent-encoded in a URL or a form body (`{{%password}}`).
     const forms = new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s), encodeURIComponent(s).replace(/%20/g, '+')]);
     // A long value is shown cut to its first 37 characters in typed-check messages (typed.ts).

@@ -5,7 +5,9 @@
  * `sendAllPages` follows them up to a limit and merges the pages into one body.
  */
 import { sendPrepared, type ExchangeOptions, type ExchangeResult } from './exchange';
+import { shiftExact, stringifyExact } from './exactNumbers';
 import type { PreparedRequest } from './prepare';
+import { formatJsonPath } from './typed';
 
 export interface PageProgress {
   /** 1-based number of the page just read. */
@@ -25,10 +27,13 @@ export interface PagedResult extends ExchangeResult {
   /** Pages read. */
   pages: number;
   /** Why reading stopped before the last page, when it did. */
-  incomplete?: 'page-limit' | 'cancelled' | 'failed';
+  incomplete?: 'page-limit' | 'cancelled' | 'failed' | 'repeated';
 }
 
 export const DEFAULT_MAX_PAGES = 100;
+
+/** Headers of one page that would misdescribe merged pages: its length and its links to other pages. */
+const PAGE_ONLY_HEADERS: ReadonlySet<string> = new Set(['content-length', 'link', 'endkey', 'content-range', 'etag']);
 
 /** Parses a Link header into rel -> URL (`<https://...?page=2>; rel="next", <...>; rel="last"`). */
 export function parseLinkHeader(value: string | undefined): Record<string, string> {
@@ -105,13 +110,23 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   const result: PagedResult = { ...first, pages: 1 };
   if (!first.ok || first.bodyKind !== 'json') return result;
   let merged = first.body;
+  let exact = first.exactNumbers;
   options.onPage?.({ page: 1, items: countItems(merged), url: first.url });
   let current = prepared;
   let response: ExchangeResult = first;
   const start = performance.now() - first.timing.totalMs;
+  // Pages already read, by what asks for them: a next link back to one of them would loop.
+  const pageKey = (r: PreparedRequest) => `${r.method} ${r.url} ${r.headers.find(([n]) => n.toLowerCase() === 'startkey')?.[1] ?? ''}`;
+  const read = new Map([[pageKey(prepared), 1]]);
   for (;;) {
     const next = nextPage(prepared, current, response);
     if (!next) break;
+    const again = read.get(pageKey(next));
+    if (again !== undefined) {
+      result.incomplete = 'repeated';
+      result.warnings.push(`the next page after page ${result.pages} is page ${again} again (${next.url}); stopped rather than loop`);
+      break;
+    }
     // The next page is where the first one was: a Link to another origin is not followed with this request's headers.
     const nextOrigin = originOfUrl(next.url);
     if (nextOrigin === undefined || nextOrigin !== originOfUrl(prepared.url)) {
@@ -135,6 +150,10 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       result.warnings.push(`page ${result.pages + 1} (${page.url}) failed: ${page.error?.message ?? `status ${page.status}, body not JSON`}`);
       break;
     }
+    // Where this page's items land in the merged arrays: after those of the pages before it.
+    const lengths = new Map<string, number>();
+    if (Array.isArray(merged)) lengths.set('$', merged.length);
+    else if (merged && typeof merged === 'object') for (const [k, v] of Object.entries(merged)) if (Array.isArray(v)) lengths.set(formatJsonPath([k]), v.length);
     const joined = mergePages(merged, page.body);
     if (joined === undefined) {
       result.incomplete = 'failed';
@@ -142,13 +161,15 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       break;
     }
     merged = joined;
+    if (page.exactNumbers) exact = { ...exact, ...shiftExact(page.exactNumbers, lengths) };
     result.pages++;
+    read.set(pageKey(next), result.pages);
     for (const w of page.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
     options.onPage?.({ page: result.pages, items: countItems(merged), url: page.url });
     current = next;
     response = page;
   }
-  if (result.incomplete === 'failed' || result.incomplete === 'cancelled') {
+  if (result.incomplete === 'failed' || result.incomplete === 'cancelled' || result.incomplete === 'repeated') {
     // A list that stops at a failed page is not the list: the whole result fails, with what was read.
     result.ok = false;
     result.error ??= {
@@ -158,8 +179,11 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   }
   result.body = merged;
   if (result.pages > 1) {
-    result.bodyText = JSON.stringify(merged);
+    result.bodyText = stringifyExact(merged, exact);
+    if (exact) result.exactNumbers = exact;
     result.bytes = Buffer.byteLength(result.bodyText);
+    // The other headers are page 1's; these described page 1 alone, not the merged body.
+    result.headers = Object.fromEntries(Object.entries(result.headers).filter(([name]) => !PAGE_ONLY_HEADERS.has(name)));
   }
   result.timing = { ...result.timing, totalMs: performance.now() - start };
   result.durationMs = Math.round(result.timing.totalMs);

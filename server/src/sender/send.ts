@@ -97,10 +97,16 @@ export interface SendResult {
    * Requests this one refers to: sent first, or, with `historyTime`, read from the history (the
    * exchange that ended then). `historyUnusable` says why the history's last one was not used.
    */
-  dependencies: { name: string; status: number | null; ok: boolean; historyTime?: string; historyUnusable?: string }[];
+  dependencies: { name: string; status: number | null; ok: boolean; historyTime?: string; historyUnusable?: string; notSent?: true }[];
   /** Answers to secret-looking prompt variables (a password): to be kept out of what is shown or stored, as the token is. */
   secretValues: string[];
   historyId?: string;
+}
+
+/** Whether the request of a result left lpreq (an answer came or not), as opposed to being stopped before it was sent. */
+export function wasSent(result: SendResult): boolean {
+  const kind = result.response?.error?.kind;
+  return result.response !== undefined && kind !== 'secret-elsewhere' && kind !== 'invalid-url';
 }
 
 /** Sends block `blockIndex` of `document`, with the requests it refers to first. Never throws. */
@@ -195,7 +201,14 @@ async function sendWithDependencies(
     }
     options.onDependency?.(name);
     const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
-    result.dependencies.push(...dep.dependencies, { name, status: dep.response?.status ?? null, ok: dep.ok, ...(historyUnusable ? { historyUnusable } : {}) });
+    result.dependencies.push(...dep.dependencies, {
+      name,
+      status: dep.response?.status ?? null,
+      ok: dep.ok,
+      ...(historyUnusable ? { historyUnusable } : {}),
+      // Stopped before it left (a cycle, a prompt without an answer, a secret bound elsewhere): never called sent.
+      ...(wasSent(dep) ? {} : { notSent: true as const }),
+    });
     result.secretValues.push(...dep.secretValues);
     if (!dep.response || dep.response.status === null) {
       result.error = { kind: 'dependency', message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}` };
