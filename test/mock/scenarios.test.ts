@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { errorsOf, links, withMock } from './mockClient';
+import { sharedChecker } from '../helpers';
 
 type Obj = Record<string, unknown>;
 
@@ -335,3 +336,26 @@ test('submissions: a URL without a scheme is taken as http', () =>
     const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' } });
     assert.equal(ftp.status, 400);
   }));
+
+/** A request in another shape than documented, as the mock gets it and as a .lpreq body: the mock answers what `lpreq check` reports. */
+const SHAPE_CASES: { what: string; form?: [string, string][]; json?: unknown; lpreqBody: string }[] = [
+  { what: 'an array where a string is documented', form: [['module[name][]', 'x']], lpreqBody: 'module[name][] = x' },
+  { what: 'a JSON array where a string is documented', json: { module: { name: ['a', 'b'] } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":["a","b"]}}' },
+  { what: 'a JSON object where a string is documented', json: { module: { name: { a: 1 } } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":{"a":1}}}' },
+  { what: 'the array beside the documented string', form: [['module[name][]', 'x'], ['module[name]', 'y']], lpreqBody: 'module[name][] = x\nmodule[name] = y' },
+];
+
+for (const c of SHAPE_CASES) {
+  test(`${c.what}: the mock answers the checker's codes, its warnings beside its errors`, () =>
+    withMock(async (call) => {
+      const text = `POST /api/v1/courses/42/modules\n${c.lpreqBody.startsWith('Content-Type') ? '' : '\n'}${c.lpreqBody}\n`;
+      const diagnostics = sharedChecker().checkText(text).diagnostics;
+      const codes = (severity: string) => diagnostics.filter((d) => d.severity === severity).map((d) => d.code).sort();
+      const r = await call('POST', '/api/v1/courses/42/modules', c.form ? { form: c.form } : { json: c.json });
+      assert.equal(r.status, codes('error').length > 0 ? 400 : 200);
+      if (r.status !== 400) return;
+      const body = r.body as { errors: Obj[]; warnings?: Obj[] };
+      assert.deepEqual(body.errors.map((e) => e.code).sort(), codes('error'));
+      assert.deepEqual((body.warnings ?? []).map((w) => w.code).sort(), codes('warning'));
+    }));
+}

@@ -50,8 +50,17 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-function errorReply(status: number, problems: RequestProblem[] | { message: string; code?: string; parameter?: string }[], headers?: Record<string, string>): Reply {
-  return { status, body: { errors: problems.map((p) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) })) }, headers };
+type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
+
+const problemJson = (p: Problem) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) });
+
+/** Warnings shown beside the errors of a 400, at most: enough to explain them, never a body as large as the request. */
+export const MAX_WARNINGS_SHOWN = 20;
+
+function errorReply(status: number, problems: Problem[], headers?: Record<string, string>, warnings: Problem[] = []): Reply {
+  const body: { errors: unknown[]; warnings?: unknown[] } = { errors: problems.map(problemJson) };
+  if (warnings.length > 0) body.warnings = warnings.slice(0, MAX_WARNINGS_SHOWN).map(problemJson);
+  return { status, body, headers };
 }
 
 function safeDecode(s: string): string {
@@ -237,8 +246,10 @@ export class MockServer {
       return d.includes('/') ? s.text : d;
     });
     const pairs = endpoint.body === 'json' ? bodyPairs : [...queryPairs, ...bodyPairs];
-    const { errors } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
-    if (errors.length > 0) return errorReply(400, errors);
+    const { errors, warnings } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
+    // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
+    // is missing-required, and the warning that module[name][] is not module[name] says why.
+    if (errors.length > 0) return errorReply(400, errors, undefined, warnings);
 
     const handler = HANDLERS[endpoint.id];
     if (!handler) return errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]);
