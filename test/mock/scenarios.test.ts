@@ -359,3 +359,27 @@ for (const c of SHAPE_CASES) {
       assert.deepEqual((body.warnings ?? []).map((w) => w.code).sort(), codes('warning'));
     }));
 }
+
+/** Form bodies in a declared charset: [Content-Type, body bytes, status, module name created]. */
+const CHARSET_CASES: [string, Buffer, number, string?][] = [
+  ['application/x-www-form-urlencoded; charset=ISO-8859-1', Buffer.from('module[name]=Caf%E9'), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=latin1', Buffer.from('module[name]=Caf%E9+cr%E8me'), 200, 'Café crème'],
+  ['application/x-www-form-urlencoded; charset=windows-1252', Buffer.from('module[name]=%80+5'), 200, '€ 5'],
+  ['application/x-www-form-urlencoded; charset="iso-8859-1"', Buffer.from([...Buffer.from('module[name]=Caf'), 0xe9]), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=UTF-8', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
+  ['application/x-www-form-urlencoded', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
+  ['application/json; charset=ISO-8859-1', Buffer.from([...Buffer.from('{"module":{"name":"Caf'), 0xe9, ...Buffer.from('"}}')]), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=klingon', Buffer.from('module[name]=x'), 415],
+  ['application/x-www-form-urlencoded; charset=utf-16le', Buffer.from('module[name]=x', 'utf16le'), 415],
+];
+
+for (const [contentType, bytes, status, name] of CHARSET_CASES) {
+  test(`a body declared as ${contentType} answers ${status}${name ? ` and is read as ${name}` : ''}`, () =>
+    withMock(async (_call, mock) => {
+      const r = await fetch(`${mock.url}/api/v1/courses/42/modules`, { method: 'POST', headers: { Authorization: `Bearer ${mock.token}`, 'Content-Type': contentType }, body: bytes });
+      const body = (await r.json()) as Obj & { errors?: Obj[] };
+      assert.equal(r.status, status);
+      if (name !== undefined) assert.equal(body.name, name);
+      else assert.equal(body.errors?.[0].code, 'unsupported-charset');
+    }));
+}
