@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from '../../server/src/cli/mockCommand';
+import { isLoopback, run } from '../../server/src/cli/mockCommand';
 import type { Io } from '../../server/src/cli/check';
 import { ROOT, tempDir } from '../helpers';
 
@@ -48,5 +48,42 @@ for (const [what, spoil, field] of BAD_SEED_FIELDS) {
     assert.equal(await run(['--seed', 'my-data.json', '--port', '0'], io), 2);
     assert.ok(stderr.includes('my-data.json'), stderr);
     assert.ok(stderr.includes(field), stderr);
+  });
+}
+
+/** Hosts and whether only this machine reaches them (no warning) or others may (a warning). */
+const HOSTS: [string, boolean][] = [
+  ['127.0.0.1', true], ['127.8.9.10', true], ['localhost', true], ['::1', true], ['0:0:0:0:0:0:0:1', true], ['::ffff:127.0.0.1', true],
+  ['0.0.0.0', false], ['::', false], ['192.168.1.20', false], ['10.0.0.1', false], ['128.0.0.1', false], ['::ffff:10.0.0.1', false], ['lab-server.example.edu', false],
+];
+
+test('loopback hosts are told from hosts other machines reach', () => {
+  assert.deepEqual(HOSTS.map(([host]) => [host, isLoopback(host)]), HOSTS);
+});
+
+/**
+ * The command warns on stderr for a host other machines reach. The non-loopback hosts here are
+ * documentation addresses (RFC 5737) this machine does not have, so nothing is exposed: the
+ * warning comes before listening, then the bind fails with 2.
+ */
+for (const [host, args, warns] of [
+  ['127.0.0.1', [], false],
+  ['localhost', [], false],
+  ['192.0.2.1', [], true],
+  ['198.51.100.7', ['--token', 's3cret-token'], true],
+] as [string, string[], boolean][]) {
+  test(`lpreq mock --host ${host}${args.length ? ' --token ...' : ''} ${warns ? 'warns that other machines reach it' : 'says nothing of other machines'}`, { timeout: 10_000 }, async () => {
+    let stdout = '';
+    let stderr = '';
+    const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+    let done = false;
+    const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
+    // A mock that started runs until SIGTERM: send it once it says so.
+    while (!done && !stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
+    if (!done) process.emit('SIGTERM');
+    await running;
+    const warnings = stderr.split('\n').filter((line) => line.includes('warning'));
+    assert.equal(warnings.length, warns ? 1 : 0, stderr);
+    if (warns) assert.ok(warnings[0].includes(host), stderr);
   });
 }
