@@ -100,24 +100,25 @@ test('files: rename, move and copy collide without on_duplicate', () =>
 test('quiz submissions: start, complete with the validation token, update only when complete', () =>
   withMock(async (call) => {
     const base = '/api/v1/courses/42/quizzes/9/submissions';
-    const started = await call('POST', base);
+    const code = { access_code: 'osmosis42' }; // the seeded quiz 9 has an access code
+    const started = await call('POST', base, { form: code });
     assert.equal(started.status, 200);
     const sub = ((started.body as Obj).quiz_submissions as Obj[])[0];
     assert.equal(sub.workflow_state, 'untaken');
     assert.equal(typeof sub.validation_token, 'string');
-    assert.equal((await call('POST', base)).status, 409);
+    assert.equal((await call('POST', base, { form: code })).status, 409);
 
     const update = { quiz_submissions: [{ attempt: sub.attempt, fudge_points: 1 }] };
     assert.equal((await call('PUT', `${base}/${String(sub.id)}`, { json: update })).status, 400);
 
-    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: 'wrong' } });
+    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: 'wrong' } });
     assert.equal(badToken.status, 403);
-    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: '7', validation_token: String(sub.validation_token) } });
+    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: '7', validation_token: String(sub.validation_token) } });
     assert.equal(wrongAttempt.status, 400);
-    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
+    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
     assert.equal(done.status, 200);
     assert.equal(((done.body as Obj).quiz_submissions as Obj[])[0].workflow_state, 'complete');
-    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
+    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
 
     const updated = await call('PUT', `${base}/${String(sub.id)}`, { json: update });
     assert.equal(updated.status, 200);
@@ -126,7 +127,31 @@ test('quiz submissions: start, complete with the validation token, update only w
     assert.equal(form.status, 400);
     assert.equal(errorsOf(form)[0].code, 'json-body-expected');
     // A second attempt can start once the first is complete.
-    assert.equal((await call('POST', base)).status, 200);
+    assert.equal((await call('POST', base, { form: code })).status, 200);
+  }));
+
+test('quiz submissions: a wrong or missing access code is 403 at start and at complete; a preview does not count as an attempt', () =>
+  withMock(async (call) => {
+    const base = '/api/v1/courses/42/quizzes/9/submissions';
+    for (const form of [{}, { access_code: 'wrong' }]) {
+      const r = await call('POST', base, { form });
+      assert.equal(r.status, 403);
+      assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
+    }
+    const started = await call('POST', base, { form: { access_code: 'osmosis42' } });
+    assert.equal(started.status, 200);
+    const sub = ((started.body as Obj).quiz_submissions as Obj[])[0];
+    // A teacher's preview "does not count toward the course record": no 409 beside the session.
+    assert.equal((await call('POST', base, { form: { access_code: 'osmosis42', preview: 'true' } })).status, 200);
+    const complete = { attempt: String(sub.attempt), validation_token: String(sub.validation_token) };
+    for (const form of [complete, { ...complete, access_code: 'wrong' }]) {
+      const r = await call('POST', `${base}/${String(sub.id)}/complete`, { form });
+      assert.equal(r.status, 403);
+      assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
+    }
+    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...complete, access_code: 'osmosis42' } })).status, 200);
+    // Quiz 55 has no access code: none is asked for.
+    assert.equal((await call('POST', '/api/v1/courses/42/quizzes/55/submissions')).status, 200);
   }));
 
 test('quiz questions and grading periods delete with 204', () =>

@@ -410,6 +410,7 @@ export const handlersB: Record<string, Handler> = {
     const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
     if (attempt !== submission.attempt || latest?.id !== submission.id) badRequest(`attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`, 'not-latest-attempt', 'attempt');
+    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code) throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     if (ctx.params.get('validation_token') !== submission.validation_token) throw new HttpError(403, 'invalid validation token', 'invalid-validation-token', 'validation_token');
     const points = questionsOf(ctx.state, quiz.id).reduce((s, q) => s + (toNumber(q.points_possible) ?? 0), 0);
     const finished = ctx.state.now();
