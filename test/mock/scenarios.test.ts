@@ -133,7 +133,7 @@ test('quiz submissions: start, complete with the validation token, update only w
 test('quiz submissions: a wrong or missing access code is 403 at start and at complete; a preview does not count as an attempt', () =>
   withMock(async (call) => {
     const base = '/api/v1/courses/42/quizzes/9/submissions';
-    for (const form of [{}, { access_code: 'wrong' }]) {
+    for (const form of [{}, { access_code: 'wrong' }] as Record<string, string>[]) {
       const r = await call('POST', base, { form });
       assert.equal(r.status, 403);
       assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
