@@ -1,11 +1,11 @@
 /** `lpreq mock` as a command: bad seed and scope files are usage errors (exit 2). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from '../../server/src/cli/mockCommand';
+import { isLoopback, run } from '../../server/src/cli/mockCommand';
 import type { Io } from '../../server/src/cli/check';
-import { tempDir } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 
 async function mock(argv: string[]) {
   let stderr = '';
@@ -25,3 +25,65 @@ test('bad seed, scopes and port arguments exit with 2 and say why', async () => 
   assert.match((await mock(['--scopes', 'scopes.json'])).stderr, /JSON array of scope strings/);
   assert.equal((await mock(['--port', 'x'])).code, 2);
 });
+
+/** A bundled-seed copy with one typed field spoiled, and the field the message must name. */
+const BAD_SEED_FIELDS: [string, (seed: Record<string, Record<string, unknown>[]>) => void, string][] = [
+  ['a date that is not one', (s) => (s.modules[0].unlock_at = 'not a date'), 'modules.0.unlock_at'],
+  ['a DateTime without a time zone', (s) => (s.assignments[0].due_at = '2026-09-11 23:59'), 'assignments.0.due_at'],
+  ['a fractional position', (s) => (s.modules[1].position = 1.5), 'modules.1.position'],
+  ['an id that ties rows together, as a string', (s) => (s.module_items[0].module_id = '7'), 'module_items.0.module_id'],
+  ['an undocumented quiz submission state', (s) => (s.quiz_submissions[0].workflow_state = 'done'), 'quiz_submissions.0.workflow_state'],
+  ['an undocumented module item type', (s) => (s.module_items[0].type = 'Video'), 'module_items.0.type'],
+  ['an undocumented privacy level', (s) => (s.external_tools[0].privacy_level = 'private'), 'external_tools.0.privacy_level'],
+  ['a score that is not a number', (s) => (s.submissions[0].score = '18'), 'submissions.0.score'],
+];
+
+for (const [what, spoil, field] of BAD_SEED_FIELDS) {
+  test(`a seed with ${what} exits with 2, naming the file and the field`, { timeout: 10_000 }, async () => {
+    const seed = JSON.parse(readFileSync(join(ROOT, 'server', 'src', 'mock', 'seed.json'), 'utf8')) as Record<string, Record<string, unknown>[]>;
+    spoil(seed);
+    let stderr = '';
+    const io: Io = { stdout: () => undefined, stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+    writeFileSync(join(io.cwd, 'my-data.json'), JSON.stringify(seed));
+    assert.equal(await run(['--seed', 'my-data.json', '--port', '0'], io), 2);
+    assert.ok(stderr.includes('my-data.json'), stderr);
+    assert.ok(stderr.includes(field), stderr);
+  });
+}
+
+/** Hosts and whether only this machine reaches them (no warning) or others may (a warning). */
+const HOSTS: [string, boolean][] = [
+  ['127.0.0.1', true], ['127.8.9.10', true], ['localhost', true], ['::1', true], ['0:0:0:0:0:0:0:1', true], ['::ffff:127.0.0.1', true],
+  ['0.0.0.0', false], ['::', false], ['192.168.1.20', false], ['10.0.0.1', false], ['128.0.0.1', false], ['::ffff:10.0.0.1', false], ['lab-server.example.edu', false],
+];
+
+test('loopback hosts are told from hosts other machines reach', () => {
+  assert.deepEqual(HOSTS.map(([host]) => [host, isLoopback(host)]), HOSTS);
+});
+
+/**
+ * The command warns on stderr for a host other machines reach. The non-loopback hosts here are
+ * documentation addresses (RFC 5737) this machine does not have, so nothing is exposed: the
+ * warning comes before listening, then the bind fails with 2.
+ */
+for (const [host, args, warns] of [
+  ['127.0.0.1', [], false],
+  ['localhost', [], false],
+  ['192.0.2.1', [], true],
+  ['198.51.100.7', ['--token', 's3cret-token'], true],
+] as [string, string[], boolean][]) {
+  test(`lpreq mock --host ${host}${args.length ? ' --token ...' : ''} ${warns ? 'warns that other machines reach it' : 'says nothing of other machines'}`, { timeout: 10_000 }, async () => {
+    let stdout = '';
+    let stderr = '';
+    const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+    let done = false;
+    const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
+    // A mock that started runs until SIGTERM: send it once it says so.
+    while (!done && !stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
+    if (!done) process.emit('SIGTERM');
+    await running;
+    const warnings = stderr.split('\n').filter((line) => line.includes('warning'));
+    assert.equal(warnings.length, warns ? 1 : 0, stderr);
+    if (warns) assert.ok(warnings[0].includes(host), stderr);
+  });
+}

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { errorsOf, links, withMock } from './mockClient';
+import { sharedChecker } from '../helpers';
 
 type Obj = Record<string, unknown>;
 
@@ -99,24 +100,25 @@ test('files: rename, move and copy collide without on_duplicate', () =>
 test('quiz submissions: start, complete with the validation token, update only when complete', () =>
   withMock(async (call) => {
     const base = '/api/v1/courses/42/quizzes/9/submissions';
-    const started = await call('POST', base);
+    const code = { access_code: 'osmosis42' }; // the seeded quiz 9 has an access code
+    const started = await call('POST', base, { form: code });
     assert.equal(started.status, 200);
     const sub = ((started.body as Obj).quiz_submissions as Obj[])[0];
     assert.equal(sub.workflow_state, 'untaken');
     assert.equal(typeof sub.validation_token, 'string');
-    assert.equal((await call('POST', base)).status, 409);
+    assert.equal((await call('POST', base, { form: code })).status, 409);
 
     const update = { quiz_submissions: [{ attempt: sub.attempt, fudge_points: 1 }] };
     assert.equal((await call('PUT', `${base}/${String(sub.id)}`, { json: update })).status, 400);
 
-    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: 'wrong' } });
+    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: 'wrong' } });
     assert.equal(badToken.status, 403);
-    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: '7', validation_token: String(sub.validation_token) } });
+    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: '7', validation_token: String(sub.validation_token) } });
     assert.equal(wrongAttempt.status, 400);
-    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
+    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
     assert.equal(done.status, 200);
     assert.equal(((done.body as Obj).quiz_submissions as Obj[])[0].workflow_state, 'complete');
-    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
+    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
 
     const updated = await call('PUT', `${base}/${String(sub.id)}`, { json: update });
     assert.equal(updated.status, 200);
@@ -125,7 +127,31 @@ test('quiz submissions: start, complete with the validation token, update only w
     assert.equal(form.status, 400);
     assert.equal(errorsOf(form)[0].code, 'json-body-expected');
     // A second attempt can start once the first is complete.
-    assert.equal((await call('POST', base)).status, 200);
+    assert.equal((await call('POST', base, { form: code })).status, 200);
+  }));
+
+test('quiz submissions: a wrong or missing access code is 403 at start and at complete; a preview does not count as an attempt', () =>
+  withMock(async (call) => {
+    const base = '/api/v1/courses/42/quizzes/9/submissions';
+    for (const form of [{}, { access_code: 'wrong' }] as Record<string, string>[]) {
+      const r = await call('POST', base, { form });
+      assert.equal(r.status, 403);
+      assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
+    }
+    const started = await call('POST', base, { form: { access_code: 'osmosis42' } });
+    assert.equal(started.status, 200);
+    const sub = ((started.body as Obj).quiz_submissions as Obj[])[0];
+    // A teacher's preview "does not count toward the course record": no 409 beside the session.
+    assert.equal((await call('POST', base, { form: { access_code: 'osmosis42', preview: 'true' } })).status, 200);
+    const complete = { attempt: String(sub.attempt), validation_token: String(sub.validation_token) };
+    for (const form of [complete, { ...complete, access_code: 'wrong' }]) {
+      const r = await call('POST', `${base}/${String(sub.id)}/complete`, { form });
+      assert.equal(r.status, 403);
+      assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
+    }
+    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...complete, access_code: 'osmosis42' } })).status, 200);
+    // Quiz 55 has no access code: none is asked for.
+    assert.equal((await call('POST', '/api/v1/courses/42/quizzes/55/submissions')).status, 200);
   }));
 
 test('quiz questions and grading periods delete with 204', () =>
@@ -192,19 +218,22 @@ test('webhook subscriptions page with EndKey and StartKey', () =>
       });
       assert.equal(r.status, 200);
     }
+    // Pages hold 100 (per_page is not a parameter of this list); the seed has 103 subscriptions, 4 were added above.
     const seen: string[] = [];
+    const sizes: number[] = [];
     let startKey: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const r = await call('GET', '/api/lti/subscriptions?per_page=3', startKey ? { headers: { StartKey: startKey } } : {});
+      const r = await call('GET', '/api/lti/subscriptions', startKey ? { headers: { StartKey: startKey } } : {});
       assert.equal(r.status, 200);
+      sizes.push((r.body as Obj[]).length);
       seen.push(...(r.body as Obj[]).map((s) => String(s.id)));
       const end = r.headers.get('endkey');
       if (!end) break;
       assert.deepEqual(Object.keys(JSON.parse(end) as Obj).sort(), ['DeveloperKey', 'Id']);
       startKey = end;
     }
-    assert.equal(seen.length, 7);
-    assert.equal(new Set(seen).size, 7);
+    assert.deepEqual(sizes, [100, 7]);
+    assert.equal(new Set(seen).size, 107);
     assert.equal((await call('GET', '/api/lti/subscriptions', { headers: { StartKey: 'nonsense' } })).status, 400);
   }));
 
@@ -332,3 +361,50 @@ test('submissions: a URL without a scheme is taken as http', () =>
     const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' } });
     assert.equal(ftp.status, 400);
   }));
+
+/** A request in another shape than documented, as the mock gets it and as a .lpreq body: the mock answers what `lpreq check` reports. */
+const SHAPE_CASES: { what: string; form?: [string, string][]; json?: unknown; lpreqBody: string }[] = [
+  { what: 'an array where a string is documented', form: [['module[name][]', 'x']], lpreqBody: 'module[name][] = x' },
+  { what: 'a JSON array where a string is documented', json: { module: { name: ['a', 'b'] } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":["a","b"]}}' },
+  { what: 'a JSON object where a string is documented', json: { module: { name: { a: 1 } } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":{"a":1}}}' },
+  { what: 'the array beside the documented string', form: [['module[name][]', 'x'], ['module[name]', 'y']], lpreqBody: 'module[name][] = x\nmodule[name] = y' },
+];
+
+for (const c of SHAPE_CASES) {
+  test(`${c.what}: the mock answers the checker's codes, its warnings beside its errors`, () =>
+    withMock(async (call) => {
+      const text = `POST /api/v1/courses/42/modules\n${c.lpreqBody.startsWith('Content-Type') ? '' : '\n'}${c.lpreqBody}\n`;
+      const diagnostics = sharedChecker().checkText(text).diagnostics;
+      const codes = (severity: string) => diagnostics.filter((d) => d.severity === severity).map((d) => d.code).sort();
+      const r = await call('POST', '/api/v1/courses/42/modules', c.form ? { form: c.form } : { json: c.json });
+      assert.equal(r.status, codes('error').length > 0 ? 400 : 200);
+      if (r.status !== 400) return;
+      const body = r.body as { errors: Obj[]; warnings?: Obj[] };
+      assert.deepEqual(body.errors.map((e) => e.code).sort(), codes('error'));
+      assert.deepEqual((body.warnings ?? []).map((w) => w.code).sort(), codes('warning'));
+    }));
+}
+
+/** Form bodies in a declared charset: [Content-Type, body bytes, status, module name created]. */
+const CHARSET_CASES: [string, Buffer, number, string?][] = [
+  ['application/x-www-form-urlencoded; charset=ISO-8859-1', Buffer.from('module[name]=Caf%E9'), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=latin1', Buffer.from('module[name]=Caf%E9+cr%E8me'), 200, 'Café crème'],
+  ['application/x-www-form-urlencoded; charset=windows-1252', Buffer.from('module[name]=%80+5'), 200, '€ 5'],
+  ['application/x-www-form-urlencoded; charset="iso-8859-1"', Buffer.from([...Buffer.from('module[name]=Caf'), 0xe9]), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=UTF-8', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
+  ['application/x-www-form-urlencoded', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
+  ['application/json; charset=ISO-8859-1', Buffer.from([...Buffer.from('{"module":{"name":"Caf'), 0xe9, ...Buffer.from('"}}')]), 200, 'Café'],
+  ['application/x-www-form-urlencoded; charset=klingon', Buffer.from('module[name]=x'), 415],
+  ['application/x-www-form-urlencoded; charset=utf-16le', Buffer.from('module[name]=x', 'utf16le'), 415],
+];
+
+for (const [contentType, bytes, status, name] of CHARSET_CASES) {
+  test(`a body declared as ${contentType} answers ${status}${name ? ` and is read as ${name}` : ''}`, () =>
+    withMock(async (_call, mock) => {
+      const r = await fetch(`${mock.url}/api/v1/courses/42/modules`, { method: 'POST', headers: { Authorization: `Bearer ${mock.token}`, 'Content-Type': contentType }, body: bytes });
+      const body = (await r.json()) as Obj & { errors?: Obj[] };
+      assert.equal(r.status, status);
+      if (name !== undefined) assert.equal(body.name, name);
+      else assert.equal(body.errors?.[0].code, 'unsupported-charset');
+    }));
+}

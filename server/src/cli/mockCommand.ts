@@ -3,6 +3,7 @@
  * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM.
  */
 import { readFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
 import { flagValue, parseArgs, UsageError } from './args';
@@ -23,6 +24,18 @@ function readJson(path: string, cwd: string, what: string): unknown {
     throw new UsageError(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
   }
 }
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine reaches. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const v4 = /^(?:::ffff:)?(\d+)\.\d+\.\d+\.\d+$/.exec(h);
+  if (v4 && isIP(h.replace(/^::ffff:/, '')) === 4) return v4[1] === '127';
+  return isIP(h) === 6 && LOOPBACK_V6.check(h, 'ipv6');
+}
+
+const LOOPBACK_V6 = new BlockList();
+LOOPBACK_V6.addAddress('::1', 'ipv6');
 
 export async function run(argv: string[], io: Io): Promise<number> {
   try {
@@ -56,6 +69,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         throw new UsageError(`the scopes file ${scopesPath} must be a JSON array of scope strings such as "url:GET|/api/v1/courses/:course_id/modules"`);
       }
       scopes = json as string[];
+    }
+    // Before listening, so that it is said even when the address turns out to be unusable.
+    if (!isLoopback(host)) {
+      io.stderr(`lpreq mock: warning: --host ${host} is not a loopback address: the mock is reachable from other machines${token === undefined ? ' and accepts any token (give --token)' : ''}\n`);
     }
     let mock;
     try {

@@ -126,10 +126,15 @@ function quizSubmissionView(s: Row, withToken: boolean): Row {
   return view;
 }
 
-/** The latest attempt of one user at one quiz (the row that holds it). */
-function latestAttempt(state: MockState, quizId: unknown, userId: unknown): Row | undefined {
+/**
+ * The latest attempt of one user at one quiz (the row that holds it). A teacher's preview
+ * "does not count toward the course record" (document B), so previews and real attempts
+ * are counted apart.
+ */
+function latestAttempt(state: MockState, quizId: unknown, userId: unknown, preview = false): Row | undefined {
   let latest: Row | undefined;
-  for (const s of state.rows('quiz_submissions', (r) => r.quiz_id === quizId && r.user_id === userId)) if (!latest || (s.attempt as number) > (latest.attempt as number)) latest = s;
+  const rows = state.rows('quiz_submissions', (r) => r.quiz_id === quizId && r.user_id === userId && (r._preview === true) === preview);
+  for (const s of rows) if (!latest || (s.attempt as number) > (latest.attempt as number)) latest = s;
   return latest;
 }
 
@@ -333,12 +338,13 @@ export const handlersB: Record<string, Handler> = {
     const { course: c, quiz } = quizOf(ctx);
     if (quiz.locked === true) badRequest(`quiz ${String(quiz.id)} is locked`, 'quiz-locked');
     if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code) throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
-    const latest = latestAttempt(ctx.state, quiz.id, ctx.state.selfUserId);
+    const preview = ctx.params.bool('preview') ?? false;
+    const latest = latestAttempt(ctx.state, quiz.id, ctx.state.selfUserId, preview);
     if (latest && latest.workflow_state === 'untaken') {
       throw new HttpError(409, `a quiz submission already exists for this user and quiz (submission ${String(latest.id)}, attempt ${String(latest.attempt)}, in progress)`, 'submission-exists');
     }
     const allowed = toInt(quiz.allowed_attempts) ?? -1;
-    if (latest && allowed > 0 && (latest.attempt as number) >= allowed) {
+    if (!preview && latest && allowed > 0 && (latest.attempt as number) >= allowed) {
       throw new HttpError(409, `a quiz submission already exists for this user and quiz and no attempts are left (${allowed} allowed)`, 'submission-exists');
     }
     const started = ctx.state.now();
@@ -354,7 +360,7 @@ export const handlersB: Record<string, Handler> = {
       finished_at: null,
       end_at: minutes ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z') : started,
       validation_token: randomBytes(16).toString('hex'),
-      _preview: ctx.params.bool('preview') ?? false,
+      _preview: preview,
     };
     const stored = ctx.state.insert('quiz_submissions', row);
     return one({ quiz_submissions: [quizSubmissionView(stored, true)] });
@@ -401,9 +407,10 @@ export const handlersB: Record<string, Handler> = {
     if (submission.workflow_state === 'complete' || submission.workflow_state === 'pending_review') {
       badRequest(`quiz submission ${String(submission.id)} is already complete`, 'already-complete');
     }
-    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id);
+    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
     if (attempt !== submission.attempt || latest?.id !== submission.id) badRequest(`attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`, 'not-latest-attempt', 'attempt');
+    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code) throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     if (ctx.params.get('validation_token') !== submission.validation_token) throw new HttpError(403, 'invalid validation token', 'invalid-validation-token', 'validation_token');
     const points = questionsOf(ctx.state, quiz.id).reduce((s, q) => s + (toNumber(q.points_possible) ?? 0), 0);
     const finished = ctx.state.now();

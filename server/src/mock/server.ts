@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { TextDecoder } from 'node:util';
 import type { Catalog, Endpoint } from '../core/catalog/catalog';
 import { Checker, findParameter } from '../core/checker';
 import { targetPath } from '../core/matcher';
@@ -50,8 +51,75 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-function errorReply(status: number, problems: RequestProblem[] | { message: string; code?: string; parameter?: string }[], headers?: Record<string, string>): Reply {
-  return { status, body: { errors: problems.map((p) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) })) }, headers };
+type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
+
+const problemJson = (p: Problem) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) });
+
+/** Warnings shown beside the errors of a 400, at most: enough to explain them, never a body as large as the request. */
+export const MAX_WARNINGS_SHOWN = 20;
+
+function errorReply(status: number, problems: Problem[], headers?: Record<string, string>, warnings: Problem[] = []): Reply {
+  const body: { errors: unknown[]; warnings?: unknown[] } = { errors: problems.map(problemJson) };
+  if (warnings.length > 0) body.warnings = warnings.slice(0, MAX_WARNINGS_SHOWN).map(problemJson);
+  return { status, body, headers };
+}
+
+/** The `charset` parameter of a Content-Type, when there is one. */
+function charsetOf(contentType: string): string | undefined {
+  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  return m ? (m[1] ?? m[2]).trim() : undefined;
+}
+
+/**
+ * A decoder for a declared charset, or null when the mock cannot decode it: unknown, or not
+ * ASCII-compatible (UTF-16), where the `&`, `=` and `%` of a form body are not single bytes.
+ * WHATWG decoders read ISO-8859-1, latin1 and US-ASCII as windows-1252, as browsers do.
+ */
+function textDecoder(charset: string): Decoder | null {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    return null;
+  }
+  if (decoder.encoding.startsWith('utf-16')) return null;
+  // Node's windows-1252 decoder is ISO-8859-1 (0x80 stays U+0080), so its 32 differences are mapped here.
+  if (decoder.encoding === 'windows-1252') return { encoding: decoder.encoding, decode: (bytes) => Buffer.from(bytes).toString('latin1').replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252[c.charCodeAt(0) - 0x80]) };
+  return { encoding: decoder.encoding, decode: (bytes) => decoder.decode(bytes) };
+}
+
+interface Decoder {
+  encoding: string;
+  decode(bytes: Uint8Array): string;
+}
+
+/** windows-1252 at 0x80 to 0x9F (WHATWG Encoding); the five unassigned bytes stay as they are. */
+const WINDOWS_1252 = [...'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178'];
+
+/** A form body whose escapes and bytes are of a charset other than UTF-8. */
+function decodeForm(bytes: Buffer, decoder: Decoder): Pair[] {
+  const pairs: Pair[] = [];
+  // One character per byte, so that the split never cuts a byte sequence.
+  for (const part of bytes.toString('latin1').split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    pairs.push(eq === -1 ? [decodeComponent(part, decoder), ''] : [decodeComponent(part.slice(0, eq), decoder), decodeComponent(part.slice(eq + 1), decoder)]);
+  }
+  return pairs;
+}
+
+function decodeComponent(s: string, decoder: Decoder): string {
+  const out = Buffer.allocUnsafe(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2b) out[n++] = 0x20;
+    else if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+      out[n++] = parseInt(s.slice(i + 1, i + 3), 16);
+      i += 2;
+    } else out[n++] = c;
+  }
+  return decoder.decode(out.subarray(0, n));
 }
 
 function safeDecode(s: string): string {
@@ -205,8 +273,14 @@ export class MockServer {
     let json: unknown;
     let jsonText: string | undefined;
     if (body.bytes.length > 0) {
-      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      const text = body.bytes.toString('utf8');
+      const contentType = req.headers['content-type'] ?? '';
+      const type = contentType.split(';')[0].trim().toLowerCase();
+      const charset = charsetOf(contentType);
+      const decoder = charset === undefined ? undefined : textDecoder(charset);
+      if (decoder === null) {
+        return errorReply(415, [{ message: `the charset ${charset ?? ''} cannot be decoded: send UTF-8, or a single-byte charset such as ISO-8859-1 or windows-1252`, code: 'unsupported-charset' }]);
+      }
+      const text = decoder && decoder.encoding !== 'utf-8' ? decoder.decode(body.bytes) : body.bytes.toString('utf8');
       if (type === 'application/json' || type.endsWith('+json')) {
         try {
           json = JSON.parse(text);
@@ -223,7 +297,8 @@ export class MockServer {
         }
       } else if (type === 'application/x-www-form-urlencoded' || type === '') {
         if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();
-        bodyPairs = [...new URLSearchParams(text)];
+        // Percent-escapes stand for bytes of the declared charset (Caf%E9 is Café in ISO-8859-1).
+        bodyPairs = decoder && decoder.encoding !== 'utf-8' ? decodeForm(body.bytes, decoder) : [...new URLSearchParams(text)];
       } else {
         return errorReply(415, [{ message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`, code: 'unsupported-media-type' }]);
       }
@@ -237,8 +312,10 @@ export class MockServer {
       return d.includes('/') ? s.text : d;
     });
     const pairs = endpoint.body === 'json' ? bodyPairs : [...queryPairs, ...bodyPairs];
-    const { errors } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
-    if (errors.length > 0) return errorReply(400, errors);
+    const { errors, warnings } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
+    // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
+    // is missing-required, and the warning that module[name][] is not module[name] says why.
+    if (errors.length > 0) return errorReply(400, errors, undefined, warnings);
 
     const handler = HANDLERS[endpoint.id];
     if (!handler) return errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]);
