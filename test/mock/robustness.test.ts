@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { MAX_PARAMETERS } from '../../server/src/mock/index';
+import { flatten } from '../../server/src/mock/params';
 import { errorsOf, withMock } from './mockClient';
 
 type Obj = Record<string, unknown>;
@@ -28,6 +29,16 @@ test('many unknown parameters are answered quickly, and other clients meanwhile;
     assert.equal(tooManyAnswer.status, 400);
     assert.equal(errorsOf(tooManyAnswer)[0].code, 'too-many-parameters');
     assert.equal(otherAnswer.status, 200);
+  }));
+
+test('a JSON body of too many parameters is a 400 too, refused before it is spelled out as pairs', () =>
+  withMock(async (call) => {
+    const tooMany = await call('POST', '/api/v1/courses/42/modules', { json: { module: { name: 'x' }, a: new Array(MAX_PARAMETERS + 10).fill(0) } });
+    assert.equal(tooMany.status, 400);
+    assert.equal(errorsOf(tooMany)[0].code, 'too-many-parameters');
+    // Spelling a 10 MB body out first took seconds and a gigabyte: flatten stops past its limit.
+    const pairs = flatten({ a: new Array(1_000_000).fill(0), b: { c: [1, 2, 3] } }, '', [], 10);
+    assert.equal(pairs.length, 11);
   }));
 
 /** A documented create, and undocumented shapes of its parameters to add to it. */

@@ -366,6 +366,10 @@ test('--proxy that is not a URL and a token with a line break are bad arguments,
   assert.equal(nl.code, 2);
   assert.match(nl.stderr, /LPREQ_TOKEN/);
   assert.ok(!nl.stderr.includes(TOKEN) && !nl.stdout.includes(TOKEN));
+  // A token too short to tell from other text could not be kept out of output or from other hosts.
+  const short = await run(['one.lpreq'], { LPREQ_TOKEN: 'abc' });
+  assert.equal(short.code, 2);
+  assert.match(short.stderr, /LPREQ_TOKEN/);
   assert.equal(api.received.length, before);
 });
 

@@ -18,6 +18,7 @@ import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { stringifyExact } from '../sender/exactNumbers';
 import { HistoryStore, scrubSecrets } from '../sender/history';
+import { MIN_SECRET_LENGTH } from '../sender/secrets';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
@@ -181,9 +182,13 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const privateToken = selected !== undefined && files.privateNames[selected]?.has('token') ? files.environments[selected].token : undefined;
   const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
   // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
+  const tokenSource = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
   if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    const source = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
-    throw new UsageError(`${source} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+    throw new UsageError(`${tokenSource} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+  }
+  // A shorter one cannot be told from ordinary text, so it could not be kept out of output or away from other origins.
+  if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
+    throw new UsageError(`${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`);
   }
   const protectedEnv = selected !== undefined && String(files.environments[selected]?.['$protected']).toLowerCase() === 'true';
 

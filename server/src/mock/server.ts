@@ -293,7 +293,8 @@ export class MockServer {
           if (json === null || typeof json !== 'object' || Array.isArray(json)) {
             return errorReply(400, [{ message: 'a JSON body must be an object of parameters', code: 'invalid-json' }]);
           }
-          bodyPairs = flatten(json);
+          bodyPairs = flatten(json, '', [], MAX_PARAMETERS);
+          if (bodyPairs.length > MAX_PARAMETERS) return tooManyParameters();
         }
       } else if (type === 'application/x-www-form-urlencoded' || type === '') {
         if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();

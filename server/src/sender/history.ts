@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
 import type { ResponseIssue } from './typed';
+import { MIN_SECRET_LENGTH, scrubText } from './secrets';
 
 export interface HistorySummary {
   id: string;
@@ -80,15 +81,16 @@ const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 /**
- * The text with every secret (of 4 characters or more) replaced by `***`, as written and as
- * it stands inside a JSON string. A shorter one is replaced only where it is plainly a
- * credential: after `Bearer`, as a whole header value, JSON string or text.
+ * The text with every secret (of 4 characters or more) replaced by `***`, written in any of
+ * the ways secrets.ts knows (as it is, percent-encoded, JSON-escaped). A shorter one is
+ * replaced only where it is plainly a credential: after `Bearer`, as a whole header value,
+ * JSON string or text.
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0) continue;
-    if (s.length < 4) {
+    if (s.length < MIN_SECRET_LENGTH) {
       // Too short to replace everywhere (it would mask ordinary text), but never shown where it
       // is plainly a credential: after `Bearer`, or as a whole header value or JSON string.
       const e = s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -99,11 +101,10 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
         .replace(new RegExp(`^${e}$`), '***');
       continue;
     }
-    // As it stands, inside a JSON string, and percent-encoded in a URL or a form body (`{{%password}}`).
-    const forms = new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s), encodeURIComponent(s).replace(/%20/g, '+')]);
+    // As it stands, percent-encoded (either case) or JSON-escaped, in any mix (secrets.ts).
+    out = scrubText(out, s);
     // A long value is shown cut to its first 37 characters in typed-check messages (typed.ts).
-    if (s.length > 40) forms.add(s.slice(0, 37));
-    for (const form of forms) out = out.split(form).join('***');
+    if (s.length > 40) out = scrubText(out, s.slice(0, 37));
   }
   return out;
 }
