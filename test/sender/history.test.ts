@@ -164,3 +164,32 @@ test('a process killed in the middle of writing leaves every earlier entry intac
   await store.add(entry(999));
   assert.equal((await store.list(1))[0].durationMs, 999);
 });
+
+test('writers that find one stale lock at once: only one removes it, and no index line is lost', async () => {
+  const child = spawn(process.execPath, ['-e', '']);
+  const dead = child.pid as number;
+  await new Promise((r) => child.once('exit', r));
+  for (let round = 0; round < 30; round++) {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'index.lock'), `${dead} 0123456789abcdef`);
+    // Separate stores stand for separate processes: each has its own queue.
+    const stores = [0, 1, 2, 3].map(() => new HistoryStore(dir, { keep: 100 }));
+    await Promise.all(stores.map((s, i) => s.add(entry(i))));
+    const listed = (await new HistoryStore(dir).list()).map((e) => e.durationMs).sort();
+    assert.deepEqual(listed, [0, 1, 2, 3], `round ${round}`);
+  }
+});
+
+test('clearing while another store adds: no add fails', async () => {
+  const dir = freshDir();
+  const adder = new HistoryStore(dir, { keep: 10 });
+  const clearer = new HistoryStore(dir);
+  const adds: Promise<unknown>[] = [];
+  const clears: Promise<unknown>[] = [];
+  for (let i = 0; i < 60; i++) {
+    adds.push(adder.add(entry(i)));
+    clears.push(clearer.clear());
+  }
+  const results = await Promise.allSettled([...adds, ...clears]);
+  assert.deepEqual(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), []);
+});

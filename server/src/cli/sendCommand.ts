@@ -330,10 +330,26 @@ export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN'
 function jsonText(result: SendResult): string {
   const out = toJson(result);
   const exact = result.response?.exactNumbers;
-  if (!exact) return JSON.stringify(out);
+  if (!exact) {
+    try {
+      return JSON.stringify(out);
+    } catch (e) {
+      if (!(e instanceof RangeError) || result.response?.bodyKind !== 'json') throw e;
+    }
+  }
   // A placeholder no body can hold, replaced by the body's exact text.
   const mark = `lpreq-body-${Math.random().toString(36).slice(2)}`;
-  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () => stringifyExact(out.body, exact));
+  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () => bodyJson(result.response as NonNullable<SendResult['response']>, 0));
+}
+
+/** A JSON body as text, its big integers exact; one nested too deeply to write again (thousands of levels) as it came. */
+function bodyJson(r: NonNullable<SendResult['response']>, indent: number): string {
+  try {
+    return stringifyExact(r.body, r.exactNumbers, indent);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return r.bodyText;
+  }
 }
 
 /** The `--format json` object of LPREQ-FORMAT section 5, with a few extra fields. */
@@ -389,7 +405,7 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     lines.push(`HTTP ${r.status} ${r.statusText}  (${parts.join(', ')})`);
     for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
     lines.push('');
-    if (r.bodyKind === 'json') lines.push(stringifyExact(r.body, r.exactNumbers, 2));
+    if (r.bodyKind === 'json') lines.push(bodyJson(r, 2));
     else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
     else if (!r.bodyIncomplete) lines.push('(empty body)');
     if (r.bodyIncomplete) lines.push(`(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`);

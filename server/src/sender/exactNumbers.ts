@@ -15,18 +15,25 @@ export type ExactNumbers = Record<string, string>;
 export function exactIntegers(text: string): ExactNumbers | undefined {
   // 2^53 has 16 digits: shorter runs of digits are exact.
   if (!/\d{16}/.test(text)) return undefined;
-  const root = parseTree(text);
+  let root: Node | undefined;
+  try {
+    // jsonc-parser builds its tree recursively: a body nested thousands deep overflows the stack.
+    root = parseTree(text);
+  } catch {
+    return undefined;
+  }
   if (!root) return undefined;
   const out: ExactNumbers = {};
-  const walk = (node: Node) => {
+  // Walked with a stack of its own, for the same reason.
+  const pending: Node[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (node.type === 'number') {
       const source = text.slice(node.offset, node.offset + node.length);
       if (/^-?\d+$/.test(source) && !Number.isSafeInteger(node.value)) out[formatJsonPath(getNodePath(node))] = source;
-      return;
+      continue;
     }
-    for (const child of node.children ?? []) walk(child);
-  };
-  walk(root);
+    for (const child of node.children ?? []) pending.push(child);
+  }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -53,7 +60,13 @@ export function stringifyExact(value: unknown, exact: ExactNumbers | undefined, 
     }
     return JSON.stringify(v);
   };
-  return write(value, [...at], 0) ?? '';
+  try {
+    return write(value, [...at], 0) ?? '';
+  } catch (e) {
+    // A value nested thousands deep overflows the stack here: shown as JSON.stringify shows it.
+    if (!(e instanceof RangeError)) throw e;
+    return JSON.stringify(value, null, indent) ?? '';
+  }
 }
 
 /**
@@ -69,8 +82,8 @@ export function shiftExact(page: ExactNumbers | undefined, lengths: Map<string, 
     // `$[i]...` (an array of pages) or `$.key[i]...` (a wrapper's array).
     const cut = typeof segments[0] === 'number' ? 0 : typeof segments[1] === 'number' ? 1 : -1;
     if (cut === -1) continue;
-    const offset = lengths.get(formatJsonPath(segments.slice(0, cut)));
-    if (offset === undefined) continue;
+    // An array the pages before did not have starts here: its items keep their indexes.
+    const offset = lengths.get(formatJsonPath(segments.slice(0, cut))) ?? 0;
     const moved = [...segments];
     moved[cut] = (segments[cut] as number) + offset;
     out[formatJsonPath(moved)] = text;

@@ -77,6 +77,8 @@ const LOCK = 'index.lock';
 const LOCK_WAIT_MS = 15_000;
 /** A change of the index takes milliseconds: a lock this old was left by a writer that died. */
 const LOCK_STALE_MS = 30_000;
+/** Breaking a stale lock takes milliseconds too. */
+const BREAKER_STALE_MS = 5_000;
 const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
@@ -248,9 +250,9 @@ export class HistoryStore {
       await this.withIndexLock(async () => {
         await rm(join(this.dir, INDEX), { force: true });
         for (const name of names) {
-          if ((name.endsWith('.json') && ID.test(name.slice(0, -5))) || name.includes('.tmp-')) {
-            await rm(join(this.dir, name), { force: true });
-          }
+          if (name.endsWith('.json') && ID.test(name.slice(0, -5))) await rm(join(this.dir, name), { force: true });
+          // Leftovers of interrupted writes; a recent one may be another process's write in progress.
+          else if (name.includes('.tmp-') && (await ageOf(join(this.dir, name))) > LOCK_STALE_MS) await rm(join(this.dir, name), { force: true });
         }
       });
     });
@@ -268,22 +270,27 @@ export class HistoryStore {
     const written = join(this.dir, `${LOCK}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
     const deadline = Date.now() + LOCK_WAIT_MS;
+    const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
     try {
       for (let attempt = 1; ; attempt++) {
         try {
           await link(written, path);
           break;
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          const code = (e as NodeJS.ErrnoException).code;
+          // Our own file removed meanwhile (a clear of old leftovers): written again.
+          if (code === 'ENOENT') {
+            await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
+            continue;
+          }
+          if (code !== 'EEXIST') throw e;
         }
-        const held = await staleLock(path);
-        if (held !== undefined) {
-          // Removed only if it is still the lock judged stale, not one taken since.
-          if ((await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
+        if ((await staleLock(path)) !== undefined) {
+          await this.breakStaleLock(path);
           continue;
         }
         if (Date.now() > deadline) throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
-        await new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
+        await pause(attempt);
       }
     } finally {
       await rm(written, { force: true });
@@ -292,6 +299,29 @@ export class HistoryStore {
       return await task();
     } finally {
       if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await rm(path, { force: true });
+    }
+  }
+
+  /**
+   * Removes a lock left by a writer that died. Two waiters may judge it stale at once; only
+   * the one that creates the breaker file (O_EXCL) removes it, after looking again under the
+   * breaker, so a lock taken meanwhile by a live writer is never removed.
+   */
+  private async breakStaleLock(path: string): Promise<void> {
+    const breaker = `${path}.break`;
+    try {
+      await writeFile(breaker, String(process.pid), { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another waiter is breaking it (in milliseconds); a breaker left by one that died is removed.
+      if ((await ageOf(breaker)) > BREAKER_STALE_MS) await rm(breaker, { force: true });
+      return;
+    }
+    try {
+      const held = await staleLock(path);
+      if (held !== undefined && (await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
+    } finally {
+      await rm(breaker, { force: true });
     }
   }
 
@@ -338,6 +368,15 @@ export class HistoryStore {
       await rm(temp, { force: true });
       throw e;
     }
+  }
+}
+
+/** How long ago a file was last written, in milliseconds (Infinity when it is gone). */
+async function ageOf(path: string): Promise<number> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return Infinity;
   }
 }
 

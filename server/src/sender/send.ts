@@ -191,7 +191,13 @@ async function sendWithDependencies(
     if (options.reuseHistory && options.history && options.file !== undefined) {
       const environment = options.environments?.selected;
       const entry = await options.history.lastOf({ name, file: options.file, environment, baseOrigin: environmentOrigin(options.environments) }).catch(() => undefined);
-      const earlier = entry ? exchangeFromHistory(entry, index) : undefined;
+      // An entry that cannot be read back (written by hand, another version) is no response: the request is sent.
+      let earlier: ReturnType<typeof exchangeFromHistory> | undefined;
+      try {
+        earlier = entry ? exchangeFromHistory(entry, index) : undefined;
+      } catch (e) {
+        earlier = { unusable: `cannot be read back (${e instanceof Error ? e.message : String(e)})` };
+      }
       if (entry && earlier && 'stored' in earlier) {
         options.responses.set(name, earlier.stored);
         result.dependencies.push({ name, status: entry.status, ok: true, historyTime: entry.time });
