@@ -457,10 +457,8 @@ function scriptSets(text: string): ScriptSet[] {
 }
 
 /*
- * A block is parsed in phases, one function each: the lines, what comes before and on the
- * request line, query continuation lines, headers, and the body. Besides reading in the
- * order of the format, small functions are what V8 optimizes soonest, which is most of what
- * a 10,000-request `lpreq check` spends before its code runs at full speed.
+ * A block is parsed in phases, one function each, in the order of the format: the lines,
+ * what comes before and on the request line, query continuation lines, headers, and the body.
  */
 function parseBlockLines(text: string): Block {
   // Every field from the start, in one order: all blocks share one shape, which keeps the
