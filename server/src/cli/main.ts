@@ -33,7 +33,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     // The catalog is loaded once the arguments hold: help and usage errors answer at once.
-    if (command === 'check') return runCheck(rest, io, () => new Checker(bundledCatalog()));
+    if (command === 'check') return await runCheck(rest, io, () => new Checker(bundledCatalog()));
     if (SEPARATE.has(command)) {
       let mod: { run(argv: string[], io: Io): Promise<number> };
       try {

@@ -8,7 +8,7 @@
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
@@ -16,6 +16,7 @@ import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
+import { readTextFileSync, readTextInput } from '../node/textInput';
 import { stringifyExact } from '../sender/exactNumbers';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { MIN_SECRET_LENGTH } from '../sender/secrets';
@@ -161,12 +162,10 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (e) {
-    throw new UsageError(`${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  // The reader of `lpreq check`: the same size limit, decoding and words for a file that cannot be read.
+  const read = await readTextInput(absolute);
+  if (read.problem !== undefined) throw new UsageError(`${path}: ${read.problem}`);
+  const text = read.text;
   const document = parseDocument(text);
   const blockIndex = chooseBlock(document, name, line, path);
 
@@ -209,11 +208,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const dotenvFile = join(dirname(absolute), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
-    try {
-      dotenv = parseDotenv(readFileSync(dotenvFile, 'utf8'));
-    } catch {
-      io.stderr(`lpreq: ${dotenvFile} cannot be read; {{$dotenv ...}} stays unresolved\n`);
-    }
+    const env = readTextFileSync(dotenvFile);
+    if (env.problem === undefined) dotenv = parseDotenv(env.text);
+    else io.stderr(`lpreq: ${dotenvFile}: ${env.problem}; {{$dotenv ...}} stays unresolved\n`);
   }
 
   const controller = new AbortController();
