@@ -1,7 +1,8 @@
 /**
  * How `lpreq check` reads its input: standard input as a stream with the files' size limit,
  * symbolic links followed without loops, a file that cannot be read reported as that file's
- * problem (the others still checked), UTF-16 decoded.
+ * problem (the others still checked), UTF-16 decoded, and control characters never reaching
+ * the terminal as they are.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,9 @@ import { runCli, ROOT, tempDir } from '../helpers';
 
 const tmp = tempDir('cli-input');
 const BIN = join(ROOT, 'bin', 'lpreq.js');
+/** Any control character a terminal acts on: C0 (but the line break between lines), DEL, C1. */
+// eslint-disable-next-line no-control-regex -- control characters are what the tests look for
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 interface Diag {
   file: string;
@@ -239,4 +243,36 @@ test('an environment file in UTF-16 with a byte order mark (as PowerShell writes
   assert.equal(stderr, '');
   assert.equal(code, 0);
   assert.deepEqual(JSON.parse(stdout), []);
+});
+
+test('control characters in file names and in quoted values are printed escaped; JSON stays JSON', async () => {
+  const root = join(tmp, 'ctl');
+  mkdirSync(root, { recursive: true });
+  const name = 'e\u001b[31mred\u0007.lpreq';
+  // An OSC title sequence and a C1 CSI in the path, which the message quotes.
+  writeFileSync(join(root, name), 'GET /api/v1/courses/\u001b]0;pwned\u0007/x\u009b2J\u202e\n');
+  const text = await runCli(['check', 'ctl'], { cwd: tmp });
+  assert.equal(text.code, 1);
+  assert.doesNotMatch(text.stdout, RAW_CONTROL);
+  assert.doesNotMatch(text.stdout, /\u202e/);
+  assert.match(text.stdout, /e\\x1b\[31mred\\x07\.lpreq:1:\d+: error unknown-endpoint: .*\\x1b\]0;pwned\\x07\/x\\x9b2J\\u202e/);
+
+  const github = await runCli(['check', '--format', 'github', 'ctl'], { cwd: tmp });
+  assert.doesNotMatch(github.stdout, RAW_CONTROL);
+  assert.match(github.stdout, /file=ctl\/e\\x1b\[31mred\\x07\.lpreq/);
+
+  for (const format of ['json', 'sarif']) {
+    const out = await runCli(['check', '--format', format, 'ctl'], { cwd: tmp });
+    assert.doesNotMatch(out.stdout, RAW_CONTROL, format);
+    assert.doesNotMatch(out.stdout, /\u202e/, format);
+    const parsed = JSON.parse(out.stdout);
+    const message: string = format === 'json' ? parsed[0].message : parsed.runs[0].results[0].message.text;
+    assert.ok(message.includes('\u001b]0;pwned\u0007/x\u009b2J\u202e'), 'the JSON holds the value as it is');
+  }
+
+  // A path on the command line goes to standard error in a message: escaped there too.
+  const missing = await runCli(['check', 'no\u001b[2Jsuch.lpreq'], { cwd: tmp });
+  assert.equal(missing.code, 2);
+  assert.doesNotMatch(missing.stderr, RAW_CONTROL);
+  assert.match(missing.stderr, /no\\x1b\[2Jsuch\.lpreq: no such file or folder/);
 });

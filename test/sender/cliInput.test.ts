@@ -1,6 +1,7 @@
 /**
  * `lpreq send` reads its request file as `lpreq check` does (one reader: size limit, UTF-16,
- * binary files named). In-process, against a server on 127.0.0.1.
+ * binary files named), and never writes control characters from a response, a file or a
+ * prompt to the terminal as they are. In-process, against a server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -10,12 +11,16 @@ import { run as runSend } from '../../server/src/cli/sendCommand';
 import { tempDir } from '../helpers';
 import { startServer, type TestServer } from './server';
 
+/** A control character a terminal acts on (C0 but line feed, tab and CR before LF; DEL; C1), or a bidirectional override. */
+// eslint-disable-next-line no-control-regex -- control characters are what the tests look for
+const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202e]|\r(?!\n)/;
 let api: TestServer;
 let dir: string;
 
-async function send(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function send(args: string[], ask?: (q: string) => string | undefined): Promise<{ code: number; stdout: string; stderr: string; questions: string[] }> {
   let stdout = '';
   let stderr = '';
+  const questions: string[] = [];
   const code = await runSend([...args, '--no-history'], {
     stdout: (s) => (stdout += s),
     stderr: (s) => (stderr += s),
@@ -23,14 +28,21 @@ async function send(args: string[]): Promise<{ code: number; stdout: string; std
     isTTY: false,
     env: { PATH: process.env.PATH ?? '' },
     cwd: dir,
+    ask: ask
+      ? async (q) => {
+          questions.push(q);
+          return ask(q);
+        }
+      : undefined,
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, questions };
 }
 
 before(async () => {
   api = await startServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('sent\n');
+    // A hostile or broken server: escape sequences in a header value and in a text body.
+    res.writeHead(200, { 'content-type': 'text/plain', 'x-note': Buffer.from('a\u009b2Jb', 'latin1').toString('latin1') });
+    res.end('line one\r\n\u001b]0;pwned\u0007\u001b[2J\rover\u202eline two\n\ttabbed\n');
   });
   dir = tempDir('send-input');
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
@@ -53,4 +65,30 @@ test('a binary request file is refused with its name and exit 2', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^lpreq send: bin\.lpreq: a binary file, not a request file\n$/);
   assert.equal(api.received.length, 0);
+});
+
+test('control characters of a response are printed escaped; line breaks and tabs of the body stay', async () => {
+  writeFileSync(join(dir, 'esc.lpreq'), 'GET {{base_url}}/anything\n');
+  const text = await send(['esc.lpreq']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.doesNotMatch(text.stdout, RAW_CONTROL);
+  assert.match(text.stdout, /^x-note: a\\x9b2Jb$/m);
+  assert.match(text.stdout, /line one\r?\n\\x1b\]0;pwned\\x07\\x1b\[2J\\rover\\u202eline two\n\ttabbed\n/);
+
+  const json = await send(['esc.lpreq', '--format', 'json']);
+  assert.doesNotMatch(json.stdout, RAW_CONTROL);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.headers['x-note'], 'a\u009b2Jb');
+  assert.ok(parsed.body.includes('\u001b]0;pwned\u0007'));
+});
+
+test('a prompt\'s question and the messages on standard error carry no raw control character', async () => {
+  writeFileSync(join(dir, 'prompt.lpreq'), '# @name p\u001b[5m\n# @prompt id the \u001b]0;x\u0007 id\nGET {{base_url}}/x/{{id}}\n');
+  const asked = await send(['prompt.lpreq'], () => undefined);
+  assert.equal(asked.questions.length, 1);
+  assert.doesNotMatch(asked.questions[0], RAW_CONTROL);
+  const unasked = await send(['prompt.lpreq']);
+  assert.match(unasked.stderr, /--prompt id=VALUE/);
+  assert.doesNotMatch(unasked.stderr, RAW_CONTROL);
+  assert.doesNotMatch(unasked.stdout, RAW_CONTROL);
 });

@@ -8,6 +8,7 @@ import { LineIndex } from '../core/positions';
 import { loadEnvironmentFiles } from '../node/environments';
 import { readTextInput, readTextStream, type TextRead } from '../node/textInput';
 import { flagValue, parseArgs, UsageError } from './args';
+import { printable, printableJson } from './terminalText';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
@@ -234,10 +235,10 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
   const couldNotRead = `${unreadable} file${unreadable === 1 ? '' : 's'} could not be read`;
   switch (format) {
     case 'json':
-      io.stdout(`${JSON.stringify(results)}\n`);
+      io.stdout(`${printableJson(JSON.stringify(results))}\n`);
       break;
     case 'sarif':
-      io.stdout(`${JSON.stringify(toSarif(results, io.cwd), null, 2)}\n`);
+      io.stdout(`${printableJson(JSON.stringify(toSarif(results, io.cwd), null, 2))}\n`);
       break;
     case 'github':
       for (const r of results) io.stdout(`${toGithub(r)}\n`);
@@ -255,9 +256,10 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
 
 function toText(results: FileDiagnostic[], files: number, unreadable: string | undefined, colour: boolean): string {
   const paint = (code: string, s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
+  // File names and messages (which quote the file's values) are the only text not written here: made printable.
   const lines = results.map((r) => {
     const sev = r.severity === 'error' ? paint('31', 'error') : r.severity === 'warning' ? paint('33', 'warning') : paint('36', r.severity);
-    return `${paint('1', `${r.file}:${r.line}:${r.column}`)}: ${sev} ${paint('2', r.code)}: ${r.message}`;
+    return `${paint('1', `${printable(r.file)}:${r.line}:${r.column}`)}: ${sev} ${paint('2', r.code)}: ${printable(r.message)}`;
   });
   const checked = results.filter((r) => r.code !== UNREADABLE_FILE);
   const errors = checked.filter((r) => r.severity === 'error').length;
@@ -277,14 +279,14 @@ function escapeProperty(s: string): string {
 function toGithub(r: FileDiagnostic): string {
   const level = r.severity === 'error' ? 'error' : r.severity === 'warning' ? 'warning' : 'notice';
   const props = [
-    `file=${escapeProperty(r.file)}`,
+    `file=${escapeProperty(printable(r.file))}`,
     `line=${r.line}`,
     `col=${r.column}`,
     `endLine=${r.endLine}`,
     `endColumn=${r.endColumn}`,
     `title=${escapeProperty(`lpreq ${r.code}`)}`,
   ];
-  return `::${level} ${props.join(',')}::${escapeData(r.message)}`;
+  return `::${level} ${props.join(',')}::${escapeData(printable(r.message))}`;
 }
 
 function toSarif(results: FileDiagnostic[], cwd: string) {

@@ -8,6 +8,7 @@ import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
 import { readTextFileSync } from '../node/textInput';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { printable, printableErrors } from './terminalText';
 
 export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]';
 
@@ -33,7 +34,9 @@ export function isLoopback(host: string): boolean {
 const LOOPBACK_V6 = new BlockList();
 LOOPBACK_V6.addAddress('::1', 'ipv6');
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages quote paths and the seed file's values: printable on a terminal.
+  const io: Io = { ...printableErrors(given), stdout: (s) => given.stdout(printable(s, { lines: true })) };
   try {
     const args = parseArgs(argv, { port: { value: true }, host: { value: true }, seed: { value: true }, token: { value: true }, scopes: { value: true }, help: {} });
     if (args.flags.has('help')) {

@@ -25,6 +25,7 @@ import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
+import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
@@ -102,7 +103,9 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages and questions quote the request file and the server: no control character reaches the terminal as it is.
+  const io = printableErrors(given);
   // This bundle has its own UsageError class: report it here, not in dist/lpreq.js.
   try {
     return await runSend(argv, io);
@@ -272,8 +275,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
-  if (format === 'json') io.stdout(scrub(`${jsonText(result)}\n`));
-  else io.stdout(scrub(toText(result, errors.length, selected)));
+  // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
+  if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
+  else io.stdout(printable(scrub(toText(result, errors.length, selected)), { lines: true }));
   return result.ok ? 0 : 1;
 }
 
