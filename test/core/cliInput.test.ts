@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, ftruncateSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, ROOT, tempDir } from '../helpers';
@@ -115,13 +115,24 @@ test('a dangling symbolic link is that path\'s problem: the other files are chec
   writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modulez\n');
   symlinkSync('nowhere.lpreq', join(root, 'gone.lpreq'));
   symlinkSync('self.lpreq', join(root, 'self.lpreq'));
-  const { code, stdout } = await runCli(['check', '--format', 'json', 'dangling'], { cwd: tmp });
+  // Under another name, a link to nothing is no request file, but it might have led to a folder of them.
+  symlinkSync('missing-folder', join(root, 'more'));
+  const { code, stdout, stderr } = await runCli(['check', '--format', 'json', 'dangling'], { cwd: tmp });
   assert.equal(code, 2);
   assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [
     [join('dangling', 'gone.lpreq'), 'unreadable-file'],
     [join('dangling', 'good.lpreq'), 'unknown-endpoint'],
     [join('dangling', 'self.lpreq'), 'unreadable-file'],
   ]);
+  assert.match(stderr, /^lpreq: dangling\/more: a symbolic link to missing-folder, which does not exist; skipped$/m);
+  // That one alone does not fail the run: the good file decides.
+  const alone = join(tmp, 'dangling-other');
+  mkdirSync(alone, { recursive: true });
+  writeFileSync(join(alone, 'good.lpreq'), 'GET /api/v1/courses/1/modules\n');
+  symlinkSync('missing-folder', join(alone, 'more'));
+  const quiet = await runCli(['check', 'dangling-other'], { cwd: tmp });
+  assert.equal(quiet.code, 0);
+  assert.match(quiet.stderr, /more: a symbolic link to missing-folder/);
   // Named on the command line, a dangling link is a plain one-line error.
   const named = await runCli(['check', join('dangling', 'gone.lpreq')], { cwd: tmp });
   assert.equal(named.code, 2);
@@ -185,6 +196,19 @@ test('a binary or too large file among good ones is reported as that file\'s pro
   for (const r of run.results) assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
   assert.equal(run.invocations[0].executionSuccessful, false);
   assert.equal(run.invocations[0].toolExecutionNotifications.length, 2);
+});
+
+test('a pipe named *.lpreq in a folder is reported, not read (it could block the run); named on the command line it is read', { timeout: 30_000 }, async () => {
+  const root = join(tmp, 'fifo');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modules\n');
+  assert.equal(spawnSync('mkfifo', [join(root, 'pipe.lpreq')]).status, 0);
+  const { code, stdout } = await runCli(['check', '--format', 'json', 'fifo'], { cwd: tmp });
+  assert.equal(code, 2);
+  assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [[join('fifo', 'pipe.lpreq'), 'unreadable-file']]);
+  const named = await shell(`printf 'GETT /x\\n' > fifo/pipe.lpreq & $LPREQ check --format json fifo/pipe.lpreq; s=$?; wait; exit $s`);
+  assert.equal(named.code, 1);
+  assert.deepEqual(JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]), [['fifo/pipe.lpreq', 'syntax']]);
 });
 
 test('a file without read permission is that file\'s problem', async () => {
