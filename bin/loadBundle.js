@@ -99,7 +99,9 @@ function processIo() {
       if (!stdoutClosed) process.stdout.write(s);
     },
     stderr: (s) => process.stderr.write(s),
-    readStdin: () => readFileSync(0, 'utf8'),
+    // A stream, not readFileSync(0): reading isTTY below makes a pipe non-blocking, and a pipe
+    // whose writer is slow then fails with EAGAIN. The reader stops at its size limit.
+    readStdin: () => process.stdin,
     isTTY: process.stdout.isTTY === true,
     env: process.env,
     cwd: process.cwd(),

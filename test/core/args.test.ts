@@ -42,7 +42,7 @@ test('lpreq send, check and mock: a repeated one-value flag exits 2 and names th
   assert.equal(await runSend(['x.lpreq', '--line', '5', '--line', '13'], send), 2);
   assert.match(send.err(), /--line/);
   const check = io();
-  assert.throws(() => runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check, () => assert.fail('no checker')), (e: unknown) => e instanceof Error && /--env/.test(e.message));
+  await assert.rejects(runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check, () => assert.fail('no checker')), (e: unknown) => e instanceof Error && /--env/.test(e.message));
   const mock = io();
   assert.equal(await runMock(['--port', '0', '--port', '1'], mock), 2);
   assert.match(mock.err(), /--port/);

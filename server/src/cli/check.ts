@@ -1,17 +1,27 @@
 /** `lpreq check [--env NAME] [--format text|json|sarif|github] PATH...` (LPREQ-FORMAT section 5). */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY } from '../core/checker';
 import { CODE_HELP } from '../core/codes';
 import { LineIndex } from '../core/positions';
 import { loadEnvironmentFiles } from '../node/environments';
+import { readTextInput, readTextStream, type TextRead } from '../node/textInput';
 import { flagValue, parseArgs, UsageError } from './args';
+import { printable, printableJson } from './terminalText';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
-/** Files larger than this are reported, not checked (a request file is a few kilobytes). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * The code of an input that could not be checked (binary, too large, unreadable, a link to
+ * nothing): the command line's own, beside the checker's, so that every format reports it
+ * where CI looks, at line 1 of that file. Such a run exits with 2.
+ */
+export const UNREADABLE_FILE = 'unreadable-file';
+const UNREADABLE_HELP = {
+  title: 'File that could not be checked',
+  help: 'The file could not be read as a request file: it is binary, larger than 64 MB, not readable, or a symbolic link to nothing. The other files are checked; the run exits with 2.',
+};
 
 export interface FileDiagnostic {
   file: string;
@@ -20,14 +30,15 @@ export interface FileDiagnostic {
   endLine: number;
   endColumn: number;
   severity: Diagnostic['severity'];
-  code: DiagnosticCode;
+  code: DiagnosticCode | typeof UNREADABLE_FILE;
   message: string;
 }
 
 export interface Io {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
-  readStdin: () => string;
+  /** Standard input: the process's stream, read as it arrives; the whole text when a test gives it. */
+  readStdin: () => string | AsyncIterable<Uint8Array | string>;
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -40,61 +51,139 @@ interface Input {
   display: string;
   /** The absolute path, or undefined for standard input. */
   absolute?: string;
+  /** Why it cannot be read, when that is known from walking the folder. */
+  problem?: string;
 }
 
-function collect(path: string, cwd: string): Input[] {
-  if (path === '-') return [{ display: '-' }];
+/** What a walk has met: each folder and each file by its real path, so a link loop ends and a file is checked once. */
+interface Seen {
+  /** Each folder walked, with the count of request files met at or below it (0 while it is being walked). */
+  folders: Map<string, number>;
+  files: Set<string>;
+  /** Things skipped that the user should hear of (on standard error). */
+  notes: string[];
+}
+
+/** The path with every link resolved (one system call), or the path itself when that fails. */
+function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Why a path that stat cannot follow is unusable: a link to nothing, a loop, or no permission. */
+function brokenPath(absolute: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return 'a symbolic link that leads back to itself';
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot be reached (permission denied)';
+  try {
+    if (lstatSync(absolute).isSymbolicLink()) return `a symbolic link to ${readlinkSync(absolute)}, which does not exist`;
+  } catch {
+    // Not there at all.
+  }
+  return 'no such file or folder';
+}
+
+function isRequestFile(name: string): boolean {
+  return name.endsWith('.lpreq');
+}
+
+/**
+ * The inputs a path stands for: itself for a file (or a pipe: `<(command)`), the `*.lpreq`
+ * files below it for a folder, symbolic links followed. A path that does not exist, or a
+ * folder without one request file, is a usage error: in CI it is a wrong path.
+ */
+function collect(path: string, cwd: string, seen: Seen): Input[] {
+  if (path === '-') {
+    if (seen.files.has('-')) return [];
+    seen.files.add('-');
+    return [{ display: '-' }];
+  }
   const absolute = resolve(cwd, path);
   let stat;
   try {
     stat = statSync(absolute);
-  } catch {
-    throw new UsageError(`${path}: no such file or folder`);
+  } catch (e) {
+    throw new UsageError(`${path}: ${brokenPath(absolute, e)}`);
   }
-  if (stat.isFile()) return [{ display: path, absolute }];
+  if (stat.isFile() || stat.isFIFO() || stat.isCharacterDevice()) {
+    const real = realPath(absolute);
+    if (seen.files.has(real)) return [];
+    seen.files.add(real);
+    return [{ display: path, absolute }];
+  }
   if (!stat.isDirectory()) throw new UsageError(`${path}: not a file or folder`);
   const out: Input[] = [];
-  const walk = (dir: string, shown: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (e) {
-      throw new UsageError(`${shown}: cannot read the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name === 'node_modules' || entry.name === '.git') continue;
-      const full = join(dir, entry.name);
-      const display = shown === '.' ? entry.name : join(shown, entry.name);
-      if (entry.isDirectory()) walk(full, display);
-      else if (entry.isFile() && entry.name.endsWith('.lpreq')) out.push({ display, absolute: full });
-    }
-  };
-  walk(absolute, path.replace(/[\\/]+$/, '') || path);
+  // Files met count even when they were checked under another name already (a folder named twice is not empty).
+  if (walk(absolute, path.replace(/[\\/]+$/, '') || path, seen, out) === 0) throw new UsageError(`${path}: no .lpreq file in this folder or below it`);
   return out;
 }
 
-function readInput(input: Input, io: Io): string {
-  if (!input.absolute) return io.readStdin();
-  let size: number;
+/** Adds the request files at or below `dir` to `out`; returns how many it met, new or not. */
+function walk(dir: string, shown: string, seen: Seen, out: Input[]): number {
+  const real = realPath(dir);
+  const known = seen.folders.get(real);
+  if (known !== undefined) return known;
+  seen.folders.set(real, 0);
+  let entries: Dirent[];
   try {
-    size = statSync(input.absolute).size;
-  } catch {
-    throw new UsageError(`${input.display}: no such file`);
-  }
-  if (size > MAX_FILE_BYTES) throw new UsageError(`${input.display}: ${Math.round(size / 1048576)} MB is too large for a request file (limit 64 MB)`);
-  let buffer: Buffer;
-  try {
-    buffer = readFileSync(input.absolute);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(`${input.display}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    // Its files are unknown, so it counts as an input that could not be read.
+    out.push({ display: shown, absolute: dir, problem: `cannot read the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+    seen.folders.set(real, 1);
+    return 1;
   }
-  if (buffer.subarray(0, 8192).includes(0)) throw new UsageError(`${input.display}: a binary file, not a request file`);
-  return buffer.toString('utf8');
+  let met = 0;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name === 'node_modules' || entry.name === '.git') continue;
+    const full = join(dir, entry.name);
+    const display = shown === '.' ? entry.name : join(shown, entry.name);
+    let kind: 'file' | 'folder' | 'other' = entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+    // Without a link, the real path is the folder's joined with the name: no system call per file.
+    let key = join(real, entry.name);
+    if (entry.isSymbolicLink()) {
+      let target;
+      try {
+        target = statSync(full);
+      } catch (e) {
+        const why = brokenPath(full, e);
+        if (isRequestFile(entry.name)) {
+          out.push({ display, absolute: full, problem: why });
+          met++;
+        }
+        // A link to nothing under another name might have led to a folder of requests: say it was skipped.
+        else seen.notes.push(`${display}: ${why}; skipped`);
+        continue;
+      }
+      kind = target.isDirectory() ? 'folder' : target.isFile() ? 'file' : 'other';
+      key = realPath(full);
+    }
+    if (kind === 'folder') met += walk(full, display, seen, out);
+    else if (isRequestFile(entry.name)) {
+      met++;
+      if (seen.files.has(key)) continue;
+      seen.files.add(key);
+      // A pipe or device found in a folder is not read: it could block the run for ever.
+      out.push(kind === 'file' ? { display, absolute: full } : { display, absolute: full, problem: 'not a regular file (a pipe, socket or device); name it on the command line to read it' });
+    }
+  }
+  seen.folders.set(real, met);
+  return met;
+}
+
+function readInput(input: Input, io: Io): Promise<TextRead> | TextRead {
+  if (input.problem !== undefined) return { problem: input.problem };
+  if (input.absolute !== undefined) return readTextInput(input.absolute);
+  const stdin = io.readStdin();
+  return readTextStream(typeof stdin === 'string' ? [stdin] : stdin);
 }
 
 /** Runs `lpreq check`; `makeChecker` is called once the arguments and paths are known to be good. */
-export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): number {
+export async function runCheck(argv: string[], io: Io, makeChecker: () => Checker): Promise<number> {
   const args = parseArgs(argv, {
     env: { value: true },
     format: { value: true, choices: ['text', 'json', 'sarif', 'github'] },
@@ -107,18 +196,24 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
   if (args.positionals.length === 0) throw new UsageError(`no path given\n${CHECK_USAGE}`);
   const format = flagValue(args, 'format') ?? 'text';
   const envName = flagValue(args, 'env');
-  // A file named twice (itself and inside a folder given too) is checked once, where it first comes.
-  const seenPaths = new Set<string>();
-  const inputs = args.positionals.flatMap((p) => collect(p, io.cwd)).filter((i) => i.absolute === undefined || (!seenPaths.has(i.absolute) && !!seenPaths.add(i.absolute)));
+  // A file reached twice (named and inside a folder given too, or through a link) is checked once, where it first comes.
+  const seen: Seen = { folders: new Map(), files: new Set(), notes: [] };
+  const inputs = args.positionals.flatMap((p) => collect(p, io.cwd, seen));
   let checker: Checker | undefined;
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;
+  let unreadable = 0;
   const problems: string[] = [];
   const envProblems = new Set<string>();
   for (const input of inputs) {
-    // A byte order mark is not a character of the first line: columns count from after it, as editors show them.
-    const raw = readInput(input, io);
-    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    const read = await readInput(input, io);
+    if (read.problem !== undefined) {
+      unreadable++;
+      results.push({ file: input.display, line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'error', code: UNREADABLE_FILE, message: read.problem });
+      continue;
+    }
+    // The reader skipped a byte order mark: columns count from after it, as editors show them.
+    const text = read.text;
     // A broken environment file is told once; its files are checked without its variables, as the editor does.
     const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) => envProblems.add(e.message));
     if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
@@ -136,33 +231,40 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
     throw new UsageError(`no environment named '${envName}' in http-client.env.json or http-client.private.env.json${unread}`);
   }
   for (const p of envProblems) problems.push(`${p}; its environments are not used until it is fixed`);
-  if (inputs.length === 0) problems.push('no .lpreq files found');
+  problems.push(...seen.notes);
+  const couldNotRead = `${unreadable} file${unreadable === 1 ? '' : 's'} could not be read`;
   switch (format) {
     case 'json':
-      io.stdout(`${JSON.stringify(results)}\n`);
+      io.stdout(`${printableJson(JSON.stringify(results))}\n`);
       break;
     case 'sarif':
-      io.stdout(`${JSON.stringify(toSarif(results, io.cwd), null, 2)}\n`);
+      io.stdout(`${printableJson(JSON.stringify(toSarif(results, io.cwd), null, 2))}\n`);
       break;
     case 'github':
       for (const r of results) io.stdout(`${toGithub(r)}\n`);
       break;
     default:
-      io.stdout(toText(results, inputs.length, io.isTTY && !io.env.NO_COLOR));
+      io.stdout(toText(results, inputs.length - unreadable, unreadable > 0 ? couldNotRead : undefined, io.isTTY && !io.env.NO_COLOR));
   }
+  // The text summary says it; the other formats list the files, and a person reading the log hears it here.
+  if (unreadable > 0 && format !== 'text') problems.push(`${couldNotRead} (code ${UNREADABLE_FILE} in the output)`);
   for (const p of problems) io.stderr(`lpreq: ${p}\n`);
+  // An input left unchecked is worse than an error found: nothing is known about it.
+  if (unreadable > 0) return 2;
   return results.some((r) => r.severity === 'error') ? 1 : 0;
 }
 
-function toText(results: FileDiagnostic[], files: number, colour: boolean): string {
+function toText(results: FileDiagnostic[], files: number, unreadable: string | undefined, colour: boolean): string {
   const paint = (code: string, s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
+  // File names and messages (which quote the file's values) are the only text not written here: made printable.
   const lines = results.map((r) => {
     const sev = r.severity === 'error' ? paint('31', 'error') : r.severity === 'warning' ? paint('33', 'warning') : paint('36', r.severity);
-    return `${paint('1', `${r.file}:${r.line}:${r.column}`)}: ${sev} ${paint('2', r.code)}: ${r.message}`;
+    return `${paint('1', `${printable(r.file)}:${r.line}:${r.column}`)}: ${sev} ${paint('2', r.code)}: ${printable(r.message)}`;
   });
-  const errors = results.filter((r) => r.severity === 'error').length;
-  const warnings = results.filter((r) => r.severity === 'warning').length;
-  const summary = `${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const checked = results.filter((r) => r.code !== UNREADABLE_FILE);
+  const errors = checked.filter((r) => r.severity === 'error').length;
+  const warnings = checked.filter((r) => r.severity === 'warning').length;
+  const summary = `${files} file${files === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${unreadable ? `; ${unreadable}` : ''}`;
   return `${lines.join('\n')}${lines.length ? '\n' : ''}${summary}\n`;
 }
 
@@ -177,18 +279,26 @@ function escapeProperty(s: string): string {
 function toGithub(r: FileDiagnostic): string {
   const level = r.severity === 'error' ? 'error' : r.severity === 'warning' ? 'warning' : 'notice';
   const props = [
-    `file=${escapeProperty(r.file)}`,
+    `file=${escapeProperty(printable(r.file))}`,
     `line=${r.line}`,
     `col=${r.column}`,
     `endLine=${r.endLine}`,
     `endColumn=${r.endColumn}`,
     `title=${escapeProperty(`lpreq ${r.code}`)}`,
   ];
-  return `::${level} ${props.join(',')}::${escapeData(r.message)}`;
+  return `::${level} ${props.join(',')}::${escapeData(printable(r.message))}`;
 }
 
 function toSarif(results: FileDiagnostic[], cwd: string) {
-  const codes = Object.keys(CODE_HELP) as DiagnosticCode[];
+  const codes: FileDiagnostic['code'][] = [...(Object.keys(CODE_HELP) as DiagnosticCode[]), UNREADABLE_FILE];
+  const help = (code: FileDiagnostic['code']) => (code === UNREADABLE_FILE ? UNREADABLE_HELP : CODE_HELP[code]);
+  const unread = results.filter((r) => r.code === UNREADABLE_FILE);
+  const location = (r: FileDiagnostic) => ({
+    physicalLocation: {
+      artifactLocation: { uri: relative(cwd, resolve(cwd, r.file)).split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },
+      region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
+    },
+  });
   const level = (s: string) => (s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -202,15 +312,24 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
             version: '0.1.0',
             rules: codes.map((code) => ({
               id: code,
-              name: CODE_HELP[code].title.replace(/[^A-Za-z]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
-              shortDescription: { text: CODE_HELP[code].title },
-              fullDescription: { text: CODE_HELP[code].help },
-              help: { text: CODE_HELP[code].help, markdown: CODE_HELP[code].help },
+              name: help(code).title.replace(/[^A-Za-z]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
+              shortDescription: { text: help(code).title },
+              fullDescription: { text: help(code).help },
+              help: { text: help(code).help, markdown: help(code).help },
               helpUri: `https://github.com/lpreq/lpreq/blob/main/docs/codes.md#${code}`,
-              defaultConfiguration: { level: level(DEFAULT_SEVERITY[code]) },
+              defaultConfiguration: { level: level(code === UNREADABLE_FILE ? 'error' : DEFAULT_SEVERITY[code]) },
             })),
           },
         },
+        // A file that could not be read makes the run incomplete: SARIF says so here, besides the result on the file.
+        invocations: [
+          {
+            executionSuccessful: unread.length === 0,
+            ...(unread.length > 0
+              ? { toolExecutionNotifications: unread.map((r) => ({ level: 'error', message: { text: `${r.file}: ${r.message}` }, locations: [location(r)] })) }
+              : {}),
+          },
+        ],
         columnKind: 'utf16CodeUnits',
         // URIs, not paths: spaces, `#` and `%` in folder and file names are percent-encoded.
         originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
@@ -219,14 +338,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
           ruleIndex: codes.indexOf(r.code),
           level: level(r.severity),
           message: { text: r.message },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: relative(cwd, resolve(cwd, r.file)).split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },
-                region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
-              },
-            },
-          ],
+          locations: [location(r)],
         })),
       },
     ],

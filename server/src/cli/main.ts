@@ -7,6 +7,7 @@ import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { UsageError } from './args';
 import { runCheck, type Io } from './check';
+import { printableErrors } from './terminalText';
 
 const USAGE = `lpreq: write, check and send Learning Platform API requests
 
@@ -21,7 +22,9 @@ usage:
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
 const SEPARATE = new Set(['send', 'mock', 'lsp']);
 
-export async function main(argv: string[], io: Io): Promise<number> {
+export async function main(argv: string[], given: Io): Promise<number> {
+  // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.
+  const io = printableErrors(given);
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -33,7 +36,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     // The catalog is loaded once the arguments hold: help and usage errors answer at once.
-    if (command === 'check') return runCheck(rest, io, () => new Checker(bundledCatalog()));
+    if (command === 'check') return await runCheck(rest, io, () => new Checker(bundledCatalog()));
     if (SEPARATE.has(command)) {
       let mod: { run(argv: string[], io: Io): Promise<number> };
       try {

@@ -2,24 +2,21 @@
  * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]`
  * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM.
  */
-import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
+import { readTextFileSync } from '../node/textInput';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { printable, printableErrors } from './terminalText';
 
 export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]';
 
 function readJson(path: string, cwd: string, what: string): unknown {
-  let text: string;
+  const read = readTextFileSync(resolve(cwd, path));
+  if (read.problem !== undefined) throw new UsageError(`${what} ${path}: ${read.problem}`);
   try {
-    text = readFileSync(resolve(cwd, path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`${what} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    return JSON.parse(text);
+    return JSON.parse(read.text);
   } catch (e) {
     throw new UsageError(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
   }
@@ -37,7 +34,9 @@ export function isLoopback(host: string): boolean {
 const LOOPBACK_V6 = new BlockList();
 LOOPBACK_V6.addAddress('::1', 'ipv6');
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages quote paths and the seed file's values: printable on a terminal.
+  const io: Io = { ...printableErrors(given), stdout: (s) => given.stdout(printable(s, { lines: true })) };
   try {
     const args = parseArgs(argv, { port: { value: true }, host: { value: true }, seed: { value: true }, token: { value: true }, scopes: { value: true }, help: {} });
     if (args.flags.has('help')) {

@@ -8,7 +8,7 @@
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
@@ -16,6 +16,7 @@ import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
+import { readTextFileSync, readTextInput } from '../node/textInput';
 import { stringifyExact } from '../sender/exactNumbers';
 import { HistoryStore, scrubSecrets } from '../sender/history';
 import { MIN_SECRET_LENGTH } from '../sender/secrets';
@@ -24,6 +25,7 @@ import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
+import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
@@ -101,7 +103,9 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages and questions quote the request file and the server: no control character reaches the terminal as it is.
+  const io = printableErrors(given);
   // This bundle has its own UsageError class: report it here, not in dist/lpreq.js.
   try {
     return await runSend(argv, io);
@@ -161,12 +165,10 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (e) {
-    throw new UsageError(`${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  // The reader of `lpreq check`: the same size limit, decoding and words for a file that cannot be read.
+  const read = await readTextInput(absolute);
+  if (read.problem !== undefined) throw new UsageError(`${path}: ${read.problem}`);
+  const text = read.text;
   const document = parseDocument(text);
   const blockIndex = chooseBlock(document, name, line, path);
 
@@ -209,11 +211,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const dotenvFile = join(dirname(absolute), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
-    try {
-      dotenv = parseDotenv(readFileSync(dotenvFile, 'utf8'));
-    } catch {
-      io.stderr(`lpreq: ${dotenvFile} cannot be read; {{$dotenv ...}} stays unresolved\n`);
-    }
+    const env = readTextFileSync(dotenvFile);
+    if (env.problem === undefined) dotenv = parseDotenv(env.text);
+    else io.stderr(`lpreq: ${dotenvFile}: ${env.problem}; {{$dotenv ...}} stays unresolved\n`);
   }
 
   const controller = new AbortController();
@@ -275,8 +275,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
-  if (format === 'json') io.stdout(scrub(`${jsonText(result)}\n`));
-  else io.stdout(scrub(toText(result, errors.length, selected)));
+  // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
+  if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
+  else io.stdout(printable(scrub(toText(result, errors.length, selected)), { lines: true }));
   return result.ok ? 0 : 1;
 }
 

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import type { Environments } from '../core/checker';
 import type * as EnvironmentSchemas from './environmentSchema';
+import { readTextFileSync } from './textInput';
 
 export const SHARED_ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
@@ -71,15 +72,14 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
   return parsed.data;
 }
 
-/** An environment file's text; a file that cannot be read (a folder, no permission) is named in the error. */
+/**
+ * An environment file's text, read as request files are (size limit, UTF-16 with a byte order
+ * mark, as PowerShell writes it); a file that cannot be read (a folder, no permission, a pipe) is named in the error.
+ */
 function readEnvironmentFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EISDIR' ? 'is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${(e as Error).message})`;
-    throw new EnvironmentFileError(`${file} ${why}`);
-  }
+  const read = readTextFileSync(file);
+  if (read.problem !== undefined) throw new EnvironmentFileError(`${file}: ${read.problem}`);
+  return read.text;
 }
 
 /** The environment whose variables every environment has (httpYac, Kulala and JetBrains read it too); not one to choose. */
