@@ -66,7 +66,7 @@ for (const [range, config] of byRange) {
     const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
     // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
     const usesProjectBin = config.some((b) => b.text.includes('node_modules/.bin/lpreq'));
-    const binDir = join(tempDir('nvim-bin'));
+    const binDir = tempDir('nvim-bin');
     if (!usesProjectBin) symlinkSync(LPREQ_BIN, join(binDir, 'lpreq'));
 
     const run = await runNeovim({
