@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { writeNotices } from './notices.mjs';
 
 // The catalog is embedded as text and parsed with JSON.parse on first use: cheaper than
 // compiling it as a JavaScript object literal every time a bundle loads.
@@ -45,6 +46,8 @@ const common = {
   sourcemap: 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  // Which packages each bundle holds: their licenses go to dist/THIRD-PARTY-NOTICES.txt.
+  metafile: true,
 };
 
 const entries = [
@@ -58,14 +61,15 @@ const entries = [
   { in: 'server/src/library.ts', out: 'dist/library.js' },
 ];
 
-await Promise.all(
+const results = await Promise.all(
   entries
     .filter((e) => existsSync(e.in))
     .map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
 );
 if (existsSync('client/src/extension.ts')) {
-  await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] });
+  results.push(await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }));
 }
+await writeNotices(results.map((r) => r.metafile), 'dist/THIRD-PARTY-NOTICES.txt');
 
 // The V8 code cache of the command line and the language server (bin/loadBundle.js reads it).
 if (!process.argv.includes('--no-code-cache')) await import('./codeCache.mjs');

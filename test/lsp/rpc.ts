@@ -27,8 +27,17 @@ export class LspClient {
   /** What the server answered to initialize (its capabilities). */
   initializeResult: unknown;
 
-  constructor(args: string[] = [join(ROOT, 'bin', 'lpreq.js'), 'lsp', '--stdio'], cwd = ROOT) {
-    this.process = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * Starts `node args` by default; `options.command` starts another program (`npx`), and
+   * `options.detached` gives it a process group of its own that kill() ends whole (npx runs
+   * the server as a child of its own).
+   */
+  constructor(
+    args: string[] = [join(ROOT, 'bin', 'lpreq.js'), 'lsp', '--stdio'],
+    cwd = ROOT,
+    private readonly options: { command?: string; env?: NodeJS.ProcessEnv; detached?: boolean } = {},
+  ) {
+    this.process = spawn(options.command ?? process.execPath, args, { cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.process.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
@@ -179,6 +188,12 @@ export class LspClient {
   kill() {
     for (const p of this.pending.values()) clearTimeout(p.timer);
     this.pending.clear();
-    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+    if (this.options.detached && this.process.pid !== undefined) {
+      try {
+        process.kill(-this.process.pid, 'SIGKILL');
+      } catch {
+        // The group has already gone.
+      }
+    } else if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
   }
 }

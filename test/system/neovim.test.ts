@@ -1,0 +1,118 @@
+/**
+ * Neovim with the configuration docs/editors.md gives, as a user would run it: the blocks
+ * marked `<!-- nvim-config VERSIONS FILE -->` are written into a fresh config folder, and a
+ * headless Neovim opens an example from a copy of examples/ whose node_modules/.bin holds
+ * the built lpreq. Every documented configuration whose version range holds the installed
+ * Neovim runs; CI installs Debian's (0.7.2, .ci/run).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tempDir } from '../helpers';
+import { configBlocks, inRange, installedNeovim, runNeovim, type ConfigBlock, type StepResult } from './neovim/nvim';
+
+const LPREQ_BIN = join(ROOT, 'bin', 'lpreq.js');
+const blocks = configBlocks(readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8'));
+const version = installedNeovim();
+
+type Diagnostic = { code: string; line: number; column: number };
+
+/** `lpreq check --format json` of a text: what every editor must show. */
+function checked(text: string, cwd: string, env: string): Diagnostic[] {
+  const r = spawnSync(process.execPath, [LPREQ_BIN, 'check', '--env', env, '--format', 'json', '-'], { cwd, input: text, encoding: 'utf8', timeout: 30_000 });
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  return (JSON.parse(r.stdout) as { code: string; line: number; column: number }[]).map((d) => ({ code: d.code, line: d.line - 1, column: d.column - 1 }));
+}
+
+const sorted = (list: Diagnostic[]) => list.map((d) => `${d.line}:${d.column} ${d.code}`).sort();
+
+/** A project as a user has it: the examples, and lpreq installed in node_modules/.bin (as npm links it). */
+function project(): { dir: string; path: string } {
+  const dir = tempDir('nvim-project');
+  cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(LPREQ_BIN, join(dir, 'node_modules', '.bin', 'lpreq'));
+  return { dir, path: join(dir, 'mistakes.lpreq') };
+}
+
+test('docs/editors.md holds the Neovim configurations the test runs', () => {
+  const ranges = new Set(blocks.map((b) => b.versions));
+  assert.deepEqual([...ranges].sort(), ['0.10+', '0.11+', '0.7-0.9']);
+  for (const b of blocks) assert.match(b.text, /lsp/, `${b.versions} ${b.file}`);
+});
+
+const byRange = new Map<string, ConfigBlock[]>();
+for (const b of blocks) byRange.set(b.versions, [...(byRange.get(b.versions) ?? []), b]);
+
+for (const [range, config] of byRange) {
+  const skip =
+    version === undefined
+      ? 'nvim is not installed (CI installs Debian\'s: apt-get install neovim, see .ci/run)'
+      : inRange(version, range)
+        ? false
+        : `the configuration for Neovim ${range} does not apply to the installed ${version.join('.')}`;
+
+  test(`neovim ${range}: the documented configuration shows lpreq's diagnostics and completes a parameter`, { skip, timeout: 120_000 }, async () => {
+    const { dir, path } = project();
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
+    // Where the steps act: the first request (a missing-required error on its request line)
+    // and a new line typed under the misspelt `serch_term` of the files list.
+    const firstRequest = lines.findIndex((l) => l.startsWith('POST '));
+    const typedAt = lines.findIndex((l) => l.startsWith('serch_term')) + 1;
+    const typed = 'sea';
+    const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
+    // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
+    const usesProjectBin = config.some((b) => b.text.includes('node_modules/.bin/lpreq'));
+    const binDir = tempDir('nvim-bin');
+    if (!usesProjectBin) symlinkSync(LPREQ_BIN, join(binDir, 'lpreq'));
+
+    const run = await runNeovim({
+      home: tempDir('nvim-home'),
+      blocks: config,
+      cwd: dir,
+      path: `${binDir}:${process.env.PATH ?? ''}`,
+      timeoutMs: 90_000,
+      steps: [
+        { step: 'open', path, timeout_ms: 20_000 },
+        { step: 'diagnostics', timeout_ms: 20_000 },
+        { step: 'insert', line: typedAt, lines: [typed] },
+        { step: 'complete', line: typedAt, character: typed.length },
+        { step: 'diagnostics' },
+        // :LpreqEnv reaches the server: it checks again, with nothing else changed.
+        { step: 'command', command: 'LpreqEnv production' },
+        { step: 'diagnostics' },
+        // Later steps (the Send Request code lens against a mock on 127.0.0.1, the response
+        // file and its diagnostics) go here, with their steps in neovim/harness.lua.
+      ],
+    });
+    const context = `\nmessages: ${run.messages}\nstderr: ${run.stderr}\nLSP log: ${run.lspLog}`;
+    const result = (i: number, name: string): StepResult => {
+      const r = run.results[i];
+      assert.ok(r, `step ${i} (${name}) did not run${context}`);
+      assert.equal(r.step, name);
+      assert.ok(r.ok, `step ${i} (${name}) failed: ${r.error}${context}`);
+      return r;
+    };
+
+    assert.deepEqual(result(0, 'open').value, { filetype: 'lpreq', client: 'lpreq' });
+
+    const shown = result(1, 'diagnostics').value as Diagnostic[];
+    assert.ok(
+      shown.some((d) => d.code === 'missing-required' && d.line === firstRequest),
+      `missing-required on line ${firstRequest + 1}${context}`,
+    );
+    assert.deepEqual(sorted(shown), sorted(checked(text, dir, 'local')), 'the diagnostics Neovim shows are those of lpreq check');
+
+    const labels = result(3, 'complete').value as string[];
+    assert.ok(Array.isArray(labels) && labels.includes('search_term'), `completion offers search_term: ${JSON.stringify(labels).slice(0, 500)}`);
+
+    // The typed line reached the server: the next diagnostics are those of the edited text.
+    assert.deepEqual(sorted(result(4, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
+    result(5, 'command');
+    assert.deepEqual(sorted(result(6, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'production')));
+    assert.doesNotMatch(run.messages, /Error|E\d+:/, 'the configuration loads without errors');
+  });
+}
