@@ -7,6 +7,7 @@ import { CODE_HELP } from '../core/codes';
 import { LineIndex } from '../core/positions';
 import { loadEnvironmentFiles } from '../node/environments';
 import { flagValue, parseArgs, UsageError } from './args';
+import { hasOwn } from '../core/own';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
@@ -121,7 +122,7 @@ export function runCheck(argv: string[], io: Io, makeChecker: () => Checker): nu
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     // A broken environment file is told once; its files are checked without its variables, as the editor does.
     const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) => envProblems.add(e.message));
-    if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
+    if (envName !== undefined && hasOwn(envFiles.environments, envName)) envSeen = true;
     checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
     const index = new LineIndex(text);

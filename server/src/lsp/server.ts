@@ -48,6 +48,7 @@ import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
 import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/semanticTokens';
 import { documentSymbols, foldingRanges } from '../core/symbols';
 import { EnvironmentFileError, environmentDefinitions, loadEnvironmentFiles } from '../node/environments';
+import { hasOwn } from '../core/own';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
@@ -176,7 +177,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       envCache.set(dir, info);
     }
     const info = envCache.get(dir);
-    return info ? { ...info, selected: selected !== undefined && info.environments[selected] ? selected : undefined } : undefined;
+    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
   }
 
   /** The parse of the document's current version (reusing unchanged blocks) and its scope. */
