@@ -1,6 +1,7 @@
 // eslint with type information: no floating promises, strict equality, zero warnings in CI.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import ownLookup from './eslint-rules/own-lookup.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'bench/.data/**', 'test/.tmp/**', '.vscode-test/**', 'test/e2e/.code-server/**'] },
@@ -20,6 +21,12 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // The hosts and the core look up user-given names as own properties only (issue 17, finding 3).
+    files: ['server/src/**/*.ts', 'client/src/**/*.ts'],
+    plugins: { local: { rules: { 'own-lookup': ownLookup } } },
+    rules: { 'local/own-lookup': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

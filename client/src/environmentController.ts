@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Environments } from '../../server/src/core/checker';
+import { hasOwn, own } from '../../server/src/core/own';
 import type { EnvironmentFiles } from '../../server/src/node/environments';
 import { environmentChoices, isProtected, statusBarText, tokenSecretKey, validSelection, withoutMetaKeys } from './model/environments';
 
@@ -84,7 +85,7 @@ export class EnvironmentController implements vscode.Disposable {
 
   isProtected(fileUri?: vscode.Uri): boolean {
     const name = this.selected;
-    return isProtected(name, name === undefined ? undefined : this.environmentFiles(fileUri).environments[name], this.protectedSetting());
+    return isProtected(name, name === undefined ? undefined : own(this.environmentFiles(fileUri).environments, name), this.protectedSetting());
   }
 
   /** The token of the chosen environment, from secret storage. */
@@ -121,7 +122,7 @@ export class EnvironmentController implements vscode.Disposable {
   /** Chooses an environment by name (a key binding's argument); an unknown name is refused. */
   async choose(name: string): Promise<void> {
     this.files = undefined;
-    if (!Object.prototype.hasOwnProperty.call(this.environmentFiles(this.activeLpreqUri()).environments, name)) {
+    if (!hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, name)) {
       void vscode.window.showWarningMessage(`lpreq: there is no environment '${name}' in http-client.env.json.`);
       return;
     }

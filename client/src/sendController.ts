@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { readBodyFile } from '../../server/src/node/bodyFile';
 import type { Checker } from '../../server/src/core/checker';
 import type { LpreqDocument } from '../../server/src/core/parser';
+import { own } from '../../server/src/core/own';
 import type { ResponseStore } from '../../server/src/sender/chaining';
 import type { HistoryStore } from '../../server/src/sender/history';
 import type { SendResult } from '../../server/src/sender/send';
@@ -300,7 +301,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const target = core.targetPath(entry.request.url, () => undefined);
     const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
     const envs = this.environments.environments();
-    const base = envs.selected ? envs.environments[envs.selected]?.base_url : undefined;
+    const base = envs.selected ? own(envs.environments, envs.selected)?.base_url : undefined;
     let tokenOrigin: string | undefined;
     try {
       tokenOrigin = base ? new URL(base).origin : undefined;

@@ -47,3 +47,9 @@ test('lpreq send, check and mock: a repeated one-value flag exits 2 and names th
   assert.equal(await runMock(['--port', '0', '--port', '1'], mock), 2);
   assert.match(mock.err(), /--port/);
 });
+
+test('an option named like an Object.prototype member is an unknown option (issue 17)', () => {
+  for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+    assert.throws(() => parseArgs([`--${name}`, 'x'], spec), (e: unknown) => e instanceof UsageError && e.message === `unknown option --${name}`, name);
+  }
+});

@@ -182,3 +182,26 @@ test('a malformed environment file: told once for a folder of files, the other f
   assert.equal(named.code, 2);
   assert.match(named.stderr, /no environment named 'prod'[^]*http-client\.env\.json: not valid JSON/);
 });
+
+test('environments and variables named like Object.prototype members are names like any other; --env of one not defined is refused (issue 17)', async () => {
+  const dir = join(tmp, 'env-prototype-names');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    '{"__proto__": {"base_url": "http://127.0.0.1:4010", "course": "1"}, "constructor": {"base_url": "http://127.0.0.1:4010", "toString": "2", "__proto__": "3"}}',
+  );
+  writeFileSync(join(dir, 'a.lpreq'), 'GET {{base_url}}/api/v1/courses/{{toString}}/modules?search_term={{__proto__}}\n');
+  const codes = async (env: string) => {
+    const { code, stdout, stderr } = await runCli(['check', '--format', 'json', '--env', env, join(dir, 'a.lpreq')]);
+    return { code, found: code === 2 ? stderr : (JSON.parse(stdout) as { code: string; column: number }[]).map((d) => `${d.code}@${d.column}`) };
+  };
+  // The environment `constructor` defines base_url, toString and __proto__: nothing is unresolved.
+  assert.deepEqual(await codes('constructor'), { code: 0, found: [] });
+  // `__proto__` is an environment of the file too; it has no toString or __proto__ variable.
+  assert.deepEqual(await codes('__proto__'), { code: 1, found: ['unresolved-variable@33', 'unresolved-variable@66'] });
+  for (const name of ['toString', 'valueOf', 'hasOwnProperty', '__defineGetter__']) {
+    const { code, found } = await codes(name);
+    assert.equal(code, 2, name);
+    assert.match(String(found), new RegExp(`no environment named '${name}'`));
+  }
+});

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseDocument } from '../../server/src/core/parser';
 import type { Environments } from '../../server/src/core/checker';
+import { bundledCatalog } from '../../server/src/catalogData';
 import { sharedChecker, SHARED, ROOT } from '../helpers';
+
+/** Runs of the Object.prototype fuzz: `LPREQ_FUZZ_RUNS` raises it (the default keeps the test fast). */
+const FUZZ_RUNS = Number(process.env.LPREQ_FUZZ_RUNS) > 0 ? Math.floor(Number(process.env.LPREQ_FUZZ_RUNS)) : 3_000;
 
 const corpus = [
   ...readdirSync(join(SHARED, 'conformance', 'invalid')).filter((n) => n.endsWith('.lpreq')).map((n) => join(SHARED, 'conformance', 'invalid', n)),
@@ -17,7 +21,10 @@ const corpus = [
   ...readdirSync(join(ROOT, 'test', 'fixtures', 'diagnostics')).filter((n) => n.endsWith('.lpreq')).map((n) => join(ROOT, 'test', 'fixtures', 'diagnostics', n)),
 ].map((f) => readFileSync(f, 'utf8'));
 
-const pieces = ['###', '\n', '\r\n', '{{', '}}', '{', '}', '[', ']', '=', '&', '?', ':', '#', '@', '//', '/api/v1/', 'GET ', 'POST ', '\t', ' ', '\uFEFF', '\0', '🎓', 'course_', 'sis_course_id:', '%', '%ZZ', 'include[]', '"', '{"a":', '{course_id}', 'HTTP/1.1'];
+/** Every name of Object.prototype: a name a user gives must find only what the catalog, a file or an environment defines (issue 17). */
+const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+const pieces = [...PROTO_NAMES, '###', '\n', '\r\n', '{{', '}}', '{', '}', '[', ']', '=', '&', '?', ':', '#', '@', '//', '/api/v1/', 'GET ', 'POST ', '\t', ' ', '\uFEFF', '\0', '🎓', 'course_', 'sis_course_id:', '%', '%ZZ', 'include[]', '"', '{"a":', '{course_id}', 'HTTP/1.1'];
 
 /** A mutation: insert, delete or replace a slice of a corpus document. */
 const mutated = fc
@@ -35,6 +42,79 @@ const mutated = fc
   });
 
 const random = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 60 }).map((a) => a.join(''));
+
+const protoName = fc.constantFrom(...PROTO_NAMES);
+
+/**
+ * A request to a documented endpoint whose path values, parameter names (their bracket keys
+ * and pattern segments), values, JSON keys, variables, request references and system-variable
+ * arguments are names of Object.prototype: every table of the catalog a sent name or value
+ * indexes (rules, enums, patterns, JSON shapes, placeholders) is reached with one.
+ */
+const prototypeNamed = fc
+  .record({
+    endpoint: fc.constantFrom(...bundledCatalog().endpoints),
+    path: fc.nat(),
+    pathValues: fc.array(fc.oneof(fc.constant('1'), protoName), { minLength: 4, maxLength: 4 }),
+    params: fc.array(fc.tuple(fc.nat(), fc.nat(), protoName, fc.oneof(protoName, fc.nat()), fc.nat({ max: 4 })), { maxLength: 6 }),
+    json: fc.boolean(),
+    extras: fc.array(fc.tuple(fc.nat({ max: 9 }), protoName, protoName), { maxLength: 3 }),
+  })
+  .map(({ endpoint, path, pathValues, params, json, extras }) => {
+    const template = endpoint.paths[path % endpoint.paths.length].template;
+    let k = 0;
+    const target = template.replace(/\{\*?\w+\}/g, () => pathValues[k++ % pathValues.length]);
+    const pairs: [string, string][] = params.map(([which, segment, name, value, how]) => {
+      const param = endpoint.params.length > 0 ? endpoint.params[which % endpoint.params.length] : undefined;
+      let segments = param ? [...param.parsedName.segments] : [name];
+      // A pattern segment (`permissions[{X}][enabled]`) filled with the name; or one segment replaced by it.
+      segments = segments.map((s) => (/^\{\w+\}$/.test(s) ? name : s));
+      if (how === 0) segments[segment % segments.length] = name;
+      if (how === 1) segments.push(name);
+      const written = segments[0] + segments.slice(1).map((s) => `[${s}]`).join('');
+      const documented = param?.enum ?? [];
+      const v = typeof value === 'number' ? (documented.length > 0 ? documented[value % documented.length] : String(value)) : value;
+      return [written, how === 2 ? `{{${v}}}` : v];
+    });
+    const head: string[] = [];
+    const headers: string[] = [];
+    for (const [kind, a, b] of extras) {
+      if (kind === 0) head.push(`@${a} = ${b}`);
+      else if (kind === 1) head.push(`# @name ${a}`);
+      else if (kind === 2) head.push(`# @${a} ${b}`);
+      else if (kind === 3) headers.push(`${a}: {{${b}}}`);
+      else if (kind === 4) headers.push(`X-A: {{$processEnv ${a}}} {{$dotenv ${b}}} {{$env.${a}}}`);
+      else if (kind === 5) headers.push(`X-B: {{$timestamp 1 ${a}}} {{$datetime iso8601 1 ${b}}} {{$localDatetime ${a}}}`);
+      else if (kind === 6) headers.push(`X-C: {{${a}.response.body.$.${b}}} {{${a}.response.headers.${b}}}`);
+      else if (kind === 7) headers.push(`X-D: {{%${a}}}`);
+      else head.push(`# @prompt ${a}`);
+    }
+    const body = json
+      ? JSON.stringify(Object.fromEntries(pairs.map(([n, v]) => [n.replace(/\[.*$/, ''), Object.fromEntries([[n, v]])])))
+      : pairs.map(([n, v]) => `${n} = ${v}`).join('\n');
+    return `${head.join('\n')}\n${endpoint.method} ${target}\n${headers.join('\n')}${headers.length ? '\n' : ''}\n${body}\n`;
+  });
+
+test('Object.prototype names in every place a name goes: the checker never throws, and diagnose equals checkDocument', () => {
+  const checker = sharedChecker();
+  // Environments named like Object.prototype's members, and variables too (as JSON.parse gives them: `__proto__` an own key).
+  const environments = JSON.parse(
+    `{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {"base_url": "http://127.0.0.1:4010", ${JSON.stringify(n)}: "1"}`).join(', ')}, "local": {"toString": "x", "__proto__": "y"}}`,
+  ) as Environments['environments'];
+  const envs: (Environments | undefined)[] = [undefined, { environments }, ...[...PROTO_NAMES, 'local', 'missing'].map((selected) => ({ environments, selected }))];
+  let runs = 0;
+  fc.assert(
+    fc.property(fc.oneof({ weight: 3, arbitrary: prototypeNamed }, { weight: 1, arbitrary: mutated }), fc.nat(), (text, e) => {
+      runs++;
+      const env = envs[e % envs.length];
+      const diagnostics = checker.checkDocument(parseDocument(text), env);
+      for (const d of diagnostics) assert.ok(d.start >= 0 && d.end >= d.start && d.end <= text.length, JSON.stringify(d));
+      assert.deepEqual(checker.diagnose(text, env), diagnostics);
+    }),
+    { numRuns: FUZZ_RUNS, seed: 20261123 },
+  );
+  assert.equal(runs, FUZZ_RUNS);
+});
 
 test('20,000 random and mutated documents: parser and checker never throw', () => {
   const checker = sharedChecker();

@@ -16,8 +16,12 @@ const SEEDS = [
   'GET /api/v1/courses/1/files?sort=size&order=desc\n  &include[]=user\n\n',
   'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses][enabled] = true\nlabel = x\n###\nPOST /api/v1/courses/1/quizzes/2/questions\n\n{"question": {"question_type": "essay_question"}}\n',
   '### x\nGET /api/v1/courses/{course_id}/modules/{{made.response.body.$.id}}\n',
+  // Names of Object.prototype wherever a name goes (issue 17): parameters, bracket keys, values, variables, system-variable arguments, JSON keys.
+  '@valueOf = 1\n# @name constructor\nPOST /api/v1/courses/1/modules/2/items?include[]=toString\n__proto__: {{$processEnv constructor}}\n\nmodule_item[type] = Page\nmodule_item[completion_requirement][type] = constructor\nmodule_item[__proto__] = {{valueOf}}\n###\nPOST /api/v1/accounts/1/roles\n\npermissions[constructor][enabled] = {{$timestamp 1 __proto__}}\nhasOwnProperty = {{constructor.response.body.$.toString}}\n###\nPUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [{"constructor": 1, "questions": {"__proto__": {"score": 1}}}]}\n',
 ];
-const PIECES = ['{{', '}}', '[', ']', '=', '&', '?', '/', '\n', '###', ' ', '\r\n', '{', '}', '@', '# @name ', 'GET ', 'POST /api/v1/', '\u0000', '\uD800', 'é', '%', '%zz'];
+/** Every name of Object.prototype (issue 17): a name a user gives must find only what the catalog, a file or an environment defines. */
+const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
+const PIECES = [...PROTO_NAMES, '{{', '}}', '[', ']', '=', '&', '?', '/', '\n', '###', ' ', '\r\n', '{', '}', '@', '# @name ', 'GET ', 'POST /api/v1/', '\u0000', '\uD800', 'é', '%', '%zz'];
 
 function mutate(text: string, r: () => number): string {
   let out = text;
@@ -36,10 +40,14 @@ function mutate(text: string, r: () => number): string {
 test('fuzz: mutated and random documents through every service at random offsets, zero exceptions', () => {
   const r = random(20260301);
   const checker = getChecker();
+  // Environments and their variables named like Object.prototype's members (`__proto__` an own key, as JSON.parse gives it).
+  const environments = JSON.parse(`{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`) as Record<string, Record<string, string>>;
+  const privateNames = Object.fromEntries(PROTO_NAMES.slice(0, 3).map((n) => [n, new Set([n])]));
+  const envs = [undefined, { environments, privateNames }, ...PROTO_NAMES.map((selected) => ({ environments, privateNames, selected }))];
   let runs = 0;
   for (let i = 0; i < 400; i++) {
     const text = i % 10 === 9 ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('') : mutate(SEEDS[i % SEEDS.length], r);
-    const { ctx, doc } = load(text);
+    const { ctx, doc } = load(text, envs[i % envs.length]);
     const diagnostics = checker.checkDocument(doc);
     for (let k = 0; k < 5; k++) {
       const offset = Math.floor(r() * (text.length + 1));

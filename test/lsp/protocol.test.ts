@@ -341,3 +341,168 @@ test('protocol: highlights of a variable and of a named request, definitions mar
     assert.equal(await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 1 } }), null);
   });
 });
+
+test('protocol: a change whose range is given end first is applied and re-parsed at the same offsets', async () => {
+  await withServer(async (c) => {
+    const uri = 'untitled:reversed.lpreq';
+    const text = Array.from({ length: 6 }, (_, i) => `### r${i}\nGET /api/v1/courses/${i}/modules\n`).join('\n');
+    const opened = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await opened;
+    assert.equal((await c.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri } })).length, 6);
+    // The blank line between the first two requests and the line break before it become `x`, given end first:
+    // the second request's `###` no longer starts a line, and five requests are left.
+    const changed = c.diagnostics(uri, 2);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 2, character: 0 } }, text: 'x' }] });
+    const published = (await changed) as unknown as Published;
+    const after = text.replace('modules\n\n### r1', 'modules\nx### r1');
+    const symbols = await c.request<{ name: string; range: { start: { line: number } } }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.deepEqual(symbols.map((s) => [s.name, s.range.start.line]), [0, 2, 3, 4, 5].map((i) => [`GET /api/v1/courses/${i}/modules`, i === 0 ? 0 : 3 * i - 1]));
+    const index = new LineIndex(after);
+    const expected = getChecker().diagnose(after).map((d) => [d.code, index.at(d.start).line - 1, index.at(d.start).column - 1]);
+    assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), expected);
+  });
+});
+
+/** Edits of the protocol fuzz: `LPREQ_FUZZ_RUNS` raises it (the default keeps the test fast). */
+const PROTOCOL_FUZZ_RUNS = Number(process.env.LPREQ_FUZZ_RUNS) > 0 ? Math.floor(Number(process.env.LPREQ_FUZZ_RUNS)) : 150;
+
+/**
+ * What the server must believe the text is: a change whose positions are integers from 0 is
+ * applied as TextDocument reads it (a position past the end clamped, a range given end first
+ * read start first); any other change is refused, with the rest of its notification.
+ */
+function modelOffset(text: string, position: { line: number; character: number }): number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    if (c === 13 || c === 10) starts.push(i + 1);
+  }
+  if (position.line >= starts.length) return text.length;
+  const next = position.line + 1 < starts.length ? starts[position.line + 1] : text.length;
+  let at = Math.min(starts[position.line] + position.character, next);
+  while (at > starts[position.line] && (text.charCodeAt(at - 1) === 10 || text.charCodeAt(at - 1) === 13)) at--;
+  return at;
+}
+
+const isIndex = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+const isPosition = (p: unknown) => typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
+
+test('protocol fuzz: malformed ranges and positions are refused, never applied; the server keeps the text it believes in, and its diagnostics equal a fresh check of it', async () => {
+  const { TextDocument } = await import('vscode-languageserver-textdocument');
+  const { documentSymbols } = await import('../../server/src/core/symbols');
+  const { parseDocument } = await import('../../server/src/core/parser');
+  const { random } = await import('../../bench/generate');
+  const r = random(20261124);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
+  const base = readFileSync(join(ROOT, 'examples', 'roles.lpreq'), 'utf8');
+  // Pieces that add and remove blocks often: an edit that moves block starts is where a wrong reading of its range shows.
+  const PIECES = ['', '', 'x', '\n', '\r\n', '\r', '###', '\n###\n', '\n###\n', '\n### x\nGET /api/v1/courses/2/modulez\n', 'module_item[type] = Page\n', '{{', '}}', 'é', '😀', 'constructor'];
+  /** Values that are not a line or a character: negative, fractional, huge past safe integers, strings, nothing. */
+  const BAD: unknown[] = [-1, -0.5, 0.5, 1.5, 2 ** 53, 1e300, '3', 'NaN', '', null, true, {}, []];
+  let text = base;
+  let accepted = 1;
+  const uri = 'untitled:fuzz.lpreq';
+  const c = new LspClient();
+  const timer = setTimeout(() => c.kill(), 120_000);
+  try {
+    await c.initialize({ debounceMs: 0 });
+    type Full = { version?: number; diagnostics: { code: string; message: string; range: { start: unknown; end: unknown } }[] };
+    const next = () => c.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri).then((m) => m.params as Full);
+    const expectSame = async (published: Promise<Full>, step: string) => {
+      const got = await published;
+      assert.equal(got.version, accepted, `${step}: the version the server holds`);
+      const model = TextDocument.create(uri, 'lpreq', accepted, text);
+      const fresh = getChecker()
+        .diagnose(text)
+        .map((d) => [d.code, d.message, model.positionAt(d.start), model.positionAt(Math.max(d.start, d.end))]);
+      const seen = got.diagnostics.map((d) => [d.code, d.message, d.range.start, d.range.end]);
+      const key = (x: unknown) => JSON.stringify(x);
+      assert.deepEqual(seen.map(key).sort(), fresh.map(key).sort(), `${step}: diagnostics of ${JSON.stringify(text.slice(0, 200))}...`);
+      // The blocks the server holds: the symbols of a fresh parse of the same text, at the same places.
+      const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+      const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({ name: s.name, range: { start: model.positionAt(s.start), end: model.positionAt(s.end) } }));
+      assert.deepEqual(symbols.map((s) => ({ name: s.name, range: s.range })), freshSymbols, `${step}: symbols`);
+    };
+    const opened = next();
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    await expectSame(opened, 'open');
+    let version = 1;
+    for (let i = 0; i < PROTOCOL_FUZZ_RUNS; i++) {
+      version++;
+      const model = TextDocument.create(uri, 'lpreq', accepted, text);
+      const position = (): { line: unknown; character: unknown } => {
+        const p = model.positionAt(Math.floor(r() * (text.length + 1)));
+        const kind = r();
+        if (kind < 0.55) return p;
+        if (kind < 0.65) return { line: model.lineCount + Math.floor(r() * 3), character: Math.floor(r() * 5) };
+        if (kind < 0.7) return { line: p.line, character: 100_000 };
+        if (kind < 0.75) return { line: 2 ** 31 - 1, character: 2 ** 31 - 1 };
+        return r() < 0.5 ? { line: pick(BAD), character: p.character } : { line: p.line, character: pick(BAD) };
+      };
+      const change = (): Record<string, unknown> => {
+        const kind = r();
+        if (kind < 0.03) return { text: r() < 0.5 ? base : pick(PIECES) };
+        if (kind < 0.06) return { range: pick([null, 'x', {}, { start: { line: 0, character: 0 } }]), text: pick(PIECES) };
+        if (kind < 0.35) {
+          // A range given end first, a few lines long (one across a block start is where a wrong reading shows).
+          const a = Math.floor(r() * (text.length + 1));
+          return { range: { start: model.positionAt(a), end: model.positionAt(Math.max(0, a - Math.floor(r() * 120))) }, text: pick(PIECES) };
+        }
+        return { range: { start: position(), end: position() }, text: pick(PIECES) };
+      };
+      const changes = r() < 0.2 ? [change(), change()] : [change()];
+      const malformed = changes.some((ch) => 'range' in ch && (typeof ch.range !== 'object' || ch.range === null || !isPosition((ch.range as { start?: unknown }).start) || !isPosition((ch.range as { end?: unknown }).end)));
+      const published = next();
+      c.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+      if (!malformed) {
+        for (const ch of changes) {
+          if (!('range' in ch)) {
+            text = ch.text as string;
+            continue;
+          }
+          const range = ch.range as { start: { line: number; character: number }; end: { line: number; character: number } };
+          const a = modelOffset(text, range.start);
+          const b = modelOffset(text, range.end);
+          text = text.slice(0, Math.min(a, b)) + (ch.text as string) + text.slice(Math.max(a, b));
+        }
+        accepted = version;
+      }
+      const step = `edit ${i}: ${JSON.stringify(changes)}`;
+      await expectSame(published, step);
+      // Requests with malformed positions get an empty answer, and change nothing.
+      if (r() < 0.3) {
+        const bad = { line: pick(BAD), character: 0 };
+        const answers = await Promise.all([
+          c.request('textDocument/hover', { textDocument: { uri }, position: bad }),
+          c.request('textDocument/completion', { textDocument: { uri }, position: bad }),
+          c.request('textDocument/definition', { textDocument: { uri }, position: bad }),
+          c.request('textDocument/documentHighlight', { textDocument: { uri }, position: bad }),
+          c.request('textDocument/codeAction', { textDocument: { uri }, range: { start: bad, end: bad }, context: { diagnostics: [] } }),
+          c.request('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: bad } }),
+        ]);
+        assert.deepEqual(answers, [null, null, [], null, [], { data: [] }], `${step}: answers to ${JSON.stringify(bad)}`);
+      }
+      // The text stays bounded, and has blocks to edit.
+      if (text.length > 6_000 || text.length < 1_000) {
+        version++;
+        const reset = next();
+        c.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text: base }] });
+        text = base;
+        accepted = version;
+        await expectSame(reset, 'reset');
+      }
+    }
+    // Each refusal is a log line; the user is told once that the editor's text may differ.
+    const said = (method: string) => c.notifications.filter((m) => m.method === method).map((m) => (m.params as { message: string }).message);
+    assert.ok(said('window/logMessage').some((m) => /change: refused a didChange/.test(m)));
+    assert.ok(said('window/logMessage').some((m) => /hover: refused: a position must be/.test(m)));
+    assert.equal(said('window/showMessage').filter((m) => /cannot be applied/.test(m)).length, 1);
+    await c.shutdown();
+    assert.equal(c.process.exitCode, 0, c.stderr);
+  } finally {
+    clearTimeout(timer);
+    c.kill();
+  }
+});

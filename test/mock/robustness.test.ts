@@ -136,3 +136,66 @@ test('a broken chunked body is a 400; a body shorter than its Content-Length is 
     },
     { requestTimeout: 2_000 },
   ));
+
+/** Every name of Object.prototype: a name a client sends finds only what the catalog and the mock's data define (issue 17). */
+const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+/** Seeded ids for path placeholders, so that most requests reach their handler. */
+const SEEDED: Record<string, string> = {
+  course_id: '42', account_id: '1', group_id: '60', user_id: '1001', section_id: '420', module_id: '7', quiz_id: '9', assignment_id: '7',
+  folder_id: '301', dest_folder_id: '302', external_tool_id: '17', communication_channel_id: '15', type: 'email', address: 'elena.vasquez@northwind.example.edu',
+  notification: 'new_announcement', date: '2026-09-12', grader_id: '7', submission_id: '501', full_path: 'handouts', id: '7', category: 'x',
+};
+
+test('Object.prototype names in path values, parameter names, bracket keys, values and JSON keys are never a 500, and change no prototype', () =>
+  withMock(async (call) => {
+    const catalog = bundledCatalog();
+    const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+    const failures: string[] = [];
+    let n = 0;
+    for (const endpoint of catalog.endpoints) {
+      for (const path of endpoint.paths) {
+        const name = PROTO_NAMES[n++ % PROTO_NAMES.length];
+        const other = PROTO_NAMES[(n * 7) % PROTO_NAMES.length];
+        const fill = (proto: boolean) =>
+          path.template.replace(/\{\*?(\w+)\}/g, (_, p: string) => encodeURIComponent(proto ? name : Object.hasOwn(SEEDED, p) ? SEEDED[p] : '1'));
+        const segmentsOf = (p: (typeof endpoint.params)[number]) => p.parsedName.segments.map((s, i) => (p.parsedName.patternAt.has(i) ? name : s));
+        const written = (segments: string[]) => segments[0] + segments.slice(1).map((s) => `[${s}]`).join('');
+        const fitting = (p: (typeof endpoint.params)[number]) =>
+          p.enum?.[0] ?? (p.type === 'integer' || p.type === 'number' ? '1' : p.type === 'boolean' ? 'true' : p.type === 'Date' || p.type === 'DateTime' ? '2026-09-12' : name);
+        const documented: [string, string][] = endpoint.params.map((p) => [written(segmentsOf(p)), fitting(p)]);
+        const variants: [string, [string, string][]][] = [
+          ['documented names, values that fit', documented],
+          ['documented names, Object.prototype values', documented.map(([k]) => [k, other])],
+          ['Object.prototype names and keys', [[name, other], [`${name}[${other}]`, name], [`${name}[]`, other], ...endpoint.params.slice(0, 3).map((p): [string, string] => [`${p.parsedName.segments[0]}[${other}]`, name])]],
+        ];
+        const send = async (url: string, what: string, pairs: [string, string][], json?: unknown) => {
+          const withQuery = endpoint.method === 'GET' || endpoint.method === 'DELETE' || endpoint.method === 'HEAD';
+          const answer =
+            json !== undefined
+              ? await call(endpoint.method, url, { json })
+              : withQuery
+                ? await call(endpoint.method, `${url}${pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''}`)
+                : await call(endpoint.method, url, { form: pairs });
+          if (answer.status >= 500) failures.push(`${endpoint.id} ${endpoint.method} ${url} ${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+        };
+        for (const [what, pairs] of variants) await send(fill(false), what, pairs);
+        await send(fill(true), 'Object.prototype path values', documented);
+        if (endpoint.method !== 'GET' && endpoint.method !== 'DELETE') {
+          // A JSON body whose keys are Object.prototype names, at the top and inside each documented object.
+          const json = Object.fromEntries([[name, { [other]: name }], ...endpoint.params.slice(0, 3).map((p) => [p.parsedName.segments[0], Object.fromEntries([[other, name], ['__proto__', { [name]: 1 }]])])]);
+          await send(fill(false), 'a JSON body of Object.prototype keys', [], json);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), prototypeBefore);
+    // A permission named `constructor` or `toString` is a permission like any other: kept, and shown back.
+    // (Keys starting with `_` are the mock's own and never shown, `__proto__` among them.)
+    const role = await call('POST', '/api/v1/accounts/1/roles', {
+      form: [['label', 'Odd names'], ['permissions[constructor][explicit]', 'true'], ['permissions[constructor][enabled]', 'true'], ['permissions[toString][explicit]', '1'], ['permissions[toString][enabled]', '0'], ['permissions[__proto__][enabled]', '1']],
+    });
+    assert.equal(role.status, 200, JSON.stringify(role.body));
+    const permissions = (role.body as Obj).permissions as Record<string, Obj>;
+    assert.deepEqual(['constructor', 'toString'].map((n) => (Object.hasOwn(permissions, n) ? [permissions[n].explicit, permissions[n].enabled] : n)), [[true, true], [true, false]]);
+  }));

@@ -388,3 +388,21 @@ test("an Authorization header written in the request is sent as written, and the
   assert.equal(same.tokenSent, true);
   assert.deepEqual(same.warnings, []);
 });
+
+test('headers named like Object.prototype members go out and come back as written (issue 17)', async () => {
+  const names = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+  const echo = await startServer((req, res) => {
+    for (const name of names) res.setHeader(name, `back-${name}`);
+    const raw = new Map<string, string>();
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) raw.set(req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]);
+    return json(res, 200, { got: Object.fromEntries(names.map((n) => [n, raw.get(n.toLowerCase()) ?? null])) });
+  });
+  try {
+    const result = await sendPrepared(request(`${echo.origin}/x`, { tokenOrigin: echo.origin, headers: names.map((n): [string, string] => [n, `out-${n}`]) }), { token: TOKEN });
+    assert.equal(result.ok, true, JSON.stringify(result.error));
+    assert.deepEqual(result.body, { got: Object.fromEntries(names.map((n) => [n, `out-${n}`])) });
+    for (const n of names) assert.equal(Object.hasOwn(result.headers, n.toLowerCase()) ? result.headers[n.toLowerCase()] : undefined, `back-${n}`, n);
+  } finally {
+    await echo.close();
+  }
+});

@@ -292,3 +292,16 @@ test('--all-pages: a next link back to a page already read stops the list as inc
   for (const name of ['content-length', 'link']) assert.equal(merged.response?.headers[name], undefined, name);
   assert.ok(merged.response?.headers['content-type']);
 });
+
+test('chaining: Object.prototype names in a reference read only what the response has (issue 17)', async () => {
+  const responses: ResponseStore = new Map();
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    for (const part of [`body.$.${name}`, `body.$["${name}"]`, `headers.${name}`]) {
+      const d = doc(`# @name made\nPOST /api/v1/courses/1/modules\n\nmodule[name] = x\n\n###\nGET /api/v1/courses/1/modules/{{made.response.${part}}}\n`);
+      const r = await sendBlock(d, 1, { checker: testChecker(), environments: env(), responses, token: TOKEN });
+      assert.equal(r.ok, false, part);
+      assert.equal(r.error?.kind, 'prepare', `${part}: ${JSON.stringify(r.error)}`);
+      assert.ok(r.error?.message.includes(name), `${part}: ${r.error?.message}`);
+    }
+  }
+});

@@ -275,3 +275,30 @@ test("a file variable cannot move the token's origin through an environment base
   assert.equal(r.ok && r.request.tokenOrigin, 'http://127.0.0.1:4010');
   assert.match(r.ok ? r.request.url : '', /evil\.example/);
 });
+
+test('Object.prototype names as system-variable arguments are errors in words: no crash, no offset dropped (issue 17)', () => {
+  const dotenv = parseDotenv('A=1\n');
+  for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+    for (const expression of [`$timestamp 1 ${name}`, `$datetime iso8601 1 ${name}`, `$localDatetime rfc1123 -1 ${name}`, `$processEnv ${name}`, `$dotenv ${name}`, `$env.${name}`]) {
+      // The process's own environment object too, as the command line gives it.
+      for (const processEnv of [system.processEnv, process.env]) {
+        const r = systemVariable(expression, { ...system, processEnv, dotenv });
+        assert.ok('error' in r, `${expression}: ${JSON.stringify(r)}`);
+      }
+    }
+  }
+  // Through a whole request: the request is refused with those errors, nothing thrown.
+  const result = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\nX-A: {{$timestamp 1 __proto__}}\nX-B: {{$processEnv constructor}}\nX-C: {{$dotenv toString}}\n'), 0, { environments, system: { ...system, dotenv } });
+  assert.equal(result.ok, false);
+  assert.equal(result.ok ? 0 : result.errors.length, 3);
+});
+
+test('file and environment variables named like Object.prototype members resolve to their own values only (issue 17)', () => {
+  const env = JSON.parse('{"environments": {"local": {"base_url": "http://127.0.0.1:4010", "__proto__": "p", "constructor": "c"}}, "selected": "local"}') as typeof environments;
+  const r = prepare('@toString = t\nGET /api/v1/courses/{{constructor}}/modules?search_term={{__proto__}}{{toString}}\n', 0, env);
+  assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/c/modules?search_term=pt');
+  const unknown = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{valueOf}}/modules\n'), 0, { environments: env, system });
+  assert.equal(unknown.ok, false);
+  const other = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, { environments: { ...env, selected: 'toString' }, system });
+  assert.ok(!other.ok || other.request.tokenOrigin === undefined, 'an environment the files do not define gives the token no origin');
+});

@@ -10,6 +10,8 @@ export interface Received {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
+  /** Header names and values as they arrived (Node's `headers` leaves out a `__proto__` header). */
+  rawHeaders: string[];
   body: string;
   /** The body's bytes as they arrived. */
   raw: Buffer;
@@ -32,7 +34,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw };
+      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: raw.toString('utf8'), raw };
       received.push(r);
       Promise.resolve(handler(r, res)).catch((e: unknown) => {
         res.statusCode = 500;

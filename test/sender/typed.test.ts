@@ -132,3 +132,22 @@ test('parseJsonPath', () => {
   assert.equal(parseJsonPath('items'), undefined);
   assert.equal(parseJsonPath('$[x]'), undefined);
 });
+
+test('keys and values named like Object.prototype members are checked as any other (issue 17)', () => {
+  const catalog = bundledCatalog();
+  // JSON.parse makes `__proto__` an own key, as a server's body has it.
+  const body = JSON.parse('{"id": 1, "name": "x", "constructor": 1, "__proto__": {"a": 1}, "toString": "y", "workflow_state": "valueOf", "items": [{"id": 2, "type": "constructor", "hasOwnProperty": 1}]}') as unknown;
+  const { issues } = checkResponse(catalog, 'Module', body);
+  assert.deepEqual(issues.map((i) => `${i.path} ${i.code}`).sort(), [
+    '$.__proto__ undocumented-field',
+    '$.constructor undocumented-field',
+    '$.items[0].hasOwnProperty undocumented-field',
+    '$.items[0].type unknown-enum-value',
+    '$.toString undocumented-field',
+    '$.workflow_state unknown-enum-value',
+  ]);
+  for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+    assert.equal(describeAt(catalog, 'Module', `$.${name}`), undefined, name);
+    assert.equal(describeAt(catalog, 'Module[]', `$[0].items[0].${name}`), undefined, name);
+  }
+});

@@ -3,6 +3,7 @@
  * the key of each environment's token in secret storage. Pure: the files are read by
  * server/src/node/environments.ts and handed in.
  */
+import { hasOwn, own, setOwn } from '../../../server/src/core/own';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
 export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -16,7 +17,9 @@ export function isMetaKey(name: string): boolean {
 export function withoutMetaKeys(environments: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const [env, vars] of Object.entries(environments)) {
-    out[env] = Object.fromEntries(Object.entries(vars).filter(([k]) => !isMetaKey(k)));
+    const kept: Record<string, string> = {};
+    for (const [k, v] of Object.entries(vars)) if (!isMetaKey(k)) setOwn(kept, k, v);
+    setOwn(out, env, kept);
   }
   return out;
 }
@@ -29,7 +32,7 @@ export function withoutMetaKeys(environments: Record<string, Record<string, stri
 export function isProtected(name: string | undefined, variables: Record<string, string> | undefined, setting: readonly string[]): boolean {
   if (name === undefined) return false;
   if (setting.includes(name)) return true;
-  const flag = variables?.['$protected'];
+  const flag = own(variables, '$protected');
   return flag !== undefined && String(flag).toLowerCase() === 'true';
 }
 
@@ -63,14 +66,14 @@ export function environmentChoices(
     },
   ];
   for (const name of Object.keys(environments).sort()) {
-    const vars = environments[name];
+    const vars = own(environments, name) ?? {};
     const prot = isProtected(name, vars, options.protectedSetting);
     const names = Object.keys(vars).filter((k) => !isMetaKey(k));
     const parts: string[] = [];
     if (vars.base_url) parts.push(vars.base_url);
     parts.push(`${names.length} ${names.length === 1 ? 'variable' : 'variables'}`);
     if (options.withToken.has(name)) parts.push('token set');
-    const privateCount = options.privateNames?.[name]?.size ?? 0;
+    const privateCount = own(options.privateNames, name)?.size ?? 0;
     out.push({
       name,
       label: `${prot ? '$(lock) ' : ''}${name}`,
@@ -96,5 +99,5 @@ export function tokenSecretKey(environment: string | undefined): string {
 
 /** Keeps a chosen environment only while the files still define it. */
 export function validSelection(selected: string | undefined, environments: Record<string, unknown>): string | undefined {
-  return selected !== undefined && Object.prototype.hasOwnProperty.call(environments, selected) ? selected : undefined;
+  return selected !== undefined && hasOwn(environments, selected) ? selected : undefined;
 }

@@ -3,6 +3,7 @@
  * free of imports) so that the view loads it at activation without the sender.
  */
 import type { DocumentedType, ResponseIssue } from '../../../server/src/sender/typed';
+import { own } from '../../../server/src/core/own';
 
 /** The text copied by "Copy Value": strings as they are, everything else as JSON. */
 export function copyText(value: unknown): string {
@@ -22,7 +23,7 @@ export function documentationMarkdown(label: string, doc: DocumentedType | undef
     if (doc.enum && doc.enum.length > 0) {
       lines.push('Documented values:');
       for (const v of doc.enum) {
-        const meaning = doc.enumDescriptions?.[v];
+        const meaning = own(doc.enumDescriptions, v);
         lines.push(`- \`${v}\`${meaning ? `: ${meaning}` : ''}`);
       }
     }

@@ -8,6 +8,7 @@
  */
 import type { ExchangeResult } from '../../../server/src/sender/exchange';
 import { formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/typed';
+import { own } from '../../../server/src/core/own';
 import { documentationMarkdown } from './format';
 
 export { copyText, documentationMarkdown } from './format';
@@ -290,7 +291,7 @@ export class ResponseTree {
     if (documented && !typeInLabel) {
       let type = documented.type;
       if (documented.enum && typeof value === 'string') {
-        const meaning = documented.enumDescriptions?.[value];
+        const meaning = own(documented.enumDescriptions, value);
         if (meaning) type += ` (${meaning})`;
         else if (!documented.enum.includes(value)) type += ` (not one of ${documented.enum.join(', ')})`;
       }

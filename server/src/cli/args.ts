@@ -1,4 +1,5 @@
 /** A small, strict argument parser: unknown flags and missing values are usage errors. */
+import { own } from '../core/own';
 
 export class UsageError extends Error {}
 
@@ -31,7 +32,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = arg.slice(2, eq === -1 ? undefined : eq);
-      const s = spec[name];
+      const s = own(spec, name);
       if (!s) throw new UsageError(`unknown option --${name}`);
       if (s.value) {
         let value = eq === -1 ? argv[++i] : arg.slice(eq + 1);

@@ -9,6 +9,7 @@ import { loadEnvironmentFiles } from '../node/environments';
 import { readTextInput, readTextStream, type TextRead } from '../node/textInput';
 import { flagValue, parseArgs, UsageError } from './args';
 import { printable, printableJson } from './terminalText';
+import { hasOwn } from '../core/own';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
@@ -216,7 +217,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
     const text = read.text;
     // A broken environment file is told once; its files are checked without its variables, as the editor does.
     const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) => envProblems.add(e.message));
-    if (envName !== undefined && envFiles.environments[envName]) envSeen = true;
+    if (envName !== undefined && hasOwn(envFiles.environments, envName)) envSeen = true;
     checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
     const index = new LineIndex(text);

@@ -26,6 +26,7 @@ import { parseDotenv } from '../sender/variables';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { printable, printableErrors, printableJson } from './terminalText';
+import { own, setOwn } from '../core/own';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
@@ -181,7 +182,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   }
   const selected = chooseEnvironment(files, flagValue(args, 'env'));
   const environments = { environments: files.environments, selected };
-  const privateToken = selected !== undefined && files.privateNames[selected]?.has('token') ? files.environments[selected].token : undefined;
+  const privateToken = selected !== undefined && own(files.privateNames, selected)?.has('token') ? own(own(files.environments, selected), 'token') : undefined;
   const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
   // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
   const tokenSource = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
@@ -192,7 +193,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
     throw new UsageError(`${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`);
   }
-  const protectedEnv = selected !== undefined && String(files.environments[selected]?.['$protected']).toLowerCase() === 'true';
+  const protectedEnv = selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
@@ -380,7 +381,7 @@ export function toJson(result: SendResult): Record<string, unknown> {
 
 function roundTiming(t: NonNullable<SendResult['response']>['timing']): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(t)) if (typeof v === 'number') out[k] = Math.round(v * 10) / 10;
+  for (const [k, v] of Object.entries(t)) if (typeof v === 'number') setOwn(out, k, Math.round(v * 10) / 10);
   return out;
 }
 

@@ -25,6 +25,7 @@ import { jsonBodyParameters, jsonBodyTree, VARIABLE_MARK } from './jsonParams';
 import type { Node as JsonNode } from 'jsonc-parser';
 import { formatProblem, typeProblem } from './values';
 import { isSystemVariable, parseRequestReference } from './variables';
+import { own } from './own';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -135,7 +136,7 @@ export function environmentValues(env: Environments | undefined): Map<string, st
   const values = new Map<string, string>();
   if (!env) return values;
   if (env.selected !== undefined) {
-    for (const [k, v] of Object.entries(env.environments[env.selected] ?? {})) values.set(k, String(v));
+    for (const [k, v] of Object.entries(own(env.environments, env.selected) ?? {})) values.set(k, String(v));
     return values;
   }
   for (const vars of Object.values(env.environments)) {
@@ -663,7 +664,7 @@ export class Checker {
           out.push(diag('duplicate-parameter', `${path}.${k} is given more than once (${label}); only the last value is read`, keyAt.start, keyAt.end));
         }
         given.add(k);
-        const childShape = s.properties?.[k] ?? s.additionalProperties;
+        const childShape = own(s.properties, k) ?? s.additionalProperties;
         if (!childShape) {
           const near = closest(k, Object.keys(s.properties ?? {}));
           out.push(
@@ -988,7 +989,7 @@ function applyRule(rule: Rule, context: RuleContext): void {
       const when = given === undefined ? `${rule.dependsOn} is not given` : `${rule.dependsOn} is ${dep}`;
       const describe = (v: string) => (v === rule.whenAbsent ? `${rule.dependsOn} not given` : v);
       for (const line of context.lineOf(rule.param)) {
-        const allowed = rule.table[line.decodedValue];
+        const allowed = own(rule.table, line.decodedValue);
         if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
         out.push(
           diag(
@@ -1065,7 +1066,7 @@ function applyRule(rule: Rule, context: RuleContext): void {
           if (!segments || segments.length < prefix.length || segments[0] !== prefix[0]) continue;
           if (!prefix.every((s, i) => i === placeholderIndex || s === segments[i])) continue;
           const name = segments[placeholderIndex];
-          const allowed = rule.table[name];
+          const allowed = own(rule.table, name);
           if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
           out.push(
             diag(
@@ -1148,7 +1149,7 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     for (let i = 0; i < ps.length && ok; i++) {
       const pattern = p.parsedName.patternAt.get(i);
       // A pattern segment takes a name, not the docs' `{X}` left as it is.
-      if (pattern !== undefined) ok = (segments[i].length > 0 && !LEFT_PATTERN.test(segments[i])) || p.patterns?.[pattern]?.index === true;
+      if (pattern !== undefined) ok = (segments[i].length > 0 && !LEFT_PATTERN.test(segments[i])) || own(p.patterns, pattern)?.index === true;
       else ok = ps[i] === segments[i];
     }
     if (ok) return { param: p, segments };

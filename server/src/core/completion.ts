@@ -13,6 +13,7 @@ import type { JsonShape } from './catalog/schema';
 import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
+import { own } from './own';
 
 export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference' | 'metadata';
 
@@ -130,8 +131,8 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
         const skeleton = (shape: JsonShape): string => {
           if (shape.type === 'array') return shape.items ? `[${skeleton(shape.items)}]` : `[$${++n}]`;
           if (shape.type !== 'object') return shape.type === 'string' ? `"$${++n}"` : `$${++n}`;
-          const keys = (shape.required ?? []).filter((k) => shape.properties?.[k]);
-          return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(shape.properties![k])}`).join(', ')}}`;
+          const keys = (shape.required ?? []).filter((k) => own(shape.properties, k));
+          return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(own(shape.properties, k)!)}`).join(', ')}}`;
         };
         out.push({ label: 'JSON body', kind: 'value', detail: endpoint.jsonBody.description ?? 'the documented JSON body', documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined, insertText: skeleton(endpoint.jsonBody), snippet: true, start: abs(col), end: abs(col), sortText: rank(0, 0) });
         return out;
@@ -336,7 +337,7 @@ function completePath(
   }
   const seenForms = new Set<string>();
   for (const [name, forms] of nextPlaceholders) {
-    const description = ctx.checker.catalog.placeholders[name]?.description;
+    const description = own(ctx.checker.catalog.placeholders, name)?.description;
     for (const form of forms) {
       if (form === 'id' || form === 'name' || form === 'date' || seenForms.has(form) || remainders.has(form)) continue;
       seenForms.add(form);
@@ -430,7 +431,7 @@ function completeJson(ctx: ServiceContext, block: Block, rel: number, base: numb
   const values = param?.enum ?? (param?.type === 'boolean' ? ['true', 'false'] : undefined);
   values?.forEach((v, i) => {
     const text = param?.type === 'boolean' ? v : JSON.stringify(v);
-    const meaning = param?.enumDescriptions?.[v];
+    const meaning = own(param?.enumDescriptions, v);
     out.push({ label: text, kind: 'value', detail: param?.name, documentation: param ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}` : undefined, insertText: snippetText(text), snippet: false, start, end, sortText: rank(0, i) });
   });
 }
@@ -528,7 +529,7 @@ const JSON_VALUE: Record<string, string> = { object: '{$1}', array: '[$1]', stri
 function jsonKeys(endpoint: Endpoint, path: (string | number)[], missing: Set<string> = new Set()): JsonKey[] {
   if (endpoint.jsonBody) {
     let shape: JsonShape | undefined = endpoint.jsonBody;
-    for (const step of path) shape = typeof step === 'number' ? shape?.items : (shape?.properties?.[step] ?? shape?.additionalProperties);
+    for (const step of path) shape = typeof step === 'number' ? shape?.items : (own(shape?.properties, step) ?? shape?.additionalProperties);
     if (!shape || shape.type !== 'object') return [];
     return Object.entries(shape.properties ?? {}).map(([key, child]) => ({
       key,
@@ -707,7 +708,7 @@ function completeParameterNames(
     const key = rest.slice(0, close);
     const leaf = close === rest.length - 1;
     const pattern = /^\{(\w+)\}$/.exec(key);
-    const keys = pattern ? (param.patterns?.[pattern[1]]?.values ?? [undefined]) : [key];
+    const keys = pattern ? (own(param.patterns, pattern[1])?.values ?? [undefined]) : [key];
     for (const k of keys) {
       const shownKey = k ?? key;
       const label = leaf ? `${basePrefix}${shownKey}]` : `${basePrefix}${shownKey}][`;
@@ -719,7 +720,7 @@ function completeParameterNames(
         label,
         kind: 'parameter',
         detail: leaf ? detail : 'object',
-        documentation: leaf ? doc : pattern ? md(param.patterns?.[pattern[1]]?.description ?? '') : `The keys inside ${code(`${basePrefix}${shownKey}]`)}, as bracket names (${code(param.name)})`,
+        documentation: leaf ? doc : pattern ? md(own(param.patterns, pattern[1])?.description ?? '') : `The keys inside ${code(`${basePrefix}${shownKey}]`)}, as bracket names (${code(param.name)})`,
         insertText: leaf ? insert + snippetText(suffix) : insert,
         snippet: true,
         start: levelStart,
@@ -757,7 +758,7 @@ function patternSnippet(param: CatalogParameter, text: string): string {
   return text.split(/(\{\w+\})/).map((part) => {
     const m = /^\{(\w+)\}$/.exec(part);
     if (!m) return snippetText(part);
-    const values = param.patterns?.[m[1]]?.values;
+    const values = own(param.patterns, m[1])?.values;
     if (values && values.length > 0) return `\${${n++}|${values.map(choiceText).join(',')}|}`;
     return `\${${n++}:${m[1]}}`;
   }).join('');
@@ -785,7 +786,7 @@ function completeValues(
     out.push({ label, kind: 'value', insertText, snippet, start, end, sortText: rank(0, index), documentation, detail: typeLabel(param) });
   if (param.enum) {
     param.enum.forEach((v, i) => {
-      const d = param.enumDescriptions?.[v];
+      const d = own(param.enumDescriptions, v);
       push(v, v, `${code(v)}${param.default === v ? ' (default)' : ''}${d ? `\n\n${md(d)}` : ''}\n\n${md(param.name)}`, i);
     });
     return;

@@ -4,6 +4,7 @@
  */
 import type { CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
 import type { Rule } from './catalog/schema';
+import { own } from './own';
 
 /**
  * Escapes text for Markdown (the docs' words can contain `*`, `_`, `[`, `|`). The docs' own
@@ -98,7 +99,7 @@ export function describeParameter(endpoint: Endpoint, param: CatalogParameter): 
   if (param.enum) {
     lines.push('', `Values${param.enumOpen ? ' (others may exist)' : ''}:`);
     for (const v of param.enum) {
-      const d = param.enumDescriptions?.[v];
+      const d = own(param.enumDescriptions, v);
       lines.push(`- ${code(v)}${d ? `: ${md(d)}` : ''}${param.default === v ? ' (default)' : ''}`);
     }
   }
@@ -115,7 +116,7 @@ export function describeParameter(endpoint: Endpoint, param: CatalogParameter): 
 }
 
 export function describeEnumValue(param: CatalogParameter, value: string): string {
-  const d = param.enumDescriptions?.[value];
+  const d = own(param.enumDescriptions, value);
   const lines = [`${code(value)} · value of **${md(param.name)}**`];
   if (d) lines.push('', md(d));
   if (param.default === value) lines.push('', 'The default.');

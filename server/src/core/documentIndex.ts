@@ -6,6 +6,7 @@
 import type { Checker, Environments, VariableScope } from './checker';
 import { documentScope } from './checker';
 import { requestName, type Block, type BlockRef, type LpreqDocument } from './parser';
+import { own } from './own';
 
 /** The environment files as the editor knows them: values, and which names are secret. */
 export interface EnvironmentInfo extends Environments {
@@ -101,7 +102,7 @@ export function isSecretVariable(name: string, env: EnvironmentInfo | undefined)
   if (SECRET_NAME.test(name)) return true;
   const priv = env?.privateNames;
   if (!priv) return false;
-  if (env.selected !== undefined) return priv[env.selected]?.has(name) === true;
+  if (env.selected !== undefined) return own(priv, env.selected)?.has(name) === true;
   return Object.values(priv).some((names) => names.has(name));
 }
 
@@ -110,10 +111,11 @@ export function environmentSource(name: string, env: EnvironmentInfo | undefined
   if (!env) return undefined;
   const names = env.selected !== undefined ? [env.selected] : Object.keys(env.environments);
   for (const e of names) {
-    const vars = env.environments[e];
-    if (vars && Object.prototype.hasOwnProperty.call(vars, name)) {
-      const isPrivate = env.privateNames?.[e]?.has(name) === true;
-      return { environment: e, file: isPrivate ? env.privateFile : env.sharedFile, value: String(vars[name]) };
+    const vars = own(env.environments, e);
+    const value = own(vars, name);
+    if (value !== undefined) {
+      const isPrivate = own(env.privateNames, e)?.has(name) === true;
+      return { environment: e, file: isPrivate ? env.privateFile : env.sharedFile, value: String(value) };
     }
   }
   return undefined;

@@ -10,6 +10,7 @@ import { findVariableReferences, promptVariables, requestName, type Block, type 
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
 import { CODE_HELP } from './codes';
+import { hasOwn, own } from './own';
 
 export interface HoverResult {
   /** Markdown. */
@@ -139,8 +140,8 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
   if (source && ctx.env && ctx.env.selected === undefined) {
     // No environment chosen: the value in each one that defines it.
     const rows = Object.entries(ctx.env.environments)
-      .filter(([, vars]) => Object.prototype.hasOwnProperty.call(vars, expression))
-      .map(([name, vars]) => `- ${code(name)}: ${secret || ctx.env?.privateNames?.[name]?.has(expression) ? '(secret)' : code(String(vars[expression]))}`);
+      .filter(([, vars]) => hasOwn(vars, expression))
+      .map(([name, vars]) => `- ${code(name)}: ${secret || own(ctx.env?.privateNames, name)?.has(expression) ? '(secret)' : code(String(own(vars, expression)))}`);
     if (rows.length > 1) return `${code(`{{${expression}}}`)} · no environment chosen; its value in each:\n\n${rows.join('\n')}`;
   }
   if (source) {

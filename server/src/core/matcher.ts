@@ -4,6 +4,7 @@
 import type { Catalog, Endpoint, EndpointPath, Method } from './catalog/catalog';
 import { editDistance } from './suggest';
 import { isDate } from './values';
+import { own } from './own';
 
 export interface PathSegment {
   text: string;
@@ -201,9 +202,9 @@ interface Candidate {
 /** The literal forms a placeholder accepts on a path of an endpoint: catalog-wide, the endpoint's and the path's own. */
 export function placeholderForms(catalog: Catalog, endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
   return new Set([
-    ...(catalog.placeholders[name]?.forms ?? ['id']),
-    ...(endpoint.placeholderForms?.[name] ?? []),
-    ...(path.placeholderForms?.[name] ?? []),
+    ...(own(catalog.placeholders, name)?.forms ?? ['id']),
+    ...(own(endpoint.placeholderForms, name) ?? []),
+    ...(own(path.placeholderForms, name) ?? []),
   ]);
 }
 

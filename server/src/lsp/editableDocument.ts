@@ -49,6 +49,12 @@ export interface TextChange {
   text: string;
 }
 
+/** Where a change was applied: the offsets it replaced in the text before it. */
+export interface AppliedChange {
+  start: number;
+  end: number;
+}
+
 export class EditableDocument implements TextDocument {
   private chunks: string[] = [];
   /** Offset of each chunk's first character. */
@@ -149,13 +155,21 @@ export class EditableDocument implements TextDocument {
     return this.slice(this.beforeBreak(next, lines[line]), next);
   }
 
-  /** Applies changes in order, as TextDocument.update does. */
-  update(changes: readonly TextChange[], version: number): void {
+  /**
+   * Applies changes in order, as TextDocument.update does, and tells where each went: the
+   * server re-parses at exactly those offsets (a range given end first included).
+   */
+  update(changes: readonly TextChange[], version: number): AppliedChange[] {
+    const applied: AppliedChange[] = [];
     for (const change of changes) {
-      if (change.range) this.edit(change.range, change.text);
-      else this.reset(change.text);
+      if (change.range) applied.push(this.edit(change.range, change.text));
+      else {
+        applied.push({ start: 0, end: this.size });
+        this.reset(change.text);
+      }
     }
     this.currentVersion = version;
+    return applied;
   }
 
   private reset(text: string) {
@@ -174,11 +188,12 @@ export class EditableDocument implements TextDocument {
     this.lineOffsets = undefined;
   }
 
-  private edit(range: Range, text: string) {
+  private edit(range: Range, text: string): AppliedChange {
     // A range given end first is read start first.
     const [p, q] = range.start.line > range.end.line || (range.start.line === range.end.line && range.start.character > range.end.character) ? [range.end, range.start] : [range.start, range.end];
     const start = this.offsetAt(p);
     const end = this.offsetAt(q);
+    const applied = { start, end };
     const lines = this.lines();
     this.replace(start, end, text);
     // The line table, as TextDocument updates it: the line starts inside the inserted text
@@ -188,7 +203,7 @@ export class EditableDocument implements TextDocument {
     if (splitsPair(start) || splitsPair(insertedEnd)) {
       // A \r\n across the edit's boundary: the line starts are counted again when next asked for.
       this.lineOffsets = undefined;
-      return;
+      return applied;
     }
     // The lines of the offsets, not of the range: a range past the end (which TextDocument
     // takes as it is) cannot leave holes in the table.
@@ -207,6 +222,7 @@ export class EditableDocument implements TextDocument {
     }
     const delta = text.length - (end - start);
     if (delta !== 0) for (let i = startLine + 1 + added.length; i < table.length; i++) table[i] += delta;
+    return applied;
   }
 
   /** Replaces [start, end) with `text` in the chunks that hold it. */

@@ -48,6 +48,7 @@ import { parseDocument, type Block, type LpreqDocument } from '../core/parser';
 import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/semanticTokens';
 import { documentSymbols, foldingRanges } from '../core/symbols';
 import { EnvironmentFileError, environmentDefinitions, loadEnvironmentFiles } from '../node/environments';
+import { hasOwn } from '../core/own';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
@@ -87,6 +88,41 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   metadata: CompletionItemKind.Keyword,
 };
 
+/** A line or a character as the protocol defines them: an integer from 0 (one past the end is clamped, as TextDocument does). */
+function isIndex(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
+function isPosition(p: unknown): p is Position {
+  return typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
+}
+
+function isRange(r: unknown): r is Range {
+  return typeof r === 'object' && r !== null && isPosition((r as { start?: unknown }).start) && isPosition((r as { end?: unknown }).end);
+}
+
+/** Params a client should not have sent (a position that is not two integers from 0): the request gets its empty answer, and the log a line. */
+class MalformedParams extends Error {}
+
+/** The offset of a position a request gives; a malformed one is refused (MalformedParams), never read as some other place. */
+function offsetOf(document: TextDocument, position: unknown): number {
+  if (!isPosition(position)) throw new MalformedParams(`a position must be a line and a character, integers from 0; got ${JSON.stringify(position)}`);
+  return document.offsetAt(position);
+}
+
+/** Why a didChange cannot be applied, or undefined when every change in it can. */
+function malformedChange(changes: unknown): string | undefined {
+  if (!Array.isArray(changes)) return 'its contentChanges is not a list';
+  for (const change of changes) {
+    if (typeof change !== 'object' || change === null) return 'a change is not an object';
+    const { text, range } = change as { text?: unknown; range?: unknown };
+    // A change without text would write "undefined" into the document.
+    if (typeof text !== 'string') return 'a change has no text';
+    if (range !== undefined && !isRange(range)) return `a change's range is not two positions of integers from 0 (${JSON.stringify(range)})`;
+  }
+  return undefined;
+}
+
 function defaultLoadEnvironment(dir: string, root: string | undefined, onProblem: (message: string) => void): EnvironmentInfo | undefined {
   const files = loadEnvironmentFiles(dir, root, (e) => onProblem(e.message));
   if (!files.shared && !files.private) return undefined;
@@ -108,6 +144,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let semanticRefresh = false;
   /** Environment file problems already shown to the user (each is shown once). */
   const envWarned = new Set<string>();
+  /** Documents a change was refused for, whose user has been told (once, until the file is opened again). */
+  const desynced = new Set<string>();
   /**
    * Per-block semantic tokens, five numbers each as the protocol counts them but relative to
    * the block (line in the block, character, length, type, modifiers); valid while the block
@@ -133,7 +171,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     } catch (e) {
       // A refusal meant for the user (a rename that cannot be done) goes back as the request's error.
       if (e instanceof ResponseError) throw e;
-      log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (e instanceof MalformedParams) log(`${name}: refused: ${e.message}`);
+      else log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return empty;
     }
   }
@@ -146,7 +185,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       return token?.isCancellationRequested ? empty : result;
     } catch (e) {
       if (e instanceof ResponseError) throw e;
-      log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (e instanceof MalformedParams) log(`${name}: refused: ${e.message}`);
+      else log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return empty;
     }
   }
@@ -176,7 +216,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       envCache.set(dir, info);
     }
     const info = envCache.get(dir);
-    return info ? { ...info, selected: selected !== undefined && info.environments[selected] ? selected : undefined } : undefined;
+    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
   }
 
   /** The parse of the document's current version (reusing unchanged blocks) and its scope. */
@@ -198,12 +238,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const state = states.get(document.uri);
     if (!change.range) {
       document.update([{ text: change.text }], version);
+      // The whole text is new: the parse is made again (from the old one's blocks) when next asked for,
+      // even when an earlier change of the same notification brought it to this version.
+      if (state) state.version = Number.NaN;
       return;
     }
-    const start = document.offsetAt(change.range.start);
-    const end = document.offsetAt(change.range.end);
     const wasCurrent = state !== undefined && state.version === document.version;
-    document.update([{ range: change.range, text: change.text }], version);
+    // The parse is edited at the offsets the document applied the change at: one reading of
+    // the range (a range given end first included) for both.
+    const [{ start, end }] = document.update([{ range: change.range, text: change.text }], version);
     if (!state || !wasCurrent) return;
     // Read around the edit only: the document's whole text is not joined for an edit.
     const { document: parsed, removed, added } = reparseEdit(state.parsed, document, start, end, change.text.length);
@@ -421,8 +464,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onDidOpenTextDocument((params) => {
     runSafe('open', undefined, undefined, () => {
       const { uri, languageId, version, text } = params.textDocument;
+      if (typeof uri !== 'string' || typeof text !== 'string' || !Number.isSafeInteger(version)) {
+        log(`open: refused a didOpen whose uri, text or version is missing or malformed`);
+        return;
+      }
       documents.set(uri, new EditableDocument(uri, languageId, version, text));
       states.delete(uri);
+      desynced.delete(uri);
       publishOpened(uri);
     });
   });
@@ -431,13 +479,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return;
       const version = params.textDocument.version;
-      // A change without text (a broken client) would write "undefined" into the document: the whole notification is refused.
-      const changes = Array.isArray(params.contentChanges) ? params.contentChanges : [];
-      if (changes.some((c) => typeof (c as { text?: unknown })?.text !== 'string')) {
-        log(`change: refused a didChange of ${params.textDocument.uri} whose changes have no text`);
+      // A malformed change (no text, a position that is not two integers from 0) cannot be
+      // placed: the whole notification is refused, as the changes after one are relative to it.
+      // The document stays as it was, whole and consistent with its parse, which is built
+      // again from its text; the editor's copy may now differ, so the user is told once.
+      const problem = Number.isSafeInteger(version) ? malformedChange(params.contentChanges) : 'its version is not an integer';
+      if (problem !== undefined) {
+        log(`change: refused a didChange of ${document.uri} (version ${String(version)}): ${problem}`);
+        states.delete(document.uri);
+        if (!desynced.has(document.uri)) {
+          desynced.add(document.uri);
+          void connection.sendNotification(ShowMessageNotification.type, {
+            type: MessageType.Warning,
+            message: `lpreq: the editor sent a change to ${document.uri} that cannot be applied (${problem}); its diagnostics may not match the editor's text until the file is closed and opened again.`,
+          });
+        }
+        schedule(document.uri, debounceMs);
         return;
       }
-      for (const change of changes) applyChange(document, change as { range?: Range; text: string }, version);
+      for (const change of params.contentChanges) applyChange(document, change, version);
       schedule(document.uri, debounceMs);
     });
   });
@@ -448,6 +508,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     timers.delete(uri);
     states.delete(uri);
     documents.delete(uri);
+    desynced.delete(uri);
     lastTokens.delete(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
@@ -457,7 +518,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = stateOf(document);
-      const at = document.offsetAt(params.position);
+      const at = offsetOf(document, params.position);
       // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
       const line = params.position.line;
       const entries = complete(state.ctx, state.parsed, at).filter((e) => e.start <= at && at <= e.end && document.positionAt(e.start).line === line && document.positionAt(e.end).line === line);
@@ -485,7 +546,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = stateOf(document);
-      const h = hover(state.ctx, state.parsed, document.offsetAt(params.position));
+      const h = hover(state.ctx, state.parsed, offsetOf(document, params.position));
       return h ? { contents: { kind: 'markdown' as const, value: h.contents }, range: range(document, h.start, h.end) } : null;
     }),
   );
@@ -495,8 +556,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
       const state = stateOf(document);
-      const start = document.offsetAt(params.range.start);
-      const end = document.offsetAt(params.range.end);
+      const start = offsetOf(document, params.range?.start);
+      const end = offsetOf(document, params.range?.end);
       // Diagnostics of the current text for the blocks in the range (the editor's may be stale).
       const current: Diagnostic[] = [];
       const seen = new Set<number>();
@@ -629,7 +690,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.languages.semanticTokens.onRange((params, token) =>
     runSafeAsync('semanticTokens', { data: [] }, token, async () => {
       const document = documents.get(params.textDocument.uri);
-      return document ? await semanticTokens(document, token, document.offsetAt(params.range.start), document.offsetAt(params.range.end)) : { data: [] };
+      return document ? await semanticTokens(document, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)) : { data: [] };
     }),
   );
 
@@ -646,7 +707,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const document = documents.get(params.textDocument.uri);
     if (!document) return undefined;
     const parsed = stateOf(document).parsed;
-    const symbol = symbolAt(parsed, document.offsetAt(params.position));
+    const symbol = symbolAt(parsed, offsetOf(document, params.position));
     return symbol ? { document, parsed, symbol } : undefined;
   }
 

@@ -8,6 +8,7 @@ import type { Endpoint } from '../core/catalog/catalog';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
 import type { MockState, Row } from './state';
+import { own, setOwn } from '../core/own';
 
 export class HttpError extends Error {
   constructor(
@@ -79,7 +80,7 @@ function resolveRef(ctx: MockContext, table: TableName, text: string | undefined
   if (text === 'self' && table === 'users') return must(ctx, 'users', ctx.state.selfUserId, 'user');
   const sis = new RegExp(`^${sisKey}:(.+)$`).exec(text);
   if (sis) {
-    const row = ctx.state.find(table, (r) => r[sisKey] === sis[1]);
+    const row = ctx.state.find(table, (r) => own(r, sisKey) === sis[1]);
     if (!row) notFound(`${what} ${text}`);
     return row;
   }
@@ -142,9 +143,12 @@ export function includes(ctx: MockContext, what: string): boolean {
 }
 
 /** Fields of a nested parameter group, with strings kept as sent (materialize converts on output). */
-export function pick(from: Record<string, unknown>, keys: string[]): Row {
+export function pick(from: Record<string, unknown>, keys: readonly string[]): Row {
   const out: Row = {};
-  for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  for (const k of keys) {
+    const value = own(from, k);
+    if (value !== undefined) setOwn(out, k, value);
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 /** Document A: external tools, modules, appointment groups, files and folders, roles. */
 import { toBool, toInt } from './params';
 import type { MockState, Row } from './state';
+import { own, setOwn } from '../core/own';
 import {
   account,
   badRequest,
@@ -27,7 +28,7 @@ import {
 const PLACEMENTS = [
   'account_navigation', 'assignment_selection', 'course_home_sub_navigation', 'course_navigation', 'editor_button',
   'homework_submission', 'link_selection', 'migration_selection', 'resource_selection', 'tool_configuration', 'user_navigation',
-];
+] as const;
 
 function toolsOf(ctx: MockContext): { rows: Row[]; context: { type: ContextType; id: number } } {
   const context = pathContext(ctx);
@@ -99,7 +100,7 @@ function moduleView(ctx: MockContext, module: Row): Row {
   return view;
 }
 
-const MODULE_FIELDS = ['name', 'unlock_at', 'position', 'require_sequential_progress', 'prerequisite_module_ids', 'publish_final_grade', 'published'];
+const MODULE_FIELDS = ['name', 'unlock_at', 'position', 'require_sequential_progress', 'prerequisite_module_ids', 'publish_final_grade', 'published'] as const;
 
 function writeModule(ctx: MockContext, target: Row) {
   const fields = pick(ctx.params.group('module'), MODULE_FIELDS);
@@ -107,7 +108,7 @@ function writeModule(ctx: MockContext, target: Row) {
     fields.prerequisite_module_ids = (fields.prerequisite_module_ids as unknown[]).map(toInt).filter((n) => n !== undefined);
   }
   for (const k of ['position'] as const) if (fields[k] !== undefined) fields[k] = toInt(fields[k]) ?? target[k];
-  for (const k of ['published', 'require_sequential_progress', 'publish_final_grade']) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
+  for (const k of ['published', 'require_sequential_progress', 'publish_final_grade'] as const) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
   Object.assign(target, fields);
 }
 
@@ -144,7 +145,7 @@ function writeItem(ctx: MockContext, target: Row) {
   if (fields.content_id !== undefined) fields.content_id = toInt(fields.content_id);
   if (fields.position !== undefined) fields.position = toInt(fields.position);
   if (fields.indent !== undefined) fields.indent = toInt(fields.indent);
-  for (const k of ['new_tab', 'published']) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
+  for (const k of ['new_tab', 'published'] as const) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
   const req = g.completion_requirement as Row | undefined;
   if (req && typeof req === 'object') fields.completion_requirement = { ...(target.completion_requirement as Row | undefined), ...pick(req, ['type', 'min_score']), completed: false };
   Object.assign(target, fields);
@@ -180,7 +181,7 @@ function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row
 function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean): Row[] {
   const g = ctx.params.group('appointment_group');
   const fields = pick(g, ['title', 'description', 'location_name', 'location_address', 'participant_visibility', 'context_codes', 'sub_context_codes']);
-  for (const k of ['participants_per_appointment', 'min_appointments_per_participant', 'max_appointments_per_participant']) {
+  for (const k of ['participants_per_appointment', 'min_appointments_per_participant', 'max_appointments_per_participant'] as const) {
     if (g[k] !== undefined) fields[k] = toInt(g[k]) ?? null;
   }
   for (const code of (fields.context_codes as string[] | undefined) ?? []) {
@@ -362,22 +363,22 @@ function sortFiles(ctx: MockContext, files: Row[]): Row[] {
 
 // ---------------------------------------------------------------- roles
 
-const DEFAULT_PERMISSIONS: Record<string, string[]> = {
+const DEFAULT_PERMISSIONS = new Map<string, string[]>(Object.entries({
   StudentEnrollment: ['read_forum', 'post_to_forum', 'read_announcements'],
   TeacherEnrollment: ['manage_grades', 'manage_content', 'read_roster'],
   TaEnrollment: ['manage_grades', 'read_roster'],
   DesignerEnrollment: ['manage_content', 'manage_wiki'],
   ObserverEnrollment: ['read_forum', 'read_announcements'],
   AccountMembership: ['read_course_list', 'view_statistics'],
-};
+}));
 
 function roleView(ctx: MockContext, role: Row): Row {
   const acct = ctx.state.get('accounts', role.account_id as number) ?? {};
   const permissions: Row = {};
-  for (const name of DEFAULT_PERMISSIONS[String(role.base_role_type)] ?? []) {
-    permissions[name] = { enabled: true, locked: false, readonly: role.workflow_state === 'built_in', explicit: false };
+  for (const name of DEFAULT_PERMISSIONS.get(String(role.base_role_type)) ?? []) {
+    setOwn(permissions, name, { enabled: true, locked: false, readonly: role.workflow_state === 'built_in', explicit: false });
   }
-  for (const [name, p] of Object.entries((role.permissions as Row | undefined) ?? {})) permissions[name] = { readonly: false, explicit: true, enabled: false, locked: false, ...(p as Row) };
+  for (const [name, p] of Object.entries((role.permissions as Row | undefined) ?? {})) setOwn(permissions, name, { readonly: false, explicit: true, enabled: false, locked: false, ...(p as Row) });
   return { ...role, account: pick(acct, ['id', 'name', 'parent_account_id', 'root_account_id', 'sis_account_id']), permissions };
 }
 
@@ -395,9 +396,9 @@ function writePermissions(ctx: MockContext, role: Row) {
   for (const [name, value] of Object.entries(sent)) {
     if (!value || typeof value !== 'object') continue;
     const p = value as Row;
-    const entry: Row = { ...(current[name] as Row | undefined) };
-    for (const k of ['explicit', 'enabled', 'locked', 'applies_to_self', 'applies_to_descendants']) if (p[k] !== undefined) entry[k] = toBool(p[k]) ?? false;
-    current[name] = entry;
+    const entry: Row = { ...(own(current, name) as Row | undefined) };
+    for (const k of ['explicit', 'enabled', 'locked', 'applies_to_self', 'applies_to_descendants'] as const) if (p[k] !== undefined) entry[k] = toBool(p[k]) ?? false;
+    setOwn(current, name, entry);
   }
   role.permissions = current;
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { inTimeRange, toBool, toInt, toNumber } from './params';
 import type { MockState, Row } from './state';
+import { setOwn } from '../core/own';
 import {
   account,
   badRequest,
@@ -213,12 +214,12 @@ function writeColumn(ctx: MockContext, col: Row) {
   const g = ctx.params.group('column');
   if (g.title !== undefined) col.title = g.title;
   if (g.position !== undefined) col.position = toInt(g.position) ?? col.position;
-  for (const k of ['hidden', 'teacher_notes', 'read_only']) if (g[k] !== undefined) col[k] = toBool(g[k]) ?? false;
+  for (const k of ['hidden', 'teacher_notes', 'read_only'] as const) if (g[k] !== undefined) col[k] = toBool(g[k]) ?? false;
 }
 
 function gradingPeriodOf(ctx: MockContext): Row {
   const p = ctx.state.get('grading_periods', pathId(ctx));
-  const owner = ctx.bindings.has('account_id') ? { key: 'account_id', id: account(ctx).id } : { key: 'course_id', id: course(ctx).id };
+  const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
   if (!p || p[owner.key] !== owner.id) notFound(`grading period ${ctx.bindings.get('id') ?? ''}`);
   return p;
 }
@@ -391,7 +392,7 @@ export const handlersB: Record<string, Handler> = {
         if (score !== null && score !== undefined) {
           const n = toNumber(score);
           if (n === undefined || n < 0) badRequest(`questions.${qid}.score must be an unsigned decimal`, 'invalid-type', 'questions');
-          scores[qid] = n;
+          setOwn(scores, qid, n);
         }
       }
       submission._question_scores = scores;
@@ -539,7 +540,7 @@ export const handlersB: Record<string, Handler> = {
   },
 
   'grading_periods.list': (ctx) => {
-    const owner = ctx.bindings.has('account_id') ? { key: 'account_id', id: account(ctx).id } : { key: 'course_id', id: course(ctx).id };
+    const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
     const rows = ctx.state.rows('grading_periods', (p) => p[owner.key] === owner.id).sort((a, b) => (String(a.start_date) < String(b.start_date) ? -1 : 1));
     return list(rows.map((p) => periodView(ctx, p)), 'grading_periods');
   },

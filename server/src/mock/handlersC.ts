@@ -53,7 +53,7 @@ function writeSubscription(ctx: MockContext, sub: Row) {
   const g = ctx.params.group('subscription');
   const contextId = ctx.params.get('submission[ContextId]') ?? ctx.params.get('subscription[ContextId]');
   if (contextId !== undefined) sub.ContextId = contextId;
-  for (const k of ['ContextType', 'Format', 'TransportType']) if (g[k] !== undefined) sub[k] = g[k];
+  for (const k of ['ContextType', 'Format', 'TransportType'] as const) if (g[k] !== undefined) sub[k] = g[k];
   if (Array.isArray(g.EventTypes)) sub.EventTypes = g.EventTypes;
   if (g.TransportMetadata && typeof g.TransportMetadata === 'object') sub.TransportMetadata = g.TransportMetadata;
   sub.updated_at = ctx.state.now();
@@ -123,7 +123,8 @@ export const handlersC: Record<string, Handler> = {
     try {
       writeNote(ctx, note);
     } catch (e) {
-      Object.keys(note).forEach((k) => delete note[k]);
+      // The note's own keys: it is put back as it was.
+      for (const k of Object.keys(note)) Reflect.deleteProperty(note, k);
       Object.assign(note, before);
       throw e;
     }

@@ -8,6 +8,7 @@
 import type { Catalog } from '../core/catalog/catalog';
 import type { Field } from '../core/catalog/schema';
 import { toBool, toInt, toNumber } from './params';
+import { hasOwn, own, setOwn } from '../core/own';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -66,16 +67,16 @@ export class Materializer {
       const row = stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
       const out: Record<string, unknown> = {};
       for (const f of resource.fields) {
-        const v = row[f.name];
+        const v = own(row, f.name);
         if (v === undefined && f.optional) continue;
-        out[f.name] = v === undefined && f.nullable ? null : this.value(f.type, v, f, depth + 1);
+        setOwn(out, f.name, v === undefined && f.nullable ? null : this.value(f.type, v, f, depth + 1));
       }
       if (resource.valueType) {
         for (const [k, v] of Object.entries(row)) {
-          if (!resource.fieldByName.has(k) && !k.startsWith('_')) out[k] = this.value(resource.valueType, v, undefined, depth + 1);
+          if (!resource.fieldByName.has(k) && !k.startsWith('_')) setOwn(out, k, this.value(resource.valueType, v, undefined, depth + 1));
         }
       } else if (resource.openKeys) {
-        for (const [k, v] of Object.entries(row)) if (!(k in out) && !k.startsWith('_')) out[k] = publicCopy(v);
+        for (const [k, v] of Object.entries(row)) if (!hasOwn(out, k) && !k.startsWith('_')) setOwn(out, k, publicCopy(v));
       }
       return out;
     }
@@ -111,7 +112,7 @@ function publicCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(publicCopy);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!k.startsWith('_')) out[k] = publicCopy(x);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!k.startsWith('_')) setOwn(out, k, publicCopy(x));
     return out;
   }
   return v;

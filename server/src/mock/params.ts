@@ -5,6 +5,7 @@
  */
 import { splitParamName } from '../core/catalog/catalog';
 import { dateTimeMillis, isDate } from '../core/values';
+import { hasOwn, own, setOwn } from '../core/own';
 
 export type Pair = [name: string, value: string];
 
@@ -39,7 +40,7 @@ export class Params {
 
   /** The object under a top-level key: `group('module')` is `{ name, position, ... }`. */
   group(key: string): Record<string, unknown> {
-    const v = this.nested[key];
+    const v = own(this.nested, key);
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   }
 }
@@ -84,14 +85,14 @@ export function inTimeRange(value: unknown, start?: string, end?: string): boole
   return true;
 }
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** Rails-style nesting of bracket names; a repeated key in `a[][x]` starts a new element. */
+/**
+ * Rails-style nesting of bracket names; a repeated key in `a[][x]` starts a new element. A
+ * name such as `constructor` or `__proto__` is a key like any other (own properties only).
+ */
 export function nest(pairs: Pair[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [name, value] of pairs) {
     const segments = splitParamName(name) ?? [name];
-    if (segments.some((s) => FORBIDDEN.has(s))) continue;
     let node: Record<string, unknown> | unknown[] = root;
     for (let i = 0; i < segments.length; i++) {
       const seg = segments[i];
@@ -105,7 +106,7 @@ export function nest(pairs: Pair[]): Record<string, unknown> {
         // `a[][x]`: continue in the last element unless it already has x.
         const nextKey = segments[i + 1];
         let tail = node[node.length - 1] as Record<string, unknown> | undefined;
-        if (!tail || typeof tail !== 'object' || (i + 1 === segments.length - 1 && nextKey in tail)) {
+        if (!tail || typeof tail !== 'object' || (i + 1 === segments.length - 1 && hasOwn(tail, nextKey))) {
           tail = {};
           node.push(tail);
         }
@@ -113,14 +114,14 @@ export function nest(pairs: Pair[]): Record<string, unknown> {
         continue;
       }
       if (last) {
-        node[seg] = value;
+        setOwn(node, seg, value);
         break;
       }
       const wantArray = segments[i + 1] === '';
-      let child = node[seg];
+      let child = own(node, seg);
       if (wantArray ? !Array.isArray(child) : child === null || typeof child !== 'object' || Array.isArray(child)) {
         child = wantArray ? [] : {};
-        node[seg] = child;
+        setOwn(node, seg, child);
       }
       node = child as Record<string, unknown> | unknown[];
     }

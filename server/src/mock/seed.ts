@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import defaultSeedJson from './seed.json';
+import { own } from '../core/own';
 
 const id = z.number().int().positive();
 /** A DateTime (ISO 8601 with Z or an offset) or a Date of the docs; the materializer would replace anything else silently. */
@@ -113,7 +114,10 @@ export function parseSeed(json: unknown, name = 'seed'): ParsedSeed {
 /** `, not "..."`: the offending value, so the message shows what to fix. */
 function valueOf(json: unknown, path: PropertyKey[]): string {
   let v: unknown = json;
-  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) {
+    if (Array.isArray(v)) v = typeof key === 'number' ? (v[key] as unknown) : undefined;
+    else v = v !== null && typeof v === 'object' && typeof key === 'string' ? own(v as Record<string, unknown>, key) : undefined;
+  }
   if (v === undefined || (v !== null && typeof v === 'object')) return '';
   const shown = JSON.stringify(v);
   return `, not ${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}`;

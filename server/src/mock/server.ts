@@ -19,6 +19,7 @@ import { handlersC } from './handlersC';
 import { Materializer } from './materialize';
 import { flatten, Params, type Pair } from './params';
 import { MockState } from './state';
+import { own } from '../core/own';
 
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -318,7 +319,7 @@ export class MockServer {
     // is missing-required, and the warning that module[name][] is not module[name] says why.
     if (errors.length > 0) return errorReply(400, errors, undefined, warnings);
 
-    const handler = HANDLERS[endpoint.id];
+    const handler = own(HANDLERS, endpoint.id);
     if (!handler) return errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]);
     const bindings = new Map<string, string>();
     for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));

@@ -2,11 +2,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog, type Catalog } from '../core/catalog/catalog';
+import { dict, setOwn } from '../core/own';
 
 export function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
-  const endpointFiles: Record<string, unknown> = {};
+  const endpointFiles = dict<unknown>();
   for (const name of readdirSync(schemasDir).filter((n) => n.endsWith('.endpoints.json')).sort()) {
-    endpointFiles[name] = JSON.parse(readFileSync(join(schemasDir, name), 'utf8'));
+    setOwn(endpointFiles, name, JSON.parse(readFileSync(join(schemasDir, name), 'utf8')));
   }
   return { endpointFiles, resourceFile: JSON.parse(readFileSync(join(schemasDir, 'resources.json'), 'utf8')) };
 }

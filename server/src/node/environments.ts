@@ -7,20 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import type { Environments } from '../core/checker';
-import type * as EnvironmentSchemas from './environmentSchema';
 import { readTextFileSync } from './textInput';
+import { hasOwn, own, setOwn } from '../core/own';
 
 export const SHARED_ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
-
-let schemas: typeof EnvironmentSchemas | undefined;
-
-/** The zod schema, built on first use (like the catalog's, it costs a server start otherwise). */
-function environmentSchemas(): typeof EnvironmentSchemas {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  schemas ??= require('./environmentSchema') as typeof EnvironmentSchemas;
-  return schemas;
-}
 
 export class EnvironmentFileError extends Error {}
 
@@ -62,14 +53,32 @@ export function parseEnvironmentFile(text: string, file: string): Record<string,
     } else if (/end of JSON input/i.test((e as Error).message)) where = ': it ends too early';
     throw new EnvironmentFileError(`${file}: not valid JSON${where}`);
   }
-  const parsed = environmentSchemas().EnvironmentFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new EnvironmentFileError(
-      `${file}: expected { "env name": { "variable": "value" } }; at ${issue.path.join('.') || '(top)'}: ${issue.message}`,
-    );
+  const read = readEnvironments(json);
+  if ('problem' in read) throw new EnvironmentFileError(`${file}: expected { "env name": { "variable": "value" } }; at ${read.at}: ${read.problem}`);
+  return read.environments;
+}
+
+/**
+ * An environment file's JSON as environment name to variable name to value. Every key
+ * JSON.parse gives is kept as an own property, `__proto__` too: a name such as `constructor`
+ * is a name like any other (zod's records drop `__proto__`), read back through own().
+ * Numbers and booleans are read as the strings they send. Objects, arrays and null are other
+ * clients' settings, not variables (JetBrains' `"Security": { "Auth": ... }`), and so are
+ * top-level keys starting with `$` other than `$shared` (Kulala's `$schema`): they are left out.
+ */
+function readEnvironments(json: unknown): { environments: Record<string, Record<string, string>> } | { at: string; problem: string } {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(json)) return { at: '(top)', problem: `expected an object, got ${kind(json)}` };
+  const environments: Record<string, Record<string, string>> = {};
+  for (const [name, vars] of Object.entries(json)) {
+    if (name.startsWith('$') && name !== SHARED_ENVIRONMENT) continue;
+    if (!isObject(vars)) return { at: name, problem: `expected an object, got ${kind(vars)}` };
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(vars)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') setOwn(out, k, String(v));
+    setOwn(environments, name, out);
   }
-  return parsed.data;
+  return { environments };
 }
 
 /**
@@ -111,27 +120,27 @@ export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (
   const privateEnvs = load(priv);
   const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
   // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
-  if (names.size === 0 && (SHARED_ENVIRONMENT in sharedEnvs || SHARED_ENVIRONMENT in privateEnvs)) names.add(SHARED_ENVIRONMENT);
+  if (names.size === 0 && (hasOwn(sharedEnvs, SHARED_ENVIRONMENT) || hasOwn(privateEnvs, SHARED_ENVIRONMENT))) names.add(SHARED_ENVIRONMENT);
   const environments: Record<string, Record<string, string>> = {};
   const privateNames: Record<string, Set<string>> = {};
   for (const name of names) {
     const vars: Record<string, string> = {};
     const fromPrivate = new Set<string>();
     const layers: [Record<string, string> | undefined, boolean][] = [
-      [sharedEnvs[SHARED_ENVIRONMENT], false],
-      [privateEnvs[SHARED_ENVIRONMENT], true],
-      [sharedEnvs[name], false],
-      [privateEnvs[name], true],
+      [own(sharedEnvs, SHARED_ENVIRONMENT), false],
+      [own(privateEnvs, SHARED_ENVIRONMENT), true],
+      [own(sharedEnvs, name), false],
+      [own(privateEnvs, name), true],
     ];
     for (const [layer, isPrivate] of layers) {
       for (const [k, v] of Object.entries(layer ?? {})) {
-        vars[k] = v;
+        setOwn(vars, k, v);
         if (isPrivate) fromPrivate.add(k);
         else fromPrivate.delete(k);
       }
     }
-    environments[name] = vars;
-    if (fromPrivate.size > 0) privateNames[name] = fromPrivate;
+    setOwn(environments, name, vars);
+    if (fromPrivate.size > 0) setOwn(privateNames, name, fromPrivate);
   }
   return { shared, private: priv, environments, privateNames };
 }

@@ -14,6 +14,7 @@ import type { ExchangeResult } from './exchange';
 import type { HistoryEntry } from './history';
 import type { PreparedRequest } from './prepare';
 import { parseJsonPath } from './typed';
+import { hasOwn, own } from '../core/own';
 
 /** The last exchange of a named request. */
 export interface StoredExchange {
@@ -37,8 +38,8 @@ export function selectJsonPath(value: unknown, path: string): { found: boolean; 
       if (!Array.isArray(cur) || seg >= cur.length) return { found: false };
       cur = cur[seg];
     } else {
-      if (!cur || typeof cur !== 'object' || Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
-      cur = (cur as Record<string, unknown>)[seg];
+      if (!cur || typeof cur !== 'object' || Array.isArray(cur) || !hasOwn(cur, seg)) return { found: false };
+      cur = own(cur as Record<string, unknown>, seg);
     }
   }
   return { found: true, value: cur };
@@ -67,7 +68,7 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
   if (ref.source === 'headers') {
     const wanted = ref.selector.toLowerCase();
     if (ref.part === 'response') {
-      const value = stored.response.headers[wanted];
+      const value = own(stored.response.headers, wanted);
       return value === undefined ? { error: `${label}: the response of '${ref.name}' has no ${ref.selector} header` } : { value };
     }
     const header = stored.request.headers.find(([n]) => n.toLowerCase() === wanted);

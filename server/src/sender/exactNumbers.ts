@@ -7,6 +7,7 @@
  */
 import { getNodePath, parseTree, type Node } from 'jsonc-parser';
 import { formatJsonPath, parseJsonPath } from './typed';
+import { own, setOwn } from '../core/own';
 
 /** The source text of the integers JSON.parse cannot keep, by JSON path (`$[0].id`). */
 export type ExactNumbers = Record<string, string>;
@@ -29,7 +30,7 @@ export function exactIntegers(text: string): ExactNumbers | undefined {
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (node.type === 'number') {
       const source = text.slice(node.offset, node.offset + node.length);
-      if (/^-?\d+$/.test(source) && !Number.isSafeInteger(node.value)) out[formatJsonPath(getNodePath(node))] = source;
+      if (/^-?\d+$/.test(source) && !Number.isSafeInteger(node.value)) setOwn(out, formatJsonPath(getNodePath(node)), source);
       continue;
     }
     for (const child of node.children ?? []) pending.push(child);
@@ -45,7 +46,7 @@ export function stringifyExact(value: unknown, exact: ExactNumbers | undefined, 
   if (!exact) return JSON.stringify(value, null, indent) ?? '';
   const pad = (depth: number) => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');
   const write = (v: unknown, path: (string | number)[], depth: number): string | undefined => {
-    if (typeof v === 'number') return exact[formatJsonPath(path)] ?? JSON.stringify(v);
+    if (typeof v === 'number') return own(exact, formatJsonPath(path)) ?? JSON.stringify(v);
     if (Array.isArray(v)) {
       if (v.length === 0) return '[]';
       const items = v.map((item, i) => `${pad(depth + 1)}${write(item, [...path, i], depth + 1) ?? 'null'}`);
@@ -86,7 +87,7 @@ export function shiftExact(page: ExactNumbers | undefined, lengths: Map<string, 
     const offset = lengths.get(formatJsonPath(segments.slice(0, cut))) ?? 0;
     const moved = [...segments];
     moved[cut] = (segments[cut] as number) + offset;
-    out[formatJsonPath(moved)] = text;
+    setOwn(out, formatJsonPath(moved), text);
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } f
 import type { PreparedRequest } from './prepare';
 import { exactIntegers, type ExactNumbers } from './exactNumbers';
 import { carriesSecret, SecretScrubber } from './secrets';
+import { own, setOwn } from '../core/own';
 
 export type FailureKind =
   | 'refused'
@@ -256,7 +257,7 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    setOwn(out, k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v);
   }
   return out;
 }
@@ -283,7 +284,7 @@ export function apiErrorMessage(body: unknown): string | undefined {
     const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
     if (parts.length > 0) return parts.join('; ');
   }
-  for (const key of ['message', 'error', 'error_description']) if (typeof b[key] === 'string') return b[key] as string;
+  for (const key of ['message', 'error', 'error_description'] as const) if (typeof b[key] === 'string') return b[key] as string;
   return undefined;
 }
 
@@ -382,7 +383,8 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
           continue;
         }
         if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
-        headers[lower] = headers[lower] !== undefined ? `${headers[lower]}, ${value}` : value;
+        const earlier = own(headers, lower);
+        setOwn(headers, lower, earlier !== undefined ? `${earlier}, ${value}` : value);
       }
       // An Authorization header written in the request wins over the token: the user chose it
       // for this request (another scheme, another user's token, a test of a bad one).

@@ -7,6 +7,7 @@
 import { sendPrepared, type ExchangeOptions, type ExchangeResult } from './exchange';
 import { shiftExact, stringifyExact } from './exactNumbers';
 import type { PreparedRequest } from './prepare';
+import { hasOwn, own, setOwn } from '../core/own';
 import { formatJsonPath } from './typed';
 
 export interface PageProgress {
@@ -44,7 +45,7 @@ export function parseLinkHeader(value: string | undefined): Record<string, strin
   while ((m = re.exec(value)) !== null) {
     const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2]);
     if (!rel) continue;
-    for (const name of rel[1].trim().split(/\s+/)) if (!(name.toLowerCase() in out)) out[name.toLowerCase()] = m[1];
+    for (const name of rel[1].trim().split(/\s+/)) if (!hasOwn(out, name.toLowerCase())) setOwn(out, name.toLowerCase(), m[1]);
   }
   return out;
 }
@@ -90,9 +91,9 @@ export function mergePages(merged: unknown, page: unknown): unknown {
   if (merged && page && typeof merged === 'object' && typeof page === 'object' && !Array.isArray(merged) && !Array.isArray(page)) {
     const out: Record<string, unknown> = { ...(merged as Record<string, unknown>) };
     for (const [k, v] of Object.entries(page as Record<string, unknown>)) {
-      const before = out[k];
-      if (Array.isArray(before) && Array.isArray(v)) out[k] = [...before, ...v];
-      else if (!(k in out)) out[k] = v;
+      const before = own(out, k);
+      if (Array.isArray(before) && Array.isArray(v)) setOwn(out, k, [...before, ...v]);
+      else if (!hasOwn(out, k)) setOwn(out, k, v);
     }
     return out;
   }

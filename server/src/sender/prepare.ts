@@ -12,6 +12,7 @@ import { DURATION_KEYS, parseDuration } from '../core/metadata';
 import { lineStarts } from '../core/positions';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
+import { own } from '../core/own';
 
 export interface PreparedRequest {
   method: string;
@@ -250,10 +251,10 @@ export function environmentOrigin(env: Environments | undefined): string | undef
  */
 function environmentBaseUrl(env: Environments | undefined): string | undefined {
   if (!env?.selected) return undefined;
-  const vars = env.environments[env.selected];
+  const vars = own(env.environments, env.selected);
   const base = vars?.base_url;
   if (base === undefined || !base.includes('{{')) return base;
-  const resolved = resolveText(base, { values: new Map(Object.entries(vars)) });
+  const resolved = resolveText(base, { values: new Map(Object.entries(vars ?? {})) });
   return resolved.errors.length > 0 ? undefined : resolved.text;
 }
 

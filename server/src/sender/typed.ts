@@ -12,6 +12,7 @@ import * as z from 'zod';
 import type { Catalog, Resource } from '../core/catalog/catalog';
 import type { Field } from '../core/catalog/schema';
 import { isDate, isDateTime } from '../core/values';
+import { own, setOwn } from '../core/own';
 
 export type ResponseIssueCode = 'type-mismatch' | 'undocumented-field' | 'unknown-enum-value';
 
@@ -97,7 +98,7 @@ class SchemaBuilder {
       const inner = enumValues ? this.single(element, enumValues) : this.type(element);
       return z.array(inner, { error: () => type });
     }
-    const primitive = PRIMITIVES[type];
+    const primitive = own(PRIMITIVES, type);
     if (primitive) return leaf(type, primitive, enumValues);
     return z.lazy(() => this.resource(type));
   }
@@ -123,7 +124,7 @@ class SchemaBuilder {
     for (const field of resource.fields) {
       let schema = field.enum && !field.enumOpen ? this.build(field.type, field.enum) : this.type(field.type);
       if (field.nullable) schema = schema.nullable();
-      shape[field.name] = schema.optional();
+      setOwn(shape, field.name, schema.optional());
     }
     // The error option names the resource in type and unrecognized-key issues.
     const options = { error: () => resource.name };
@@ -159,7 +160,8 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   let v = body;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg];
+    if (typeof seg === 'number') v = Array.isArray(v) ? (v[seg] as unknown) : undefined;
+    else v = typeof seg === 'string' ? own(v as Record<string, unknown>, seg) : undefined;
   }
   return v;
 }

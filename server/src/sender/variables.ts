@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { findVariableReferences } from '../core/parser';
 import { ENV_VARIABLE, parseRequestReference, type RequestReference } from '../core/variables';
+import { own, setOwn } from '../core/own';
 
 /** What system variables read; every member can be replaced in tests. */
 export interface SystemContext {
@@ -118,25 +119,25 @@ function resolveExpression(expression: string, ctx: ResolveContext, errors: stri
   return substitute(value, ctx, undefined, errors, [...stack, expression]);
 }
 
-const UNITS: Record<string, (d: Date, n: number) => void> = {
-  y: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
-  M: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
-  w: (d, n) => d.setTime(d.getTime() + n * 7 * 86_400_000),
-  d: (d, n) => d.setTime(d.getTime() + n * 86_400_000),
-  h: (d, n) => d.setTime(d.getTime() + n * 3_600_000),
-  m: (d, n) => d.setTime(d.getTime() + n * 60_000),
-  s: (d, n) => d.setTime(d.getTime() + n * 1000),
-  ms: (d, n) => d.setTime(d.getTime() + n),
-};
+/** REST Client's offset units (a Map: a unit is looked up by the name a file gives). */
+const UNITS = new Map<string, (d: Date, n: number) => void>([
+  ['y', (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n)],
+  ['M', (d, n) => d.setUTCMonth(d.getUTCMonth() + n)],
+  ['w', (d, n) => d.setTime(d.getTime() + n * 7 * 86_400_000)],
+  ['d', (d, n) => d.setTime(d.getTime() + n * 86_400_000)],
+  ['h', (d, n) => d.setTime(d.getTime() + n * 3_600_000)],
+  ['m', (d, n) => d.setTime(d.getTime() + n * 60_000)],
+  ['s', (d, n) => d.setTime(d.getTime() + n * 1000)],
+  ['ms', (d, n) => d.setTime(d.getTime() + n)],
+]);
 
 /** Applies an offset `1 d`, `-2 h` (REST Client's units) to a date. */
 function offsetDate(base: Date, args: string[], name: string): Date | string {
   const d = new Date(base.getTime());
   if (args.length === 0) return d;
-  if (args.length !== 2 || !/^[+-]?\d+$/.test(args[0]) || !UNITS[args[1]]) {
-    return `{{${name} ...}}: an offset is a number and a unit (y, M, w, d, h, m, s, ms), for example '1 d'`;
-  }
-  UNITS[args[1]](d, Number(args[0]));
+  const unit = args.length === 2 && /^[+-]?\d+$/.test(args[0]) ? UNITS.get(args[1]) : undefined;
+  if (!unit) return `{{${name} ...}}: an offset is a number and a unit (y, M, w, d, h, m, s, ms), for example '1 d'`;
+  unit(d, Number(args[0]));
   return d;
 }
 
@@ -231,12 +232,12 @@ export function systemVariable(expression: string, system: SystemContext): { val
       return randomInt(0, 1000, random, name);
     case '$processEnv': {
       if (args.length !== 1) return { error: '{{$processEnv}} needs the name of an environment variable' };
-      const value = system.processEnv?.[args[0]];
+      const value = own(system.processEnv, args[0]);
       return value === undefined ? { error: `{{$processEnv ${args[0]}}}: the environment variable ${args[0]} is not set` } : { value };
     }
     case '$dotenv': {
       if (args.length !== 1) return { error: '{{$dotenv}} needs the name of a variable of the .env file' };
-      const value = system.dotenv?.[args[0]];
+      const value = own(system.dotenv, args[0]);
       return value === undefined ? { error: `{{$dotenv ${args[0]}}}: ${args[0]} is not in the .env file beside the request file` } : { value };
     }
     case '$aadToken':
@@ -247,7 +248,7 @@ export function systemVariable(expression: string, system: SystemContext): { val
     default: {
       const env = ENV_VARIABLE.exec(expression);
       if (env) {
-        const value = system.processEnv?.[env[1]];
+        const value = own(system.processEnv, env[1]);
         return value === undefined ? { error: `{{${expression}}}: the environment variable ${env[1]} is not set` } : { value };
       }
       return { error: `{{${expression}}} is not a system variable lpreq knows` };
@@ -269,7 +270,7 @@ export function parseDotenv(text: string): Record<string, string> {
     let value = m[2];
     if (/^".*"$/.test(value) || /^'.*'$/.test(value)) value = value.slice(1, -1);
     else value = value.replace(/\s+#.*$/, '');
-    out[m[1]] = value;
+    setOwn(out, m[1], value);
   }
   return out;
 }

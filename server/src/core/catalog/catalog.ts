@@ -3,6 +3,7 @@
  * Pure: it is given the parsed JSON, it never reads files.
  */
 import type * as z from 'zod';
+import { dict, setOwn } from '../own';
 import type * as CatalogSchemas from './schema';
 import type {
   EndpointData,
@@ -143,7 +144,7 @@ function formatZodError(file: string, error: z.ZodError): string {
  */
 export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; resourceFile: unknown }): Catalog {
   const endpoints: Endpoint[] = [];
-  const placeholders: Record<string, Placeholder> = {};
+  const placeholders = dict<Placeholder>();
   const endpointById = new Map<string, Endpoint>();
   const files = Object.entries(parts.endpointFiles).map(([file, json]) => {
     const parsed = catalogSchemas().EndpointFileSchema.safeParse(json);
@@ -152,7 +153,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   });
   const paginationParameters = files.flatMap((f) => f.data.paginationParameters ?? []);
   for (const { file, data: fileData } of files) {
-    Object.assign(placeholders, fileData.placeholders ?? {});
+    for (const [name, placeholder] of Object.entries(fileData.placeholders ?? {})) setOwn(placeholders, name, placeholder);
     for (const data of fileData.endpoints) {
       if (endpointById.has(data.id)) throw new CatalogError(`duplicate endpoint id ${data.id} in ${file}`);
       const extra = data.paginated ? paginationParameters.filter((p) => !data.params.some((q) => q.name === p.name)) : [];

@@ -4,6 +4,7 @@
  */
 import type { Catalog } from './catalog';
 import { splitParamName } from './catalog';
+import { own } from '../own';
 
 const BASE_TYPES = new Set(['integer', 'number', 'string', 'boolean', 'DateTime', 'Date', 'object', 'any', 'false', 'null']);
 
@@ -46,7 +47,7 @@ export function lintCatalog(catalog: Catalog): string[] {
     }
     for (const p of e.params) {
       for (const [, pattern] of p.parsedName.patternAt) {
-        if (!p.patterns?.[pattern]) problems.push(`${e.id}: ${p.name} has pattern {${pattern}} without a patterns entry`);
+        if (!own(p.patterns, pattern)) problems.push(`${e.id}: ${p.name} has pattern {${pattern}} without a patterns entry`);
       }
       if (p.enum && p.default !== undefined && !p.enum.includes(p.default) && !p.enumOpen && p.type === 'string') {
         problems.push(`${e.id}: ${p.name} default ${p.default} is not among its enum values`);

@@ -6,11 +6,21 @@
  * checker interprets the rules. Every entry cites the document and section it came from.
  */
 import * as z from 'zod';
+import { dictFrom } from '../own';
 
 // zod's default compiles a checking function per object schema with `new Function` on first
 // use: code V8's code cache cannot keep, compiled again in every process. Interpreting the
 // schemas instead starts the catalog check 5 to 20 ms sooner, and evaluates no generated code.
 z.config({ jitless: true });
+
+/**
+ * A table keyed by names (enum values, pattern segments, rule values, JSON keys, placeholders):
+ * built with no prototype, so that a name a request gives (`constructor`, `toString`) finds
+ * only what the docs list. Lookups go through own() all the same (eslint-rules/own-lookup.mjs).
+ */
+function dictOf<T extends z.ZodType>(value: T) {
+  return z.record(z.string(), value).transform((record) => dictFrom(record));
+}
 
 /** A document of the API documentation and the heading (section) an entry came from. */
 export const SourceSchema = z.strictObject({
@@ -47,7 +57,7 @@ export const ParameterSchema = z.strictObject({
   /** Documented values. Values outside are `invalid-enum` unless `enumOpen`. */
   enum: z.array(z.string()).optional(),
   /** The docs' words for enum values, by value. */
-  enumDescriptions: z.record(z.string(), z.string()).optional(),
+  enumDescriptions: dictOf(z.string()).optional(),
   /** The docs say other values exist (for example "or a placement name"): no invalid-enum. */
   enumOpen: z.boolean().optional(),
   default: z.string().optional(),
@@ -64,18 +74,15 @@ export const ParameterSchema = z.strictObject({
   /** The path placeholder that carries this value (roles: `role_id` is the `{id}` of the path). */
   inPath: z.string().optional(),
   /** Pattern segments of `name`: what each `{X}` stands for. */
-  patterns: z
-    .record(
-      z.string(),
-      z.strictObject({
-        description: z.string(),
-        /** Documented values of the segment; absent means any name (or index). */
-        values: z.array(z.string()).optional(),
-        /** The segment is an array index: `[0]`, or `[]` as convention 2 writes arrays (`question[answers][][answer_text]`). */
-        index: z.boolean().optional(),
-      }),
-    )
-    .optional(),
+  patterns: dictOf(
+    z.strictObject({
+      description: z.string(),
+      /** Documented values of the segment; absent means any name (or index). */
+      values: z.array(z.string()).optional(),
+      /** The segment is an array index: `[0]`, or `[]` as convention 2 writes arrays (`question[answers][][answer_text]`). */
+      index: z.boolean().optional(),
+    }),
+  ).optional(),
 });
 
 /**
@@ -145,7 +152,7 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     dependsOn: z.string(),
     /** The key that stands in `table` for `dependsOn` not being sent (otherwise nothing is checked then). */
     whenAbsent: z.string().optional(),
-    table: z.record(z.string(), z.array(z.string())),
+    table: dictOf(z.array(z.string())),
     ...ruleBase,
   }),
   z.strictObject({
@@ -166,7 +173,7 @@ export const RuleSchema = z.discriminatedUnion('kind', [
     placeholder: z.string(),
     dependsOn: z.string(),
     defaultValue: z.string().optional(),
-    table: z.record(z.string(), z.array(z.string())),
+    table: dictOf(z.array(z.string())),
     ...ruleBase,
   }),
 ]);
@@ -193,7 +200,7 @@ export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
     type: z.enum(['object', 'array', 'string', 'integer', 'number', 'boolean', 'any']),
     nullable: z.boolean().optional(),
     description: z.string().optional(),
-    properties: z.record(z.string(), JsonShapeSchema).optional(),
+    properties: dictOf(JsonShapeSchema).optional(),
     additionalProperties: JsonShapeSchema.optional(),
     required: z.array(z.string()).optional(),
     items: JsonShapeSchema.optional(),
@@ -213,7 +220,7 @@ export const PathSchema = z.union([
   z.strictObject({
     path: z.string().startsWith('/api/'),
     deprecated: z.boolean().optional(),
-    placeholderForms: z.record(z.string(), z.array(z.string())).optional(),
+    placeholderForms: dictOf(z.array(z.string())).optional(),
     note: z.string().optional(),
   }),
 ]);
@@ -229,7 +236,7 @@ export const EndpointSchema = z.strictObject({
    */
   paths: z.array(PathSchema).min(1),
   /** Per-endpoint literal forms a placeholder accepts beyond the catalog-wide ones (`root` for a folder id). */
-  placeholderForms: z.record(z.string(), z.array(z.string())).optional(),
+  placeholderForms: dictOf(z.array(z.string())).optional(),
   /** The docs' words for what the operation does. */
   purpose: z.string(),
   paginated: z.boolean().optional(),
@@ -271,7 +278,7 @@ export const FieldSchema = z.strictObject({
   enum: z.array(z.string()).optional(),
   /** The docs say other values may be added: unknown values are not flagged. */
   enumOpen: z.boolean().optional(),
-  enumDescriptions: z.record(z.string(), z.string()).optional(),
+  enumDescriptions: dictOf(z.string()).optional(),
   note: z.string().optional(),
   deprecated: z.boolean().optional(),
 });
@@ -299,7 +306,7 @@ export const EndpointFileSchema = z.strictObject({
   $schema: z.string().optional(),
   doc: SourceSchema.shape.doc,
   /** Catalog-wide placeholder forms (given once, in document A's file). */
-  placeholders: z.record(z.string(), PlaceholderSchema).optional(),
+  placeholders: dictOf(PlaceholderSchema).optional(),
   /**
    * Parameters every paginated list accepts (convention 7). The docs leave page size and
    * paging parameters "not shown"; these are the ones the service reads, so they are not
