@@ -17,8 +17,8 @@ import { parseDocument, requestName, requestTarget, type LpreqDocument } from '.
 import { readBodyFile } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { stringifyExact } from '../sender/exactNumbers';
-import { HistoryStore, scrubSecrets } from '../sender/history';
-import { MIN_SECRET_LENGTH } from '../sender/secrets';
+import { HistoryStore } from '../sender/history';
+import { MIN_SECRET_LENGTH, scrubSecrets } from '../sender/secrets';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
