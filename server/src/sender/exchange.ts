@@ -413,8 +413,8 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       // environment to say where that is, to the origin the request was written for.
       const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
       const own = [options.token, ...(options.secrets ?? [])];
-      // Another environment's token goes nowhere (unless it is also one of this request's own).
-      const foreign = (options.foreignSecrets ?? []).filter((s) => !own.includes(s));
+      // Another environment's token goes nowhere, whatever else says it may (unless it is the token itself).
+      const foreign = (options.foreignSecrets ?? []).filter((s) => s !== options.token);
       const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? [])), ...foreign];
       // The one check: every part that leaves, before a byte is sent.
       const check = checkOutgoing({ method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined }, notHere);
