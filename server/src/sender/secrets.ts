@@ -68,10 +68,11 @@ export function carriesSecret(text: string, secrets: readonly (string | undefine
  * The one scrubber of what is printed or stored: the text with every secret (of 4 characters
  * or more), written in any of the ways secretPattern knows, replaced by `***`. A shorter one is
  * replaced only where it is plainly a credential: after `Bearer`, as a whole header value,
- * JSON string or text. `replacement` may write something else in a secret's place (a copied
- * cURL command writes `$LPREQ_TOKEN` where the token stood).
+ * JSON string or text. `replacement` may write something else in a secret's place, given the
+ * secret and how it was written (a copied cURL command reads `$LPREQ_TOKEN` where the token
+ * stood as it is).
  */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[], replacement: (secret: string) => string = () => '***'): string {
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[], replacement: (secret: string, written: string) => string = () => '***'): string {
   let out = text;
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0) continue;
@@ -79,7 +80,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
       // Too short to replace everywhere (it would mask ordinary text), but never shown where it
       // is plainly a credential: after `Bearer`, or as a whole header value or JSON string.
       const e = s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const r = replacement(s).replace(/\$/g, '$$$$');
+      const r = replacement(s, s).replace(/\$/g, '$$$$');
       out = out
         .replace(new RegExp(`(\\bBearer(?:\\s|%20|\\+)+)${e}(?![\\w.~+/=-])`, 'gi'), `$1${r}`)
         .replace(new RegExp(`^([!#$%&'*+.^_\`|~0-9A-Za-z-]+: *)${e} *$`, 'gm'), `$1${r}`)
@@ -87,7 +88,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
         .replace(new RegExp(`^${e}$`), r);
       continue;
     }
-    out = out.replace(secretPattern(s), () => replacement(s));
+    out = out.replace(secretPattern(s), (written) => replacement(s, written));
     // A long value is shown cut to its first 37 characters in typed-check messages (typed.ts).
     if (s.length > 40) out = out.replace(secretPattern(s.slice(0, 37)), '***');
   }
