@@ -335,7 +335,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       const token = await this.environments.token();
       const foreignSecrets = await this.environments.otherTokens();
       const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1 });
-      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body) : { resource: null, issues: [] };
+      const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
+      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub) : { resource: null, issues: [] };
       const result: SendResult = {
         ok: response.ok,
         request: prepared,

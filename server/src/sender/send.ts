@@ -12,6 +12,7 @@ import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
 import { blockNamed, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
+import { scrubSecrets } from './secrets';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
@@ -268,7 +269,7 @@ async function sendWithDependencies(
       result.unchecked = 'not-json';
       if (!declaredJson) result.warnings.push(`the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`);
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
-      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body);
+      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body, (text) => scrubSecrets(text, [...secrets, ...foreignSecrets]));
       result.resource = typed.resource;
       result.issues = typed.issues;
     }
