@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `mock` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `mock`, `scrub` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
+import { formatScrubBench, runScrubBench } from './scrub-bench';
 
 async function main() {
   const parts = process.argv.slice(2);
@@ -13,6 +14,10 @@ async function main() {
   if (want('core')) {
     console.log('\n## Language core: parse and check (issue 2)\n');
     console.log(formatCore(await runCoreBench()));
+  }
+  if (want('scrub')) {
+    console.log('\n## Scrubbing secrets from a large body (issue 17)\n');
+    console.log(formatScrubBench(runScrubBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');

@@ -93,6 +93,20 @@ export class EnvironmentController implements vscode.Disposable {
     return this.context.secrets.get(tokenSecretKey(this.selected));
   }
 
+  /**
+   * The tokens secret storage keeps for the other environments of these files: the sender
+   * sends none of them anywhere, and keeps them out of history and copied commands.
+   */
+  async otherTokens(fileUri?: vscode.Uri): Promise<string[]> {
+    const out: string[] = [];
+    for (const name of Object.keys(this.environmentFiles(fileUri).environments)) {
+      if (name === this.selected) continue;
+      const token = await this.context.secrets.get(tokenSecretKey(name));
+      if (token) out.push(token);
+    }
+    return out;
+  }
+
   async select(fileUri?: vscode.Uri): Promise<void> {
     this.files = undefined;
     const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());

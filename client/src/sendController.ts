@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readBodyFile } from '../../server/src/node/bodyFile';
+import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/bodyFile';
 import type { Checker } from '../../server/src/core/checker';
 import type { LpreqDocument } from '../../server/src/core/parser';
 import { own } from '../../server/src/core/own';
@@ -201,9 +201,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       checker,
       environments,
       token,
+      // The tokens kept for the other environments go nowhere from this one.
+      foreignSecrets: await this.environments.otherTokens(doc.uri),
       responses,
       system: systemContext(doc, sender.parseDotenv),
-      readFile: (file, encoding) => readBodyFileOf(doc, file, encoding),
+      readFile: (file, encoding) => this.readBodyFileOf(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
       allPages: o.allPages,
@@ -265,7 +267,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
       environments: this.environments.environments(t.doc.uri),
       system: systemContext(t.doc, sender.parseDotenv),
-      readFile: (file, encoding) => readBodyFileOf(t.doc, file, encoding),
+      readFile: (file, encoding) => this.readBodyFileOf(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
     });
@@ -273,18 +275,25 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
       return;
     }
+    // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
+    // password prompt's answer, another environment's token) are known, so that the command
+    // without the token holds none of them.
+    const token = await this.environments.token();
+    const secrets = [...prepared.secrets, ...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
     if (withToken) {
-      const token = await this.environments.token();
       if (!token) {
         void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
         return;
       }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token }));
-      void vscode.window.showWarningMessage('lpreq: the curl command on the clipboard contains the access token. Do not paste it where others can read it.');
+      await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token, secrets }));
+      void vscode.window.showWarningMessage('lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.');
       return;
     }
-    await vscode.env.clipboard.writeText(sender.toCurl(prepared.request));
-    void vscode.window.showInformationMessage('lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.');
+    const command = sender.toCurl(prepared.request, { token, secrets });
+    await vscode.env.clipboard.writeText(command);
+    void vscode.window.showInformationMessage(
+      `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,
+    );
   }
 
   /** Sends a stored exchange again, to the URL it went to; the token is the chosen environment's. */
@@ -309,7 +318,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       tokenOrigin = undefined;
     }
     const rebuilt = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin }, (file) => {
-      const read = readBodyFile(file, undefined);
+      // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
+      if (entry.file === undefined) return { error: 'the request file it was sent from is not known, so its workspace is not either' };
+      const read = readBodyFile(file, undefined, workspaceFolder(entry.file, this.environments.environmentFiles(vscode.Uri.file(entry.file))));
       return 'error' in read ? read : { bytes: read.bytes ?? Buffer.from(read.text, 'utf8') };
     });
     if ('error' in rebuilt) {
@@ -323,8 +334,10 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     }
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
       const token = await this.environments.token();
-      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, signal, maxPages: 1 });
-      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body) : { resource: null, issues: [] };
+      const foreignSecrets = await this.environments.otherTokens();
+      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1 });
+      const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
+      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub) : { resource: null, issues: [] };
       const result: SendResult = {
         ok: response.ok,
         request: prepared,
@@ -337,11 +350,17 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         dependencies: [],
         secretValues: [],
       };
-      await store.add(sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token] }));
+      await store.add(sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }));
       const summary = results.summaryFromSend(result, prepared);
       this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, prepared.returns, p), this.responseView.nextIdPrefix()));
       this.historyView.refresh();
     });
+  }
+
+  /** A body file (`< ./body.json`), relative to the request file's folder and inside its workspace, as the command line reads it. */
+  private readBodyFileOf(doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
+    if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
+    return bodyFileReader(doc.uri.fsPath, this.environments.environmentFiles(doc.uri))(file, encoding);
   }
 
   async showHistoryEntry(historyId: string): Promise<void> {
@@ -389,8 +408,4 @@ function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => 
   return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
 }
 
-/** A body file (`< ./body.json`), relative to the request file's folder. */
-function readBodyFileOf(doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
-  if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
-  return readBodyFile(path.resolve(path.dirname(doc.uri.fsPath), file), encoding);
-}
+

@@ -170,7 +170,7 @@ test('a token shorter than 4 characters is refused; a short secret is still mask
   assert.ok(!stderr.includes(short));
   assert.equal(api.received.length, before);
   // A short secret prompt answer: masked after Bearer, as a whole header value and as a whole JSON string.
-  const { scrubSecrets } = await import('../../server/src/sender/history');
+  const { scrubSecrets } = await import('../../server/src/sender/secrets');
   const text = 'authorization: Bearer q7z\nx-key: q7z\n{"password":"q7z","note":"q7zq7z"}';
   assert.equal(scrubSecrets(text, [short]), 'authorization: Bearer ***\nx-key: ***\n{"password":"***","note":"q7zq7z"}');
 });

@@ -1,7 +1,7 @@
 /** The history store: add, list, get, clear, the last N, and crash safety. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -192,4 +192,37 @@ test('clearing while another store adds: no add fails', async () => {
   }
   const results = await Promise.allSettled([...adds, ...clears]);
   assert.deepEqual(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), []);
+});
+
+test('what writers killed mid-write left (entry files no index lists, *.tmp-* files) is removed by the next writer once older than a stale lock', async () => {
+  const dir = freshDir();
+  // Writers killed at random points of a write, three times over.
+  for (let round = 0; round < 3; round++) {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', () => reject(new Error('the writer ended early')));
+    });
+    await new Promise((r) => setTimeout(r, 150 + 100 * round));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+  }
+  // Leftovers as a killed writer leaves them, wherever the kill fell.
+  const orphan = '0000000001-0badc0de';
+  writeFileSync(join(dir, `${orphan}.json`), '{}');
+  writeFileSync(join(dir, `${orphan}.json.tmp-999999-deadbeef`), '{"half');
+  writeFileSync(join(dir, 'index.jsonl.tmp-999999-cafebabe'), '{"half');
+  writeFileSync(join(dir, 'index.lock.tmp-999999-00112233'), '999999 00');
+  // Time passes: all of it is older than a stale lock now.
+  const old = new Date(Date.now() - 120_000);
+  for (const name of readdirSync(dir)) utimesSync(join(dir, name), old, old);
+  // Another writer's entry, written a moment ago and not listed yet, is left alone.
+  const inProgress = `${Date.now().toString(36).padStart(9, '0')}-01234567`;
+  writeFileSync(join(dir, `${inProgress}.json`), '{}');
+  const store = new HistoryStore(dir, { keep: 20 });
+  await store.add(entry(1000));
+  const listed = new Set((await store.list()).map((s) => `${s.id}.json`));
+  const left = readdirSync(dir).filter((n) => n !== 'index.jsonl' && !listed.has(n));
+  assert.deepEqual(left, [`${inProgress}.json`]);
+  assert.ok(listed.size <= 20);
 });

@@ -14,12 +14,12 @@ import { bundledCatalog } from '../catalogData';
 import { Checker } from '../core/checker';
 import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
 import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
-import { readBodyFile } from '../node/bodyFile';
+import { bodyFileReader } from '../node/bodyFile';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
 import { readTextFileSync, readTextInput } from '../node/textInput';
 import { stringifyExact } from '../sender/exactNumbers';
-import { HistoryStore, scrubSecrets } from '../sender/history';
-import { MIN_SECRET_LENGTH } from '../sender/secrets';
+import { HistoryStore } from '../sender/history';
+import { MIN_SECRET_LENGTH, scrubSecrets } from '../sender/secrets';
 import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
 import { sendBlock, wasSent, type SendResult } from '../sender/send';
 import { parseDotenv } from '../sender/variables';
@@ -239,9 +239,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       reuseHistory: !args.flags.has('resend-dependencies'),
       file: absolute,
       prompts,
-      // The private file's token may travel as {{token}} even when LPREQ_TOKEN is the one lpreq sends.
-      secrets: [privateToken],
-      readFile: (file, encoding) => readBodyFile(resolve(dirname(absolute), file), encoding),
+      // Body files are read from inside the workspace only (the folder of the environment files).
+      readFile: bodyFileReader(absolute, files),
       // REST Client's `# @note`, on this request or one it refers to: at a terminal it is asked
       // for; a script that runs `lpreq send` has already decided.
       confirmNote: io.ask

@@ -1,16 +1,21 @@
 /**
- * "Copy as cURL": a prepared request as one curl command for a POSIX shell. The token is
- * never written into it unless the caller asks in so many words (`includeToken: true`);
- * by default the command reads it from `$LPREQ_TOKEN` when it runs.
+ * "Copy as cURL": a prepared request as one curl command for a POSIX shell. No secret is
+ * written into it unless the caller asks in so many words (`includeToken: true`): by default
+ * the command reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the
+ * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
+ * token) is written `***`.
  */
 import { tokenAllowed } from './exchange';
 import type { PreparedRequest } from './prepare';
+import { scrubSecrets } from './secrets';
 
 export interface CurlOptions {
-  /** Write the token itself into the command. Default false: `$LPREQ_TOKEN` stands in its place. */
+  /** Write the request as it is sent, the token and every secret in it. Default false. */
   includeToken?: boolean;
-  /** The token, used only with `includeToken: true`. */
+  /** The token: written only with `includeToken: true`; otherwise its place reads `$LPREQ_TOKEN`. */
   token?: string;
+  /** The other secrets the request may carry (PrepareResult's `secrets` and `foreignSecrets`): `***` unless `includeToken`. */
+  secrets?: (string | undefined)[];
 }
 
 /** Quotes a word for a POSIX shell: `'...'` with `'` written as `'\''`. */
@@ -19,35 +24,54 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Where the token stood in a word, until the word is quoted. */
+const TOKEN_PLACE = '\u0000';
+
+/**
+ * A word of the command for the shell, through the one scrubber: where the token stands as
+ * it is, the shell reads `$LPREQ_TOKEN`; any other spelling of it, and any other secret, is `***`.
+ */
+function quoted(word: string, options: CurlOptions): string {
+  if (options.includeToken === true) return shellQuote(word);
+  const token = options.token;
+  const text = scrubSecrets(scrubSecrets(word.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')), options.secrets ?? []);
+  if (!text.includes(TOKEN_PLACE)) return shellQuote(text);
+  // Double quotes so that the shell expands the variable when the command runs.
+  return text
+    .split(TOKEN_PLACE)
+    .map((part) => (part.length > 0 ? shellQuote(part) : ''))
+    .join('"$LPREQ_TOKEN"');
+}
+
 export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): string {
   const parts: string[] = ['curl'];
   if (prepared.method === 'HEAD') parts.push('--head');
-  else if (prepared.method !== 'GET' || prepared.body) parts.push('-X', prepared.method);
-  parts.push(shellQuote(prepared.url));
+  else if (prepared.method !== 'GET' || prepared.body) parts.push('-X', quoted(prepared.method, options));
+  parts.push(quoted(prepared.url, options));
   // The request's own `# @timeout` and `# @connection-timeout`, in curl's seconds.
   if (prepared.connectTimeoutMs !== undefined) parts.push('--connect-timeout', String(prepared.connectTimeoutMs / 1000));
   if (prepared.timeoutMs !== undefined) parts.push('--max-time', String(prepared.timeoutMs / 1000));
   for (const [name, value] of prepared.headers) {
     // A credential written in the file is not copied either.
     if (name.toLowerCase() === 'authorization') continue;
-    parts.push('-H', shellQuote(`${name}: ${value}`));
+    parts.push('-H', quoted(`${name}: ${value}`, options));
   }
-  if (tokenAllowed(prepared.url, prepared.tokenOrigin)) {
+  // The token goes where the sender sends it: to base_url's origin, connected to as itself (no other Host).
+  if (tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers)) {
     if (options.includeToken === true && options.token) {
       parts.push('-H', shellQuote(`Authorization: Bearer ${options.token}`));
     } else {
-      // Double quotes so that the shell expands the variable when the command runs.
       parts.push('-H', '"Authorization: Bearer $LPREQ_TOKEN"');
     }
   }
   if (prepared.body) {
     if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
-      parts.push('-H', shellQuote(`Content-Type: ${prepared.body.contentType}`));
+      parts.push('-H', quoted(`Content-Type: ${prepared.body.contentType}`, options));
     }
     // --data-binary sends the bytes as they are: the form body is already encoded. A body file
     // sent as it is stays a file (`@path`): its bytes may not survive a shell string.
     const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    parts.push('--data-binary', shellQuote(file !== undefined ? `@${file}` : prepared.body.text));
+    parts.push('--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options));
   }
   return parts.join(' ');
 }

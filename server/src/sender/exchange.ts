@@ -6,7 +6,7 @@
  * the hop's origin is the origin of the environment's base_url.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, stat, unlink } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
 import { exactIntegers, type ExactNumbers } from './exactNumbers';
-import { carriesSecret, SecretScrubber } from './secrets';
+import { carriesSecret, SecretScrubber, withoutSecretStart } from './secrets';
 import { own, setOwn } from '../core/own';
 
 export type FailureKind =
@@ -27,7 +27,7 @@ export type FailureKind =
   | 'dns'
   | 'invalid-url'
   | 'too-many-redirects'
-  /** The URL or the body carries the token (or a secret) and is bound for another origin than base_url's: not sent. */
+  /** The method, the URL or the body carries the token (or a secret) and is bound for an origin it may not go to: not sent. */
   | 'secret-elsewhere'
   /** `--all-pages`: a later page failed (or was not fetched), so the merged list is not whole. */
   | 'incomplete'
@@ -106,11 +106,16 @@ export interface ExchangeOptions {
   /** Folder for truncated bodies; default the system's temporary folder. */
   spillDir?: string;
   /**
-   * Secrets a request may carry in headers the user wrote (`Authorization: Bearer {{token}}`,
-   * `X-Api-Key: {{token}}`, a secret prompt's answer): such a header goes only to
-   * `prepared.tokenOrigin`, like the token, and is dropped anywhere else.
+   * Secrets that go where the token goes, and nowhere else (`{{token}}`, a secret prompt's
+   * answer, the selected environment's secret variables): a header that carries one is left
+   * out anywhere else, and a method, URL or body that carries one is not sent there.
    */
   secrets?: (string | undefined)[];
+  /**
+   * Secrets that go nowhere from here (the tokens of the other environments): a request that
+   * carries one is not sent to any origin, and a header that carries one is left out.
+   */
+  foreignSecrets?: (string | undefined)[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -133,14 +138,66 @@ export function noResponse(): Pick<ExchangeResult, 'status' | 'statusText' | 'he
   return { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 0 };
 }
 
-/** Whether a request to `url` may carry the token: its origin is the token's origin. */
-export function tokenAllowed(url: string, tokenOrigin: string | undefined): boolean {
+/** A header that names the server a request is for: undici takes the TLS server name and the certificate check from it. */
+function namesServer(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === 'host' || lower === ':authority';
+}
+
+/**
+ * The origin a request to `url` with `headers` is connected to and authenticated as: the
+ * URL's, unless a Host (or `:authority`) header names another host. undici takes the TLS server
+ * name and the certificate check from that header, and a virtual host answers by it, so such
+ * a request goes to the server the header names: undefined, an origin no token is bound to.
+ */
+export function hopOrigin(url: URL, headers: readonly (readonly [string, string])[]): string | undefined {
+  for (const [name, value] of headers) {
+    if (!namesServer(name)) continue;
+    let named: URL;
+    try {
+      named = new URL(`${url.protocol}//${value.trim()}`);
+    } catch {
+      return undefined;
+    }
+    if (named.origin !== url.origin || named.href !== `${url.origin}/`) return undefined;
+  }
+  return url.origin;
+}
+
+/** Whether a request to `url` (with `headers`) may carry the token: the origin it is connected to and authenticated as is the token's origin. */
+export function tokenAllowed(url: string, tokenOrigin: string | undefined, headers: readonly (readonly [string, string])[] = []): boolean {
   if (!tokenOrigin) return false;
   try {
-    return new URL(url).origin === tokenOrigin;
+    return hopOrigin(new URL(url), headers) === tokenOrigin;
   } catch {
     return false;
   }
+}
+
+/** A part of a hop that carries a secret it may not: the whole hop stops (`refuse`), or the headers at `drop` are left out. */
+export interface SecretCheck {
+  refuse?: 'method' | 'URL' | 'body';
+  drop: Set<number>;
+}
+
+/**
+ * The one check of what leaves the machine: every part of one hop (the method, the URL, each
+ * header's name and value, the body) read for the secrets in `notHere`, in every way they
+ * are written (secrets.ts). A header that carries one is left out (the request still makes
+ * sense without it); any other part stops the hop before a byte is sent.
+ */
+export function checkOutgoing(
+  hop: { method: string; url: string; headers: readonly (readonly [string, string])[]; body?: string },
+  notHere: readonly (string | undefined)[],
+): SecretCheck {
+  const drop = new Set<number>();
+  if (carriesSecret(hop.method, notHere)) return { refuse: 'method', drop };
+  if (carriesSecret(hop.url, notHere)) return { refuse: 'URL', drop };
+  if (hop.body !== undefined && carriesSecret(hop.body, notHere)) return { refuse: 'body', drop };
+  hop.headers.forEach(([name, value], i) => {
+    if (carriesSecret(name, notHere) || carriesSecret(value, notHere)) drop.add(i);
+  });
+  return { drop };
 }
 
 /** The proxy that applies to `url`, from the option or the environment. */
@@ -344,20 +401,29 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
         return result;
       }
-      const tokenHere = tokenAllowed(url, prepared.tokenOrigin);
-      const sameOrigin = hop === 0 || new URL(prepared.url).origin === parsed.origin;
+      const firstOrigin = new URL(prepared.url).origin;
+      // A Host header written for the first URL names that server: a hop to another origin goes without it.
+      const hopHeaders = parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
+      // The origin this hop is connected to and authenticated as (undefined: another server, by its Host header).
+      const origin = hopOrigin(parsed, hopHeaders);
+      const where = origin ?? `the server its Host header names (not ${parsed.host})`;
+      const tokenHere = prepared.tokenOrigin !== undefined && origin === prepared.tokenOrigin;
+      // Credentials the user wrote go to the origin the request was written for.
+      const sameOrigin = origin !== undefined && origin === firstOrigin;
       // Other secrets (a password prompt's answer) go where the token may go; with no
       // environment to say where that is, to the origin the request was written for.
       const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
-      // A secret in the URL or the body cannot be left out as a header can: such a request
-      // (or redirect) is not sent at all to an origin the secret does not belong to.
-      const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? []))];
-      const carrier = carriesSecret(url, notHere) ? 'URL' : body && carriesSecret(bodyText(body), notHere) ? 'body' : undefined;
-      if (carrier) {
-        const where = prepared.tokenOrigin ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})` : 'no environment with a base_url says where the token may go';
+      const ownSecrets = [options.token, ...(options.secrets ?? [])];
+      // Another environment's token goes nowhere, whatever else says it may (unless it is the token itself).
+      const foreign = (options.foreignSecrets ?? []).filter((s) => s !== options.token);
+      const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? [])), ...foreign];
+      // The one check: every part that leaves, before a byte is sent.
+      const check = checkOutgoing({ method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined }, notHere);
+      if (check.refuse) {
+        const bound = prepared.tokenOrigin ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})` : 'no environment with a base_url says where the token may go';
         result.error = {
           kind: 'secret-elsewhere',
-          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${carrier} carries the access token or a secret, and ${parsed.origin} may not receive it (${where})`,
+          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${check.refuse} carries the access token or a secret, and ${where} may not receive it (${bound})`,
         };
         return result;
       }
@@ -367,25 +433,28 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       }
       if (options.token && !sendToken && hop === 0) {
         result.warnings.push(
-          prepared.tokenOrigin
-            ? `the token is not sent: ${parsed.origin} is not the origin of base_url (${prepared.tokenOrigin})`
-            : 'the token is not sent: it goes only to the base_url of the selected environment (http-client.env.json), and none is selected or it has no base_url',
+          origin === undefined
+            ? `the token is not sent: the request's Host header names another server than ${parsed.host}, and the token goes only to the origin of base_url, connected to as itself`
+            : prepared.tokenOrigin
+              ? `the token is not sent: ${parsed.origin} is not the origin of base_url (${prepared.tokenOrigin})`
+              : 'the token is not sent: it goes only to the base_url of the selected environment (http-client.env.json), and none is selected or it has no base_url',
         );
       }
       const headers: Record<string, string> = {};
-      for (const [name, value] of prepared.headers) {
+      hopHeaders.forEach(([name, value], i) => {
         const lower = name.toLowerCase();
         // Credentials the user wrote stay with the first origin, like the token.
-        if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) continue;
-        // A header that carries a secret (the token through {{token}}, a password prompt's answer) goes where it may go, nowhere else.
-        if ((!tokenHere && carriesSecret(value, [options.token])) || (!secretsHere && carriesSecret(value, options.secrets))) {
-          result.warnings.push(`the header ${name} carries the access token or a secret and is not sent to ${parsed.origin}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`);
-          continue;
+        if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) return;
+        if (check.drop.has(i)) {
+          // A header whose name is the secret is not named.
+          const which = carriesSecret(name, [...ownSecrets, ...foreign]) ? 'a header whose name' : `the header ${name}`;
+          result.warnings.push(`${which} carries the access token or a secret and is not sent to ${where}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`);
+          return;
         }
-        if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
+        if (!body && (lower === 'content-type' || lower === 'content-length')) return;
         const earlier = own(headers, lower);
         setOwn(headers, lower, earlier !== undefined ? `${earlier}, ${value}` : value);
-      }
+      });
       // An Authorization header written in the request wins over the token: the user chose it
       // for this request (another scheme, another user's token, a test of a bad one).
       const written = headers.authorization;
@@ -484,19 +553,18 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   let kept = 0;
   let file: string | undefined;
   let out: ReturnType<typeof createWriteStream> | undefined;
+  const secrets = [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])];
   // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
-  const scrubber = new SecretScrubber([options.token, ...(options.secrets ?? [])]);
+  const scrubber = new SecretScrubber(secrets);
   let finished = false;
   try {
     for await (const chunk of stream) {
       total += chunk.length;
       if (!out && total > limit) {
-        // Readable by this user only: a response can hold what only its reader should see.
-        const dir = options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`);
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        await pruneSpills(dir);
+        const dir = await spillFolder(options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`), result);
         file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
-        out = createWriteStream(file, { mode: 0o600 });
+        // Readable by this user only: a response can hold what only its reader should see.
+        out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
         // Everything read so far is in `chunks` (it fitted): the file starts with it.
         for (const c of chunks) out.write(scrubber.push(c));
       }
@@ -512,27 +580,29 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
   } finally {
     if (out) {
       const stream = out;
-      await new Promise<void>((resolve) => stream.end(scrubber.end(), resolve));
+      // A body cut short ends without what was held back: it could be the start of a secret.
+      await new Promise<void>((resolve) => stream.end(scrubber.end(!finished), resolve));
     }
-    // A body cut by a failure still says how much of it came, and shows it.
+    // A body cut by a failure still says how much of it came, shows it, and where the rest went.
+    if (file) result.truncated = { file, bytes: total, limit };
     if (!finished && total > 0) {
       result.bodyIncomplete = true;
       result.bytes = total;
       const head = Buffer.concat(chunks);
       result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
-      result.bodyText = result.bodyKind === 'text' ? head.toString('utf8') : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+      result.bodyText = result.bodyKind === 'text' ? withoutSecretStart(head.toString('utf8'), secrets) : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
       result.body = result.bodyKind === 'text' ? result.bodyText : null;
     }
   }
   result.bytes = total;
   const head = Buffer.concat(chunks);
-  if (file) result.truncated = { file, bytes: total, limit };
   if (total === 0) {
     result.bodyKind = 'empty';
     return;
   }
   if (looksTextual(result.contentType, head)) {
-    result.bodyText = head.toString('utf8');
+    // A body cut at the limit may end inside an echoed secret: that start is not shown.
+    result.bodyText = file ? withoutSecretStart(head.toString('utf8'), secrets) : head.toString('utf8');
     result.bodyKind = 'text';
     result.body = result.bodyText;
   } else {
@@ -540,6 +610,34 @@ async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, o
     result.bodyText = `(${total} bytes of ${result.contentType ?? 'binary data'})`;
     result.body = null;
   }
+}
+
+/**
+ * The folder a large body is written to: `wanted` when only this user can write it (created
+ * 0700, or found as a folder, not a symbolic link, owned by this user and writable by no
+ * one else). Otherwise another user could read the body, or swap the file: it is not used,
+ * a warning says why, and the body goes to a new private folder.
+ */
+async function spillFolder(wanted: string, result: ExchangeResult): Promise<string> {
+  let why: string | undefined;
+  try {
+    await mkdir(wanted, { recursive: true, mode: 0o700 });
+    const info = await lstat(wanted);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+    if (info.isSymbolicLink()) why = 'it is a symbolic link';
+    else if (!info.isDirectory()) why = 'it is not a folder';
+    else if (uid !== undefined && info.uid !== uid) why = `it belongs to another user (uid ${info.uid})`;
+    else if ((info.mode & 0o022) !== 0) why = 'others can write to it';
+  } catch (e) {
+    why = `it cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  if (why === undefined) {
+    await pruneSpills(wanted);
+    return wanted;
+  }
+  const fresh = await mkdtemp(join(tmpdir(), 'lpreq-bodies-'));
+  result.warnings.push(`the folder ${wanted} is not used for large bodies, since ${why}: the body is written to ${fresh} instead`);
+  return fresh;
 }
 
 /** Parses a JSON body and names what went wrong with an answer. */

@@ -4,8 +4,10 @@
  * a crash in the middle of a write leaves the earlier entries and the index as they were.
  * Several processes may write one folder (two `lpreq send` at once): the index is read,
  * extended and renamed into place under a lock file, so no process's line is lost.
- * The token is never stored: the Authorization header is dropped, and any text equal to a
- * secret given to `entryFromExchange` is replaced by `***`.
+ * The token is never stored: the Authorization header is dropped, and every string of an
+ * entry (keys and header names included) passes the scrubber with the secrets given to
+ * `entryFromExchange`. Leftovers of writers killed mid-write (entry files no index lists,
+ * `*.tmp-*` files) are removed by a later writer once they are older than a stale lock.
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
 import type { ResponseIssue } from './typed';
-import { MIN_SECRET_LENGTH, scrubText } from './secrets';
+import { scrubDeep } from './secrets';
 
 export interface HistorySummary {
   id: string;
@@ -83,44 +85,19 @@ const ID = /^[0-9a-z]{6,}-[0-9a-f]{8}$/;
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 /**
- * The text with every secret (of 4 characters or more) replaced by `***`, written in any of
- * the ways secrets.ts knows (as it is, percent-encoded, JSON-escaped). A shorter one is
- * replaced only where it is plainly a credential: after `Bearer`, as a whole header value,
- * JSON string or text.
+ * Builds a history entry from an exchange. The Authorization, Proxy-Authorization and Cookie
+ * headers are left out, and then the whole entry passes the one scrubber (scrubDeep): every
+ * string and every key in it, header names and typed-check issues included, with `secrets`
+ * (the token, the other secrets of the flow) written as `***`.
  */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (typeof s !== 'string' || s.length === 0) continue;
-    if (s.length < MIN_SECRET_LENGTH) {
-      // Too short to replace everywhere (it would mask ordinary text), but never shown where it
-      // is plainly a credential: after `Bearer`, or as a whole header value or JSON string.
-      const e = s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      out = out
-        .replace(new RegExp(`(\\bBearer(?:\\s|%20|\\+)+)${e}(?![\\w.~+/=-])`, 'gi'), '$1***')
-        .replace(new RegExp(`^([!#$%&'*+.^_\`|~0-9A-Za-z-]+: *)${e} *$`, 'gm'), '$1***')
-        .replace(new RegExp(`":(\\s*)"${e}"`, 'g'), '":$1"***"')
-        .replace(new RegExp(`^${e}$`), '***');
-      continue;
-    }
-    // As it stands, percent-encoded (either case) or JSON-escaped, in any mix (secrets.ts).
-    out = scrubText(out, s);
-    // A long value is shown cut to its first 37 characters in typed-check messages (typed.ts).
-    if (s.length > 40) out = scrubText(out, s.slice(0, 37));
-  }
-  return out;
-}
-
-/** Builds a history entry from an exchange; `secrets` (the token) are replaced by `***` everywhere. */
 export function entryFromExchange(
   request: PreparedRequest,
   response: ExchangeResult,
   extra: { file?: string; environment?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
 ): NewHistoryEntry {
-  const scrub = (text: string) => scrubSecrets(text, extra.secrets ?? []);
-  return {
+  const entry: NewHistoryEntry = {
     method: request.method,
-    url: scrub(response.url || request.url),
+    url: response.url || request.url,
     status: response.status,
     durationMs: response.durationMs,
     name: request.name,
@@ -130,9 +107,9 @@ export function entryFromExchange(
     ...(request.tokenOrigin !== undefined ? { baseOrigin: request.tokenOrigin } : {}),
     request: {
       method: request.method,
-      url: scrub(request.url),
-      headers: request.headers.filter(([n]) => !SENSITIVE_HEADERS.has(n.toLowerCase())).map(([n, v]) => [n, scrub(v)]),
-      body: request.body ? scrub(request.body.text) : undefined,
+      url: request.url,
+      headers: request.headers.filter(([n]) => !SENSITIVE_HEADERS.has(n.toLowerCase())).map(([n, v]) => [n, v]),
+      body: request.body ? request.body.text : undefined,
       ...(request.body ? { contentType: request.body.contentType } : {}),
       ...(request.body?.bytes !== undefined && request.body.file !== undefined ? { bodyFile: request.body.file } : {}),
       ...(request.noRedirect ? { noRedirect: true } : {}),
@@ -140,18 +117,15 @@ export function entryFromExchange(
       ...(request.connectTimeoutMs !== undefined ? { connectTimeoutMs: request.connectTimeoutMs } : {}),
     },
     ok: response.ok,
-    error: response.error ? { ...response.error, message: scrub(response.error.message) } : undefined,
+    error: response.error ? { ...response.error } : undefined,
     timing: response.timing,
-    responseHeaders: Object.fromEntries(
-      Object.entries(response.headers)
-        .filter(([n]) => n !== 'set-cookie')
-        .map(([n, v]) => [n, scrub(v)]),
-    ),
-    body: scrub(response.bodyText),
+    responseHeaders: Object.fromEntries(Object.entries(response.headers).filter(([n]) => n !== 'set-cookie')),
+    body: response.bodyText,
     bodyFile: response.truncated?.file,
     resource: extra.resource,
-    issues: extra.issues,
+    issues: extra.issues?.map((i) => ({ ...i })),
   };
+  return scrubDeep(entry, extra.secrets ?? []);
 }
 
 export class HistoryStore {
@@ -201,6 +175,7 @@ export class HistoryStore {
         const dropped = lines.length > this.keep ? lines.splice(0, lines.length - this.keep) : [];
         await this.writeAtomic(INDEX, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
         for (const old of dropped) await rm(join(this.dir, `${old.id}.json`), { force: true });
+        await this.removeLeftovers(new Set(lines.map((l) => l.id)));
       });
       return summary;
     });
@@ -256,6 +231,26 @@ export class HistoryStore {
         }
       });
     });
+  }
+
+  /**
+   * Removes what writers killed mid-write left, so that the folder keeps the last `keep`
+   * entries and no more: entry files the index does not list, and `*.tmp-*` files (an entry,
+   * the index or a lock being written). Only those older than a stale lock go: a live writer
+   * lists its entry, or renames its file into place, long before that. Called under the lock.
+   */
+  private async removeLeftovers(listed: ReadonlySet<string>): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const unlisted = name.endsWith('.json') && ID.test(name.slice(0, -5)) && !listed.has(name.slice(0, -5));
+      if (!unlisted && !name.includes('.tmp-')) continue;
+      if ((await ageOf(join(this.dir, name))) > LOCK_STALE_MS) await rm(join(this.dir, name), { force: true });
+    }
   }
 
   /**

@@ -17,20 +17,23 @@
  *   // result.response: status, headers, body, timing; result.resource + result.issues: typed check
  *
  * - prepareRequest(checker, document, blockIndex, { environments, system, reference }) -> PrepareResult
- *   The pure step: block + variables -> PreparedRequest (url, headers, encoded body). No I/O.
- * - sendPrepared(prepared, { token, timeoutMs, signal, proxy, maxRedirects, maxBodyBytes }) -> ExchangeResult
- *   One exchange (redirects followed, the token only to prepared.tokenOrigin). Never throws.
+ *   The pure step: block + variables -> PreparedRequest (url, headers, encoded body), and beside it
+ *   the secrets it may carry (secrets: where the token goes; foreignSecrets: nowhere). No I/O.
+ * - sendPrepared(prepared, { token, secrets, foreignSecrets, timeoutMs, signal, proxy, maxRedirects, maxBodyBytes }) -> ExchangeResult
+ *   One exchange (redirects followed, the token only to prepared.tokenOrigin, every part of every
+ *   hop through the one secret check). Never throws.
  * - sendAllPages(prepared, { ...exchange options, maxPages, onPage }) -> PagedResult
  *   Follows Link rel="next" (or EndKey/StartKey) and merges the pages.
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
- * - toCurl(prepared, { includeToken?, token? }) -> string   ("Copy as cURL"; `$LPREQ_TOKEN` by default)
- * - checkResponse(catalog, returns, body) -> { resource, issues }
+ * - toCurl(prepared, { includeToken?, token?, secrets? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
+ * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
+ * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
  * - new HistoryStore(dir, { keep }) with add / list(limit) / get(id) / clear()
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
-export type { PreparedRequest, PrepareResult, PrepareOptions } from './prepare';
+export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets } from './prepare';
 export {
   sendPrepared,
   apiErrorMessage,
@@ -53,6 +56,7 @@ export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } fr
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
 export { toCurl, shellQuote } from './curl';
+export { scrubSecrets, carriesSecret } from './secrets';
 export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';

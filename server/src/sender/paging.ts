@@ -128,16 +128,17 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       result.warnings.push(`the next page after page ${result.pages} is page ${again} again (${next.url}); stopped rather than loop`);
       break;
     }
+    // The limit first: a request sent for one page does not fail for where a page it did not ask for would be.
+    if (result.pages >= maxPages) {
+      result.incomplete = 'page-limit';
+      result.warnings.push(`stopped after ${maxPages} pages; more pages follow`);
+      break;
+    }
     // The next page is where the first one was: a Link to another origin is not followed with this request's headers.
     const nextOrigin = originOfUrl(next.url);
     if (nextOrigin === undefined || nextOrigin !== originOfUrl(prepared.url)) {
       result.incomplete = 'failed';
       result.warnings.push(`the next page is on another origin (${nextOrigin ?? next.url}); it is not fetched with this request's headers`);
-      break;
-    }
-    if (result.pages >= maxPages) {
-      result.incomplete = 'page-limit';
-      result.warnings.push(`stopped after ${maxPages} pages; more pages follow`);
       break;
     }
     if (options.signal?.aborted) {

@@ -5,7 +5,8 @@
  * parameters encoded as the docs describe (query string for GET, DELETE and HEAD, a form
  * body for POST, PUT and PATCH), or the JSON body as written.
  */
-import { Checker, documentScope, type Environments } from '../core/checker';
+import { Checker, documentScope, environmentValues, type Environments } from '../core/checker';
+import { SECRET_NAME } from '../core/documentIndex';
 import type { Endpoint } from '../core/catalog/catalog';
 import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
 import { DURATION_KEYS, parseDuration } from '../core/metadata';
@@ -48,9 +49,21 @@ export interface PreparedRequest {
   tokenOrigin?: string;
 }
 
+/**
+ * The secrets a request may carry, kept apart from the request so that nothing that copies
+ * or prints it takes them along. `secrets` go where the token goes (the chosen environment's
+ * secret variables, answers to secret prompts, secret process and `.env` variables the
+ * request reads); `foreignSecrets` go nowhere (the other environments' secret variables, their
+ * tokens first). Both are kept out of output, history and copied commands.
+ */
+export interface RequestSecrets {
+  secrets: string[];
+  foreignSecrets: string[];
+}
+
 export type PrepareResult =
-  | { ok: true; request: PreparedRequest }
-  | { ok: false; error: string; errors: string[] };
+  | ({ ok: true; request: PreparedRequest } & RequestSecrets)
+  | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
 
 export interface PrepareOptions {
   /** Environments (shared and private merged) and the chosen one. */
@@ -111,10 +124,41 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /**
- * Builds the request of block `blockIndex` of `document`. Never throws: an unresolved
- * variable, a missing base_url or an unusable target is an error in the result.
+ * Builds the request of block `blockIndex` of `document`, with the secrets it may carry.
+ * Never throws: an unresolved variable, a missing base_url or an unusable target is an error
+ * in the result.
  */
 export function prepareRequest(checker: Checker, document: LpreqDocument, blockIndex: number, options: PrepareOptions = {}): PrepareResult {
+  const read: string[] = [];
+  const result = buildRequest(checker, document, blockIndex, options, read);
+  return { ...result, ...requestSecrets(options, read) };
+}
+
+/** What is secret in a request (RequestSecrets): `read` holds the secret process and `.env` values its text read. */
+function requestSecrets(options: PrepareOptions, read: readonly string[]): RequestSecrets {
+  const own = new Set<string>();
+  const add = (to: Set<string>, name: string, value: unknown) => {
+    if (SECRET_NAME.test(name) && typeof value === 'string' && value.length > 0) to.add(value);
+  };
+  for (const [name, value] of environmentValues(options.environments)) add(own, name, value);
+  const foreign = new Set<string>();
+  for (const vars of Object.values(options.environments?.environments ?? {})) {
+    for (const [name, value] of Object.entries(vars)) add(foreign, name, value);
+  }
+  // The chosen environment's own values are its own, whoever else shares them.
+  for (const value of own) foreign.delete(value);
+  for (const [name, value] of options.prompts ?? []) add(own, name, value);
+  for (const value of read) own.add(value);
+  return { secrets: [...own], foreignSecrets: [...foreign] };
+}
+
+function buildRequest(
+  checker: Checker,
+  document: LpreqDocument,
+  blockIndex: number,
+  options: PrepareOptions,
+  read: string[],
+): { ok: true; request: PreparedRequest } | { ok: false; error: string; errors: string[] } {
   const ref = document.blocks[blockIndex];
   if (!ref) return { ok: false, error: `there is no request number ${blockIndex + 1} in this file`, errors: [] };
   const block = ref.block;
@@ -135,6 +179,7 @@ export function prepareRequest(checker: Checker, document: LpreqDocument, blockI
   const resolve = (text: string, encode?: (v: string) => string, formEncoded = false) => {
     const r = resolveText(text, ctx, encode, formEncoded);
     for (const e of r.errors) if (!errors.includes(e)) errors.push(e);
+    read.push(...r.secrets);
     return r.text;
   };
 
@@ -258,7 +303,7 @@ function environmentBaseUrl(env: Environments | undefined): string | undefined {
   return resolved.errors.length > 0 ? undefined : resolved.text;
 }
 
-function fail(error: string, errors: string[]): PrepareResult {
+function fail(error: string, errors: string[]): { ok: false; error: string; errors: string[] } {
   return { ok: false, error, errors };
 }
 

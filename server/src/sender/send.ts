@@ -12,6 +12,7 @@ import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
 import { blockNamed, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
+import { scrubSecrets } from './secrets';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
@@ -98,7 +99,12 @@ export interface SendResult {
    * exchange that ended then). `historyUnusable` says why the history's last one was not used.
    */
   dependencies: { name: string; status: number | null; ok: boolean; historyTime?: string; historyUnusable?: string; notSent?: true }[];
-  /** Answers to secret-looking prompt variables (a password): to be kept out of what is shown or stored, as the token is. */
+  /**
+   * Every secret of the flow but the token: answers to secret-looking prompt variables (a
+   * password), the environments' secret variables (every environment's token), secret process
+   * and `.env` variables the requests read. To be kept out of what is shown or stored, as the
+   * token is.
+   */
   secretValues: string[];
   historyId?: string;
 }
@@ -230,15 +236,19 @@ async function sendWithDependencies(
     prompts,
     readFile: options.readFile,
   });
+  for (const s of [...prepared.secrets, ...prepared.foreignSecrets]) if (!result.secretValues.includes(s)) result.secretValues.push(s);
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
     return result;
   }
   const request = prepared.request;
   result.request = request;
-  // Headers that carry the token or a secret answer go only where the token may go (exchange.ts).
+  // What may go where the token goes, and what goes nowhere (exchange.ts); another
+  // environment's token stays foreign even when it is also among the first.
   const secrets = [...(options.secrets ?? []), options.token, ...result.secretValues];
-  const pagingOptions: PagingOptions = top && options.allPages ? { ...options, secrets } : { ...options, maxPages: 1, secrets };
+  const foreignSecrets = [...(options.foreignSecrets ?? []), ...prepared.foreignSecrets];
+  const exchange = { ...options, secrets, foreignSecrets };
+  const pagingOptions: PagingOptions = top && options.allPages ? exchange : { ...exchange, maxPages: 1 };
   const response = await sendAllPages(request, pagingOptions);
   result.response = response;
   result.ok = response.ok;
@@ -259,7 +269,7 @@ async function sendWithDependencies(
       result.unchecked = 'not-json';
       if (!declaredJson) result.warnings.push(`the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`);
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
-      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body);
+      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body, (text) => scrubSecrets(text, [...secrets, ...foreignSecrets]));
       result.resource = typed.resource;
       result.issues = typed.issues;
     }
@@ -272,8 +282,8 @@ async function sendWithDependencies(
         environment: options.environments?.selected,
         resource: result.resource,
         issues: result.issues,
-        // Answers to secret-looking prompts (a password) stay out of history, as the token does.
-        secrets,
+        // Every secret of the flow stays out of history, as the token does.
+        secrets: [...secrets, ...foreignSecrets],
       });
       result.historyId = (await options.history.add(entry)).id;
     } catch (e) {

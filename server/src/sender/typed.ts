@@ -166,13 +166,18 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** A short description of a value for messages: `string "12"`, `null`, `an array`. */
-export function describeValue(v: unknown): string {
+/**
+ * A short description of a value for messages: `string "12"`, `null`, `an array`. A long
+ * string is cut, after `scrub` (the caller's secrets as `***`): a cut made first could end
+ * inside a secret, and no scrubber afterwards knows the start of one.
+ */
+export function describeValue(v: unknown, scrub: (text: string) => string = (t) => t): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'string') {
-    const shown = v.length > 40 ? `${v.slice(0, 37)}...` : v;
+    const text = scrub(v);
+    const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
     return `string ${JSON.stringify(shown)}`;
   }
   if (typeof v === 'number') return Number.isInteger(v) ? `integer ${v}` : `number ${v}`;
@@ -181,7 +186,7 @@ export function describeValue(v: unknown): string {
 
 type ZodIssue = z.core.$ZodIssue;
 
-function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], body: unknown, out: ResponseIssue[]) {
+function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], body: unknown, out: ResponseIssue[], scrub: (text: string) => string) {
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     const value = valueAt(body, path);
@@ -199,14 +204,14 @@ function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], 
         // Report the alternative that fits best; when none fits even roughly, one mismatch.
         const arms = issue.errors.map((errs) => {
           const mapped: ResponseIssue[] = [];
-          mapIssues(errs, path, body, mapped);
+          mapIssues(errs, path, body, mapped, scrub);
           return mapped;
         });
         const here = formatJsonPath(path);
         const fits = arms.filter((arm) => !arm.some((i) => i.code === 'type-mismatch' && i.path === here));
         if (fits.length === 0) {
           const expected = arms.flatMap((arm) => arm.filter((i) => i.path === here).map((i) => i.message.split(', got ')[0]));
-          out.push({ path: here, code: 'type-mismatch', message: `${[...new Set(expected)].join(' or ')}, got ${describeValue(value)}` });
+          out.push({ path: here, code: 'type-mismatch', message: `${[...new Set(expected)].join(' or ')}, got ${describeValue(value, scrub)}` });
         } else {
           // Differences close to the top weigh more than deep ones: a grouped submission
           // with undocumented fields deep inside is still a group, not a Submission.
@@ -221,13 +226,13 @@ function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], 
           out.push({
             path: formatJsonPath(path),
             code: 'unknown-enum-value',
-            message: `${describeValue(value)} is not one of the documented values (${params.expected})`,
+            message: `${describeValue(value, scrub)} is not one of the documented values (${params.expected})`,
           });
         } else {
           out.push({
             path: formatJsonPath(path),
             code: 'type-mismatch',
-            message: `documented as ${params?.expected ?? 'another type'}, got ${describeValue(value)}`,
+            message: `documented as ${params?.expected ?? 'another type'}, got ${describeValue(value, scrub)}`,
           });
         }
         break;
@@ -236,7 +241,7 @@ function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], 
         out.push({
           path: formatJsonPath(path),
           code: 'type-mismatch',
-          message: `documented as ${issue.message}, got ${describeValue(value)}`,
+          message: `documented as ${issue.message}, got ${describeValue(value, scrub)}`,
         });
         break;
       default:
@@ -257,13 +262,15 @@ function compareArms(a: ResponseIssue[], b: ResponseIssue[]): number {
 /**
  * Checks a response body against the documented type `returns` (an endpoint's `returns`).
  * Never throws: an unknown type name or a malformed body yields issues, not an exception.
+ * `scrub` is applied to a value before a message shows it cut (send.ts gives the scrubber of
+ * the flow's secrets).
  */
-export function checkResponse(catalog: Catalog, returns: string | null, body: unknown): TypedResult {
+export function checkResponse(catalog: Catalog, returns: string | null, body: unknown, scrub?: (text: string) => string): TypedResult {
   if (returns === null || returns.trim().length === 0) return { resource: null, issues: [] };
   try {
     const result = builderFor(catalog).type(returns).safeParse(body);
     const issues: ResponseIssue[] = [];
-    if (!result.success) mapIssues(result.error.issues, [], body, issues);
+    if (!result.success) mapIssues(result.error.issues, [], body, issues, scrub ?? ((t) => t));
     return { resource: returns, issues: dedupe(issues) };
   } catch (e) {
     // Deeply nested input can exhaust the stack; say so instead of failing.

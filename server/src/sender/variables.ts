@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findVariableReferences } from '../core/parser';
+import { SECRET_NAME } from '../core/documentIndex';
 import { ENV_VARIABLE, parseRequestReference, type RequestReference } from '../core/variables';
 import { own, setOwn } from '../core/own';
 
@@ -40,6 +41,18 @@ export interface Resolved {
   text: string;
   /** Problems in words: unresolved names, bad system variables. Empty when all resolved. */
   errors: string[];
+  /** Values read from a process or `.env` variable whose name reads like a secret (`{{$processEnv LPREQ_TOKEN}}`): secrets of the request. */
+  secrets: string[];
+}
+
+/**
+ * Whether a system variable reads a process or `.env` variable whose name reads like a secret
+ * (`$processEnv LPREQ_TOKEN`, `$env.API_KEY`, `$dotenv PASSWORD`): its value is then a secret,
+ * kept from other origins and out of output, history and copied commands like the token.
+ */
+export function readsSecret(expression: string): boolean {
+  const name = ENV_VARIABLE.exec(expression)?.[1] ?? /^\$(?:processEnv|dotenv)\s+(\S+)\s*$/.exec(expression)?.[1];
+  return name !== undefined && SECRET_NAME.test(name);
 }
 
 const MAX_DEPTH = 10;
@@ -56,11 +69,14 @@ const MAX_DEPTH = 10;
  */
 export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string, formEncoded = false): Resolved {
   const errors: string[] = [];
-  const out = substitute(text, formEncoded ? { ...ctx, plainPercent: true } : ctx, encode, errors, []);
-  return { text: out, errors };
+  const secrets: string[] = [];
+  const out = substitute(text, { ...ctx, ...(formEncoded ? { plainPercent: true } : {}), secrets }, encode, errors, []);
+  return { text: out, errors, secrets };
 }
 
-function substitute(text: string, ctx: ResolveContext, encode: ((v: string) => string) | undefined, errors: string[], stack: string[]): string {
+type Walk = ResolveContext & { secrets: string[] };
+
+function substitute(text: string, ctx: Walk, encode: ((v: string) => string) | undefined, errors: string[], stack: string[]): string {
   const refs = findVariableReferences(text, 0);
   if (refs.length === 0) return text;
   let out = '';
@@ -75,13 +91,14 @@ function substitute(text: string, ctx: ResolveContext, encode: ((v: string) => s
   return out + text.slice(at);
 }
 
-function resolveExpression(expression: string, ctx: ResolveContext, errors: string[], stack: string[]): string | undefined {
+function resolveExpression(expression: string, ctx: Walk, errors: string[], stack: string[]): string | undefined {
   if (expression.startsWith('$')) {
     const result = systemVariable(expression, ctx.system ?? {});
     if ('error' in result) {
       errors.push(result.error);
       return undefined;
     }
+    if (readsSecret(expression) && result.value.length > 0) ctx.secrets.push(result.value);
     return result.value;
   }
   const reference = parseRequestReference(expression);

@@ -1,0 +1,63 @@
+/** "Copy as cURL": a copied command holds no secret unless the token is asked for in so many words. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { toCurl } from '../../server/src/sender/curl';
+import { prepareRequest } from '../../server/src/sender/prepare';
+import { carriesSecret } from '../../server/src/sender/secrets';
+import { doc, testChecker } from './server';
+
+const TOKEN = 'Curl-Token-1234567';
+const PROD_TOKEN = 'prod-token-7654321';
+const ANSWER = 'pa55 w0rd/answer';
+const environments = {
+  environments: { local: { base_url: 'http://127.0.0.1:4010', token: TOKEN }, prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN } },
+  selected: 'local',
+};
+const system = { processEnv: { LPREQ_TOKEN: TOKEN }, dotenv: { PROD_API_TOKEN: PROD_TOKEN } };
+
+const CASES: [string, string][] = [
+  ['{{token}} in the query', 'GET /api/v1/courses/1/modules?access_token={{token}}\n'],
+  ['{{$processEnv LPREQ_TOKEN}} in the path', 'GET /api/v1/courses/{{$processEnv LPREQ_TOKEN}}/modules\n'],
+  ['{{token}} in a header value', 'GET /api/v1/courses/1/modules\nX-Api-Key: key {{token}}\n'],
+  ['{{token}} in a header name', 'GET /api/v1/courses/1/modules\nX-{{token}}: 1\n'],
+  ['{{token}} in a JSON body', 'POST /api/v1/courses/1/modules\nContent-Type: application/json\n\n{"module": {"name": "{{token}}"}}\n'],
+  ['a secret prompt answer in a form body', '# @prompt password\nPOST /api/v1/courses/1/modules\n\nmodule[name] = {{password}}\n'],
+  ['a secret prompt answer in a header', '# @prompt password\nGET /api/v1/courses/1/modules\nX-Pass: {{password}}\n'],
+  ["another environment's token through $dotenv", 'GET /api/v1/courses/1/modules?t={{$dotenv PROD_API_TOKEN}}\n'],
+];
+
+function prepared(text: string) {
+  const r = prepareRequest(testChecker(), doc(text), 0, { environments, system, prompts: new Map([['password', ANSWER]]) });
+  assert.ok(r.ok, r.ok ? '' : r.error);
+  return r;
+}
+
+for (const [label, text] of CASES) {
+  test(`Copy as cURL without the token writes no secret: ${label}`, () => {
+    const r = prepared(text);
+    const command = toCurl(r.request, { token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
+    for (const secret of [TOKEN, PROD_TOKEN, ANSWER]) assert.ok(!carriesSecret(command, [secret]), `${secret} in ${command}`);
+    // The token's own place reads $LPREQ_TOKEN when the command runs.
+    if (text.includes('{{token}}') || text.includes('LPREQ_TOKEN')) assert.match(command, /\$LPREQ_TOKEN/);
+  });
+}
+
+test('the token written into a copied command reads $LPREQ_TOKEN, so that the command sends what lpreq sends', () => {
+  const r = prepared('GET /api/v1/courses/1/modules?access_token={{token}}&x=1\nX-Api-Key: key {{token}}\n');
+  const command = toCurl(r.request, { token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
+  // The shell reads it back as the request's own words (printf in the place of curl).
+  const shown = spawnSync('sh', ['-c', command.replace(/^curl /, "printf '%s\\n' ")], { env: { LPREQ_TOKEN: TOKEN }, encoding: 'utf8' });
+  const words = shown.stdout.split('\n');
+  assert.ok(words.includes(r.request.url), shown.stdout);
+  assert.ok(words.includes(`X-Api-Key: key ${TOKEN}`), shown.stdout);
+  assert.ok(words.includes(`Authorization: Bearer ${TOKEN}`), shown.stdout);
+});
+
+test('only Copy as cURL with the token writes it', () => {
+  const r = prepared('POST /api/v1/courses/1/modules\nX-Api-Key: {{token}}\nContent-Type: application/json\n\n{"t": "{{token}}"}\n');
+  const command = toCurl(r.request, { includeToken: true, token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
+  assert.ok(command.includes(`'X-Api-Key: ${TOKEN}'`), command);
+  assert.ok(command.includes(`'Authorization: Bearer ${TOKEN}'`), command);
+  assert.ok(command.includes(`{"t": "${TOKEN}"}`), command);
+});
