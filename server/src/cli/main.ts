@@ -14,12 +14,13 @@ usage:
   lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]
+  lpreq export openapi [--out FILE]
   lpreq lsp --stdio
   lpreq --version
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export']);
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
