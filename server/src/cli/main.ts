@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp)
+ * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp, export)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
