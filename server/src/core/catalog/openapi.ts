@@ -226,10 +226,18 @@ function parameterSchema(p: CatalogParameter): JsonObject {
   return p.isArray ? { type: 'array', items: value } : value;
 }
 
+/** Pieces of text as one paragraph: each ends as a sentence, empty ones are left out. */
+function sentences(parts: string[]): string {
+  return parts
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .map((part) => (/[.!?:)]$/.test(part) ? part : `${part}.`))
+    .join(' ');
+}
+
 function describeParameter(p: CatalogParameter): string {
-  const parts = [p.description];
-  if (typeof p.deprecated === 'object') parts.push(`Deprecated: use ${p.deprecated.successor}.`);
-  return parts.filter((s) => s.length > 0).join(' ');
+  if (typeof p.deprecated !== 'object') return p.description;
+  return sentences([p.description, `Deprecated: use ${p.deprecated.successor}.`]);
 }
 
 /** Annotations shared by a query parameter object and a form body property. */
@@ -259,7 +267,7 @@ function patternRegExp(p: CatalogParameter): string {
 
 function patternDescription(p: CatalogParameter): string {
   const segments = Object.entries(p.patterns ?? {}).map(([name, spec]) => `{${name}}: ${spec.description}`);
-  return [`${p.name}: ${p.description}`, ...segments].join(' ');
+  return sentences([`${p.name}: ${p.description}`, ...segments]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -377,12 +385,12 @@ function operationOf(catalog: Catalog, names: SchemaNames, ctx: OperationContext
       ...carried.map((p) => `${p.name}: ${p.description}`),
       s.rest ? 'Takes the rest of the path, slashes included.' : '',
       describeForms(forms),
-    ].filter((w) => w.length > 0);
+    ];
     const parameter: JsonObject = {
       name: rename.get(s.name) ?? s.name,
       in: 'path',
       required: true,
-      description: words.join(' '),
+      description: sentences(words),
       schema: formsSchema(forms),
       'x-lpreq-forms': [...forms],
     };
