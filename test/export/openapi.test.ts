@@ -17,7 +17,7 @@ import { isDate, isDateTime } from '../../server/src/core/values';
 import { checkResponse } from '../../server/src/sender/typed';
 import { run as runExport } from '../../server/src/cli/exportCommand';
 import type { Io } from '../../server/src/cli/check';
-import type { CatalogParameter, Endpoint } from '../../server/src/core/catalog/catalog';
+import { loadCatalog, type CatalogParameter, type Endpoint } from '../../server/src/core/catalog/catalog';
 import { ROOT, SHARED, tempDir } from '../helpers';
 
 const catalog = bundledCatalog();
@@ -230,6 +230,48 @@ test('security, servers, and the same document for the same catalog', () => {
   });
   assert.equal(((doc.servers as JsonObject[])[0].variables as any).base_url.default, 'http://127.0.0.1:4010');
   assert.equal(JSON.stringify(catalogToOpenApi(catalog, { version: '0.1.0' })), JSON.stringify(doc));
+});
+
+test('a catalog of one made-up endpoint: the export follows the data, and any name is a plain key', () => {
+  const small = loadCatalog({
+    endpointFiles: {
+      'X.endpoints.json': {
+        doc: 'A',
+        endpoints: [
+          {
+            id: 'widgets.create',
+            source: { doc: 'A', section: 'Widgets' },
+            method: 'POST',
+            paths: ['/api/v1/widgets/{widget_id}/parts'],
+            purpose: 'create a part. Returns Widget',
+            returns: 'Widget',
+            params: [
+              { name: '__proto__', type: 'string', required: true, description: 'a name no object should take for its prototype' },
+              { name: 'part[kind]', type: 'string', enum: ['a', 'b'], description: 'kind' },
+              { name: 'part[tags][]', type: 'integer', description: 'tags' },
+            ],
+            rules: [{ kind: 'conflicts', params: ['__proto__', 'part[kind]'], text: 'not both' }],
+          },
+        ],
+      },
+    },
+    resourceFile: { resources: [{ name: 'Widget', source: { doc: 'A', section: 'Widget' }, description: 'w', fields: [{ name: '__proto__', type: 'integer', nullable: true }] }], externalResources: [] },
+  });
+  const out = catalogToOpenApi(small, { version: 'test' }) as any;
+  const op = out.paths['/api/v1/widgets/{widget_id}/parts'].post;
+  assert.equal(op.operationId, 'widgets.create');
+  assert.equal(op.summary, 'create a part');
+  assert.deepEqual(op.parameters.map((p: any) => [p.name, p.in, p.schema]), [['widget_id', 'path', { type: 'integer', minimum: 0 }]]);
+  const body = op.requestBody.content['application/x-www-form-urlencoded'];
+  assert.deepEqual(Object.keys(body.schema.properties), ['__proto__', 'part[kind]', 'part[tags][]']);
+  assert.ok(Object.hasOwn(body.schema.properties, '__proto__'));
+  assert.deepEqual(body.schema.required, ['__proto__']);
+  assert.deepEqual(body.schema.properties['part[tags][]'], { type: 'array', items: { type: 'integer' }, description: 'tags' });
+  assert.deepEqual(body.encoding, { 'part[tags][]': { style: 'form', explode: true } });
+  assert.deepEqual(op['x-lpreq-rules'], [{ kind: 'conflicts', params: ['__proto__', 'part[kind]'], text: 'not both' }]);
+  assert.ok(Object.hasOwn(out.components.schemas.Widget.properties, '__proto__'));
+  assert.deepEqual(JSON.parse(JSON.stringify(out.components.schemas.Widget.properties)), { ['__proto__']: { type: ['integer', 'null'] } });
+  assert.deepEqual(out.tags, [{ name: 'Widgets', description: 'Document A, section "Widgets".' }]);
 });
 
 function captureIo(cwd: string) {

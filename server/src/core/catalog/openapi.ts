@@ -57,6 +57,14 @@ function sourceOf(source: Source): JsonObject {
   return { doc: source.doc, section: source.section };
 }
 
+/**
+ * Sets an own property whatever the key: a field or parameter named `__proto__` is a key of
+ * the document like any other, never the object's prototype.
+ */
+function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A deep copy of catalog data as JSON (rules, notes): the document never shares objects with the catalog. */
 function copy(value: unknown): JsonValue {
   return JSON.parse(JSON.stringify(value)) as JsonValue;
@@ -65,18 +73,19 @@ function copy(value: unknown): JsonValue {
 // ---------------------------------------------------------------------------------------
 // Types of resource fields and of returned bodies: `Module`, `integer[]`, `object|false`.
 
-const PRIMITIVE_FIELD_TYPES: Record<string, () => JsonObject> = {
-  integer: () => ({ type: 'integer' }),
-  number: () => ({ type: 'number' }),
-  string: () => ({ type: 'string' }),
-  boolean: () => ({ type: 'boolean' }),
+/** A Map, so that a resource named like an Object method (`toString`) is never taken for a primitive. */
+const PRIMITIVE_FIELD_TYPES = new Map<string, () => JsonObject>([
+  ['integer', () => ({ type: 'integer' })],
+  ['number', () => ({ type: 'number' })],
+  ['string', () => ({ type: 'string' })],
+  ['boolean', () => ({ type: 'boolean' })],
   // Response timestamps are ISO 8601 and may carry a UTC offset (convention 3).
-  DateTime: () => ({ type: 'string', format: 'date-time' }),
-  Date: () => ({ type: 'string', format: 'date' }),
-  object: () => ({ type: 'object' }),
-  false: () => ({ type: 'boolean', const: false }),
-  any: () => ({}),
-};
+  ['DateTime', () => ({ type: 'string', format: 'date-time' })],
+  ['Date', () => ({ type: 'string', format: 'date' })],
+  ['object', () => ({ type: 'object' })],
+  ['false', () => ({ type: 'boolean', const: false })],
+  ['any', () => ({})],
+]);
 
 /** An enum of documented values on a leaf of its type; integers and numbers as numbers. */
 function withEnum(schema: JsonObject, values: string[] | undefined, open: boolean | undefined): JsonObject {
@@ -103,7 +112,7 @@ class SchemaNames {
 
   private single(type: string, enumValues: string[] | undefined, enumOpen: boolean | undefined): JsonObject {
     if (type.endsWith('[]')) return { type: 'array', items: this.single(type.slice(0, -2), enumValues, enumOpen) };
-    const primitive = PRIMITIVE_FIELD_TYPES[type];
+    const primitive = PRIMITIVE_FIELD_TYPES.get(type);
     if (primitive) return withEnum(primitive(), enumValues, enumOpen);
     if (this.catalog.resources.has(type) || this.catalog.externalResources.has(type)) return ref(type);
     // A name the catalog does not define (its lint reports it): anything.
@@ -136,7 +145,7 @@ function resourceSchema(resource: Resource, names: SchemaNames): JsonObject {
     if (field.note) property.description = field.note;
     if (field.deprecated) property.deprecated = true;
     if (field.enumDescriptions) property['x-enumDescriptions'] = copy(field.enumDescriptions);
-    properties[field.name] = property;
+    setOwn(properties, field.name, property);
   }
   // What the typed check of responses holds, the schema says: a field the docs list may be
   // absent (the API sends partial objects, and `optional` fields are only sometimes there),
@@ -423,13 +432,13 @@ function operationOf(catalog: Catalog, names: SchemaNames, ctx: OperationContext
     for (const p of sent) {
       const schema = annotate({ ...parameterSchema(p), description: describeParameter(p) }, p);
       if (p.isPattern) {
-        patternProperties[patternRegExp(p)] = { ...schema, description: patternDescription(p) };
+        setOwn(patternProperties, patternRegExp(p), { ...schema, description: patternDescription(p) });
         continue;
       }
-      properties[p.name] = schema;
+      setOwn(properties, p.name, schema);
       if (p.required) required.push(p.name);
       // Each value of an array is its own field, `include[]=a&include[]=b`.
-      if (p.isArray) encoding[p.name] = { style: 'form', explode: true };
+      if (p.isArray) setOwn(encoding, p.name, { style: 'form', explode: true });
     }
     const schema: JsonObject = { type: 'object', properties };
     if (Object.keys(patternProperties).length > 0) schema.patternProperties = patternProperties;
@@ -500,7 +509,8 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
       const theirs = [...first.matchAll(/\{\*?(\w+)\}/g)].map((m) => m[1]);
       const rename = new Map(ours.flatMap((name, k) => (theirs[k] !== name ? [[name, theirs[k]] as [string, string]] : [])));
       const key = openApiPath(path.template, rename);
-      const item = (paths[key] ??= {}) as JsonObject;
+      if (!Object.hasOwn(paths, key)) setOwn(paths, key, {});
+      const item = paths[key] as JsonObject;
       const method = endpoint.method.toLowerCase();
       // Two catalog endpoints on one method and path would be one OpenAPI operation: the first is kept.
       if (item[method] !== undefined) return;
@@ -510,10 +520,10 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
 
   const schemas: JsonObject = {};
   for (const resource of [...catalog.resources.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    schemas[resource.name] = resourceSchema(resource, names);
+    setOwn(schemas, resource.name, resourceSchema(resource, names));
   }
   for (const [name, source] of [...catalog.externalResources].sort((a, b) => a[0].localeCompare(b[0]))) {
-    if (!catalog.resources.has(name)) schemas[name] = externalSchema(name, source);
+    if (!catalog.resources.has(name)) setOwn(schemas, name, externalSchema(name, source));
   }
 
   const tagList = [...tags].map(([name, sources]) => ({
