@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `mock`, `scrub` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +36,11 @@ async function main() {
     };
     const result = await runMockLoad({});
     console.log(formatMockLoad ? formatMockLoad(result) : JSON.stringify(result, null, 2));
+  }
+  if (want('compare') && existsSync(join(import.meta.dirname, 'mock-compare.ts'))) {
+    console.log('\n## lpreq mock and Prism on the exported document, under the same load (issue 22)\n');
+    const { runMockCompare, formatMockCompare } = await import('./mock-compare');
+    console.log(formatMockCompare(await runMockCompare({ log: (line) => console.error(line) })));
   }
 }
 

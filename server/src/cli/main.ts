@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp)
+ * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp, export)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
@@ -15,12 +15,13 @@ usage:
   lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]
+  lpreq export openapi [--out FILE]
   lpreq lsp --stdio
   lpreq --version
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.
