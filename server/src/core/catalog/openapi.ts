@@ -8,6 +8,7 @@
  * has a value, value kinds) is kept as the catalog's own rules under `x-lpreq-rules`.
  */
 import { placeholderForms } from '../matcher';
+import { own, setOwn } from '../own';
 import type { Catalog, CatalogParameter, Endpoint, EndpointPath, Resource } from './catalog';
 import type { JsonShape, Source } from './schema';
 
@@ -55,14 +56,6 @@ function escapeRegExp(text: string): string {
 
 function sourceOf(source: Source): JsonObject {
   return { doc: source.doc, section: source.section };
-}
-
-/**
- * Sets an own property whatever the key: a field or parameter named `__proto__` is a key of
- * the document like any other, never the object's prototype.
- */
-function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A deep copy of catalog data as JSON (rules, notes): the document never shares objects with the catalog. */
@@ -266,7 +259,7 @@ function patternRegExp(p: CatalogParameter): string {
       out += `\\[${escapeRegExp(segment)}\\]`;
       return;
     }
-    const spec = p.patterns?.[pattern];
+    const spec = own(p.patterns, pattern);
     // An index is written `[0]` or, as convention 2 writes arrays, `[]`.
     const inner = spec?.values?.length ? `(?:${spec.values.map(escapeRegExp).join('|')})` : spec?.index ? '\\d*' : '[^\\[\\]]+';
     out += `\\[${inner}\\]`;
@@ -348,7 +341,7 @@ function responsesOf(endpoint: Endpoint, names: SchemaNames): JsonObject {
   const errors = new Map<number, string[]>();
   for (const e of endpoint.errors ?? []) errors.set(e.status, [...(errors.get(e.status) ?? []), e.condition]);
   for (const [code, conditions] of [...errors].sort((a, b) => a[0] - b[0])) {
-    responses[String(code)] = { description: conditions.join('; ') };
+    setOwn(responses, String(code), { description: conditions.join('; ') });
   }
   return responses;
 }
@@ -390,7 +383,7 @@ function operationOf(catalog: Catalog, names: SchemaNames, ctx: OperationContext
     const forms = placeholderForms(catalog, endpoint, path, s.name);
     const carried = endpoint.params.filter((p) => carriedBy(p) === s.name);
     const words = [
-      catalog.placeholders[s.name]?.description ?? s.name,
+      own(catalog.placeholders, s.name)?.description ?? s.name,
       ...carried.map((p) => `${p.name}: ${p.description}`),
       s.rest ? 'Takes the rest of the path, slashes included.' : '',
       describeForms(forms),
@@ -510,11 +503,11 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
       const rename = new Map(ours.flatMap((name, k) => (theirs[k] !== name ? [[name, theirs[k]] as [string, string]] : [])));
       const key = openApiPath(path.template, rename);
       if (!Object.hasOwn(paths, key)) setOwn(paths, key, {});
-      const item = paths[key] as JsonObject;
+      const item = own(paths, key) as JsonObject;
       const method = endpoint.method.toLowerCase();
       // Two catalog endpoints on one method and path would be one OpenAPI operation: the first is kept.
-      if (item[method] !== undefined) return;
-      item[method] = operationOf(catalog, names, { endpoint, path, rename, operationId: ids[i] });
+      if (own(item, method) !== undefined) return;
+      setOwn(item, method, operationOf(catalog, names, { endpoint, path, rename, operationId: ids[i] }));
     });
   }
 
