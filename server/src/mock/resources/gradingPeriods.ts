@@ -1,0 +1,51 @@
+/** Grading periods (document B) of a course or an account. */
+import {
+  account,
+  badRequest,
+  course,
+  type Handler,
+  list,
+  type MockContext,
+  notFound,
+  one,
+  pathId,
+  raw,
+} from '../context';
+import { toNumber } from '../params';
+import type { Row } from '../state';
+
+function gradingPeriodOf(ctx: MockContext): Row {
+  const p = ctx.state.get('grading_periods', pathId(ctx));
+  const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
+  if (!p || p[owner.key] !== owner.id) notFound(`grading period ${ctx.bindings.get('id') ?? ''}`);
+  return p;
+}
+
+function periodView(ctx: MockContext, p: Row): Row {
+  return { ...p, is_closed: typeof p.close_date === 'string' && String(p.close_date) < ctx.state.now() };
+}
+
+export const gradingPeriodHandlers: Record<string, Handler> = {
+  'grading_periods.list': (ctx) => {
+    const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
+    const rows = ctx.state.rows('grading_periods', (p) => p[owner.key] === owner.id).sort((a, b) => (String(a.start_date) < String(b.start_date) ? -1 : 1));
+    return list(rows.map((p) => periodView(ctx, p)), 'grading_periods');
+  },
+  'grading_periods.show': (ctx) => one({ grading_periods: [periodView(ctx, gradingPeriodOf(ctx))] }),
+  'grading_periods.update': (ctx) => {
+    const p = gradingPeriodOf(ctx);
+    const sent = ctx.params.nested.grading_periods;
+    const entry = (Array.isArray(sent) ? sent[0] : undefined) as Row | undefined;
+    if (entry) {
+      for (const k of ['start_date', 'end_date', 'close_date', 'title'] as const) if (entry[k] !== undefined) p[k] = entry[k];
+      if (entry.weight !== undefined) p.weight = toNumber(entry.weight);
+      if (String(p.end_date) < String(p.start_date)) badRequest('grading_periods[][end_date] is before the start date', 'invalid-dates', 'grading_periods[][end_date]');
+    }
+    return one({ grading_periods: [periodView(ctx, p)] });
+  },
+  'grading_periods.delete': (ctx) => {
+    const p = gradingPeriodOf(ctx);
+    ctx.state.remove('grading_periods', p.id as number);
+    return raw(204);
+  },
+};

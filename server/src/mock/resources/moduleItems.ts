@@ -1,0 +1,74 @@
+/** Module items (document A): the items of a module. */
+import {
+  badRequest,
+  type Handler,
+  includes,
+  list,
+  type MockContext,
+  nextPosition,
+  notFound,
+  one,
+  pathId,
+  pick,
+} from '../context';
+import { toInt, toBool } from '../params';
+import type { MockState, Row } from '../state';
+import { moduleOf, itemView, itemsOf } from './modules';
+
+function itemTitle(state: MockState, type: string, contentId: number | undefined, fallback: unknown): string {
+  if (typeof fallback === 'string' && fallback) return fallback;
+  const source =
+    type === 'Assignment' ? state.get('assignments', contentId ?? 0)?.name
+    : type === 'Quiz' ? state.get('quizzes', contentId ?? 0)?.title
+    : type === 'File' ? state.get('files', contentId ?? 0)?.display_name
+    : type === 'ExternalTool' ? state.get('external_tools', contentId ?? 0)?.name
+    : undefined;
+  return typeof source === 'string' ? source : `${type} ${contentId ?? ''}`.trim();
+}
+
+function writeItem(ctx: MockContext, target: Row) {
+  const g = ctx.params.group('module_item');
+  const fields = pick(g, ['title', 'type', 'content_id', 'position', 'indent', 'page_url', 'external_url', 'new_tab', 'published']);
+  if (fields.content_id !== undefined) fields.content_id = toInt(fields.content_id);
+  if (fields.position !== undefined) fields.position = toInt(fields.position);
+  if (fields.indent !== undefined) fields.indent = toInt(fields.indent);
+  for (const k of ['new_tab', 'published'] as const) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
+  const req = g.completion_requirement as Row | undefined;
+  if (req && typeof req === 'object') fields.completion_requirement = { ...(target.completion_requirement as Row | undefined), ...pick(req, ['type', 'min_score']), completed: false };
+  Object.assign(target, fields);
+}
+
+export const moduleItemHandlers: Record<string, Handler> = {
+  'module_items.list': (ctx) => {
+    const m = moduleOf(ctx, 'module_id');
+    const term = ctx.params.get('search_term')?.toLowerCase();
+    return list(itemsOf(ctx, m).filter((i) => !term || String(i.title ?? '').toLowerCase().includes(term)).map((i) => itemView(ctx, i, includes(ctx, 'content_details'))));
+  },
+  'module_items.show': (ctx) => {
+    const m = moduleOf(ctx, 'module_id');
+    const item = ctx.state.get('module_items', pathId(ctx));
+    if (!item || item.module_id !== m.id) notFound(`module item ${ctx.bindings.get('id') ?? ''} in module ${String(m.id)}`);
+    return one(itemView(ctx, item, includes(ctx, 'content_details')));
+  },
+  'module_items.create': (ctx) => {
+    const m = moduleOf(ctx, 'module_id');
+    const siblings = itemsOf(ctx, m);
+    const item: Row = { module_id: m.id, course_id: m.course_id, indent: 0, published: false, position: nextPosition(siblings) };
+    writeItem(ctx, item);
+    item.title = itemTitle(ctx.state, String(item.type), item.content_id as number | undefined, item.title);
+    return one(itemView(ctx, ctx.state.insert('module_items', item), false));
+  },
+  'module_items.update': (ctx) => {
+    const m = moduleOf(ctx, 'module_id');
+    const item = ctx.state.get('module_items', pathId(ctx));
+    if (!item || item.module_id !== m.id) notFound(`module item ${ctx.bindings.get('id') ?? ''} in module ${String(m.id)}`);
+    const target = toInt(ctx.params.group('module_item').module_id);
+    writeItem(ctx, item);
+    if (target !== undefined && target !== m.id) {
+      const dest = ctx.state.get('modules', target);
+      if (!dest || dest.course_id !== m.course_id) badRequest(`module_item[module_id]: module ${target} is not in this course`, 'not-found', 'module_item[module_id]');
+      item.module_id = target;
+    }
+    return one(itemView(ctx, item, false));
+  },
+};

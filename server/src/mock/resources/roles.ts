@@ -1,0 +1,94 @@
+/** Roles (document A): built-in and custom roles of an account and their permissions. */
+import {
+  account,
+  badRequest,
+  type Handler,
+  list,
+  listParam,
+  type MockContext,
+  notFound,
+  one,
+  pick,
+} from '../context';
+import { toBool } from '../params';
+import type { Row } from '../state';
+import { own, setOwn } from '../../core/own';
+
+const DEFAULT_PERMISSIONS = new Map<string, string[]>(Object.entries({
+  StudentEnrollment: ['read_forum', 'post_to_forum', 'read_announcements'],
+  TeacherEnrollment: ['manage_grades', 'manage_content', 'read_roster'],
+  TaEnrollment: ['manage_grades', 'read_roster'],
+  DesignerEnrollment: ['manage_content', 'manage_wiki'],
+  ObserverEnrollment: ['read_forum', 'read_announcements'],
+  AccountMembership: ['read_course_list', 'view_statistics'],
+}));
+
+function roleView(ctx: MockContext, role: Row): Row {
+  const acct = ctx.state.get('accounts', role.account_id as number) ?? {};
+  const permissions: Row = {};
+  for (const name of DEFAULT_PERMISSIONS.get(String(role.base_role_type)) ?? []) {
+    setOwn(permissions, name, { enabled: true, locked: false, readonly: role.workflow_state === 'built_in', explicit: false });
+  }
+  for (const [name, p] of Object.entries((role.permissions as Row | undefined) ?? {})) setOwn(permissions, name, { readonly: false, explicit: true, enabled: false, locked: false, ...(p as Row) });
+  return { ...role, account: pick(acct, ['id', 'name', 'parent_account_id', 'root_account_id', 'sis_account_id']), permissions };
+}
+
+function roleOf(ctx: MockContext): Row {
+  const acct = account(ctx);
+  const text = ctx.bindings.get('id') ?? '';
+  const role = ctx.state.find('roles', (r) => r.account_id === acct.id && (String(r.id) === text || r.role === text));
+  if (!role) notFound(`role ${text} in account ${String(acct.id)}`);
+  return role;
+}
+
+function writePermissions(ctx: MockContext, role: Row) {
+  const sent = ctx.params.group('permissions');
+  const current = { ...((role.permissions as Row | undefined) ?? {}) };
+  for (const [name, value] of Object.entries(sent)) {
+    if (!value || typeof value !== 'object') continue;
+    const p = value as Row;
+    const entry: Row = { ...(own(current, name) as Row | undefined) };
+    for (const k of ['explicit', 'enabled', 'locked', 'applies_to_self', 'applies_to_descendants'] as const) if (p[k] !== undefined) entry[k] = toBool(p[k]) ?? false;
+    setOwn(current, name, entry);
+  }
+  role.permissions = current;
+}
+
+export const roleHandlers: Record<string, Handler> = {
+  'roles.list': (ctx) => {
+    const acct = account(ctx);
+    const states = listParam(ctx, 'state');
+    const wanted = states.length ? states : ['active'];
+    return list(ctx.state.rows('roles', (r) => r.account_id === acct.id && (r.workflow_state === 'built_in' || wanted.includes(String(r.workflow_state)))).map((r) => roleView(ctx, r)));
+  },
+  'roles.show': (ctx) => one(roleView(ctx, roleOf(ctx))),
+  'roles.create': (ctx) => {
+    const acct = account(ctx);
+    const label = ctx.params.get('label') ?? ctx.params.get('role');
+    if (!label) badRequest('label is required', 'missing-required', 'label');
+    const role: Row = { account_id: acct.id, label, role: label, base_role_type: ctx.params.get('base_role_type') ?? 'AccountMembership', workflow_state: 'active', permissions: {} };
+    writePermissions(ctx, role);
+    return one(roleView(ctx, ctx.state.insert('roles', role)));
+  },
+  'roles.deactivate': (ctx) => {
+    const role = roleOf(ctx);
+    if (role.workflow_state === 'built_in') badRequest(`${String(role.label)} is a built-in role; built-in roles cannot be deactivated`, 'built-in-role');
+    role.workflow_state = 'inactive';
+    return one(roleView(ctx, role));
+  },
+  'roles.activate': (ctx) => {
+    const role = roleOf(ctx);
+    if (role.workflow_state === 'inactive') role.workflow_state = 'active';
+    return one(roleView(ctx, role));
+  },
+  'roles.update': (ctx) => {
+    const role = roleOf(ctx);
+    const label = ctx.params.get('label');
+    if (label !== undefined) {
+      if (role.workflow_state === 'built_in') badRequest('only a custom role belonging to the account can be relabeled', 'built-in-role', 'label');
+      role.label = label;
+    }
+    writePermissions(ctx, role);
+    return one(roleView(ctx, role));
+  },
+};
