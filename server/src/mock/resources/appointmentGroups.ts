@@ -1,7 +1,7 @@
 /** Appointment groups (document A): groups of time slots, their appointments and participants. */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   listParam,
@@ -68,7 +68,7 @@ function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean):
   return created;
 }
 
-export const appointmentGroupHandlers: Record<string, Handler> = {
+export const appointmentGroupHandlers = {
   'appointment_groups.list': (ctx) => {
     const codes = listParam(ctx, 'context_codes');
     const manageable = ctx.params.get('scope') === 'manageable';
@@ -128,4 +128,4 @@ export const appointmentGroupHandlers: Record<string, Handler> = {
       .sort((a, b) => (String(a.start_at) < String(b.start_at) ? -1 : 1));
     return list(open.slice(0, 1));
   },
-};
+} satisfies HandlersOf<'appointment_groups'>;

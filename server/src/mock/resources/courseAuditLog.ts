@@ -1,13 +1,13 @@
 /** The course audit log (document C). */
 import {
   course,
-  type Handler,
+  type HandlersOf,
   list,
 } from '../context';
 import type { Row } from '../state';
 import { courseView } from './courses';
 
-export const courseAuditLogHandlers: Record<string, Handler> = {
+export const courseAuditLogHandlers = {
   'course_audit_log.list': (ctx) => {
     const c = course(ctx);
     const start = ctx.params.get('start_time');
@@ -19,4 +19,4 @@ export const courseAuditLogHandlers: Record<string, Handler> = {
     const userIds = [...new Set(events.map((e) => e.user_id))];
     return list(events, 'events', { linked: { courses: [courseView(ctx, c)], users: userIds.map((id) => ctx.state.get('users', id as number)).filter(Boolean), page_views: [] } });
   },
-};
+} satisfies HandlersOf<'course_audit_log'>;

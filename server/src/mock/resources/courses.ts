@@ -1,6 +1,6 @@
 /** Courses (document B). */
 import {
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   listParam,
@@ -42,10 +42,10 @@ function coursesOf(ctx: MockContext, userId: number): Row[] {
   return ctx.state.rows('courses', (c) => ids.has(c.id) && (states.length ? states.includes(String(c.workflow_state)) : c.workflow_state !== 'deleted'));
 }
 
-export const courseHandlers: Record<string, Handler> = {
+export const courseHandlers = {
   'courses.list': (ctx) => list(coursesOf(ctx, ctx.state.selfUserId).map((c) => courseView(ctx, c))),
   'courses.list_for_user': (ctx) => {
     const u = user(ctx);
     return list(coursesOf(ctx, u.id as number).map((c) => courseView(ctx, c, u.id as number)));
   },
-};
+} satisfies HandlersOf<'courses'>;

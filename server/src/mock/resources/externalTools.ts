@@ -1,7 +1,7 @@
 /** External tools (document A): the tools of a course, account or group context. */
 import {
   type ContextType,
-  type Handler,
+  type HandlersOf,
   list,
   type MockContext,
   notFound,
@@ -30,7 +30,7 @@ function tool(ctx: MockContext, id: unknown): Row {
   return found;
 }
 
-export const externalToolHandlers: Record<string, Handler> = {
+export const externalToolHandlers = {
   'external_tools.list': (ctx) => {
     const term = ctx.params.get('search_term')?.toLowerCase();
     return list(toolsOf(ctx).rows.filter((t) => !term || String(t.name).toLowerCase().includes(term)));
@@ -51,4 +51,4 @@ export const externalToolHandlers: Record<string, Handler> = {
     for (const p of PLACEMENTS) if (n[p] && typeof n[p] === 'object') row[p] = n[p];
     return one(ctx.state.insert('external_tools', row));
   },
-};
+} satisfies HandlersOf<'external_tools'>;

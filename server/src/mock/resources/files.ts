@@ -1,7 +1,7 @@
 /** Files and usage rights (document A). */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   list,
   listParam,
   must,
@@ -13,7 +13,7 @@ import { toInt } from '../params';
 import type { Row } from '../state';
 import { fileView, folderById, fileById, contextFolders, placeFile, sortFiles } from './fileTree';
 
-export const fileHandlers: Record<string, Handler> = {
+export const fileHandlers = {
   'files.quota': (ctx) => {
     const context = pathContext(ctx);
     if (!context) notFound('context');
@@ -88,4 +88,4 @@ export const fileHandlers: Record<string, Handler> = {
     const license = String(rights.license ?? 'private');
     return one({ legal_copyright: rights.legal_copyright ?? '', use_justification: rights.use_justification ?? 'own_copyright', license, license_name: license === 'private' ? 'Private (Copyrighted)' : license, message: `${updated.length} file${updated.length === 1 ? '' : 's'} updated`, file_ids: updated });
   },
-};
+} satisfies HandlersOf<'files' | 'usage_rights'>;

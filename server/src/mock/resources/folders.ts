@@ -2,7 +2,7 @@
 import {
   badRequest,
   byPosition,
-  type Handler,
+  type HandlersOf,
   HttpError,
   list,
   nextPosition,
@@ -13,7 +13,7 @@ import {
 import type { Row } from '../state';
 import { rootFolder, fullName, folderView, fileView, folderById, contextFolders, freeName, placeFile, isInside, deleteFolderTree, copyFolderTree, folderAtPath } from './fileTree';
 
-export const folderHandlers: Record<string, Handler> = {
+export const folderHandlers = {
   'folders.list': (ctx) => {
     const folder = folderById(ctx, 'id');
     return list(ctx.state.rows('folders', (f) => f.parent_folder_id === folder.id).sort(byPosition).map((f) => folderView(ctx, f)));
@@ -117,4 +117,4 @@ export const folderHandlers: Record<string, Handler> = {
     const name = freeName((n) => ctx.state.find('folders', (f) => f.parent_folder_id === dest.id && f.name === n) !== undefined, String(source.name));
     return one(folderView(ctx, copyFolderTree(ctx.state, source, dest, name)));
   },
-};
+} satisfies HandlersOf<'folders'>;

@@ -3,7 +3,7 @@ import {
   badRequest,
   byPosition,
   course,
-  type Handler,
+  type HandlersOf,
   list,
   listParam,
   type MockContext,
@@ -31,7 +31,7 @@ function writeColumn(ctx: MockContext, col: Row) {
   for (const k of ['hidden', 'teacher_notes', 'read_only'] as const) if (g[k] !== undefined) col[k] = toBool(g[k]) ?? false;
 }
 
-export const gradebookColumnHandlers: Record<string, Handler> = {
+export const gradebookColumnHandlers = {
   'custom_gradebook_columns.list': (ctx) => {
     const c = course(ctx);
     const hidden = ctx.params.bool('include_hidden') === true;
@@ -81,4 +81,4 @@ export const gradebookColumnHandlers: Record<string, Handler> = {
     if (existing) existing.content = content;
     return one(existing ?? ctx.state.insert('column_data', { column_id: col.id, user_id: u.id, content }));
   },
-};
+} satisfies HandlersOf<'custom_gradebook_columns' | 'custom_gradebook_column_data'>;

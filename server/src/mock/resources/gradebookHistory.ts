@@ -1,7 +1,7 @@
 /** Gradebook history (document B): grading events by day, grader and assignment. */
 import {
   course,
-  type Handler,
+  type HandlersOf,
   list,
   type MockContext,
   pathId,
@@ -52,7 +52,7 @@ function versionOf(ctx: MockContext, s: Row): Row {
   };
 }
 
-export const gradebookHistoryHandlers: Record<string, Handler> = {
+export const gradebookHistoryHandlers = {
   'gradebook_history.days': (ctx) => {
     const events = gradeEvents(ctx, course(ctx));
     const dates = [...new Set(events.map((e) => e.date))].sort().reverse();
@@ -83,4 +83,4 @@ export const gradebookHistoryHandlers: Record<string, Handler> = {
       return v;
     }));
   },
-};
+} satisfies HandlersOf<'gradebook_history'>;

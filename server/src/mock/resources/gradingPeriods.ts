@@ -3,7 +3,7 @@ import {
   account,
   badRequest,
   course,
-  type Handler,
+  type HandlersOf,
   list,
   type MockContext,
   notFound,
@@ -25,7 +25,7 @@ function periodView(ctx: MockContext, p: Row): Row {
   return { ...p, is_closed: typeof p.close_date === 'string' && String(p.close_date) < ctx.state.now() };
 }
 
-export const gradingPeriodHandlers: Record<string, Handler> = {
+export const gradingPeriodHandlers = {
   'grading_periods.list': (ctx) => {
     const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
     const rows = ctx.state.rows('grading_periods', (p) => p[owner.key] === owner.id).sort((a, b) => (String(a.start_date) < String(b.start_date) ? -1 : 1));
@@ -48,4 +48,4 @@ export const gradingPeriodHandlers: Record<string, Handler> = {
     ctx.state.remove('grading_periods', p.id as number);
     return raw(204);
   },
-};
+} satisfies HandlersOf<'grading_periods'>;

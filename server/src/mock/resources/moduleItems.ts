@@ -1,7 +1,7 @@
 /** Module items (document A): the items of a module. */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   type MockContext,
@@ -38,7 +38,7 @@ function writeItem(ctx: MockContext, target: Row) {
   Object.assign(target, fields);
 }
 
-export const moduleItemHandlers: Record<string, Handler> = {
+export const moduleItemHandlers = {
   'module_items.list': (ctx) => {
     const m = moduleOf(ctx, 'module_id');
     const term = ctx.params.get('search_term')?.toLowerCase();
@@ -71,4 +71,4 @@ export const moduleItemHandlers: Record<string, Handler> = {
     }
     return one(itemView(ctx, item, false));
   },
-};
+} satisfies HandlersOf<'module_items'>;

@@ -2,7 +2,7 @@
 import {
   byPosition,
   course,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   type MockContext,
@@ -98,7 +98,7 @@ function moveModule(others: Row[], module: Row, from: number) {
   }
 }
 
-export const moduleHandlers: Record<string, Handler> = {
+export const moduleHandlers = {
   'modules.list': (ctx) => {
     const c = course(ctx);
     const term = ctx.params.get('search_term')?.toLowerCase();
@@ -135,4 +135,4 @@ export const moduleHandlers: Record<string, Handler> = {
     return one({ ...view, workflow_state: 'deleted', items_count: 0 });
   },
   'modules.relock': (ctx) => one(moduleView(ctx, moduleOf(ctx))),
-};
+} satisfies HandlersOf<'modules'>;

@@ -1,7 +1,7 @@
 /** Notification preferences of a communication channel (document C). */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   list,
   type MockContext,
   must,
@@ -35,7 +35,7 @@ function frequencyOf(value: unknown, parameter: string): string {
   return f;
 }
 
-export const notificationPreferenceHandlers: Record<string, Handler> = {
+export const notificationPreferenceHandlers = {
   'notification_preferences.list': (ctx) => {
     const channel = channelOf(ctx);
     return list(ctx.state.rows('notification_preferences', (p) => p.channel_id === channel.id).map((p) => preferenceView(ctx, channel, p)));
@@ -80,4 +80,4 @@ export const notificationPreferenceHandlers: Record<string, Handler> = {
     }
     return raw(200, { notification_preferences: changed.map((p) => preferenceView(ctx, channel, p)) });
   },
-};
+} satisfies HandlersOf<'notification_preferences'>;

@@ -1,7 +1,7 @@
 /** Outcome results and rollups (document C). */
 import {
   course,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   listParam,
@@ -10,7 +10,7 @@ import { toInt } from '../params';
 import type { Row } from '../state';
 import { courseView } from './courses';
 
-export const outcomeHandlers: Record<string, Handler> = {
+export const outcomeHandlers = {
   'outcome_results.list': (ctx) => {
     const c = course(ctx);
     const users = listParam(ctx, 'user_ids').map((x) => toInt(x.replace(/^sis_user_id:/, '')));
@@ -46,4 +46,4 @@ export const outcomeHandlers: Record<string, Handler> = {
     if (includes(ctx, 'courses')) linked.courses = [courseView(ctx, c)];
     return list(rollups, 'rollups', { linked });
   },
-};
+} satisfies HandlersOf<'outcome_results' | 'outcome_rollups'>;

@@ -2,7 +2,7 @@
 import {
   badRequest,
   courseOrSection,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   type MockContext,
@@ -31,7 +31,7 @@ function submissionOfPath(ctx: MockContext, c: Row, a: Row): Row {
   return s;
 }
 
-export const peerReviewHandlers: Record<string, Handler> = {
+export const peerReviewHandlers = {
   'peer_reviews.list': (ctx) => {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
@@ -57,4 +57,4 @@ export const peerReviewHandlers: Record<string, Handler> = {
     ctx.state.remove('peer_reviews', r.id as number);
     return one(peerReviewView(ctx, r));
   },
-};
+} satisfies HandlersOf<'peer_reviews'>;

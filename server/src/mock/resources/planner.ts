@@ -1,7 +1,7 @@
 /** Planner notes and planner items (document C). */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   list,
   listParam,
   type MockContext,
@@ -52,7 +52,7 @@ function writeNote(ctx: MockContext, note: Row) {
   }
 }
 
-export const plannerHandlers: Record<string, Handler> = {
+export const plannerHandlers = {
   'planner_notes.list': (ctx) => {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
@@ -113,4 +113,4 @@ export const plannerHandlers: Record<string, Handler> = {
     }));
     return list([...notes, ...assignments].sort((a, b) => (String(a._date) < String(b._date) ? -1 : 1)));
   },
-};
+} satisfies HandlersOf<'planner_notes' | 'planner_items'>;

@@ -1,6 +1,6 @@
 /** Quiz questions (document B). */
 import {
-  type Handler,
+  type HandlersOf,
   list,
   type MockContext,
   nextPosition,
@@ -27,7 +27,7 @@ function writeQuestion(ctx: MockContext, q: Row) {
   }
 }
 
-export const quizQuestionHandlers: Record<string, Handler> = {
+export const quizQuestionHandlers = {
   'quiz_questions.list': (ctx) => list(questionsOf(ctx.state, quizOf(ctx).quiz.id)),
   'quiz_questions.show': (ctx) => {
     const { quiz } = quizOf(ctx);
@@ -55,4 +55,4 @@ export const quizQuestionHandlers: Record<string, Handler> = {
     ctx.state.remove('quiz_questions', q.id as number);
     return raw(204);
   },
-};
+} satisfies HandlersOf<'quiz_questions'>;

@@ -1,7 +1,7 @@
 /** Quiz submissions (document B): the attempts of a quiz, a state machine from untaken to complete. */
 import {
   badRequest,
-  type Handler,
+  type HandlersOf,
   HttpError,
   list,
   type MockContext,
@@ -40,7 +40,7 @@ function latestAttempt(state: MockState, quizId: unknown, userId: unknown, previ
   return latest;
 }
 
-export const quizSubmissionHandlers: Record<string, Handler> = {
+export const quizSubmissionHandlers = {
   'quiz_submissions.list': (ctx) => {
     const { quiz } = quizOf(ctx);
     return list(ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(s, false)), 'quiz_submissions');
@@ -146,4 +146,4 @@ export const quizSubmissionHandlers: Record<string, Handler> = {
     const left = submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(String(submission.end_at)) - Date.parse(ctx.state.now())) / 1000)) : 0;
     return one({ end_at: submission.end_at, time_left: left });
   },
-};
+} satisfies HandlersOf<'quiz_submissions'>;

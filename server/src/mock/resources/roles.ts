@@ -2,7 +2,7 @@
 import {
   account,
   badRequest,
-  type Handler,
+  type HandlersOf,
   list,
   listParam,
   type MockContext,
@@ -54,7 +54,7 @@ function writePermissions(ctx: MockContext, role: Row) {
   role.permissions = current;
 }
 
-export const roleHandlers: Record<string, Handler> = {
+export const roleHandlers = {
   'roles.list': (ctx) => {
     const acct = account(ctx);
     const states = listParam(ctx, 'state');
@@ -91,4 +91,4 @@ export const roleHandlers: Record<string, Handler> = {
     writePermissions(ctx, role);
     return one(roleView(ctx, role));
   },
-};
+} satisfies HandlersOf<'roles'>;

@@ -1,6 +1,6 @@
 /** Search (document C): recipients and public courses. */
 import {
-  type Handler,
+  type HandlersOf,
   list,
   listParam,
   type MockContext,
@@ -31,11 +31,11 @@ function recipients(ctx: MockContext): Row[] {
   return out.filter((r) => matches(r.name) && !excluded.has(String(r.id)));
 }
 
-export const searchHandlers: Record<string, Handler> = {
+export const searchHandlers = {
   'search.recipients': (ctx) => list(recipients(ctx)),
   'search.all_courses': (ctx) => {
     const terms = (ctx.params.get('search') ?? '').toLowerCase();
     const openOnly = ctx.params.bool('open_enrollment_only') === true;
     return list(ctx.state.rows('courses', (c) => c.is_public === true && c.workflow_state !== 'deleted' && (!terms || String(c.name).toLowerCase().includes(terms)) && (!openOnly || c.open_enrollment === true)).map((c) => courseView(ctx, c)));
   },
-};
+} satisfies HandlersOf<'search'>;

@@ -2,7 +2,7 @@
 import {
   badRequest,
   courseOrSection,
-  type Handler,
+  type HandlersOf,
   includes,
   list,
   listParam,
@@ -66,7 +66,7 @@ function submittedUrl(url: string): string {
   return /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) ? url : `http://${url}`;
 }
 
-export const submissionHandlers: Record<string, Handler> = {
+export const submissionHandlers = {
   'submissions.create': (ctx) => {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
@@ -130,4 +130,4 @@ export const submissionHandlers: Record<string, Handler> = {
     if (comment) s.comments = [...((s.comments as Row[] | undefined) ?? []), comment];
     return { kind: 'one', value: submissionView(ctx, s), as: 'Submission' };
   },
-};
+} satisfies HandlersOf<'submissions'>;

@@ -1,6 +1,6 @@
 /** Webhook subscriptions (document C), paged by the StartKey and EndKey headers. */
 import {
-  type Handler,
+  type HandlersOf,
   HttpError,
   type MockContext,
   notFound,
@@ -24,7 +24,7 @@ function writeSubscription(ctx: MockContext, sub: Row) {
   sub.updated_at = ctx.state.now();
 }
 
-export const webhookHandlers: Record<string, Handler> = {
+export const webhookHandlers = {
   'webhook_subscriptions.create': (ctx) => {
     const sub: Row = { DeveloperKey: '10000000000001', created_at: ctx.state.now() };
     writeSubscription(ctx, sub);
@@ -64,4 +64,4 @@ export const webhookHandlers: Record<string, Handler> = {
     ctx.state.remove('webhook_subscriptions', String(sub.id));
     return one(sub);
   },
-};
+} satisfies HandlersOf<'webhook_subscriptions'>;
