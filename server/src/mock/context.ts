@@ -4,7 +4,7 @@
  * into a JSON error body; a handler never writes to the socket itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Endpoint } from '../core/catalog/catalog';
+import type { Catalog, Endpoint } from '../core/catalog/catalog';
 import type { EndpointId } from './endpointIds';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
@@ -35,6 +35,8 @@ export type ContextType = 'Course' | 'User' | 'Group' | 'Account';
 
 export interface MockContext {
   state: MockState;
+  /** The catalog the mock serves: the resource fields that documented parameters fill. */
+  catalog: Catalog;
   endpoint: Endpoint;
   template: string;
   bindings: Map<string, string>;

@@ -321,6 +321,7 @@ export class MockServer {
     for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));
     const ctx: MockContext = {
       state: this.options.state,
+      catalog: this.options.catalog,
       endpoint,
       template: match.path.template,
       bindings,

@@ -11,6 +11,7 @@ import {
   pathId,
   pick,
 } from '../context';
+import { documentedFields } from '../documented';
 import { toInt, toBool } from '../params';
 import type { MockState, Row } from '../state';
 
@@ -41,10 +42,8 @@ function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row
 
 function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean): Row[] {
   const g = ctx.params.group('appointment_group');
-  const fields = pick(g, ['title', 'description', 'location_name', 'location_address', 'participant_visibility', 'context_codes', 'sub_context_codes']);
-  for (const k of ['participants_per_appointment', 'min_appointments_per_participant', 'max_appointments_per_participant'] as const) {
-    if (g[k] !== undefined) fields[k] = toInt(g[k]) ?? null;
-  }
+  // Each pair of new_appointments is a slot (a calendar event), not a field of the group.
+  const fields = documentedFields(ctx, { under: 'appointment_group', except: ['new_appointments'] });
   for (const code of (fields.context_codes as string[] | undefined) ?? []) {
     const m = /^course_(\d+)$/.exec(code);
     if (!m || !ctx.state.get('courses', m[1])) badRequest(`appointment_group[context_codes][]: ${code} is not a course of this institution`, 'invalid-context', 'appointment_group[context_codes][]');

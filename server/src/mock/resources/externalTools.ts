@@ -7,15 +7,10 @@ import {
   notFound,
   one,
   pathContext,
-  pick,
 } from '../context';
+import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
-
-const PLACEMENTS = [
-  'account_navigation', 'assignment_selection', 'course_home_sub_navigation', 'course_navigation', 'editor_button',
-  'homework_submission', 'link_selection', 'migration_selection', 'resource_selection', 'tool_configuration', 'user_navigation',
-] as const;
 
 function toolsOf(ctx: MockContext): { rows: Row[]; context: { type: ContextType; id: number } } {
   const context = pathContext(ctx);
@@ -45,10 +40,9 @@ export const externalToolHandlers = {
   'external_tools.show': (ctx) => one(tool(ctx, ctx.bindings.get('external_tool_id'))),
   'external_tools.create': (ctx) => {
     const { context } = toolsOf(ctx);
-    const n = ctx.params.nested;
-    const row: Row = { ...pick(n, ['name', 'privacy_level', 'consumer_key', 'description', 'url', 'domain', 'icon_url', 'custom_fields', 'not_selectable']), context_type: context.type, context_id: context.id, created_at: ctx.state.now(), updated_at: ctx.state.now() };
+    // The documented fields and placements; the shared secret is no field, so it is not kept.
+    const row: Row = { ...documentedFields(ctx), context_type: context.type, context_id: context.id, created_at: ctx.state.now(), updated_at: ctx.state.now() };
     if (!row.domain && typeof row.url === 'string') row.domain = /^https?:\/\/([^/]+)/.exec(row.url)?.[1];
-    for (const p of PLACEMENTS) if (n[p] && typeof n[p] === 'object') row[p] = n[p];
     return one(ctx.state.insert('external_tools', row));
   },
 } satisfies HandlersOf<'external_tools'>;

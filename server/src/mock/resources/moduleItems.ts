@@ -9,9 +9,9 @@ import {
   notFound,
   one,
   pathId,
-  pick,
 } from '../context';
-import { toInt, toBool } from '../params';
+import { documentedFields, isObject } from '../documented';
+import { toInt } from '../params';
 import type { MockState, Row } from '../state';
 import { moduleOf, itemView, itemsOf } from './modules';
 
@@ -26,15 +26,11 @@ function itemTitle(state: MockState, type: string, contentId: number | undefined
   return typeof source === 'string' ? source : `${type} ${contentId ?? ''}`.trim();
 }
 
+/** The documented fields of the item; `module_id` moves an item, which the update checks first. */
 function writeItem(ctx: MockContext, target: Row) {
-  const g = ctx.params.group('module_item');
-  const fields = pick(g, ['title', 'type', 'content_id', 'position', 'indent', 'page_url', 'external_url', 'new_tab', 'published']);
-  if (fields.content_id !== undefined) fields.content_id = toInt(fields.content_id);
-  if (fields.position !== undefined) fields.position = toInt(fields.position);
-  if (fields.indent !== undefined) fields.indent = toInt(fields.indent);
-  for (const k of ['new_tab', 'published'] as const) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
-  const req = g.completion_requirement as Row | undefined;
-  if (req && typeof req === 'object') fields.completion_requirement = { ...(target.completion_requirement as Row | undefined), ...pick(req, ['type', 'min_score']), completed: false };
+  const fields = documentedFields(ctx, { under: 'module_item', except: ['module_id'], current: target });
+  // A requirement set again is not met yet.
+  if (isObject(fields.completion_requirement)) fields.completion_requirement = { ...fields.completion_requirement, completed: false };
   Object.assign(target, fields);
 }
 

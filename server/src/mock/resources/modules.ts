@@ -10,9 +10,9 @@ import {
   notFound,
   one,
   pathId,
-  pick,
 } from '../context';
-import { toInt, toBool } from '../params';
+import { documentedFields } from '../documented';
+import { toInt } from '../params';
 import type { Row } from '../state';
 
 export function moduleOf(ctx: MockContext, idName = 'id'): Row {
@@ -70,16 +70,8 @@ function moduleView(ctx: MockContext, module: Row): Row {
   return view;
 }
 
-const MODULE_FIELDS = ['name', 'unlock_at', 'position', 'require_sequential_progress', 'prerequisite_module_ids', 'publish_final_grade', 'published'] as const;
-
 function writeModule(ctx: MockContext, target: Row) {
-  const fields = pick(ctx.params.group('module'), MODULE_FIELDS);
-  if (fields.prerequisite_module_ids !== undefined) {
-    fields.prerequisite_module_ids = (fields.prerequisite_module_ids as unknown[]).map(toInt).filter((n) => n !== undefined);
-  }
-  for (const k of ['position'] as const) if (fields[k] !== undefined) fields[k] = toInt(fields[k]) ?? target[k];
-  for (const k of ['published', 'require_sequential_progress', 'publish_final_grade'] as const) if (fields[k] !== undefined) fields[k] = toBool(fields[k]);
-  Object.assign(target, fields);
+  Object.assign(target, documentedFields(ctx, { under: 'module' }));
 }
 
 /**
