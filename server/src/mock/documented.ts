@@ -23,6 +23,8 @@ export interface DocumentedFieldsOptions {
   except?: readonly string[];
   /** The row as stored: a documented object sent in part is merged over what it holds. */
   current?: Row;
+  /** A new row: a plain parameter not sent takes the default the docs give it (`base_role_type`). */
+  defaults?: boolean;
 }
 
 /** Deeper than this a value is not followed (the JSON depth limit of the server is the real bound). */
@@ -59,7 +61,7 @@ export function documentedFields(ctx: MockContext, options: DocumentedFieldsOpti
       aliases.push([key, successor]);
       continue;
     }
-    const value = own(source, key);
+    const value = own(source, key) ?? (options.defaults ? plainParameter(params, depth)?.default : undefined);
     if (value === undefined) continue;
     const coerced = coerceKey(ctx, resource, key, params, value, own(options.current ?? {}, key), depth);
     if (coerced !== undefined) setOwn(out, key, coerced);
@@ -96,6 +98,11 @@ function sourceOf(ctx: MockContext, under: string | undefined, element: number |
   return isObject(picked) ? picked : {};
 }
 
+/** The one parameter of a key that is a plain value (`label`, `module[name]`), not an object or an array. */
+function plainParameter(params: CatalogParameter[], depth: number): CatalogParameter | undefined {
+  return params.length === 1 && params[0].parsedName.segments.length === depth + 1 ? params[0] : undefined;
+}
+
 /** The key a deprecated parameter stands in for, when it is one plain name whose successor is documented beside it. */
 function successorKey(params: CatalogParameter[], depth: number): string | undefined {
   if (params.length !== 1) return undefined;
@@ -107,8 +114,7 @@ function successorKey(params: CatalogParameter[], depth: number): string | undef
 
 function coerceKey(ctx: MockContext, resource: Resource | undefined, key: string, params: CatalogParameter[], value: unknown, current: unknown, depth: number): unknown {
   // Where the docs let an empty value or null clear a field, it does.
-  const plain = params.length === 1 && params[0].parsedName.segments.length === depth + 1 ? params[0] : undefined;
-  if (plain?.nullable && (value === '' || value === 'null')) return null;
+  if (plainParameter(params, depth)?.nullable && (value === '' || value === 'null')) return null;
   if (resource === undefined || resource.fields.length === 0) return byParameters(params, value, depth + 1);
   const field = resource.fieldByName.get(key);
   return field === undefined ? undefined : byType(ctx, field.type, value, current, 0);

@@ -43,7 +43,7 @@ function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row
 function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean): Row[] {
   const g = ctx.params.group('appointment_group');
   // Each pair of new_appointments is a slot (a calendar event), not a field of the group.
-  const fields = documentedFields(ctx, { under: 'appointment_group', except: ['new_appointments'] });
+  const fields = documentedFields(ctx, { under: 'appointment_group', except: ['new_appointments'], defaults: creating });
   for (const code of (fields.context_codes as string[] | undefined) ?? []) {
     const m = /^course_(\d+)$/.exec(code);
     if (!m || !ctx.state.get('courses', m[1])) badRequest(`appointment_group[context_codes][]: ${code} is not a course of this institution`, 'invalid-context', 'appointment_group[context_codes][]');
@@ -75,7 +75,8 @@ export const appointmentGroupHandlers = {
     return list(groups.map((g) => groupView(ctx, g, includes(ctx, 'appointments'))));
   },
   'appointment_groups.create': (ctx) => {
-    const group: Row = { workflow_state: 'pending', participant_type: 'User', participant_visibility: 'private', sub_context_codes: [], participants_per_appointment: null, min_appointments_per_participant: 0, max_appointments_per_participant: null, created_at: ctx.state.now() };
+    // A group starts unpublished, for users; the fields not sent are filled from the docs when it is shown.
+    const group: Row = { workflow_state: 'pending', participant_type: 'User', created_at: ctx.state.now() };
     const slots = writeAppointmentGroup(ctx, group, true);
     const stored = ctx.state.insert('appointment_groups', group);
     const created = slots.map((s) => ctx.state.insert('calendar_events', { ...s, appointment_group_id: stored.id, title: stored.title, reserved_user_ids: [] }));

@@ -9,6 +9,7 @@ import {
   one,
   pathContext,
 } from '../context';
+import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
 import { fileView, folderById, fileById, contextFolders, placeFile, sortFiles } from './fileTree';
@@ -57,9 +58,8 @@ export const fileHandlers = {
       destId = dest.id as number;
     }
     const name = placeFile(ctx, destId, ctx.params.get('name') ?? String(file.display_name), file.id as number);
-    Object.assign(file, { display_name: name, folder_id: destId, updated_at: ctx.state.now() });
-    for (const k of ['lock_at', 'unlock_at'] as const) if (ctx.params.has(k)) file[k] = ctx.params.get(k);
-    for (const k of ['locked', 'hidden'] as const) if (ctx.params.has(k)) file[k] = ctx.params.bool(k);
+    // `name` and `parent_folder_id` are no fields of a File: they rename and move it, above.
+    Object.assign(file, { display_name: name, folder_id: destId, updated_at: ctx.state.now() }, documentedFields(ctx));
     return one(fileView(ctx, file));
   },
   'files.delete': (ctx) => {

@@ -10,6 +10,7 @@ import {
   one,
   pathContext,
 } from '../context';
+import { documentedFields } from '../documented';
 import type { Row } from '../state';
 import { rootFolder, fullName, folderView, fileView, folderById, contextFolders, freeName, placeFile, isInside, deleteFolderTree, copyFolderTree, folderAtPath } from './fileTree';
 
@@ -49,9 +50,7 @@ export const folderHandlers = {
       if (isInside(ctx.state, dest, folder)) badRequest('a folder cannot be moved into itself', 'invalid-move', 'parent_folder_id');
       folder.parent_folder_id = dest.id;
     }
-    for (const k of ['name', 'lock_at', 'unlock_at'] as const) if (ctx.params.has(k)) folder[k] = ctx.params.get(k);
-    for (const k of ['locked', 'hidden'] as const) if (ctx.params.has(k)) folder[k] = ctx.params.bool(k);
-    if (ctx.params.has('position')) folder.position = ctx.params.int('position');
+    Object.assign(folder, documentedFields(ctx, { except: ['parent_folder_id'] }));
     folder.updated_at = ctx.state.now();
     return one(folderView(ctx, folder));
   },
@@ -72,20 +71,19 @@ export const folderHandlers = {
         parent = chain?.[chain.length - 1] ?? root;
       }
     }
-    const name = ctx.params.get('name') ?? 'New Folder';
+    // The parent is found above; the name must be free in it.
+    const fields = documentedFields(ctx, { except: ['parent_folder_id'] });
+    const name = typeof fields.name === 'string' ? fields.name : 'New Folder';
     if (ctx.state.find('folders', (f) => f.parent_folder_id === parent.id && f.name === name)) {
       throw new HttpError(409, `a folder named '${name}' already exists in ${fullName(ctx.state, parent)}`, 'duplicate-name', 'name');
     }
     const folder = ctx.state.insert('folders', {
       context_type: parent.context_type,
       context_id: parent.context_id,
-      name,
       parent_folder_id: parent.id,
-      position: ctx.params.int('position') ?? nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)),
-      lock_at: ctx.params.get('lock_at') ?? null,
-      unlock_at: ctx.params.get('unlock_at') ?? null,
-      locked: ctx.params.bool('locked') ?? false,
-      hidden: ctx.params.bool('hidden') ?? false,
+      position: nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)),
+      ...fields,
+      name,
       created_at: ctx.state.now(),
       updated_at: ctx.state.now(),
     });

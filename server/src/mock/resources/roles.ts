@@ -10,9 +10,9 @@ import {
   one,
   pick,
 } from '../context';
-import { toBool } from '../params';
+import { documentedFields } from '../documented';
 import type { Row } from '../state';
-import { own, setOwn } from '../../core/own';
+import { setOwn } from '../../core/own';
 
 const DEFAULT_PERMISSIONS = new Map<string, string[]>(Object.entries({
   StudentEnrollment: ['read_forum', 'post_to_forum', 'read_announcements'],
@@ -41,19 +41,6 @@ function roleOf(ctx: MockContext): Row {
   return role;
 }
 
-function writePermissions(ctx: MockContext, role: Row) {
-  const sent = ctx.params.group('permissions');
-  const current = { ...((role.permissions as Row | undefined) ?? {}) };
-  for (const [name, value] of Object.entries(sent)) {
-    if (!value || typeof value !== 'object') continue;
-    const p = value as Row;
-    const entry: Row = { ...(own(current, name) as Row | undefined) };
-    for (const k of ['explicit', 'enabled', 'locked', 'applies_to_self', 'applies_to_descendants'] as const) if (p[k] !== undefined) entry[k] = toBool(p[k]) ?? false;
-    setOwn(current, name, entry);
-  }
-  role.permissions = current;
-}
-
 export const roleHandlers = {
   'roles.list': (ctx) => {
     const acct = account(ctx);
@@ -64,10 +51,11 @@ export const roleHandlers = {
   'roles.show': (ctx) => one(roleView(ctx, roleOf(ctx))),
   'roles.create': (ctx) => {
     const acct = account(ctx);
-    const label = ctx.params.get('label') ?? ctx.params.get('role');
-    if (!label) badRequest('label is required', 'missing-required', 'label');
-    const role: Row = { account_id: acct.id, label, role: label, base_role_type: ctx.params.get('base_role_type') ?? 'AccountMembership', workflow_state: 'active', permissions: {} };
-    writePermissions(ctx, role);
+    // `role`, the deprecated alias of `label`, fills the label when no label is sent; the new role is named by its label.
+    const fields = documentedFields(ctx, { defaults: true });
+    const label = fields.label;
+    if (typeof label !== 'string' || !label) badRequest('label is required', 'missing-required', 'label');
+    const role: Row = { account_id: acct.id, workflow_state: 'active', permissions: {}, ...fields, role: label };
     return one(roleView(ctx, ctx.state.insert('roles', role)));
   },
   'roles.deactivate': (ctx) => {
@@ -83,12 +71,9 @@ export const roleHandlers = {
   },
   'roles.update': (ctx) => {
     const role = roleOf(ctx);
-    const label = ctx.params.get('label');
-    if (label !== undefined) {
-      if (role.workflow_state === 'built_in') badRequest('only a custom role belonging to the account can be relabeled', 'built-in-role', 'label');
-      role.label = label;
-    }
-    writePermissions(ctx, role);
+    const fields = documentedFields(ctx, { current: role });
+    if (fields.label !== undefined && role.workflow_state === 'built_in') badRequest('only a custom role belonging to the account can be relabeled', 'built-in-role', 'label');
+    Object.assign(role, fields);
     return one(roleView(ctx, role));
   },
 } satisfies HandlersOf<'roles'>;
