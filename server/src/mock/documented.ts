@@ -77,14 +77,15 @@ export function documentedFields(ctx: MockContext, options: DocumentedFieldsOpti
 }
 
 /**
- * Checks a value against the enum the endpoint documents for a parameter name (a pattern name
- * such as `notification_preferences[{X}][frequency]` found by the name sent) and returns it.
+ * The value sent for a parameter with documented values, or 400 when it is none of them: the
+ * values are those the endpoint lists for the name (a pattern name such as
+ * `notification_preferences[{X}][frequency]` is found by the name sent in its place).
  */
-export function documentedValue(ctx: MockContext, name: string, value: unknown): string {
-  const values = findParameter(ctx.endpoint, name)?.enum;
-  const text = typeof value === 'string' ? value : '';
-  if (values && !values.includes(text)) badRequest(`${name} must be one of ${values.join(', ')}`, 'invalid-enum', name);
-  return text;
+export function enumValue(ctx: MockContext, name: string): string {
+  const values = findParameter(ctx.endpoint, name)?.enum ?? [];
+  const value = ctx.params.get(name) ?? '';
+  if (!values.includes(value)) badRequest(`${name} must be one of ${values.join(', ')}`, 'invalid-enum', name);
+  return value;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

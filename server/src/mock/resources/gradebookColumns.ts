@@ -14,7 +14,8 @@ import {
   raw,
   user,
 } from '../context';
-import { toInt, toBool } from '../params';
+import { documentedFields } from '../documented';
+import { toInt } from '../params';
 import type { Row } from '../state';
 
 function columnOf(ctx: MockContext): Row {
@@ -25,10 +26,7 @@ function columnOf(ctx: MockContext): Row {
 }
 
 function writeColumn(ctx: MockContext, col: Row) {
-  const g = ctx.params.group('column');
-  if (g.title !== undefined) col.title = g.title;
-  if (g.position !== undefined) col.position = toInt(g.position) ?? col.position;
-  for (const k of ['hidden', 'teacher_notes', 'read_only'] as const) if (g[k] !== undefined) col[k] = toBool(g[k]) ?? false;
+  Object.assign(col, documentedFields(ctx, { under: 'column' }));
 }
 
 export const gradebookColumnHandlers = {
@@ -39,7 +37,7 @@ export const gradebookColumnHandlers = {
   },
   'custom_gradebook_columns.create': (ctx) => {
     const c = course(ctx);
-    const col: Row = { course_id: c.id, hidden: false, teacher_notes: false, read_only: false, position: nextPosition(ctx.state.rows('custom_columns', (x) => x.course_id === c.id)) };
+    const col: Row = { course_id: c.id, position: nextPosition(ctx.state.rows('custom_columns', (x) => x.course_id === c.id)) };
     writeColumn(ctx, col);
     return one(ctx.state.insert('custom_columns', col));
   },

@@ -11,7 +11,7 @@ import {
   pathId,
   raw,
 } from '../context';
-import { toNumber } from '../params';
+import { documentedFields } from '../documented';
 import type { Row } from '../state';
 
 function gradingPeriodOf(ctx: MockContext): Row {
@@ -34,13 +34,9 @@ export const gradingPeriodHandlers = {
   'grading_periods.show': (ctx) => one({ grading_periods: [periodView(ctx, gradingPeriodOf(ctx))] }),
   'grading_periods.update': (ctx) => {
     const p = gradingPeriodOf(ctx);
-    const sent = ctx.params.nested.grading_periods;
-    const entry = (Array.isArray(sent) ? sent[0] : undefined) as Row | undefined;
-    if (entry) {
-      for (const k of ['start_date', 'end_date', 'close_date', 'title'] as const) if (entry[k] !== undefined) p[k] = entry[k];
-      if (entry.weight !== undefined) p.weight = toNumber(entry.weight);
-      if (String(p.end_date) < String(p.start_date)) badRequest('grading_periods[][end_date] is before the start date', 'invalid-dates', 'grading_periods[][end_date]');
-    }
+    // The docs send one period as the first element of grading_periods[] (start and end dates are required).
+    Object.assign(p, documentedFields(ctx, { under: 'grading_periods', element: 0, resource: 'GradingPeriod' }));
+    if (String(p.end_date) < String(p.start_date)) badRequest('grading_periods[][end_date] is before the start date', 'invalid-dates', 'grading_periods[][end_date]');
     return one({ grading_periods: [periodView(ctx, p)] });
   },
   'grading_periods.delete': (ctx) => {

@@ -1,6 +1,5 @@
 /** Notification preferences of a communication channel (document C). */
 import {
-  badRequest,
   type HandlersOf,
   list,
   type MockContext,
@@ -10,6 +9,7 @@ import {
   raw,
   user,
 } from '../context';
+import { enumValue } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
 
@@ -25,14 +25,6 @@ function channelOf(ctx: MockContext): Row {
 
 function preferenceView(ctx: MockContext, channel: Row, p: Row): Row {
   return { ...p, href: `${ctx.baseUrl}/api/v1/users/${String(channel.user_id)}/communication_channels/${String(channel.id)}/notification_preferences/${String(p.notification)}` };
-}
-
-const FREQUENCIES = ['immediately', 'daily', 'weekly', 'never'];
-
-function frequencyOf(value: unknown, parameter: string): string {
-  const f = typeof value === 'string' ? value : '';
-  if (!FREQUENCIES.includes(f)) badRequest(`${parameter} must be one of ${FREQUENCIES.join(', ')}`, 'invalid-enum', parameter);
-  return f;
 }
 
 export const notificationPreferenceHandlers = {
@@ -53,7 +45,7 @@ export const notificationPreferenceHandlers = {
   'notification_preferences.update': (ctx) => {
     const channel = channelOf(ctx);
     const name = ctx.bindings.get('notification') ?? '';
-    const frequency = frequencyOf(ctx.params.get('notification_preferences[frequency]'), 'notification_preferences[frequency]');
+    const frequency = enumValue(ctx, 'notification_preferences[frequency]');
     let p = ctx.state.find('notification_preferences', (x) => x.channel_id === channel.id && x.notification === name);
     if (p) p.frequency = frequency;
     else p = ctx.state.insert('notification_preferences', { channel_id: channel.id, notification: name, category: name, frequency });
@@ -62,17 +54,16 @@ export const notificationPreferenceHandlers = {
   'notification_preferences.update_category': (ctx) => {
     const channel = channelOf(ctx);
     const category = ctx.bindings.get('category') ?? '';
-    const frequency = frequencyOf(ctx.params.get('notification_preferences[frequency]'), 'notification_preferences[frequency]');
+    const frequency = enumValue(ctx, 'notification_preferences[frequency]');
     const rows = ctx.state.rows('notification_preferences', (x) => x.channel_id === channel.id && x.category === category);
     for (const p of rows) p.frequency = frequency;
     return raw(200, { notification_preferences: rows.map((p) => preferenceView(ctx, channel, p)) });
   },
   'notification_preferences.update_multiple': (ctx) => {
     const channel = channelOf(ctx);
-    const sent = ctx.params.group('notification_preferences');
     const changed: Row[] = [];
-    for (const [name, value] of Object.entries(sent)) {
-      const frequency = frequencyOf((value as Row | undefined)?.frequency, `notification_preferences[${name}][frequency]`);
+    for (const name of Object.keys(ctx.params.group('notification_preferences'))) {
+      const frequency = enumValue(ctx, `notification_preferences[${name}][frequency]`);
       let p = ctx.state.find('notification_preferences', (x) => x.channel_id === channel.id && x.notification === name);
       if (p) p.frequency = frequency;
       else p = ctx.state.insert('notification_preferences', { channel_id: channel.id, notification: name, category: name, frequency });

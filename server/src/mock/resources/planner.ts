@@ -10,6 +10,7 @@ import {
   one,
   pathId,
 } from '../context';
+import { documentedFields } from '../documented';
 import { toInt, inTimeRange } from '../params';
 import type { Row } from '../state';
 
@@ -34,9 +35,9 @@ function noteView(ctx: MockContext, note: Row): Row {
 }
 
 function writeNote(ctx: MockContext, note: Row) {
-  for (const k of ['title', 'todo_date', 'linked_object_type'] as const) if (ctx.params.has(k)) note[k] = ctx.params.get(k);
+  // course_id is checked below; the docs name the description `details` when it is sent.
+  Object.assign(note, documentedFields(ctx, { except: ['course_id'] }));
   if (ctx.params.has('details')) note.description = ctx.params.get('details');
-  if (ctx.params.has('linked_object_id')) note.linked_object_id = ctx.params.int('linked_object_id');
   if (ctx.params.has('course_id')) {
     const value = ctx.params.get('course_id') ?? '';
     if (value === '' || value === 'null') delete note.course_id;

@@ -7,24 +7,17 @@ import {
   notFound,
   one,
   pathId,
-  pick,
   raw,
 } from '../context';
-import { toInt, toNumber } from '../params';
+import { documentedFields } from '../documented';
 import type { Row } from '../state';
 import { quizOf, questionsOf } from './quizzes';
 
 function writeQuestion(ctx: MockContext, q: Row) {
-  const g = ctx.params.group('question');
-  Object.assign(q, pick(g, ['question_name', 'question_text', 'question_type', 'correct_comments', 'incorrect_comments', 'neutral_comments', 'text_after_answers']));
-  if (g.position !== undefined) q.position = toInt(g.position);
-  if (g.points_possible !== undefined) q.points_possible = toNumber(g.points_possible);
-  if (g.quiz_group_id !== undefined) q._quiz_group_id = toInt(g.quiz_group_id);
-  const answers = g.answers;
-  if (answers && typeof answers === 'object') {
-    const entries = Array.isArray(answers) ? answers : Object.entries(answers as Row).sort(([a], [b]) => (toInt(a) ?? 0) - (toInt(b) ?? 0)).map(([, v]) => v);
-    q.answers = entries.filter((a): a is Row => a !== null && typeof a === 'object').map((a, i) => ({ id: toInt(a.id) ?? i + 1, answer_text: '', answer_weight: 0, answer_comments: '', ...a }));
-  }
+  const fields = documentedFields(ctx, { under: 'question' });
+  // The docs give answers no id of their own: an answer sent without one is numbered by its place.
+  if (Array.isArray(fields.answers)) fields.answers = fields.answers.map((answer, i) => ({ id: i + 1, ...(answer as Row) }));
+  Object.assign(q, fields);
 }
 
 export const quizQuestionHandlers = {
@@ -37,7 +30,7 @@ export const quizQuestionHandlers = {
   },
   'quiz_questions.create': (ctx) => {
     const { course: c, quiz } = quizOf(ctx);
-    const q: Row = { quiz_id: quiz.id, course_id: c.id, position: nextPosition(questionsOf(ctx.state, quiz.id)), question_name: 'Question', question_type: 'text_only_question', question_text: '', points_possible: 0, answers: [] };
+    const q: Row = { quiz_id: quiz.id, course_id: c.id, position: nextPosition(questionsOf(ctx.state, quiz.id)), question_name: 'Question', question_type: 'text_only_question', answers: [] };
     writeQuestion(ctx, q);
     return one(ctx.state.insert('quiz_questions', q));
   },

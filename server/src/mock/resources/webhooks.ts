@@ -6,6 +6,7 @@ import {
   notFound,
   one,
 } from '../context';
+import { documentedFields } from '../documented';
 import type { Row } from '../state';
 
 function subscriptionOf(ctx: MockContext): Row {
@@ -15,12 +16,8 @@ function subscriptionOf(ctx: MockContext): Row {
 }
 
 function writeSubscription(ctx: MockContext, sub: Row) {
-  const g = ctx.params.group('subscription');
-  const contextId = ctx.params.get('submission[ContextId]') ?? ctx.params.get('subscription[ContextId]');
-  if (contextId !== undefined) sub.ContextId = contextId;
-  for (const k of ['ContextType', 'Format', 'TransportType'] as const) if (g[k] !== undefined) sub[k] = g[k];
-  if (Array.isArray(g.EventTypes)) sub.EventTypes = g.EventTypes;
-  if (g.TransportMetadata && typeof g.TransportMetadata === 'object') sub.TransportMetadata = g.TransportMetadata;
+  // The docs name the context id `submission[ContextId]`, beside the `subscription[...]` fields.
+  Object.assign(sub, documentedFields(ctx, { under: 'submission' }), documentedFields(ctx, { under: 'subscription' }));
   sub.updated_at = ctx.state.now();
 }
 
