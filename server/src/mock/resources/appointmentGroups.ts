@@ -9,7 +9,6 @@ import {
   notFound,
   one,
   pathId,
-  pick,
 } from '../context';
 import { documentedFields } from '../documented';
 import { toInt, toBool } from '../params';
@@ -36,7 +35,8 @@ function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row
   };
   if (withAppointments) view.appointments = appointments;
   if (includes(ctx, 'participant_count')) view.participant_count = new Set(appointments.flatMap((a) => (a.reserved_user_ids as unknown[]) ?? [])).size;
-  if (includes(ctx, 'reserved_times')) view.reserved_times = appointments.filter((a) => ((a.reserved_user_ids as unknown[]) ?? []).length > 0).map((a) => pick(a, ['id', 'start_at', 'end_at']));
+  // Each reserved time shows the fields an Appointment documents.
+  if (includes(ctx, 'reserved_times')) view.reserved_times = appointments.filter((a) => ((a.reserved_user_ids as unknown[]) ?? []).length > 0);
   return view;
 }
 

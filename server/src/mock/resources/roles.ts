@@ -8,7 +8,6 @@ import {
   type MockContext,
   notFound,
   one,
-  pick,
 } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
@@ -30,7 +29,8 @@ function roleView(ctx: MockContext, role: Row): Row {
     setOwn(permissions, name, { enabled: true, locked: false, readonly: role.workflow_state === 'built_in', explicit: false });
   }
   for (const [name, p] of Object.entries((role.permissions as Row | undefined) ?? {})) setOwn(permissions, name, { readonly: false, explicit: true, enabled: false, locked: false, ...(p as Row) });
-  return { ...role, account: pick(acct, ['id', 'name', 'parent_account_id', 'root_account_id', 'sis_account_id']), permissions };
+  // The response shows the account's fields that RoleAccount documents.
+  return { ...role, account: acct, permissions };
 }
 
 function roleOf(ctx: MockContext): Row {
