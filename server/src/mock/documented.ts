@@ -69,7 +69,7 @@ export function documentedFields(ctx: MockContext, options: DocumentedFieldsOpti
   for (const [key, successor] of aliases) {
     const params = byKey.get(successor);
     const value = own(source, key);
-    if (params === undefined || value === undefined || own(out, successor) !== undefined || options.except?.includes(successor)) continue;
+    if (params === undefined || value === undefined || own(source, successor) !== undefined || options.except?.includes(successor)) continue;
     const coerced = coerceKey(ctx, resource, successor, params, value, own(options.current ?? {}, successor), depth);
     if (coerced !== undefined) setOwn(out, successor, coerced);
   }
