@@ -4,7 +4,8 @@
  * into a JSON error body; a handler never writes to the socket itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Endpoint } from '../core/catalog/catalog';
+import type { Catalog, Endpoint } from '../core/catalog/catalog';
+import type { EndpointId } from './endpointIds';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
 import type { MockState, Row } from './state';
@@ -34,6 +35,8 @@ export type ContextType = 'Course' | 'User' | 'Group' | 'Account';
 
 export interface MockContext {
   state: MockState;
+  /** The catalog the mock serves: the resource fields that documented parameters fill. */
+  catalog: Catalog;
   endpoint: Endpoint;
   template: string;
   bindings: Map<string, string>;
@@ -46,6 +49,14 @@ export interface MockContext {
 }
 
 export type Handler = (ctx: MockContext) => Outcome;
+
+/**
+ * The handlers of one resource area: one for each endpoint whose id starts with one of
+ * `Area` (`'files' | 'usage_rights'`), and no other. A table checked against it with
+ * `satisfies` does not compile when it misses an endpoint of the catalog or has one the
+ * catalog does not document.
+ */
+export type HandlersOf<Area extends string> = { [Id in EndpointId as Id extends `${Area}.${string}` ? Id : never]: Handler };
 
 export const one = (value: unknown, status?: number): Outcome => ({ kind: 'one', value, status });
 export const list = (items: unknown[], wrap?: string, extra?: Row): Outcome => ({ kind: 'list', items, wrap, extra });

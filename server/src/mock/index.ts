@@ -12,7 +12,8 @@ import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
-export { MAX_BODY_BYTES, MAX_PARAMETERS, MAX_JSON_DEPTH, DEFAULT_PER_PAGE, MAX_PER_PAGE, HANDLERS } from './server';
+export { MAX_BODY_BYTES, MAX_PARAMETERS, MAX_JSON_DEPTH, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './server';
+export { HANDLERS } from './handlers';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */

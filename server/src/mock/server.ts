@@ -12,10 +12,8 @@ import type { Catalog, Endpoint } from '../core/catalog/catalog';
 import { Checker, findParameter } from '../core/checker';
 import { targetPath } from '../core/matcher';
 import { checkHttpRequest, type RequestProblem } from './check';
-import { HttpError, type Handler, type MockContext, type Outcome } from './context';
-import { handlersA } from './handlersA';
-import { handlersB } from './handlersB';
-import { handlersC } from './handlersC';
+import { HttpError, type MockContext, type Outcome } from './context';
+import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
 import { flatten, Params, type Pair } from './params';
 import { MockState } from './state';
@@ -32,8 +30,6 @@ export const MAX_PARAMETERS = 100_000;
 export const MAX_JSON_DEPTH = 100;
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
-
-export const HANDLERS: Record<string, Handler> = { ...handlersA, ...handlersB, ...handlersC };
 
 export interface MockServerOptions {
   catalog: Catalog;
@@ -325,6 +321,7 @@ export class MockServer {
     for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));
     const ctx: MockContext = {
       state: this.options.state,
+      catalog: this.options.catalog,
       endpoint,
       template: match.path.template,
       bindings,

@@ -1,0 +1,91 @@
+/** Files and usage rights (document A). */
+import {
+  badRequest,
+  type HandlersOf,
+  list,
+  listParam,
+  must,
+  notFound,
+  one,
+  pathContext,
+} from '../context';
+import { documentedFields } from '../documented';
+import { toInt } from '../params';
+import type { Row } from '../state';
+import { fileView, folderById, fileById, contextFolders, placeFile, sortFiles } from './fileTree';
+
+export const fileHandlers = {
+  'files.quota': (ctx) => {
+    const context = pathContext(ctx);
+    if (!context) notFound('context');
+    const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
+    const used = ctx.state.rows('files', (f) => folderIds.has(f.folder_id)).reduce((s, f) => s + (toInt(f.size) ?? 0), 0);
+    return one({ quota: 524288000, quota_used: used });
+  },
+  'files.list': (ctx) => {
+    let files: Row[];
+    if (ctx.template.startsWith('/api/v1/folders/')) {
+      const folder = folderById(ctx, 'id');
+      files = ctx.state.rows('files', (f) => f.folder_id === folder.id);
+    } else {
+      const context = pathContext(ctx);
+      if (!context) notFound('context');
+      const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
+      files = ctx.state.rows('files', (f) => folderIds.has(f.folder_id));
+    }
+    const term = ctx.params.get('search_term')?.toLowerCase();
+    const types = listParam(ctx, 'content_types');
+    files = files.filter((f) => {
+      const mime = String(f['content-type'] ?? '');
+      return (!term || String(f.display_name).toLowerCase().includes(term)) && (types.length === 0 || types.some((t) => (t.includes('/') ? mime === t : mime.startsWith(`${t}/`))));
+    });
+    return list(sortFiles(ctx, files).map((f) => fileView(ctx, f)));
+  },
+  'files.public_url': (ctx) => {
+    const file = fileById(ctx);
+    return one({ public_url: `${ctx.baseUrl}/files/${String(file.id)}/public/${encodeURIComponent(String(file.display_name))}?verifier=mock` });
+  },
+  'files.show': (ctx) => one(fileView(ctx, fileById(ctx))),
+  'files.update': (ctx) => {
+    const file = fileById(ctx);
+    const folder = must(ctx, 'folders', file.folder_id as number, 'folder');
+    let destId = file.folder_id as number;
+    const parent = ctx.params.get('parent_folder_id');
+    if (parent !== undefined) {
+      const dest = ctx.state.get('folders', toInt(parent) ?? -1);
+      if (!dest) badRequest(`parent_folder_id: folder ${parent} does not exist`, 'not-found', 'parent_folder_id');
+      if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id) badRequest('parent_folder_id must be in the same context as the current folder', 'other-context', 'parent_folder_id');
+      destId = dest.id as number;
+    }
+    const name = placeFile(ctx, destId, ctx.params.get('name') ?? String(file.display_name), file.id as number);
+    // `name` and `parent_folder_id` are no fields of a File: they rename and move it, above.
+    Object.assign(file, { display_name: name, folder_id: destId, updated_at: ctx.state.now() }, documentedFields(ctx));
+    return one(fileView(ctx, file));
+  },
+  'files.delete': (ctx) => {
+    const file = fileById(ctx);
+    const view = fileView(ctx, file);
+    ctx.state.remove('files', file.id as number);
+    return one(view);
+  },
+  'files.upload': (ctx) => {
+    const folder = folderById(ctx, 'folder_id');
+    return { kind: 'raw', status: 200, body: { upload_url: `${ctx.baseUrl}/files_api/upload/${String(folder.id)}`, upload_params: { folder_id: folder.id, name: ctx.params.get('name') ?? null } } };
+  },
+  'usage_rights.set': (ctx) => {
+    const context = pathContext(ctx);
+    if (!context) notFound('context');
+    const rights = ctx.params.group('usage_rights');
+    const ids = listParam(ctx, 'file_ids').map((s) => toInt(s)).filter((n): n is number => n !== undefined);
+    const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
+    const updated: number[] = [];
+    for (const id of ids) {
+      const file = ctx.state.get('files', id);
+      if (!file || !folderIds.has(file.folder_id)) notFound(`file ${id} in this context`);
+      file.usage_rights = { ...rights };
+      updated.push(id);
+    }
+    const license = String(rights.license ?? 'private');
+    return one({ legal_copyright: rights.legal_copyright ?? '', use_justification: rights.use_justification ?? 'own_copyright', license, license_name: license === 'private' ? 'Private (Copyrighted)' : license, message: `${updated.length} file${updated.length === 1 ? '' : 's'} updated`, file_ids: updated });
+  },
+} satisfies HandlersOf<'files' | 'usage_rights'>;

@@ -1,0 +1,117 @@
+/** Planner notes and planner items (document C). */
+import {
+  badRequest,
+  type HandlersOf,
+  list,
+  listParam,
+  type MockContext,
+  must,
+  notFound,
+  one,
+  pathId,
+} from '../context';
+import { documentedFields } from '../documented';
+import { toInt, inTimeRange } from '../params';
+import type { Row } from '../state';
+
+function noteOf(ctx: MockContext): Row {
+  const note = ctx.state.get('planner_notes', pathId(ctx));
+  if (!note || note.user_id !== ctx.state.selfUserId) notFound(`planner note ${ctx.bindings.get('id') ?? ''}`);
+  return note;
+}
+
+function noteView(ctx: MockContext, note: Row): Row {
+  const type = typeof note.linked_object_type === 'string' ? note.linked_object_type : '';
+  const linked = type ? `courses/${String(note.course_id ?? 0)}/${type}s/${String(note.linked_object_id)}` : '';
+  return {
+    ...note,
+    workflow_state: 'active',
+    description: note.description ?? '',
+    linked_object_type: type,
+    linked_object_id: note.linked_object_id ?? 0,
+    linked_object_html_url: linked ? `${ctx.baseUrl}/${linked}` : '',
+    linked_object_url: linked ? `${ctx.baseUrl}/api/v1/${linked}` : '',
+  };
+}
+
+function writeNote(ctx: MockContext, note: Row) {
+  // course_id is checked below; the docs name the description `details` when it is sent.
+  Object.assign(note, documentedFields(ctx, { except: ['course_id'] }));
+  if (ctx.params.has('details')) note.description = ctx.params.get('details');
+  if (ctx.params.has('course_id')) {
+    const value = ctx.params.get('course_id') ?? '';
+    if (value === '' || value === 'null') delete note.course_id;
+    else {
+      const c = must(ctx, 'courses', toInt(value), 'course', value);
+      if (note.linked_object_type && note.course_id !== undefined && note.course_id !== c.id) badRequest('course_id cannot change for a note linked to a learning object', 'linked-note', 'course_id');
+      note.course_id = c.id;
+    }
+  }
+  if (note.linked_object_type && note.linked_object_id !== undefined) {
+    const other = ctx.state.find('planner_notes', (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id);
+    if (other) badRequest(`planner note ${String(other.id)} already links to ${String(note.linked_object_type)} ${String(note.linked_object_id)}`, 'duplicate-link', 'linked_object_id');
+  }
+}
+
+export const plannerHandlers = {
+  'planner_notes.list': (ctx) => {
+    const start = ctx.params.get('start_date');
+    const end = ctx.params.get('end_date');
+    const codes = listParam(ctx, 'context_codes');
+    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end) && (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)));
+    return { kind: 'list', items: notes, view: (n) => noteView(ctx, n as Row) };
+  },
+  'planner_notes.show': (ctx) => one(noteView(ctx, noteOf(ctx))),
+  'planner_notes.create': (ctx) => {
+    const note: Row = { user_id: ctx.state.selfUserId, title: '', description: '', todo_date: ctx.state.now() };
+    writeNote(ctx, note);
+    return one(noteView(ctx, ctx.state.insert('planner_notes', note)));
+  },
+  'planner_notes.update': (ctx) => {
+    const note = noteOf(ctx);
+    const before = { ...note };
+    try {
+      writeNote(ctx, note);
+    } catch (e) {
+      // The note's own keys: it is put back as it was.
+      for (const k of Object.keys(note)) Reflect.deleteProperty(note, k);
+      Object.assign(note, before);
+      throw e;
+    }
+    return one(noteView(ctx, note));
+  },
+  'planner_notes.delete': (ctx) => {
+    const note = noteOf(ctx);
+    ctx.state.remove('planner_notes', note.id as number);
+    return one({ ...noteView(ctx, note), workflow_state: 'deleted' });
+  },
+  'planner_items.list': (ctx) => {
+    const start = ctx.params.get('start_date');
+    const end = ctx.params.get('end_date');
+    const courseIds = new Set(ctx.state.rows('enrollments', (e) => e.user_id === ctx.state.selfUserId).map((e) => e.course_id));
+    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end)).map((n) => ({
+      course_id: n.course_id ?? 0,
+      plannable_id: String(n.id),
+      plannable_type: 'planner_note',
+      plannable: noteView(ctx, n),
+      html_url: `${ctx.baseUrl}/api/v1/planner_notes/${String(n.id)}`,
+      visible_in_planner: true,
+      planner_override: null,
+      submissions: false,
+      _date: n.todo_date,
+    }));
+    const assignments = ctx.state.rows('assignments', (a) => courseIds.has(a.course_id) && inTimeRange(a.due_at, start, end)).map((a) => ({
+      context_type: 'Course',
+      course_id: a.course_id,
+      plannable_id: String(a.id),
+      plannable_type: 'assignment',
+      plannable: { id: a.id, title: a.name, due_at: a.due_at, points_possible: a.points_possible },
+      html_url: `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}`,
+      visible_in_planner: true,
+      planner_override: null,
+      submissions: { excused: false, graded: false, late: false, missing: false, needs_grading: false, with_feedback: false },
+      _date: a.due_at,
+    }));
+    return list([...notes, ...assignments].sort((a, b) => (String(a._date) < String(b._date) ? -1 : 1)));
+  },
+} satisfies HandlersOf<'planner_notes' | 'planner_items'>;
