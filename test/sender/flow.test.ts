@@ -1,6 +1,6 @@
 /** The whole flow (sendBlock): pagination, StartKey paging, chaining, typed checks, history. */
 import assert from 'node:assert/strict';
-import { rmSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HistoryStore, sendBlock, parseLinkHeader, mergePages, type ResponseStore } from '../../server/src/sender';
@@ -187,6 +187,23 @@ test('chaining: a cycle, a missing request and a missing path are plain errors',
   const badPath = await sendBlock(doc(CHAIN.replace('$.id}}/items', '$.nothing}}/items')), 2, { checker: testChecker(), environments: env() });
   assert.equal(badPath.error?.kind, 'prepare');
   assert.ok(badPath.error.message.includes('$.nothing'), 'the error names the path that is missing');
+});
+
+test('chaining: a history that cannot be read is an error the user is told, and the request it refers to is not sent again', async () => {
+  const dir = tempDir('history-unreadable');
+  const history = new HistoryStore(dir);
+  const file = join(dir, 'chain.lpreq');
+  const first = await sendBlock(doc(CHAIN), 2, { checker: testChecker(), environments: env(), history, file, reuseHistory: true, responses: new Map() });
+  assert.equal(first.ok, true, JSON.stringify(first.error));
+  // The index is there but cannot be read (a folder in its place stands for any read error, as root too).
+  renameSync(join(dir, 'index.jsonl'), join(dir, 'index.saved'));
+  mkdirSync(join(dir, 'index.jsonl'));
+  const before = api.received.length;
+  const r = await sendBlock(doc(CHAIN), 2, { checker: testChecker(), environments: env(), history, file, reuseHistory: true, responses: new Map() });
+  assert.equal(r.ok, false);
+  assert.equal(r.error?.kind, 'dependency');
+  assert.ok(r.error.message.includes(join(dir, 'index.jsonl')), 'the error names the history file');
+  assert.equal(api.received.length, before, 'nothing is sent: createModule would make a second module');
 });
 
 test('history: every exchange of the flow, never the token', async () => {

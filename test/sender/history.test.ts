@@ -1,7 +1,7 @@
 /** The history store: add, list, get, clear, the last N, and crash safety. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -103,6 +103,33 @@ test('an empty lock file (a writer killed as it created it) does not stop later 
   await store.add(entry(2));
   assert.deepEqual((await store.list()).map((e) => e.durationMs), [2, 1]);
   assert.ok(!readdirSync(dir).some((f) => f.startsWith('index.lock')), 'no lock, nor a lock being written, is left');
+});
+
+test('no history folder is an empty history; a history that is there but cannot be read is an error, and is not written over', async () => {
+  const missing = new HistoryStore(join(freshDir(), 'never-written'));
+  assert.deepEqual(await missing.list(), []);
+  assert.equal(await missing.get('0000000001-0badc0de'), undefined);
+  await missing.clear();
+
+  // A folder where the index should be cannot be read as one, as root too (unlike a chmod).
+  const dir = freshDir();
+  const store = new HistoryStore(dir);
+  const kept = await store.add(entry(1));
+  const index = readFileSync(join(dir, 'index.jsonl'), 'utf8');
+  renameSync(join(dir, 'index.jsonl'), join(dir, 'index.saved'));
+  mkdirSync(join(dir, 'index.jsonl'));
+  await assert.rejects(store.list(), (e: NodeJS.ErrnoException) => e.code === 'EISDIR');
+  await assert.rejects(store.add(entry(2)), (e: NodeJS.ErrnoException) => e.code === 'EISDIR');
+  assert.ok(statSync(join(dir, 'index.jsonl')).isDirectory(), 'the index that could not be read is not replaced');
+  rmSync(join(dir, 'index.jsonl'), { recursive: true });
+  renameSync(join(dir, 'index.saved'), join(dir, 'index.jsonl'));
+  assert.equal(readFileSync(join(dir, 'index.jsonl'), 'utf8'), index);
+
+  // The same for one entry: missing is undefined, unreadable is an error.
+  renameSync(join(dir, `${kept.id}.json`), join(dir, 'entry.saved'));
+  assert.equal(await store.get(kept.id), undefined);
+  mkdirSync(join(dir, `${kept.id}.json`));
+  await assert.rejects(store.get(kept.id), (e: NodeJS.ErrnoException) => e.code === 'EISDIR');
 });
 
 test('entries never hold the token', () => {
