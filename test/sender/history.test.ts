@@ -54,7 +54,7 @@ test('concurrent adds are all recorded', async () => {
 /** Runs `count` writer processes that add `each` entries apiece to `dir` at the same moment. */
 async function writeTogether(dir: string, count: number, each: number, keep: number): Promise<void> {
   const children = Array.from({ length: count }, (_, w) =>
-    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], { stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], { stdio: ['pipe', 'pipe', 'inherit'] }),
   );
   const ended = children.map((c) => new Promise<number | null>((resolve) => c.once('exit', resolve)));
   await Promise.all(children.map((c) => new Promise((resolve) => c.stdout.once('data', resolve))));
@@ -164,7 +164,7 @@ test('a damaged index line and leftovers of an interrupted write are ignored', a
 
 test('a process killed in the middle of writing leaves every earlier entry intact', async () => {
   const dir = freshDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
@@ -225,7 +225,7 @@ test('what writers killed mid-write left (entry files no index lists, *.tmp-* fi
   const dir = freshDir();
   // Writers killed at random points of a write, three times over.
   for (let round = 0; round < 3; round++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
       child.once('exit', () => reject(new Error('the writer ended early')));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../../server/src/core/positions';
-import { LspClient, ROOT } from './rpc';
-import { getChecker } from './helpers';
+import { LspClient, ROOT } from '../lsp/rpc';
+import { getChecker } from '../lsp/helpers';
 
 before(() => {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });

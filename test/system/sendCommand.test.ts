@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT } from '../helpers';
-import { json, startServer, type TestServer } from './server';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'cli-token-0123456789';
 const PRIVATE_TOKEN = 'private-token-987654';
