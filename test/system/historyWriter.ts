@@ -1,6 +1,6 @@
 /**
  * Adds history entries to the folder given as the first argument.
- * `historyWriter.ts DIR`: in a loop until killed (history.test.ts kills it mid-write).
+ * `historyWriter.ts DIR`: in a loop until killed (historyWriters.test.ts kills it mid-write).
  * `historyWriter.ts DIR COUNT KEEP TAG`: says ready, waits for a line on stdin (so that
  * several writers start together), adds COUNT entries and ends.
  */
