@@ -1,7 +1,7 @@
 /** The history store shared by processes: writers at once, writers killed mid-write, locks left by dead ones (historyWriter.ts is the writer). */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -153,4 +153,24 @@ test('what writers killed mid-write left (entry files no index lists, *.tmp-* fi
   const left = readdirSync(dir).filter((n) => n !== 'index.jsonl' && !listed.has(n));
   assert.deepEqual(left, [`${inProgress}.json`]);
   assert.ok(listed.size <= 20);
+});
+
+test('a history another user owns, or one without read permission, is an error (EACCES), not an empty history; nothing is written over it', async () => {
+  const dir = freshDir();
+  const store = new HistoryStore(dir);
+  await store.add(entry(1));
+  const index = readFileSync(join(dir, 'index.jsonl'), 'utf8');
+  // Root reads every file: as root, the reader runs as nobody (65534), for whom the folder is another user's.
+  const asRoot = process.getuid?.() === 0;
+  if (!asRoot) chmodSync(join(dir, 'index.jsonl'), 0);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir, 'read'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0);
+  assert.deepEqual(JSON.parse(stdout), { list: { error: 'EACCES' }, add: { error: 'EACCES' } });
+  if (!asRoot) chmodSync(join(dir, 'index.jsonl'), 0o600);
+  assert.equal(readFileSync(join(dir, 'index.jsonl'), 'utf8'), index);
 });
