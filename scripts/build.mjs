@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { LAZY_BUILTINS, LAZY_BUILTINS_FILTER, lazyBuiltinsKey, patchLazyBuiltins } from './lazyBuiltins.mjs';
 import { writeNotices } from './notices.mjs';
 
 // The catalog is embedded as text and parsed with JSON.parse on first use: cheaper than
@@ -22,17 +23,16 @@ const jsoncAsEsm = {
   },
 };
 
-// vscode-languageserver loads child_process (to find globally installed modules) and
-// vscode-jsonrpc loads crypto (to name IPC pipes) as they load. A server on stdio uses
-// neither, and loading them costs every start about 10 ms: the bundles load them on first use.
-const LAZY_BUILTIN = 'function __lazyBuiltin(name) { let m; return new Proxy({}, { get(_, key) { m ??= require(name); return m[key]; } }); }';
+// vscode-languageserver and vscode-jsonrpc load child_process and crypto on first use, not as
+// they load (scripts/lazyBuiltins.mjs says why); the build fails if their code no longer fits.
+const patchedFiles = new Set();
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/](vscode-languageserver[\\/]lib[\\/]node[\\/]files|vscode-jsonrpc[\\/]lib[\\/]node[\\/]main)\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const contents = source.replace(/require\("(child_process|crypto)"\)/g, (_, name) => `__lazyBuiltin(${JSON.stringify(name)})`);
-      return { contents: contents === source ? source : `${LAZY_BUILTIN}\n${contents}`, loader: 'js' };
+    b.onLoad({ filter: LAZY_BUILTINS_FILTER }, async (args) => {
+      const contents = patchLazyBuiltins(await readFile(args.path, 'utf8'), args.path);
+      patchedFiles.add(lazyBuiltinsKey(args.path));
+      return { contents, loader: 'js' };
     });
   },
 };
@@ -69,6 +69,12 @@ const results = await Promise.all(
 );
 if (existsSync('client/src/extension.ts')) {
   results.push(await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }));
+}
+// A file the patch knows that no bundle loaded has moved: the patch would do nothing, silently.
+const unpatched = [...LAZY_BUILTINS.keys()].filter((key) => !patchedFiles.has(key));
+if (unpatched.length > 0) {
+  console.error(`build: the lazy-builtins patch (scripts/lazyBuiltins.mjs) found no ${unpatched.join(' and no ')} in the bundles: the package changed; update the patch, or remove it.`);
+  process.exit(1);
 }
 await writeNotices(results.map((r) => r.metafile), 'dist/THIRD-PARTY-NOTICES.txt');
 

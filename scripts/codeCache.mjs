@@ -36,9 +36,10 @@ function run(bundle, args, drive) {
 
 /** A short editor session: open every example as one document, ask for completion and hover, wait for diagnostics, exit. */
 function lspSession(child) {
-  const text = readdirSync(examples)
-    .filter((f) => f.endsWith('.lpreq'))
-    .map((f) => readFileSync(join(examples, f), 'utf8'))
+  // Files only: `lpreq send` keeps its history in examples/.lpreq/, a folder.
+  const text = readdirSync(examples, { withFileTypes: true })
+    .filter((f) => f.isFile() && f.name.endsWith('.lpreq'))
+    .map((f) => readFileSync(join(examples, f.name), 'utf8'))
     .join('\n');
   const uri = 'file:///warm-up.lpreq';
   let id = 0;

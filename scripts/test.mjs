@@ -1,8 +1,15 @@
-// Runs every test/**/*.test.ts with node's test runner (Node 20 does not expand globs itself).
-// Arguments narrow the run: `node scripts/test.mjs test/sender` runs only that folder.
+// Runs the tests (Node 20 does not expand globs itself, nor run files in one process).
+//
+//   node scripts/test.mjs            every test: the in-process tier in one process, then
+//                                    test/system/ (processes, the clock), a process per file
+//   node scripts/test.mjs --quick    the in-process tier only, with fewer fuzz runs (npm run test:quick)
+//   node scripts/test.mjs PATH...    those files or folders, a process per file
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+
+/** Fuzz and property runs of the quick tier, unless LPREQ_FUZZ_RUNS says otherwise (test/fuzzRuns.ts). */
+const QUICK_FUZZ_RUNS = '100';
 
 function collect(path, out) {
   if (statSync(path).isDirectory()) {
@@ -14,7 +21,24 @@ function collect(path, out) {
   return out;
 }
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];
-const files = roots.flatMap((r) => collect(r, []));
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+/** Each file in a process of its own, as node's test runner does. */
+function perFile(files, env = process.env) {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env }).status ?? 1;
+}
+
+/** Every file in this one process after another (scripts/inProcessTests.mjs): no process start per file. */
+function inOneProcess(files, env = process.env) {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join('scripts', 'inProcessTests.mjs'), ...files], { stdio: 'inherit', env }).status ?? 1;
+}
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const paths = args.filter((a) => a !== '--quick');
+if (paths.length > 0) process.exit(perFile(paths.flatMap((p) => collect(p, []))));
+
+const system = join('test', 'system');
+const inProcess = collect('test', []).filter((f) => !f.startsWith(system + sep) && !f.startsWith(join('test', 'e2e') + sep));
+if (quick) process.exit(inOneProcess(inProcess, { ...process.env, LPREQ_FUZZ_RUNS: process.env.LPREQ_FUZZ_RUNS ?? QUICK_FUZZ_RUNS }));
+const first = inOneProcess(inProcess);
+const second = perFile(collect(system, []));
+process.exit(first !== 0 ? first : second);

@@ -43,7 +43,16 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryItem>, vscode
   async getChildren(item?: HistoryItem): Promise<HistoryItem[]> {
     const store = this.store();
     if (item || !store) return [];
-    const list = await store.list(this.limit());
+    let list: Awaited<ReturnType<HistoryStore['list']>>;
+    try {
+      list = await store.list(this.limit());
+    } catch (e) {
+      // A history that cannot be read is said so in the view, not shown as an empty one.
+      this.view.message = `lpreq: ${e instanceof Error ? e.message : String(e)}`;
+      this.view.description = undefined;
+      return [];
+    }
+    this.view.message = undefined;
     this.view.description = list.length > 0 ? `${list.length}` : undefined;
     return historyItems(list);
   }

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { runCli, ROOT, SHARED } from '../helpers';
+import { runCli, SHARED } from '../helpers';
 
 const invalid = join(SHARED, 'conformance', 'invalid');
 const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
@@ -129,29 +128,6 @@ test('a 10 MB file is checked', async () => {
   const { code, stdout } = await runCli(['check', '--format', 'json', 'big.lpreq'], { cwd: tmp });
   assert.equal(code, 0);
   assert.equal(stdout.trim(), '[]');
-});
-
-test('the built command runs as a process: npx lpreq check', () => {
-  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')], { encoding: 'utf8' });
-  assert.equal(result.status, 1);
-  assert.equal(JSON.parse(result.stdout)[0].code, 'invalid-enum');
-  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--nope'], { encoding: 'utf8' });
-  assert.equal(bad.status, 2);
-  assert.equal(bad.stderr.trim().split('\n').length, 1);
-});
-
-test('a reader that stops early (lpreq check | head) ends the output quietly, with the exit status of the check', async () => {
-  const lines = [];
-  for (let i = 0; i < 3000; i++) lines.push(`### ${i}\nGET /api/v1/courses/${i}/modulez\n`);
-  writeFileSync(join(tmp, 'many.lpreq'), lines.join('\n'));
-  const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', join(tmp, 'many.lpreq')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout.once('data', () => child.stdout.destroy());
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  assert.equal(stderr, '');
-  assert.equal(code, 1);
 });
 
 test('an environment file that cannot be read is named on stderr; the files are still checked, without its variables', async () => {

@@ -1,18 +1,16 @@
 /**
- * How `lpreq check` reads its input: standard input as a stream with the files' size limit,
- * symbolic links followed without loops, a file that cannot be read reported as that file's
- * problem (the others still checked), UTF-16 decoded, and control characters never reaching
- * the terminal as they are.
+ * How `lpreq check` reads its input: symbolic links followed without loops, a file that cannot
+ * be read reported as that file's problem (the others still checked), UTF-16 decoded, and
+ * control characters never reaching the terminal as they are. Standard input, pipes and
+ * permissions need the command as a process: test/system/checkCommand.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, openSync, ftruncateSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, ftruncateSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, ROOT, tempDir } from '../helpers';
+import { runCli, tempDir } from '../helpers';
 
 const tmp = tempDir('cli-input');
-const BIN = join(ROOT, 'bin', 'lpreq.js');
 /** Any control character a terminal acts on: C0 (but the line break between lines), DEL, C1. */
 // eslint-disable-next-line no-control-regex -- control characters are what the tests look for
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -25,60 +23,6 @@ interface Diag {
   severity: string;
   code: string;
 }
-
-/** Runs a shell line with the built command as "$LPREQ"; killed after `limitMs` so a hang fails instead of blocking. */
-function shell(line: string, options: { limitMs?: number; stdin?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', line], {
-      cwd: tmp,
-      env: { PATH: process.env.PATH ?? '', LPREQ: `${process.execPath} ${BIN}` },
-      stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, options.limitMs ?? 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, killed });
-    });
-  });
-}
-
-test('standard input that arrives late (a slow pipe) is read whole', async () => {
-  const r = await shell(`(sleep 1; printf 'GETT /api/v1/courses\\n') | $LPREQ check --format json -`);
-  assert.equal(r.stderr, '');
-  assert.equal(r.code, 1);
-  assert.deepEqual(JSON.parse(r.stdout).map((d: Diag) => [d.file, d.code]), [['-', 'syntax']]);
-});
-
-test('endless standard input stops at the 64 MB limit, reported as that input\'s problem with exit 2', async () => {
-  // `yes` writes without end; the command must stop reading by itself (SIGPIPE then stops yes).
-  const r = await shell(`yes '# a comment line' | $LPREQ check --format json -`, { limitMs: 60_000 });
-  assert.equal(r.killed, false, 'stopped by itself');
-  assert.equal(r.code, 2);
-  const [d, ...rest] = JSON.parse(r.stdout) as (Diag & { message: string })[];
-  assert.deepEqual(rest, []);
-  assert.deepEqual([d.file, d.code, d.severity], ['-', 'unreadable-file', 'error']);
-  assert.match(d.message, /64 MB/);
-});
-
-test('standard input from /dev/zero is called binary and not read to the end', async () => {
-  const zero = openSync('/dev/zero', 'r');
-  try {
-    const r = await shell('$LPREQ check -', { stdin: zero, limitMs: 60_000 });
-    assert.equal(r.killed, false);
-    assert.equal(r.code, 2);
-    assert.match(r.stdout, /^-:1:1: error unreadable-file: .*binary/m);
-  } finally {
-    closeSync(zero);
-  }
-});
 
 test('symbolic links to files and folders are followed; a loop neither hangs nor repeats a file', { timeout: 30_000 }, async () => {
   const root = join(tmp, 'sym');
@@ -196,44 +140,6 @@ test('a binary or too large file among good ones is reported as that file\'s pro
   for (const r of run.results) assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
   assert.equal(run.invocations[0].executionSuccessful, false);
   assert.equal(run.invocations[0].toolExecutionNotifications.length, 2);
-});
-
-test('a pipe named *.lpreq in a folder is reported, not read (it could block the run); named on the command line it is read', { timeout: 30_000 }, async () => {
-  const root = join(tmp, 'fifo');
-  mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  assert.equal(spawnSync('mkfifo', [join(root, 'pipe.lpreq')]).status, 0);
-  const { code, stdout } = await runCli(['check', '--format', 'json', 'fifo'], { cwd: tmp });
-  assert.equal(code, 2);
-  assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [[join('fifo', 'pipe.lpreq'), 'unreadable-file']]);
-  const named = await shell(`printf 'GETT /x\\n' > fifo/pipe.lpreq & $LPREQ check --format json fifo/pipe.lpreq; s=$?; wait; exit $s`);
-  assert.equal(named.code, 1);
-  assert.deepEqual(JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]), [['fifo/pipe.lpreq', 'syntax']]);
-});
-
-test('a file without read permission is that file\'s problem', async () => {
-  const root = join(tmp, 'locked');
-  mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'a.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  writeFileSync(join(root, 'b.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  chmodSync(join(root, 'a.lpreq'), 0);
-  // Root reads every file: as root, the command runs as nobody (65534), who may enter the test folder.
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chmodSync(tmp, 0o755);
-  const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'check', '--format', 'json', 'locked'], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout });
-    });
-  });
-  assert.equal(r.code, 2);
-  const found = JSON.parse(r.stdout) as (Diag & { message: string })[];
-  assert.deepEqual(found.map((d) => [d.file, d.code]), [[join('locked', 'a.lpreq'), 'unreadable-file']]);
-  assert.match(found[0].message, /permission denied/);
 });
 
 test('UTF-16 with a byte order mark (either order) is read as text; positions count characters after the mark', async () => {

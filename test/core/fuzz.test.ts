@@ -1,6 +1,7 @@
 /**
  * Robustness: 20,000 random and mutated documents through the parser and the checker, with
  * zero exceptions. Seeded (fast-check), so a failure reproduces; the seed is printed on failure.
+ * `LPREQ_FUZZ_RUNS` sets the number of documents of each test (test/fuzzRuns.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,9 +12,12 @@ import { parseDocument } from '../../server/src/core/parser';
 import type { Environments } from '../../server/src/core/checker';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { sharedChecker, SHARED, ROOT } from '../helpers';
+import { count, fuzzRuns } from '../fuzzRuns';
 
-/** Runs of the Object.prototype fuzz: `LPREQ_FUZZ_RUNS` raises it (the default keeps the test fast). */
-const FUZZ_RUNS = Number(process.env.LPREQ_FUZZ_RUNS) > 0 ? Math.floor(Number(process.env.LPREQ_FUZZ_RUNS)) : 3_000;
+/** Runs of each test below. */
+const FUZZ_RUNS = fuzzRuns(3_000);
+const ROBUSTNESS_RUNS = fuzzRuns(20_000);
+const DIAGNOSE_RUNS = fuzzRuns(5_000);
 
 const corpus = [
   ...readdirSync(join(SHARED, 'conformance', 'invalid')).filter((n) => n.endsWith('.lpreq')).map((n) => join(SHARED, 'conformance', 'invalid', n)),
@@ -116,7 +120,7 @@ test('Object.prototype names in every place a name goes: the checker never throw
   assert.equal(runs, FUZZ_RUNS);
 });
 
-test('20,000 random and mutated documents: parser and checker never throw', () => {
+test(`${count(ROBUSTNESS_RUNS)} random and mutated documents: parser and checker never throw`, () => {
   const checker = sharedChecker();
   const env = { environments: { local: { base_url: 'http://127.0.0.1:4010' } } };
   let runs = 0;
@@ -130,12 +134,12 @@ test('20,000 random and mutated documents: parser and checker never throw', () =
       }
       return true;
     }),
-    { numRuns: 20_000, seed: 20261121 },
+    { numRuns: ROBUSTNESS_RUNS, seed: 20261121 },
   );
-  assert.equal(runs, 20_000);
+  assert.equal(runs, ROBUSTNESS_RUNS);
 });
 
-test('lpreq check diagnoses without keeping the tree and finds exactly what the editor finds, on 5,000 documents', () => {
+test(`lpreq check diagnoses without keeping the tree and finds exactly what the editor finds, on ${count(DIAGNOSE_RUNS)} documents`, () => {
   const checker = sharedChecker();
   const envs: Environments[] = [
     { environments: {} },
@@ -154,7 +158,7 @@ test('lpreq check diagnoses without keeping the tree and finds exactly what the 
       runs++;
       assert.deepEqual(checker.diagnose(text, envs[e]), checker.checkDocument(parseDocument(text), envs[e]));
     }),
-    { numRuns: 5_000, seed: 20261122 },
+    { numRuns: DIAGNOSE_RUNS, seed: 20261122 },
   );
-  assert.equal(runs, 5_000);
+  assert.equal(runs, DIAGNOSE_RUNS);
 });

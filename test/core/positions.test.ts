@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ForwardPositions, lineOfOffset, lineStarts } from '../../server/src/core/positions';
+import { fuzzRuns } from '../fuzzRuns';
 
 const piece = fc.constantFrom('a', 'bc', '\n', '\r', '\r\n', '\n\r', 'é', '😀', ' ', '###');
 
@@ -20,7 +21,7 @@ test('positions: ForwardPositions places offsets as TextDocument does, in order 
         }
       }
     }),
-    { numRuns: 3000, seed: 20261122 },
+    { numRuns: fuzzRuns(3000), seed: 20261122 },
   );
 });
 
@@ -34,6 +35,6 @@ test('positions: lineStarts and lineOfOffset count lines as TextDocument does', 
         assert.equal(lineOfOffset(starts, offset), doc.positionAt(offset).line, `offset ${offset} of ${JSON.stringify(text)}`);
       }
     }),
-    { numRuns: 2000, seed: 20261123 },
+    { numRuns: fuzzRuns(2000), seed: 20261123 },
   );
 });

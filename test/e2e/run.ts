@@ -7,7 +7,7 @@
  * read the typed response in the tree view; then the token is looked for in every file.
  *
  *   npm run test:e2e                 (needs: bash test/e2e/setup.sh, once)
- *   npm run test:e2e -- --screenshots   also writes the screenshots the README shows (images/)
+ *   npm run test:e2e -- --screenshots   also writes the screenshots docs/editors.md shows (images/)
  *
  * The run stops by itself after E2E_TIMEOUT_MS (default 6 minutes) and always ends the
  * processes it started.

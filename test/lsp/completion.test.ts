@@ -92,9 +92,16 @@ test('completion: a prompt variable is offered in its own request only, first, w
 });
 
 test('completion: dates insert a template of the right type', () => {
-  const { items } = itemsAt('POST /api/v1/courses/1/grading_periods/batch_update\n\ngrading_periods[][start_date] = |');
-  const date = items.find((i) => i.kind === 'value');
-  if (date) assert.match(expandSnippet(date.insertText), /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/);
+  // A Date parameter (grading_periods[][start_date]) takes a calendar date, a DateTime one an instant.
+  for (const [marked, template] of [
+    ['PUT /api/v1/courses/1/grading_periods/5\n\ngrading_periods[][start_date] = |', /^\d{4}-\d{2}-\d{2}$/],
+    ['PUT /api/v1/courses/1/modules/2\n\nmodule[unlock_at] = |', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/],
+  ] as const) {
+    const { items } = itemsAt(marked);
+    const date = items.find((i) => i.kind === 'value');
+    assert.ok(date, `no value offered at ${JSON.stringify(marked)}; got ${items.map((i) => i.label).join(', ')}`);
+    assert.match(expandSnippet(date.insertText), template);
+  }
 });
 
 test('completion: required parameters sort first and are marked; conditional ones say why', () => {

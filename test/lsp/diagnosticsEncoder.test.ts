@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Message } from 'vscode-languageserver/node';
 import { encodeMessage as encodeBytes, markReusable } from '../../server/src/lsp/diagnosticsEncoder';
+import { fuzzRuns } from '../fuzzRuns';
 
 const encodeMessage = (m: Message) => encodeBytes(m).toString('utf8');
 
@@ -65,7 +66,7 @@ test('encoder: random diagnostics and URIs read back as JSON.stringify gives the
       const message = publish(uri, diagnostics);
       assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
     }),
-    { numRuns: 500, seed: 20261122 },
+    { numRuns: fuzzRuns(500), seed: 20261122 },
   );
 });
 

@@ -6,6 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { EditableDocument } from '../../server/src/lsp/editableDocument';
 import { reparseEdit } from '../../server/src/core/incremental';
 import { parseDocument } from '../../server/src/core/parser';
+import { fuzzRuns } from '../fuzzRuns';
 
 /** Text made of pieces that stress line breaks, separators and chunk edges. */
 const piece = fc.constantFrom('a', 'bc', '\n', '\r\n', '\r', '###', ' x = 1', 'GET /api/v1/courses/1/modules', 'é', '😀', '\uFEFF', '');
@@ -80,7 +81,7 @@ test('edit after edit, positions, offsets, lines and text are those of TextDocum
       }
       same(mine, theirs, 1);
     }),
-    { numRuns: 400, seed: 20261122 },
+    { numRuns: fuzzRuns(400), seed: 20261122 },
   );
 });
 
@@ -106,7 +107,7 @@ test('the re-parse reads the edited document around the edit and gives the parse
         assert.equal(parsed.text, doc.getText());
       }
     }),
-    { numRuns: 400, seed: 7 },
+    { numRuns: fuzzRuns(400), seed: 7 },
   );
 });
 

@@ -8,6 +8,7 @@ import { definitions, references, rename, symbolAt } from '../../server/src/core
 import { blockSemanticTokens, fileVariableNames } from '../../server/src/core/semanticTokens';
 import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
 import { getChecker, load } from './helpers';
+import { fuzzRuns } from '../fuzzRuns';
 // The benchmarks' seeded generator (mulberry32), so that a failure can be replayed.
 import { random } from '../../bench/generate';
 
@@ -44,8 +45,9 @@ test('fuzz: mutated and random documents through every service at random offsets
   const environments = JSON.parse(`{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`) as Record<string, Record<string, string>>;
   const privateNames = Object.fromEntries(PROTO_NAMES.slice(0, 3).map((n) => [n, new Set([n])]));
   const envs = [undefined, { environments, privateNames }, ...PROTO_NAMES.map((selected) => ({ environments, privateNames, selected }))];
+  const documents = fuzzRuns(400);
   let runs = 0;
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < documents; i++) {
     const text = i % 10 === 9 ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('') : mutate(SEEDS[i % SEEDS.length], r);
     const { ctx, doc } = load(text, envs[i % envs.length]);
     const diagnostics = checker.checkDocument(doc);
@@ -82,12 +84,13 @@ test('fuzz: mutated and random documents through every service at random offsets
       }
     }
   }
-  assert.equal(runs, 2000);
+  assert.equal(runs, documents * 5);
 });
 
 test('fuzz: formatting never changes a value and is idempotent', () => {
   const r = random(7);
-  for (let i = 0; i < 300; i++) {
+  const documents = fuzzRuns(300);
+  for (let i = 0; i < documents; i++) {
     const text = mutate(SEEDS[i % SEEDS.length], r);
     const { doc } = load(text);
     const edits = formatDocument(doc);
@@ -107,7 +110,8 @@ test('incremental re-parse after an edit equals a full parse', async () => {
   const base = SEEDS.join('###\n') + '\n### t\nGET /x\n';
   let text = base;
   let doc = parseDocument(text);
-  for (let i = 0; i < 2000; i++) {
+  const edits = fuzzRuns(2000);
+  for (let i = 0; i < edits; i++) {
     const start = Math.floor(r() * (text.length + 1));
     const end = Math.min(text.length, start + Math.floor(r() * 12));
     const inserted = r() < 0.3 ? PIECES[Math.floor(r() * PIECES.length)] : r() < 0.5 ? '\n###' : '';

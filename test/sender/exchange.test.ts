@@ -1,9 +1,8 @@
-/** The exchange against servers on 127.0.0.1: token rules, redirects, timeouts, failures. */
+/** The exchange against servers on 127.0.0.1: token rules, redirects, failures (timeouts and cancellation: test/system/sendTimeouts.test.ts). */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
@@ -46,12 +45,6 @@ before(async () => {
       case '/see-other':
         res.writeHead(303, { location: '/ok' });
         return res.end();
-      case '/slow':
-        return; // never answers
-      case '/slow-body':
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('[');
-        return; // the body never ends
       case '/big':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}` }))));
@@ -228,33 +221,6 @@ test('not following redirects (# @no-redirect, or the setting): the 3xx answer i
   assert.equal(other.received.length, before);
 });
 
-test('timeouts: no answer, and a body that never ends', async () => {
-  const t0 = Date.now();
-  const r = await sendPrepared(request(`${api.origin}/slow`), { timeoutMs: 200 });
-  assert.equal(r.error?.kind, 'timeout');
-  assert.equal(r.ok, false);
-  assert.ok(Date.now() - t0 < 3000);
-  const b = await sendPrepared(request(`${api.origin}/slow-body`), { timeoutMs: 200 });
-  assert.equal(b.error?.kind, 'timeout');
-});
-
-test("a request's own # @timeout wins over the setting", async () => {
-  const t0 = Date.now();
-  const r = await sendPrepared(request(`${api.origin}/slow`, { timeoutMs: 200 }), { timeoutMs: 20_000 });
-  assert.equal(r.error?.kind, 'timeout');
-  assert.match(r.error?.message ?? '', /200 ms/);
-  assert.ok(Date.now() - t0 < 5000);
-});
-
-test('cancellation with an AbortSignal', async () => {
-  const controller = new AbortController();
-  setTimeout(() => controller.abort(), 50);
-  const r = await sendPrepared(request(`${api.origin}/slow`), { signal: controller.signal, timeoutMs: 5000 });
-  assert.equal(r.error?.kind, 'cancelled');
-  const already = await sendPrepared(request(`${api.origin}/ok`), { signal: AbortSignal.abort() });
-  assert.equal(already.error?.kind, 'cancelled');
-});
-
 test('a body above the limit is written to a file and reported as truncated', async () => {
   const r = await sendPrepared(request(`${api.origin}/big`), { maxBodyBytes: 100_000, spillDir: spill });
   assert.equal(r.ok, true);
@@ -326,7 +292,7 @@ test('bodies: HTML, empty, 204, binary, invalid JSON, an API error', async () =>
   assert.equal(missing.ok, false);
   assert.equal(missing.status, 404);
   assert.equal(missing.error?.kind, 'http');
-  assert.match(missing.error?.message ?? '', /404 Not Found: The specified resource does not exist/);
+  assert.ok(missing.error.message.includes('The specified resource does not exist'), "the error carries the API's own message");
 });
 
 test('a proxy from the options, and a warning for a token over plain http to another host', async () => {
@@ -346,28 +312,6 @@ test('a proxy from the options, and a warning for a token over plain http to ano
     assert.equal(proxy.connects.length, 2);
   } finally {
     await proxy.close();
-  }
-});
-
-test('a proxy that never answers ends at the timeout; one that closes the connection is named as the culprit', async () => {
-  const sockets = new Set<Socket>();
-  const silent = createNetServer((s) => void sockets.add(s));
-  const closing = createNetServer((s) => s.destroy());
-  for (const srv of [silent, closing]) await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const proxyUrl = (srv: NetServer) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  try {
-    const t0 = Date.now();
-    const hung = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(silent), timeoutMs: 300 });
-    assert.equal(hung.error?.kind, 'timeout');
-    assert.ok(Date.now() - t0 < 3000, `took ${Date.now() - t0} ms`);
-    const closed = await sendPrepared(request(`${api.origin}/ok`), { proxy: proxyUrl(closing), timeoutMs: 2000 });
-    assert.equal(closed.error?.kind, 'reset');
-    assert.ok(closed.error, 'an error');
-    assert.ok(closed.error.message.includes(proxyUrl(closing).slice(7)), closed.error.message);
-    assert.ok(!closed.error.message.includes(`${api.origin.slice(7)} closed`), closed.error.message);
-  } finally {
-    for (const s of sockets) s.destroy();
-    await Promise.all([silent, closing].map((srv) => new Promise((resolve) => srv.close(resolve))));
   }
 });
 

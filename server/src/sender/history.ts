@@ -202,12 +202,23 @@ export class HistoryStore {
     return undefined;
   }
 
-  /** One entry, or undefined when it does not exist or cannot be read. */
+  /**
+   * One entry, or undefined when it does not exist or is damaged. A file that is there but
+   * cannot be read (permissions, I/O) is an error: it is not the same as no entry.
+   */
   async get(id: string): Promise<HistoryEntry | undefined> {
     if (!ID.test(id)) return undefined;
     await this.queue.catch(() => undefined);
+    const path = join(this.dir, `${id}.json`);
+    let text: string;
     try {
-      return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as HistoryEntry;
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      if (isMissing(e)) return undefined;
+      throw unreadable(path, e);
+    }
+    try {
+      return JSON.parse(text) as HistoryEntry;
     } catch {
       return undefined;
     }
@@ -219,8 +230,9 @@ export class HistoryStore {
       let names: string[];
       try {
         names = await readdir(this.dir);
-      } catch {
-        return;
+      } catch (e) {
+        if (isMissing(e)) return;
+        throw unreadable(this.dir, e);
       }
       await this.withIndexLock(async () => {
         await rm(join(this.dir, INDEX), { force: true });
@@ -326,13 +338,19 @@ export class HistoryStore {
     return run;
   }
 
-  /** Lines of the index that parse; a damaged line (written by hand, a full disk) is skipped. */
+  /**
+   * Lines of the index that parse; a damaged line (written by hand, a full disk) is skipped.
+   * No index is no history; an index that cannot be read (EACCES, EISDIR, EIO) is an error,
+   * so that the user is told, and so that `add` does not write a new index over it.
+   */
   private async readIndex(): Promise<HistorySummary[]> {
+    const path = join(this.dir, INDEX);
     let text: string;
     try {
-      text = await readFile(join(this.dir, INDEX), 'utf8');
-    } catch {
-      return [];
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      if (isMissing(e)) return [];
+      throw unreadable(path, e);
     }
     const out: HistorySummary[] = [];
     for (const line of text.split('\n')) {
@@ -364,6 +382,20 @@ export class HistoryStore {
       throw e;
     }
   }
+}
+
+/** Whether a file system error means the file (or its folder) is not there. */
+function isMissing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** An error that names what of the history could not be read (node's does not always), with its code. */
+function unreadable(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const error: NodeJS.ErrnoException = new Error(`could not read the history at ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  if (code !== undefined) error.code = code;
+  return error;
 }
 
 /** How long ago a file was last written, in milliseconds (Infinity when it is gone). */

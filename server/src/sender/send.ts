@@ -196,7 +196,15 @@ async function sendWithDependencies(
     let historyUnusable: string | undefined;
     if (options.reuseHistory && options.history && options.file !== undefined) {
       const environment = options.environments?.selected;
-      const entry = await options.history.lastOf({ name, file: options.file, environment, baseOrigin: environmentOrigin(options.environments) }).catch(() => undefined);
+      let entry: Awaited<ReturnType<HistoryStore['lastOf']>>;
+      try {
+        entry = await options.history.lastOf({ name, file: options.file, environment, baseOrigin: environmentOrigin(options.environments) });
+      } catch (e) {
+        // A history that is there but cannot be read is not "never sent": sending the request
+        // again could create a second module. The user is told, and nothing is sent.
+        result.error = { kind: 'dependency', message: `the last response of '${name}' could not be read from the history: ${e instanceof Error ? e.message : String(e)}` };
+        return result;
+      }
       // An entry that cannot be read back (written by hand, another version) is no response: the request is sent.
       let earlier: ReturnType<typeof exchangeFromHistory> | undefined;
       try {

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../../server/src/core/positions';
-import { LspClient, ROOT } from './rpc';
-import { getChecker } from './helpers';
+import { LspClient, ROOT } from '../lsp/rpc';
+import { getChecker } from '../lsp/helpers';
+import { fuzzRuns } from '../fuzzRuns';
 
 before(() => {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
@@ -364,8 +365,8 @@ test('protocol: a change whose range is given end first is applied and re-parsed
   });
 });
 
-/** Edits of the protocol fuzz: `LPREQ_FUZZ_RUNS` raises it (the default keeps the test fast). */
-const PROTOCOL_FUZZ_RUNS = Number(process.env.LPREQ_FUZZ_RUNS) > 0 ? Math.floor(Number(process.env.LPREQ_FUZZ_RUNS)) : 150;
+/** Edits of the protocol fuzz (`LPREQ_FUZZ_RUNS` sets it: test/fuzzRuns.ts). */
+const PROTOCOL_FUZZ_RUNS = fuzzRuns(150);
 
 /**
  * What the server must believe the text is: a change whose positions are integers from 0 is

@@ -1,8 +1,10 @@
 /**
  * Adds history entries to the folder given as the first argument.
- * `historyWriter.ts DIR`: in a loop until killed (history.test.ts kills it mid-write).
+ * `historyWriter.ts DIR`: in a loop until killed (historyWriters.test.ts kills it mid-write).
  * `historyWriter.ts DIR COUNT KEEP TAG`: says ready, waits for a line on stdin (so that
  * several writers start together), adds COUNT entries and ends.
+ * `historyWriter.ts DIR read`: lists the history, then adds one entry, and prints what each
+ * gave as JSON (`{ "list": ..., "add": ... }`, or the error code in the place of either).
  */
 import { HistoryStore } from '../../server/src/sender/history';
 
@@ -33,4 +35,12 @@ async function some() {
   for (let n = 0; n < Number(count); n++) await store.add(entry(n, `{"n":${n}}`));
 }
 
-void (count === undefined ? loop() : some());
+async function read() {
+  const store = new HistoryStore(dir);
+  const code = (e: unknown) => ({ error: (e as NodeJS.ErrnoException).code ?? String(e) });
+  const list = await store.list().then((l) => l.length, code);
+  const add = await store.add(entry(1, '{}')).then((s) => s.id, code);
+  process.stdout.write(JSON.stringify({ list, add }));
+}
+
+void (count === undefined ? loop() : count === 'read' ? read() : some());
