@@ -3,17 +3,17 @@
  * `{{variables}}`, always from the catalog. Results carry absolute offsets of the text
  * they replace; the LSP layer turns them into ranges.
  */
-import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from './catalog/catalog';
-import { lookupParameter, RequestsBefore, requestNamesOf } from './checker';
-import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
-import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
+import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from '../catalog/catalog';
+import { lookupParameter, RequestsBefore, requestNamesOf } from '../checker';
+import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from '../describe';
+import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from '../documentIndex';
 import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';
-import { splitParamName } from './catalog/catalog';
-import type { JsonShape } from './catalog/schema';
-import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
-import { SYSTEM_VARIABLES } from './variables';
-import { METADATA } from './metadata';
-import { own } from './own';
+import { splitParamName } from '../catalog/catalog';
+import type { JsonShape } from '../catalog/schema';
+import { METHODS, promptVariables, requestName, type Block, type LpreqDocument } from '../parser';
+import { SYSTEM_VARIABLES } from '../variables';
+import { METADATA } from '../metadata';
+import { own } from '../own';
 
 export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference' | 'metadata';
 
