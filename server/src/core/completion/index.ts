@@ -66,7 +66,7 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       return out;
     }
     case 'request':
-      completeRequestLine(ctx, block, base, line.start, line.text, col, abs, out);
+      completeRequestLine(ctx, block, line.start, line.text, col, abs, out);
       return out;
     case 'query': {
       const s = line.text.search(/[?&]/);

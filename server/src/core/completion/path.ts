@@ -29,7 +29,6 @@ export function completeMethods(start: number, end: number, out: CompletionEntry
 export function completeRequestLine(
   ctx: ServiceContext,
   block: Block,
-  base: number,
   lineStart: number,
   text: string,
   col: number,
@@ -56,7 +55,6 @@ export function completeRequestLine(
     completeQuery(ctx, block, text, targetStart + q + 1, col, abs, out, lineStart);
     return;
   }
-  void base;
   completePath(ctx, block, typed, targetStart, col, text, abs, out);
 }
 
@@ -88,7 +86,6 @@ export function completePath(
   const p0 = pathOffset(typed);
   const pathTyped = typed.slice(p0);
   const lastSlash = pathTyped.lastIndexOf('/');
-  const current = pathTyped.slice(lastSlash + 1);
   const done = lastSlash <= 0 ? [] : pathTyped.slice(1, lastSlash).split('/');
   const replaceStart = targetStart + p0 + lastSlash + 1;
   let replaceEnd = col;
@@ -100,7 +97,6 @@ export function completePath(
   const slashFollows = text[replaceEnd] === '/';
   const method = block.request?.method.text ?? 'GET';
   const leading = lastSlash === -1 ? '/' : '';
-  void current;
 
   interface PathChoice {
     template: string;
