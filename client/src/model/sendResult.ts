@@ -1,7 +1,7 @@
 /**
  * A sender result (or a history entry) as the summary the response tree shows. Pure.
  */
-import { apiErrorMessage, noResponse } from '../../../server/src/sender/exchange';
+import { apiErrorMessage, noResponse } from '../../../server/src/sender/index';
 import type { HistoryEntry } from '../../../server/src/sender/history';
 import type { SendResult } from '../../../server/src/sender/send';
 import type { ResponseSummary } from './responseTree';
