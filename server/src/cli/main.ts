@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/checker';
+import { Checker } from '../core/index';
 import { UsageError } from './args';
 import { runCheck, type Io } from './check';
 import { printableErrors } from './terminalText';

@@ -11,7 +11,7 @@ import { request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
 import type { ExactNumbers } from './exactNumbers';
 import { carriesSecret } from './secrets';
-import { own, setOwn } from '../core/own';
+import { own, setOwn } from '../core/index';
 import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
 import { bodyText, checkOutgoing, hopOrigin, isLoopback, namesServer } from './outgoing';
 import { interpretBody, readBody } from './responseBody';

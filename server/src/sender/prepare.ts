@@ -5,15 +5,9 @@
  * parameters encoded as the docs describe (query string for GET, DELETE and HEAD, a form
  * body for POST, PUT and PATCH), or the JSON body as written.
  */
-import { Checker, documentScope, environmentValues, type Environments } from '../core/checker';
-import { SECRET_NAME } from '../core/documentIndex';
-import type { Endpoint } from '../core/catalog/catalog';
-import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
-import { DURATION_KEYS, parseDuration } from '../core/metadata';
-import { lineStarts } from '../core/positions';
+import { Checker, documentScope, environmentValues, type Environments, SECRET_NAME, type Endpoint, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument, DURATION_KEYS, parseDuration, lineStarts, own } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
-import { own } from '../core/own';
 
 export interface PreparedRequest {
   method: string;
