@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY, CODE_HELP, LineIndex, hasOwn } from '../core/index';
 import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
+import { VERSION } from '../version';
 import { flagValue, parseArgs, UsageError } from './args';
 import { printable, printableJson } from './terminalText';
 
@@ -306,7 +307,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
           driver: {
             name: 'lpreq',
             informationUri: 'https://github.com/lpreq/lpreq',
-            version: '0.1.0',
+            version: VERSION,
             rules: codes.map((code) => ({
               id: code,
               name: help(code).title.replace(/[^A-Za-z]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),

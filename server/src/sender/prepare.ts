@@ -8,6 +8,7 @@
 import { Checker, documentScope, environmentValues, type Environments, SECRET_NAME, type Endpoint, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument, DURATION_KEYS, parseDuration, lineStarts, own } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
+import { VERSION } from '../version';
 
 export interface PreparedRequest {
   method: string;
@@ -95,7 +96,7 @@ function contentTypeOfFile(path: string): string {
 }
 
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
-export const USER_AGENT = 'lpreq/0.1.0';
+export const USER_AGENT = `lpreq/${VERSION}`;
 
 /** The endpoint's documented response type, paging and way of paging. */
 export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
