@@ -3,7 +3,7 @@
  * the parse of each one's current version with its scope, and the environment files of
  * each folder. A request about a document reaches it through `withDocument`.
  */
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Range } from 'vscode-languageserver/node';
 import { hasOwn, ScopeTracker, type EnvironmentInfo, type LanguageService, type LpreqDocument, type ServiceDocument, type VariableScope } from '../core/index';
@@ -53,8 +53,10 @@ export class Documents {
   private readonly desynced = new Set<string>();
   /** The environment chosen (initialize, `lpreq/selectEnvironment`). */
   selected: string | undefined;
-  /** The workspace root environment files are looked for up to. */
-  root: string | undefined;
+  /** The workspace folders, deepest first: a document's environment files are looked for up to the folder that holds it. */
+  private roots: string[] = [];
+  /** The same folders as the client named them. */
+  rootUris: readonly string[] = [];
 
   constructor(private readonly host: DocumentsHost) {}
 
@@ -106,7 +108,7 @@ export class Documents {
       };
       let info: EnvironmentInfo | undefined;
       try {
-        info = this.host.loadEnvironment(dir, this.root, warn);
+        info = this.host.loadEnvironment(dir, this.rootOf(dir), warn);
       } catch (e) {
         warn(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
       }
@@ -115,6 +117,25 @@ export class Documents {
     const info = this.environments.get(dir);
     const selected = this.selected;
     return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+  }
+
+  /** The workspace folders (file URIs; others are left out), from initialize and as the client changes them. */
+  setRoots(uris: readonly string[]): void {
+    this.rootUris = uris;
+    const roots: string[] = [];
+    for (const uri of uris) {
+      try {
+        if (uri.startsWith('file:')) roots.push(fileURLToPath(uri));
+      } catch {
+        // Not a path on this machine: no document of it has environment files here.
+      }
+    }
+    this.roots = roots.sort((a, b) => b.length - a.length);
+  }
+
+  /** The workspace folder that holds `dir` (the deepest one), if any. */
+  rootOf(dir: string): string | undefined {
+    return this.roots.find((root) => dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep));
   }
 
   /** The environment files changed: read them again when next asked for, and tell of their problems again. */

@@ -68,7 +68,7 @@ function notification<P>(type: NotificationType<P> | string, name: string, run: 
 }
 
 export function handlers(session: Session): Handler[] {
-  const { connection, documents, diagnostics, tokens } = session;
+  const { documents, diagnostics, tokens } = session;
   const service = session.service;
 
   /** A request about an open document: `run` with it and its parse, the empty answer when it is not open. */
@@ -78,12 +78,6 @@ export function handlers(session: Session): Handler[] {
     empty: R,
     run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
   ): Handler => request(type, name, empty, (params, token) => documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)));
-
-  /** Re-checks every open document (the environment changed); the colours of {{variables}} depend on it too: the editor asks again. */
-  const recheckAll = () => {
-    diagnostics.recheckAll();
-    if (session.client.semanticRefresh) connection.languages.semanticTokens.refresh().catch((e: unknown) => session.log(`semantic tokens refresh: ${String(e)}`));
-  };
 
   return [
     notification(DidOpenTextDocumentNotification.type, 'open', (params) => {
@@ -112,12 +106,12 @@ export function handlers(session: Session): Handler[] {
 
     notification('lpreq/selectEnvironment', 'selectEnvironment', (params: { name?: string | null } | undefined) => {
       documents.selected = typeof params?.name === 'string' ? params.name : undefined;
-      recheckAll();
+      session.recheckAll();
     }),
 
     notification(DidChangeWatchedFilesNotification.type, 'environment change', () => {
       documents.forgetEnvironments();
-      recheckAll();
+      session.recheckAll();
     }),
 
     onDocument(CompletionRequest.type, 'completion', null, (document, state, params) => {

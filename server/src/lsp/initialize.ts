@@ -3,34 +3,34 @@
  * what the server answers it can do. After `initialized` the environment files are watched
  * and the catalog is loaded, while the editor is still opening files.
  */
-import { fileURLToPath } from 'node:url';
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
   type InitializeParams,
+  type WorkspaceFoldersChangeEvent,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
+import { VERSION } from '../version';
 import type { Session } from './session';
 
 export function registerInitialize(session: Session): void {
   const { connection, documents, diagnostics, client } = session;
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown };
+    const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown; triggerSuggestCommand?: unknown };
     if (typeof init.environment === 'string') documents.selected = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
     client.completion.snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
-    // VS Code (or code-server) runs `editor.action.triggerSuggest` itself; other editors would send it to the server.
-    client.completion.triggerSuggest = /code/i.test(params.clientInfo?.name ?? '') ? 'editor.action.triggerSuggest' : undefined;
+    // The editor's own command that opens completion again (VS Code's `editor.action.triggerSuggest`): an
+    // editor that has none would send it back to the server, so it is attached only when the client names it.
+    client.completion.triggerSuggest = typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
     client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
-    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
-    try {
-      documents.root = folder && folder.startsWith('file:') ? fileURLToPath(folder) : undefined;
-    } catch {
-      documents.root = undefined;
-    }
+    // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
+    const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
+    documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
+    const folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     connection.onInitialized(() => {
       if (watch) {
@@ -39,6 +39,11 @@ export function registerInitialize(session: Session): void {
             watchers: [{ globPattern: '**/http-client.env.json' }, { globPattern: '**/http-client.private.env.json' }],
           })
           .catch((e: unknown) => session.log(`cannot watch environment files: ${String(e)}`));
+      }
+      if (folderEvents) {
+        connection.workspace.onDidChangeWorkspaceFolders((event: WorkspaceFoldersChangeEvent) => {
+          void session.guard('workspace folders', undefined, undefined, () => foldersChanged(session, event));
+        });
       }
       // Load the catalog while the editor is still opening files, not when the first one arrives.
       setImmediate(() => session.guard('loading the catalog', undefined, undefined, () => {
@@ -59,8 +64,19 @@ export function registerInitialize(session: Session): void {
         renameProvider: { prepareProvider: true },
         documentFormattingProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'lpreq', version: '0.1.0' },
+      serverInfo: { name: 'lpreq', version: VERSION },
     };
   });
+}
+
+/** Folders added to or removed from the workspace: the roots change, and with them the environment files a document finds. */
+function foldersChanged(session: Session, event: WorkspaceFoldersChangeEvent): void {
+  const removed = new Set(event.removed.map((f) => f.uri));
+  const uris = session.documents.rootUris.filter((u) => !removed.has(u));
+  for (const f of event.added) if (!uris.includes(f.uri)) uris.push(f.uri);
+  session.documents.setRoots(uris);
+  session.documents.forgetEnvironments();
+  session.recheckAll();
 }

@@ -45,6 +45,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     diagnostics: new DiagnosticsPublisher(connection, documents, getService, guard, options.debounceMs ?? 50),
     tokens: new SemanticTokensProvider(documents, getService),
     client: { completion: { snippets: true }, semanticRefresh: false },
+    recheckAll() {
+      session.diagnostics.recheckAll();
+      // The colours of {{variables}} depend on the environment too: the editor asks again.
+      if (session.client.semanticRefresh) connection.languages.semanticTokens.refresh().catch((e: unknown) => log(`semantic tokens refresh: ${String(e)}`));
+    },
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);

@@ -28,4 +28,6 @@ export interface Session {
   diagnostics: DiagnosticsPublisher;
   tokens: SemanticTokensProvider;
   client: ClientSupport;
+  /** Re-checks every open document (the environment changed) and has the editor ask for semantic tokens again. */
+  recheckAll(): void;
 }
