@@ -5,7 +5,8 @@
  * ResponseError is meant for the user (a rename that cannot be done) and goes back as the
  * request's error.
  */
-import { ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { ResponseError } from './protocol';
+import type { CancellationToken } from 'vscode-languageserver/node';
 import { MalformedParams } from './fromProto';
 
 export type Guard = <T>(name: string, empty: T, token: CancellationToken | undefined, run: () => T | Promise<T>) => T | Promise<T>;

@@ -3,34 +3,8 @@
  * method, its empty answer and what it does. They are all registered through the one guard
  * (guard.ts); a request about a document reaches it through `withDocument`.
  */
-import {
-  CodeActionRequest,
-  CompletionRequest,
-  DefinitionRequest,
-  DidChangeTextDocumentNotification,
-  DidChangeWatchedFilesNotification,
-  DidCloseTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  DocumentFormattingRequest,
-  DocumentHighlightRequest,
-  DocumentSymbolRequest,
-  FoldingRangeRequest,
-  HoverRequest,
-  LSPErrorCodes,
-  PrepareRenameRequest,
-  ReferencesRequest,
-  RenameRequest,
-  ResponseError,
-  SemanticTokensDeltaRequest,
-  SemanticTokensRangeRequest,
-  SemanticTokensRequest,
-  type CancellationToken,
-  type Connection,
-  type NotificationType,
-  type RequestHandler,
-  type RequestType,
-  type TextDocumentIdentifier,
-} from 'vscode-languageserver/node';
+import { CodeActionRequest, CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest, DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest, LSPErrorCodes, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError, SemanticTokensDeltaRequest, SemanticTokensRangeRequest, SemanticTokensRequest } from './protocol';
+import type { CancellationToken, Connection, NotificationType, RequestHandler, RequestType, TextDocumentIdentifier } from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
 import { lineOfOffset, lineStarts } from '../core/index';
 import { environmentDefinitions } from '../node/index';

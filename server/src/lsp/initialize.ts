@@ -3,14 +3,8 @@
  * what the server answers it can do. After `initialized` the environment files are watched
  * and the catalog is loaded, while the editor is still opening files.
  */
-import {
-  CodeActionKind,
-  DidChangeWatchedFilesNotification,
-  TextDocumentSyncKind,
-  type InitializeParams,
-  type WorkspaceFoldersChangeEvent,
-  type InitializeResult,
-} from 'vscode-languageserver/node';
+import { CodeActionKind, DidChangeWatchedFilesNotification, TextDocumentSyncKind } from './protocol';
+import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } from 'vscode-languageserver/node';
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
 import { VERSION } from '../version';
 import type { Session } from './session';

@@ -4,7 +4,8 @@
  * of blocks at a time, so that a request that arrives meanwhile (a completion) is answered
  * between slices.
  */
-import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { LSPErrorCodes, ResponseError } from './protocol';
+import type { CancellationToken } from 'vscode-languageserver/node';
 import { blockIndexAt, ForwardPositions, type Block, type LanguageService } from '../core/index';
 import type { EditableDocument } from './editableDocument';
 import { cacheKey, type Documents, type DocumentState } from './documents';

@@ -5,7 +5,8 @@
  * (handlers.ts), every one of them run in the one guard (guard.ts); the answers are the
  * language service's (core/languageService.ts), turned into LSP types by toProto.ts.
  */
-import { MessageType, ShowMessageNotification, type Connection } from 'vscode-languageserver/node';
+import { MessageType, ShowMessageNotification } from './protocol';
+import type { Connection } from 'vscode-languageserver/node';
 import { bundledCatalog } from '../catalogData';
 import { createLanguageService, type LanguageService } from '../core/index';
 import { DiagnosticsPublisher } from './diagnostics';

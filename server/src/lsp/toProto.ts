@@ -2,24 +2,8 @@
  * The core's answers as LSP types, in one place (rust-analyzer's `to_proto`): offsets become
  * ranges of the document they belong to, and the core's kinds the protocol's numbers.
  */
-import {
-  CompletionItemKind,
-  DiagnosticSeverity,
-  DiagnosticTag,
-  DocumentHighlightKind,
-  InsertTextFormat,
-  SymbolKind,
-  type CodeAction as LspCodeAction,
-  type CompletionItem,
-  type Diagnostic as LspDiagnostic,
-  type DocumentHighlight,
-  type DocumentSymbol,
-  type FoldingRange,
-  type Hover,
-  type Location as LspLocation,
-  type Range,
-  type TextEdit as LspTextEdit,
-} from 'vscode-languageserver/node';
+import { CompletionItemKind, DiagnosticSeverity, DiagnosticTag, DocumentHighlightKind, InsertTextFormat, SymbolKind } from './protocol';
+import type { CodeAction as LspCodeAction, CompletionItem, Diagnostic as LspDiagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location as LspLocation, Range, TextEdit as LspTextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionEntry, Diagnostic, Highlight, HoverResult, Location, RequestSymbol, TextEdit } from '../core/index';
 
