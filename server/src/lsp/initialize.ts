@@ -34,6 +34,8 @@ export function registerInitialize(session: Session): void {
           })
           .catch((e: unknown) => session.log(`cannot watch environment files: ${String(e)}`));
       }
+      // Not in the table of handlers: the library takes this notification over at initialize when
+      // the client has workspace folders, and hands it on through this event (in the same guard).
       if (folderEvents) {
         connection.workspace.onDidChangeWorkspaceFolders((event: WorkspaceFoldersChangeEvent) => {
           void session.guard('workspace folders', undefined, undefined, () => foldersChanged(session, event));
