@@ -2,7 +2,7 @@
  * Generates realistic request files for the benchmarks: valid requests across the catalog,
  * about 8 lines each, and the same requests as JSON objects with an equivalent JSON Schema.
  */
-import type { Catalog, Endpoint, CatalogParameter } from '../server/src/core/catalog/catalog';
+import type { Catalog, Endpoint, CatalogParameter } from '../server/src/core/index';
 
 /** A small deterministic generator (mulberry32), so every run measures the same files. */
 export function random(seed: number): () => number {

@@ -8,7 +8,7 @@
  *   node scripts/build.mjs && node --import tsx bench/lsp-bench.ts [--requests N] [--sessions N]
  */
 import { bundledCatalog } from '../server/src/catalogData';
-import type { CatalogParameter, Endpoint } from '../server/src/core/catalog/catalog';
+import type { CatalogParameter, Endpoint } from '../server/src/core/index';
 import { LspClient } from '../test/lsp/rpc';
 import { getLanguageService, TextDocument as JsonTextDocument } from 'vscode-json-languageservice';
 import { jsonSchemaFor, toJson, type GeneratedRequest } from './generate';

@@ -6,7 +6,7 @@
  * least any scrubber does. Also the first use of a new secret on a short text (what a
  * command-line run pays once per secret).
  */
-import { scrubSecrets } from '../server/src/sender/secrets';
+import { scrubSecrets } from '../server/src/sender/index';
 
 const ROUNDS = 7;
 const SECRETS = ['7~AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01', '9~ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210ZyXwVuTsRqPoNmLkJiHgFeDcBa98', 'hunter2-password'];

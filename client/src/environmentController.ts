@@ -4,18 +4,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Environments } from '../../server/src/core/checker';
-import { hasOwn, own } from '../../server/src/core/own';
-import type { EnvironmentFiles } from '../../server/src/node/environments';
+import { type Environments, hasOwn, own } from '../../server/src/core/index';
+import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
 import { environmentChoices, isProtected, statusBarText, tokenSecretKey, validSelection, withoutMetaKeys } from './model/environments';
 
 const SELECTED_KEY = 'lpreq.environment';
-
-/** The environment file reader (and zod with it) is loaded when first needed, not at activation. */
-function environmentFilesModule(): typeof import('../../server/src/node/environments') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('../../server/src/node/environments') as typeof import('../../server/src/node/environments');
-}
 
 export class EnvironmentController implements vscode.Disposable {
   private readonly statusBar = vscode.window.createStatusBarItem('lpreq.environment', vscode.StatusBarAlignment.Left, 50);
@@ -68,9 +61,9 @@ export class EnvironmentController implements vscode.Disposable {
     if (!this.files || this.filesDir !== dir) {
       this.filesDir = dir;
       try {
-        this.files = dir ? environmentFilesModule().loadEnvironmentFiles(dir, this.rootFor(fileUri)) : { environments: {}, privateNames: {} };
+        this.files = dir ? loadEnvironmentFiles(dir, this.rootFor(fileUri)) : { environments: {}, privateNames: {} };
       } catch (e) {
-        this.output.warn(e instanceof environmentFilesModule().EnvironmentFileError ? (e as Error).message : `environment files: ${(e as Error).message}`);
+        this.output.warn(e instanceof EnvironmentFileError ? (e as Error).message : `environment files: ${(e as Error).message}`);
         this.files = { environments: {}, privateNames: {} };
       }
     }

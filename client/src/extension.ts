@@ -1,13 +1,12 @@
 /**
  * The VS Code extension: the language client, the environment and its token, sending
  * through code lenses and commands, and the Response and History views. Activation does
- * as little as it can: the sender, the core and the catalog load on the first send or
- * code lens.
+ * as little as it can: the sender and the catalog load on the first send or code lens.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { HistoryStore } from '../../server/src/sender/history';
+import type { HistoryStore } from '../../server/src/sender/index';
 import { EnvironmentController } from './environmentController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
@@ -47,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       // The sender's module is loaded by then (history is used after a send or by the view).
       const base = context.storageUri ?? context.globalStorageUri;
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { HistoryStore: Store } = require('../../server/src/sender/history') as typeof import('../../server/src/sender/history');
+      const { HistoryStore: Store } = require('../../server/src/sender/index') as typeof import('../../server/src/sender/index');
       store = new Store(path.join(base.fsPath, 'history'), { keep });
       storeKeep = keep;
     }

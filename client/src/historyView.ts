@@ -3,7 +3,7 @@
  * HistoryStore in the extension's storage folder. Never holds the token.
  */
 import * as vscode from 'vscode';
-import type { HistoryStore } from '../../server/src/sender/history';
+import type { HistoryStore } from '../../server/src/sender/index';
 import { historyItems, type HistoryItem } from './model/history';
 
 const ICONS: Record<HistoryItem['icon'], [string, string]> = {

@@ -49,7 +49,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'lpreq' }],
     outputChannel: output,
-    initializationOptions: environment === undefined ? {} : { environment },
+    // VS Code runs its own command to open completion again after a path segment or a parameter name (docs/editors.md).
+    initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest', ...(environment === undefined ? {} : { environment }) },
     errorHandler: restartingErrorHandler(output),
   };
   return new LanguageClient('lpreq', 'lpreq language server', serverOptions, clientOptions);

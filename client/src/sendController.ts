@@ -7,14 +7,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/bodyFile';
-import type { Checker } from '../../server/src/core/checker';
-import type { LpreqDocument } from '../../server/src/core/parser';
-import { own } from '../../server/src/core/own';
-import type { ResponseStore } from '../../server/src/sender/chaining';
-import type { HistoryStore } from '../../server/src/sender/history';
-import type { SendResult } from '../../server/src/sender/send';
-import type { BodyFileRead } from '../../server/src/sender/prepare';
+import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/index';
+import { Checker, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
+import type { ResponseStore, HistoryStore, SendResult, BodyFileRead } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
@@ -22,34 +17,31 @@ import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { ResponseView } from './responseView';
 
-type SenderModule = typeof import('../../server/src/sender');
-type CoreModule = typeof import('../../server/src/core');
+type SenderModule = typeof import('../../server/src/sender/index');
 type RequestsModule = typeof import('./model/requests');
 type SendResultModule = typeof import('./model/sendResult');
 type TreeModule = typeof import('./model/responseTree');
 
 interface Loaded {
   sender: SenderModule;
-  core: CoreModule;
   requests: RequestsModule;
   results: SendResultModule;
   trees: TreeModule;
   checker: Checker;
 }
 
-/** The sender, the core and the catalog are loaded on first use, not at activation. */
+/** The sender and the catalog are loaded on first use, not at activation (the core's code runs at activation: the environments use its own-property lookups). */
 let loading: Promise<Loaded> | undefined;
 export function load(): Promise<Loaded> {
   loading ??= (async () => {
-    const [sender, core, requests, results, trees, catalog] = await Promise.all([
-      import('../../server/src/sender'),
-      import('../../server/src/core'),
+    const [sender, requests, results, trees, catalog] = await Promise.all([
+      import('../../server/src/sender/index'),
       import('./model/requests'),
       import('./model/sendResult'),
       import('./model/responseTree'),
       import('../../server/src/catalogData'),
     ]);
-    return { sender, core, requests, results, trees, checker: new core.Checker(catalog.bundledCatalog()) };
+    return { sender, requests, results, trees, checker: new Checker(catalog.bundledCatalog()) };
   })();
   return loading;
 }
@@ -255,12 +247,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const t = await this.target(uri, line);
     if (!t) return;
-    const { sender, core, checker } = await load();
+    const { sender, checker } = await load();
     const responses = this.responses.get(t.doc.uri.toString());
     const block = t.parsed.blocks[t.request.blockIndex].block;
     const prompts = new Map<string, string>();
-    for (const p of core.promptVariables(block)) {
-      const value = await askPrompt({ name: p.name, description: p.description, request: core.requestName(block) ?? `${t.request.method} ${t.request.target}`, secret: sender.isSecretPrompt(p.name) });
+    for (const p of promptVariables(block)) {
+      const value = await askPrompt({ name: p.name, description: p.description, request: requestName(block) ?? `${t.request.method} ${t.request.target}`, secret: sender.isSecretPrompt(p.name) });
       if (value === undefined) return;
       prompts.set(p.name, value);
     }
@@ -300,14 +292,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   async resend(historyId: string): Promise<void> {
     const store = this.history();
     if (!store) return;
-    const { sender, core, checker, results, trees } = await load();
+    const { sender, checker, results, trees } = await load();
     const entry = await store.get(historyId);
     if (!entry) {
       void vscode.window.showWarningMessage('lpreq: that exchange is no longer in history.');
       return;
     }
     const { requestFromEntry } = await import('./model/history');
-    const target = core.targetPath(entry.request.url, () => undefined);
+    const target = targetPath(entry.request.url, () => undefined);
     const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
     const envs = this.environments.environments();
     const base = envs.selected ? own(envs.environments, envs.selected)?.base_url : undefined;

@@ -6,7 +6,7 @@ import A from '../../schemas/A.endpoints.json';
 import B from '../../schemas/B.endpoints.json';
 import C from '../../schemas/C.endpoints.json';
 import resources from '../../schemas/resources.json';
-import { loadCatalog, type Catalog } from './core/catalog/catalog';
+import { loadCatalog, type Catalog } from './core/index';
 
 let cached: Catalog | undefined;
 

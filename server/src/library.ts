@@ -3,8 +3,7 @@
  * with the bundled catalog loaded once, on first use. Importing it has no side effects.
  */
 import { bundledCatalog } from './catalogData';
-import { Checker, type Diagnostic, type Environments } from './core/checker';
-import { parseDocument, type LpreqDocument } from './core/parser';
+import { Checker, type Diagnostic, type Environments, parseDocument, type LpreqDocument } from './core/index';
 
 let checker: Checker | undefined;
 

@@ -1,7 +1,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -506,4 +506,64 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
     clearTimeout(timer);
     c.kill();
   }
+});
+
+/** A server initialized with `params` as they are (workspace folders, client info), for what initialize decides. */
+async function withInitialized(params: Record<string, unknown>, fn: (c: LspClient) => Promise<void>) {
+  const c = new LspClient();
+  const timer = setTimeout(() => c.kill(), 30000);
+  try {
+    c.initializeResult = await c.request('initialize', { processId: process.pid, rootUri: null, capabilities: {}, ...params });
+    c.notify('initialized', {});
+    await fn(c);
+    await c.shutdown();
+    assert.equal(c.process.exitCode, 0, c.stderr);
+  } finally {
+    clearTimeout(timer);
+    c.kill();
+  }
+}
+
+test('protocol: environment files are looked for up to the workspace folder that holds the document, in every folder and in those added later', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  try {
+    mkdirSync(join(parent, 'first'));
+    mkdirSync(join(parent, 'second'));
+    writeFileSync(join(parent, 'http-client.env.json'), JSON.stringify({ dev: { course: '42' } }));
+    const folder = (name: string) => ({ uri: pathToFileURL(join(parent, name)).href, name });
+    const uri = pathToFileURL(join(parent, 'second', 'a.lpreq')).href;
+    const codes = (published: unknown) => (published as Published).diagnostics.map((d) => d.code);
+    await withInitialized({ workspaceFolders: [folder('first'), folder('second')], capabilities: { workspace: { workspaceFolders: true } } }, async (c) => {
+      // The second folder is the document's root: the file above it is not its environment.
+      const opened = c.diagnostics(uri, 1);
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/{{course}}/modules\n' } });
+      assert.deepEqual(codes(await opened), ['unresolved-variable']);
+      // The folder above both becomes the workspace folder instead of the second: its file counts now.
+      const rechecked = c.diagnostics(uri, 1);
+      c.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: pathToFileURL(parent).href, name: 'parent' }], removed: [folder('second')] } });
+      assert.deepEqual(codes(await rechecked), []);
+    });
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('protocol: a completion reopens the list only in an editor that names its command (triggerSuggestCommand), whatever the editor is called', async () => {
+  const uri = 'untitled:suggest.lpreq';
+  const segment = async (c: LspClient) => {
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/cou\n' } });
+    const list = await c.request<{ items: { label: string; command?: { command: string } }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 15 } });
+    const item = list.items.find((i) => i.label === 'courses/');
+    assert.ok(item, list.items.map((i) => i.label).join(', '));
+    return item.command?.command;
+  };
+  await withInitialized({ clientInfo: { name: 'Visual Studio Code' } }, async (c) => assert.equal(await segment(c), undefined));
+  await withInitialized({ clientInfo: { name: 'Neovim' }, initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest' } }, async (c) =>
+    assert.equal(await segment(c), 'editor.action.triggerSuggest'),
+  );
+});
+
+test('protocol: the server says the version of package.json', async () => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  await withInitialized({}, async (c) => assert.deepEqual((c.initializeResult as { serverInfo: unknown }).serverInfo, { name: 'lpreq', version }));
 });

@@ -3,7 +3,7 @@
  * the key of each environment's token in secret storage. Pure: the files are read by
  * server/src/node/environments.ts and handed in.
  */
-import { hasOwn, own, setOwn } from '../../../server/src/core/own';
+import { hasOwn, own, setOwn } from '../../../server/src/core/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
 export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

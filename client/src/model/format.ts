@@ -2,8 +2,8 @@
  * Text of response nodes for copying and documentation. Kept apart from the tree (and
  * free of imports) so that the view loads it at activation without the sender.
  */
-import type { DocumentedType, ResponseIssue } from '../../../server/src/sender/typed';
-import { own } from '../../../server/src/core/own';
+import type { DocumentedType, ResponseIssue } from '../../../server/src/sender/index';
+import { own } from '../../../server/src/core/index';
 
 /** The text copied by "Copy Value": strings as they are, everything else as JSON. */
 export function copyText(value: unknown): string {

@@ -3,8 +3,7 @@
  * turned back into a request to send again. The token is never part of an entry (the
  * sender drops Authorization and scrubs the token); nothing here adds it.
  */
-import type { HistoryEntry, HistorySummary } from '../../../server/src/sender/history';
-import type { PreparedRequest } from '../../../server/src/sender/prepare';
+import type { HistoryEntry, HistorySummary, PreparedRequest } from '../../../server/src/sender/index';
 
 export interface HistoryItem {
   id: string;

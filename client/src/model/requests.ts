@@ -2,14 +2,12 @@
  * The requests of a document as the editor sees them: where each request line stands,
  * whether its endpoint is paginated, whether it changes data. Pure: text in, plain data out.
  */
-import { documentScope, type Checker, type Environments } from '../../../server/src/core/checker';
-import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../../../server/src/core/parser';
+import { documentScope, type Checker, type Environments, parseDocument, requestName, requestTarget, type LpreqDocument, lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/index';
 import type { RequestInfo } from './requestInfo';
 
 export { describeRequest, type RequestInfo } from './requestInfo';
 
-export { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/positions';
-import { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/positions';
+export { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/index';
 
 /** Every request of the document, in order. */
 export function listRequests(checker: Checker, document: LpreqDocument, environments?: Environments): RequestInfo[] {

@@ -6,9 +6,8 @@
  * Children are built only when asked for, from the parsed value, and long arrays are cut
  * into ranges of at most CHUNK elements, so a very large body opens at once.
  */
-import type { ExchangeResult } from '../../../server/src/sender/exchange';
-import { formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/typed';
-import { own } from '../../../server/src/core/own';
+import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/index';
+import { own } from '../../../server/src/core/index';
 import { documentationMarkdown } from './format';
 
 export { copyText, documentationMarkdown } from './format';

@@ -1,9 +1,7 @@
 /**
  * A sender result (or a history entry) as the summary the response tree shows. Pure.
  */
-import { apiErrorMessage, noResponse } from '../../../server/src/sender/exchange';
-import type { HistoryEntry } from '../../../server/src/sender/history';
-import type { SendResult } from '../../../server/src/sender/send';
+import { apiErrorMessage, noResponse, type HistoryEntry, type SendResult } from '../../../server/src/sender/index';
 import type { ResponseSummary } from './responseTree';
 
 export function summaryFromSend(result: SendResult, fallback: { method: string; url: string }): ResponseSummary {

@@ -2,7 +2,7 @@
  * The extension's settings as the sender's options. Pure: the values are read from the
  * configuration by the caller.
  */
-import type { ExchangeOptions } from '../../../server/src/sender/exchange';
+import type { ExchangeOptions } from '../../../server/src/sender/index';
 
 export interface LpreqSettings {
   timeout: number;

@@ -1,5 +1,5 @@
 /** A small, strict argument parser: unknown flags and missing values are usage errors. */
-import { own } from '../core/own';
+import { own } from '../core/index';
 
 export class UsageError extends Error {}
 

@@ -2,14 +2,11 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY } from '../core/checker';
-import { CODE_HELP } from '../core/codes';
-import { LineIndex } from '../core/positions';
-import { loadEnvironmentFiles } from '../node/environments';
-import { readTextInput, readTextStream, type TextRead } from '../node/textInput';
+import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY, CODE_HELP, LineIndex, hasOwn } from '../core/index';
+import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
+import { VERSION } from '../version';
 import { flagValue, parseArgs, UsageError } from './args';
 import { printable, printableJson } from './terminalText';
-import { hasOwn } from '../core/own';
 
 export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
@@ -310,7 +307,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
           driver: {
             name: 'lpreq',
             informationUri: 'https://github.com/lpreq/lpreq',
-            version: '0.1.0',
+            version: VERSION,
             rules: codes.map((code) => ({
               id: code,
               name: help(code).title.replace(/[^A-Za-z]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),

@@ -7,10 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/checker';
-import { parseDocument, type LpreqDocument } from '../core/parser';
+import { Checker, parseDocument, type LpreqDocument } from '../core/index';
 import { startMock } from '../mock/index';
-import { loadEnvironmentFiles } from '../node/environments';
+import { loadEnvironmentFiles } from '../node/index';
 import { blockNamed, sendBlock, type SendResult, type StoredExchange } from '../sender/index';
 
 interface Step {

@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/checker';
+import { Checker } from '../core/index';
+import { VERSION } from '../version';
 import { UsageError } from './args';
 import { runCheck, type Io } from './check';
 import { printableErrors } from './terminalText';
@@ -33,7 +34,7 @@ export async function main(argv: string[], given: Io): Promise<number> {
       return command === undefined ? 2 : 0;
     }
     if (command === '--version') {
-      io.stdout('0.1.0\n');
+      io.stdout(`${VERSION}\n`);
       return 0;
     }
     // The catalog is loaded once the arguments hold: help and usage errors answer at once.

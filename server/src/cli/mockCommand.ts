@@ -5,7 +5,7 @@
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
-import { readTextFileSync } from '../node/textInput';
+import { readTextFileSync } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { printable, printableErrors } from './terminalText';

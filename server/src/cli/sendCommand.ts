@@ -11,22 +11,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/checker';
-import { LineIndex, lineOfOffset, lineStarts } from '../core/positions';
-import { parseDocument, requestName, requestTarget, type LpreqDocument } from '../core/parser';
-import { bodyFileReader } from '../node/bodyFile';
-import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/environments';
-import { readTextFileSync, readTextInput } from '../node/textInput';
-import { stringifyExact } from '../sender/exactNumbers';
-import { HistoryStore } from '../sender/history';
-import { MIN_SECRET_LENGTH, scrubSecrets } from '../sender/secrets';
-import { blockAtLine, blockNamed, requestBlocks } from '../sender/prepare';
-import { sendBlock, wasSent, type SendResult } from '../sender/send';
-import { parseDotenv } from '../sender/variables';
+import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, own, setOwn } from '../core/index';
+import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles, readTextFileSync, readTextInput } from '../node/index';
+import { stringifyExact, HistoryStore, MIN_SECRET_LENGTH, scrubSecrets, blockAtLine, blockNamed, requestBlocks, sendBlock, wasSent, type SendResult, parseDotenv } from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { printable, printableErrors, printableJson } from './terminalText';
-import { own, setOwn } from '../core/own';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +

@@ -1,7 +1,10 @@
 /**
- * The language core, side-effect free: parsing and checking of one text with a catalog
- * loaded once. No vscode, no connection, no file system, no network.
+ * The language core, side-effect free: parsing, checking and the language services of one
+ * text with a catalog loaded once. No vscode, no connection, no file system, no network.
+ * Code outside the core imports it through this file only (eslint's layering rule): what is
+ * not exported here is the core's own business.
  */
+export { createLanguageService, type LanguageService, type ServiceDocument, type Highlight } from './languageService';
 export * from './parser';
 export * from './checker';
 export * from './matcher';
@@ -9,3 +12,16 @@ export * from './values';
 export * from './variables';
 export * from './suggest';
 export { loadCatalog, splitParamName, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
+export type { Field } from './catalog/schema';
+export { CODE_HELP } from './codes';
+export { own, hasOwn, setOwn, dict, dictFrom } from './own';
+export { LineIndex, ForwardPositions, lineStarts, lineOfOffset, type LineColumn, type LinePosition } from './positions';
+export { SECRET_NAME, ScopeTracker, blockAt, blockIndexAt, isSecretVariable, type EnvironmentInfo, type ServiceContext } from './documentIndex';
+export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
+export { TOKEN_TYPES, TOKEN_MODIFIERS, type SemanticToken, type TokenType } from './semanticTokens';
+export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';
+export type { HoverResult } from './hover';
+export type { CodeAction, TextEdit } from './codeActions';
+export type { NavigationSymbol, Location } from './navigation';
+export type { RequestSymbol } from './symbols';
+export type { Reparse, TextSource } from './incremental';

@@ -2,7 +2,7 @@
  * The JSON encoder of the stdio connection. Every message is encoded as the library would
  * (JSON.stringify, then UTF-8), except that in a publishDiagnostics notification each
  * diagnostic's bytes are kept with the diagnostic object and reused: the server reuses the
- * objects of every block an edit did not touch (server.ts, placedDiagnostics), so
+ * objects of every block an edit did not touch (diagnostics.ts, placedDiagnostics), so
  * republishing the 1,000 diagnostics of a large document after a one-character edit
  * serialises and encodes only the few that changed, and copies the rest, instead of
  * stringifying and encoding half a megabyte.

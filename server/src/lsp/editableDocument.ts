@@ -12,7 +12,7 @@
  * answer to TextDocument's.
  */
 import type { Position, Range, TextDocument } from 'vscode-languageserver-textdocument';
-import { lineOfOffset } from '../core/positions';
+import { lineOfOffset } from '../core/index';
 
 /** Chunks are cut at this length and re-cut once an edit makes one twice as long. */
 const CHUNK_SIZE = 16 * 1024;

@@ -2,7 +2,8 @@
  * `lpreq lsp --stdio`: the language server over standard input and output, for any LSP
  * editor (Neovim, Helix, Emacs). Bundled to dist/lsp.js; the command line loads it.
  */
-import { createConnection, ProposedFeatures, StreamMessageWriter, type Connection, type MessageWriter } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, StreamMessageWriter } from './protocol';
+import type { Connection, MessageWriter } from 'vscode-languageserver/node';
 import type { Io } from '../cli/check';
 import { diagnosticsEncoder } from './diagnosticsEncoder';
 import { startServer } from './server';

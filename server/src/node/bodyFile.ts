@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { BodyFileRead } from '../sender/prepare';
+import type { BodyFileRead } from '../sender/index';
 
 /**
  * The folder body files are read from: that of the environment files (the one higher up when

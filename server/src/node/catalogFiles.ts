@@ -1,8 +1,7 @@
 /** Reads the catalog JSON files from schemas/ (used by tests and authoring scripts; bundles import them). */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCatalog, type Catalog } from '../core/catalog/catalog';
-import { dict, setOwn } from '../core/own';
+import { loadCatalog, type Catalog, dict, setOwn } from '../core/index';
 
 export function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
   const endpointFiles = dict<unknown>();

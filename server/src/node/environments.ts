@@ -6,9 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import type { Environments } from '../core/checker';
+import { type Environments, hasOwn, own, setOwn } from '../core/index';
 import { readTextFileSync } from './textInput';
-import { hasOwn, own, setOwn } from '../core/own';
 
 export const SHARED_ENV_FILE = 'http-client.env.json';
 export const PRIVATE_ENV_FILE = 'http-client.private.env.json';

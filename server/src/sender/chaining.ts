@@ -6,15 +6,12 @@
  * command line has no memory between runs: the last exchange comes from the history
  * (`exchangeFromHistory`).
  */
-import { findVariableReferences, type LpreqDocument } from '../core/parser';
-import type { RequestReference } from '../core/variables';
-import { parseRequestReference } from '../core/variables';
+import { findVariableReferences, type LpreqDocument, type RequestReference, parseRequestReference, hasOwn, own } from '../core/index';
 import { exactIntegers, stringifyExact } from './exactNumbers';
 import type { ExchangeResult } from './exchange';
 import type { HistoryEntry } from './history';
 import type { PreparedRequest } from './prepare';
 import { parseJsonPath } from './typed';
-import { hasOwn, own } from '../core/own';
 
 /** The last exchange of a named request. */
 export interface StoredExchange {

@@ -5,7 +5,7 @@
  * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
  * token) is written `***`.
  */
-import { tokenAllowed } from './exchange';
+import { tokenAllowed } from './outgoing';
 import type { PreparedRequest } from './prepare';
 import { scrubSecrets } from './secrets';
 

@@ -7,7 +7,7 @@
  */
 import { getNodePath, parseTree, type Node } from 'jsonc-parser';
 import { formatJsonPath, parseJsonPath } from './typed';
-import { own, setOwn } from '../core/own';
+import { own, setOwn } from '../core/index';
 
 /** The source text of the integers JSON.parse cannot keep, by JSON path (`$[0].id`). */
 export type ExactNumbers = Record<string, string>;

@@ -3,20 +3,18 @@
  * turned into a plain result object. Nothing here throws.
  *
  * Redirects are followed here, not by undici, so that the token goes with a hop only when
- * the hop's origin is the origin of the environment's base_url.
+ * the hop's origin is the origin of the environment's base_url. What a hop may carry is
+ * outgoing.ts's to say, how it connects connection.ts's, and the body responseBody.ts's.
  */
-import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, stat, unlink } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Agent, Client, ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
-import { exactIntegers, type ExactNumbers } from './exactNumbers';
-import { carriesSecret, SecretScrubber, withoutSecretStart } from './secrets';
-import { own, setOwn } from '../core/own';
+import type { ExactNumbers } from './exactNumbers';
+import { carriesSecret } from './secrets';
+import { own, setOwn } from '../core/index';
+import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
+import { bodyText, checkOutgoing, hopOrigin, isLoopback, namesServer } from './outgoing';
+import { interpretBody, readBody } from './responseBody';
 
 export type FailureKind =
   | 'refused'
@@ -120,194 +118,10 @@ export interface ExchangeOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
-export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname.toLowerCase());
-}
-
-/** A body's text as sent: a body file's own bytes when it has them. */
-function bodyText(body: NonNullable<PreparedRequest['body']>): string {
-  return body.bytes ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8') : body.text;
-}
 
 /** The response fields of an exchange that got no response (yet): a fresh object each time. */
 export function noResponse(): Pick<ExchangeResult, 'status' | 'statusText' | 'headers' | 'body' | 'bodyText' | 'bodyKind' | 'bytes' | 'durationMs'> {
   return { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 0 };
-}
-
-/** A header that names the server a request is for: undici takes the TLS server name and the certificate check from it. */
-function namesServer(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower === 'host' || lower === ':authority';
-}
-
-/**
- * The origin a request to `url` with `headers` is connected to and authenticated as: the
- * URL's, unless a Host (or `:authority`) header names another host. undici takes the TLS server
- * name and the certificate check from that header, and a virtual host answers by it, so such
- * a request goes to the server the header names: undefined, an origin no token is bound to.
- */
-export function hopOrigin(url: URL, headers: readonly (readonly [string, string])[]): string | undefined {
-  for (const [name, value] of headers) {
-    if (!namesServer(name)) continue;
-    let named: URL;
-    try {
-      named = new URL(`${url.protocol}//${value.trim()}`);
-    } catch {
-      return undefined;
-    }
-    if (named.origin !== url.origin || named.href !== `${url.origin}/`) return undefined;
-  }
-  return url.origin;
-}
-
-/** Whether a request to `url` (with `headers`) may carry the token: the origin it is connected to and authenticated as is the token's origin. */
-export function tokenAllowed(url: string, tokenOrigin: string | undefined, headers: readonly (readonly [string, string])[] = []): boolean {
-  if (!tokenOrigin) return false;
-  try {
-    return hopOrigin(new URL(url), headers) === tokenOrigin;
-  } catch {
-    return false;
-  }
-}
-
-/** A part of a hop that carries a secret it may not: the whole hop stops (`refuse`), or the headers at `drop` are left out. */
-export interface SecretCheck {
-  refuse?: 'method' | 'URL' | 'body';
-  drop: Set<number>;
-}
-
-/**
- * The one check of what leaves the machine: every part of one hop (the method, the URL, each
- * header's name and value, the body) read for the secrets in `notHere`, in every way they
- * are written (secrets.ts). A header that carries one is left out (the request still makes
- * sense without it); any other part stops the hop before a byte is sent.
- */
-export function checkOutgoing(
-  hop: { method: string; url: string; headers: readonly (readonly [string, string])[]; body?: string },
-  notHere: readonly (string | undefined)[],
-): SecretCheck {
-  const drop = new Set<number>();
-  if (carriesSecret(hop.method, notHere)) return { refuse: 'method', drop };
-  if (carriesSecret(hop.url, notHere)) return { refuse: 'URL', drop };
-  if (hop.body !== undefined && carriesSecret(hop.body, notHere)) return { refuse: 'body', drop };
-  hop.headers.forEach(([name, value], i) => {
-    if (carriesSecret(name, notHere) || carriesSecret(value, notHere)) drop.add(i);
-  });
-  return { drop };
-}
-
-/** The proxy that applies to `url`, from the option or the environment. */
-export function proxyFor(url: URL, options: Pick<ExchangeOptions, 'proxy' | 'env'>): string | undefined {
-  if (options.proxy) return options.proxy;
-  const env = options.env ?? process.env;
-  // Requests to this machine never go through a proxy from the environment.
-  if (isLoopback(url.hostname)) return undefined;
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  const host = url.hostname.toLowerCase();
-  if (noProxy.some((n) => n === '*' || host === n.replace(/^\./, '') || host.endsWith(n.startsWith('.') ? n : `.${n}`))) return undefined;
-  const value = url.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
-  return value && value.length > 0 ? value : undefined;
-}
-
-interface HopTiming {
-  dnsMs?: number;
-  connectMs?: number;
-}
-
-/** An agent for one hop, measuring name lookup and connection. */
-function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
-  const lookup = (hostname: string, opts: object, callback: (...args: unknown[]) => void) => {
-    const t = performance.now();
-    dnsLookup(hostname, opts as { all?: boolean }, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      timing.dnsMs = performance.now() - t;
-      callback(err, address, family);
-    });
-  };
-  const base = buildConnector({ timeout: timeoutMs, lookup } as unknown as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (opts, callback) => {
-    const t = performance.now();
-    base(opts, (err, socket) => {
-      timing.connectMs = performance.now() - t;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      (callback as any)(err, socket);
-    });
-  };
-  return new Agent({ connect, keepAliveTimeout: 1000 });
-}
-
-/**
- * An agent through `proxy`. undici connects to a proxy again and again when it closes the
- * connection before answering: `onProxyClosed` is told at the first such close instead.
- */
-function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void): ProxyAgent {
-  return new ProxyAgent({
-    uri: proxy,
-    proxyTls: { timeout: connectTimeoutMs },
-    clientFactory: (origin, opts) => {
-      const connect = (opts as { connect: buildConnector.connector }).connect;
-      const watched: buildConnector.connector = (connectOpts, callback) =>
-        connect(connectOpts, (err, socket) => {
-          socket?.once('close', () => {
-            if (socket.bytesRead === 0) onProxyClosed();
-          });
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any
-          (callback as any)(err, socket);
-        });
-      return new Client(origin, { ...opts, connect: watched });
-    },
-  });
-}
-
-function errorCode(e: unknown): string {
-  const seen = new Set<unknown>();
-  let cur: unknown = e;
-  while (cur && typeof cur === 'object' && !seen.has(cur)) {
-    seen.add(cur);
-    const err = cur as { code?: unknown; errors?: unknown[]; cause?: unknown };
-    if (typeof err.code === 'string' && err.code !== 'UND_ERR') return err.code;
-    if (Array.isArray(err.errors) && err.errors.length > 0) cur = err.errors[0];
-    else cur = err.cause;
-  }
-  return '';
-}
-
-/** `proxy`: the proxy the request went through, when no answer came back through it. */
-function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number, proxy?: string): ExchangeError {
-  const hostOf = (u: string) => {
-    try {
-      return new URL(u).host;
-    } catch {
-      return u;
-    }
-  };
-  const target = hostOf(url);
-  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
-  if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
-  // Before any answer, a connection that fails is the proxy's: it is the only peer lpreq talks to.
-  const host = proxy ? `the proxy ${hostOf(proxy)}` : target;
-  const code = errorCode(e);
-  const detail = (e as Error)?.message || String(e);
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
-    return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return { kind: 'dns', message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})` };
-  }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
-  if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
-  if (/CERT|TLS|SSL|EPROTO|ERR_OSSL/.test(code) || /certificate|TLS|SSL/i.test(detail)) {
-    return { kind: 'tls', message: `TLS with ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
-  }
-  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') return { kind: 'invalid-url', message: `cannot send to ${url}: ${detail}` };
-  return { kind: 'network', message: `the request to ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -320,30 +134,6 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
-  if (contentType && /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType)) return true;
-  if (contentType && /^(image|audio|video|application\/(octet-stream|pdf|zip))/i.test(contentType)) return false;
-  return !bytes.subarray(0, 1024).includes(0);
-}
-
-/** The message of an API error body (`{"errors":[{"message":...}]}`, `{"message":...}`), if any. */
-export function apiErrorMessage(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length > 0 && body.length < 300 ? body : undefined;
-  const b = body as Record<string, unknown>;
-  if (Array.isArray(b.errors)) {
-    const msgs = b.errors
-      .map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>).message : e))
-      .filter((m): m is string => typeof m === 'string');
-    if (msgs.length > 0) return msgs.join('; ');
-  }
-  if (b.errors && typeof b.errors === 'object') {
-    const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
-    if (parts.length > 0) return parts.join('; ');
-  }
-  for (const key of ['message', 'error', 'error_description'] as const) if (typeof b[key] === 'string') return b[key] as string;
-  return undefined;
-}
 
 /**
  * Sends a prepared request and reads the response. Never throws: refused and reset
@@ -544,156 +334,4 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
     result.ok = result.error === undefined && result.status !== null && result.status >= 200 && result.status < 300;
   }
   return result;
-}
-
-async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, options: ExchangeOptions) {
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let kept = 0;
-  let file: string | undefined;
-  let out: ReturnType<typeof createWriteStream> | undefined;
-  const secrets = [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])];
-  // The file is scrubbed as the output is: a server that echoes the token does not put it on disk.
-  const scrubber = new SecretScrubber(secrets);
-  let finished = false;
-  try {
-    for await (const chunk of stream) {
-      total += chunk.length;
-      if (!out && total > limit) {
-        const dir = await spillFolder(options.spillDir ?? join(tmpdir(), `lpreq-bodies-${userFolderSuffix()}`), result);
-        file = join(dir, `body-${Date.now()}-${randomBytes(4).toString('hex')}`);
-        // Readable by this user only: a response can hold what only its reader should see.
-        out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
-        // Everything read so far is in `chunks` (it fitted): the file starts with it.
-        for (const c of chunks) out.write(scrubber.push(c));
-      }
-      if (out && !out.write(scrubber.push(chunk))) await new Promise<void>((resolve) => out?.once('drain', resolve));
-      // The first `limit` bytes are kept in memory: the whole body when it fits.
-      if (kept < limit) {
-        const part = chunk.subarray(0, limit - kept);
-        chunks.push(part);
-        kept += part.length;
-      }
-    }
-    finished = true;
-  } finally {
-    if (out) {
-      const stream = out;
-      // A body cut short ends without what was held back: it could be the start of a secret.
-      await new Promise<void>((resolve) => stream.end(scrubber.end(!finished), resolve));
-    }
-    // A body cut by a failure still says how much of it came, shows it, and where the rest went.
-    if (file) result.truncated = { file, bytes: total, limit };
-    if (!finished && total > 0) {
-      result.bodyIncomplete = true;
-      result.bytes = total;
-      const head = Buffer.concat(chunks);
-      result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
-      result.bodyText = result.bodyKind === 'text' ? withoutSecretStart(head.toString('utf8'), secrets) : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
-      result.body = result.bodyKind === 'text' ? result.bodyText : null;
-    }
-  }
-  result.bytes = total;
-  const head = Buffer.concat(chunks);
-  if (total === 0) {
-    result.bodyKind = 'empty';
-    return;
-  }
-  if (looksTextual(result.contentType, head)) {
-    // A body cut at the limit may end inside an echoed secret: that start is not shown.
-    result.bodyText = file ? withoutSecretStart(head.toString('utf8'), secrets) : head.toString('utf8');
-    result.bodyKind = 'text';
-    result.body = result.bodyText;
-  } else {
-    result.bodyKind = 'binary';
-    result.bodyText = `(${total} bytes of ${result.contentType ?? 'binary data'})`;
-    result.body = null;
-  }
-}
-
-/**
- * The folder a large body is written to: `wanted` when only this user can write it (created
- * 0700, or found as a folder, not a symbolic link, owned by this user and writable by no
- * one else). Otherwise another user could read the body, or swap the file: it is not used,
- * a warning says why, and the body goes to a new private folder.
- */
-async function spillFolder(wanted: string, result: ExchangeResult): Promise<string> {
-  let why: string | undefined;
-  try {
-    await mkdir(wanted, { recursive: true, mode: 0o700 });
-    const info = await lstat(wanted);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    if (info.isSymbolicLink()) why = 'it is a symbolic link';
-    else if (!info.isDirectory()) why = 'it is not a folder';
-    else if (uid !== undefined && info.uid !== uid) why = `it belongs to another user (uid ${info.uid})`;
-    else if ((info.mode & 0o022) !== 0) why = 'others can write to it';
-  } catch (e) {
-    why = `it cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
-  }
-  if (why === undefined) {
-    await pruneSpills(wanted);
-    return wanted;
-  }
-  const fresh = await mkdtemp(join(tmpdir(), 'lpreq-bodies-'));
-  result.warnings.push(`the folder ${wanted} is not used for large bodies, since ${why}: the body is written to ${fresh} instead`);
-  return fresh;
-}
-
-/** Parses a JSON body and names what went wrong with an answer. */
-function interpretBody(result: ExchangeResult, method: string) {
-  const status = result.status ?? 0;
-  const isJsonType = result.contentType !== undefined && /[/+]json\b/i.test(result.contentType);
-  if (result.bodyKind === 'text' && !result.truncated) {
-    const trimmed = result.bodyText.trim();
-    // canvas-style APIs prefix JSON with `while(1);` against JSON hijacking.
-    const jsonText = trimmed.startsWith('while(1);') ? trimmed.slice(9) : trimmed;
-    if (isJsonType || /^[[{]/.test(jsonText)) {
-      try {
-        result.body = JSON.parse(jsonText);
-        result.bodyKind = 'json';
-        const exact = exactIntegers(jsonText);
-        if (exact) result.exactNumbers = exact;
-      } catch (e) {
-        if (isJsonType) result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
-      }
-    }
-  }
-  if (result.truncated) {
-    result.warnings.push(`the body (${result.truncated.bytes} bytes) is larger than ${result.truncated.limit} bytes: it is in ${result.truncated.file}`);
-  }
-  if (status >= 400) {
-    const detail = apiErrorMessage(result.body);
-    result.error = { kind: 'http', message: `${status} ${result.statusText}${detail ? `: ${detail}` : ''}` };
-  } else if (status >= 200 && status < 300 && result.bodyKind === 'empty' && status !== 204 && status !== 205 && method !== 'HEAD') {
-    // Not a failure: an empty body is worth saying when a resource was expected.
-    result.warnings.push('the response has an empty body');
-  }
-}
-
-/** Spill files kept at most, and how long: older ones are removed when a new one is written. */
-export const SPILL_KEEP_FILES = 20;
-export const SPILL_KEEP_MS = 24 * 60 * 60 * 1000;
-
-/** Removes spill files older than a day, and all but the newest of the rest, so that the folder stays bounded. Never throws. */
-async function pruneSpills(dir: string): Promise<void> {
-  try {
-    const files = await Promise.all(
-      (await readdir(dir))
-        .filter((n) => n.startsWith('body-'))
-        .map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
-    );
-    files.sort((a, b) => b.mtime - a.mtime);
-    const now = Date.now();
-    // One place is left for the file about to be written.
-    const old = files.filter((f, i) => i >= SPILL_KEEP_FILES - 1 || now - f.mtime > SPILL_KEEP_MS);
-    await Promise.all(old.map((f) => unlink(f.path).catch(() => undefined)));
-  } catch {
-    // A folder that cannot be read is no reason to lose the body.
-  }
-}
-
-/** A name for this user's folder of large bodies (the uid where there is one). */
-function userFolderSuffix(): string {
-  return typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
 }

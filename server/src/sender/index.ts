@@ -33,21 +33,15 @@
  * - new HistoryStore(dir, { keep }) with add / list(limit) / get(id) / clear()
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
-export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets } from './prepare';
-export {
-  sendPrepared,
-  apiErrorMessage,
-  isLoopback,
-  tokenAllowed,
-  proxyFor,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_MAX_REDIRECTS,
-  DEFAULT_MAX_BODY_BYTES,
-} from './exchange';
+export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead } from './prepare';
+export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
+export { isLoopback, tokenAllowed } from './outgoing';
+export { proxyFor } from './connection';
+export { apiErrorMessage, DEFAULT_MAX_BODY_BYTES } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
-export { sendBlock, isSecretPrompt } from './send';
+export { sendBlock, isSecretPrompt, wasSent } from './send';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';
@@ -56,7 +50,8 @@ export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } fr
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
 export { toCurl, shellQuote } from './curl';
-export { scrubSecrets, carriesSecret } from './secrets';
+export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
+export { stringifyExact } from './exactNumbers';
 export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';

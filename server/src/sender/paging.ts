@@ -7,7 +7,7 @@
 import { sendPrepared, type ExchangeOptions, type ExchangeResult } from './exchange';
 import { shiftExact, stringifyExact } from './exactNumbers';
 import type { PreparedRequest } from './prepare';
-import { hasOwn, own, setOwn } from '../core/own';
+import { hasOwn, own, setOwn } from '../core/index';
 import { formatJsonPath } from './typed';
 
 export interface PageProgress {

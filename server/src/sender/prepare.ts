@@ -5,15 +5,10 @@
  * parameters encoded as the docs describe (query string for GET, DELETE and HEAD, a form
  * body for POST, PUT and PATCH), or the JSON body as written.
  */
-import { Checker, documentScope, environmentValues, type Environments } from '../core/checker';
-import { SECRET_NAME } from '../core/documentIndex';
-import type { Endpoint } from '../core/catalog/catalog';
-import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
-import { DURATION_KEYS, parseDuration } from '../core/metadata';
-import { lineStarts } from '../core/positions';
+import { Checker, documentScope, environmentValues, type Environments, SECRET_NAME, type Endpoint, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument, DURATION_KEYS, parseDuration, lineStarts, own } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
-import { own } from '../core/own';
+import { VERSION } from '../version';
 
 export interface PreparedRequest {
   method: string;
@@ -101,7 +96,7 @@ function contentTypeOfFile(path: string): string {
 }
 
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
-export const USER_AGENT = 'lpreq/0.1.0';
+export const USER_AGENT = `lpreq/${VERSION}`;
 
 /** The endpoint's documented response type, paging and way of paging. */
 export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {

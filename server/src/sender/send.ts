@@ -3,10 +3,7 @@
  * (chaining) unless their last response is known (the caller's map, or the history), then the request itself is prepared, sent (every page, when asked),
  * its body checked against the documented resource, and the exchange stored in history.
  */
-import type { Checker, Diagnostic, Environments } from '../core/checker';
-import { documentScope, RequestsBefore } from '../core/checker';
-import { SECRET_NAME } from '../core/documentIndex';
-import { metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/parser';
+import { type Checker, type Diagnostic, type Environments, documentScope, RequestsBefore, SECRET_NAME, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
 import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';

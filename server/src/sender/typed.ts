@@ -9,10 +9,7 @@
  * a value outside a closed enum are.
  */
 import * as z from 'zod';
-import type { Catalog, Resource } from '../core/catalog/catalog';
-import type { Field } from '../core/catalog/schema';
-import { isDate, isDateTime } from '../core/values';
-import { own, setOwn } from '../core/own';
+import { type Catalog, type Resource, type Field, isDate, isDateTime, own, setOwn } from '../core/index';
 
 export type ResponseIssueCode = 'type-mismatch' | 'undocumented-field' | 'unknown-enum-value';
 

@@ -4,10 +4,7 @@
  * Pure: the clock, randomness, the process environment and `.env` values come in as data.
  */
 import { randomUUID } from 'node:crypto';
-import { findVariableReferences } from '../core/parser';
-import { SECRET_NAME } from '../core/documentIndex';
-import { ENV_VARIABLE, parseRequestReference, type RequestReference } from '../core/variables';
-import { own, setOwn } from '../core/own';
+import { findVariableReferences, SECRET_NAME, ENV_VARIABLE, parseRequestReference, type RequestReference, own, setOwn } from '../core/index';
 
 /** What system variables read; every member can be replaced in tests. */
 export interface SystemContext {

@@ -1,0 +1,119 @@
+/**
+ * Completion: methods, paths, path segments, parameter names and values, headers and
+ * `{{variables}}`, always from the catalog. Results carry absolute offsets of the text
+ * they replace; the LSP layer turns them into ranges.
+ */
+import type { JsonShape } from '../catalog/schema';
+import { md } from '../describe';
+import { blockAt, lineAt, type ServiceContext } from '../documentIndex';
+import { requestName, type LpreqDocument } from '../parser';
+import { own } from '../own';
+import { completeHeaderNames, completeHeaderValue, completeMetadata } from './headers';
+import { matchedEndpoint, rank, snippetText, wordEnd, type CompletionEntry, type CompletionOptions } from './items';
+import { completeJson } from './json';
+import { completeBodyLine, completeParameterNames, completeQuery } from './parameters';
+import { completeMethods, completeRequestLine } from './path';
+import { completeVariables } from './variables';
+
+export { snippetText, type CompletionEntry, type CompletionKind, type CompletionOptions } from './items';
+
+export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number, options: CompletionOptions = {}): CompletionEntry[] {
+  const ref = blockAt(doc, offset);
+  if (!ref) return [];
+  const base = ref.start;
+  const block = ref.block;
+  const rel = offset - base;
+  if (rel < 0 || rel > block.text.length) return [];
+  const line = lineAt(block, rel);
+  const col = rel - line.start;
+  const before = line.text.slice(0, col);
+  const out: CompletionEntry[] = [];
+  const abs = (n: number) => base + line.start + n;
+  // In the indentation before what a line holds: nothing is typed there, and any edit would land after the cursor.
+  if (line.region !== 'json' && /^\s*$/.test(before) && line.text.slice(col).trim() !== '' && /^\s/.test(line.text.slice(col))) return out;
+
+  // Scripts, redirections and a body file line of other clients: nothing of the API to complete there.
+  if (/^\s*(>|<[>@\s]|<$)/.test(line.text) || insideScript(block.text, rel)) return out;
+  // Inside an unclosed `{{`: variables, wherever the cursor is.
+  const open = before.lastIndexOf('{{');
+  if (open !== -1 && before.indexOf('}}', open) === -1) {
+    // Not the variable this line defines (`@x = {{`), nor the request it stands in (it cannot wait for its own response).
+    const defining = /^\s*@([A-Za-z_][\w.-]*)\s*=/.exec(line.text)?.[1];
+    completeVariables(ctx, doc, line.text, open + 2, col, abs, out, { defining, request: requestName(block) }, block);
+    return out;
+  }
+  switch (line.region) {
+    case 'separator':
+      return out;
+    case 'path':
+      // A path line of JetBrains' client (`    /items`): its segments are not completed.
+      return out;
+    case 'json':
+      if (block.jsonBody) completeJson(ctx, block, rel, base, out);
+      return out;
+    case 'preamble': {
+      // `# @` above the request line: the metadata lpreq reads.
+      const meta = /^\s*(?:#|\/\/)\s*@([\w-]*)$/.exec(before);
+      if (meta) {
+        const from = before.length - meta[1].length;
+        completeMetadata(abs(from), abs(from + /^[\w-]*/.exec(line.text.slice(from))![0].length), out);
+        return out;
+      }
+      const t = before.trimStart();
+      if (/^[A-Za-z]*$/.test(t) && !/^\s*(#|\/\/|@)/.test(line.text)) {
+        completeMethods(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
+      }
+      return out;
+    }
+    case 'request':
+      completeRequestLine(ctx, block, line.start, line.text, col, abs, out);
+      return out;
+    case 'query': {
+      const s = line.text.search(/[?&]/);
+      if (s !== -1 && s < col) completeQuery(ctx, block, line.text, s + 1, col, abs, out, line.start);
+      return out;
+    }
+    case 'headers': {
+      const colon = before.indexOf(':');
+      if (colon !== -1) {
+        completeHeaderValue(before.slice(0, colon).trim(), line.text, colon + 1, col, abs, out);
+        return out;
+      }
+      completeHeaderNames(ctx, block, line.text, col, abs, out);
+      if (line.text.trim() === '' && block.bodyStart === line.start) {
+        // The blank line that ends the headers stays blank: a parameter goes on a line of its own below it.
+        const first = out.length;
+        completeParameterNames(ctx, block, '', abs(col), abs(col), 'body', false, -1, out);
+        for (let i = first; i < out.length; i++) out[i] = { ...out[i], insertText: `\n${out[i].insertText}` };
+      }
+      return out;
+    }
+    case 'body': {
+      const endpoint = line.text.trim() === '' ? matchedEndpoint(ctx, block) : undefined;
+      if (endpoint?.jsonBody) {
+        // An endpoint that takes JSON: its body, with what it requires, to fill in.
+        let n = 0;
+        const skeleton = (shape: JsonShape): string => {
+          if (shape.type === 'array') return shape.items ? `[${skeleton(shape.items)}]` : `[$${++n}]`;
+          if (shape.type !== 'object') return shape.type === 'string' ? `"$${++n}"` : `$${++n}`;
+          const keys = (shape.required ?? []).filter((k) => own(shape.properties, k));
+          return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(own(shape.properties, k)!)}`).join(', ')}}`;
+        };
+        out.push({ label: 'JSON body', kind: 'value', detail: endpoint.jsonBody.description ?? 'the documented JSON body', documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined, insertText: skeleton(endpoint.jsonBody), snippet: true, start: abs(col), end: abs(col), sortText: rank(0, 0) });
+        return out;
+      }
+      completeBodyLine(ctx, block, line.text, col, abs, line.start, out, options);
+      return out;
+    }
+  }
+}
+
+/** Whether `rel` stands inside a `{% ... %}` script of the block. */
+function insideScript(text: string, rel: number): boolean {
+  let open = text.lastIndexOf('{%', rel - 1);
+  // `{{%name}}` is a variable, not a script.
+  while (open > 0 && text.charCodeAt(open - 1) === 123) open = text.lastIndexOf('{%', open - 2);
+  if (open === -1) return false;
+  const close = text.indexOf('%}', open + 2);
+  return close === -1 || close >= rel;
+}

@@ -1,0 +1,170 @@
+/**
+ * Publishing diagnostics. A document just opened is published from one pass over its text
+ * that keeps nothing (`diagnose`); its tree and the per-block cache are built right after,
+ * in slices, so that requests arriving meanwhile are answered between them. Every later
+ * publish comes from the tree and the cache, debounced after edits, and never over a newer
+ * version of the document.
+ */
+import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ForwardPositions, RequestsBefore, type Block, type LanguageService } from '../core/index';
+import { markReusable } from './diagnosticsEncoder';
+import { cacheKey, type Documents, type DocumentState } from './documents';
+import type { Guard } from './guard';
+import { diagnostic } from './toProto';
+
+/** A diagnostic whose lines are relative to its block's first line. */
+interface BlockDiagnostic {
+  diagnostic: LspDiagnostic;
+  startLine: number;
+  endLine: number;
+}
+
+const NO_DIAGNOSTICS: readonly LspDiagnostic[] = [];
+
+/** Blocks checked in one slice of prepare(): a few milliseconds of work. */
+const PREPARE_SLICE = 500;
+
+export class DiagnosticsPublisher {
+  /** Per-block diagnostics: valid while the block object (its text), the scope key and the count of named requests above it are the same. */
+  private readonly blockDiagnostics = new WeakMap<Block, { key: string; at: number; list: BlockDiagnostic[] }>();
+  /** A block's diagnostics placed at its current first line (most edits move no block). */
+  private readonly placedDiagnostics = new WeakMap<BlockDiagnostic[], { line: number; diagnostics: LspDiagnostic[] }>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Delay between the last edit and re-checking, in milliseconds. */
+  debounceMs: number;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: Documents,
+    private readonly service: () => LanguageService,
+    private readonly guard: Guard,
+    debounceMs: number,
+  ) {
+    this.debounceMs = debounceMs;
+  }
+
+  /**
+   * Diagnostics of one block, positions relative to the block's first line. `before` gives
+   * what the block sees where it stands (the requests above it), and its key that place.
+   */
+  private diagnoseBlock(block: Block, key: string, before: RequestsBefore): BlockDiagnostic[] {
+    const cached = this.blockDiagnostics.get(block);
+    if (cached && cached.key === key && cached.at === before.key) return cached.list;
+    const found = this.service().checkBlock(block, before.scope);
+    let list: BlockDiagnostic[] = [];
+    if (found.length > 0) {
+      // The line breaks of the editor (a lone \r too), as for the whole document at open.
+      const cursor = new ForwardPositions(block.text);
+      list = found.map((d) => {
+        const start = cursor.at(d.start);
+        const end = cursor.fork().at(Math.max(d.start, d.end));
+        return { diagnostic: diagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
+      });
+    }
+    this.blockDiagnostics.set(block, { key, at: before.key, list });
+    return list;
+  }
+
+  /** The diagnostics of a block placed at its current first line (most edits move no block). */
+  private placed(document: TextDocument, start: number, block: Block, key: string, before: RequestsBefore): readonly LspDiagnostic[] {
+    const list = this.diagnoseBlock(block, key, before);
+    if (list.length === 0) return NO_DIAGNOSTICS;
+    const line = document.positionAt(start).line;
+    const known = this.placedDiagnostics.get(list);
+    if (known && known.line === line) return known.diagnostics;
+    const absolute = list.map((b) => {
+      const d = b.diagnostic;
+      const placedDiagnostic = { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+      markReusable(placedDiagnostic);
+      return placedDiagnostic;
+    });
+    this.placedDiagnostics.set(list, { line, diagnostics: absolute });
+    return absolute;
+  }
+
+  publish(uri: string): void {
+    const document = this.documents.get(uri);
+    if (!document) return;
+    const state: DocumentState = this.documents.stateOf(document);
+    const diagnostics: LspDiagnostic[] = [];
+    const key = cacheKey(state);
+    const before = new RequestsBefore(state.scope);
+    for (const { start, block } of state.parsed.blocks) {
+      for (const d of this.placed(document, start, block, key, before)) diagnostics.push(d);
+      before.pass(block);
+    }
+    // Never publish over a newer version: the document may have changed meanwhile.
+    if (this.documents.get(uri)?.version !== state.version) return;
+    void this.connection.sendDiagnostics({ uri, version: state.version, diagnostics });
+  }
+
+  /**
+   * A document just opened: its diagnostics come from one pass over the text that keeps
+   * nothing (`diagnose`, the same diagnostics as checking the parsed document), which takes
+   * about half the time of parsing into a kept tree and checking it. The tree and the
+   * per-block cache that edits, completion and the other features use are built right after,
+   * in slices, so that requests arriving meanwhile are answered between them.
+   */
+  publishOpened(uri: string): void {
+    const document = this.documents.get(uri);
+    if (!document) return;
+    const version = document.version;
+    const text = document.getText();
+    const found = this.service().diagnose(text, this.documents.environmentFor(uri));
+    // Positions in one pass over the text: the document's index of every line is built later, off this path.
+    const cursor = new ForwardPositions(text);
+    const diagnostics = found.map((d) => {
+      const start = cursor.at(d.start);
+      return diagnostic(d, { start, end: cursor.fork().at(Math.max(d.start, d.end)) });
+    });
+    // Prepared once the diagnostics are written out, not before: the parse would hold them up.
+    const next = () => setImmediate(() => this.guard('preparing the document', undefined, undefined, () => this.prepare(uri, version, 0)));
+    this.connection.sendDiagnostics({ uri, version, diagnostics }).then(next, next);
+  }
+
+  /** Parses an opened document and fills the block cache, a slice at a time; stops when the document changes or closes. */
+  private prepare(uri: string, version: number, from: number, walked?: RequestsBefore): void {
+    const document = this.documents.get(uri);
+    if (!document || document.version !== version) return;
+    const state = this.documents.stateOf(document);
+    const key = cacheKey(state);
+    const blocks = state.parsed.blocks;
+    const before = walked ?? new RequestsBefore(state.scope);
+    const to = Math.min(blocks.length, from + PREPARE_SLICE);
+    for (let k = from; k < to; k++) {
+      this.placed(document, blocks[k].start, blocks[k].block, key, before);
+      before.pass(blocks[k].block);
+    }
+    if (to < blocks.length) setImmediate(() => this.guard('preparing the document', undefined, undefined, () => this.prepare(uri, version, to, before)));
+  }
+
+  /** Publishes the document's diagnostics once no edit came for `debounceMs`. */
+  schedule(uri: string): void {
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        void this.guard('diagnostics', undefined, undefined, () => this.publish(uri));
+      }, this.debounceMs),
+    );
+  }
+
+  /** A closed document: nothing pending for it, and no diagnostics left in the editor. */
+  closed(uri: string): void {
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    this.timers.delete(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /** Re-checks every open document (the environment changed): blocks are reused, the scope is not. */
+  recheckAll(): void {
+    for (const document of this.documents.all()) {
+      this.documents.invalidate(document.uri);
+      void this.guard('diagnostics', undefined, undefined, () => this.publish(document.uri));
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The open documents: their text in chunks (EditableDocument: an edit's offsets are known),
+ * the parse of each one's current version with its scope, and the environment files of
+ * each folder. A request about a document reaches it through `withDocument`.
+ */
+import { dirname, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Range } from 'vscode-languageserver/node';
+import { hasOwn, ScopeTracker, type EnvironmentInfo, type LanguageService, type LpreqDocument, type ServiceDocument, type VariableScope } from '../core/index';
+import { EnvironmentFileError, loadEnvironmentFiles } from '../node/index';
+import { EditableDocument } from './editableDocument';
+import { malformedChange } from './fromProto';
+
+/** The parse of a document's version, and what its services read besides it. */
+export interface DocumentState extends ServiceDocument {
+  version: number;
+  parsed: LpreqDocument;
+  scopes: ScopeTracker;
+  scopeKey: number;
+  scope: VariableScope;
+  env?: EnvironmentInfo;
+}
+
+/** Reads the environment files for a folder, up to `root` (tests replace it). */
+export type LoadEnvironment = (dir: string, root: string | undefined, onProblem: (message: string) => void) => EnvironmentInfo | undefined;
+
+export function defaultLoadEnvironment(dir: string, root: string | undefined, onProblem: (message: string) => void): EnvironmentInfo | undefined {
+  const files = loadEnvironmentFiles(dir, root, (e) => onProblem(e.message));
+  if (!files.shared && !files.private) return undefined;
+  return { environments: files.environments, privateNames: files.privateNames, sharedFile: files.shared, privateFile: files.private };
+}
+
+/** What a block's cached diagnostics and tokens depend on besides its text: the scope and the environment. */
+export function cacheKey(state: DocumentState): string {
+  return String(state.scopeKey) + (state.env?.selected ?? '');
+}
+
+export interface DocumentsHost {
+  service(): LanguageService;
+  log(message: string): void;
+  /** Tells the user (a warning the editor shows). */
+  warn(message: string): void;
+  loadEnvironment: LoadEnvironment;
+}
+
+export class Documents {
+  private readonly open = new Map<string, EditableDocument>();
+  private readonly states = new Map<string, DocumentState>();
+  private readonly environments = new Map<string, EnvironmentInfo | undefined>();
+  /** Environment file problems already shown to the user (each is shown once). */
+  private readonly warned = new Set<string>();
+  /** Documents a change was refused for, whose user has been told (once, until the file is opened again). */
+  private readonly desynced = new Set<string>();
+  /** The environment chosen (initialize, `lpreq/selectEnvironment`). */
+  selected: string | undefined;
+  /** The workspace folders, deepest first: a document's environment files are looked for up to the folder that holds it. */
+  private roots: string[] = [];
+  /** The same folders as the client named them. */
+  rootUris: readonly string[] = [];
+
+  constructor(private readonly host: DocumentsHost) {}
+
+  get(uri: string): EditableDocument | undefined {
+    return this.open.get(uri);
+  }
+
+  all(): IterableIterator<EditableDocument> {
+    return this.open.values();
+  }
+
+  /** `run` with the open document and the parse of its current version; `empty` when it is not open. */
+  withDocument<R>(uri: string, empty: R, run: (document: EditableDocument, state: DocumentState) => R): R {
+    const document = this.open.get(uri);
+    if (!document) return empty;
+    return run(document, this.stateOf(document));
+  }
+
+  /** The parse of the document's current version (reusing unchanged blocks) and its scope. */
+  stateOf(document: EditableDocument): DocumentState {
+    const uri = document.uri;
+    let state = this.states.get(uri);
+    if (state && state.version === document.version) return state;
+    const parsed = this.host.service().parse(document.getText(), state?.parsed);
+    const scopes = state?.scopes ?? new ScopeTracker();
+    const env = this.environmentFor(uri);
+    const { scope, key } = scopes.update(parsed, env);
+    state = { version: document.version, parsed, scopes, scopeKey: key, scope, env };
+    this.states.set(uri, state);
+    return state;
+  }
+
+  /** The environment of a document's folder, with the chosen environment when that folder has it. */
+  environmentFor(uri: string): EnvironmentInfo | undefined {
+    let dir: string | undefined;
+    try {
+      if (uri.startsWith('file:')) dir = dirname(fileURLToPath(uri));
+    } catch {
+      dir = undefined;
+    }
+    if (!dir) return undefined;
+    if (!this.environments.has(dir)) {
+      // Without a file's environments every {{variable}} it defines reads as undefined: say why, once per problem.
+      const warn = (message: string) => {
+        this.host.log(message);
+        if (this.warned.has(message)) return;
+        this.warned.add(message);
+        this.host.warn(`lpreq: ${message}. Its environments are not used until it is fixed.`);
+      };
+      let info: EnvironmentInfo | undefined;
+      try {
+        info = this.host.loadEnvironment(dir, this.rootOf(dir), warn);
+      } catch (e) {
+        warn(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
+      }
+      this.environments.set(dir, info);
+    }
+    const info = this.environments.get(dir);
+    const selected = this.selected;
+    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+  }
+
+  /** The workspace folders (file URIs; others are left out), from initialize and as the client changes them. */
+  setRoots(uris: readonly string[]): void {
+    this.rootUris = uris;
+    const roots: string[] = [];
+    for (const uri of uris) {
+      try {
+        if (uri.startsWith('file:')) roots.push(fileURLToPath(uri));
+      } catch {
+        // Not a path on this machine: no document of it has environment files here.
+      }
+    }
+    this.roots = roots.sort((a, b) => b.length - a.length);
+  }
+
+  /** The workspace folder that holds `dir` (the deepest one), if any. */
+  rootOf(dir: string): string | undefined {
+    return this.roots.find((root) => dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep));
+  }
+
+  /** The environment files changed: read them again when next asked for, and tell of their problems again. */
+  forgetEnvironments(): void {
+    this.environments.clear();
+    // A file fixed and broken again is told again.
+    this.warned.clear();
+  }
+
+  /** Every parse is made again when next asked for (from its blocks): the scope may have changed. */
+  invalidate(uri: string): void {
+    const state = this.states.get(uri);
+    if (state) state.version = Number.NaN;
+  }
+
+  opened(uri: string, languageId: string, version: number, text: string): void {
+    this.open.set(uri, new EditableDocument(uri, languageId, version, text));
+    this.states.delete(uri);
+    this.desynced.delete(uri);
+  }
+
+  closed(uri: string): void {
+    this.states.delete(uri);
+    this.open.delete(uri);
+    this.desynced.delete(uri);
+  }
+
+  /**
+   * Applies a didChange. A malformed one (no text, a position that is not two integers from
+   * 0) cannot be placed: the whole notification is refused, as the changes after one are
+   * relative to it. The document stays as it was, whole and consistent with its parse, which
+   * is built again from its text; the editor's copy may now differ, so the user is told once.
+   */
+  changed(document: EditableDocument, version: unknown, changes: unknown): void {
+    const problem = Number.isSafeInteger(version) ? malformedChange(changes) : 'its version is not an integer';
+    if (problem !== undefined) {
+      this.host.log(`change: refused a didChange of ${document.uri} (version ${String(version)}): ${problem}`);
+      this.states.delete(document.uri);
+      if (!this.desynced.has(document.uri)) {
+        this.desynced.add(document.uri);
+        this.host.warn(
+          `lpreq: the editor sent a change to ${document.uri} that cannot be applied (${problem}); its diagnostics may not match the editor's text until the file is closed and opened again.`,
+        );
+      }
+      return;
+    }
+    for (const change of changes as { range?: Range; text: string }[]) this.applyChange(document, change, version as number);
+  }
+
+  /** Applies one incremental change to the document and, when it is current, to its parse. */
+  private applyChange(document: EditableDocument, change: { range?: Range; text: string }, version: number) {
+    const state = this.states.get(document.uri);
+    if (!change.range) {
+      document.update([{ text: change.text }], version);
+      // The whole text is new: the parse is made again (from the old one's blocks) when next asked for,
+      // even when an earlier change of the same notification brought it to this version.
+      if (state) state.version = Number.NaN;
+      return;
+    }
+    const wasCurrent = state !== undefined && state.version === document.version;
+    // The parse is edited at the offsets the document applied the change at: one reading of
+    // the range (a range given end first included) for both.
+    const [{ start, end }] = document.update([{ range: change.range, text: change.text }], version);
+    if (!state || !wasCurrent) return;
+    // Read around the edit only: the document's whole text is not joined for an edit.
+    const { document: parsed, removed, added } = this.host.service().reparse(state.parsed, document, start, end, change.text.length);
+    const { scope, key } = state.scopes.update(parsed, state.env, { removed, added });
+    state.parsed = parsed;
+    state.version = version;
+    state.scopeKey = key;
+    state.scope = scope;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Every request and notification the server answers, as one table: each entry names its
+ * method, its empty answer and what it does. They are all registered through the one guard
+ * (guard.ts); a request about a document reaches it through `withDocument`.
+ */
+import { CodeActionRequest, CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest, DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest, LSPErrorCodes, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError, SemanticTokensDeltaRequest, SemanticTokensRangeRequest, SemanticTokensRequest } from './protocol';
+import type { CancellationToken, Connection, NotificationType, RequestHandler, RequestType, TextDocumentIdentifier } from 'vscode-languageserver/node';
+import { pathToFileURL } from 'node:url';
+import { lineOfOffset, lineStarts } from '../core/index';
+import { environmentDefinitions } from '../node/index';
+import type { DocumentState } from './documents';
+import type { EditableDocument } from './editableDocument';
+import { offsetOf } from './fromProto';
+import type { Guard } from './guard';
+import type { TokensDelta } from './semanticTokens';
+import type { Session } from './session';
+import * as proto from './toProto';
+
+export interface Handler {
+  readonly method: string;
+  register(connection: Connection, guard: Guard): void;
+}
+
+function request<P, R>(type: RequestType<P, R, unknown>, name: string, empty: R, run: (params: P, token: CancellationToken) => R | Promise<R>): Handler {
+  // The library's result type of a handler is conditional on R, which a generic R cannot satisfy: registered as unknown, as it is sent.
+  const handle = (guard: Guard): RequestHandler<P, unknown, unknown> => (params, token) => guard(name, empty, token, () => run(params, token));
+  return { method: type.method, register: (connection, guard) => connection.onRequest<P, unknown, unknown>(type, handle(guard)) };
+}
+
+function notification<P>(type: NotificationType<P> | string, name: string, run: (params: P) => void): Handler {
+  const method = typeof type === 'string' ? type : type.method;
+  return {
+    method,
+    register: (connection, guard) => {
+      const handler = (params: P) => {
+        void guard(name, undefined, undefined, () => run(params));
+      };
+      if (typeof type === 'string') connection.onNotification(type, handler);
+      else connection.onNotification(type, handler);
+    },
+  };
+}
+
+export function handlers(session: Session): Handler[] {
+  const { documents, diagnostics, tokens } = session;
+  const service = session.service;
+
+  /** A request about an open document: `run` with it and its parse, the empty answer when it is not open. */
+  const onDocument = <P extends { textDocument: TextDocumentIdentifier }, R>(
+    type: RequestType<P, R, unknown>,
+    name: string,
+    empty: R,
+    run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
+  ): Handler => request(type, name, empty, (params, token) => documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)));
+
+  return [
+    notification(DidOpenTextDocumentNotification.type, 'open', (params) => {
+      const { uri, languageId, version, text } = params.textDocument;
+      if (typeof uri !== 'string' || typeof text !== 'string' || !Number.isSafeInteger(version)) {
+        session.log(`open: refused a didOpen whose uri, text or version is missing or malformed`);
+        return;
+      }
+      documents.opened(uri, languageId, version, text);
+      diagnostics.publishOpened(uri);
+    }),
+
+    notification(DidChangeTextDocumentNotification.type, 'change', (params) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return;
+      documents.changed(document, params.textDocument.version, params.contentChanges);
+      diagnostics.schedule(document.uri);
+    }),
+
+    notification(DidCloseTextDocumentNotification.type, 'close', (params) => {
+      const uri = params.textDocument.uri;
+      documents.closed(uri);
+      tokens.closed(uri);
+      diagnostics.closed(uri);
+    }),
+
+    notification('lpreq/selectEnvironment', 'selectEnvironment', (params: { name?: string | null } | undefined) => {
+      documents.selected = typeof params?.name === 'string' ? params.name : undefined;
+      session.recheckAll();
+    }),
+
+    notification(DidChangeWatchedFilesNotification.type, 'environment change', () => {
+      documents.forgetEnvironments();
+      session.recheckAll();
+    }),
+
+    onDocument(CompletionRequest.type, 'completion', null, (document, state, params) => {
+      const at = offsetOf(document, params.position);
+      // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
+      const line = params.position.line;
+      const entries = service()
+        .complete(state, at)
+        .filter((e) => e.start <= at && at <= e.end && document.positionAt(e.start).line === line && document.positionAt(e.end).line === line);
+      return { isIncomplete: false, items: entries.map((e) => proto.completionItem(document, e, session.client.completion)) };
+    }),
+
+    onDocument(HoverRequest.type, 'hover', null, (document, state, params) => {
+      const h = service().hover(state, offsetOf(document, params.position));
+      return h ? proto.hover(document, h) : null;
+    }),
+
+    onDocument(CodeActionRequest.type, 'codeAction', [], (document, state, params) => {
+      const start = offsetOf(document, params.range?.start);
+      const end = offsetOf(document, params.range?.end);
+      return service()
+        .codeActions(state, start, end, params.context.only)
+        .map((a) => proto.codeAction(document, a));
+    }),
+
+    onDocument(DocumentSymbolRequest.type, 'documentSymbol', [], (document, state) => service().symbols(state.parsed).map((s) => proto.documentSymbol(document, s))),
+
+    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token)),
+
+    onDocument(SemanticTokensDeltaRequest.type, 'semanticTokens', { data: [] } as TokensDelta, (document, state, params, token) => tokens.delta(document, state, params.previousResultId, token)),
+
+    onDocument(SemanticTokensRangeRequest.type, 'semanticTokens', { data: [] }, (document, state, params, token) =>
+      tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+    ),
+
+    onDocument(FoldingRangeRequest.type, 'foldingRange', [], (document, state) => service().foldingRanges(state.parsed).map((f) => proto.foldingRange(document, f))),
+
+    onDocument(DefinitionRequest.type, 'definition', [], (document, state, params) => {
+      const found = service().definition(state.parsed, offsetOf(document, params.position));
+      if (!found) return [];
+      const { symbol, locations } = found;
+      const here = locations.map((l) => proto.location(document, l));
+      if (here.length > 0 || symbol.kind !== 'variable') return here;
+      // Not a file variable: the key in the environment files (the chosen environment's, or every one's).
+      const env = state.env;
+      return environmentDefinitions([env?.privateFile, env?.sharedFile], symbol.name, env?.selected).map((site) => {
+        const starts = lineStarts(site.text);
+        const at = (offset: number) => {
+          const line = lineOfOffset(starts, offset);
+          return { line, character: offset - starts[line] };
+        };
+        return { uri: pathToFileURL(site.file).href, range: { start: at(site.start), end: at(site.end) } };
+      });
+    }),
+
+    onDocument(ReferencesRequest.type, 'references', [], (document, state, params) =>
+      service()
+        .references(state.parsed, offsetOf(document, params.position), params.context.includeDeclaration)
+        .map((l) => proto.location(document, l)),
+    ),
+
+    // Every use of the variable or request name under the cursor, its definitions marked as
+    // writes. Elsewhere null, not an empty list: the editor then highlights the word as text.
+    onDocument(DocumentHighlightRequest.type, 'documentHighlight', null, (document, state, params) => {
+      const found = service().highlights(state.parsed, offsetOf(document, params.position));
+      return found ? found.map((h) => proto.highlight(document, h)) : null;
+    }),
+
+    onDocument(PrepareRenameRequest.type, 'prepareRename', null, (document, state, params) => {
+      const found = service().prepareRename(state.parsed, offsetOf(document, params.position));
+      if (!found) return null;
+      if ('error' in found) throw new ResponseError(LSPErrorCodes.RequestFailed, found.error);
+      return { range: proto.range(document, found.start, found.end), placeholder: found.placeholder };
+    }),
+
+    onDocument(RenameRequest.type, 'rename', null, (document, state, params) => {
+      const edits = service().rename(state, offsetOf(document, params.position), params.newName);
+      if (!edits) return null;
+      if ('error' in edits) throw new ResponseError(LSPErrorCodes.RequestFailed, edits.error);
+      return { changes: { [document.uri]: edits.map((e) => proto.textEdit(document, e)) } };
+    }),
+
+    onDocument(DocumentFormattingRequest.type, 'formatting', [], (document, state) => service().format(state.parsed).map((e) => proto.textEdit(document, e))),
+  ];
+}

@@ -1,0 +1,78 @@
+/**
+ * The handshake: what the client can do and what it asks for (initializationOptions), and
+ * what the server answers it can do. After `initialized` the environment files are watched
+ * and the catalog is loaded, while the editor is still opening files.
+ */
+import { CodeActionKind, DidChangeWatchedFilesNotification, TextDocumentSyncKind } from './protocol';
+import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } from 'vscode-languageserver/node';
+import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
+import { VERSION } from '../version';
+import type { Session } from './session';
+
+export function registerInitialize(session: Session): void {
+  const { connection, documents, diagnostics, client } = session;
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown; triggerSuggestCommand?: unknown };
+    if (typeof init.environment === 'string') documents.selected = init.environment;
+    if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
+    // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
+    client.completion.snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
+    // The editor's own command that opens completion again (VS Code's `editor.action.triggerSuggest`): an
+    // editor that has none would send it back to the server, so it is attached only when the client names it.
+    client.completion.triggerSuggest = typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
+    client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
+    // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
+    const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
+    documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
+    const folderEvents = params.capabilities.workspace?.workspaceFolders === true;
+    const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    connection.onInitialized(() => {
+      if (watch) {
+        connection.client
+          .register(DidChangeWatchedFilesNotification.type, {
+            watchers: [{ globPattern: '**/http-client.env.json' }, { globPattern: '**/http-client.private.env.json' }],
+          })
+          .catch((e: unknown) => session.log(`cannot watch environment files: ${String(e)}`));
+      }
+      // Not in the table of handlers: the library takes this notification over at initialize when
+      // the client has workspace folders, and hands it on through this event (in the same guard).
+      if (folderEvents) {
+        connection.workspace.onDidChangeWorkspaceFolders((event: WorkspaceFoldersChangeEvent) => {
+          void session.guard('workspace folders', undefined, undefined, () => foldersChanged(session, event));
+        });
+      }
+      // Load the catalog while the editor is still opening files, not when the first one arrives.
+      setImmediate(() => session.guard('loading the catalog', undefined, undefined, () => {
+        session.service();
+      }));
+    });
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '], resolveProvider: false },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorExtract] },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentFormattingProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'lpreq', version: VERSION },
+    };
+  });
+}
+
+/** Folders added to or removed from the workspace: the roots change, and with them the environment files a document finds. */
+function foldersChanged(session: Session, event: WorkspaceFoldersChangeEvent): void {
+  const removed = new Set(event.removed.map((f) => f.uri));
+  const uris = session.documents.rootUris.filter((u) => !removed.has(u));
+  for (const f of event.added) if (!uris.includes(f.uri)) uris.push(f.uri);
+  session.documents.setRoots(uris);
+  session.documents.forgetEnvironments();
+  session.recheckAll();
+}

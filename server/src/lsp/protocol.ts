@@ -1,0 +1,41 @@
+/**
+ * The values of vscode-languageserver the server uses, imported in this one file. The
+ * package is CommonJS: a bundle wraps it again for every file that imports a value of it,
+ * copying its thousand exports each time, and the server's start would pay for each copy.
+ * Types are imported from the package where they are used (they cost nothing at run time).
+ */
+export {
+  CodeActionKind,
+  CodeActionRequest,
+  CompletionItemKind,
+  CompletionRequest,
+  createConnection,
+  DefinitionRequest,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentFormattingRequest,
+  DocumentHighlightKind,
+  DocumentHighlightRequest,
+  DocumentSymbolRequest,
+  FoldingRangeRequest,
+  HoverRequest,
+  InsertTextFormat,
+  LSPErrorCodes,
+  MessageType,
+  PrepareRenameRequest,
+  ProposedFeatures,
+  ReferencesRequest,
+  RenameRequest,
+  ResponseError,
+  SemanticTokensDeltaRequest,
+  SemanticTokensRangeRequest,
+  SemanticTokensRequest,
+  ShowMessageNotification,
+  StreamMessageWriter,
+  SymbolKind,
+  TextDocumentSyncKind,
+} from 'vscode-languageserver/node';

@@ -1,0 +1,9 @@
+/**
+ * The Node-only helpers the hosts share (the command line, the language server, the VS Code
+ * client): environment files, body files read from inside the workspace, the one reader of
+ * text input, the catalog from a folder. Code outside node/ imports them through this file.
+ */
+export { EnvironmentFileError, loadEnvironmentFiles, environmentDefinitions, type EnvironmentFiles } from './environments';
+export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
+export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
+export { loadCatalogFromDir } from './catalogFiles';
