@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { catalogToOpenApi } from '../core/catalog/openapi';
+import { catalogToOpenApi } from '../core';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 

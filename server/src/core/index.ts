@@ -13,6 +13,7 @@ export * from './variables';
 export * from './suggest';
 export { loadCatalog, splitParamName, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
 export type { Field } from './catalog/schema';
+export { catalogToOpenApi } from './catalog/openapi';
 export { CODE_HELP } from './codes';
 export { own, hasOwn, setOwn, dict, dictFrom } from './own';
 export { LineIndex, ForwardPositions, lineStarts, lineOfOffset, type LineColumn, type LinePosition } from './positions';

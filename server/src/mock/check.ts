@@ -3,8 +3,8 @@
  * (method, path, one parameter line per sent pair, or the JSON body), so what the editor
  * calls an error is what the mock answers with 400.
  */
-import type { Checker, Diagnostic } from '../core/checker';
-import type { Block, ParameterLine } from '../core/parser';
+import type { Checker, Diagnostic } from '../core';
+import type { Block, ParameterLine } from '../core';
 import type { Pair } from './params';
 
 export interface RequestProblem {

@@ -4,12 +4,12 @@
  * into a JSON error body; a handler never writes to the socket itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Catalog, Endpoint } from '../core/catalog/catalog';
+import type { Catalog, Endpoint } from '../core';
 import type { EndpointId } from './endpointIds';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
 import type { MockState, Row } from './state';
-import { own, setOwn } from '../core/own';
+import { own, setOwn } from '../core';
 
 export class HttpError extends Error {
   constructor(

@@ -5,9 +5,9 @@
  * docs name without fields. A parameter added to the docs with its field reaches the mock
  * without a change to its code; a handler writes by hand only what carries behaviour.
  */
-import type { CatalogParameter, Resource } from '../core/catalog/catalog';
-import { findParameter } from '../core/checker';
-import { own, setOwn } from '../core/own';
+import type { CatalogParameter, Resource } from '../core';
+import { findParameter } from '../core';
+import { own, setOwn } from '../core';
 import { badRequest, type MockContext } from './context';
 import { toBool, toInt, toNumber } from './params';
 import type { Row } from './state';

@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { bundledCatalog } from '../catalogData';
-import type { Catalog } from '../core/catalog/catalog';
+import type { Catalog } from '../core';
 import { defaultSeed, parseSeed, type SeedData } from './seed';
 import { MockServer, newToken } from './server';
 import { MockState } from './state';

@@ -5,10 +5,10 @@
  * right type. Keys of a row that are not documented fields (course_id, validation data)
  * never leave the mock, except for objects the docs reference without fields.
  */
-import type { Catalog } from '../core/catalog/catalog';
-import type { Field } from '../core/catalog/schema';
+import type { Catalog } from '../core';
+import type { Field } from '../core';
 import { toBool, toInt, toNumber } from './params';
-import { hasOwn, own, setOwn } from '../core/own';
+import { hasOwn, own, setOwn } from '../core';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

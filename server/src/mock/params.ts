@@ -3,9 +3,9 @@
  * string and form body (or a JSON body flattened to the same bracket names), and a nested
  * view of them (`module[name]` -> `{ module: { name } }`, `a[]` -> arrays).
  */
-import { splitParamName } from '../core/catalog/catalog';
-import { dateTimeMillis, isDate } from '../core/values';
-import { hasOwn, own, setOwn } from '../core/own';
+import { splitParamName } from '../core';
+import { dateTimeMillis, isDate } from '../core';
+import { hasOwn, own, setOwn } from '../core';
 
 export type Pair = [name: string, value: string];
 

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import defaultSeedJson from './seed.json';
-import { own } from '../core/own';
+import { own } from '../core';
 
 const id = z.number().int().positive();
 /** A DateTime (ISO 8601 with Z or an offset) or a Date of the docs; the materializer would replace anything else silently. */

@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TextDecoder } from 'node:util';
-import type { Catalog, Endpoint } from '../core/catalog/catalog';
-import { Checker, findParameter } from '../core/checker';
-import { targetPath } from '../core/matcher';
+import type { Catalog, Endpoint } from '../core';
+import { Checker, findParameter } from '../core';
+import { targetPath } from '../core';
 import { checkHttpRequest, type RequestProblem } from './check';
 import { HttpError, type MockContext, type Outcome } from './context';
 import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
 import { flatten, Params, type Pair } from './params';
 import { MockState } from './state';
-import { own } from '../core/own';
+import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;

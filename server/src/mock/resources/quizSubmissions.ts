@@ -11,7 +11,7 @@ import {
 } from '../context';
 import { toInt, toNumber } from '../params';
 import type { MockState, Row } from '../state';
-import { setOwn } from '../../core/own';
+import { setOwn } from '../../core';
 import { randomBytes } from 'node:crypto';
 import { quizOf, questionsOf } from './quizzes';
 

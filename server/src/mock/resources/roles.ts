@@ -11,7 +11,7 @@ import {
 } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
-import { setOwn } from '../../core/own';
+import { setOwn } from '../../core';
 
 const DEFAULT_PERMISSIONS = new Map<string, string[]>(Object.entries({
   StudentEnrollment: ['read_forum', 'post_to_forum', 'read_announcements'],
