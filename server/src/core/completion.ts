@@ -4,7 +4,8 @@
  * they replace; the LSP layer turns them into ranges.
  */
 import type { CatalogParameter, Endpoint, EndpointPath, TemplateSegment } from './catalog/catalog';
-import { lookupParameter, RequestsBefore, requestNamesOf } from './checker';
+import { RequestsBefore, requestNamesOf } from './checker';
+import { lookupParameter } from './catalog/parameters';
 import { describeEndpoint, describeParameter, md, code, parameterRules, typeLabel } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineAt, type ServiceContext } from './documentIndex';
 import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';

@@ -3,7 +3,7 @@
  * enum value's meaning on the value, and a variable's value and origin on `{{name}}`
  * (never the value of a secret).
  */
-import { lookupParameter } from './checker';
+import { lookupParameter } from './catalog/parameters';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';

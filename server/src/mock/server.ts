@@ -9,7 +9,8 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo, Socket } from 'node:net';
 import { TextDecoder } from 'node:util';
 import type { Catalog, Endpoint } from '../core/catalog/catalog';
-import { Checker, findParameter } from '../core/checker';
+import { Checker } from '../core/checker';
+import { findParameter } from '../core/catalog/parameters';
 import { targetPath } from '../core/matcher';
 import { checkHttpRequest, type RequestProblem } from './check';
 import { HttpError, type Handler, type MockContext, type Outcome } from './context';

@@ -1,0 +1,277 @@
+/**
+ * The checker: a request block against the catalog (LPREQ-FORMAT sections 2 to 4).
+ * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
+ */
+import type { Catalog } from '../catalog/catalog';
+import { EndpointMatcher, INNER_PLACEHOLDER, targetPath, type MatchResult } from '../matcher';
+import {
+  blockBoundaries,
+  parseBlock,
+  parseDocument,
+  requestName,
+  requestTarget,
+  targetOffset,
+  type Block,
+  type LpreqDocument,
+} from '../parser';
+import { jsonBodyParameters } from '../jsonParams';
+import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
+import { documentVariables, environmentValues, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';
+import { checkDurations, checkHeaders, checkVariables } from './text';
+import { checkPlaceholderForms, NO_PARAMS, unclosedVariable } from './path';
+import { checkJsonBody, guardDepth } from './jsonBody';
+import { checkParameters } from './parameters';
+
+export class Checker {
+  readonly matcher: EndpointMatcher;
+
+  constructor(readonly catalog: Catalog) {
+    this.matcher = new EndpointMatcher(catalog);
+  }
+
+  /** Checks a whole text (parse + check). */
+  checkText(text: string, env?: Environments): { document: LpreqDocument; diagnostics: Diagnostic[] } {
+    const document = parseDocument(text);
+    return { document, diagnostics: this.checkDocument(document, env) };
+  }
+
+  /**
+   * The diagnostics of a text, without keeping its tree: what `lpreq check` needs. Each block
+   * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
+   * garbage collector little. The result equals checkDocument(parseDocument(text), env).
+   */
+  diagnose(text: string, env?: Environments): Diagnostic[] {
+    const starts = blockBoundaries(text);
+    const blockText = (k: number) => text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length);
+    // One pass: each block is checked with the scope of the blocks up to it, and every
+    // variable it looks up is noted. A variable defined again or first by a later block makes
+    // that block's check stale; those few blocks are checked again, with the whole document's
+    // variables, at the end. Request names are another matter: a request can only use the
+    // response of an earlier one (section 4), so each block sees the names before it.
+    let current = 0;
+    /** The blocks that looked each variable up, in order (a block once per name). */
+    const lookedUp = new Map<string, number[]>();
+    const names: string[] = [];
+    const seen = new Set<string>();
+    let synced = 0;
+    const scope: VariableScope = {
+      values: environmentValues(env),
+      requestNames: seen,
+      onLookup: (name) => {
+        const blocks = lookedUp.get(name);
+        if (!blocks) lookedUp.set(name, [current]);
+        else if (blocks[blocks.length - 1] !== current) blocks.push(current);
+      },
+      syncRequestNames: () => {
+        while (synced < names.length) seen.add(names[synced++]);
+      },
+    };
+    /** The block that defines each variable (a file variable's last definition, a script's first); the count of named requests before each block. */
+    const setAt = new Map<string, number>();
+    let lastDefinition = -1;
+    const keys: number[] = [];
+    const found: Diagnostic[][] = [];
+    for (let k = 0; k < starts.length; k++) {
+      current = k;
+      const block = parseBlock(blockText(k));
+      for (let i = 0; i < block.variables.length; i++) {
+        const v = block.variables[i];
+        scope.values.set(v.name.text, v.value.text);
+        setAt.set(v.name.text, k);
+        lastDefinition = k;
+      }
+      for (let i = 0; i < block.scriptSets.length; i++) {
+        const set = block.scriptSets[i];
+        if (!set.global) continue;
+        (scope.scriptNames ??= new Set()).add(set.name);
+        if (!setAt.has(set.name)) {
+          setAt.set(set.name, k);
+          lastDefinition = k;
+        }
+      }
+      keys.push(names.length);
+      const diagnostics = this.checkBlock(block, scope);
+      // Most blocks have none: their empty lists are not kept to the end.
+      found.push(diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics);
+      const name = requestName(block);
+      if (name) names.push(name);
+    }
+    scope.onLookup = undefined;
+    // The blocks that looked a variable up before its (last) definition, in order.
+    const stale: number[] = [];
+    if (lastDefinition > 0) {
+      for (const [name, blocks] of lookedUp) {
+        const definedAt = setAt.get(name);
+        if (definedAt === undefined) continue;
+        for (let i = 0; i < blocks.length && blocks[i] < definedAt; i++) stale.push(blocks[i]);
+      }
+      stale.sort((a, b) => a - b);
+    }
+    for (let i = 0; i < stale.length; i++) {
+      const k = stale[i];
+      if (i > 0 && stale[i - 1] === k) continue;
+      found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: new Set(names.slice(0, keys[k])), syncRequestNames: undefined });
+    }
+    const out: Diagnostic[] = [];
+    for (let k = 0; k < found.length; k++) {
+      const diagnostics = found[k];
+      if (diagnostics.length === 0) continue;
+      if (diagnostics.length > 1) diagnostics.sort(byPosition);
+      for (const d of diagnostics) out.push(shiftDiagnostic(d, starts[k]));
+    }
+    return out;
+  }
+
+  checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
+    // The whole document's variables; the request names of the blocks before each one (section 4).
+    const before = new RequestsBefore(documentVariables(doc, env));
+    const out: Diagnostic[] = [];
+    for (let k = 0; k < doc.blocks.length; k++) {
+      const { start, block } = doc.blocks[k];
+      const diagnostics = this.checkBlock(block, before.scope);
+      before.pass(block);
+      if (diagnostics.length === 0) continue;
+      if (diagnostics.length > 1) diagnostics.sort(byPosition);
+      for (const d of diagnostics) out.push(shiftDiagnostic(d, start));
+    }
+    return out;
+  }
+
+  /** Matches a block's request to the catalog (also used by completion, hover and sending). */
+  matchBlock(block: Block, scope: VariableScope): MatchResult | undefined {
+    const request = block.request;
+    if (!request || !request.methodKnown) return undefined;
+    const path = targetPath(requestTarget(request), (name) => scopeValue(scope, name));
+    if (!path) return undefined;
+    return this.matcher.match(path, request.method.text);
+  }
+
+  /** Checks one block; offsets in the result are relative to the block. Never throws on any input. */
+  checkBlock(block: Block, scope: VariableScope): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    for (let i = 0; i < block.problems.length; i++) {
+      const p = block.problems[i];
+      out.push(diag('syntax', p.message, p.start, p.end));
+    }
+    checkVariables(block, scope, out);
+    checkHeaders(block, out);
+    if (block.metadata.length > 0) checkDurations(block, out);
+    const request = block.request;
+    if (!request || !request.methodKnown) return out;
+    const lineStart = request.start;
+    const lineEnd = request.end;
+    // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
+    const pathLines = request.pathLines ?? [];
+    const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
+    for (let i = 0; i < block.problems.length; i++) if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return out;
+    const unclosed = unclosedVariable(block);
+    if (unclosed) {
+      out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
+      return out;
+    }
+    const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
+    const path = targetPath(target, (name) => scopeValue(scope, name));
+    if (!path) return out;
+    const match = this.matcher.match(path, request.method.text);
+    // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
+    if (match.kind === 'not-checked') return out;
+    for (let i = 0; i < path.segments.length; i++) {
+      const seg = path.segments[i];
+      if (seg.isUnfilled) {
+        // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
+        const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
+        const shown = inner ? inner[0] : seg.text;
+        const at = target.indexOf(`/${seg.text}`);
+        const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
+        out.push(
+          diag(
+            'unfilled-placeholder',
+            `the path placeholder ${shown} is not filled in: replace it with an id or a {{variable}}`,
+            start,
+            at === -1 ? lineEnd : start + shown.length,
+          ),
+        );
+      }
+    }
+    if (match.kind === 'unknown-endpoint') {
+      out.push(
+        diag(
+          'unknown-endpoint',
+          `no documented endpoint matches ${path.path}${match.near ? ` (nearest documented path: ${match.near})` : ''}`,
+          request.target.start,
+          request.target.end,
+        ),
+      );
+      return out;
+    }
+    if (match.kind === 'method-not-allowed') {
+      out.push(
+        diag(
+          'method-not-allowed',
+          `${request.method.text} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`,
+          request.method.start,
+          request.method.end === request.method.start ? request.target.end : request.method.end,
+        ),
+      );
+      return out;
+    }
+    const endpoint = match.endpoint;
+    const label = `${endpoint.method} ${match.path.template}`;
+    if (match.path.deprecated || endpoint.deprecated) {
+      const preferred = endpoint.paths.find((p) => !p.deprecated);
+      out.push(
+        diag(
+          'deprecated',
+          `${label} is deprecated${preferred && match.path.deprecated ? `; use ${preferred.template}` : ''}`,
+          request.target.start,
+          request.target.end,
+          preferred && match.path.deprecated ? { replacement: preferred.template } : undefined,
+        ),
+      );
+    }
+    if (checkPlaceholderForms(this.matcher, endpoint, match.path, match.bindings, request, out)) return out;
+    // A body read from a file (`< ./body.json`) is not here to check: what it holds, required or not, is unknown.
+    if (block.fileBody) {
+      if (endpoint.body !== 'json') checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+      return out;
+    }
+    if (endpoint.body === 'json') {
+      // Beside a JSON body, a query string is not the body: it is checked as parameters, and the body as JSON.
+      // Without one, parameters anywhere are form parameters sent where JSON is expected.
+      const query = block.jsonBody ? block.params.filter((p) => p.source === 'query') : NO_PARAMS;
+      if (query.length > 0) checkParameters(query, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+      if (query.length < block.params.length) {
+        out.push(
+          diag(
+            'json-body-expected',
+            `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
+            lineStart,
+            lineEnd,
+          ),
+        );
+        return out;
+      }
+      if (endpoint.jsonBody) guardDepth(block, out, () => checkJsonBody(block, endpoint, endpoint.jsonBody!, label, lineStart, lineEnd, out));
+      return out;
+    }
+    let params = block.params;
+    if (block.jsonBody) {
+      // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
+      let json: ReturnType<typeof jsonBodyParameters> | undefined;
+      guardDepth(block, out, () => (json = jsonBodyParameters(block.jsonBody!)));
+      if (!json) return out;
+      if (json.error) {
+        out.push(diag('syntax', json.error.message, json.error.start, json.error.end));
+        return out;
+      }
+      params = [...block.params, ...json.params];
+      // A variable standing for a whole value (`"column": {{column}}`) may hold anything: what is missing cannot be known.
+      if (json.variableValues) {
+        checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
+        return out;
+      }
+    }
+    checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out);
+    return out;
+  }
+}
