@@ -3,14 +3,13 @@
  * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
  */
 import type { Catalog } from '../catalog/catalog';
-import { EndpointMatcher, INNER_PLACEHOLDER, targetPath, type MatchResult } from '../matcher';
+import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import {
   blockBoundaries,
   parseBlock,
   parseDocument,
   requestName,
   requestTarget,
-  targetOffset,
   type Block,
   type LpreqDocument,
 } from '../parser';
@@ -18,7 +17,8 @@ import { jsonBodyParameters } from '../jsonParams';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
 import { documentVariables, environmentValues, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';
 import { checkDurations, checkHeaders, checkVariables } from './text';
-import { checkPlaceholderForms, NO_PARAMS, unclosedVariable } from './path';
+import { checkTarget } from './path';
+import { NO_PARAMS, type RequestCheck } from './context';
 import { checkJsonBody, guardDepth } from './jsonBody';
 import { checkParameters } from './parameters';
 
@@ -156,122 +156,55 @@ export class Checker {
     checkVariables(block, scope, out);
     checkHeaders(block, out);
     if (block.metadata.length > 0) checkDurations(block, out);
-    const request = block.request;
-    if (!request || !request.methodKnown) return out;
-    const lineStart = request.start;
-    const lineEnd = request.end;
-    // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
-    const pathLines = request.pathLines ?? [];
-    const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
-    for (let i = 0; i < block.problems.length; i++) if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return out;
-    const unclosed = unclosedVariable(block);
-    if (unclosed) {
-      out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
-      return out;
-    }
-    const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
-    const path = targetPath(target, (name) => scopeValue(scope, name));
-    if (!path) return out;
-    const match = this.matcher.match(path, request.method.text);
-    // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
-    if (match.kind === 'not-checked') return out;
-    for (let i = 0; i < path.segments.length; i++) {
-      const seg = path.segments[i];
-      if (seg.isUnfilled) {
-        // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
-        const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
-        const shown = inner ? inner[0] : seg.text;
-        const at = target.indexOf(`/${seg.text}`);
-        const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
-        out.push(
-          diag(
-            'unfilled-placeholder',
-            `the path placeholder ${shown} is not filled in: replace it with an id or a {{variable}}`,
-            start,
-            at === -1 ? lineEnd : start + shown.length,
-          ),
-        );
-      }
-    }
-    if (match.kind === 'unknown-endpoint') {
-      out.push(
-        diag(
-          'unknown-endpoint',
-          `no documented endpoint matches ${path.path}${match.near ? ` (nearest documented path: ${match.near})` : ''}`,
-          request.target.start,
-          request.target.end,
-        ),
-      );
-      return out;
-    }
-    if (match.kind === 'method-not-allowed') {
-      out.push(
-        diag(
-          'method-not-allowed',
-          `${request.method.text} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`,
-          request.method.start,
-          request.method.end === request.method.start ? request.target.end : request.method.end,
-        ),
-      );
-      return out;
-    }
-    const endpoint = match.endpoint;
-    const label = `${endpoint.method} ${match.path.template}`;
-    if (match.path.deprecated || endpoint.deprecated) {
-      const preferred = endpoint.paths.find((p) => !p.deprecated);
-      out.push(
-        diag(
-          'deprecated',
-          `${label} is deprecated${preferred && match.path.deprecated ? `; use ${preferred.template}` : ''}`,
-          request.target.start,
-          request.target.end,
-          preferred && match.path.deprecated ? { replacement: preferred.template } : undefined,
-        ),
-      );
-    }
-    if (checkPlaceholderForms(this.matcher, endpoint, match.path, match.bindings, request, out)) return out;
-    // A body read from a file (`< ./body.json`) is not here to check: what it holds, required or not, is unknown.
-    if (block.fileBody) {
-      if (endpoint.body !== 'json') checkParameters(block.params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
-      return out;
-    }
-    if (endpoint.body === 'json') {
-      // Beside a JSON body, a query string is not the body: it is checked as parameters, and the body as JSON.
-      // Without one, parameters anywhere are form parameters sent where JSON is expected.
-      const query = block.jsonBody ? block.params.filter((p) => p.source === 'query') : NO_PARAMS;
-      if (query.length > 0) checkParameters(query, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
-      if (query.length < block.params.length) {
-        out.push(
-          diag(
-            'json-body-expected',
-            `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
-            lineStart,
-            lineEnd,
-          ),
-        );
-        return out;
-      }
-      if (endpoint.jsonBody) guardDepth(block, out, () => checkJsonBody(block, endpoint, endpoint.jsonBody!, label, lineStart, lineEnd, out));
-      return out;
-    }
-    let params = block.params;
-    if (block.jsonBody) {
-      // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
-      let json: ReturnType<typeof jsonBodyParameters> | undefined;
-      guardDepth(block, out, () => (json = jsonBodyParameters(block.jsonBody!)));
-      if (!json) return out;
-      if (json.error) {
-        out.push(diag('syntax', json.error.message, json.error.start, json.error.end));
-        return out;
-      }
-      params = [...block.params, ...json.params];
-      // A variable standing for a whole value (`"column": {{column}}`) may hold anything: what is missing cannot be known.
-      if (json.variableValues) {
-        checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out, false);
-        return out;
-      }
-    }
-    checkParameters(params, endpoint, match.bindings, label, lineStart, lineEnd, out);
+    const check = checkTarget(this.matcher, block, scope, out);
+    if (check) checkSent(check);
     return out;
   }
+}
+
+/** What the request sends, by where it stands: the parameters (query, form body, a JSON body read as them) or a JSON body. */
+function checkSent(check: RequestCheck): void {
+  const { block, endpoint, label, lineStart, lineEnd, out } = check;
+  // A body read from a file (`< ./body.json`) is not here to check: what it holds, required or not, is unknown.
+  if (block.fileBody) {
+    if (endpoint.body !== 'json') checkParameters(check, block.params, false);
+    return;
+  }
+  if (endpoint.body === 'json') {
+    // Beside a JSON body, a query string is not the body: it is checked as parameters, and the body as JSON.
+    // Without one, parameters anywhere are form parameters sent where JSON is expected.
+    const query = block.jsonBody ? block.params.filter((p) => p.source === 'query') : NO_PARAMS;
+    if (query.length > 0) checkParameters(check, query, false);
+    if (query.length < block.params.length) {
+      out.push(
+        diag(
+          'json-body-expected',
+          `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
+          lineStart,
+          lineEnd,
+        ),
+      );
+      return;
+    }
+    if (endpoint.jsonBody) guardDepth(block, out, () => checkJsonBody(check, endpoint.jsonBody!));
+    return;
+  }
+  let params = block.params;
+  if (block.jsonBody) {
+    // The API reads a JSON body of a form endpoint as its parameters: check them by their bracket names.
+    let json: ReturnType<typeof jsonBodyParameters> | undefined;
+    guardDepth(block, out, () => (json = jsonBodyParameters(block.jsonBody!)));
+    if (!json) return;
+    if (json.error) {
+      out.push(diag('syntax', json.error.message, json.error.start, json.error.end));
+      return;
+    }
+    params = [...block.params, ...json.params];
+    // A variable standing for a whole value (`"column": {{column}}`) may hold anything: what is missing cannot be known.
+    if (json.variableValues) {
+      checkParameters(check, params, false);
+      return;
+    }
+  }
+  checkParameters(check, params);
 }

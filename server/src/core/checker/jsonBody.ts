@@ -1,22 +1,15 @@
 /** The check of a JSON body against the endpoint's documented shape. */
 import type { Node as JsonNode } from 'jsonc-parser';
-import type { Endpoint } from '../catalog/catalog';
 import type { JsonShape } from '../catalog/schema';
 import type { Block } from '../parser';
 import { jsonBodyTree, VARIABLE_MARK } from '../jsonParams';
 import { closest } from '../suggest';
 import { own } from '../own';
 import { diag, type Diagnostic } from './diagnostics';
+import type { RequestCheck } from './context';
 
-export function checkJsonBody(
-  block: Block,
-  endpoint: Endpoint,
-  shape: JsonShape,
-  label: string,
-  lineStart: number,
-  lineEnd: number,
-  out: Diagnostic[],
-) {
+export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
+  const { block, endpoint, label, lineStart, lineEnd, out } = check;
   const body = block.jsonBody;
   if (!body) {
     for (const key of shape.required ?? []) {

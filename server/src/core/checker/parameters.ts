@@ -1,24 +1,21 @@
 /** The checks of the parameters sent: each against its documentation, then the requirements and rules of the endpoint. */
-import type { CatalogParameter, Endpoint } from '../catalog/catalog';
+import type { CatalogParameter } from '../catalog/catalog';
 import { splitParamName } from '../catalog/catalog';
 import { findParameter, LEFT_PATTERN, outsideEnum, suggestionNames } from '../catalog/parameters';
 import type { ParameterLine } from '../parser';
 import { closest } from '../suggest';
 import { formatProblem, typeProblem } from '../values';
-import { diag, type Diagnostic } from './diagnostics';
+import { diag } from './diagnostics';
+import type { RequestCheck } from './context';
 import { applyRule, RuleContext } from './rules';
 
 export function checkParameters(
+  check: RequestCheck,
   params: ParameterLine[],
-  endpoint: Endpoint,
-  bound: Map<string, string>,
-  label: string,
-  lineStart: number,
-  lineEnd: number,
-  out: Diagnostic[],
   /** False when the body comes from a file: what is missing or conflicting cannot be known. */
   requirements = true,
 ) {
+  const { endpoint, bindings: bound, label, lineStart, lineEnd, out } = check;
   /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
   const sent = new Map<string, SentParameter[]>();
   for (let i = 0; i < params.length; i++) {
@@ -84,7 +81,7 @@ export function checkParameters(
         ),
       );
     }
-    checkValue(line, param, label, out);
+    checkValue(check, line, param);
   }
   if (!requirements) return;
   // Unconditional requirements; a value the path carries satisfies its parameter.
@@ -110,11 +107,12 @@ export function checkParameters(
     );
   }
   if (endpoint.rules.length === 0) return;
-  const context = new RuleContext(sent, bound, reportedMissing, label, lineStart, lineEnd, endpoint, out);
+  const context = new RuleContext(check, sent, reportedMissing);
   for (let i = 0; i < endpoint.rules.length; i++) applyRule(endpoint.rules[i], context);
 }
 
-function checkValue(line: ParameterLine, param: CatalogParameter, label: string, out: Diagnostic[]) {
+function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogParameter) {
+  const { label, out } = check;
   const value = line.decodedValue;
   if (value.includes('{{')) return;
   if (param.nullable && (value === '' || value === 'null')) return;

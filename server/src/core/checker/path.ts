@@ -1,23 +1,102 @@
 /** The checks of a request's target: the values its path gives the placeholders, and `{{` left open. */
-import type { Catalog, Endpoint, EndpointPath } from '../catalog/catalog';
-import { acceptsForm, type EndpointMatcher } from '../matcher';
-import { requestTarget, targetOffset, type Block, type ParameterLine, type RequestLine } from '../parser';
+import type { Catalog, EndpointPath } from '../catalog/catalog';
+import { acceptsForm, INNER_PLACEHOLDER, targetPath, type EndpointMatcher } from '../matcher';
+import { requestTarget, targetOffset, type Block } from '../parser';
 import { closest } from '../suggest';
 import { diag, type Diagnostic } from './diagnostics';
+import { NO_PARAMS, type RequestCheck } from './context';
+import { scopeValue, type VariableScope } from './scope';
+
+/**
+ * The request's target against the catalog: a target that cannot be read, a placeholder left
+ * in it, no documented path or method, a deprecated path, a value a placeholder does not take.
+ * Returns what the checks of the rest need when the target matched an endpoint and they go on.
+ */
+export function checkTarget(matcher: EndpointMatcher, block: Block, scope: VariableScope, out: Diagnostic[]): RequestCheck | undefined {
+  const request = block.request;
+  if (!request || !request.methodKnown) return undefined;
+  const lineStart = request.start;
+  const lineEnd = request.end;
+  // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
+  const pathLines = request.pathLines ?? [];
+  const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
+  for (let i = 0; i < block.problems.length; i++) if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return undefined;
+  const unclosed = unclosedVariable(block);
+  if (unclosed) {
+    out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
+    return undefined;
+  }
+  const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
+  const path = targetPath(target, (name) => scopeValue(scope, name));
+  if (!path) return undefined;
+  const match = matcher.match(path, request.method.text);
+  // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
+  if (match.kind === 'not-checked') return undefined;
+  for (let i = 0; i < path.segments.length; i++) {
+    const seg = path.segments[i];
+    if (seg.isUnfilled) {
+      // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
+      const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
+      const shown = inner ? inner[0] : seg.text;
+      const at = target.indexOf(`/${seg.text}`);
+      const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
+      out.push(
+        diag(
+          'unfilled-placeholder',
+          `the path placeholder ${shown} is not filled in: replace it with an id or a {{variable}}`,
+          start,
+          at === -1 ? lineEnd : start + shown.length,
+        ),
+      );
+    }
+  }
+  if (match.kind === 'unknown-endpoint') {
+    out.push(
+      diag(
+        'unknown-endpoint',
+        `no documented endpoint matches ${path.path}${match.near ? ` (nearest documented path: ${match.near})` : ''}`,
+        request.target.start,
+        request.target.end,
+      ),
+    );
+    return undefined;
+  }
+  if (match.kind === 'method-not-allowed') {
+    out.push(
+      diag(
+        'method-not-allowed',
+        `${request.method.text} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`,
+        request.method.start,
+        request.method.end === request.method.start ? request.target.end : request.method.end,
+      ),
+    );
+    return undefined;
+  }
+  const endpoint = match.endpoint;
+  const label = `${endpoint.method} ${match.path.template}`;
+  if (match.path.deprecated || endpoint.deprecated) {
+    const preferred = endpoint.paths.find((p) => !p.deprecated);
+    out.push(
+      diag(
+        'deprecated',
+        `${label} is deprecated${preferred && match.path.deprecated ? `; use ${preferred.template}` : ''}`,
+        request.target.start,
+        request.target.end,
+        preferred && match.path.deprecated ? { replacement: preferred.template } : undefined,
+      ),
+    );
+  }
+  const check: RequestCheck = { block, request, endpoint, path: match.path, bindings: match.bindings, label, lineStart, lineEnd, out };
+  return checkPlaceholderForms(check, matcher) ? undefined : check;
+}
 
 /**
  * The values the path gives its placeholders, against the forms each accepts (section 2):
  * an id is digits; a SIS id carries a documented prefix; `self`, `root`, a date or a name
  * only where the placeholder takes them.
  */
-export function checkPlaceholderForms(
-  matcher: EndpointMatcher,
-  endpoint: Endpoint,
-  path: EndpointPath,
-  bindings: Map<string, string>,
-  request: RequestLine,
-  out: Diagnostic[],
-): boolean {
+function checkPlaceholderForms(check: RequestCheck, matcher: EndpointMatcher): boolean {
+  const { endpoint, path, bindings, request, out } = check;
   const { start, end } = request.target;
   for (const [name, value] of bindings) {
     const forms = matcher.formsOf(endpoint, path, name);
@@ -112,6 +191,3 @@ function unclosedIn(text: string, part: { start: number; end: number }): { start
   }
   return undefined;
 }
-
-/** No parameters to check apart (shared, never written to). */
-export const NO_PARAMS: ParameterLine[] = [];

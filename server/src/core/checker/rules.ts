@@ -7,21 +7,31 @@ import type { ParameterLine } from '../parser';
 import { own } from '../own';
 import { diag, type Diagnostic } from './diagnostics';
 import type { SentParameter } from './parameters';
+import type { RequestCheck } from './context';
 
 
 /** What the rules of one request see: the parameters sent, the path's values, and where to report. */
 export class RuleContext {
+  readonly bound: Map<string, string>;
+  readonly label: string;
+  readonly lineStart: number;
+  readonly lineEnd: number;
+  readonly endpoint: Endpoint;
+  readonly out: Diagnostic[];
+
   constructor(
+    check: RequestCheck,
     readonly sent: Map<string, SentParameter[]>,
-    readonly bound: Map<string, string>,
     /** A parameter is reported missing once, however many rules require it. */
     readonly reportedMissing: Set<string>,
-    readonly label: string,
-    readonly lineStart: number,
-    readonly lineEnd: number,
-    readonly endpoint: Endpoint,
-    readonly out: Diagnostic[],
-  ) {}
+  ) {
+    this.bound = check.bindings;
+    this.label = check.label;
+    this.lineStart = check.lineStart;
+    this.lineEnd = check.lineEnd;
+    this.endpoint = check.endpoint;
+    this.out = check.out;
+  }
 
   isSent(name: string): boolean {
     return this.sent.has(name) || this.bound.has(name);

@@ -7,7 +7,7 @@ import { DURATION_KEYS, parseDuration } from '../metadata';
 import { isSystemVariable, parseRequestReference } from '../variables';
 import { diag, type Diagnostic } from './diagnostics';
 import { scopeHasRequest, scopeHasValue, type VariableScope } from './scope';
-import { NO_PARAMS } from './path';
+import { NO_PARAMS } from './context';
 
 export function checkVariables(block: Block, scope: VariableScope, out: Diagnostic[]) {
   // One pass over the block's `{{` (most blocks have one or two); each reference counts
