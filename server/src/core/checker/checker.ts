@@ -8,7 +8,6 @@ import {
   blockBoundaries,
   parseBlock,
   parseDocument,
-  requestName,
   requestTarget,
   type Block,
   type LpreqDocument,
@@ -24,6 +23,15 @@ import { checkParameters } from './parameters';
 
 export class Checker {
   readonly matcher: EndpointMatcher;
+  /**
+   * The walk from the top of a document that diagnose and checkDocument make, kept from call
+   * to call (both are synchronous) and emptied after each. V8 keeps the hidden classes of a
+   * walk's objects only while one of them lives: a walk made for each call took them along
+   * when it was collected, and with them the code optimised for them, so each call after a
+   * collection began unoptimised (a fifth of diagnose's time in the benchmark, an eighth of
+   * checkDocument's).
+   */
+  private readonly walk = new RequestsBefore(emptyScope());
 
   constructor(readonly catalog: Catalog) {
     this.matcher = new EndpointMatcher(catalog);
@@ -51,21 +59,16 @@ export class Checker {
     let current = 0;
     /** The blocks that looked each variable up, in order (a block once per name). */
     const lookedUp = new Map<string, number[]>();
-    const names: string[] = [];
-    const seen = new Set<string>();
-    let synced = 0;
-    const scope: VariableScope = {
+    const before = this.walk;
+    before.restart({
       values: environmentValues(env),
-      requestNames: seen,
       onLookup: (name) => {
         const blocks = lookedUp.get(name);
         if (!blocks) lookedUp.set(name, [current]);
         else if (blocks[blocks.length - 1] !== current) blocks.push(current);
       },
-      syncRequestNames: () => {
-        while (synced < names.length) seen.add(names[synced++]);
-      },
-    };
+    });
+    const scope = before.scope;
     /** The block that defines each variable (a file variable's last definition, a script's first); the count of named requests before each block. */
     const setAt = new Map<string, number>();
     let lastDefinition = -1;
@@ -89,12 +92,11 @@ export class Checker {
           lastDefinition = k;
         }
       }
-      keys.push(names.length);
+      keys.push(before.key);
       const diagnostics = this.checkBlock(block, scope);
       // Most blocks have none: their empty lists are not kept to the end.
       found.push(diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics);
-      const name = requestName(block);
-      if (name) names.push(name);
+      before.pass(block);
     }
     scope.onLookup = undefined;
     // The blocks that looked a variable up before its (last) definition, in order.
@@ -110,8 +112,9 @@ export class Checker {
     for (let i = 0; i < stale.length; i++) {
       const k = stale[i];
       if (i > 0 && stale[i - 1] === k) continue;
-      found[k] = this.checkBlock(parseBlock(blockText(k)), { ...scope, requestNames: new Set(names.slice(0, keys[k])), syncRequestNames: undefined });
+      found[k] = this.checkBlock(parseBlock(blockText(k)), before.scopeAt(keys[k]));
     }
+    before.restart(NOTHING);
     const out: Diagnostic[] = [];
     for (let k = 0; k < found.length; k++) {
       const diagnostics = found[k];
@@ -124,7 +127,8 @@ export class Checker {
 
   checkDocument(doc: LpreqDocument, env?: Environments): Diagnostic[] {
     // The whole document's variables; the request names of the blocks before each one (section 4).
-    const before = new RequestsBefore(documentVariables(doc, env));
+    const before = this.walk;
+    before.restart(documentVariables(doc, env));
     const out: Diagnostic[] = [];
     for (let k = 0; k < doc.blocks.length; k++) {
       const { start, block } = doc.blocks[k];
@@ -134,6 +138,7 @@ export class Checker {
       if (diagnostics.length > 1) diagnostics.sort(byPosition);
       for (const d of diagnostics) out.push(shiftDiagnostic(d, start));
     }
+    before.restart(NOTHING);
     return out;
   }
 
@@ -208,3 +213,10 @@ function checkSent(check: RequestCheck): void {
   }
   checkParameters(check, params);
 }
+
+function emptyScope(): VariableScope {
+  return { values: new Map(), requestNames: new Set() };
+}
+
+/** What the kept walk holds between two calls: no variables of any document. */
+const NOTHING: VariableScope = emptyScope();

@@ -101,7 +101,13 @@ export class RequestsBefore {
   readonly scope: VariableScope;
 
   constructor(whole: VariableScope) {
-    this.scope = { ...whole, requestNames: this.seen, syncRequestNames: () => this.sync() };
+    this.scope = {
+      values: whole.values,
+      requestNames: this.seen,
+      scriptNames: whole.scriptNames,
+      onLookup: whole.onLookup,
+      syncRequestNames: () => this.sync(),
+    };
   }
 
   get key(): number {
@@ -116,5 +122,28 @@ export class RequestsBefore {
   pass(block: Block): void {
     const name = requestName(block);
     if (name) this.names.push(name);
+  }
+
+  /**
+   * Starts again at the top of a document, with its variables: what a checker does with the
+   * one it keeps (Checker.walk), and with an empty scope after the walk, so that nothing of
+   * the document stays reachable from it.
+   */
+  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup'>): void {
+    this.names.length = 0;
+    this.seen.clear();
+    this.synced = 0;
+    const scope = this.scope;
+    scope.values = whole.values;
+    scope.scriptNames = whole.scriptNames;
+    scope.onLookup = whole.onLookup;
+  }
+
+  /**
+   * A scope of its own for a block seen earlier, the one whose `key` was given: the same
+   * variables, and a set of the names of the requests before that block.
+   */
+  scopeAt(key: number): VariableScope {
+    return { ...this.scope, requestNames: new Set(this.names.slice(0, key)), syncRequestNames: undefined };
   }
 }
