@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { dictFrom } from '../own';
+import { ruleSchema, type Rule } from '../rules';
 
 // zod's default compiles a checking function per object schema with `new Function` on first
 // use: code V8's code cache cannot keep, compiled again in every process. Interpreting the
@@ -18,7 +19,7 @@ z.config({ jitless: true });
  * built with no prototype, so that a name a request gives (`constructor`, `toString`) finds
  * only what the docs list. Lookups go through own() all the same (eslint-rules/own-lookup.mjs).
  */
-function dictOf<T extends z.ZodType>(value: T) {
+export function dictOf<T extends z.ZodType>(value: T) {
   return z.record(z.string(), value).transform((record) => dictFrom(record));
 }
 
@@ -97,86 +98,16 @@ export const ConditionSchema = z.strictObject({
   notIn: z.array(z.string()).optional(),
 });
 
-const ruleBase = {
-  /** The docs' words that state the rule, quoted in messages. */
-  text: z.string(),
-};
-
 /**
- * Rules, each interpreted by the one checker:
- * - required: `param` is required when `when` holds -> missing-required (request line).
- * - oneOf: at least one of `params` is required (when `unless` does not hold) -> missing-required.
- * - conflicts: `params` must not be sent together -> conflicting-parameters on the later one.
- * - ignored: `params` are ignored when `when` holds, or unless `unless` holds -> ignored-parameter on each.
- * - valueRequires: when `param` has `value` (or any value when absent), `requires` must be sent
- *   (with `requires.value` when given) -> missing-required (request line).
- * - appliesTo: the value of `param` only applies for some values of `dependsOn`
- *   (`table[value]` lists them, `*` for all; `whenAbsent` names `dependsOn` not sent) ->
- *   ignored-parameter on `param`.
- * - conflictingValues: the parameters of `all` must not all have one of their listed values at
- *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
- *   on the later one.
- * - valueKinds: the values of an array `param` are of one kind only, a kind told by its prefix
- *   (`course_section_`, `group_category_`), and at most `max` values of a kind ->
- *   conflicting-parameters on the value that breaks it.
- * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
- *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
- *   `table[segmentValue]` lists them -> ignored-parameter.
+ * Rules, each interpreted by the one checker: a kind is a module of `core/rules/` (its
+ * schema, lint, how it applies and how hover describes it), listed in `core/rules/index.ts`.
  */
-export const RuleSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('required'), param: z.string(), when: ConditionSchema, ...ruleBase }),
-  z.strictObject({
-    kind: z.literal('oneOf'),
-    params: z.array(z.string()).min(2),
-    unless: ConditionSchema.optional(),
-    ...ruleBase,
-  }),
-  z.strictObject({ kind: z.literal('conflicts'), params: z.array(z.string()).min(2), ...ruleBase }),
-  z.strictObject({
-    kind: z.literal('ignored'),
-    params: z.array(z.string()).min(1),
-    when: ConditionSchema.optional(),
-    unless: ConditionSchema.optional(),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('valueRequires'),
-    param: z.string(),
-    value: z.string().optional(),
-    requires: z.strictObject({ param: z.string(), value: z.string().optional() }),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('appliesTo'),
-    param: z.string(),
-    dependsOn: z.string(),
-    /** The key that stands in `table` for `dependsOn` not being sent (otherwise nothing is checked then). */
-    whenAbsent: z.string().optional(),
-    table: dictOf(z.array(z.string())),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('conflictingValues'),
-    /** Each entry: a parameter (a pattern name aligns instances by their pattern segments) and the values that, all together, conflict. */
-    all: z.array(z.strictObject({ param: z.string(), in: z.array(z.string()) })).min(2),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('valueKinds'),
-    param: z.string(),
-    kinds: z.array(z.strictObject({ name: z.string(), prefix: z.string().min(1), max: z.number().int().min(1).optional() })).min(1),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('patternAppliesTo'),
-    pattern: z.string(),
-    placeholder: z.string(),
-    dependsOn: z.string(),
-    defaultValue: z.string().optional(),
-    table: dictOf(z.array(z.string())),
-    ...ruleBase,
-  }),
-]);
+export const RuleSchema = ruleSchema({
+  z: { strictObject: z.strictObject, literal: z.literal, string: z.string, number: z.number, boolean: z.boolean, array: z.array, discriminatedUnion: z.discriminatedUnion },
+  condition: ConditionSchema,
+  table: dictOf,
+  text: z.string(),
+});
 
 /**
  * A small JSON shape language for endpoints that take a JSON body (a subset of JSON Schema).
@@ -328,7 +259,7 @@ export type Source = z.infer<typeof SourceSchema>;
 export type ParamType = z.infer<typeof ParamTypeSchema>;
 export type Parameter = z.infer<typeof ParameterSchema>;
 export type Condition = z.infer<typeof ConditionSchema>;
-export type Rule = z.infer<typeof RuleSchema>;
+export type { Rule };
 export type EndpointData = z.infer<typeof EndpointSchema>;
 export type Field = z.infer<typeof FieldSchema>;
 export type ResourceData = z.infer<typeof ResourceSchema>;

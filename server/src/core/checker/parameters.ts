@@ -7,7 +7,8 @@ import { closest } from '../suggest';
 import { formatProblem, typeProblem } from '../values';
 import { diag } from './diagnostics';
 import type { RequestCheck } from './context';
-import { applyRule, RuleContext } from './rules';
+import { RuleContext } from '../rules/context';
+import { applyRule } from '../rules';
 
 export function checkParameters(
   check: RequestCheck,
