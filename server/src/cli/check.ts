@@ -2,8 +2,8 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY } from '../core/checker';
-import { CODE_HELP } from '../core/codes';
+import { Checker, type Diagnostic } from '../core/checker';
+import { CODE_NAMES, CODES, type CodeName } from '../core/codes';
 import { LineIndex } from '../core/positions';
 import { loadEnvironmentFiles } from '../node/environments';
 import { readTextInput, readTextStream, type TextRead } from '../node/textInput';
@@ -18,11 +18,7 @@ export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|
  * nothing): the command line's own, beside the checker's, so that every format reports it
  * where CI looks, at line 1 of that file. Such a run exits with 2.
  */
-export const UNREADABLE_FILE = 'unreadable-file';
-const UNREADABLE_HELP = {
-  title: 'File that could not be checked',
-  help: 'The file could not be read as a request file: it is binary, larger than 64 MB, not readable, or a symbolic link to nothing. The other files are checked; the run exits with 2.',
-};
+export const UNREADABLE_FILE = 'unreadable-file' satisfies CodeName;
 
 export interface FileDiagnostic {
   file: string;
@@ -31,7 +27,7 @@ export interface FileDiagnostic {
   endLine: number;
   endColumn: number;
   severity: Diagnostic['severity'];
-  code: DiagnosticCode | typeof UNREADABLE_FILE;
+  code: CodeName;
   message: string;
 }
 
@@ -291,8 +287,8 @@ function toGithub(r: FileDiagnostic): string {
 }
 
 function toSarif(results: FileDiagnostic[], cwd: string) {
-  const codes: FileDiagnostic['code'][] = [...(Object.keys(CODE_HELP) as DiagnosticCode[]), UNREADABLE_FILE];
-  const help = (code: FileDiagnostic['code']) => (code === UNREADABLE_FILE ? UNREADABLE_HELP : CODE_HELP[code]);
+  const codes = CODE_NAMES;
+  const help = (code: CodeName) => CODES[code];
   const unread = results.filter((r) => r.code === UNREADABLE_FILE);
   const location = (r: FileDiagnostic) => ({
     physicalLocation: {
@@ -318,7 +314,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
               fullDescription: { text: help(code).help },
               help: { text: help(code).help, markdown: help(code).help },
               helpUri: `https://github.com/lpreq/lpreq/blob/main/docs/codes.md#${code}`,
-              defaultConfiguration: { level: level(code === UNREADABLE_FILE ? 'error' : DEFAULT_SEVERITY[code]) },
+              defaultConfiguration: { level: level(CODES[code].severity) },
             })),
           },
         },

@@ -9,7 +9,7 @@ import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type Servic
 import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
-import { CODE_HELP } from './codes';
+import { CODES } from './codes';
 import { hasOwn, own } from './own';
 
 export interface HoverResult {
@@ -75,7 +75,7 @@ function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: nu
     return { contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`, start, end };
   }
   if (match.kind === 'unknown-endpoint') {
-    return { contents: `${CODE_HELP['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
+    return { contents: `${CODES['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
   }
   return undefined;
 }

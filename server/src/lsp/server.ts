@@ -49,6 +49,7 @@ import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } 
 import { documentSymbols, foldingRanges } from '../core/symbols';
 import { EnvironmentFileError, environmentDefinitions, loadEnvironmentFiles } from '../node/environments';
 import { hasOwn } from '../core/own';
+import { CODES } from '../core/codes';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
@@ -266,8 +267,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       source: 'lpreq',
       message: d.message,
     };
-    if (d.code === 'deprecated') out.tags = [DiagnosticTag.Deprecated];
-    if (d.code === 'ignored-parameter') out.tags = [DiagnosticTag.Unnecessary];
+    const tags = CODES[d.code].tags;
+    if (tags) out.tags = tags.map((tag) => (tag === 'deprecated' ? DiagnosticTag.Deprecated : DiagnosticTag.Unnecessary));
     if (d.data?.replacement !== undefined || d.data?.missing) out.data = { replacement: d.data.replacement, missing: d.data.missing };
     return out;
   }

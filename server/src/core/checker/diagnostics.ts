@@ -1,42 +1,7 @@
 /** Diagnostics: what the checker reports, and the helpers that make and move them. */
-export type Severity = 'error' | 'warning' | 'info';
+import { CODES, type DiagnosticCode, type Severity } from '../codes';
 
-export type DiagnosticCode =
-  | 'syntax'
-  | 'unknown-endpoint'
-  | 'method-not-allowed'
-  | 'unfilled-placeholder'
-  | 'unresolved-variable'
-  | 'missing-required'
-  | 'conflicting-parameters'
-  | 'invalid-enum'
-  | 'invalid-type'
-  | 'invalid-format'
-  | 'json-body-expected'
-  | 'unknown-parameter'
-  | 'duplicate-parameter'
-  | 'ignored-parameter'
-  | 'deprecated'
-  | 'token-in-file';
-
-export const DEFAULT_SEVERITY: Record<DiagnosticCode, Severity> = {
-  syntax: 'error',
-  'unknown-endpoint': 'error',
-  'method-not-allowed': 'error',
-  'unfilled-placeholder': 'error',
-  'unresolved-variable': 'error',
-  'missing-required': 'error',
-  'conflicting-parameters': 'error',
-  'invalid-enum': 'error',
-  'invalid-type': 'error',
-  'invalid-format': 'error',
-  'json-body-expected': 'error',
-  'unknown-parameter': 'warning',
-  'duplicate-parameter': 'warning',
-  'ignored-parameter': 'warning',
-  deprecated: 'warning',
-  'token-in-file': 'warning',
-};
+export type { DiagnosticCode, Severity };
 
 /** What a quick fix needs to know, carried with the diagnostic. */
 export interface DiagnosticData {
@@ -70,7 +35,7 @@ export function byPosition(a: Diagnostic, b: Diagnostic): number {
 export const NO_DIAGNOSTICS: Diagnostic[] = [];
 
 export function diag(code: DiagnosticCode, message: string, start: number, end: number, data?: DiagnosticData): Diagnostic {
-  const d: Diagnostic = { code, severity: DEFAULT_SEVERITY[code], message, start, end };
+  const d: Diagnostic = { code, severity: CODES[code].severity, message, start, end };
   if (data) d.data = data;
   return d;
 }

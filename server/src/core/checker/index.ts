@@ -4,6 +4,6 @@
  * (the target), `parameters.ts` (each parameter, then requirements and rules), `jsonBody.ts`.
  */
 export { Checker } from './checker';
-export { DEFAULT_SEVERITY, shiftDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticData, type Severity } from './diagnostics';
+export { shiftDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticData, type Severity } from './diagnostics';
 export { documentScope, environmentValues, RequestsBefore, requestNamesOf, type Environments, type VariableScope } from './scope';
 export { isSentRange } from './text';
