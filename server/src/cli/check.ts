@@ -11,14 +11,14 @@ import { flagValue, parseArgs, UsageError } from './args';
 import { printable, printableJson } from './terminalText';
 import { hasOwn } from '../core/own';
 
-export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
+const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
 /**
  * The code of an input that could not be checked (binary, too large, unreadable, a link to
  * nothing): the command line's own, beside the checker's, so that every format reports it
  * where CI looks, at line 1 of that file. Such a run exits with 2.
  */
-export const UNREADABLE_FILE = 'unreadable-file' satisfies CodeName;
+const UNREADABLE_FILE = 'unreadable-file' satisfies CodeName;
 
 export interface FileDiagnostic {
   file: string;

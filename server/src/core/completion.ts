@@ -43,7 +43,7 @@ export interface CompletionOptions {
 }
 
 /** Escapes literal text for a snippet. */
-export function snippetText(text: string): string {
+function snippetText(text: string): string {
   return text.replace(/[\\$}]/g, '\\$&');
 }
 

@@ -200,7 +200,7 @@ interface Candidate {
 }
 
 /** The literal forms a placeholder accepts on a path of an endpoint: catalog-wide, the endpoint's and the path's own. */
-export function placeholderForms(catalog: Catalog, endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
+function placeholderForms(catalog: Catalog, endpoint: Endpoint, path: EndpointPath, name: string): Set<string> {
   return new Set([
     ...(own(catalog.placeholders, name)?.forms ?? ['id']),
     ...(own(endpoint.placeholderForms, name) ?? []),

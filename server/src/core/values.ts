@@ -52,7 +52,7 @@ export function dateTimeMillis(value: string): number | undefined {
   return ms;
 }
 
-export const BOOLEAN_VALUES = ['true', 'false', '1', '0'];
+const BOOLEAN_VALUES = ['true', 'false', '1', '0'];
 
 /** Returns what the value should have been, or null when it fits the type. */
 export function typeProblem(type: ParamType, value: string, sisForms?: string[]): string | null {
@@ -79,7 +79,7 @@ const CONTEXT_CODE = /^([a-z]+(?:_[a-z]+)*?)_(\d+|self|sis_[a-z_]+:.+)$/;
 const CONTEXT_TYPES = ['course_section', 'group_category', 'course', 'group', 'user', 'account', 'section'];
 
 /** Splits a context code into its type and id, or null when it is not `<type>_<id>`. */
-export function parseContextCode(value: string): { type: string; id: string } | null {
+function parseContextCode(value: string): { type: string; id: string } | null {
   for (const type of CONTEXT_TYPES) {
     if (value.startsWith(`${type}_`)) {
       const id = value.slice(type.length + 1);

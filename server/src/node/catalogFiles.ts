@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadCatalog, type Catalog } from '../core/catalog/catalog';
 import { dict, setOwn } from '../core/own';
 
-export function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
+function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
   const endpointFiles = dict<unknown>();
   for (const name of readdirSync(schemasDir).filter((n) => n.endsWith('.endpoints.json')).sort()) {
     setOwn(endpointFiles, name, JSON.parse(readFileSync(join(schemasDir, name), 'utf8')));

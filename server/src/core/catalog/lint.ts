@@ -10,7 +10,7 @@ import { lintRule } from '../rules';
 const BASE_TYPES = new Set(['integer', 'number', 'string', 'boolean', 'DateTime', 'Date', 'object', 'any', 'false', 'null']);
 
 /** Every type name used in a field or return type expression (`Module[]|null` gives Module, null). */
-export function typeNames(expr: string): string[] {
+function typeNames(expr: string): string[] {
   return expr.split('|').map((alt) => alt.trim().replace(/(\[\])+$/, ''));
 }
 

@@ -24,7 +24,7 @@ export function dictOf<T extends z.ZodType>(value: T) {
 }
 
 /** A document of the API documentation and the heading (section) an entry came from. */
-export const SourceSchema = z.strictObject({
+const SourceSchema = z.strictObject({
   doc: z.enum(['A', 'B', 'C']),
   section: z.string().min(1),
 });
@@ -35,7 +35,7 @@ export const SourceSchema = z.strictObject({
  * - DateTime: ISO 8601 (a date alone is ISO 8601 too); Date: yyyy-mm-dd and a real calendar date.
  * - any: no value check (for example a serialized hash).
  */
-export const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean', 'DateTime', 'Date', 'any']);
+const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean', 'DateTime', 'Date', 'any']);
 
 /**
  * Value formats beyond the type.
@@ -43,9 +43,9 @@ export const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean',
  * - id_or_context_code: a bare id or a context code.
  * - url: an absolute URL (http or https when `schemes` says so).
  */
-export const FormatSchema = z.enum(['context_code', 'id_or_context_code', 'url', 'http_url']);
+const FormatSchema = z.enum(['context_code', 'id_or_context_code', 'url', 'http_url']);
 
-export const ParameterSchema = z.strictObject({
+const ParameterSchema = z.strictObject({
   /**
    * Bracket notation as sent on the wire: `module_item[content_id]`, `include[]`,
    * `grading_periods[][end_date]`. A segment written `{X}` is a pattern segment
@@ -102,7 +102,7 @@ export const ConditionSchema = z.strictObject({
  * Rules, each interpreted by the one checker: a kind is a module of `core/rules/` (its
  * schema, lint, how it applies and how hover describes it), listed in `core/rules/index.ts`.
  */
-export const RuleSchema = ruleSchema({
+const RuleSchema = ruleSchema({
   z: { strictObject: z.strictObject, literal: z.literal, string: z.string, number: z.number, boolean: z.boolean, array: z.array, discriminatedUnion: z.discriminatedUnion },
   condition: ConditionSchema,
   table: dictOf,
@@ -126,7 +126,7 @@ export type JsonShape = {
   /** The least number a number may be (`score`: an unsigned decimal). */
   minimum?: number;
 };
-export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
+const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
   z.strictObject({
     type: z.enum(['object', 'array', 'string', 'integer', 'number', 'boolean', 'any']),
     nullable: z.boolean().optional(),
@@ -146,7 +146,7 @@ export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
  * literal forms that only this path's placeholders accept (`root` for a folder id on the
  * context paths, the SIS form of the context a by_path folder path names).
  */
-export const PathSchema = z.union([
+const PathSchema = z.union([
   z.string().startsWith('/api/'),
   z.strictObject({
     path: z.string().startsWith('/api/'),
@@ -156,7 +156,7 @@ export const PathSchema = z.union([
   }),
 ]);
 
-export const EndpointSchema = z.strictObject({
+const EndpointSchema = z.strictObject({
   /** Stable id, `area.operation` (`modules.create`, `files.list`). */
   id: z.string().regex(/^[a-z_]+(\.[a-z_]+)+$/),
   source: SourceSchema,
@@ -200,7 +200,7 @@ export const EndpointSchema = z.strictObject({
  * `Date`, `object`, `any`, `false`, a resource name, `X[]` for arrays; alternatives with `|`
  * (`string|integer`, `object|false`). Nullability is `nullable`.
  */
-export const FieldSchema = z.strictObject({
+const FieldSchema = z.strictObject({
   name: z.string().min(1),
   type: z.string().min(1),
   nullable: z.boolean().optional(),
@@ -214,7 +214,7 @@ export const FieldSchema = z.strictObject({
   deprecated: z.boolean().optional(),
 });
 
-export const ResourceSchema = z.strictObject({
+const ResourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
   source: SourceSchema,
   description: z.string(),
@@ -226,7 +226,7 @@ export const ResourceSchema = z.strictObject({
 });
 
 /** Literal forms a path placeholder accepts everywhere it occurs (convention 5: SIS ids, `self`). */
-export const PlaceholderSchema = z.strictObject({
+const PlaceholderSchema = z.strictObject({
   description: z.string(),
   /** `id` (an integer), `self`, `root`, or a SIS prefix such as `sis_course_id`. */
   forms: z.array(z.string()).min(1),
@@ -263,6 +263,4 @@ export type { Rule };
 export type EndpointData = z.infer<typeof EndpointSchema>;
 export type Field = z.infer<typeof FieldSchema>;
 export type ResourceData = z.infer<typeof ResourceSchema>;
-export type EndpointFile = z.infer<typeof EndpointFileSchema>;
-export type ResourceFile = z.infer<typeof ResourceFileSchema>;
 export type Placeholder = z.infer<typeof PlaceholderSchema>;

@@ -172,7 +172,7 @@ function segmentAt(target: string, segment: string): number {
  * A `{{` in the target or a query line with no `}}` after it on its line: no variable, and
  * not a URL either (braces are not URL characters). From the `{{` to the line's end.
  */
-export function unclosedVariable(block: Block): { start: number; end: number } | undefined {
+function unclosedVariable(block: Block): { start: number; end: number } | undefined {
   const request = block.request;
   if (!request) return undefined;
   let found = unclosedIn(block.text, request.target);

@@ -1,6 +1,5 @@
 /** The tree the parser gives: a document of blocks, each with its parts and offsets relative to the block. */
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
-export type HttpMethod = (typeof METHODS)[number];
 
 /** A piece of text and where it stands (offsets relative to the block start). */
 export interface Token {
