@@ -102,7 +102,7 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       return out;
     }
     case 'request':
-      completeRequestLine(ctx, block, base, line.start, line.text, col, abs, out);
+      completeRequestLine(ctx, block, line.start, line.text, col, abs, out);
       return out;
     case 'query': {
       const s = line.text.search(/[?&]/);
@@ -179,7 +179,6 @@ function completeMethods(start: number, end: number, out: CompletionEntry[], spa
 function completeRequestLine(
   ctx: ServiceContext,
   block: Block,
-  base: number,
   lineStart: number,
   text: string,
   col: number,
@@ -206,7 +205,6 @@ function completeRequestLine(
     completeQuery(ctx, block, text, targetStart + q + 1, col, abs, out, lineStart);
     return;
   }
-  void base;
   completePath(ctx, block, typed, targetStart, col, text, abs, out);
 }
 
@@ -238,7 +236,6 @@ function completePath(
   const p0 = pathOffset(typed);
   const pathTyped = typed.slice(p0);
   const lastSlash = pathTyped.lastIndexOf('/');
-  const current = pathTyped.slice(lastSlash + 1);
   const done = lastSlash <= 0 ? [] : pathTyped.slice(1, lastSlash).split('/');
   const replaceStart = targetStart + p0 + lastSlash + 1;
   let replaceEnd = col;
@@ -250,7 +247,6 @@ function completePath(
   const slashFollows = text[replaceEnd] === '/';
   const method = block.request?.method.text ?? 'GET';
   const leading = lastSlash === -1 ? '/' : '';
-  void current;
 
   interface PathChoice {
     template: string;
