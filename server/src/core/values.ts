@@ -90,10 +90,10 @@ function parseContextCode(value: string): { type: string; id: string } | null {
   return m ? { type: m[1], id: m[2] } : null;
 }
 
-/** Returns what the value should look like, or null when the format is met. */
 /** Schemes that never stand for a host name before a port. */
 const NON_HTTP_SCHEMES = new Set(['mailto', 'javascript', 'data', 'file', 'tel', 'ftp', 'sftp', 'ssh', 'urn', 'about', 'blob']);
 
+/** Returns what the value should look like, or null when the format is met. */
 export function formatProblem(format: string, value: string, contextTypes?: string[]): string | null {
   const allowed = contextTypes?.length ? contextTypes : undefined;
   const describe = () => (allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42');

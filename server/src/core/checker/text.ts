@@ -71,13 +71,13 @@ function kindOf(expression: string): ExpressionKind {
   return kind;
 }
 
-/** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
 /** A variable the request asks for when it is sent (`# @prompt name`) or that its own script sets: defined for this block only. */
 function definedInBlock(block: Block, expression: string): boolean {
   const name = expression.startsWith('%') ? expression.slice(1) : expression;
   return block.scriptSets.some((x) => x.name === name) || (block.metadata.length > 0 && promptVariables(block).some((p) => p.name === name));
 }
 
+/** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
 function resolutionOf(expression: string, scope: VariableScope): string | undefined {
   const kind = kindOf(expression);
   if (kind.kind === 'system') return kind.verdict;
