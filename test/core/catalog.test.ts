@@ -11,7 +11,7 @@ import { ROOT, SHARED } from '../helpers';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { lintCatalog } from '../../server/src/core/catalog/lint';
 import { CatalogError, loadCatalog } from '../../server/src/core/catalog/catalog';
-import { CODE_HELP } from '../../server/src/core/codes';
+import { CODES } from '../../server/src/core/codes';
 
 const catalog = bundledCatalog();
 const docsDir = join(SHARED, 'api-docs');
@@ -81,7 +81,7 @@ test('scope strings are url:METHOD|path for every path', () => {
 
 test('docs/codes.md explains every diagnostic code (the language server links there)', () => {
   const text = readFileSync(join(ROOT, 'docs', 'codes.md'), 'utf8');
-  for (const code of Object.keys(CODE_HELP)) assert.match(text, new RegExp(`^## ${code}$`, 'm'), code);
+  for (const code of Object.keys(CODES)) assert.match(text, new RegExp(`^## ${code}$`, 'm'), code);
 });
 
 test('zod checks the resources when they are first asked for, and a broken resource file fails there', () => {

@@ -12,12 +12,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join, dirname, relative } from 'node:path';
 import { sharedChecker, ROOT } from '../helpers';
 import { LineIndex } from '../../server/src/core/positions';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
+import { parseDocument } from '../../server/src/core/parser';
+import { documentScope } from '../../server/src/core/checker';
+import { RULE_KINDS } from '../../server/src/core/rules';
 
 const dir = join(ROOT, 'test', 'fixtures', 'diagnostics');
+/** One fixture a rule kind, named by the kind (`required.lpreq`). */
+const rulesDir = join(ROOT, 'test', 'fixtures', 'rules');
 const ANNOTATION = /^(\s*#\s*?)(\^+)\s+(error|warning|info)\s+([a-z-]+)\s*$/;
 
 interface Expected {
@@ -45,9 +50,12 @@ function expectations(text: string): Expected[] {
   return out;
 }
 
-for (const name of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.lpreq')).sort() : []) {
+const fixtures = [dir, rulesDir].flatMap((d) => (existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('.lpreq')).sort().map((n) => join(d, n)) : []));
+
+for (const file of fixtures) {
+  // The first fixtures keep their names; a rule kind's is `rules/<kind>.lpreq`.
+  const name = dirname(file) === dir ? relative(dir, file) : relative(join(ROOT, 'test', 'fixtures'), file);
   test(`diagnostics fixture ${name}`, () => {
-    const file = join(dir, name);
     const text = readFileSync(file, 'utf8');
     const env = loadEnvironmentFiles(dirname(file));
     const { diagnostics } = sharedChecker().checkText(text, { environments: env.environments });
@@ -72,3 +80,18 @@ for (const name of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('
     assert.deepEqual(foundRendered, wanted.map((w) => render(w, exactOf(w))).sort());
   });
 }
+
+test('every rule kind has its fixture, whose requests reach an endpoint with a rule of that kind', () => {
+  const checker = sharedChecker();
+  for (const kind of RULE_KINDS.map((k) => k.kind)) {
+    const file = join(rulesDir, `${kind}.lpreq`);
+    assert.ok(existsSync(file), `test/fixtures/rules/${kind}.lpreq`);
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    const scope = documentScope(doc);
+    const reached = doc.blocks.some(({ block }) => {
+      const match = checker.matchBlock(block, scope);
+      return match?.kind === 'matched' && match.endpoint.rules.some((r) => r.kind === kind);
+    });
+    assert.ok(reached, `no request of ${kind}.lpreq reaches an endpoint with a ${kind} rule`);
+  }
+});

@@ -2,24 +2,20 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checker, type Diagnostic, type DiagnosticCode, DEFAULT_SEVERITY, CODE_HELP, LineIndex, hasOwn } from '../core/index';
+import { Checker, type Diagnostic, CODE_NAMES, CODES, type CodeName, LineIndex, hasOwn } from '../core/index';
 import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
 import { VERSION } from '../version';
 import { flagValue, parseArgs, UsageError } from './args';
 import { printable, printableJson } from './terminalText';
 
-export const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
+const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
 /**
  * The code of an input that could not be checked (binary, too large, unreadable, a link to
  * nothing): the command line's own, beside the checker's, so that every format reports it
  * where CI looks, at line 1 of that file. Such a run exits with 2.
  */
-export const UNREADABLE_FILE = 'unreadable-file';
-const UNREADABLE_HELP = {
-  title: 'File that could not be checked',
-  help: 'The file could not be read as a request file: it is binary, larger than 64 MB, not readable, or a symbolic link to nothing. The other files are checked; the run exits with 2.',
-};
+const UNREADABLE_FILE = 'unreadable-file' satisfies CodeName;
 
 export interface FileDiagnostic {
   file: string;
@@ -28,7 +24,7 @@ export interface FileDiagnostic {
   endLine: number;
   endColumn: number;
   severity: Diagnostic['severity'];
-  code: DiagnosticCode | typeof UNREADABLE_FILE;
+  code: CodeName;
   message: string;
 }
 
@@ -288,8 +284,8 @@ function toGithub(r: FileDiagnostic): string {
 }
 
 function toSarif(results: FileDiagnostic[], cwd: string) {
-  const codes: FileDiagnostic['code'][] = [...(Object.keys(CODE_HELP) as DiagnosticCode[]), UNREADABLE_FILE];
-  const help = (code: FileDiagnostic['code']) => (code === UNREADABLE_FILE ? UNREADABLE_HELP : CODE_HELP[code]);
+  const codes = CODE_NAMES;
+  const help = (code: CodeName) => CODES[code];
   const unread = results.filter((r) => r.code === UNREADABLE_FILE);
   const location = (r: FileDiagnostic) => ({
     physicalLocation: {
@@ -315,7 +311,7 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
               fullDescription: { text: help(code).help },
               help: { text: help(code).help, markdown: help(code).help },
               helpUri: `https://github.com/lpreq/lpreq/blob/main/docs/codes.md#${code}`,
-              defaultConfiguration: { level: level(code === UNREADABLE_FILE ? 'error' : DEFAULT_SEVERITY[code]) },
+              defaultConfiguration: { level: level(CODES[code].severity) },
             })),
           },
         },

@@ -25,7 +25,7 @@ export interface CodeAction {
 }
 
 /** Where to insert new parameter lines in a block (absolute offset) and the text before them. */
-function parameterInsertion(doc: LpreqDocument, blockStart: number, block: Block): { at: number; prefix: string; suffix?: string } {
+function parameterInsertion(blockStart: number, block: Block): { at: number; prefix: string; suffix?: string } {
   const text = block.text;
   const lastParam = [...block.params].filter((p) => p.source === 'body').sort((a, b) => b.end - a.end)[0];
   if (lastParam) return { at: blockStart + lastParam.end, prefix: '\n' };
@@ -40,7 +40,6 @@ function parameterInsertion(doc: LpreqDocument, blockStart: number, block: Block
     if (nl === -1) return { at: blockStart + text.length, prefix: '\n', suffix: '\n' };
     return { at: blockStart + after, prefix: '' };
   }
-  void doc;
   return { at: blockStart + end, prefix: '\n\n' };
 }
 
@@ -115,7 +114,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
     }
   }
   if (missingAll.length > 0) {
-    const { at, prefix, suffix } = parameterInsertion(doc, ref.start, ref.block);
+    const { at, prefix, suffix } = parameterInsertion(ref.start, ref.block);
     const names = [...new Set(missingAll.map((m) => m.name))];
     const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + (suffix ?? (prefix === '' ? '\n' : ''));
     for (const m of missingAll) {

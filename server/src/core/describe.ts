@@ -3,24 +3,11 @@
  * and hover so that both say the same thing.
  */
 import type { CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
-import type { Rule } from './catalog/schema';
+import { code, md } from './markdown';
 import { own } from './own';
+import { ruleNote } from './rules';
 
-/**
- * Escapes text for Markdown (the docs' words can contain `*`, `_`, `[`, `|`). The docs' own
- * code spans (`sis_course_id:<id>`) stay code spans; a lone backtick is escaped.
- */
-export function md(text: string): string {
-  return text
-    .split(/(`[^`\n]+`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\`*_[\]<>|#])/g, '\\$1')))
-    .join('');
-}
-
-export function code(text: string): string {
-  const fence = text.includes('`') ? '``' : '`';
-  return `${fence}${text}${fence}`;
-}
+export { code, md } from './markdown';
 
 export function describeEndpoint(endpoint: Endpoint, path?: EndpointPath): string {
   const p = path ?? endpoint.paths[0];
@@ -54,33 +41,6 @@ export function parameterRules(endpoint: Endpoint, name: string): { conditionall
     notes.push(note.text);
   }
   return { conditionallyRequired, notes };
-}
-
-function ruleNote(rule: Rule, name: string): { text: string; requires: boolean } | undefined {
-  switch (rule.kind) {
-    case 'required':
-      return rule.param === name ? { text: `Required: ${md(rule.text)}`, requires: true } : undefined;
-    case 'oneOf':
-      return rule.params.includes(name)
-        ? { text: `One of ${rule.params.map(code).join(', ')} is required: ${md(rule.text)}`, requires: true }
-        : undefined;
-    case 'valueRequires':
-      return rule.requires.param === name ? { text: `Required with ${code(rule.param)}${rule.value ? ` = ${code(rule.value)}` : ''}: ${md(rule.text)}`, requires: true } : undefined;
-    case 'conflicts':
-      return rule.params.includes(name)
-        ? { text: `Not together with ${rule.params.filter((p) => p !== name).map(code).join(', ')}: ${md(rule.text)}`, requires: false }
-        : undefined;
-    case 'ignored':
-      return rule.params.includes(name) ? { text: `Ignored: ${md(rule.text)}`, requires: false } : undefined;
-    case 'appliesTo':
-      return rule.param === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined;
-    case 'patternAppliesTo':
-      return rule.pattern === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined;
-    case 'conflictingValues':
-      return rule.all.some((c) => c.param === name) ? { text: `Not with ${md(rule.text)}`, requires: false } : undefined;
-    case 'valueKinds':
-      return rule.param === name ? { text: `One kind of value: ${md(rule.text)}`, requires: false } : undefined;
-  }
 }
 
 export function typeLabel(param: CatalogParameter): string {

@@ -3,13 +3,13 @@
  * enum value's meaning on the value, and a variable's value and origin on `{{name}}`
  * (never the value of a secret).
  */
-import { lookupParameter } from './checker';
+import { lookupParameter } from './catalog/parameters';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
-import { CODE_HELP } from './codes';
+import { CODES } from './codes';
 import { hasOwn, own } from './own';
 
 export interface HoverResult {
@@ -75,7 +75,7 @@ function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: nu
     return { contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`, start, end };
   }
   if (match.kind === 'unknown-endpoint') {
-    return { contents: `${CODE_HELP['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
+    return { contents: `${CODES['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
   }
   return undefined;
 }

@@ -28,10 +28,6 @@ export type MatchResult =
   | { kind: 'unknown-endpoint'; near?: string }
   | { kind: 'not-checked' };
 
-/**
- * Extracts the path of a request target. Leading `{{variables}}` (the base address) are
- * replaced by their values when known, so a base_url that carries a path still works.
- */
 /** A variable made of others (`@api = {{base_url}}/api/v1`), read through them. */
 function expandVariables(value: string, resolve: (name: string) => string | undefined, depth: number): string {
   if (depth > 8 || !value.includes('{{')) return value;
@@ -41,6 +37,10 @@ function expandVariables(value: string, resolve: (name: string) => string | unde
   });
 }
 
+/**
+ * Extracts the path of a request target. Leading `{{variables}}` (the base address) are
+ * replaced by their values when known, so a base_url that carries a path still works.
+ */
 export function targetPath(target: string, resolve: (name: string) => string | undefined): TargetPath | undefined {
   let end = target.length;
   const q = target.indexOf('?');

@@ -145,7 +145,7 @@ function ambiguousUse(doc: LpreqDocument, name: string): boolean {
   return doc.blocks.some(({ block }) => prompts(block, name) && findVariableReferences(block.text, 0).some((r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start)));
 }
 
-export function isValidName(kind: NavigationSymbol['kind'], name: string): boolean {
+function isValidName(kind: NavigationSymbol['kind'], name: string): boolean {
   return kind === 'variable' ? /^[A-Za-z_][\w.-]*$/.test(name) : /^[A-Za-z_][\w-]*$/.test(name);
 }
 

@@ -9,7 +9,8 @@
  * response. Names and values the checker reports are left to the grammar and the
  * diagnostic. Offsets are relative to the block; every token stays on one line.
  */
-import { isSentRange, lookupParameter, requestNamesOf } from './checker';
+import { isSentRange, requestNamesOf } from './checker';
+import { lookupParameter } from './catalog/parameters';
 import type { ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';

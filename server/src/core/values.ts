@@ -52,7 +52,7 @@ export function dateTimeMillis(value: string): number | undefined {
   return ms;
 }
 
-export const BOOLEAN_VALUES = ['true', 'false', '1', '0'];
+const BOOLEAN_VALUES = ['true', 'false', '1', '0'];
 
 /** Returns what the value should have been, or null when it fits the type. */
 export function typeProblem(type: ParamType, value: string, sisForms?: string[]): string | null {
@@ -79,7 +79,7 @@ const CONTEXT_CODE = /^([a-z]+(?:_[a-z]+)*?)_(\d+|self|sis_[a-z_]+:.+)$/;
 const CONTEXT_TYPES = ['course_section', 'group_category', 'course', 'group', 'user', 'account', 'section'];
 
 /** Splits a context code into its type and id, or null when it is not `<type>_<id>`. */
-export function parseContextCode(value: string): { type: string; id: string } | null {
+function parseContextCode(value: string): { type: string; id: string } | null {
   for (const type of CONTEXT_TYPES) {
     if (value.startsWith(`${type}_`)) {
       const id = value.slice(type.length + 1);
@@ -90,10 +90,10 @@ export function parseContextCode(value: string): { type: string; id: string } | 
   return m ? { type: m[1], id: m[2] } : null;
 }
 
-/** Returns what the value should look like, or null when the format is met. */
 /** Schemes that never stand for a host name before a port. */
 const NON_HTTP_SCHEMES = new Set(['mailto', 'javascript', 'data', 'file', 'tel', 'ftp', 'sftp', 'ssh', 'urn', 'about', 'blob']);
 
+/** Returns what the value should look like, or null when the format is met. */
 export function formatProblem(format: string, value: string, contextTypes?: string[]): string | null {
   const allowed = contextTypes?.length ? contextTypes : undefined;
   const describe = () => (allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42');

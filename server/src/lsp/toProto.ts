@@ -5,6 +5,7 @@
 import { CompletionItemKind, DiagnosticSeverity, DiagnosticTag, DocumentHighlightKind, InsertTextFormat, SymbolKind } from './protocol';
 import type { CodeAction as LspCodeAction, CompletionItem, Diagnostic as LspDiagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location as LspLocation, Range, TextEdit as LspTextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CODES } from '../core/index';
 import type { CodeAction, CompletionEntry, Diagnostic, Highlight, HoverResult, Location, RequestSymbol, TextEdit } from '../core/index';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
@@ -42,8 +43,8 @@ export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
     source: 'lpreq',
     message: d.message,
   };
-  if (d.code === 'deprecated') out.tags = [DiagnosticTag.Deprecated];
-  if (d.code === 'ignored-parameter') out.tags = [DiagnosticTag.Unnecessary];
+  const tags = CODES[d.code].tags;
+  if (tags) out.tags = tags.map((tag) => (tag === 'deprecated' ? DiagnosticTag.Deprecated : DiagnosticTag.Unnecessary));
   if (d.data?.replacement !== undefined || d.data?.missing) out.data = { replacement: d.data.replacement, missing: d.data.missing };
   return out;
 }

@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import { type Environments, hasOwn, own, setOwn } from '../core/index';
+import { hasOwn, own, setOwn } from '../core/index';
 import { readTextFileSync } from './textInput';
 
-export const SHARED_ENV_FILE = 'http-client.env.json';
-export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+const SHARED_ENV_FILE = 'http-client.env.json';
+const PRIVATE_ENV_FILE = 'http-client.private.env.json';
 
 export class EnvironmentFileError extends Error {}
 
@@ -27,7 +27,7 @@ function isRoot(dir: string, stopAt?: string): boolean {
 }
 
 /** The nearest file of this name at or above `dir`, stopping at the workspace root. */
-export function findUp(dir: string, name: string, stopAt?: string): string | undefined {
+function findUp(dir: string, name: string, stopAt?: string): string | undefined {
   let current = resolve(dir);
   for (;;) {
     const candidate = join(current, name);
@@ -37,7 +37,7 @@ export function findUp(dir: string, name: string, stopAt?: string): string | und
   }
 }
 
-export function parseEnvironmentFile(text: string, file: string): Record<string, Record<string, string>> {
+function parseEnvironmentFile(text: string, file: string): Record<string, Record<string, string>> {
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -91,7 +91,7 @@ function readEnvironmentFile(file: string): string {
 }
 
 /** The environment whose variables every environment has (httpYac, Kulala and JetBrains read it too); not one to choose. */
-export const SHARED_ENVIRONMENT = '$shared';
+const SHARED_ENVIRONMENT = '$shared';
 
 /**
  * Reads the environment files that apply to a request file in `dir`. A variable of an
@@ -142,10 +142,6 @@ export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (
     if (fromPrivate.size > 0) setOwn(privateNames, name, fromPrivate);
   }
   return { shared, private: priv, environments, privateNames };
-}
-
-export function toEnvironments(files: EnvironmentFiles, selected?: string): Environments {
-  return { environments: files.environments, selected };
 }
 
 /** Where a variable is written in an environment file: the key's offsets in the file's text. */

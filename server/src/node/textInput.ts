@@ -8,7 +8,7 @@
 import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 
 /** More than this is not read (a request file is a few kilobytes; 64 MB is a generated file gone wrong). */
-export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 /** How far into a file a NUL byte makes it binary (as git and grep decide). */
 const BINARY_SNIFF = 8192;
 
@@ -57,7 +57,7 @@ function binaryProblem(head: Uint8Array, encoding: Encoding): string | undefined
  * order) is decoded, and a NUL in the first 8 KB makes the input binary. Invalid sequences
  * become U+FFFD, as an editor shows them.
  */
-export function decodeText(bytes: Uint8Array): TextRead {
+function decodeText(bytes: Uint8Array): TextRead {
   const encoding = encodingOf(bytes);
   const binary = binaryProblem(bytes, encoding);
   if (binary) return { problem: binary };

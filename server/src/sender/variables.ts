@@ -55,14 +55,10 @@ export function readsSecret(expression: string): boolean {
 const MAX_DEPTH = 10;
 
 /**
- * Replaces every `{{...}}` of `text`. `encode` is applied to each substituted value (for
- * example form encoding where the value lands in a query string). Unresolved references
- * stay as written and are listed in `errors`.
- */
-/**
  * Replaces the `{{...}}` of a text. `encode` encodes each value as data (a query value);
  * `formEncoded` says the result is form-encoded later, so `{{%name}}` gives the plain value
- * there instead of encoding it twice.
+ * there instead of encoding it twice. Unresolved references stay as written and are listed
+ * in `errors`.
  */
 export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string, formEncoded = false): Resolved {
   const errors: string[] = [];

@@ -113,7 +113,7 @@ function parseParamName(name: string): ParamName {
   return { segments, patternAt };
 }
 
-export function parseTemplate(template: string): TemplateSegment[] {
+function parseTemplate(template: string): TemplateSegment[] {
   return template
     .split('/')
     .filter((s) => s.length > 0)

@@ -5,11 +5,12 @@
 import type { Catalog } from './catalog';
 import { splitParamName } from './catalog';
 import { own } from '../own';
+import { lintRule } from '../rules';
 
 const BASE_TYPES = new Set(['integer', 'number', 'string', 'boolean', 'DateTime', 'Date', 'object', 'any', 'false', 'null']);
 
 /** Every type name used in a field or return type expression (`Module[]|null` gives Module, null). */
-export function typeNames(expr: string): string[] {
+function typeNames(expr: string): string[] {
   return expr.split('|').map((alt) => alt.trim().replace(/(\[\])+$/, ''));
 }
 
@@ -30,21 +31,7 @@ export function lintCatalog(catalog: Catalog): string[] {
           p.parsedName.segments.every((s, i) => p.parsedName.patternAt.has(i) || s === segs[i] || s === name),
       ) || e.patternParams.some((p) => p.name === name);
     };
-    for (const rule of e.rules) {
-      const names: string[] = [];
-      switch (rule.kind) {
-        case 'required': names.push(rule.param, rule.when.param); break;
-        case 'oneOf': names.push(...rule.params, ...(rule.unless ? [rule.unless.param] : [])); break;
-        case 'conflicts': names.push(...rule.params); break;
-        case 'ignored': names.push(...rule.params, ...(rule.when ? [rule.when.param] : []), ...(rule.unless ? [rule.unless.param] : [])); break;
-        case 'valueRequires': names.push(rule.param, rule.requires.param); break;
-        case 'appliesTo': names.push(rule.param, rule.dependsOn); break;
-        case 'patternAppliesTo': names.push(rule.dependsOn); break;
-        case 'conflictingValues': names.push(...rule.all.map((c) => c.param)); break;
-        case 'valueKinds': names.push(rule.param); break;
-      }
-      for (const n of names) if (!hasParam(n)) problems.push(`${e.id}: rule ${rule.kind} names ${n}, which is not a parameter of the endpoint`);
-    }
+    for (const rule of e.rules) for (const problem of lintRule(rule, hasParam)) problems.push(`${e.id}: ${problem}`);
     for (const p of e.params) {
       for (const [, pattern] of p.parsedName.patternAt) {
         if (!own(p.patterns, pattern)) problems.push(`${e.id}: ${p.name} has pattern {${pattern}} without a patterns entry`);

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { dictFrom } from '../own';
+import { ruleSchema, type Rule } from '../rules';
 
 // zod's default compiles a checking function per object schema with `new Function` on first
 // use: code V8's code cache cannot keep, compiled again in every process. Interpreting the
@@ -18,12 +19,12 @@ z.config({ jitless: true });
  * built with no prototype, so that a name a request gives (`constructor`, `toString`) finds
  * only what the docs list. Lookups go through own() all the same (eslint-rules/own-lookup.mjs).
  */
-function dictOf<T extends z.ZodType>(value: T) {
+export function dictOf<T extends z.ZodType>(value: T) {
   return z.record(z.string(), value).transform((record) => dictFrom(record));
 }
 
 /** A document of the API documentation and the heading (section) an entry came from. */
-export const SourceSchema = z.strictObject({
+const SourceSchema = z.strictObject({
   doc: z.enum(['A', 'B', 'C']),
   section: z.string().min(1),
 });
@@ -34,7 +35,7 @@ export const SourceSchema = z.strictObject({
  * - DateTime: ISO 8601 (a date alone is ISO 8601 too); Date: yyyy-mm-dd and a real calendar date.
  * - any: no value check (for example a serialized hash).
  */
-export const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean', 'DateTime', 'Date', 'any']);
+const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean', 'DateTime', 'Date', 'any']);
 
 /**
  * Value formats beyond the type.
@@ -42,9 +43,9 @@ export const ParamTypeSchema = z.enum(['string', 'integer', 'number', 'boolean',
  * - id_or_context_code: a bare id or a context code.
  * - url: an absolute URL (http or https when `schemes` says so).
  */
-export const FormatSchema = z.enum(['context_code', 'id_or_context_code', 'url', 'http_url']);
+const FormatSchema = z.enum(['context_code', 'id_or_context_code', 'url', 'http_url']);
 
-export const ParameterSchema = z.strictObject({
+const ParameterSchema = z.strictObject({
   /**
    * Bracket notation as sent on the wire: `module_item[content_id]`, `include[]`,
    * `grading_periods[][end_date]`. A segment written `{X}` is a pattern segment
@@ -97,86 +98,16 @@ export const ConditionSchema = z.strictObject({
   notIn: z.array(z.string()).optional(),
 });
 
-const ruleBase = {
-  /** The docs' words that state the rule, quoted in messages. */
-  text: z.string(),
-};
-
 /**
- * Rules, each interpreted by the one checker:
- * - required: `param` is required when `when` holds -> missing-required (request line).
- * - oneOf: at least one of `params` is required (when `unless` does not hold) -> missing-required.
- * - conflicts: `params` must not be sent together -> conflicting-parameters on the later one.
- * - ignored: `params` are ignored when `when` holds, or unless `unless` holds -> ignored-parameter on each.
- * - valueRequires: when `param` has `value` (or any value when absent), `requires` must be sent
- *   (with `requires.value` when given) -> missing-required (request line).
- * - appliesTo: the value of `param` only applies for some values of `dependsOn`
- *   (`table[value]` lists them, `*` for all; `whenAbsent` names `dependsOn` not sent) ->
- *   ignored-parameter on `param`.
- * - conflictingValues: the parameters of `all` must not all have one of their listed values at
- *   once (pattern names are compared instance by instance: the same `{X}`) -> conflicting-parameters
- *   on the later one.
- * - valueKinds: the values of an array `param` are of one kind only, a kind told by its prefix
- *   (`course_section_`, `group_category_`), and at most `max` values of a kind ->
- *   conflicting-parameters on the value that breaks it.
- * - patternAppliesTo: for pattern parameters (`permissions[{X}][...]`), segment `placeholder`
- *   only applies for some values of `dependsOn` (default `defaultValue` when absent);
- *   `table[segmentValue]` lists them -> ignored-parameter.
+ * Rules, each interpreted by the one checker: a kind is a module of `core/rules/` (its
+ * schema, lint, how it applies and how hover describes it), listed in `core/rules/index.ts`.
  */
-export const RuleSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('required'), param: z.string(), when: ConditionSchema, ...ruleBase }),
-  z.strictObject({
-    kind: z.literal('oneOf'),
-    params: z.array(z.string()).min(2),
-    unless: ConditionSchema.optional(),
-    ...ruleBase,
-  }),
-  z.strictObject({ kind: z.literal('conflicts'), params: z.array(z.string()).min(2), ...ruleBase }),
-  z.strictObject({
-    kind: z.literal('ignored'),
-    params: z.array(z.string()).min(1),
-    when: ConditionSchema.optional(),
-    unless: ConditionSchema.optional(),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('valueRequires'),
-    param: z.string(),
-    value: z.string().optional(),
-    requires: z.strictObject({ param: z.string(), value: z.string().optional() }),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('appliesTo'),
-    param: z.string(),
-    dependsOn: z.string(),
-    /** The key that stands in `table` for `dependsOn` not being sent (otherwise nothing is checked then). */
-    whenAbsent: z.string().optional(),
-    table: dictOf(z.array(z.string())),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('conflictingValues'),
-    /** Each entry: a parameter (a pattern name aligns instances by their pattern segments) and the values that, all together, conflict. */
-    all: z.array(z.strictObject({ param: z.string(), in: z.array(z.string()) })).min(2),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('valueKinds'),
-    param: z.string(),
-    kinds: z.array(z.strictObject({ name: z.string(), prefix: z.string().min(1), max: z.number().int().min(1).optional() })).min(1),
-    ...ruleBase,
-  }),
-  z.strictObject({
-    kind: z.literal('patternAppliesTo'),
-    pattern: z.string(),
-    placeholder: z.string(),
-    dependsOn: z.string(),
-    defaultValue: z.string().optional(),
-    table: dictOf(z.array(z.string())),
-    ...ruleBase,
-  }),
-]);
+const RuleSchema = ruleSchema({
+  z: { strictObject: z.strictObject, literal: z.literal, string: z.string, number: z.number, boolean: z.boolean, array: z.array, discriminatedUnion: z.discriminatedUnion },
+  condition: ConditionSchema,
+  table: dictOf,
+  text: z.string(),
+});
 
 /**
  * A small JSON shape language for endpoints that take a JSON body (a subset of JSON Schema).
@@ -195,7 +126,7 @@ export type JsonShape = {
   /** The least number a number may be (`score`: an unsigned decimal). */
   minimum?: number;
 };
-export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
+const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
   z.strictObject({
     type: z.enum(['object', 'array', 'string', 'integer', 'number', 'boolean', 'any']),
     nullable: z.boolean().optional(),
@@ -215,7 +146,7 @@ export const JsonShapeSchema: z.ZodType<JsonShape> = z.lazy(() =>
  * literal forms that only this path's placeholders accept (`root` for a folder id on the
  * context paths, the SIS form of the context a by_path folder path names).
  */
-export const PathSchema = z.union([
+const PathSchema = z.union([
   z.string().startsWith('/api/'),
   z.strictObject({
     path: z.string().startsWith('/api/'),
@@ -225,7 +156,7 @@ export const PathSchema = z.union([
   }),
 ]);
 
-export const EndpointSchema = z.strictObject({
+const EndpointSchema = z.strictObject({
   /** Stable id, `area.operation` (`modules.create`, `files.list`). */
   id: z.string().regex(/^[a-z_]+(\.[a-z_]+)+$/),
   source: SourceSchema,
@@ -269,7 +200,7 @@ export const EndpointSchema = z.strictObject({
  * `Date`, `object`, `any`, `false`, a resource name, `X[]` for arrays; alternatives with `|`
  * (`string|integer`, `object|false`). Nullability is `nullable`.
  */
-export const FieldSchema = z.strictObject({
+const FieldSchema = z.strictObject({
   name: z.string().min(1),
   type: z.string().min(1),
   nullable: z.boolean().optional(),
@@ -283,7 +214,7 @@ export const FieldSchema = z.strictObject({
   deprecated: z.boolean().optional(),
 });
 
-export const ResourceSchema = z.strictObject({
+const ResourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
   source: SourceSchema,
   description: z.string(),
@@ -295,7 +226,7 @@ export const ResourceSchema = z.strictObject({
 });
 
 /** Literal forms a path placeholder accepts everywhere it occurs (convention 5: SIS ids, `self`). */
-export const PlaceholderSchema = z.strictObject({
+const PlaceholderSchema = z.strictObject({
   description: z.string(),
   /** `id` (an integer), `self`, `root`, or a SIS prefix such as `sis_course_id`. */
   forms: z.array(z.string()).min(1),
@@ -328,10 +259,8 @@ export type Source = z.infer<typeof SourceSchema>;
 export type ParamType = z.infer<typeof ParamTypeSchema>;
 export type Parameter = z.infer<typeof ParameterSchema>;
 export type Condition = z.infer<typeof ConditionSchema>;
-export type Rule = z.infer<typeof RuleSchema>;
+export type { Rule };
 export type EndpointData = z.infer<typeof EndpointSchema>;
 export type Field = z.infer<typeof FieldSchema>;
 export type ResourceData = z.infer<typeof ResourceSchema>;
-export type EndpointFile = z.infer<typeof EndpointFileSchema>;
-export type ResourceFile = z.infer<typeof ResourceFileSchema>;
 export type Placeholder = z.infer<typeof PlaceholderSchema>;

@@ -4,7 +4,7 @@
  * body line.
  */
 import type { CatalogParameter } from '../catalog/catalog';
-import { lookupParameter } from '../checker';
+import { lookupParameter } from '../catalog/parameters';
 import { code, describeParameter, md, parameterRules, typeLabel } from '../describe';
 import type { ServiceContext } from '../documentIndex';
 import type { Block } from '../parser';

@@ -1,0 +1,124 @@
+/** The check of a JSON body against the endpoint's documented shape. */
+import type { Node as JsonNode } from 'jsonc-parser';
+import type { JsonShape } from '../catalog/schema';
+import type { Block } from '../parser';
+import { jsonBodyTree, VARIABLE_MARK } from '../jsonParams';
+import { closest } from '../suggest';
+import { own } from '../own';
+import { diag, type Diagnostic } from './diagnostics';
+import type { RequestCheck } from './context';
+
+export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
+  const { block, endpoint, label, lineStart, lineEnd, out } = check;
+  const body = block.jsonBody;
+  if (!body) {
+    for (const key of shape.required ?? []) {
+      out.push(diag('missing-required', `${label} needs a JSON body with ${key}`, lineStart, lineEnd, { missing: [key], endpointId: endpoint.id }));
+    }
+    return;
+  }
+  const tree = jsonBodyTree(body);
+  if ('error' in tree) {
+    // Where it goes wrong, as for a JSON body sent to a form endpoint.
+    out.push(diag('syntax', tree.error.message, tree.error.start, tree.error.end));
+    return;
+  }
+  // Ranges: a value without its quotes, a key with them (a quick fix replaces the whole key).
+  // An object or array stands where its key does (its first line when it has none), as it may span many lines.
+  type Range = { start: number; end: number };
+  const valueAt = (node: JsonNode, key: Range | undefined) => {
+    if (node.type === 'object' || node.type === 'array') return key ?? { start: body.start + node.offset, end: body.start + node.offset + 1 };
+    const quoted = node.type === 'string' && body.text.charCodeAt(node.offset) === 34 ? 1 : 0;
+    return { start: body.start + node.offset + quoted, end: body.start + node.offset + node.length - quoted };
+  };
+  const walk = (node: JsonNode, s: JsonShape, path: string, key: Range | undefined) => {
+    // A `{{variable}}` stands here: what it holds is not known when checking.
+    if (node.type === 'string' && String(node.value).includes(VARIABLE_MARK)) return;
+    if (node.type === 'null') {
+      if (!s.nullable && s.type !== 'any') {
+        const at = valueAt(node, key);
+        out.push(diag('invalid-type', `${path} must be ${s.type}, not null (${shapeNote(s, label)})`, at.start, at.end));
+      }
+      return;
+    }
+    const actual = node.type === 'array' ? 'array' : node.type;
+    const v: unknown = node.value;
+    const ok =
+      s.type === 'any' ||
+      (s.type === 'integer' && node.type === 'number' && Number.isInteger(v)) ||
+      (s.type === 'number' && node.type === 'number') ||
+      s.type === node.type;
+    if (!ok) {
+      const at = valueAt(node, key);
+      out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual} (${shapeNote(s, label)})`, at.start, at.end));
+      return;
+    }
+    if (s.minimum !== undefined && node.type === 'number' && (v as number) < s.minimum) {
+      const at = valueAt(node, key);
+      out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${String(v)} (${shapeNote(s, label)})`, at.start, at.end));
+    }
+    if (node.type === 'array') {
+      const items = node.children ?? [];
+      const required = s.items?.type === 'object' ? (s.items.required ?? []) : [];
+      if (items.length === 0 && s.minItems !== undefined && required.length > 0) {
+        // The object left out (`"quiz_submissions": []`): what is missing is its required parameters (attempt).
+        for (const req of required) out.push(diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+      } else if (s.minItems !== undefined && items.length < s.minItems) {
+        const at = valueAt(node, key);
+        out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
+      }
+      if (s.maxItems !== undefined && items.length > s.maxItems) {
+        const at = valueAt(node, key);
+        out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
+      }
+      if (s.items) items.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, undefined));
+      return;
+    }
+    if (node.type !== 'object') return;
+    const keys = (node.children ?? []).flatMap((property) => (property.children?.[0] ? [String(property.children[0].value)] : []));
+    const unknownKey = (k: string) => k.includes(VARIABLE_MARK);
+    // A key made of a variable may be the one required: then nothing is reported missing.
+    const keyFromVariable = keys.some(unknownKey);
+    for (const req of s.required ?? []) {
+      if (!keys.includes(req) && !keyFromVariable) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+    }
+    const given = new Set<string>();
+    for (const property of node.children ?? []) {
+      const [keyNode, child] = property.children ?? [];
+      if (!keyNode || !child) continue;
+      const k = String(keyNode.value);
+      if (unknownKey(k)) continue;
+      const keyAt = { start: body.start + keyNode.offset, end: body.start + keyNode.offset + keyNode.length };
+      if (given.has(k)) {
+        // JSON keeps the last of a repeated key: the earlier value is lost.
+        out.push(diag('duplicate-parameter', `${path}.${k} is given more than once (${label}); only the last value is read`, keyAt.start, keyAt.end));
+      }
+      given.add(k);
+      const childShape = own(s.properties, k) ?? s.additionalProperties;
+      if (!childShape) {
+        const near = closest(k, Object.keys(s.properties ?? {}));
+        out.push(
+          diag('unknown-parameter', `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`, keyAt.start, keyAt.end, near ? { replacement: `"${near}"` } : undefined),
+        );
+        continue;
+      }
+      walk(child, childShape, `${path}.${k}`, keyAt);
+    }
+  };
+  walk(tree.root, shape, '$', undefined);
+}
+
+/** Runs a check of a JSON body; a body nested too deeply to walk (thousands of levels) is reported, never thrown. */
+export function guardDepth(block: Block, out: Diagnostic[], check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof RangeError) || !block.jsonBody) throw e;
+    out.push(diag('syntax', 'the JSON body is nested too deeply to check', block.jsonBody.start, block.jsonBody.end));
+  }
+}
+
+/** The endpoint and what the docs say of a part of a JSON body, for messages. */
+function shapeNote(s: JsonShape, label: string): string {
+  return s.description ? `${label}: ${s.description}` : label;
+}

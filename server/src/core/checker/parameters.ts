@@ -1,0 +1,176 @@
+/** The checks of the parameters sent: each against its documentation, then the requirements and rules of the endpoint. */
+import type { CatalogParameter } from '../catalog/catalog';
+import { splitParamName } from '../catalog/catalog';
+import { findParameter, LEFT_PATTERN, outsideEnum, suggestionNames } from '../catalog/parameters';
+import type { ParameterLine } from '../parser';
+import { closest } from '../suggest';
+import { formatProblem, typeProblem } from '../values';
+import { diag } from './diagnostics';
+import type { RequestCheck } from './context';
+import { RuleContext } from '../rules/context';
+import { applyRule } from '../rules';
+
+export function checkParameters(
+  check: RequestCheck,
+  params: ParameterLine[],
+  /** False when the body comes from a file: what is missing or conflicting cannot be known. */
+  requirements = true,
+) {
+  const { endpoint, bindings: bound, label, lineStart, lineEnd, out } = check;
+  /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
+  const sent = new Map<string, SentParameter[]>();
+  for (let i = 0; i < params.length; i++) {
+    const line = params[i];
+    const name = line.decodedName;
+    const param = findParameter(endpoint, name);
+    if (!param) {
+      // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
+      // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
+      const objectFromVariable = line.source === 'json' && line.decodedValue.startsWith('{{') && endpoint.params.some((p) => p.name.startsWith(`${name}[`));
+      if (line.source === 'body' && name.startsWith('@')) {
+        // Meant as a file variable, most likely; in a request body it is a parameter (section 1).
+        out.push(
+          diag(
+            'unknown-parameter',
+            `${name} is sent as a parameter of ${label}: a file variable (${name} = value) stands outside a request body, above the request line`,
+            line.name.start,
+            line.name.end,
+            { lineStart: line.start, lineEnd: line.end },
+          ),
+        );
+      } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
+        const near = closest(name, suggestionNames(endpoint, name));
+        const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
+        const left = splitParamName(name)?.find((seg) => LEFT_PATTERN.test(seg));
+        out.push(
+          diag(
+            'unknown-parameter',
+            left
+              ? `${name}: ${left} is the docs' pattern segment, not filled in; write the name it stands for (${label})`
+              : `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
+            line.name.start,
+            line.name.end,
+            replacement ? { replacement, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
+          ),
+        );
+      }
+      continue;
+    }
+    const key = param.name;
+    const list = sent.get(key);
+    // A name with `[]` is an array element (`question[answers][][answer_text]`, an index pattern written as convention 2 writes arrays).
+    const repeated = list !== undefined && !param.isArray && !name.includes('[]') && list.some((e) => e.line.decodedName === name);
+    if (list) list.push({ line, param });
+    else sent.set(key, [{ line, param }]);
+    if (repeated) {
+      out.push(
+        diag('duplicate-parameter', `${name} takes one value but is given more than once (${label})`, line.name.start, line.name.end, {
+          lineStart: line.start,
+          lineEnd: line.end,
+        }),
+      );
+    }
+    if (param.deprecated) {
+      const successor = typeof param.deprecated === 'object' ? param.deprecated.successor : undefined;
+      out.push(
+        diag(
+          'deprecated',
+          `${name} is deprecated${successor ? `; use ${successor}` : ''} for ${label}${param.description && !/^deprecated\.?$/i.test(param.description) ? ` (${param.description})` : ''}`,
+          line.name.start,
+          line.name.end,
+          successor ? { replacement: successor } : undefined,
+        ),
+      );
+    }
+    checkValue(check, line, param);
+  }
+  if (!requirements) return;
+  // Unconditional requirements; a value the path carries satisfies its parameter.
+  let missing: string[] = NO_NAMES;
+  for (let i = 0; i < endpoint.requiredParams.length; i++) {
+    const p = endpoint.requiredParams[i];
+    if (sent.has(p.name)) continue;
+    if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
+    // A deprecated alias (`role` for `label`) is the same parameter under its old name: reported as deprecated, not as missing.
+    if (endpoint.params.some((q) => typeof q.deprecated === 'object' && q.deprecated.successor === p.name && sent.has(q.name))) continue;
+    if (missing === NO_NAMES) missing = [];
+    missing.push(p.name);
+  }
+  if (missing.length === 0 && endpoint.rules.length === 0) return;
+  const reportedMissing = new Set<string>(missing);
+  for (const name of missing) {
+    const p = endpoint.params.find((x) => x.name === name);
+    out.push(
+      diag('missing-required', `${name} is required for ${label}${p?.description ? ` (${p.description})` : ''}`, lineStart, lineEnd, {
+        missing: [name],
+        endpointId: endpoint.id,
+      }),
+    );
+  }
+  if (endpoint.rules.length === 0) return;
+  const context = new RuleContext(check, sent, reportedMissing);
+  for (let i = 0; i < endpoint.rules.length; i++) applyRule(endpoint.rules[i], context);
+}
+
+function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogParameter) {
+  const { label, out } = check;
+  const value = line.decodedValue;
+  if (value.includes('{{')) return;
+  if (param.nullable && (value === '' || value === 'null')) return;
+  if (param.enum && (!param.enumOpen || outsideEnum(param, value))) {
+    if (outsideEnum(param, value)) {
+      const at = valueRange(line);
+      const data = { lineStart: line.start, lineEnd: line.end };
+      const near = closest(value, param.enum);
+      out.push(
+        diag(
+          'invalid-enum',
+          `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
+          at.start,
+          at.end,
+          near ? { ...data, replacement: near } : param.enum.length <= 10 ? { ...data, choices: param.enum } : data,
+        ),
+      );
+    }
+    return;
+  }
+  // An empty value is sent as an empty string: not an integer, a boolean or a date. Where the
+  // docs let an empty value clear a field (planner note update's course_id), the parameter is nullable.
+  const typeMsg = typeProblem(param.type, value, param.sisForms);
+  if (typeMsg) {
+    const at = valueRange(line);
+    // A `+` in a query string is sent as a space (`+02:00` arrives as ` 02:00`).
+    const plus = line.source === 'query' && line.value.text.includes('+') ? "; in a query string '+' is a space: write %2B for a plus sign" : '';
+    out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+    return;
+  }
+  if (param.format) {
+    const formatMsg = formatProblem(param.format, value, param.contextTypes);
+    if (formatMsg) {
+      const at = valueRange(line);
+      out.push(diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+    }
+  }
+}
+
+/** A parameter line and the documented parameter it stands for. */
+export interface SentParameter {
+  line: ParameterLine;
+  param: CatalogParameter;
+}
+
+/** In a JSON body the name's range is its last key: the fix replaces that key alone, when the rest agrees. */
+function jsonKeyReplacement(name: string, near: string): string | undefined {
+  const a = splitParamName(name);
+  const b = splitParamName(near);
+  if (!a || !b || a.length !== b.length || a.slice(0, -1).join('\u0000') !== b.slice(0, -1).join('\u0000')) return undefined;
+  return b[b.length - 1];
+}
+
+/** Shared by the requests that miss nothing (never written to). */
+const NO_NAMES: string[] = [];
+
+/** Where a value's diagnostic goes: the value, or the whole line when the value is empty. */
+function valueRange(line: ParameterLine): { start: number; end: number } {
+  return line.value.end > line.value.start ? line.value : { start: line.name.start, end: line.end };
+}

@@ -1,0 +1,149 @@
+/**
+ * What a check sees of the variables and requests around a block: the document's variables
+ * over the environment's, and the names of the requests before the block (section 4).
+ */
+import { requestName, type Block, type LpreqDocument } from '../parser';
+import { own } from '../own';
+
+/** Variables as the checker sees them: names and (for resolving base addresses) values. */
+export interface VariableScope {
+  /** File variables and the environment's, by name (file variables win). */
+  values: Map<string, string>;
+  /** Names of requests (`# @name`): of the whole file, or of the requests above a block when it is checked (RequestsBefore). */
+  requestNames: Set<string>;
+  /** Variables JetBrains scripts set for later requests (`client.global.set`): defined, of unknown value. */
+  scriptNames?: Set<string>;
+  /** Told of every variable a check looks up (`diagnose` uses it to find the blocks it checked before a later definition). */
+  onLookup?: (name: string) => void;
+  /** Brings requestNames up to date before it is read: RequestsBefore fills it only when a check asks (requestNamesOf). */
+  syncRequestNames?: () => void;
+}
+
+/** A file or environment variable's value, as a check sees it. */
+export function scopeValue(scope: VariableScope, name: string): string | undefined {
+  scope.onLookup?.(name);
+  return scope.values.get(name);
+}
+
+export function scopeHasValue(scope: VariableScope, name: string): boolean {
+  scope.onLookup?.(name);
+  return scope.values.has(name);
+}
+
+export function scopeHasRequest(scope: VariableScope, name: string): boolean {
+  return requestNamesOf(scope).has(name);
+}
+
+/** The names of the requests a scope sees (read them through this: a RequestsBefore scope fills its set on demand). */
+export function requestNamesOf(scope: VariableScope): ReadonlySet<string> {
+  scope.syncRequestNames?.();
+  return scope.requestNames;
+}
+
+export interface Environments {
+  /** Environment name to variables, the private file already merged over the shared one. */
+  environments: Record<string, Record<string, string>>;
+  /** The chosen environment; without one, a variable defined in any environment counts. */
+  selected?: string;
+}
+
+export function environmentValues(env: Environments | undefined): Map<string, string> {
+  const values = new Map<string, string>();
+  if (!env) return values;
+  if (env.selected !== undefined) {
+    for (const [k, v] of Object.entries(own(env.environments, env.selected) ?? {})) values.set(k, String(v));
+    return values;
+  }
+  for (const vars of Object.values(env.environments)) {
+    for (const [k, v] of Object.entries(vars)) if (!values.has(k)) values.set(k, String(v));
+  }
+  return values;
+}
+
+/** Collects the scope of a document: its file variables over the environment's, and all its request names. */
+export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
+  const scope = documentVariables(doc, env);
+  for (let k = 0; k < doc.blocks.length; k++) {
+    const name = requestName(doc.blocks[k].block);
+    if (name) scope.requestNames.add(name);
+  }
+  return scope;
+}
+
+/** A document's variables (file variables over the environment's, names its scripts set), without its request names: what RequestsBefore starts from. */
+export function documentVariables(doc: LpreqDocument, env?: Environments): VariableScope {
+  const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
+  for (let k = 0; k < doc.blocks.length; k++) {
+    const block = doc.blocks[k].block;
+    for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
+    for (const set of block.scriptSets) if (set.global) (scope.scriptNames ??= new Set()).add(set.name);
+  }
+  return scope;
+}
+
+/**
+ * The scope a block's check sees, walking a document from the top: the whole document's
+ * variables, and the names of the requests before the block (a request can only use the
+ * response of an earlier one). `key` tells the blocks' positions apart for caches: while the
+ * document's named requests and their order stay the same, the count of named requests
+ * before a block fixes which names it sees.
+ *
+ * The names are kept in a list; the set a check reads is filled from it only when a check
+ * asks (requestNamesOf), which most blocks never do: a file of named requests costs no
+ * hashing of every name.
+ */
+export class RequestsBefore {
+  private readonly names: string[] = [];
+  private readonly seen = new Set<string>();
+  /** How many of `names` are in `seen`. */
+  private synced = 0;
+  /** The scope to check the next block with (its set is current whenever it is read through requestNamesOf). */
+  readonly scope: VariableScope;
+
+  constructor(whole: VariableScope) {
+    this.scope = {
+      values: whole.values,
+      requestNames: this.seen,
+      scriptNames: whole.scriptNames,
+      onLookup: whole.onLookup,
+      syncRequestNames: () => this.sync(),
+    };
+  }
+
+  get key(): number {
+    return this.names.length;
+  }
+
+  private sync(): void {
+    while (this.synced < this.names.length) this.seen.add(this.names[this.synced++]);
+  }
+
+  /** Steps past a block: its name, if any, is seen by the blocks after it. */
+  pass(block: Block): void {
+    const name = requestName(block);
+    if (name) this.names.push(name);
+  }
+
+  /**
+   * Starts again at the top of a document, with its variables: what a checker does with the
+   * one it keeps (Checker.walk), and with an empty scope after the walk, so that nothing of
+   * the document stays reachable from it.
+   */
+  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup'>): void {
+    this.names.length = 0;
+    this.seen.clear();
+    this.synced = 0;
+    const scope = this.scope;
+    scope.values = whole.values;
+    scope.scriptNames = whole.scriptNames;
+    scope.onLookup = whole.onLookup;
+  }
+
+  /**
+   * A scope of its own for a block seen earlier, the one whose `key` was given: the same
+   * variables, and a set of the names of the requests before that block.
+   */
+  scopeAt(key: number): VariableScope {
+    return { ...this.scope, requestNames: new Set(this.names.slice(0, key)), syncRequestNames: undefined };
+  }
+}

@@ -1,0 +1,34 @@
+/** `conflicts`: `params` must not be sent together -> conflicting-parameters on the later one. */
+import type * as Z from 'zod';
+import { diag } from '../checker/diagnostics';
+import { code, md } from '../markdown';
+import { namesParameters, type RuleKind, type SchemaKit } from './kind';
+
+function schema({ z, text }: SchemaKit) {
+  return z.strictObject({ kind: z.literal('conflicts'), params: z.array(z.string()).min(2), text });
+}
+
+export type ConflictsRule = Z.output<ReturnType<typeof schema>>;
+
+export const conflicts: RuleKind<ConflictsRule> = {
+  kind: 'conflicts',
+  schema,
+  lint: (rule, isParameter) => namesParameters(rule.kind, rule.params, isParameter),
+  apply(rule, context) {
+    const { sent, label, out } = context;
+    const lines = rule.params.flatMap((p) => context.lineOf(p)).sort((a, b) => a.start - b.start);
+    const distinct = rule.params.filter((p) => sent.has(p));
+    if (distinct.length < 2) return;
+    const later = lines[lines.length - 1];
+    out.push(
+      diag('conflicting-parameters', `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`, later.name.start, later.name.end, {
+        lineStart: later.start,
+        lineEnd: later.end,
+      }),
+    );
+  },
+  describe: (rule, name) =>
+    rule.params.includes(name)
+      ? { text: `Not together with ${rule.params.filter((p) => p !== name).map(code).join(', ')}: ${md(rule.text)}`, requires: false }
+      : undefined,
+};

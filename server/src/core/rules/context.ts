@@ -1,0 +1,112 @@
+/** What a rule sees of a request when it is applied, and the phrases rules share. */
+import type { Endpoint } from '../catalog/catalog';
+import { outsideEnum } from '../catalog/parameters';
+import type { Condition } from '../catalog/schema';
+import type { ParameterLine } from '../parser';
+import { diag, type Diagnostic } from '../checker/diagnostics';
+import type { SentParameter } from '../checker/parameters';
+import type { RequestCheck } from '../checker/context';
+
+/** What the rules of one request see: the parameters sent, the path's values, and where to report. */
+export class RuleContext {
+  readonly bound: Map<string, string>;
+  readonly label: string;
+  readonly lineStart: number;
+  readonly lineEnd: number;
+  readonly endpoint: Endpoint;
+  readonly out: Diagnostic[];
+
+  constructor(
+    check: RequestCheck,
+    readonly sent: Map<string, SentParameter[]>,
+    /** A parameter is reported missing once, however many rules require it. */
+    readonly reportedMissing: Set<string>,
+  ) {
+    this.bound = check.bindings;
+    this.label = check.label;
+    this.lineStart = check.lineStart;
+    this.lineEnd = check.lineEnd;
+    this.endpoint = check.endpoint;
+    this.out = check.out;
+  }
+
+  isSent(name: string): boolean {
+    return this.sent.has(name) || this.bound.has(name);
+  }
+
+  /** The values sent for a parameter, or the value the path gives it (`{id}` on roles update). */
+  values(name: string): string[] | undefined {
+    const entries = this.sent.get(name);
+    if (!entries) {
+      const fromPath = this.bound.get(name);
+      return fromPath === undefined ? undefined : [fromPath];
+    }
+    const values: string[] = [];
+    for (const e of entries) values.push(e.line.decodedValue);
+    return values;
+  }
+
+  lineOf(name: string): ParameterLine[] {
+    const entries = this.sent.get(name);
+    if (!entries) return [];
+    const lines: ParameterLine[] = [];
+    for (const e of entries) lines.push(e.line);
+    return lines;
+  }
+
+  /**
+   * Whether a parameter was given a value outside its documented set (reported as
+   * invalid-enum): a rule that depends on that value cannot tell what the request meant,
+   * and reports nothing more. One mistake, one diagnostic.
+   */
+  hasInvalidValue(name: string): boolean {
+    const entries = this.sent.get(name);
+    if (!entries) return false;
+    for (const { line, param } of entries) if (outsideEnum(param, line.decodedValue)) return true;
+    return false;
+  }
+
+  /** A condition on the request: undefined when it cannot be known (a {{variable}}, or a value outside the documented set). */
+  evaluate(c: Condition): boolean | undefined {
+    if (c.present === undefined && this.hasInvalidValue(c.param)) return undefined;
+    return evaluateCondition(c, this.values(c.param), this.isSent(c.param));
+  }
+
+  describe(c: Condition): string {
+    const v = this.values(c.param)?.[0];
+    // A condition on presence holds whatever the value: `grouped = false` is grouped mode ("when present").
+    if (c.present !== undefined) return c.present ? `${c.param} is given${v !== undefined ? ` (as ${v})` : ''}` : `${c.param} is absent`;
+    return v !== undefined ? `${c.param} is ${v}` : c.param;
+  }
+
+  expectation(c: Condition): string {
+    if (c.present !== undefined) return `${c.param} is ${c.present ? 'given' : 'absent'}`;
+    const v = this.values(c.param)?.[0];
+    return c.in ? `${c.param} is ${c.in.join(' or ')}${v !== undefined ? ` (it is ${v})` : ''}` : `${c.param} is not ${c.notIn?.join(' or ')}`;
+  }
+
+  /** Reports `name` missing on the request line, once however many rules require it. */
+  missing(name: string, why: string, rule: { text: string }): void {
+    if (this.reportedMissing.has(name)) return;
+    this.reportedMissing.add(name);
+    this.out.push(
+      diag('missing-required', `${name} is required ${why} (${rule.text}) for ${this.label}`, this.lineStart, this.lineEnd, {
+        missing: [name],
+        endpointId: this.endpoint.id,
+      }),
+    );
+  }
+}
+
+/**
+ * Three-valued: undefined only when the value cannot be known before sending (a {{variable}}).
+ * An absent parameter has no value, so `in` and `notIn` are both false for it.
+ */
+function evaluateCondition(c: Condition, values: string[] | undefined, present: boolean): boolean | undefined {
+  if (c.present !== undefined) return c.present === present;
+  if (!values || values.length === 0) return false;
+  if (values.some((v) => v.includes('{{'))) return undefined;
+  if (c.in) return values.some((v) => c.in?.includes(v));
+  if (c.notIn) return values.every((v) => !c.notIn?.includes(v));
+  return present;
+}

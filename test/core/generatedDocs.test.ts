@@ -1,0 +1,22 @@
+/**
+ * docs/codes.md and the README's table of codes are written from the one table of codes
+ * (server/src/core/codes.ts) by scripts/gen-docs.ts: a committed document that differs from
+ * what the script writes fails here (run `npm run docs`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { codesPage, END, readmeWithTable, START } from '../../scripts/gen-docs';
+import { ROOT } from '../helpers';
+
+test('docs/codes.md is what npm run docs writes from the table of codes', () => {
+  assert.equal(readFileSync(join(ROOT, 'docs', 'codes.md'), 'utf8'), codesPage());
+});
+
+test("the README's table of codes is what npm run docs writes from the table of codes", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const written = readmeWithTable(readme);
+  assert.ok(written !== undefined, `README.md has the table of codes between ${START} and ${END}`);
+  assert.equal(readme, written);
+});
