@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isAssertionLine, parseAssertion, type PathSegment } from '../../server/src/core/assertion';
+import { canonicalOperator, expectedRegExp, isAssertionLine, parseAssertion, type JsonPathSegment } from '../../server/src/core/assertion';
 
 interface Valid {
   line: string;
@@ -20,7 +20,7 @@ interface Invalid {
 }
 const cases = JSON.parse(readFileSync(join(__dirname, '../fixtures/assertions/syntax.json'), 'utf8')) as { valid: Valid[]; invalid: Invalid[] };
 
-function segmentOf(s: PathSegment): (string | number)[] {
+function segmentOf(s: JsonPathSegment): (string | number)[] {
   return s.kind === 'name' ? ['name', s.name] : s.kind === 'index' ? ['index', s.index] : [s.kind];
 }
 
@@ -65,4 +65,12 @@ test('parseAssertion never throws, and its spans stay inside the line', () => {
     }),
     { numRuns: Number(process.env.LPREQ_FUZZ_RUNS ?? 2000) },
   );
+});
+
+test('EXPECTED of matches is /pattern/flags or a bare pattern; contains is includes', () => {
+  assert.equal(expectedRegExp('/^week \\d+$/i')?.test('Week 5'), true);
+  assert.equal(expectedRegExp('^Week')?.test('Week 5'), true);
+  assert.equal(expectedRegExp('/(unclosed/'), undefined);
+  assert.equal(canonicalOperator('contains'), 'includes');
+  assert.equal(canonicalOperator('=='), '==');
 });

@@ -143,3 +143,59 @@ test('a target that is not a path, an absolute URL or a variable cannot be read'
     assert.deepEqual(parseBlock(`${line}\n`).problems, [], line);
   }
 });
+
+test('assertion lines are taken out of the block wherever they stand after the request line (section 6)', () => {
+  const withAssertions = [
+    '### Create a module',
+    'POST /api/v1/courses/1/modules?a=1',
+    '?? status == 200',
+    '    &b=2',
+    'Accept: application/json',
+    '  ?? header content-type includes json',
+    'X-Trace: 1',
+    '',
+    'module[name] = Week 5',
+    '?? body $.name == Week 5',
+    'module[position] = 2',
+    '',
+    '?? bogus line',
+    '',
+  ].join('\n');
+  const b = parseBlock(withAssertions);
+  assert.deepEqual(b.problems, []);
+  assert.deepEqual(
+    b.params.map((p) => [p.decodedName, p.decodedValue, p.source]),
+    [
+      ['a', '1', 'query'],
+      ['b', '2', 'query'],
+      ['module[name]', 'Week 5', 'body'],
+      ['module[position]', '2', 'body'],
+    ],
+  );
+  assert.deepEqual(b.headers.map((h) => h.name.text), ['Accept', 'X-Trace']);
+  assert.equal(b.assertions.length, 4);
+  assert.deepEqual(
+    b.assertions.slice(0, 3).map((a) => a.assertion && slice(withAssertions, a.assertion)),
+    ['?? status == 200', '?? header content-type includes json', '?? body $.name == Week 5'],
+  );
+  const bad = b.assertions[3];
+  assert.ok(bad.problem);
+  assert.equal(slice(withAssertions, bad.problem), 'bogus');
+});
+
+test('an assertion line inside a multi-line JSON body is left out of the body, offsets kept', () => {
+  const text = ['PUT /api/v1/courses/1/quizzes/2/submissions/3', 'Content-Type: application/json', '', '{', '  "attempt": 1,', '?? status == 200', '  "quiz_submissions": []', '}', '?? body $.quiz_submissions isArray', ''].join('\n');
+  const b = parseBlock(text);
+  assert.ok(b.jsonBody);
+  assert.deepEqual(JSON.parse(b.jsonBody.text), { attempt: 1, quiz_submissions: [] });
+  assert.equal(b.jsonBody.text.length, b.jsonBody.end - b.jsonBody.start);
+  assert.equal(b.assertions.length, 2);
+  assert.ok(b.assertions.every((a) => a.assertion !== undefined));
+});
+
+test('a block without assertion lines has none, and ?? before the request line is not one', () => {
+  assert.deepEqual(parseBlock('GET /api/v1/courses/1/modules\n').assertions, []);
+  const b = parseBlock('?? status == 200\nGET /api/v1/courses/1/modules\n');
+  assert.deepEqual(b.assertions, []);
+  assert.ok(b.problems.length > 0);
+});

@@ -8,21 +8,17 @@
  * response (the runner) is decided elsewhere, on this one tree.
  */
 
-export const ASSERTION_PREFIX = '??';
+const ASSERTION_PREFIX = '??';
 
 /** Operators that compare with an EXPECTED value. */
-export const COMPARING_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'includes', 'contains', 'startsWith', 'endsWith', 'matches'] as const;
+const COMPARING_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'includes', 'contains', 'startsWith', 'endsWith', 'matches'] as const;
 /** Operators that take no EXPECTED value. */
-export const UNARY_OPERATORS = ['exists', '!exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isNull'] as const;
-export const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
+const UNARY_OPERATORS = ['exists', '!exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isNull'] as const;
+const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
 export type AssertionOperator = (typeof ASSERTION_OPERATORS)[number];
-/** The operators that order values: numbers by value, DateTime and Date values in time order. */
-export const ORDERING_OPERATORS: readonly AssertionOperator[] = ['<', '<=', '>', '>='];
 
 const OPERATOR_SET: ReadonlySet<string> = new Set(ASSERTION_OPERATORS);
 const UNARY_SET: ReadonlySet<string> = new Set(UNARY_OPERATORS);
-
-export const ASSERTION_FIELDS = ['status', 'duration', 'header', 'body'] as const;
 
 export interface Span {
   start: number;
@@ -30,13 +26,13 @@ export interface Span {
 }
 
 /** One step of a JSONPath: `$`, `.name` or `['name']`, `[N]`, `[*]`. */
-export type PathSegment = ({ kind: 'root' } | { kind: 'name'; name: string } | { kind: 'index'; index: number } | { kind: 'wildcard' }) & Span;
+export type JsonPathSegment = ({ kind: 'root' } | { kind: 'name'; name: string } | { kind: 'index'; index: number } | { kind: 'wildcard' }) & Span;
 
 export interface JsonPath extends Span {
   /** As written. */
   text: string;
   /** The segments after the root: `$` itself is implied and not in the list. */
-  segments: PathSegment[];
+  segments: JsonPathSegment[];
 }
 
 export type AssertionField =
@@ -81,7 +77,7 @@ export function canonicalOperator(op: AssertionOperator): AssertionOperator {
   return op === 'contains' ? 'includes' : op;
 }
 
-export function takesExpected(op: AssertionOperator): boolean {
+function takesExpected(op: AssertionOperator): boolean {
   return !UNARY_SET.has(op);
 }
 
@@ -165,8 +161,8 @@ export function parseAssertion(line: string, base = 0): AssertionParse {
  * hold blanks): `$`, `.name`, `['name']` or `["name"]`, `[N]`, `[*]`, in any sequence. A path
  * that starts with `.` or `[` starts at the root, as if `$` were written.
  */
-export function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
-  const segments: PathSegment[] = [];
+function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
+  const segments: JsonPathSegment[] = [];
   let i = from;
   const fail = (message: string, s: number, e: number) => ({ problem: { message, start: base + s, end: base + Math.max(e, s + 1) } });
   if (line[i] === '$') {

@@ -6,6 +6,7 @@
  */
 export { createLanguageService, type LanguageService, type ServiceDocument, type Highlight } from './languageService';
 export * from './parser';
+export * from './assertion';
 export * from './checker';
 export * from './matcher';
 export * from './values';

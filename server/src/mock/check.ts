@@ -63,6 +63,7 @@ export function checkHttpRequest(
     params,
     jsonBody,
     bodyStart: requestLine.end + 1,
+    assertions: [],
     scriptSets: [],
     problems: [],
   };

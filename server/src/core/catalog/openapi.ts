@@ -24,7 +24,7 @@ export interface OpenApiOptions {
 }
 
 /** The document's own extensions: what each carries, for the reader of the generated file. */
-export const EXTENSIONS = {
+const EXTENSIONS = {
   'x-lpreq-endpoint': 'the catalog id of the operation (one catalog endpoint can have several documented paths)',
   'x-lpreq-source': 'the document (A, B or C) and section the entry comes from',
   'x-lpreq-scope': 'the token scope string of the operation',

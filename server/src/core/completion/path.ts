@@ -73,7 +73,7 @@ function segmentMatches(t: TemplateSegment, typed: string): boolean {
   return t.text === typed || /^\{\{[^{}]*\}\}$/.test(typed);
 }
 
-export function completePath(
+function completePath(
   ctx: ServiceContext,
   block: Block,
   typed: string,

@@ -74,9 +74,18 @@ function readJsonBody(text: string, count: number, first: number): JsonBody {
   let body = '';
   for (let j = first; j <= last; j++) {
     body += isCommentRange(text, starts[j], ends[j]) ? ' '.repeat(ends[j] - starts[j]) : text.slice(starts[j], ends[j]);
-    if (j < last) body += text.slice(ends[j], starts[j + 1]);
+    if (j < last) body += lineGap(text, ends[j], starts[j + 1]);
   }
   return { text: body, start: starts[first], end: ends[last] };
+}
+
+/**
+ * The text between two lines of a JSON body: a line break, or (where assertion lines were
+ * taken out between them) those lines blanked out, every offset kept.
+ */
+function lineGap(text: string, from: number, to: number): string {
+  const gap = text.slice(from, to);
+  return gap.length <= 2 ? gap : gap.replace(/[^\r\n]/g, ' ');
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Block, BlockRef, LpreqDocument, ScriptSet } from './tree';
 import { add, NONE, splitLines } from './scan';
 import { parseHead, parseQueryLines } from './head';
 import { parseBody, parseHeaders } from './body';
+import { takeAssertions } from './assertions';
 
 export * from './tree';
 export * from './queries';
@@ -60,12 +61,14 @@ function parseBlockLines(text: string): Block {
     jsonBody: undefined,
     fileBody: undefined,
     bodyStart: undefined,
+    assertions: NONE,
     scriptSets: NONE,
     problems: NONE,
   };
-  const count = splitLines(text);
+  let count = splitLines(text);
   let k = parseHead(text, count, block);
   if (!block.request) return block;
+  count = takeAssertions(text, count, k, block);
   k = parseQueryLines(text, count, k, block);
   k = parseHeaders(text, count, k, block);
   parseBody(text, count, k, block);

@@ -1,3 +1,5 @@
+import type { AssertionParse } from '../assertion';
+
 /** The tree the parser gives: a document of blocks, each with its parts and offsets relative to the block. */
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const;
 
@@ -101,6 +103,12 @@ export interface Block {
   fileBody?: FileBody;
   /** Blank line between headers and body, when present. */
   bodyStart?: number;
+  /**
+   * The assertion lines (`?? FIELD OPERATOR [EXPECTED]`, LPREQ-FORMAT section 6), in order,
+   * each read or the reason it cannot be: they are taken out of the block before its query
+   * lines, headers and body are read, so the lines around them keep their meaning.
+   */
+  assertions: AssertionParse[];
   /** Variables that JetBrains scripts of this block set (`client.global.set("id", ...)`); lpreq does not run them. */
   scriptSets: ScriptSet[];
   problems: Problem[];
