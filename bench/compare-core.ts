@@ -92,7 +92,9 @@ function main() {
       const rs = [...ratios[clock][mode]].sort((x, y) => x - y);
       const fa = Math.min(...times[clock].A[mode]);
       const fb = Math.min(...times[clock].B[mode]);
-      console.log(`| ${mode} | ${f(ma)} | ${f(mb)} | ${(mb / ma).toFixed(3)} | ${f(fa)} | ${f(fb)} | ${rs[0].toFixed(3)}, ${median(rs).toFixed(3)}, ${rs[rs.length - 1].toFixed(3)} |`);
+      console.log(
+        `| ${mode} | ${f(ma)} | ${f(mb)} | ${(mb / ma).toFixed(3)} | ${f(fa)} | ${f(fb)} | ${rs[0].toFixed(3)}, ${median(rs).toFixed(3)}, ${rs[rs.length - 1].toFixed(3)} |`,
+      );
     }
   }
 }

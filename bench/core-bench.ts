@@ -210,8 +210,11 @@ export function formatCore(figures: CoreFigures[]): string {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  runCoreBench().then((figures) => console.log(formatCore(figures)), (e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  runCoreBench().then(
+    (figures) => console.log(formatCore(figures)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -74,7 +74,9 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
 export function toLpreq(requests: GeneratedRequest[]): string {
   const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
   requests.forEach((r, i) => {
-    parts.push(`### Request ${i + 1}: ${r.endpoint}\n# @name request${i + 1}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\nX-Request-Id: {{$guid}}\n\n`);
+    parts.push(
+      `### Request ${i + 1}: ${r.endpoint}\n# @name request${i + 1}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\nX-Request-Id: {{$guid}}\n\n`,
+    );
     for (const [k, v] of r.params) parts.push(`${k} = ${v}\n`);
     parts.push('\n');
   });

@@ -234,7 +234,11 @@ export function formatLspBench(f: LspBenchFigures): string {
     row('reference: vscode-json-languageservice completing in the same requests as JSON, in-process, median', f.jsonServiceCompletionMs.toFixed(2), ''),
     row('completion, slowest (median of the sessions; worst of all)', `${f.completionMaxMs.toFixed(1)}; ${f.completionWorstMs.toFixed(1)}`, '10'),
     row(`edit to republished diagnostics (debounce ${f.debounceMs} ms)`, f.editToDiagnosticsMedianMs.toFixed(1), '100'),
-    row('re-diagnosis work after an edit (the above without the debounce; worst session)', `${f.editWorkMedianMs.toFixed(1)}; ${f.editWorkWorstMedianMs.toFixed(1)}`, '20'),
+    row(
+      're-diagnosis work after an edit (the above without the debounce; worst session)',
+      `${f.editWorkMedianMs.toFixed(1)}; ${f.editWorkWorstMedianMs.toFixed(1)}`,
+      '20',
+    ),
     row('open to first diagnostics', f.openToDiagnosticsMs.toFixed(0), '300'),
     row('start to initialize reply', f.startToInitializeMs.toFixed(0), '150'),
     row('reference: a bare node process answering initialize', f.bareNodeInitializeMs.toFixed(0), ''),

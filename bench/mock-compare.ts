@@ -232,7 +232,9 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
           for (const [kind, figure] of figures) {
             const key = `${server}|${kind}|${clients}`;
             samples.set(key, [...(samples.get(key) ?? []), figure]);
-            log(`round ${round + 1}: ${server}, ${kind}, ${clients} clients: ${Math.round(figure.requestsPerSecond)} req/s, p50 ${figure.p50Ms.toFixed(1)} ms, p99 ${figure.p99Ms.toFixed(1)} ms${figure.failed ? `, ${figure.failed} failed` : ''}`);
+            log(
+              `round ${round + 1}: ${server}, ${kind}, ${clients} clients: ${Math.round(figure.requestsPerSecond)} req/s, p50 ${figure.p50Ms.toFixed(1)} ms, p99 ${figure.p99Ms.toFixed(1)} ms${figure.failed ? `, ${figure.failed} failed` : ''}`,
+            );
           }
         }
       }

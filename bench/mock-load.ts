@@ -52,7 +52,9 @@ function freePort(): Promise<number> {
 
 function startChild(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the mock did not start in 15 s: ${out}`)), 15_000);
     child.stdout?.on('data', (d: Buffer) => {
@@ -134,7 +136,13 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
     log(`ramp: ${clients} clients connected and answered in ${rampMs} ms`);
 
     const deadline = Date.now() + seconds * 1000;
-    const READS = ['/api/v1/courses/42/modules?include[]=items', '/api/v1/courses/42/folders', '/api/v1/planner_notes?per_page=5', '/api/v1/courses/42/quizzes/9/questions', '/api/v1/accounts/1/roles'];
+    const READS = [
+      '/api/v1/courses/42/modules?include[]=items',
+      '/api/v1/courses/42/folders',
+      '/api/v1/planner_notes?per_page=5',
+      '/api/v1/courses/42/quizzes/9/questions',
+      '/api/v1/accounts/1/roles',
+    ];
     const worker = async (n: number) => {
       let i = 0;
       while (Date.now() < deadline) {
@@ -144,7 +152,12 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
         try {
           if (write) {
             const title = `bench-${n}-${i}`;
-            const r = await pool.request({ path: '/api/v1/planner_notes', method: 'POST', headers: form, body: new URLSearchParams({ title, todo_date: '2026-09-20' }).toString() });
+            const r = await pool.request({
+              path: '/api/v1/planner_notes',
+              method: 'POST',
+              headers: form,
+              body: new URLSearchParams({ title, todo_date: '2026-09-20' }).toString(),
+            });
             const body = (await r.body.json()) as { id?: number; title?: string };
             if (r.statusCode !== 200 || typeof body.id !== 'number' || body.title !== title) throw new Error(`create answered ${r.statusCode}`);
             acknowledged.add(body.id);
@@ -178,16 +191,35 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
 
     // Faults.
     faults.garbage = statusLine(await rawExchange(port, Buffer.from('\x16\x03\x01 GARBAGE\r\n\x00\x00\r\n\r\n', 'binary'), 5000));
-    faults.oversizedBody = statusLine(await rawExchange(port, `POST /api/v1/planner_notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n{"title":"`, 5000, true));
-    const big = await pool.request({ path: '/api/v1/planner_notes', method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') }).then(
-      async (r) => {
-        await r.body.text();
-        return `HTTP ${r.statusCode}`;
-      },
-      (e: Error) => `connection closed (${e.message})`,
+    faults.oversizedBody = statusLine(
+      await rawExchange(
+        port,
+        `POST /api/v1/planner_notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n{"title":"`,
+        5000,
+        true,
+      ),
     );
+    const big = await pool
+      .request({
+        path: '/api/v1/planner_notes',
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: Buffer.alloc(10 * 1024 * 1024 + 1, 'a'),
+      })
+      .then(
+        async (r) => {
+          await r.body.text();
+          return `HTTP ${r.statusCode}`;
+        },
+        (e: Error) => `connection closed (${e.message})`,
+      );
     faults.streamedBodyOver10MB = big;
-    const invalid = await pool.request({ path: '/api/v1/planner_notes', method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"title": "unterminated' });
+    const invalid = await pool.request({
+      path: '/api/v1/planner_notes',
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"title": "unterminated',
+    });
     await invalid.body.text();
     faults.invalidJson = `HTTP ${invalid.statusCode}`;
     const slowAnswers = await Promise.all(slow);

@@ -9,7 +9,11 @@
 import { scrubSecrets } from '../server/src/sender/index';
 
 const ROUNDS = 7;
-const SECRETS = ['7~AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01', '9~ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210ZyXwVuTsRqPoNmLkJiHgFeDcBa98', 'hunter2-password'];
+const SECRETS = [
+  '7~AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01',
+  '9~ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210ZyXwVuTsRqPoNmLkJiHgFeDcBa98',
+  'hunter2-password',
+];
 
 function body(): string {
   return JSON.stringify(

@@ -63,9 +63,7 @@ const entries = [
 ];
 
 const results = await Promise.all(
-  entries
-    .filter((e) => existsSync(e.in))
-    .map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
+  entries.filter((e) => existsSync(e.in)).map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
 );
 if (existsSync('client/src/extension.ts')) {
   results.push(await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }));
@@ -73,10 +71,15 @@ if (existsSync('client/src/extension.ts')) {
 // A file the patch knows that no bundle loaded has moved: the patch would do nothing, silently.
 const unpatched = [...LAZY_BUILTINS.keys()].filter((key) => !patchedFiles.has(key));
 if (unpatched.length > 0) {
-  console.error(`build: the lazy-builtins patch (scripts/lazyBuiltins.mjs) found no ${unpatched.join(' and no ')} in the bundles: the package changed; update the patch, or remove it.`);
+  console.error(
+    `build: the lazy-builtins patch (scripts/lazyBuiltins.mjs) found no ${unpatched.join(' and no ')} in the bundles: the package changed; update the patch, or remove it.`,
+  );
   process.exit(1);
 }
-await writeNotices(results.map((r) => r.metafile), 'dist/THIRD-PARTY-NOTICES.txt');
+await writeNotices(
+  results.map((r) => r.metafile),
+  'dist/THIRD-PARTY-NOTICES.txt',
+);
 
 // The V8 code cache of the command line and the language server (bin/loadBundle.js reads it).
 if (!process.argv.includes('--no-code-cache')) await import('./codeCache.mjs');

@@ -25,7 +25,9 @@ interface ResourcesJson {
   resources: { name: string; fields: { name: string; enum?: string[] }[] }[];
   externalResources: { name: string }[];
 }
-const endpoints = ['A', 'B', 'C'].flatMap((doc) => (JSON.parse(readFileSync(join(ROOT, `schemas/${doc}.endpoints.json`), 'utf8')) as { endpoints: EndpointJson[] }).endpoints);
+const endpoints = ['A', 'B', 'C'].flatMap(
+  (doc) => (JSON.parse(readFileSync(join(ROOT, `schemas/${doc}.endpoints.json`), 'utf8')) as { endpoints: EndpointJson[] }).endpoints,
+);
 const resources = JSON.parse(readFileSync(join(ROOT, 'schemas/resources.json'), 'utf8')) as ResourcesJson;
 // Earlier kinds win: `active` is counted as an enum value, not as a field.
 for (const e of endpoints) note(e.id, 'endpoint id');
@@ -37,7 +39,8 @@ for (const e of endpoints) {
     for (const s of p.name.split(/[[\]]+/)) if (s && !s.startsWith('{')) note(s, 'parameter');
   }
 }
-for (const e of endpoints) for (const path of e.paths) for (const m of (typeof path === 'string' ? path : path.path).matchAll(/\{\*?(\w+)\}/g)) note(m[1], 'placeholder');
+for (const e of endpoints)
+  for (const path of e.paths) for (const m of (typeof path === 'string' ? path : path.path).matchAll(/\{\*?(\w+)\}/g)) note(m[1], 'placeholder');
 for (const r of resources.resources) note(r.name, 'resource');
 for (const r of resources.externalResources) note(r.name, 'resource');
 for (const r of resources.resources) for (const f of r.fields) note(f.name, 'field');
@@ -82,7 +85,11 @@ for (const file of files) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const counts = { literals: 0, keys: 0 };
   const visit = (node: ts.Node) => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && !ts.isImportDeclaration(node.parent) && !ts.isExportDeclaration(node.parent)) {
+    if (
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+      !ts.isImportDeclaration(node.parent) &&
+      !ts.isExportDeclaration(node.parent)
+    ) {
       const kind = kinds.get(node.text);
       if (kind) {
         counts.literals++;
@@ -94,7 +101,10 @@ for (const file of files) {
     }
     const parent = node.parent as ts.Node | undefined;
     if (ts.isIdentifier(node) && parent && kinds.has(node.text)) {
-      const isKey = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node) || (ts.isBindingElement(parent) && parent.propertyName === node);
+      const isKey =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        (ts.isPropertyAssignment(parent) && parent.name === node) ||
+        (ts.isBindingElement(parent) && parent.propertyName === node);
       if (isKey) counts.keys++;
     }
     ts.forEachChild(node, visit);
@@ -105,5 +115,13 @@ for (const file of files) {
   keys += counts.keys;
 }
 if (process.argv.includes('--by-file')) console.log(byFile);
-if (process.argv.includes('--by-name')) console.log([...byName].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n}:${c}`).join(' '));
-console.log(JSON.stringify({ stringLiterals: literals, byKind: Object.fromEntries(literalsByKind), byRole: Object.fromEntries(literalsByRole), propertyKeys: keys }));
+if (process.argv.includes('--by-name'))
+  console.log(
+    [...byName]
+      .sort((a, b) => b[1] - a[1])
+      .map(([n, c]) => `${n}:${c}`)
+      .join(' '),
+  );
+console.log(
+  JSON.stringify({ stringLiterals: literals, byKind: Object.fromEntries(literalsByKind), byRole: Object.fromEntries(literalsByRole), propertyKeys: keys }),
+);

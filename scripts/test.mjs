@@ -28,7 +28,10 @@ function perFile(files, env = process.env) {
 
 /** Every file in this one process after another (scripts/inProcessTests.mjs): no process start per file. */
 function inOneProcess(files, env = process.env) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join('scripts', 'inProcessTests.mjs'), ...files], { stdio: 'inherit', env }).status ?? 1;
+  return (
+    spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join('scripts', 'inProcessTests.mjs'), ...files], { stdio: 'inherit', env })
+      .status ?? 1
+  );
 }
 
 const args = process.argv.slice(2);

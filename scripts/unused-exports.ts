@@ -38,7 +38,15 @@ function program(): ts.Program {
     const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, join(ROOT, project));
     files.push(...parsed.fileNames.filter((f) => f.endsWith('.ts')));
   }
-  return ts.createProgram([...new Set(files)], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, resolveJsonModule: true });
+  return ts.createProgram([...new Set(files)], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    resolveJsonModule: true,
+  });
 }
 
 export function unusedExports(folders = ['server/src', 'client/src']): UnusedExport[] {

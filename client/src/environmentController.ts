@@ -152,7 +152,14 @@ export class EnvironmentController implements vscode.Disposable {
       ignoreFocusOut: true,
       placeHolder: existing ? 'A token is set: type a new one to replace it' : 'Paste the access token',
       // A token shorter than 4 characters could not be told from other text, so lpreq could not keep it out of output (secrets.ts).
-      validateInput: (v) => (v.trim().length === 0 ? 'The token is empty' : /\s/.test(v.trim()) ? 'A token has no spaces' : v.trim().length < 4 ? 'A token has at least 4 characters' : undefined),
+      validateInput: (v) =>
+        v.trim().length === 0
+          ? 'The token is empty'
+          : /\s/.test(v.trim())
+            ? 'A token has no spaces'
+            : v.trim().length < 4
+              ? 'A token has at least 4 characters'
+              : undefined,
     });
     if (value === undefined) return;
     await this.context.secrets.store(key, value.trim());

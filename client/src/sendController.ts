@@ -75,17 +75,36 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     for (const r of list) {
       const range = new vscode.Range(r.line, 0, r.line, 0);
       const args = [document.uri, r.line];
-      lenses.push(new vscode.CodeLens(range, { title: '$(play) Send Request', command: 'lpreq.sendRequest', arguments: args, tooltip: 'Send this request (Ctrl+Alt+R)' }));
+      lenses.push(
+        new vscode.CodeLens(range, { title: '$(play) Send Request', command: 'lpreq.sendRequest', arguments: args, tooltip: 'Send this request (Ctrl+Alt+R)' }),
+      );
       if (r.paginated) {
-        lenses.push(new vscode.CodeLens(range, { title: 'Fetch All Pages', command: 'lpreq.fetchAllPages', arguments: args, tooltip: 'Follow the next pages and merge them into one body' }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: 'Fetch All Pages',
+            command: 'lpreq.fetchAllPages',
+            arguments: args,
+            tooltip: 'Follow the next pages and merge them into one body',
+          }),
+        );
       }
-      lenses.push(new vscode.CodeLens(range, { title: 'Copy as cURL', command: 'lpreq.copyAsCurl', arguments: args, tooltip: 'Copy a curl command; it reads the token from $LPREQ_TOKEN' }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: 'Copy as cURL',
+          command: 'lpreq.copyAsCurl',
+          arguments: args,
+          tooltip: 'Copy a curl command; it reads the token from $LPREQ_TOKEN',
+        }),
+      );
     }
     return lenses;
   }
 
   /** The document and request a command is about: the code lens's, or the cursor's. */
-  private async target(uri?: vscode.Uri, line?: number): Promise<{ doc: vscode.TextDocument; parsed: LpreqDocument; request: RequestInfo; all: RequestInfo[] } | undefined> {
+  private async target(
+    uri?: vscode.Uri,
+    line?: number,
+  ): Promise<{ doc: vscode.TextDocument; parsed: LpreqDocument; request: RequestInfo; all: RequestInfo[] } | undefined> {
     const editor = vscode.window.activeTextEditor;
     const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
     if (!doc || doc.languageId !== 'lpreq') {
@@ -121,7 +140,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             ? `${first.errors.length} ${first.errors.length === 1 ? 'error' : 'errors'}, the first: ${first.errors[0].message}`
             : `${withErrors.length} requests have errors; the first, ${describeRequest(first.r)}: ${first.errors[0].message}`;
         const answer = await vscode.window.showWarningMessage(
-          withErrors.length === 1 ? `The request ${describeRequest(first.r)} still has errors. Send it anyway?` : 'Some requests still have errors. Send them anyway?',
+          withErrors.length === 1
+            ? `The request ${describeRequest(first.r)} still has errors. Send it anyway?`
+            : 'Some requests still have errors. Send them anyway?',
           { modal: true, detail },
           'Send Anyway',
         );
@@ -167,7 +188,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         else failed++;
       }
       const skipped = t.all.length - ok - failed;
-      void vscode.window.showInformationMessage(`lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`);
+      void vscode.window.showInformationMessage(
+        `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
+      );
     });
   }
 
@@ -252,7 +275,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const block = t.parsed.blocks[t.request.blockIndex].block;
     const prompts = new Map<string, string>();
     for (const p of promptVariables(block)) {
-      const value = await askPrompt({ name: p.name, description: p.description, request: requestName(block) ?? `${t.request.method} ${t.request.target}`, secret: sender.isSecretPrompt(p.name) });
+      const value = await askPrompt({
+        name: p.name,
+        description: p.description,
+        request: requestName(block) ?? `${t.request.method} ${t.request.target}`,
+        secret: sender.isSecretPrompt(p.name),
+      });
       if (value === undefined) return;
       prompts.set(p.name, value);
     }
@@ -278,7 +306,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         return;
       }
       await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token, secrets }));
-      void vscode.window.showWarningMessage('lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.');
+      void vscode.window.showWarningMessage(
+        'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
+      );
       return;
     }
     const command = sender.toCurl(prepared.request, { token, secrets });
@@ -321,7 +351,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const prepared = rebuilt;
     if (needsConfirmation(prepared.method, this.environments.isProtected())) {
-      const answer = await vscode.window.showWarningMessage(`'${envs.selected ?? ''}' is a protected environment. Send ${prepared.method} ${prepared.url} again?`, { modal: true }, 'Send');
+      const answer = await vscode.window.showWarningMessage(
+        `'${envs.selected ?? ''}' is a protected environment. Send ${prepared.method} ${prepared.url} again?`,
+        { modal: true },
+        'Send',
+      );
       if (answer !== 'Send') return;
     }
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
@@ -329,7 +363,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       const foreignSecrets = await this.environments.otherTokens();
       const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1 });
       const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
-      const typed = response.ok ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub) : { resource: null, issues: [] };
+      const typed = response.ok
+        ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub)
+        : { resource: null, issues: [] };
       const result: SendResult = {
         ok: response.ok,
         request: prepared,
@@ -342,7 +378,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         dependencies: [],
         secretValues: [],
       };
-      await store.add(sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }));
+      await store.add(
+        sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }),
+      );
       const summary = results.summaryFromSend(result, prepared);
       this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, prepared.returns, p), this.responseView.nextIdPrefix()));
       this.historyView.refresh();
@@ -361,7 +399,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     if (!entry) return;
     const { sender, results, trees, checker } = await load();
     const summary = results.summaryFromHistory(entry);
-    this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, entry.resource ?? null, p), this.responseView.nextIdPrefix()));
+    this.responseView.show(
+      new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, entry.resource ?? null, p), this.responseView.nextIdPrefix()),
+    );
     await this.responseView.reveal();
   }
 
@@ -399,5 +439,3 @@ function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => 
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
   return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
 }
-
-

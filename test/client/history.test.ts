@@ -13,7 +13,15 @@ const entry: HistoryEntry = {
   status: 200,
   durationMs: 42.4,
   name: 'createModule',
-  request: { method: 'POST', url: 'http://127.0.0.1:4010/api/v1/courses/1/modules', headers: [['Accept', 'application/json'], ['Authorization', 'Bearer x']], body: 'module%5Bname%5D=W' },
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:4010/api/v1/courses/1/modules',
+    headers: [
+      ['Accept', 'application/json'],
+      ['Authorization', 'Bearer x'],
+    ],
+    body: 'module%5Bname%5D=W',
+  },
   ok: true,
   responseHeaders: { 'content-type': 'application/json' },
   body: '{"id":1}',
@@ -32,7 +40,11 @@ test('history items say what was sent, how it went and when', () => {
 });
 
 function rebuilt(e: HistoryEntry, readBytes?: Parameters<typeof requestFromEntry>[2]) {
-  const r = requestFromEntry(e, { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' }, readBytes);
+  const r = requestFromEntry(
+    e,
+    { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' },
+    readBytes,
+  );
   if ('error' in r) assert.fail(r.error);
   return r;
 }
@@ -59,7 +71,10 @@ test('an entry becomes a request again, without any Authorization header', () =>
 
 test("a body file's bytes are read again to resend it, never the text that describes them", () => {
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]);
-  const fromFile: HistoryEntry = { ...entry, request: { ...entry.request, body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png' } };
+  const fromFile: HistoryEntry = {
+    ...entry,
+    request: { ...entry.request, body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png' },
+  };
   const again = rebuilt(fromFile, (path) => (path === '/w/logo.png' ? { bytes: png } : { error: 'no such file' }));
   assert.equal(again.body?.bytes, png);
   assert.equal(again.body?.contentType, 'image/png');

@@ -36,7 +36,17 @@ function find(nodes: ResponseNode[], label: string): ResponseNode {
   return n;
 }
 
-const module1 = { id: 1, workflow_state: 'active', position: 1, name: 'Week 1', items_count: 2, items_url: 'u', require_sequential_progress: false, prerequisite_module_ids: [], publish_final_grade: null };
+const module1 = {
+  id: 1,
+  workflow_state: 'active',
+  position: 1,
+  name: 'Week 1',
+  items_count: 2,
+  items_url: 'u',
+  require_sequential_progress: false,
+  prerequisite_module_ids: [],
+  publish_final_grade: null,
+};
 
 test('the body node is labelled with its documented type and fields show value and type', () => {
   const tree = treeOf(summary([module1], 'Module[]'));
@@ -124,7 +134,8 @@ test('errors are shown plainly: no response, API error body, text body', () => {
 });
 
 test('enum values show their meaning when the docs give one', () => {
-  const fake = (p: string) => (p === '$.state' ? { type: 'string', enum: ['locked', 'unlocked'], enumDescriptions: { locked: 'cannot be opened yet' } } : undefined);
+  const fake = (p: string) =>
+    p === '$.state' ? { type: 'string', enum: ['locked', 'unlocked'], enumDescriptions: { locked: 'cannot be opened yet' } } : undefined;
   const tree = new ResponseTree({ ...summary({ state: 'locked' }, null), resource: 'X' }, fake);
   const state = tree.children(find(tree.roots(), 'X'))[0];
   assert.equal(state.description, '"locked" · string (cannot be opened yet)');

@@ -22,7 +22,11 @@ const cases: [string[], string | Record<string, unknown>][] = [
 test('a flag that takes one value, given twice, is a usage error naming it; repeatable flags stay repeatable', () => {
   for (const [argv, expected] of cases) {
     if (typeof expected === 'string') {
-      assert.throws(() => parseArgs(argv, spec), (e: unknown) => e instanceof UsageError && e.message.includes(expected), argv.join(' '));
+      assert.throws(
+        () => parseArgs(argv, spec),
+        (e: unknown) => e instanceof UsageError && e.message.includes(expected),
+        argv.join(' '),
+      );
     } else {
       const parsed = parseArgs(argv, spec);
       const got: Record<string, unknown> = {};
@@ -42,7 +46,10 @@ test('lpreq send, check and mock: a repeated one-value flag exits 2 and names th
   assert.equal(await runSend(['x.lpreq', '--line', '5', '--line', '13'], send), 2);
   assert.match(send.err(), /--line/);
   const check = io();
-  await assert.rejects(runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check, () => assert.fail('no checker')), (e: unknown) => e instanceof Error && /--env/.test(e.message));
+  await assert.rejects(
+    runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check, () => assert.fail('no checker')),
+    (e: unknown) => e instanceof Error && /--env/.test(e.message),
+  );
   const mock = io();
   assert.equal(await runMock(['--port', '0', '--port', '1'], mock), 2);
   assert.match(mock.err(), /--port/);
@@ -50,6 +57,10 @@ test('lpreq send, check and mock: a repeated one-value flag exits 2 and names th
 
 test('an option named like an Object.prototype member is an unknown option (issue 17)', () => {
   for (const name of Object.getOwnPropertyNames(Object.prototype)) {
-    assert.throws(() => parseArgs([`--${name}`, 'x'], spec), (e: unknown) => e instanceof UsageError && e.message === `unknown option --${name}`, name);
+    assert.throws(
+      () => parseArgs([`--${name}`, 'x'], spec),
+      (e: unknown) => e instanceof UsageError && e.message === `unknown option --${name}`,
+      name,
+    );
   }
 });

@@ -55,7 +55,31 @@ test('lines that cannot be read are problems at the part at fault', () => {
 });
 
 test('parseAssertion never throws, and its spans stay inside the line', () => {
-  const piece = fc.constantFrom('??', ' ', 'status', 'body', 'header', '$', '.', '[', ']', '*', "'", '"', '0', '==', 'matches', '(', '/', 'exists', 'x', '{{', '}}', '\t', '__proto__');
+  const piece = fc.constantFrom(
+    '??',
+    ' ',
+    'status',
+    'body',
+    'header',
+    '$',
+    '.',
+    '[',
+    ']',
+    '*',
+    "'",
+    '"',
+    '0',
+    '==',
+    'matches',
+    '(',
+    '/',
+    'exists',
+    'x',
+    '{{',
+    '}}',
+    '\t',
+    '__proto__',
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 14 }), fc.string({ maxLength: 6 }), (parts, tail) => {
       const line = `??${parts.join('')}${tail}`;

@@ -42,7 +42,10 @@ test('every endpoint and resource cites its document and an existing section', (
     ...[...catalog.externalResources].map(([name, source]) => ({ what: `external ${name}`, source })),
   ];
   const bad = entries.filter(({ source }) => !(cache[source.doc] ??= headings(source.doc)).has(source.section));
-  assert.deepEqual(bad.map((b) => `${b.what}: ${b.source.doc} / ${b.source.section}`), []);
+  assert.deepEqual(
+    bad.map((b) => `${b.what}: ${b.source.doc} / ${b.source.section}`),
+    [],
+  );
 });
 
 test('every path of document A, B and C appears in the catalog with its method', () => {

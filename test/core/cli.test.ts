@@ -29,10 +29,16 @@ test('a folder is checked recursively and file names are joined with the folder 
   writeFileSync(join(tmp, 'tree', 'ignored.http'), 'GET /api/v1/nothing\n');
   const { code, stdout } = await runCli(['check', '--format', 'json', 'tree'], { cwd: tmp });
   assert.equal(code, 1);
-  assert.deepEqual(JSON.parse(stdout).map((d: { file: string; code: string }) => [d.file, d.code]), [[join('tree', 'sub', 'a.lpreq'), 'unknown-endpoint']]);
+  assert.deepEqual(
+    JSON.parse(stdout).map((d: { file: string; code: string }) => [d.file, d.code]),
+    [[join('tree', 'sub', 'a.lpreq'), 'unknown-endpoint']],
+  );
   // Named again inside a folder given too: checked once, under the name it first came with.
   const twice = await runCli(['check', '--format', 'json', join('tree', 'sub', 'a.lpreq'), 'tree'], { cwd: tmp });
-  assert.deepEqual(JSON.parse(twice.stdout).map((d: { file: string }) => d.file), [join('tree', 'sub', 'a.lpreq')]);
+  assert.deepEqual(
+    JSON.parse(twice.stdout).map((d: { file: string }) => d.file),
+    [join('tree', 'sub', 'a.lpreq')],
+  );
 });
 
 test('exit 0 with warnings only, and text output names file:line:col, severity and code', async () => {
@@ -152,7 +158,10 @@ test('a malformed environment file: told once for a folder of files, the other f
   assert.equal(code, 1);
   const found = JSON.parse(stdout) as { file: string; code: string; column: number }[];
   // base_url stood only in the broken file; course comes from the private file, which still counts.
-  assert.deepEqual(found.map((d) => [d.file.endsWith('a.lpreq'), d.code, d.column]), [[true, 'unresolved-variable', 5]]);
+  assert.deepEqual(
+    found.map((d) => [d.file.endsWith('a.lpreq'), d.code, d.column]),
+    [[true, 'unresolved-variable', 5]],
+  );
   assert.equal(stderr.match(/http-client\.env\.json: not valid JSON at line 1, column 51/g)?.length, 1);
   const named = await runCli(['check', '--env', 'prod', dir]);
   assert.equal(named.code, 2);

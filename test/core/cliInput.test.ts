@@ -37,7 +37,10 @@ test('symbolic links to files and folders are followed; a loop neither hangs nor
   assert.equal(stderr, '');
   assert.equal(code, 1);
   // a.lpreq is reached three ways (b.lpreq, loop/real/a.lpreq, sub/a.lpreq): checked once, under the name it first came with.
-  assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [[join('sym', 'links', 'b.lpreq'), 'unknown-endpoint']]);
+  assert.deepEqual(
+    JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
+    [[join('sym', 'links', 'b.lpreq'), 'unknown-endpoint']],
+  );
   // Named on the command line through a link and directly: still once.
   const twice = await runCli(['check', '--format', 'json', join('sym', 'real', 'a.lpreq'), join('sym', 'links')], { cwd: tmp });
   assert.equal(JSON.parse(twice.stdout).length, 1);
@@ -53,7 +56,7 @@ test('a folder of only symbolic links is checked, not a green run of nothing', a
   assert.match(stdout, /1 file checked: 1 error/);
 });
 
-test('a dangling symbolic link is that path\'s problem: the other files are checked, exit 2', async () => {
+test("a dangling symbolic link is that path's problem: the other files are checked, exit 2", async () => {
   const root = join(tmp, 'dangling');
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modulez\n');
@@ -63,11 +66,14 @@ test('a dangling symbolic link is that path\'s problem: the other files are chec
   symlinkSync('missing-folder', join(root, 'more'));
   const { code, stdout, stderr } = await runCli(['check', '--format', 'json', 'dangling'], { cwd: tmp });
   assert.equal(code, 2);
-  assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [
-    [join('dangling', 'gone.lpreq'), 'unreadable-file'],
-    [join('dangling', 'good.lpreq'), 'unknown-endpoint'],
-    [join('dangling', 'self.lpreq'), 'unreadable-file'],
-  ]);
+  assert.deepEqual(
+    JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
+    [
+      [join('dangling', 'gone.lpreq'), 'unreadable-file'],
+      [join('dangling', 'good.lpreq'), 'unknown-endpoint'],
+      [join('dangling', 'self.lpreq'), 'unreadable-file'],
+    ],
+  );
   assert.match(stderr, /^lpreq: dangling\/more: a symbolic link to missing-folder, which does not exist; skipped$/m);
   // That one alone does not fail the run: the good file decides.
   const alone = join(tmp, 'dangling-other');
@@ -88,7 +94,10 @@ test('no .lpreq file under a path given is exit 2 with a one-line message, like 
   mkdirSync(join(tmp, 'nothing-here', 'sub'), { recursive: true });
   writeFileSync(join(tmp, 'nothing-here', 'sub', 'readme.http'), 'GET /api/v1/courses\n');
   writeFileSync(join(tmp, 'one-good.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  for (const argv of [['check', 'nothing-here'], ['check', 'one-good.lpreq', 'nothing-here']]) {
+  for (const argv of [
+    ['check', 'nothing-here'],
+    ['check', 'one-good.lpreq', 'nothing-here'],
+  ]) {
     const { code, stdout, stderr } = await runCli(argv, { cwd: tmp });
     assert.equal(code, 2, argv.join(' '));
     assert.equal(stdout, '');
@@ -109,16 +118,19 @@ function mixedFolder(): string {
   return root;
 }
 
-test('a binary or too large file among good ones is reported as that file\'s problem in every format; the others are checked; exit 2', async () => {
+test("a binary or too large file among good ones is reported as that file's problem in every format; the others are checked; exit 2", async () => {
   mixedFolder();
   const json = await runCli(['check', '--format', 'json', 'mixed'], { cwd: tmp });
   assert.equal(json.code, 2);
   const found = JSON.parse(json.stdout) as (Diag & { message: string })[];
-  assert.deepEqual(found.map((d) => [d.file, d.code, d.severity, d.line]), [
-    [join('mixed', 'a-binary.lpreq'), 'unreadable-file', 'error', 1],
-    [join('mixed', 'b-good.lpreq'), 'unknown-endpoint', 'error', 1],
-    [join('mixed', 'c-huge.lpreq'), 'unreadable-file', 'error', 1],
-  ]);
+  assert.deepEqual(
+    found.map((d) => [d.file, d.code, d.severity, d.line]),
+    [
+      [join('mixed', 'a-binary.lpreq'), 'unreadable-file', 'error', 1],
+      [join('mixed', 'b-good.lpreq'), 'unknown-endpoint', 'error', 1],
+      [join('mixed', 'c-huge.lpreq'), 'unreadable-file', 'error', 1],
+    ],
+  );
   assert.match(found[0].message, /binary/);
   assert.match(found[2].message, /65 MB.*64 MB/);
 
@@ -136,7 +148,10 @@ test('a binary or too large file among good ones is reported as that file\'s pro
   const sarif = await runCli(['check', '--format', 'sarif', 'mixed'], { cwd: tmp });
   assert.equal(sarif.code, 2);
   const run = JSON.parse(sarif.stdout).runs[0];
-  assert.deepEqual(run.results.map((r: { ruleId: string }) => r.ruleId), ['unreadable-file', 'unknown-endpoint', 'unreadable-file']);
+  assert.deepEqual(
+    run.results.map((r: { ruleId: string }) => r.ruleId),
+    ['unreadable-file', 'unknown-endpoint', 'unreadable-file'],
+  );
   for (const r of run.results) assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
   assert.equal(run.invocations[0].executionSuccessful, false);
   assert.equal(run.invocations[0].toolExecutionNotifications.length, 2);

@@ -13,7 +13,9 @@ const dir = join(SHARED, 'conformance');
 type Found = { code: string; line: number; severity: string };
 const key = (d: { code: string; line: number }) => `${d.code}@${d.line}`;
 
-for (const name of readdirSync(join(dir, 'invalid')).filter((n) => n.endsWith('.lpreq')).sort()) {
+for (const name of readdirSync(join(dir, 'invalid'))
+  .filter((n) => n.endsWith('.lpreq'))
+  .sort()) {
   test(`conformance invalid/${name}`, async () => {
     const file = join(dir, 'invalid', name);
     const expected = JSON.parse(readFileSync(file.replace(/\.lpreq$/, '.expect.json'), 'utf8')) as { expect: Found[] };
@@ -24,7 +26,11 @@ for (const name of readdirSync(join(dir, 'invalid')).filter((n) => n.endsWith('.
   });
 }
 
-for (const name of existsSync(join(dir, 'valid')) ? readdirSync(join(dir, 'valid')).filter((n) => n.endsWith('.lpreq')).sort() : []) {
+for (const name of existsSync(join(dir, 'valid'))
+  ? readdirSync(join(dir, 'valid'))
+      .filter((n) => n.endsWith('.lpreq'))
+      .sort()
+  : []) {
   test(`conformance valid/${name}`, async () => {
     const { code, stdout } = await runCli(['check', '--format', 'json', join(dir, 'valid', name)]);
     const found = (JSON.parse(stdout) as Found[]).filter((d) => d.severity === 'error' || d.severity === 'warning');

@@ -50,7 +50,14 @@ function expectations(text: string): Expected[] {
   return out;
 }
 
-const fixtures = [dir, rulesDir].flatMap((d) => (existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('.lpreq')).sort().map((n) => join(d, n)) : []));
+const fixtures = [dir, rulesDir].flatMap((d) =>
+  existsSync(d)
+    ? readdirSync(d)
+        .filter((n) => n.endsWith('.lpreq'))
+        .sort()
+        .map((n) => join(d, n))
+    : [],
+);
 
 for (const file of fixtures) {
   // The first fixtures keep their names; a rule kind's is `rules/<kind>.lpreq`.

@@ -20,21 +20,63 @@ const ROBUSTNESS_RUNS = fuzzRuns(20_000);
 const DIAGNOSE_RUNS = fuzzRuns(5_000);
 
 const corpus = [
-  ...readdirSync(join(SHARED, 'conformance', 'invalid')).filter((n) => n.endsWith('.lpreq')).map((n) => join(SHARED, 'conformance', 'invalid', n)),
+  ...readdirSync(join(SHARED, 'conformance', 'invalid'))
+    .filter((n) => n.endsWith('.lpreq'))
+    .map((n) => join(SHARED, 'conformance', 'invalid', n)),
   join(SHARED, 'conformance', 'valid', 'a-modules.lpreq'),
-  ...readdirSync(join(ROOT, 'test', 'fixtures', 'diagnostics')).filter((n) => n.endsWith('.lpreq')).map((n) => join(ROOT, 'test', 'fixtures', 'diagnostics', n)),
+  ...readdirSync(join(ROOT, 'test', 'fixtures', 'diagnostics'))
+    .filter((n) => n.endsWith('.lpreq'))
+    .map((n) => join(ROOT, 'test', 'fixtures', 'diagnostics', n)),
 ].map((f) => readFileSync(f, 'utf8'));
 
 /** Every name of Object.prototype: a name a user gives must find only what the catalog, a file or an environment defines (issue 17). */
 const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
 
-const pieces = [...PROTO_NAMES, '###', '\n', '\r\n', '{{', '}}', '{', '}', '[', ']', '=', '&', '?', ':', '#', '@', '//', '/api/v1/', 'GET ', 'POST ', '\t', ' ', '\uFEFF', '\0', '🎓', 'course_', 'sis_course_id:', '%', '%ZZ', 'include[]', '"', '{"a":', '{course_id}', 'HTTP/1.1'];
+const pieces = [
+  ...PROTO_NAMES,
+  '###',
+  '\n',
+  '\r\n',
+  '{{',
+  '}}',
+  '{',
+  '}',
+  '[',
+  ']',
+  '=',
+  '&',
+  '?',
+  ':',
+  '#',
+  '@',
+  '//',
+  '/api/v1/',
+  'GET ',
+  'POST ',
+  '\t',
+  ' ',
+  '\uFEFF',
+  '\0',
+  '🎓',
+  'course_',
+  'sis_course_id:',
+  '%',
+  '%ZZ',
+  'include[]',
+  '"',
+  '{"a":',
+  '{course_id}',
+  'HTTP/1.1',
+];
 
 /** A mutation: insert, delete or replace a slice of a corpus document. */
 const mutated = fc
   .tuple(
     fc.constantFrom(...corpus),
-    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }))), { maxLength: 6 }),
+    fc.array(
+      fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }))),
+      { maxLength: 6 },
+    ),
   )
   .map(([doc, edits]) => {
     let text = doc;
@@ -45,7 +87,9 @@ const mutated = fc
     return text;
   });
 
-const random = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 60 }).map((a) => a.join(''));
+const random = fc
+  .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 60 })
+  .map((a) => a.join(''));
 
 const protoName = fc.constantFrom(...PROTO_NAMES);
 
@@ -75,7 +119,12 @@ const prototypeNamed = fc
       segments = segments.map((s) => (/^\{\w+\}$/.test(s) ? name : s));
       if (how === 0) segments[segment % segments.length] = name;
       if (how === 1) segments.push(name);
-      const written = segments[0] + segments.slice(1).map((s) => `[${s}]`).join('');
+      const written =
+        segments[0] +
+        segments
+          .slice(1)
+          .map((s) => `[${s}]`)
+          .join('');
       const documented = param?.enum ?? [];
       const v = typeof value === 'number' ? (documented.length > 0 ? documented[value % documented.length] : String(value)) : value;
       return [written, how === 2 ? `{{${v}}}` : v];
@@ -105,7 +154,11 @@ test('Object.prototype names in every place a name goes: the checker never throw
   const environments = JSON.parse(
     `{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {"base_url": "http://127.0.0.1:4010", ${JSON.stringify(n)}: "1"}`).join(', ')}, "local": {"toString": "x", "__proto__": "y"}}`,
   ) as Environments['environments'];
-  const envs: (Environments | undefined)[] = [undefined, { environments }, ...[...PROTO_NAMES, 'local', 'missing'].map((selected) => ({ environments, selected }))];
+  const envs: (Environments | undefined)[] = [
+    undefined,
+    { environments },
+    ...[...PROTO_NAMES, 'local', 'missing'].map((selected) => ({ environments, selected })),
+  ];
   let runs = 0;
   fc.assert(
     fc.property(fc.oneof({ weight: 3, arbitrary: prototypeNamed }, { weight: 1, arbitrary: mutated }), fc.nat(), (text, e) => {
@@ -154,10 +207,14 @@ test(`lpreq check diagnoses without keeping the tree and finds exactly what the 
   );
   let runs = 0;
   fc.assert(
-    fc.property(fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: random }, { weight: 1, arbitrary: scoped }), fc.nat({ max: 1 }), (text, e) => {
-      runs++;
-      assert.deepEqual(checker.diagnose(text, envs[e]), checker.checkDocument(parseDocument(text), envs[e]));
-    }),
+    fc.property(
+      fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: random }, { weight: 1, arbitrary: scoped }),
+      fc.nat({ max: 1 }),
+      (text, e) => {
+        runs++;
+        assert.deepEqual(checker.diagnose(text, envs[e]), checker.checkDocument(parseDocument(text), envs[e]));
+      },
+    ),
     { numRuns: DIAGNOSE_RUNS, seed: 20261122 },
   );
   assert.equal(runs, DIAGNOSE_RUNS);

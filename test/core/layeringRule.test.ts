@@ -31,7 +31,11 @@ test('the layering rule reports imports across layers that skip an entry file, a
   assert.ok(cases.length >= 40);
   for (const [file, code, expected] of cases) {
     const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
-    assert.deepEqual(result.messages.filter((m) => m.fatal).map((m) => m.message), [], `${file}: ${code}`);
+    assert.deepEqual(
+      result.messages.filter((m) => m.fatal).map((m) => m.message),
+      [],
+      `${file}: ${code}`,
+    );
     const reported = result.messages.filter((m) => m.ruleId === 'layers/layering').length;
     assert.equal(reported, expected === 'reported' ? 1 : 0, `${file}: ${code} should be ${expected}`);
   }

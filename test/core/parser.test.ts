@@ -41,11 +41,27 @@ test('a request with title, name, query continuation, headers and parameters', (
 });
 
 test("JetBrains' path lines: indented lines starting with / go on with the path, the one with ? carries the query", () => {
-  const text = ['GET {{base_url}}/api/v1/courses/1', '    /modules', '\t/7/items?include[]=content_details', '    &per_page=10', 'Accept: application/json', ''].join('\r\n');
+  const text = [
+    'GET {{base_url}}/api/v1/courses/1',
+    '    /modules',
+    '\t/7/items?include[]=content_details',
+    '    &per_page=10',
+    'Accept: application/json',
+    '',
+  ].join('\r\n');
   const b = parseBlock(text);
-  assert.deepEqual(b.request?.pathLines?.map((t) => t.text), ['/modules', '/7/items?include[]=content_details']);
+  assert.deepEqual(
+    b.request?.pathLines?.map((t) => t.text),
+    ['/modules', '/7/items?include[]=content_details'],
+  );
   assert.equal(requestTarget(b.request!), '{{base_url}}/api/v1/courses/1/modules/7/items?include[]=content_details');
-  assert.deepEqual(b.params.map((p) => [p.decodedName, slice(text, p.value)]), [['include[]', 'content_details'], ['per_page', '10']]);
+  assert.deepEqual(
+    b.params.map((p) => [p.decodedName, slice(text, p.value)]),
+    [
+      ['include[]', 'content_details'],
+      ['per_page', '10'],
+    ],
+  );
   assert.equal(b.headers[0].name.text, 'Accept');
   assert.deepEqual(b.problems, []);
   // Every character of the joined target maps back to where it stands.
@@ -139,7 +155,12 @@ test('a target that is not a path, an absolute URL or a variable cannot be read'
   for (const line of ['GET api/v1/courses', 'GET courses/1', 'POST www.example.edu/api/v1/x']) {
     assert.equal(parseBlock(`${line}\n`).problems.length, 1, line);
   }
-  for (const line of ['GET /api/v1/courses', 'GET {{base_url}}/api/v1/courses', 'GET https://lms.example.edu/api/v1/courses', 'GET HTTPS://LMS.EXAMPLE.EDU/api/v1/courses']) {
+  for (const line of [
+    'GET /api/v1/courses',
+    'GET {{base_url}}/api/v1/courses',
+    'GET https://lms.example.edu/api/v1/courses',
+    'GET HTTPS://LMS.EXAMPLE.EDU/api/v1/courses',
+  ]) {
     assert.deepEqual(parseBlock(`${line}\n`).problems, [], line);
   }
 });
@@ -172,7 +193,10 @@ test('assertion lines are taken out of the block wherever they stand after the r
       ['module[position]', '2', 'body'],
     ],
   );
-  assert.deepEqual(b.headers.map((h) => h.name.text), ['Accept', 'X-Trace']);
+  assert.deepEqual(
+    b.headers.map((h) => h.name.text),
+    ['Accept', 'X-Trace'],
+  );
   assert.equal(b.assertions.length, 4);
   assert.deepEqual(
     b.assertions.slice(0, 3).map((a) => a.assertion && slice(withAssertions, a.assertion)),
@@ -184,7 +208,18 @@ test('assertion lines are taken out of the block wherever they stand after the r
 });
 
 test('an assertion line inside a multi-line JSON body is left out of the body, offsets kept', () => {
-  const text = ['PUT /api/v1/courses/1/quizzes/2/submissions/3', 'Content-Type: application/json', '', '{', '  "attempt": 1,', '?? status == 200', '  "quiz_submissions": []', '}', '?? body $.quiz_submissions isArray', ''].join('\n');
+  const text = [
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3',
+    'Content-Type: application/json',
+    '',
+    '{',
+    '  "attempt": 1,',
+    '?? status == 200',
+    '  "quiz_submissions": []',
+    '}',
+    '?? body $.quiz_submissions isArray',
+    '',
+  ].join('\n');
   const b = parseBlock(text);
   assert.ok(b.jsonBody);
   assert.deepEqual(JSON.parse(b.jsonBody.text), { attempt: 1, quiz_submissions: [] });

@@ -10,5 +10,8 @@ import { unusedExports } from '../../scripts/unused-exports';
 
 test('every export of server/src/core, server/src/node and server/src/cli is used by another file', () => {
   const found = unusedExports(['server/src/core', 'server/src/node', 'server/src/cli']);
-  assert.deepEqual(found.map((u) => `${u.file}: ${u.name}${u.usedInOwnFile ? ' (used only in its own file)' : ' (used nowhere)'}`), []);
+  assert.deepEqual(
+    found.map((u) => `${u.file}: ${u.name}${u.usedInOwnFile ? ' (used only in its own file)' : ' (used nowhere)'}`),
+    [],
+  );
 });

@@ -38,7 +38,10 @@ export async function run(): Promise<void> {
   assert.ok(diagnostics.some((d) => d.code === 'invalid-type' || String(d.code).includes('invalid-type')));
 
   // A completion of a parameter name, accepted.
-  const line = doc.getText().split('\n').findIndex((l) => l.startsWith('module[position]'));
+  const line = doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('module[position]'));
   await editor.edit((e) => e.insert(new vscode.Position(line, doc.lineAt(line).text.length), '\nmodule[req'));
   const position = new vscode.Position(line + 1, 'module[req'.length);
   const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
@@ -51,16 +54,28 @@ export async function run(): Promise<void> {
   await until('the accepted completion', () => doc.getText().includes('module[require_sequential_progress]') || undefined);
 
   // Fix the error (so that no modal question stops the test) and send with the environment's base_url.
-  const fixed = doc.getText().replace('module[position] = second', 'module[position] = 2').replace(/module\[require_sequential_progress\]\]?.*$/m, 'module[require_sequential_progress] = true');
+  const fixed = doc
+    .getText()
+    .replace('module[position] = second', 'module[position] = 2')
+    .replace(/module\[require_sequential_progress\]\]?.*$/m, 'module[require_sequential_progress] = true');
   await editor.edit((e) => e.replace(new vscode.Range(0, 0, doc.lineCount, 0), fixed));
   await vscode.commands.executeCommand('lpreq.selectEnvironment', 'local');
-  const requestLine = doc.getText().split('\n').findIndex((l) => l.startsWith('POST '));
+  const requestLine = doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('POST '));
   await vscode.commands.executeCommand('lpreq.sendRequest', uri, requestLine);
 
   const response = await until('the response', () => api.response());
   assert.match(response.summary, /^200 · Module/);
-  assert.ok(response.labels.some((l) => l.startsWith('Module')), `labels: ${response.labels.join(' | ')}`);
-  assert.ok(response.labels.some((l) => /^position 2 · integer/.test(l)), `labels: ${response.labels.join(' | ')}`);
+  assert.ok(
+    response.labels.some((l) => l.startsWith('Module')),
+    `labels: ${response.labels.join(' | ')}`,
+  );
+  assert.ok(
+    response.labels.some((l) => /^position 2 · integer/.test(l)),
+    `labels: ${response.labels.join(' | ')}`,
+  );
   const history = api.historyDir();
   assert.ok(history, 'no history folder');
   await doc.save();

@@ -90,7 +90,11 @@ function startCodeServer(port: number, w: Workspace): Promise<ChildProcess> {
     w.extensions,
     w.workspace,
   ];
-  const child = spawn(node24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${join(node24, '..')}:${process.env.PATH}` } });
+  const child = spawn(node24, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: `${join(node24, '..')}:${process.env.PATH}` },
+  });
   children.push(child);
   let output = '';
   return new Promise((resolveStart, reject) => {
@@ -117,7 +121,10 @@ function buildVsix(out: string): void {
 }
 
 function installVsix(vsix: string, w: Workspace): void {
-  const r = spawnSync(node24, [entry, '--user-data-dir', w.userData, '--extensions-dir', w.extensions, '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(node24, [entry, '--user-data-dir', w.userData, '--extensions-dir', w.extensions, '--install-extension', vsix], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (r.status !== 0) throw new Error(`--install-extension failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -133,7 +140,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
     const opened = await input
       .waitFor({ state: 'visible', timeout: 10_000 })
       .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
-      .then(() => true, (e: unknown) => (attempt >= 3 ? Promise.reject(e) : false));
+      .then(
+        () => true,
+        (e: unknown) => (attempt >= 3 ? Promise.reject(e) : false),
+      );
     if (opened) break;
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
@@ -191,7 +201,15 @@ async function main(): Promise<number> {
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
@@ -201,7 +219,11 @@ async function main(): Promise<number> {
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws.workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   log('workbench loaded');
-  await page.locator('.explorer-folders-view, .welcome-view-content, .explorer-viewlet').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+  await page
+    .locator('.explorer-folders-view, .welcome-view-content, .explorer-viewlet')
+    .first()
+    .waitFor({ timeout: 60_000 })
+    .catch(() => undefined);
 
   // Open the request file through Quick Open.
   await page.keyboard.press(`${mod}+P`);
@@ -241,7 +263,12 @@ async function main(): Promise<number> {
     await page.keyboard.press(`${mod}+Space`);
     const row = page.locator('.suggest-widget .monaco-list-row', { hasText: 'require_sequential_progress' }).first();
     // The language server may still be starting on a slow machine: ask again once.
-    if (!(await row.waitFor({ timeout: 15_000 }).then(() => true, () => false))) {
+    if (
+      !(await row.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await page.keyboard.press('Escape');
       await page.keyboard.press(`${mod}+Space`);
       await row.waitFor({ timeout: 30_000 });
@@ -380,7 +407,10 @@ async function main(): Promise<number> {
 
   await check('activation is logged and under 100 ms', async () => {
     const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'));
-    const line = logs.map((f) => readFileSync(f, 'utf8')).join('\n').match(/activate\(\) took ([\d.]+) ms/);
+    const line = logs
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n')
+      .match(/activate\(\) took ([\d.]+) ms/);
     if (!line) throw new Error('no "activate() took" line in the logs');
     log(`activate() took ${line[1]} ms`);
     if (Number(line[1]) >= 100) throw new Error(`activate() took ${line[1]} ms`);

@@ -59,7 +59,10 @@ test('the document is valid OpenAPI 3.1 for Redocly: no errors, and only the war
 
 test('every schema is valid JSON Schema 2020-12', () => {
   const ajv = new Ajv2020({ strict: false });
-  const schemas: [string, unknown][] = Object.entries((doc.components as JsonObject).schemas as JsonObject).map(([name, s]) => [`components.schemas.${name}`, s]);
+  const schemas: [string, unknown][] = Object.entries((doc.components as JsonObject).schemas as JsonObject).map(([name, s]) => [
+    `components.schemas.${name}`,
+    s,
+  ]);
   for (const { path, method, op } of operations()) {
     for (const p of op.parameters ?? []) schemas.push([`${method} ${path} ${p.in} ${p.name}`, p.schema]);
     for (const [media, content] of Object.entries<any>(op.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${media}`, content.schema]);
@@ -94,7 +97,11 @@ test('every catalog endpoint is an operation on each of its documented paths', (
       // Every placeholder is a required path parameter.
       const placeholders = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path');
-      assert.deepEqual(pathParams.map((p: any) => p.name), placeholders, `${endpoint.id} ${key}`);
+      assert.deepEqual(
+        pathParams.map((p: any) => p.name),
+        placeholders,
+        `${endpoint.id} ${key}`,
+      );
       assert.ok(pathParams.every((p: any) => p.required === true && p['x-lpreq-forms'].length > 0));
     }
   }
@@ -113,12 +120,17 @@ function valueOf(schema: any): any {
 /** A name a pattern parameter stands for: `permissions[manage_files][enabled]`, `question[answers][0][answer_text]`. */
 function instanceOf(p: CatalogParameter): string {
   const [head, ...rest] = p.parsedName.segments;
-  return head + rest.map((segment, i) => {
-    const pattern = p.parsedName.patternAt.get(i + 1);
-    if (pattern === undefined) return `[${segment}]`;
-    const spec = p.patterns?.[pattern];
-    return `[${spec?.values?.[0] ?? (spec?.index ? '0' : 'some_name')}]`;
-  }).join('');
+  return (
+    head +
+    rest
+      .map((segment, i) => {
+        const pattern = p.parsedName.patternAt.get(i + 1);
+        if (pattern === undefined) return `[${segment}]`;
+        const spec = p.patterns?.[pattern];
+        return `[${spec?.values?.[0] ?? (spec?.index ? '0' : 'some_name')}]`;
+      })
+      .join('')
+  );
 }
 
 test('every parameter: in the query or the form body, by its bracket name, with its required marker, enum and array-ness', () => {
@@ -148,7 +160,8 @@ test('every parameter: in the query or the form body, by its bracket name, with 
         const required = inQuery ? query.get(p.name).required === true : (form.required ?? []).includes(p.name);
         assert.equal(required, p.required === true, `${endpoint.id} ${p.name} required`);
         assert.equal(schema.type === 'array', p.isArray, `${endpoint.id} ${p.name} array`);
-        if (p.isArray && !inQuery) assert.deepEqual(op.requestBody.content['application/x-www-form-urlencoded'].encoding[p.name], { style: 'form', explode: true });
+        if (p.isArray && !inQuery)
+          assert.deepEqual(op.requestBody.content['application/x-www-form-urlencoded'].encoding[p.name], { style: 'form', explode: true });
         const value = valueOf(schema);
         if (p.enum && !p.enumOpen) assert.deepEqual(value.enum, p.type === 'string' ? p.enum : p.enum.map(Number), `${endpoint.id} ${p.name} enum`);
         if (p.enumOpen) assert.equal(value.enum, undefined);
@@ -171,7 +184,11 @@ test('every resource is a schema: its fields, enums as the catalog lists them, n
   for (const resource of catalog.resources.values()) {
     const schema = schemas[resource.name];
     const validate = ajv.compile({ $ref: `lpreq:openapi#/components/schemas/${resource.name}` });
-    assert.deepEqual(Object.keys(schema.properties), resource.fields.map((f) => f.name), resource.name);
+    assert.deepEqual(
+      Object.keys(schema.properties),
+      resource.fields.map((f) => f.name),
+      resource.name,
+    );
     for (const field of resource.fields) {
       const property = schema.properties[field.name];
       const enumOf = (s: any): unknown[] | undefined => s.enum ?? (s.items ? enumOf(s.items) : s.anyOf?.map(enumOf).find(Boolean));
@@ -188,7 +205,12 @@ test('every resource is a schema: its fields, enums as the catalog lists them, n
 });
 
 test('the response schemas accept exactly the real responses the typed check accepts (145 recorded exchanges)', () => {
-  const exchanges = JSON.parse(readFileSync(join(SHARED, 'real-world', 'canvasapi-exchanges.json'), 'utf8')) as { id: string; method: string; path: string; body: unknown }[];
+  const exchanges = JSON.parse(readFileSync(join(SHARED, 'real-world', 'canvasapi-exchanges.json'), 'utf8')) as {
+    id: string;
+    method: string;
+    path: string;
+    body: unknown;
+  }[];
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   // Formats as lpreq reads them: the same truth on both sides, so only the shapes are compared.
   ajv.addFormat('date-time', isDateTime);
@@ -255,13 +277,21 @@ test('a catalog of one made-up endpoint: the export follows the data, and any na
         ],
       },
     },
-    resourceFile: { resources: [{ name: 'Widget', source: { doc: 'A', section: 'Widget' }, description: 'w', fields: [{ name: '__proto__', type: 'integer', nullable: true }] }], externalResources: [] },
+    resourceFile: {
+      resources: [
+        { name: 'Widget', source: { doc: 'A', section: 'Widget' }, description: 'w', fields: [{ name: '__proto__', type: 'integer', nullable: true }] },
+      ],
+      externalResources: [],
+    },
   });
   const out = catalogToOpenApi(small, { version: 'test' }) as any;
   const op = out.paths['/api/v1/widgets/{widget_id}/parts'].post;
   assert.equal(op.operationId, 'widgets.create');
   assert.equal(op.summary, 'create a part');
-  assert.deepEqual(op.parameters.map((p: any) => [p.name, p.in, p.schema]), [['widget_id', 'path', { type: 'integer', minimum: 0 }]]);
+  assert.deepEqual(
+    op.parameters.map((p: any) => [p.name, p.in, p.schema]),
+    [['widget_id', 'path', { type: 'integer', minimum: 0 }]],
+  );
   const body = op.requestBody.content['application/x-www-form-urlencoded'];
   assert.deepEqual(Object.keys(body.schema.properties), ['__proto__', 'part[kind]', 'part[tags][]']);
   assert.ok(Object.hasOwn(body.schema.properties, '__proto__'));

@@ -39,7 +39,9 @@ function freePort(): Promise<number> {
  * listening below the info log level); rejects after 30 s or if it exits first.
  */
 async function startPrism(document: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', document], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', document], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -98,7 +100,12 @@ test('Prism serves the exported document and answers as it says', { timeout: 90_
 
     // A module item: a valid form body is a ModuleItem; a body without the Required type, or
     // with a type outside the documented set, is a 422 naming the parameter.
-    const valid = await call('POST', '/courses/42/modules/7/items', form, 'module_item[type]=Assignment&module_item[content_id]=305&module_item[title]=Read%20me&module_item[position]=2');
+    const valid = await call(
+      'POST',
+      '/courses/42/modules/7/items',
+      form,
+      'module_item[type]=Assignment&module_item[content_id]=305&module_item[title]=Read%20me&module_item[position]=2',
+    );
     assert.equal(valid.status, 200);
     assert.ok(Object.keys(valid.json as object).every((k) => fieldsOf('ModuleItem').has(k)));
     const missing = await call('POST', '/courses/42/modules/7/items', form, 'module_item[title]=No%20type');
@@ -117,7 +124,12 @@ test('Prism serves the exported document and answers as it says', { timeout: 90_
     // The one JSON body of the catalog: its shape is checked too, and a missing attempt is
     // answered with the 400 the docs list for it ("attempt missing or invalid").
     const json = { ...auth, 'content-type': 'application/json' };
-    const scored = await call('PUT', '/courses/42/quizzes/9/submissions/3', json, JSON.stringify({ quiz_submissions: [{ attempt: 1, fudge_points: null, questions: { '17': { score: 2, comment: null } } }] }));
+    const scored = await call(
+      'PUT',
+      '/courses/42/quizzes/9/submissions/3',
+      json,
+      JSON.stringify({ quiz_submissions: [{ attempt: 1, fudge_points: null, questions: { '17': { score: 2, comment: null } } }] }),
+    );
     assert.equal(scored.status, 200);
     assert.ok(Array.isArray((scored.json as { quiz_submissions?: unknown }).quiz_submissions));
     assert.equal((await call('PUT', '/courses/42/quizzes/9/submissions/3', json, JSON.stringify({ quiz_submissions: [{ fudge_points: 1 }] }))).status, 400);

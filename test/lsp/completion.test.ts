@@ -4,7 +4,11 @@ import { complete } from '../../server/src/core/completion';
 import { applyEdits, cursor, expandSnippet, load } from './helpers';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
-const ENV = { environments: { dev: { base_url: 'http://127.0.0.1:4010', token: 'abc', course_id: '42' } }, selected: 'dev', privateNames: { dev: new Set(['token']) } };
+const ENV = {
+  environments: { dev: { base_url: 'http://127.0.0.1:4010', token: 'abc', course_id: '42' } },
+  selected: 'dev',
+  privateNames: { dev: new Set(['token']) },
+};
 
 function itemsAt(marked: string) {
   const { text, offset } = cursor(marked);
@@ -16,7 +20,13 @@ function itemsAt(marked: string) {
 function check(input: string, label: string, expected: string) {
   const { text, items } = itemsAt(input);
   const item = items.find((i) => i.label === label);
-  assert.ok(item, `no item '${label}' at ${JSON.stringify(input)}; got ${items.map((i) => i.label).slice(0, 30).join(', ')}`);
+  assert.ok(
+    item,
+    `no item '${label}' at ${JSON.stringify(input)}; got ${items
+      .map((i) => i.label)
+      .slice(0, 30)
+      .join(', ')}`,
+  );
   const result = applyEdits(text, [{ start: item.start, end: item.end, newText: item.snippet ? expandSnippet(item.insertText) : item.insertText }]);
   assert.equal(result, expected, `${label} at ${JSON.stringify(input)}`);
   return item;
@@ -38,7 +48,11 @@ const cases: [string, string, string][] = [
   ['GET /api/v1/courses/|', 'sis_course_id:', 'GET /api/v1/courses/sis_course_id:'],
   ['GET /api/v1/courses/|', '{{course_id}}', 'GET /api/v1/courses/{{course_id}}'],
   // On the blank line that ends the headers, a parameter goes below it: the blank line stays.
-  ['POST /api/v1/courses/42/modules\nAccept: application/json\n|', 'module[name]', 'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = '],
+  [
+    'POST /api/v1/courses/42/modules\nAccept: application/json\n|',
+    'module[name]',
+    'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = ',
+  ],
   ['POST /api/v1/courses/42/modules\n|\nmodule[position] = 1\n', 'module[name]', 'POST /api/v1/courses/42/modules\n\nmodule[name] = \nmodule[position] = 1\n'],
   // Parameter names: full names, bracket levels, patterns with their values as choices.
   [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
@@ -59,11 +73,19 @@ const cases: [string, string, string][] = [
   // Variables, named requests and system variables.
   ['@host = x\nGET {{|', 'host', '@host = x\nGET {{host}}'],
   ['GET {{ba|}}/api/v1/courses', 'base_url', 'GET {{base_url}}/api/v1/courses'],
-  ['# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{|', 'make.response.body.$.', '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.}}'],
+  [
+    '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{|',
+    'make.response.body.$.',
+    '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.}}',
+  ],
   ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}'],
   // A request's own prompt variables, and names a JetBrains script sets.
   ['# @prompt course_id The course\nGET /api/v1/courses/{{cou|', 'course_id', '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}'],
-  ['GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|', 'picked', 'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}'],
+  [
+    'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|',
+    'picked',
+    'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}',
+  ],
   // Request metadata above the request line.
   ['# @na|\nGET /api/v1/courses', '@name', '# @name request\nGET /api/v1/courses'],
   ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect\nGET /api/v1/courses'],
@@ -122,7 +144,11 @@ test('completion: names already present are left out, arrays are not', () => {
 });
 
 test('completion: enum values carry their documentation', () => {
-  const item = check('POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = |', 'must_submit', 'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = must_submit');
+  const item = check(
+    'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = |',
+    'must_submit',
+    'POST /api/v1/courses/42/modules/7/items\n\nmodule_item[completion_requirement][type] = must_submit',
+  );
   assert.match(item.documentation ?? '', /Assignment and Quiz/);
 });
 
@@ -143,7 +169,9 @@ test('completion: nothing inside comments, separators and JSON bodies', () => {
 test('completion: {{ leaves out the variable its line defines, the request it stands in and the requests after it', () => {
   const defining = itemsAt('@other = 1\n@x = {{|').items.map((i) => i.label);
   assert.ok(defining.includes('other') && !defining.includes('x'), defining.join(', '));
-  const inRequest = itemsAt('# @name first\nGET /api/v1/courses/1/modules\n###\n# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n').items.map((i) => i.label);
+  const inRequest = itemsAt(
+    '# @name first\nGET /api/v1/courses/1/modules\n###\n# @name make\nPOST /api/v1/courses/1/modules/{{|\n###\n# @name later\nGET /api/v1/courses/1/modules\n',
+  ).items.map((i) => i.label);
   const offered = (name: string) => inRequest.includes(`${name}.response.body.$.`);
   assert.ok(offered('first') && !offered('make') && !offered('later'), inRequest.join(', '));
 });
@@ -166,7 +194,11 @@ test('completion inside JSON bodies: the documented shape, a form endpoint by it
   check(`${modules}{"module": {"name": "x", "|`, 'position', `${modules}{"module": {"name": "x", "position": `);
   const present = itemsAt(`${modules}{"module": {"name": "x", "|`).items.map((i) => i.label);
   assert.ok(!present.includes('name'), present.join(', '));
-  check('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "|', '"Assignment"', 'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Assignment"');
+  check(
+    'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "|',
+    '"Assignment"',
+    'POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Assignment"',
+  );
 });
 
 test('completion inside a JSON body: what the request misses as it stands comes first, marked Required here', () => {
@@ -180,7 +212,11 @@ test('completion inside a JSON body: what the request misses as it stands comes 
   const closed = itemsAt('POST /api/v1/courses/42/modules/7/items\n\n{"module_item": {"type": "Page", "|"}}').items;
   assert.equal([...closed].sort((a, b) => (a.sortText < b.sortText ? -1 : 1))[0].label, 'page_url');
   // The cursor back in a key that has a value: its siblings still count, whatever their order.
-  for (const body of ['{"module_item": {"type": "Page", "ti|": "Week 1"}}', '{"module_item": {"ti|": "Week 1", "type": "Page"}}', '{"module_item": {"ti|": {"a": [1, "}"]}, "type": "Page"}}']) {
+  for (const body of [
+    '{"module_item": {"type": "Page", "ti|": "Week 1"}}',
+    '{"module_item": {"ti|": "Week 1", "type": "Page"}}',
+    '{"module_item": {"ti|": {"a": [1, "}"]}, "type": "Page"}}',
+  ]) {
     const ranked = itemsAt(`POST /api/v1/courses/42/modules/7/items\n\n${body}`).items.sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
     assert.equal(ranked[0].label, 'page_url', body);
   }
@@ -207,10 +243,14 @@ test('completion: a header name typed before its colon keeps the colon, and the 
   check('GET /api/v1/courses\nCont|ent-Type: text/plain\n', 'Content-Type', 'GET /api/v1/courses\nContent-Type: text/plain\n');
 });
 
-test('completion: nothing in the indentation before a line\'s content (an edit there would land after the cursor)', () => {
+test("completion: nothing in the indentation before a line's content (an edit there would land after the cursor)", () => {
   for (const input of ['GET /api/v1/courses\n|  Accept: application/json\n', '|    GET /api/v1/courses\n', 'GET /api/v1/courses\n| ?page=2\n']) {
     const { items } = itemsAt(input);
-    assert.deepEqual(items.map((i) => i.label), [], input);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      [],
+      input,
+    );
   }
 });
 

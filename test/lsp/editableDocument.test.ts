@@ -35,7 +35,8 @@ function same(mine: EditableDocument, theirs: TextDocument, probe: number) {
   assert.equal(mine.getText(), text);
   assert.equal(mine.lineCount, theirs.lineCount);
   assert.equal(mine.version, theirs.version);
-  for (let offset = -2; offset <= text.length + 2; offset += 1 + (probe % 3)) assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset), `positionAt ${offset}`);
+  for (let offset = -2; offset <= text.length + 2; offset += 1 + (probe % 3))
+    assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset), `positionAt ${offset}`);
   for (let line = -1; line <= theirs.lineCount + 1; line++) {
     assert.deepEqual(mine.getLineRange(line), theirs.getLineRange(line), `getLineRange ${line}`);
     assert.equal(mine.getEOLCharacters(line), theirs.getEOLCharacters(line), `getEOLCharacters ${line}`);
@@ -92,7 +93,10 @@ test('the re-parse reads the edited document around the edit and gives the parse
       let parsed = parseDocument(initial);
       let version = 1;
       for (const e of edits) {
-        const range = { start: { line: Math.max(0, e.startLine), character: Math.max(0, e.startChar) }, end: { line: Math.max(0, e.endLine), character: Math.max(0, e.endChar) } };
+        const range = {
+          start: { line: Math.max(0, e.startLine), character: Math.max(0, e.startChar) },
+          end: { line: Math.max(0, e.endLine), character: Math.max(0, e.endChar) },
+        };
         let start = doc.offsetAt(range.start);
         let end = doc.offsetAt(range.end);
         if (start > end) [start, end] = [end, start];

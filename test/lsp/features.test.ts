@@ -22,7 +22,10 @@ function hoverAt(marked: string) {
 }
 
 const hovers: [string, RegExp | null][] = [
-  ['GET /api/v1/cou|rses/1/modules', /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/:course_id\/modules`/],
+  [
+    'GET /api/v1/cou|rses/1/modules',
+    /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/:course_id\/modules`/,
+  ],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[ty|pe] = Page', /module\\_item\\\[type\\\][\s\S]*\*\*Required\*\*[\s\S]*`ExternalTool`/],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[content_id|] = 1', /Required: .*Required except for ExternalUrl, Page, SubHeader/],
   ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[completion_requirement][type] = must_sub|mit', /applies to Assignment and Quiz/],
@@ -47,7 +50,10 @@ const hovers: [string, RegExp | null][] = [
 ];
 
 test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {
-  const env = { environments: { dev: { base_url: 'http://a', key: 'k1' }, prod: { base_url: 'https://b', key: 'k2' } }, privateNames: { prod: new Set(['key']) } };
+  const env = {
+    environments: { dev: { base_url: 'http://a', key: 'k1' }, prod: { base_url: 'https://b', key: 'k2' } },
+    privateNames: { prod: new Set(['key']) },
+  };
   const { text, offset } = cursor('GET {{base_u|rl}}/x?k={{key}}');
   const { ctx, doc } = load(text, env);
   const h = hover(ctx, doc, offset);
@@ -78,25 +84,61 @@ function fix(marked: string, title: RegExp, expected: string) {
 }
 
 const fixes: [string, RegExp, string][] = [
-  ['POST /api/v1/courses/1/modules/2/items|\n\nmodule_item[title] = x\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[title] = x\nmodule_item[type] = \n'],
+  [
+    'POST /api/v1/courses/1/modules/2/items|\n\nmodule_item[title] = x\n',
+    /^Add module_item\[type\]/,
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[title] = x\nmodule_item[type] = \n',
+  ],
   ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = \n'],
-  ['POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\r\nAccept: application/json\r\n\r\nmodule_item[type] = \r\n'],
-  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n', /Change to 'Assignment'/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n'],
+  [
+    'POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n',
+    /^Add module_item\[type\]/,
+    'POST /api/v1/courses/1/modules/2/items\r\nAccept: application/json\r\n\r\nmodule_item[type] = \r\n',
+  ],
+  [
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Asign|ment\n',
+    /Change to 'Assignment'/,
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n',
+  ],
   ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
   ['GET /api/v1/courses/1/files?order=ds|c\n', /Change to 'desc'/, 'GET /api/v1/courses/1/files?order=desc\n'],
   ['GET {{base_url}}/api/v1/courses/1/files/qou|ta?x=1\n', /Change to 'quota'/, 'GET {{base_url}}/api/v1/courses/1/files/quota?x=1\n'],
-  ['POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enab|d] = 1\n', /Change to 'permissions\[manage_files\]\[enabled\]'/, 'POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enabled] = 1\n'],
+  [
+    'POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enab|d] = 1\n',
+    /Change to 'permissions\[manage_files\]\[enabled\]'/,
+    'POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enabled] = 1\n',
+  ],
   // No close match in a short list of values: each documented value is offered.
-  ['POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = pa|ge\nlinked_object_id = 1\n', /Change to 'wiki_page'/, 'POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = wiki_page\nlinked_object_id = 1\n'],
+  [
+    'POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = pa|ge\nlinked_object_id = 1\n',
+    /Change to 'wiki_page'/,
+    'POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = wiki_page\nlinked_object_id = 1\n',
+  ],
   // The successor is already there: the deprecated name is removed, not renamed into a duplicate.
   ['POST /api/v1/accounts/1/roles\n\nlabel = Grader\nro|le = Grader\n', /Remove the deprecated parameter/, 'POST /api/v1/accounts/1/roles\n\nlabel = Grader\n'],
-  ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_path/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\n'],
-  ['POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n', /Remove parent_folder_id/, 'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n'],
+  [
+    'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n',
+    /Remove parent_folder_path/,
+    'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\n',
+  ],
+  [
+    'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n',
+    /Remove parent_folder_id/,
+    'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n',
+  ],
   ['GET /api/v1/courses/{cour|se_id}/modules\n', /define @course_id/, '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n'],
   ['@course_id = 4\nGET /api/v1/courses/{cour|se_id}/modules\n', /Use \{\{course_id\}\}/, '@course_id = 4\nGET /api/v1/courses/{{course_id}}/modules\n'],
   // A name in use elsewhere (here a {{course_id}} of another request) is not taken over.
-  ['GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n###\nGET /api/v1/courses/{{course_id}}/files\n', /Extract '1234'/, '@course_id_2 = 1234\nGET /api/v1/courses/{{course_id_2}}/modules\n###\nGET /api/v1/courses/{{course_id_2}}/files\n###\nGET /api/v1/courses/{{course_id}}/files\n'],
-  ['GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n', /Extract '1234'/, '@course_id = 1234\nGET /api/v1/courses/{{course_id}}/modules\n###\nGET /api/v1/courses/{{course_id}}/files\n'],
+  [
+    'GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n###\nGET /api/v1/courses/{{course_id}}/files\n',
+    /Extract '1234'/,
+    '@course_id_2 = 1234\nGET /api/v1/courses/{{course_id_2}}/modules\n###\nGET /api/v1/courses/{{course_id_2}}/files\n###\nGET /api/v1/courses/{{course_id}}/files\n',
+  ],
+  [
+    'GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n',
+    /Extract '1234'/,
+    '@course_id = 1234\nGET /api/v1/courses/{{course_id}}/modules\n###\nGET /api/v1/courses/{{course_id}}/files\n',
+  ],
 ];
 
 for (const [input, title, expected] of fixes) {
@@ -110,7 +152,11 @@ test('code action: a deprecated parameter is replaced by its successor', () => {
   const param = endpoint.params.find((p) => typeof p.deprecated === 'object');
   assert.ok(param && typeof param.deprecated === 'object');
   const path = endpoint.paths[0].template.replace(/\{\*?\w+\}/g, '1');
-  fix(`${endpoint.method} ${path}\n\n${param.name}| = x\n`, new RegExp(`Replace with '${param.deprecated.successor.replace(/[[\]]/g, '\\$&')}'`), `${endpoint.method} ${path}\n\n${param.deprecated.successor} = x\n`);
+  fix(
+    `${endpoint.method} ${path}\n\n${param.name}| = x\n`,
+    new RegExp(`Replace with '${param.deprecated.successor.replace(/[[\]]/g, '\\$&')}'`),
+    `${endpoint.method} ${path}\n\n${param.deprecated.successor} = x\n`,
+  );
 });
 
 const DOC = '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n\n### Make\nPOST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}\n';
@@ -118,10 +164,13 @@ const DOC = '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n
 test('symbols: one per request with method, path, title and @name', () => {
   const { doc } = load(DOC);
   const symbols = documentSymbols(doc).filter((s) => s.kind === 'request');
-  assert.deepEqual(symbols.map((s) => [s.name, s.detail]), [
-    ['GET /api/v1/courses/{{c}}/modules', 'List · @list'],
-    ['POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}', 'Make'],
-  ]);
+  assert.deepEqual(
+    symbols.map((s) => [s.name, s.detail]),
+    [
+      ['GET /api/v1/courses/{{c}}/modules', 'List · @list'],
+      ['POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}', 'Make'],
+    ],
+  );
   assert.equal(foldingRanges(doc).length, 2);
 });
 
@@ -155,15 +204,24 @@ test('navigation: a prompt variable is defined by its # @prompt line, used in it
   assert.equal(use.promptBlock, second);
   const promptName = text.indexOf('@prompt course') + '@prompt '.length;
   assert.deepEqual(definitions(doc, use), [{ start: promptName, end: promptName + 'course'.length }]);
-  assert.deepEqual(references(doc, use, false).map((l) => text.slice(l.start, l.end)), ['course', 'course']);
+  assert.deepEqual(
+    references(doc, use, false).map((l) => text.slice(l.start, l.end)),
+    ['course', 'course'],
+  );
   assert.ok(references(doc, use, false).every((l) => l.start > second));
   const renamed = rename(doc, use, 'pick');
   assert.ok(!('error' in renamed));
-  assert.equal(applyEdits(text, renamed), '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt pick\nGET /api/v1/courses/{{pick}}/modules?x={{%pick}}\n');
+  assert.equal(
+    applyEdits(text, renamed),
+    '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt pick\nGET /api/v1/courses/{{pick}}/modules?x={{%pick}}\n',
+  );
   // The file variable's uses leave out the request that asks for its own value.
   const fileVariable = symbolAt(doc, 2)!;
   assert.equal(fileVariable.promptBlock, undefined);
-  assert.deepEqual(references(doc, fileVariable, true).map((l) => l.start < second), [true, true]);
+  assert.deepEqual(
+    references(doc, fileVariable, true).map((l) => l.start < second),
+    [true, true],
+  );
   // On the # @prompt line itself, the same symbol.
   assert.equal(symbolAt(doc, promptName + 1)?.promptBlock, second);
   // Renaming the file variable to a prompt's name would let the prompt capture it: refused.
@@ -187,7 +245,10 @@ test('formatting: spaces around =, aligned header colons, ### lines; values unch
   const input = '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n';
   const { doc } = load(input);
   const out = applyEdits(input, formatDocument(doc));
-  assert.equal(out, '### List\nGET /api/v1/courses/1/files\nAccept      : application/json\nContent-Type: text/plain\n\nsort = size\n  order = desc  x\n@v = 1\n');
+  assert.equal(
+    out,
+    '### List\nGET /api/v1/courses/1/files\nAccept      : application/json\nContent-Type: text/plain\n\nsort = size\n  order = desc  x\n@v = 1\n',
+  );
   const again = load(out);
   assert.deepEqual(formatDocument(again.doc), []);
 });
@@ -198,7 +259,10 @@ test('code actions: no parameter-line fixes inside a JSON body (they would break
   const diagnostics = getChecker().checkDocument(doc, ENV);
   const titles = codeActions(ctx, doc, 0, text.length, diagnostics).map((a) => a.title);
   assert.ok(!titles.some((t) => /^Add /.test(t) || /Remove the undocumented/.test(t)), titles.join(' | '));
-  assert.ok(titles.some((t) => t.includes("'position'")), titles.join(' | '));
+  assert.ok(
+    titles.some((t) => t.includes("'position'")),
+    titles.join(' | '),
+  );
 });
 
 test('a JSON body nested thousands of levels deep is reported, never thrown', () => {
@@ -208,4 +272,3 @@ test('a JSON body nested thousands of levels deep is reported, never thrown', ()
   const quiz = load(`PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": ${deep}}\n`, ENV).doc;
   assert.doesNotThrow(() => getChecker().checkDocument(quiz, ENV));
 });
-

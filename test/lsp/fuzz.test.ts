@@ -22,7 +22,32 @@ const SEEDS = [
 ];
 /** Every name of Object.prototype (issue 17): a name a user gives must find only what the catalog, a file or an environment defines. */
 const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
-const PIECES = [...PROTO_NAMES, '{{', '}}', '[', ']', '=', '&', '?', '/', '\n', '###', ' ', '\r\n', '{', '}', '@', '# @name ', 'GET ', 'POST /api/v1/', '\u0000', '\uD800', 'é', '%', '%zz'];
+const PIECES = [
+  ...PROTO_NAMES,
+  '{{',
+  '}}',
+  '[',
+  ']',
+  '=',
+  '&',
+  '?',
+  '/',
+  '\n',
+  '###',
+  ' ',
+  '\r\n',
+  '{',
+  '}',
+  '@',
+  '# @name ',
+  'GET ',
+  'POST /api/v1/',
+  '\u0000',
+  '\uD800',
+  'é',
+  '%',
+  '%zz',
+];
 
 function mutate(text: string, r: () => number): string {
   let out = text;
@@ -42,7 +67,9 @@ test('fuzz: mutated and random documents through every service at random offsets
   const r = random(20260301);
   const checker = getChecker();
   // Environments and their variables named like Object.prototype's members (`__proto__` an own key, as JSON.parse gives it).
-  const environments = JSON.parse(`{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`) as Record<string, Record<string, string>>;
+  const environments = JSON.parse(
+    `{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`,
+  ) as Record<string, Record<string, string>>;
   const privateNames = Object.fromEntries(PROTO_NAMES.slice(0, 3).map((n) => [n, new Set([n])]));
   const envs = [undefined, { environments, privateNames }, ...PROTO_NAMES.map((selected) => ({ environments, privateNames, selected }))];
   const documents = fuzzRuns(400);
@@ -118,7 +145,11 @@ test('incremental re-parse after an edit equals a full parse', async () => {
     const next = text.slice(0, start) + inserted + text.slice(end);
     const { document } = reparseEdit(doc, next, start, end, inserted.length);
     const full = parseDocument(next);
-    assert.deepEqual(document.blocks.map((b) => [b.start, b.block.text]), full.blocks.map((b) => [b.start, b.block.text]), JSON.stringify({ text, start, end, inserted }));
+    assert.deepEqual(
+      document.blocks.map((b) => [b.start, b.block.text]),
+      full.blocks.map((b) => [b.start, b.block.text]),
+      JSON.stringify({ text, start, end, inserted }),
+    );
     text = next.length > 4000 ? base : next;
     doc = text === next ? document : parseDocument(text);
   }

@@ -37,7 +37,12 @@ export class LspClient {
     cwd = ROOT,
     private readonly options: { command?: string; env?: NodeJS.ProcessEnv; detached?: boolean } = {},
   ) {
-    this.process = spawn(options.command ?? process.execPath, args, { cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = spawn(options.command ?? process.execPath, args, {
+      cwd,
+      env: options.env ?? process.env,
+      detached: options.detached ?? false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.process.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.process.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
@@ -149,7 +154,11 @@ export class LspClient {
   }
 
   /** The next publishDiagnostics for `uri` (with `version` when given). */
-  diagnostics(uri: string, version?: number, timeoutMs = 10000): Promise<{ uri: string; version?: number; diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }> {
+  diagnostics(
+    uri: string,
+    version?: number,
+    timeoutMs = 10000,
+  ): Promise<{ uri: string; version?: number; diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }> {
     return this.waitFor((m) => {
       if (m.method !== 'textDocument/publishDiagnostics') return false;
       const p = m.params as { uri: string; version?: number };
@@ -161,7 +170,10 @@ export class LspClient {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
+      capabilities: {
+        workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities },
+        textDocument: { completion: { completionItem: { snippetSupport: true } } },
+      },
       initializationOptions,
     });
     this.initializeResult = result;

@@ -28,7 +28,17 @@ const cases: [string, string[]][] = [
   // Parameter names and values: an enum value, a boolean, an integer, free text.
   [
     'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Page\nmodule_item[new_tab] = true\nmodule_item[position] = 3\nmodule_item[title] = Week 1',
-    ['1 parameter', '2 parameter', 'module_item[type] property', 'Page enumMember', 'module_item[new_tab] property', 'true keyword', 'module_item[position] property', '3 number', 'module_item[title] property'],
+    [
+      '1 parameter',
+      '2 parameter',
+      'module_item[type] property',
+      'Page enumMember',
+      'module_item[new_tab] property',
+      'true keyword',
+      'module_item[position] property',
+      '3 number',
+      'module_item[title] property',
+    ],
   ],
   // Query parameters too; an unknown name or a value outside the enum is left to the diagnostic.
   ['GET /api/v1/courses/1/files?sort=size&nope=1&order=sideways', ['1 parameter', 'sort property', 'size enumMember', 'order property']],

@@ -53,12 +53,26 @@ for (const [what, spoil, field] of BAD_SEED_FIELDS) {
 
 /** Hosts and whether only this machine reaches them (no warning) or others may (a warning). */
 const HOSTS: [string, boolean][] = [
-  ['127.0.0.1', true], ['127.8.9.10', true], ['localhost', true], ['::1', true], ['0:0:0:0:0:0:0:1', true], ['::ffff:127.0.0.1', true],
-  ['0.0.0.0', false], ['::', false], ['192.168.1.20', false], ['10.0.0.1', false], ['128.0.0.1', false], ['::ffff:10.0.0.1', false], ['lab-server.example.edu', false],
+  ['127.0.0.1', true],
+  ['127.8.9.10', true],
+  ['localhost', true],
+  ['::1', true],
+  ['0:0:0:0:0:0:0:1', true],
+  ['::ffff:127.0.0.1', true],
+  ['0.0.0.0', false],
+  ['::', false],
+  ['192.168.1.20', false],
+  ['10.0.0.1', false],
+  ['128.0.0.1', false],
+  ['::ffff:10.0.0.1', false],
+  ['lab-server.example.edu', false],
 ];
 
 test('loopback hosts are told from hosts other machines reach', () => {
-  assert.deepEqual(HOSTS.map(([host]) => [host, isLoopback(host)]), HOSTS);
+  assert.deepEqual(
+    HOSTS.map(([host]) => [host, isLoopback(host)]),
+    HOSTS,
+  );
 });
 
 /**
@@ -72,18 +86,22 @@ for (const [host, args, warns] of [
   ['192.0.2.1', [], true],
   ['198.51.100.7', ['--token', 's3cret-token'], true],
 ] as [string, string[], boolean][]) {
-  test(`lpreq mock --host ${host}${args.length ? ' --token ...' : ''} ${warns ? 'warns that other machines reach it' : 'says nothing of other machines'}`, { timeout: 10_000 }, async () => {
-    let stdout = '';
-    let stderr = '';
-    const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
-    let done = false;
-    const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
-    // A mock that started runs until SIGTERM: send it once it says so.
-    while (!done && !stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
-    if (!done) process.emit('SIGTERM');
-    await running;
-    const warnings = stderr.split('\n').filter((line) => line.includes('warning'));
-    assert.equal(warnings.length, warns ? 1 : 0, stderr);
-    if (warns) assert.ok(warnings[0].includes(host), stderr);
-  });
+  test(
+    `lpreq mock --host ${host}${args.length ? ' --token ...' : ''} ${warns ? 'warns that other machines reach it' : 'says nothing of other machines'}`,
+    { timeout: 10_000 },
+    async () => {
+      let stdout = '';
+      let stderr = '';
+      const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+      let done = false;
+      const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
+      // A mock that started runs until SIGTERM: send it once it says so.
+      while (!done && !stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
+      if (!done) process.emit('SIGTERM');
+      await running;
+      const warnings = stderr.split('\n').filter((line) => line.includes('warning'));
+      assert.equal(warnings.length, warns ? 1 : 0, stderr);
+      if (warns) assert.ok(warnings[0].includes(host), stderr);
+    },
+  );
 }

@@ -22,7 +22,8 @@ function cases(): { file: string; text: string; environments: Record<string, Rec
   for (const sub of ['valid', 'invalid']) {
     const dir = join(DIR, sub);
     const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as Record<string, Record<string, string>>;
-    for (const name of readdirSync(dir).sort()) if (name.endsWith('.lpreq')) out.push({ file: `${sub}/${name}`, text: readFileSync(join(dir, name), 'utf8'), environments });
+    for (const name of readdirSync(dir).sort())
+      if (name.endsWith('.lpreq')) out.push({ file: `${sub}/${name}`, text: readFileSync(join(dir, name), 'utf8'), environments });
   }
   return out;
 }
@@ -42,7 +43,10 @@ test('the mock answers 400 exactly when the checker reports an error', () =>
         for (let i = 0; i < doc.blocks.length; i++) {
           const block = doc.blocks[i].block;
           if (!block.request) continue;
-          const errors = checker.checkBlock(block, scope).filter((d) => d.severity === 'error').map((d) => d.code);
+          const errors = checker
+            .checkBlock(block, scope)
+            .filter((d) => d.severity === 'error')
+            .map((d) => d.code);
           const prepared = prepareRequest(checker, doc, i, {
             environments: env,
             reference: (ref) => {
@@ -63,8 +67,10 @@ test('the mock answers 400 exactly when the checker reports an error', () =>
           const answer = await response.text();
           sent++;
           const expected = errors.includes('unknown-endpoint') ? 404 : errors.includes('method-not-allowed') ? 405 : errors.length > 0 ? 400 : undefined;
-          if (expected !== undefined && response.status !== expected) problems.push(`${where}: checker errors ${errors.join(', ')}, mock answered ${response.status}`);
-          if (expected === undefined && (response.status < 200 || response.status > 299)) problems.push(`${where}: no checker error, mock answered ${response.status} ${answer.slice(0, 200)}`);
+          if (expected !== undefined && response.status !== expected)
+            problems.push(`${where}: checker errors ${errors.join(', ')}, mock answered ${response.status}`);
+          if (expected === undefined && (response.status < 200 || response.status > 299))
+            problems.push(`${where}: no checker error, mock answered ${response.status} ${answer.slice(0, 200)}`);
           if (request.name && response.ok) bodies.set(request.name, JSON.parse(answer) as unknown);
         }
       }

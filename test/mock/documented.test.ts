@@ -52,21 +52,31 @@ function catalogWithNewFields(): Catalog {
 test('a parameter and a field newly documented reach the mock without a change to its code', () =>
   withMock(
     async (call) => {
-      const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': '45', 'module[tags][]': ['lab', 'graded'], 'module[optional]': 'true' } });
+      const created = await call('POST', '/api/v1/courses/42/modules', {
+        form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': '45', 'module[tags][]': ['lab', 'graded'], 'module[optional]': 'true' },
+      });
       assert.equal(created.status, 200);
       const module = created.body as Obj;
       assert.equal(module.estimated_minutes, 45);
       assert.deepEqual(module.tags, ['lab', 'graded']);
       assert.equal(module.optional, true);
 
-      const updated = await call('PUT', `/api/v1/courses/42/modules/${String(module.id)}`, { form: { 'module[estimated_minutes]': '50', 'module[optional]': '0' } });
+      const updated = await call('PUT', `/api/v1/courses/42/modules/${String(module.id)}`, {
+        form: { 'module[estimated_minutes]': '50', 'module[optional]': '0' },
+      });
       assert.equal((updated.body as Obj).estimated_minutes, 50);
       assert.equal((updated.body as Obj).optional, false);
       const shown = (await call('GET', `/api/v1/courses/42/modules/${String(module.id)}`)).body as Obj;
       assert.deepEqual([shown.estimated_minutes, shown.tags, shown.optional], [50, ['lab', 'graded'], false]);
 
       const item = await call('POST', `/api/v1/courses/42/modules/${String(module.id)}/items`, {
-        form: { 'module_item[type]': 'Assignment', 'module_item[content_id]': '305', 'module_item[completion_requirement][type]': 'min_score', 'module_item[completion_requirement][min_score]': '7', 'module_item[completion_requirement][min_percent]': '62.5' },
+        form: {
+          'module_item[type]': 'Assignment',
+          'module_item[content_id]': '305',
+          'module_item[completion_requirement][type]': 'min_score',
+          'module_item[completion_requirement][min_score]': '7',
+          'module_item[completion_requirement][min_percent]': '62.5',
+        },
       });
       assert.equal(item.status, 200);
       assert.deepEqual((item.body as Obj).completion_requirement, { type: 'min_score', min_score: 7, min_percent: 62.5, completed: false });
@@ -79,7 +89,10 @@ test('a value that does not fit the new field is refused by the checker before t
     async (call) => {
       const answer = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': 'soon' } });
       assert.equal(answer.status, 400);
-      assert.deepEqual(errorsOf(answer).map((e) => [e.code, e.parameter]), [['invalid-type', 'module[estimated_minutes]']]);
+      assert.deepEqual(
+        errorsOf(answer).map((e) => [e.code, e.parameter]),
+        [['invalid-type', 'module[estimated_minutes]']],
+      );
     },
     { catalog: catalogWithNewFields() },
   ));
@@ -96,7 +109,17 @@ function contextFor(id: string, pairs: Pair[]): MockContext {
   const catalog = bundledCatalog();
   const endpoint = catalog.endpointById.get(id);
   assert.ok(endpoint, id);
-  return { state: new MockState(defaultSeed()), catalog, endpoint, template: endpoint.paths[0].template, bindings: new Map(), params: new Params(pairs), json: undefined, headers: {}, baseUrl: 'http://127.0.0.1' };
+  return {
+    state: new MockState(defaultSeed()),
+    catalog,
+    endpoint,
+    template: endpoint.paths[0].template,
+    bindings: new Map(),
+    params: new Params(pairs),
+    json: undefined,
+    headers: {},
+    baseUrl: 'http://127.0.0.1',
+  };
 }
 
 test('values are coerced by the type of the field they fill, not kept as sent', () => {
@@ -115,20 +138,49 @@ test('values are coerced by the type of the field they fill, not kept as sent', 
 });
 
 test('a documented parameter that is no field of the resource is left to the handler', () => {
-  const fields = documentedFields(contextFor('files.update', [['name', 'notes.txt'], ['on_duplicate', 'rename'], ['locked', 'true'], ['lock_at', '2026-10-01']]));
+  const fields = documentedFields(
+    contextFor('files.update', [
+      ['name', 'notes.txt'],
+      ['on_duplicate', 'rename'],
+      ['locked', 'true'],
+      ['lock_at', '2026-10-01'],
+    ]),
+  );
   assert.deepEqual(fields, { lock_at: '2026-10-01', locked: true });
-  const except = documentedFields(contextFor('folders.update', [['name', 'x'], ['parent_folder_id', '302']]), { except: ['parent_folder_id'] });
+  const except = documentedFields(
+    contextFor('folders.update', [
+      ['name', 'x'],
+      ['parent_folder_id', '302'],
+    ]),
+    { except: ['parent_folder_id'] },
+  );
   assert.deepEqual(except, { name: 'x' });
 });
 
 test('a deprecated parameter fills its successor, and a create takes the documented defaults', () => {
-  assert.deepEqual(documentedFields(contextFor('roles.create', [['role', 'Proctor']]), { defaults: true }), { label: 'Proctor', base_role_type: 'AccountMembership' });
-  assert.deepEqual(documentedFields(contextFor('roles.create', [['label', 'Grader'], ['role', 'Proctor'], ['base_role_type', 'TaEnrollment']]), { defaults: true }), { label: 'Grader', base_role_type: 'TaEnrollment' });
+  assert.deepEqual(documentedFields(contextFor('roles.create', [['role', 'Proctor']]), { defaults: true }), {
+    label: 'Proctor',
+    base_role_type: 'AccountMembership',
+  });
+  assert.deepEqual(
+    documentedFields(
+      contextFor('roles.create', [
+        ['label', 'Grader'],
+        ['role', 'Proctor'],
+        ['base_role_type', 'TaEnrollment'],
+      ]),
+      { defaults: true },
+    ),
+    { label: 'Grader', base_role_type: 'TaEnrollment' },
+  );
   assert.deepEqual(documentedFields(contextFor('roles.create', [['label', 'Grader']])), { label: 'Grader' });
 });
 
 test('an empty value clears a field only where the docs say the parameter is nullable', () => {
-  const ctx = contextFor('appointment_groups.update', [['appointment_group[participants_per_appointment]', ''], ['appointment_group[max_appointments_per_participant]', '']]);
+  const ctx = contextFor('appointment_groups.update', [
+    ['appointment_group[participants_per_appointment]', ''],
+    ['appointment_group[max_appointments_per_participant]', ''],
+  ]);
   assert.deepEqual(documentedFields(ctx, { under: 'appointment_group' }), { participants_per_appointment: null });
 });
 
@@ -145,11 +197,30 @@ test('objects sent in part are merged over the stored one, maps of documented va
 });
 
 test('an array of objects, indexed or not, and one element of an array of objects', () => {
-  const indexed = documentedFields(contextFor('quiz_questions.create', [['question[answers][1][answer_text]', 'B'], ['question[answers][0][answer_text]', 'A'], ['question[answers][0][answer_weight]', '100']]), { under: 'question' });
+  const indexed = documentedFields(
+    contextFor('quiz_questions.create', [
+      ['question[answers][1][answer_text]', 'B'],
+      ['question[answers][0][answer_text]', 'A'],
+      ['question[answers][0][answer_weight]', '100'],
+    ]),
+    { under: 'question' },
+  );
   assert.deepEqual(indexed, { answers: [{ answer_text: 'A', answer_weight: 100 }, { answer_text: 'B' }] });
-  const listed = documentedFields(contextFor('quiz_questions.create', [['question[answers][][answer_text]', 'A'], ['question[answers][][answer_text]', 'B']]), { under: 'question' });
+  const listed = documentedFields(
+    contextFor('quiz_questions.create', [
+      ['question[answers][][answer_text]', 'A'],
+      ['question[answers][][answer_text]', 'B'],
+    ]),
+    { under: 'question' },
+  );
   assert.deepEqual(listed, { answers: [{ answer_text: 'A' }, { answer_text: 'B' }] });
-  const period = documentedFields(contextFor('grading_periods.update', [['grading_periods[][start_date]', '2026-08-24'], ['grading_periods[][weight]', '40']]), { under: 'grading_periods', element: 0, resource: 'GradingPeriod' });
+  const period = documentedFields(
+    contextFor('grading_periods.update', [
+      ['grading_periods[][start_date]', '2026-08-24'],
+      ['grading_periods[][weight]', '40'],
+    ]),
+    { under: 'grading_periods', element: 0, resource: 'GradingPeriod' },
+  );
   assert.deepEqual(period, { start_date: '2026-08-24', weight: 40 });
 });
 
@@ -160,11 +231,18 @@ test('for a resource the docs name without fields, the parameters give the shape
     ['subscription[EventTypes][]', 'QUIZ_SUBMITTED'],
     ['subscription[TransportMetadata][Url]', 'https://hooks.example.com/x'],
   ]);
-  assert.deepEqual(documentedFields(ctx, { under: 'subscription' }), { ContextType: 'course', EventTypes: ['GRADE_CHANGE', 'QUIZ_SUBMITTED'], TransportMetadata: { Url: 'https://hooks.example.com/x' } });
+  assert.deepEqual(documentedFields(ctx, { under: 'subscription' }), {
+    ContextType: 'course',
+    EventTypes: ['GRADE_CHANGE', 'QUIZ_SUBMITTED'],
+    TransportMetadata: { Url: 'https://hooks.example.com/x' },
+  });
 });
 
 test('a name such as __proto__ or constructor is a key like any other', () => {
-  const ctx = contextFor('roles.update', [['permissions[__proto__][enabled]', 'true'], ['permissions[constructor][locked]', 'false']]);
+  const ctx = contextFor('roles.update', [
+    ['permissions[__proto__][enabled]', 'true'],
+    ['permissions[constructor][locked]', 'false'],
+  ]);
   const fields = documentedFields(ctx);
   const permissions = fields.permissions as Obj;
   assert.deepEqual(Object.keys(permissions), ['__proto__', 'constructor']);
@@ -172,7 +250,10 @@ test('a name such as __proto__ or constructor is a key like any other', () => {
 });
 
 test('a value outside the documented values of a parameter is a 400 naming it', () => {
-  assert.equal(enumValue(contextFor('notification_preferences.update', [['notification_preferences[frequency]', 'daily']]), 'notification_preferences[frequency]'), 'daily');
+  assert.equal(
+    enumValue(contextFor('notification_preferences.update', [['notification_preferences[frequency]', 'daily']]), 'notification_preferences[frequency]'),
+    'daily',
+  );
   const name = 'notification_preferences[new_grade][frequency]';
   assert.equal(enumValue(contextFor('notification_preferences.update_multiple', [[name, 'never']]), name), 'never');
   assert.throws(

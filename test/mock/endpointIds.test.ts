@@ -30,7 +30,9 @@ test('a documented endpoint added to the catalog is a new id of the generated fi
 });
 
 test('the handler table has exactly the endpoints of the catalog', () => {
-  const documented = bundledCatalog().endpoints.map((e) => e.id).sort();
+  const documented = bundledCatalog()
+    .endpoints.map((e) => e.id)
+    .sort();
   assert.deepEqual(Object.keys(HANDLERS).sort(), documented);
 });
 

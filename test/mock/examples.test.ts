@@ -18,7 +18,12 @@ const TOKEN = 'examples-token-0123456789';
 const EXPECTED_OTHERWISE = new Map<string, { status: number; reason: string }>();
 
 /** The secrets the examples read with `{{$processEnv NAME}}`. */
-const SECRETS = { VIRTUAL_LAB_SECRET: 'lab-secret', VIDEO_PLATFORM_SECRET: 'video-secret', CITATION_SECRET: 'citation-secret', MEDIA_PICKER_SECRET: 'media-secret' };
+const SECRETS = {
+  VIRTUAL_LAB_SECRET: 'lab-secret',
+  VIDEO_PLATFORM_SECRET: 'video-secret',
+  CITATION_SECRET: 'citation-secret',
+  MEDIA_PICKER_SECRET: 'media-secret',
+};
 
 /** The 1-based line of each request line of a document. */
 function requestLines(text: string): number[] {
@@ -43,7 +48,9 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
 
     const failures: string[] = [];
     let sent = 0;
-    for (const file of readdirSync(dir).filter((n) => n.endsWith('.lpreq') && n !== 'mistakes.lpreq').sort()) {
+    for (const file of readdirSync(dir)
+      .filter((n) => n.endsWith('.lpreq') && n !== 'mistakes.lpreq')
+      .sort()) {
       for (const line of requestLines(readFileSync(join(dir, file), 'utf8'))) {
         let stdout = '';
         let stderr = '';
@@ -59,7 +66,10 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
         const result = JSON.parse(stdout) as { status: number | null; error?: { kind: string } };
         const expected = EXPECTED_OTHERWISE.get(`${file}:${line}`)?.status;
         const ok = expected !== undefined ? result.status === expected : result.status !== null && result.status >= 200 && result.status < 300;
-        if (!ok) failures.push(`${file}:${line} answered ${String(result.status)}${result.error ? ` (${result.error.kind})` : ''}${stderr ? `: ${stderr.trim()}` : ''}`);
+        if (!ok)
+          failures.push(
+            `${file}:${line} answered ${String(result.status)}${result.error ? ` (${result.error.kind})` : ''}${stderr ? `: ${stderr.trim()}` : ''}`,
+          );
       }
     }
     assert.ok(sent > 100, `only ${sent} requests found in examples/`);

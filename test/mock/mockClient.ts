@@ -26,7 +26,9 @@ export function client(mock: RunningMock): Call {
     if (token !== null) headers.Authorization = `Bearer ${token}`;
     let body: string | undefined = options.body;
     if (options.form) {
-      const pairs = Array.isArray(options.form) ? options.form : Object.entries(options.form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]]));
+      const pairs = Array.isArray(options.form)
+        ? options.form
+        : Object.entries(options.form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]]));
       body = new URLSearchParams(pairs).toString();
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
     } else if (options.json !== undefined) {

@@ -43,14 +43,87 @@ test('a JSON body of too many parameters is a 400 too, refused before it is spel
 
 /** A documented create, and undocumented shapes of its parameters to add to it. */
 const SHAPES: [string, string, Record<string, string>, [string, string][]][] = [
-  ['POST', '/api/v1/courses/42/modules', { 'module[name]': 'x' }, [['module[prerequisite_module_ids]', '5'], ['module[prerequisite_module_ids][0]', '5'], ['module[prerequisite_module_ids][x]', '1']]],
-  ['POST', '/api/v1/appointment_groups', { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' }, [['appointment_group[sub_context_codes]', 'course_section_420'], ['appointment_group[new_appointments]', 'x'], ['appointment_group[new_appointments][0]', 'x']]],
-  ['POST', '/api/v1/courses/42/quizzes/9/questions', { 'question[question_name]': 'Q' }, [['question[answers]', 'x'], ['question[answers][x]', 'y']]],
-  ['POST', '/api/lti/subscriptions', { 'submission[ContextId]': '42', 'subscription[ContextType]': 'course', 'subscription[EventTypes][]': 'GRADE_CHANGE', 'subscription[Format]': 'caliper', 'subscription[TransportMetadata][Url]': 'https://hooks.example.com/x', 'subscription[TransportType]': 'https' }, [['subscription[EventTypes]', 'GRADE_CHANGE'], ['subscription[TransportMetadata]', 'x']]],
-  ['POST', '/api/v1/accounts/1/roles', { label: 'Proctor' }, [['permissions', 'x'], ['permissions[manage_grades]', 'x']]],
-  ['PUT', '/api/v1/courses/42/grading_periods/5', { 'grading_periods[][weight]': '40' }, [['grading_periods', 'x'], ['grading_periods[x]', 'y']]],
-  ['POST', '/api/v1/courses/42/external_tools', { name: 'Tool', privacy_level: 'public', consumer_key: 'k', shared_secret: 's', url: 'https://tool.example.com/launch' }, [['custom_fields', 'x'], ['course_navigation', 'x']]],
-  ['GET', '/api/v1/courses/42/modules', {}, [['include', 'items'], ['include[x]', 'items']]],
+  [
+    'POST',
+    '/api/v1/courses/42/modules',
+    { 'module[name]': 'x' },
+    [
+      ['module[prerequisite_module_ids]', '5'],
+      ['module[prerequisite_module_ids][0]', '5'],
+      ['module[prerequisite_module_ids][x]', '1'],
+    ],
+  ],
+  [
+    'POST',
+    '/api/v1/appointment_groups',
+    { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' },
+    [
+      ['appointment_group[sub_context_codes]', 'course_section_420'],
+      ['appointment_group[new_appointments]', 'x'],
+      ['appointment_group[new_appointments][0]', 'x'],
+    ],
+  ],
+  [
+    'POST',
+    '/api/v1/courses/42/quizzes/9/questions',
+    { 'question[question_name]': 'Q' },
+    [
+      ['question[answers]', 'x'],
+      ['question[answers][x]', 'y'],
+    ],
+  ],
+  [
+    'POST',
+    '/api/lti/subscriptions',
+    {
+      'submission[ContextId]': '42',
+      'subscription[ContextType]': 'course',
+      'subscription[EventTypes][]': 'GRADE_CHANGE',
+      'subscription[Format]': 'caliper',
+      'subscription[TransportMetadata][Url]': 'https://hooks.example.com/x',
+      'subscription[TransportType]': 'https',
+    },
+    [
+      ['subscription[EventTypes]', 'GRADE_CHANGE'],
+      ['subscription[TransportMetadata]', 'x'],
+    ],
+  ],
+  [
+    'POST',
+    '/api/v1/accounts/1/roles',
+    { label: 'Proctor' },
+    [
+      ['permissions', 'x'],
+      ['permissions[manage_grades]', 'x'],
+    ],
+  ],
+  [
+    'PUT',
+    '/api/v1/courses/42/grading_periods/5',
+    { 'grading_periods[][weight]': '40' },
+    [
+      ['grading_periods', 'x'],
+      ['grading_periods[x]', 'y'],
+    ],
+  ],
+  [
+    'POST',
+    '/api/v1/courses/42/external_tools',
+    { name: 'Tool', privacy_level: 'public', consumer_key: 'k', shared_secret: 's', url: 'https://tool.example.com/launch' },
+    [
+      ['custom_fields', 'x'],
+      ['course_navigation', 'x'],
+    ],
+  ],
+  [
+    'GET',
+    '/api/v1/courses/42/modules',
+    {},
+    [
+      ['include', 'items'],
+      ['include[x]', 'items'],
+    ],
+  ],
 ];
 
 test('parameters in undocumented shapes are never a 500; the handler reads only the documented form', () =>
@@ -85,7 +158,11 @@ test('every documented array parameter sent as a scalar or an object is never a 
         const at = p.name.indexOf('[]');
         if (at < 0) continue;
         const base = p.name.slice(0, at);
-        for (const extra of [[base, '5'], [`${base}[0]`, '5'], [`${base}[x]`, '1']] as [string, string][]) {
+        for (const extra of [
+          [base, '5'],
+          [`${base}[0]`, '5'],
+          [`${base}[x]`, '1'],
+        ] as [string, string][]) {
           const answer = await call(endpoint.method, path, { form: [...Object.entries(form), extra] });
           if (answer.status >= 500) failures.push(`${id} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
         }
@@ -101,7 +178,10 @@ test('a JSON body nested very deep is a 400 invalid-json', () =>
     const answer = await call('POST', '/api/v1/courses/42/modules', { body, contentType: 'application/json' });
     assert.equal(answer.status, 400);
     assert.equal(errorsOf(answer)[0].code, 'invalid-json');
-    const jsonEndpoint = await call('PUT', '/api/v1/courses/42/quizzes/9/submissions/3', { body: `{"quiz_submissions":${'['.repeat(depth)}${']'.repeat(depth)}}`, contentType: 'application/json' });
+    const jsonEndpoint = await call('PUT', '/api/v1/courses/42/quizzes/9/submissions/3', {
+      body: `{"quiz_submissions":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      contentType: 'application/json',
+    });
     assert.equal(jsonEndpoint.status, 400);
     assert.equal(errorsOf(jsonEndpoint)[0].code, 'invalid-json');
     assert.equal((await call('GET', '/api/v1/courses/42/modules/7')).status, 200);
@@ -112,9 +192,27 @@ const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
 
 /** Seeded ids for path placeholders, so that most requests reach their handler. */
 const SEEDED: Record<string, string> = {
-  course_id: '42', account_id: '1', group_id: '60', user_id: '1001', section_id: '420', module_id: '7', quiz_id: '9', assignment_id: '7',
-  folder_id: '301', dest_folder_id: '302', external_tool_id: '17', communication_channel_id: '15', type: 'email', address: 'elena.vasquez@northwind.example.edu',
-  notification: 'new_announcement', date: '2026-09-12', grader_id: '7', submission_id: '501', full_path: 'handouts', id: '7', category: 'x',
+  course_id: '42',
+  account_id: '1',
+  group_id: '60',
+  user_id: '1001',
+  section_id: '420',
+  module_id: '7',
+  quiz_id: '9',
+  assignment_id: '7',
+  folder_id: '301',
+  dest_folder_id: '302',
+  external_tool_id: '17',
+  communication_channel_id: '15',
+  type: 'email',
+  address: 'elena.vasquez@northwind.example.edu',
+  notification: 'new_announcement',
+  date: '2026-09-12',
+  grader_id: '7',
+  submission_id: '501',
+  full_path: 'handouts',
+  id: '7',
+  category: 'x',
 };
 
 test('Object.prototype names in path values, parameter names, bracket keys, values and JSON keys are never a 500, and change no prototype', () =>
@@ -130,14 +228,34 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
         const fill = (proto: boolean) =>
           path.template.replace(/\{\*?(\w+)\}/g, (_, p: string) => encodeURIComponent(proto ? name : Object.hasOwn(SEEDED, p) ? SEEDED[p] : '1'));
         const segmentsOf = (p: (typeof endpoint.params)[number]) => p.parsedName.segments.map((s, i) => (p.parsedName.patternAt.has(i) ? name : s));
-        const written = (segments: string[]) => segments[0] + segments.slice(1).map((s) => `[${s}]`).join('');
+        const written = (segments: string[]) =>
+          segments[0] +
+          segments
+            .slice(1)
+            .map((s) => `[${s}]`)
+            .join('');
         const fitting = (p: (typeof endpoint.params)[number]) =>
-          p.enum?.[0] ?? (p.type === 'integer' || p.type === 'number' ? '1' : p.type === 'boolean' ? 'true' : p.type === 'Date' || p.type === 'DateTime' ? '2026-09-12' : name);
+          p.enum?.[0] ??
+          (p.type === 'integer' || p.type === 'number'
+            ? '1'
+            : p.type === 'boolean'
+              ? 'true'
+              : p.type === 'Date' || p.type === 'DateTime'
+                ? '2026-09-12'
+                : name);
         const documented: [string, string][] = endpoint.params.map((p) => [written(segmentsOf(p)), fitting(p)]);
         const variants: [string, [string, string][]][] = [
           ['documented names, values that fit', documented],
           ['documented names, Object.prototype values', documented.map(([k]) => [k, other])],
-          ['Object.prototype names and keys', [[name, other], [`${name}[${other}]`, name], [`${name}[]`, other], ...endpoint.params.slice(0, 3).map((p): [string, string] => [`${p.parsedName.segments[0]}[${other}]`, name])]],
+          [
+            'Object.prototype names and keys',
+            [
+              [name, other],
+              [`${name}[${other}]`, name],
+              [`${name}[]`, other],
+              ...endpoint.params.slice(0, 3).map((p): [string, string] => [`${p.parsedName.segments[0]}[${other}]`, name]),
+            ],
+          ],
         ];
         const send = async (url: string, what: string, pairs: [string, string][], json?: unknown) => {
           const withQuery = endpoint.method === 'GET' || endpoint.method === 'DELETE' || endpoint.method === 'HEAD';
@@ -147,13 +265,23 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
               : withQuery
                 ? await call(endpoint.method, `${url}${pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''}`)
                 : await call(endpoint.method, url, { form: pairs });
-          if (answer.status >= 500) failures.push(`${endpoint.id} ${endpoint.method} ${url} ${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+          if (answer.status >= 500)
+            failures.push(`${endpoint.id} ${endpoint.method} ${url} ${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
         };
         for (const [what, pairs] of variants) await send(fill(false), what, pairs);
         await send(fill(true), 'Object.prototype path values', documented);
         if (endpoint.method !== 'GET' && endpoint.method !== 'DELETE') {
           // A JSON body whose keys are Object.prototype names, at the top and inside each documented object.
-          const json = Object.fromEntries([[name, { [other]: name }], ...endpoint.params.slice(0, 3).map((p) => [p.parsedName.segments[0], Object.fromEntries([[other, name], ['__proto__', { [name]: 1 }]])])]);
+          const json = Object.fromEntries([
+            [name, { [other]: name }],
+            ...endpoint.params.slice(0, 3).map((p) => [
+              p.parsedName.segments[0],
+              Object.fromEntries([
+                [other, name],
+                ['__proto__', { [name]: 1 }],
+              ]),
+            ]),
+          ]);
           await send(fill(false), 'a JSON body of Object.prototype keys', [], json);
         }
       }
@@ -163,9 +291,22 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
     // A permission named `constructor` or `toString` is a permission like any other: kept, and shown back.
     // (Keys starting with `_` are the mock's own and never shown, `__proto__` among them.)
     const role = await call('POST', '/api/v1/accounts/1/roles', {
-      form: [['label', 'Odd names'], ['permissions[constructor][explicit]', 'true'], ['permissions[constructor][enabled]', 'true'], ['permissions[toString][explicit]', '1'], ['permissions[toString][enabled]', '0'], ['permissions[__proto__][enabled]', '1']],
+      form: [
+        ['label', 'Odd names'],
+        ['permissions[constructor][explicit]', 'true'],
+        ['permissions[constructor][enabled]', 'true'],
+        ['permissions[toString][explicit]', '1'],
+        ['permissions[toString][enabled]', '0'],
+        ['permissions[__proto__][enabled]', '1'],
+      ],
     });
     assert.equal(role.status, 200, JSON.stringify(role.body));
     const permissions = (role.body as Obj).permissions as Record<string, Obj>;
-    assert.deepEqual(['constructor', 'toString'].map((n) => (Object.hasOwn(permissions, n) ? [permissions[n].explicit, permissions[n].enabled] : n)), [[true, true], [true, false]]);
+    assert.deepEqual(
+      ['constructor', 'toString'].map((n) => (Object.hasOwn(permissions, n) ? [permissions[n].explicit, permissions[n].enabled] : n)),
+      [
+        [true, true],
+        [true, false],
+      ],
+    );
   }));

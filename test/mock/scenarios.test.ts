@@ -9,7 +9,9 @@ type Obj = Record<string, unknown>;
 
 test('modules: create, add items, publish, list, delete', () =>
   withMock(async (call) => {
-    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 9: Genetics', 'module[prerequisite_module_ids][]': ['5', '6'] } });
+    const created = await call('POST', '/api/v1/courses/42/modules', {
+      form: { 'module[name]': 'Week 9: Genetics', 'module[prerequisite_module_ids][]': ['5', '6'] },
+    });
     assert.equal(created.status, 200);
     const module = created.body as Obj;
     assert.equal(module.name, 'Week 9: Genetics');
@@ -18,7 +20,9 @@ test('modules: create, add items, publish, list, delete', () =>
     assert.equal(module.position, 7);
     const id = module.id as number;
 
-    const item = await call('POST', `/api/v1/courses/42/modules/${id}/items`, { form: { 'module_item[type]': 'Assignment', 'module_item[content_id]': '305', 'module_item[completion_requirement][type]': 'must_submit' } });
+    const item = await call('POST', `/api/v1/courses/42/modules/${id}/items`, {
+      form: { 'module_item[type]': 'Assignment', 'module_item[content_id]': '305', 'module_item[completion_requirement][type]': 'must_submit' },
+    });
     assert.equal(item.status, 200);
     assert.equal((item.body as Obj).title, 'Lab report 3: Osmosis');
     assert.deepEqual((item.body as Obj).completion_requirement, { type: 'must_submit', completed: false });
@@ -54,14 +58,20 @@ test('folders: conflicting parents, create by path, resolve, root, delete needs 
   withMock(async (call) => {
     const both = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'x', parent_folder_id: '301', parent_folder_path: 'handouts' } });
     assert.equal(both.status, 400);
-    assert.deepEqual(errorsOf(both).map((e) => [e.code, e.parameter]), [['conflicting-parameters', 'parent_folder_path']]);
+    assert.deepEqual(
+      errorsOf(both).map((e) => [e.code, e.parameter]),
+      [['conflicting-parameters', 'parent_folder_path']],
+    );
 
     const made = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'slides', parent_folder_path: 'lectures/week 2' } });
     assert.equal(made.status, 200);
     assert.equal((made.body as Obj).full_name, 'course files/lectures/week 2/slides');
 
     const chain = await call('GET', '/api/v1/courses/42/folders/by_path/lectures/week%202/slides');
-    assert.deepEqual((chain.body as Obj[]).map((f) => f.name), ['course files', 'lectures', 'week 2', 'slides']);
+    assert.deepEqual(
+      (chain.body as Obj[]).map((f) => f.name),
+      ['course files', 'lectures', 'week 2', 'slides'],
+    );
     assert.equal((await call('GET', '/api/v1/courses/42/folders/by_path')).status, 200);
     assert.equal((await call('GET', '/api/v1/courses/42/folders/by_path/no/such/folder')).status, 404);
 
@@ -113,12 +123,23 @@ test('quiz submissions: start, complete with the validation token, update only w
 
     const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: 'wrong' } });
     assert.equal(badToken.status, 403);
-    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: '7', validation_token: String(sub.validation_token) } });
+    const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, {
+      form: { ...code, attempt: '7', validation_token: String(sub.validation_token) },
+    });
     assert.equal(wrongAttempt.status, 400);
-    const done = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } });
+    const done = await call('POST', `${base}/${String(sub.id)}/complete`, {
+      form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) },
+    });
     assert.equal(done.status, 200);
     assert.equal(((done.body as Obj).quiz_submissions as Obj[])[0].workflow_state, 'complete');
-    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) } })).status, 400);
+    assert.equal(
+      (
+        await call('POST', `${base}/${String(sub.id)}/complete`, {
+          form: { ...code, attempt: String(sub.attempt), validation_token: String(sub.validation_token) },
+        })
+      ).status,
+      400,
+    );
 
     const updated = await call('PUT', `${base}/${String(sub.id)}`, { json: update });
     assert.equal(updated.status, 200);
@@ -161,21 +182,33 @@ test('quiz questions and grading periods delete with 204', () =>
     assert.equal((await call('GET', '/api/v1/courses/42/quizzes/9/questions/101')).status, 404);
     assert.equal((await call('DELETE', '/api/v1/courses/42/grading_periods/6')).status, 204);
     const list = await call('GET', '/api/v1/courses/42/grading_periods');
-    assert.deepEqual(((list.body as Obj).grading_periods as Obj[]).map((p) => p.id), [5]);
+    assert.deepEqual(
+      ((list.body as Obj).grading_periods as Obj[]).map((p) => p.id),
+      [5],
+    );
   }));
 
 test('appointment groups: pending to active on publish, never back', () =>
   withMock(async (call) => {
     const created = await call('POST', '/api/v1/appointment_groups', {
-      form: [['appointment_group[context_codes][]', 'course_42'], ['appointment_group[title]', 'Thesis meetings'], ['appointment_group[new_appointments][0][]', '2026-10-01T10:00:00Z'], ['appointment_group[new_appointments][0][]', '2026-10-01T10:30:00Z']],
+      form: [
+        ['appointment_group[context_codes][]', 'course_42'],
+        ['appointment_group[title]', 'Thesis meetings'],
+        ['appointment_group[new_appointments][0][]', '2026-10-01T10:00:00Z'],
+        ['appointment_group[new_appointments][0][]', '2026-10-01T10:30:00Z'],
+      ],
     });
     assert.equal(created.status, 200);
     const group = created.body as Obj;
     assert.equal(group.workflow_state, 'pending');
     assert.equal((group.new_appointments as unknown[]).length, 1);
-    const published = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, { form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'true' } });
+    const published = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, {
+      form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'true' },
+    });
     assert.equal((published.body as Obj).workflow_state, 'active');
-    const back = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, { form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'false' } });
+    const back = await call('PUT', `/api/v1/appointment_groups/${String(group.id)}`, {
+      form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'false' },
+    });
     assert.equal(back.status, 400);
     assert.equal(((await call('GET', `/api/v1/appointment_groups/${String(group.id)}`)).body as Obj).workflow_state, 'active');
   }));
@@ -214,7 +247,14 @@ test('webhook subscriptions page with EndKey and StartKey', () =>
   withMock(async (call) => {
     for (let i = 0; i < 4; i++) {
       const r = await call('POST', '/api/lti/subscriptions', {
-        form: { 'submission[ContextId]': '42', 'subscription[ContextType]': 'course', 'subscription[EventTypes][]': 'GRADE_CHANGE', 'subscription[Format]': 'live-event', 'subscription[TransportMetadata][Url]': `https://hooks.example.com/${i}`, 'subscription[TransportType]': 'https' },
+        form: {
+          'submission[ContextId]': '42',
+          'subscription[ContextType]': 'course',
+          'subscription[EventTypes][]': 'GRADE_CHANGE',
+          'subscription[Format]': 'live-event',
+          'subscription[TransportMetadata][Url]': `https://hooks.example.com/${i}`,
+          'subscription[TransportType]': 'https',
+        },
       });
       assert.equal(r.status, 200);
     }
@@ -267,7 +307,10 @@ test('SIS ids, self and the root folder in paths', () =>
     const encoded = await call('GET', '/api/v1/courses/sis_course_id%3ABIO-101/modules?per_page=2');
     assert.equal((encoded.body as unknown[]).length, 2);
     const courses = await call('GET', '/api/v1/users/sis_user_id:S1001/courses');
-    assert.deepEqual((courses.body as Obj[]).map((c) => c.id), [42]);
+    assert.deepEqual(
+      (courses.body as Obj[]).map((c) => c.id),
+      [42],
+    );
     const mine = await call('GET', '/api/v1/users/self/courses');
     assert.deepEqual((mine.body as Obj[]).map((c) => c.id).sort(), [42, 43]);
     const section = await call('GET', '/api/v1/sections/sis_section_id:BIO-101-A/assignments/7/submissions');
@@ -288,7 +331,10 @@ test('bad input: invalid JSON, unknown content types, large bodies, malformed HT
     assert.equal(asJson.status, 200);
     assert.equal((asJson.body as Obj).name, 'From JSON');
     assert.equal((await call('POST', '/api/v1/courses/42/modules', { body: '<xml/>', contentType: 'application/xml' })).status, 415);
-    const large = await call('POST', '/api/v1/courses/42/modules', { body: 'a'.repeat(10 * 1024 * 1024 + 10), contentType: 'application/x-www-form-urlencoded' });
+    const large = await call('POST', '/api/v1/courses/42/modules', {
+      body: 'a'.repeat(10 * 1024 * 1024 + 10),
+      contentType: 'application/x-www-form-urlencoded',
+    });
     assert.equal(large.status, 413);
     const rawAnswer = await new Promise<string>((resolve) => {
       const socket = connect(mock.port, '127.0.0.1', () => socket.write('GARBAGE \x00\x01 NOT HTTP\r\n\r\n'));
@@ -342,7 +388,8 @@ test('modules: state only for a student view; a module placed at an occupied pos
     const studentView = (await call('GET', '/api/v1/courses/42/modules/7?student_id=1001')).body as Obj;
     assert.equal(typeof studentView.state, 'string');
 
-    const positions = async () => Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]));
+    const positions = async () =>
+      Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]));
     const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Inserted', 'module[position]': '3' } });
     const id = (created.body as Obj).id as number;
     assert.equal((created.body as Obj).position, 3);
@@ -353,21 +400,42 @@ test('modules: state only for a student view; a module placed at an occupied pos
 
 test('submissions: a URL without a scheme is taken as http', () =>
   withMock(async (call) => {
-    const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' } });
+    const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' },
+    });
     assert.equal(submitted.status, 201);
     assert.equal((submitted.body as Obj).url, 'http://example.com/lab1');
-    const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' } });
+    const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' },
+    });
     assert.equal((withPort.body as Obj).url, 'http://localhost:8080/x');
-    const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', { form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' } });
+    const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' },
+    });
     assert.equal(ftp.status, 400);
   }));
 
 /** A request in another shape than documented, as the mock gets it and as a .lpreq body: the mock answers what `lpreq check` reports. */
 const SHAPE_CASES: { what: string; form?: [string, string][]; json?: unknown; lpreqBody: string }[] = [
   { what: 'an array where a string is documented', form: [['module[name][]', 'x']], lpreqBody: 'module[name][] = x' },
-  { what: 'a JSON array where a string is documented', json: { module: { name: ['a', 'b'] } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":["a","b"]}}' },
-  { what: 'a JSON object where a string is documented', json: { module: { name: { a: 1 } } }, lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":{"a":1}}}' },
-  { what: 'the array beside the documented string', form: [['module[name][]', 'x'], ['module[name]', 'y']], lpreqBody: 'module[name][] = x\nmodule[name] = y' },
+  {
+    what: 'a JSON array where a string is documented',
+    json: { module: { name: ['a', 'b'] } },
+    lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":["a","b"]}}',
+  },
+  {
+    what: 'a JSON object where a string is documented',
+    json: { module: { name: { a: 1 } } },
+    lpreqBody: 'Content-Type: application/json\n\n{"module":{"name":{"a":1}}}',
+  },
+  {
+    what: 'the array beside the documented string',
+    form: [
+      ['module[name][]', 'x'],
+      ['module[name]', 'y'],
+    ],
+    lpreqBody: 'module[name][] = x\nmodule[name] = y',
+  },
 ];
 
 for (const c of SHAPE_CASES) {
@@ -375,7 +443,11 @@ for (const c of SHAPE_CASES) {
     withMock(async (call) => {
       const text = `POST /api/v1/courses/42/modules\n${c.lpreqBody.startsWith('Content-Type') ? '' : '\n'}${c.lpreqBody}\n`;
       const diagnostics = sharedChecker().checkText(text).diagnostics;
-      const codes = (severity: string) => diagnostics.filter((d) => d.severity === severity).map((d) => d.code).sort();
+      const codes = (severity: string) =>
+        diagnostics
+          .filter((d) => d.severity === severity)
+          .map((d) => d.code)
+          .sort();
       const r = await call('POST', '/api/v1/courses/42/modules', c.form ? { form: c.form } : { json: c.json });
       assert.equal(r.status, codes('error').length > 0 ? 400 : 200);
       if (r.status !== 400) return;
@@ -401,7 +473,11 @@ const CHARSET_CASES: [string, Buffer, number, string?][] = [
 for (const [contentType, bytes, status, name] of CHARSET_CASES) {
   test(`a body declared as ${contentType} answers ${status}${name ? ` and is read as ${name}` : ''}`, () =>
     withMock(async (_call, mock) => {
-      const r = await fetch(`${mock.url}/api/v1/courses/42/modules`, { method: 'POST', headers: { Authorization: `Bearer ${mock.token}`, 'Content-Type': contentType }, body: bytes });
+      const r = await fetch(`${mock.url}/api/v1/courses/42/modules`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${mock.token}`, 'Content-Type': contentType },
+        body: bytes,
+      });
       const body = (await r.json()) as Obj & { errors?: Obj[] };
       assert.equal(r.status, status);
       if (name !== undefined) assert.equal(body.name, name);

@@ -82,7 +82,7 @@ test('control characters of a response are printed escaped; line breaks and tabs
   assert.ok(parsed.body.includes('\u001b]0;pwned\u0007'));
 });
 
-test('a prompt\'s question and the messages on standard error carry no raw control character', async () => {
+test("a prompt's question and the messages on standard error carry no raw control character", async () => {
   writeFileSync(join(dir, 'prompt.lpreq'), '# @name p\u001b[5m\n# @prompt id the \u001b]0;x\u0007 id\nGET {{base_url}}/x/{{id}}\n');
   const asked = await send(['prompt.lpreq'], () => undefined);
   assert.equal(asked.questions.length, 1);

@@ -89,7 +89,10 @@ test('a request that goes out without the token says so, and a 401 names what to
     const out = JSON.parse(r.stdout) as { status: number; warnings: string[] };
     assert.equal(out.status, 401);
     for (const hint of c.hints) assert.match(out.warnings.join('\n'), hint, `${c.folder} ${JSON.stringify(c.env)}`);
-    assert.ok(out.warnings.some((w) => w.startsWith('401')), out.warnings.join('\n'));
+    assert.ok(
+      out.warnings.some((w) => w.startsWith('401')),
+      out.warnings.join('\n'),
+    );
     assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN));
   }
   // With the token sent, no hint about it.
@@ -108,13 +111,23 @@ test('text output shows each redirect followed, up to the URL that answered', as
 });
 
 test('a line about sending is true: a dependency that never left, a request stopped by an unanswered prompt', async () => {
-  const cycle = file('env', 'cycle.lpreq', '# @name a\nGET /echo?x={{b.response.body.$.authorization}}\n###\n# @name b\nGET /echo?x={{a.response.body.$.authorization}}\n');
+  const cycle = file(
+    'env',
+    'cycle.lpreq',
+    '# @name a\nGET /echo?x={{b.response.body.$.authorization}}\n###\n# @name b\nGET /echo?x={{a.response.body.$.authorization}}\n',
+  );
   const c = await send([cycle, '--name', 'a'], { LPREQ_TOKEN: TOKEN });
   assert.equal(c.code, 1);
   assert.doesNotMatch(c.stdout, /sent 'b' first/);
-  const cj = JSON.parse((await send([cycle, '--name', 'a', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout) as { dependencies: { name: string; notSent?: boolean }[]; error: { kind: string } };
+  const cj = JSON.parse((await send([cycle, '--name', 'a', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout) as {
+    dependencies: { name: string; notSent?: boolean }[];
+    error: { kind: string };
+  };
   assert.equal(cj.error.kind, 'dependency');
-  assert.ok(cj.dependencies.every((d) => d.notSent === true), JSON.stringify(cj.dependencies));
+  assert.ok(
+    cj.dependencies.every((d) => d.notSent === true),
+    JSON.stringify(cj.dependencies),
+  );
   // A checker error, and a prompt nobody answers: nothing is sent, and nothing says it was.
   const before = api.received.length;
   const p = await send([file('env', 'prompt.lpreq', '# @prompt course\nGET /echo?c={{course}}&per_page=x\n')], { LPREQ_TOKEN: TOKEN });
@@ -124,7 +137,11 @@ test('a line about sending is true: a dependency that never left, a request stop
 });
 
 test('integers beyond 2^53 stay as the server wrote them: printed, in JSON output, merged pages and chaining', async () => {
-  const path = file('env', 'big.lpreq', '# @name big\nGET /big\n###\n# @name next\nGET /echo?id={{big.response.body.$.id}}&list={{big.response.body.$.list}}\n');
+  const path = file(
+    'env',
+    'big.lpreq',
+    '# @name big\nGET /big\n###\n# @name next\nGET /echo?id={{big.response.body.$.id}}&list={{big.response.body.$.list}}\n',
+  );
   const text = await send([path, '--name', 'big'], { LPREQ_TOKEN: TOKEN });
   assert.match(text.stdout, /"id": 9007199254740993,/);
   assert.match(text.stdout, /"n": 12345678901234567890123,/);

@@ -24,7 +24,13 @@ test('names keep their brackets literally', () => {
   assert.equal(encodeFormName('module_item[completion_requirement][type]'), 'module_item[completion_requirement][type]');
   assert.equal(encodeFormName('include[]'), 'include[]');
   assert.equal(encodeFormName('custom_fields[my field]'), 'custom_fields[my+field]');
-  assert.equal(encodeForm([{ name: 'include[]', value: 'a' }, { name: 'include[]', value: 'b' }]), 'include[]=a&include[]=b');
+  assert.equal(
+    encodeForm([
+      { name: 'include[]', value: 'a' },
+      { name: 'include[]', value: 'b' },
+    ]),
+    'include[]=a&include[]=b',
+  );
 });
 
 test('the order of pairs is kept (nested pairs name[X][])', () => {
@@ -47,4 +53,3 @@ test('appendQuery keeps the query already in the target', () => {
   assert.equal(appendQuery('http://h/p#f', 'a=1'), 'http://h/p?a=1#f');
   assert.equal(appendQuery('http://h/p', ''), 'http://h/p');
 });
-

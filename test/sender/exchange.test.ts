@@ -14,7 +14,17 @@ let other: TestServer;
 const spill = mkdtempSync(join(tmpdir(), 'lpreq-spill-'));
 
 function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return { method: 'GET', url, headers: [['Accept', 'application/json']], blockIndex: 0, returns: null, paginated: false, paging: 'link', tokenOrigin: api.origin, ...extra };
+  return {
+    method: 'GET',
+    url,
+    headers: [['Accept', 'application/json']],
+    blockIndex: 0,
+    returns: null,
+    paginated: false,
+    paging: 'link',
+    tokenOrigin: api.origin,
+    ...extra,
+  };
 }
 
 before(async () => {
@@ -99,7 +109,15 @@ test('the token goes to the origin of base_url, with timing', async () => {
 });
 
 test('a redirect to another origin does not take the token (two ports, two origins)', async () => {
-  const r = await sendPrepared(request(`${api.origin}/to-other`, { headers: [['Authorization', 'Bearer written'], ['Cookie', 'a=b']] }), { token: TOKEN });
+  const r = await sendPrepared(
+    request(`${api.origin}/to-other`, {
+      headers: [
+        ['Authorization', 'Bearer written'],
+        ['Cookie', 'a=b'],
+      ],
+    }),
+    { token: TOKEN },
+  );
   assert.equal(r.ok, true);
   assert.deepEqual(r.body, { where: 'other' });
   assert.equal(r.url, `${other.origin}/landing`);
@@ -126,7 +144,11 @@ test('a request to another origin than base_url never carries the token', async 
 });
 
 test('a header the user wrote that carries the token (or another secret) goes only where the token may go', async () => {
-  const headers: [string, string][] = [['X-Api-Key', `key ${TOKEN}`], ['Authorization', `Bearer ${TOKEN}`], ['X-Pass', encodeURIComponent('p@ss word!')]];
+  const headers: [string, string][] = [
+    ['X-Api-Key', `key ${TOKEN}`],
+    ['Authorization', `Bearer ${TOKEN}`],
+    ['X-Pass', encodeURIComponent('p@ss word!')],
+  ];
   // Straight to another origin: dropped, with a warning.
   const direct = await sendPrepared(request(`${other.origin}/x`, { headers }), { token: TOKEN, secrets: ['p@ss word!'] });
   assert.equal(direct.ok, true);
@@ -184,7 +206,9 @@ test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the l
   const same = await sendPrepared(request(`${api.origin}/same-origin`), { token: TOKEN });
   assert.equal(same.ok, true);
   assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
-  const post = await sendPrepared(request(`${api.origin}/see-other`, { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: 'a=1' } }));
+  const post = await sendPrepared(
+    request(`${api.origin}/see-other`, { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: 'a=1' } }),
+  );
   assert.equal(post.ok, true);
   assert.equal(api.received.at(-1)?.method, 'GET');
   assert.equal(api.received.at(-1)?.body, '');
@@ -195,7 +219,10 @@ test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the l
 });
 
 test("with no environment, a prompt's secret answer goes to the request's own origin only, and the token nowhere", async () => {
-  const headers: [string, string][] = [['X-Api-Password', 'hunter22'], ['X-Api-Key', TOKEN]];
+  const headers: [string, string][] = [
+    ['X-Api-Password', 'hunter22'],
+    ['X-Api-Key', TOKEN],
+  ];
   const own = await sendPrepared(request(`${api.origin}/ok`, { headers, tokenOrigin: undefined }), { token: TOKEN, secrets: ['hunter22'] });
   assert.equal(own.ok, true);
   assert.equal(api.received.at(-1)?.headers['x-api-password'], 'hunter22');
@@ -298,10 +325,7 @@ test('bodies: HTML, empty, 204, binary, invalid JSON, an API error', async () =>
 test('a proxy from the options, and a warning for a token over plain http to another host', async () => {
   const proxy = await startProxy(api.port);
   try {
-    const r = await sendPrepared(
-      request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }),
-      { token: TOKEN, proxy: proxy.url },
-    );
+    const r = await sendPrepared(request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }), { token: TOKEN, proxy: proxy.url });
     assert.equal(r.ok, true, JSON.stringify(r.error));
     assert.deepEqual(proxy.connects, ['lms.example.test:80']);
     assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
@@ -320,7 +344,7 @@ test('the token never appears in the result', async () => {
   assert.ok(!JSON.stringify(r).includes(TOKEN));
 });
 
-test("an Authorization header written in the request is sent as written, and the token is not added (with a warning that shows neither)", async () => {
+test('an Authorization header written in the request is sent as written, and the token is not added (with a warning that shows neither)', async () => {
   const r = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', 'Basic dXNlcjpwdw==']] }), { token: TOKEN });
   assert.equal(lastAuth(api), 'Basic dXNlcjpwdw==');
   assert.equal(r.tokenSent, false);
@@ -342,7 +366,9 @@ test('headers named like Object.prototype members go out and come back as writte
     return json(res, 200, { got: Object.fromEntries(names.map((n) => [n, raw.get(n.toLowerCase()) ?? null])) });
   });
   try {
-    const result = await sendPrepared(request(`${echo.origin}/x`, { tokenOrigin: echo.origin, headers: names.map((n): [string, string] => [n, `out-${n}`]) }), { token: TOKEN });
+    const result = await sendPrepared(request(`${echo.origin}/x`, { tokenOrigin: echo.origin, headers: names.map((n): [string, string] => [n, `out-${n}`]) }), {
+      token: TOKEN,
+    });
     assert.equal(result.ok, true, JSON.stringify(result.error));
     assert.deepEqual(result.body, { got: Object.fromEntries(names.map((n) => [n, `out-${n}`])) });
     for (const n of names) assert.equal(Object.hasOwn(result.headers, n.toLowerCase()) ? result.headers[n.toLowerCase()] : undefined, `back-${n}`, n);

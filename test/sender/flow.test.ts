@@ -18,7 +18,10 @@ before(async () => {
   api = await startServer((req, res) => {
     const url = new URL(req.url, api.origin);
     const page = Number(url.searchParams.get('page') ?? '1');
-    const next = (last: number): Record<string, string> => (page < last ? { link: `<${api.origin}${url.pathname}?page=${page + 1}&per_page=2>; rel="next", <${api.origin}${url.pathname}?page=${last}>; rel="last"` } : {});
+    const next = (last: number): Record<string, string> =>
+      page < last
+        ? { link: `<${api.origin}${url.pathname}?page=${page + 1}&per_page=2>; rel="next", <${api.origin}${url.pathname}?page=${last}>; rel="last"` }
+        : {};
     if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'GET') {
       return json(res, 200, [mod(page * 2 - 1), mod(page * 2)], next(25));
     }
@@ -28,7 +31,9 @@ before(async () => {
     }
     if (url.pathname === '/api/v1/courses/4/modules' && req.method === 'GET') {
       // Page 2 fails.
-      return page === 1 ? json(res, 200, [mod(1)], { link: `<${api.origin}${url.pathname}?page=2>; rel="next"` }) : json(res, 404, { errors: [{ message: 'gone' }] });
+      return page === 1
+        ? json(res, 200, [mod(1)], { link: `<${api.origin}${url.pathname}?page=2>; rel="next"` })
+        : json(res, 404, { errors: [{ message: 'gone' }] });
     }
     if (url.pathname === '/api/v1/courses/7/modules' && req.method === 'GET') {
       // Page 3 links back to page 2: a loop.
@@ -113,9 +118,19 @@ test('one page without allPages; the page limit and cancellation stop early', as
 test('the grading periods wrapper merges its inner array', async () => {
   const r = await sendBlock(doc('GET /api/v1/courses/1/grading_periods\n'), 0, { checker: testChecker(), environments: env(), allPages: true });
   assert.equal(r.response?.pages, 3);
-  assert.deepEqual(r.response?.body, { grading_periods: [{ id: 1, title: 'P1' }, { id: 2, title: 'P2' }, { id: 3, title: 'P3' }], meta: { page: 1 } });
+  assert.deepEqual(r.response?.body, {
+    grading_periods: [
+      { id: 1, title: 'P1' },
+      { id: 2, title: 'P2' },
+      { id: 3, title: 'P3' },
+    ],
+    meta: { page: 1 },
+  });
   assert.equal(r.resource, 'GradingPeriodList');
-  assert.deepEqual(r.issues.map((i) => i.path), ['$.meta']);
+  assert.deepEqual(
+    r.issues.map((i) => i.path),
+    ['$.meta'],
+  );
   assert.equal(mergePages([1], { a: 1 }), undefined);
 });
 
@@ -123,15 +138,27 @@ test('the webhook list follows EndKey with StartKey', async () => {
   const r = await sendBlock(doc('GET /api/lti/subscriptions\n'), 0, { checker: testChecker(), environments: env(), allPages: true });
   assert.equal(r.ok, true);
   assert.equal(r.response?.pages, 5);
-  assert.deepEqual((r.response?.body as { id: string }[]).map((s) => s.id), ['sub-0', 'sub-1', 'sub-2', 'sub-3', 'sub-4']);
+  assert.deepEqual(
+    (r.response?.body as { id: string }[]).map((s) => s.id),
+    ['sub-0', 'sub-1', 'sub-2', 'sub-3', 'sub-4'],
+  );
   const sent = api.received.slice(-5).map((q) => q.headers.startkey);
-  assert.deepEqual(sent, [undefined, '{"Id":"1","DeveloperKey":"7"}', '{"Id":"2","DeveloperKey":"7"}', '{"Id":"3","DeveloperKey":"7"}', '{"Id":"4","DeveloperKey":"7"}']);
+  assert.deepEqual(sent, [
+    undefined,
+    '{"Id":"1","DeveloperKey":"7"}',
+    '{"Id":"2","DeveloperKey":"7"}',
+    '{"Id":"3","DeveloperKey":"7"}',
+    '{"Id":"4","DeveloperKey":"7"}',
+  ]);
 });
 
 test('typed checks on every response', async () => {
   const r = await sendBlock(doc('GET /api/v1/courses/2/modules\n'), 0, { checker: testChecker(), environments: env() });
   assert.equal(r.resource, 'Module[]');
-  assert.deepEqual(r.issues.map((i) => `${i.path} ${i.code}`), ['$[1].items_count type-mismatch']);
+  assert.deepEqual(
+    r.issues.map((i) => `${i.path} ${i.code}`),
+    ['$[1].items_count type-mismatch'],
+  );
   const missing = await sendBlock(doc('GET /api/v1/courses/2/modules/9/nope\n'), 0, { checker: testChecker(), environments: env() });
   assert.equal(missing.ok, false);
   assert.equal(missing.response?.status, 404);
@@ -164,7 +191,10 @@ test('chaining: the module is created first, then the item is added to it', asyn
   const created = responses.get('createModule')?.response.body as { id: number };
   assert.deepEqual(r.response?.body, { id: 5000, module_id: created.id, title: `Intro to Module ${created.id}`, type: 'SubHeader' });
   assert.equal(r.resource, 'ModuleItem');
-  assert.deepEqual(r.dependencies.map((x) => x.name), ['createModule']);
+  assert.deepEqual(
+    r.dependencies.map((x) => x.name),
+    ['createModule'],
+  );
   // The stored response is reused: no second module is created.
   const before = api.received.length;
   const again = await sendBlock(d, 2, { checker: testChecker(), environments: env(), responses });
@@ -173,7 +203,9 @@ test('chaining: the module is created first, then the item is added to it', asyn
 });
 
 test('chaining: a cycle, a missing request and a missing path are plain errors', async () => {
-  const cycle = doc('# @name a\nGET /api/v1/courses/{{b.response.body.$.id}}/modules\n\n###\n# @name b\nGET /api/v1/courses/{{a.response.body.$.id}}/modules\n');
+  const cycle = doc(
+    '# @name a\nGET /api/v1/courses/{{b.response.body.$.id}}/modules\n\n###\n# @name b\nGET /api/v1/courses/{{a.response.body.$.id}}/modules\n',
+  );
   const r = await sendBlock(cycle, 0, { checker: testChecker(), environments: env() });
   assert.equal(r.ok, false);
   assert.equal(r.error?.kind, 'dependency');
@@ -249,7 +281,7 @@ test('prompt variables (# @prompt): asked before sending, given beforehand, or t
   assert.ok(cancelled.error.message.includes('{{course}}'), 'the error names the prompt variable without a value');
 });
 
-test('a next page on another origin is not fetched with the request\'s headers (they may carry the token)', async () => {
+test("a next page on another origin is not fetched with the request's headers (they may carry the token)", async () => {
   const before = api.received.length;
   const r = await sendBlock(doc('GET /api/v1/courses/3/modules\nAuthorization: Bearer {{$processEnv T}}\n'), 0, {
     checker: testChecker(),
@@ -263,11 +295,15 @@ test('a next page on another origin is not fetched with the request\'s headers (
   assert.equal(api.received.length, before + 1);
 });
 
-
 test('a body that was not typed is not said to match: truncated, or not JSON for a documented resource', async () => {
   const spill = tempDir('spill');
   try {
-    const truncated = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), maxBodyBytes: 20, spillDir: spill });
+    const truncated = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, {
+      checker: testChecker(),
+      environments: env(),
+      maxBodyBytes: 20,
+      spillDir: spill,
+    });
     assert.equal(truncated.resource, 'Module[]');
     assert.equal(truncated.unchecked, 'truncated');
     assert.deepEqual(truncated.issues, []);

@@ -33,7 +33,10 @@ test('add, list (newest first), get, clear; only the last N are kept', async () 
   const ids: string[] = [];
   for (let n = 0; n < 8; n++) ids.push((await store.add(entry(n))).id);
   const list = await store.list();
-  assert.deepEqual(list.map((e) => e.durationMs), [7, 6, 5, 4, 3]);
+  assert.deepEqual(
+    list.map((e) => e.durationMs),
+    [7, 6, 5, 4, 3],
+  );
   assert.equal((await store.list(2)).length, 2);
   assert.equal((await store.get(ids[7]))?.body, '{"n":7}');
   assert.equal(await store.get(ids[0]), undefined, 'the oldest were removed');
@@ -56,7 +59,10 @@ test('an empty lock file (a writer killed as it created it) does not stop later 
   await store.add(entry(1));
   writeFileSync(join(dir, 'index.lock'), '');
   await store.add(entry(2));
-  assert.deepEqual((await store.list()).map((e) => e.durationMs), [2, 1]);
+  assert.deepEqual(
+    (await store.list()).map((e) => e.durationMs),
+    [2, 1],
+  );
   assert.ok(!readdirSync(dir).some((f) => f.startsWith('index.lock')), 'no lock, nor a lock being written, is left');
 });
 
@@ -89,8 +95,35 @@ test('no history folder is an empty history; a history that is there but cannot 
 
 test('entries never hold the token', () => {
   const e = entryFromExchange(
-    { method: 'POST', url: 'http://h/x?access_token=tok-secret-1', headers: [['Authorization', 'Bearer tok-secret-1'], ['X-Other', 'tok-secret-1']], body: { contentType: 'a', text: 'k=tok-secret-1' }, blockIndex: 0, returns: null, paginated: false, paging: 'link' },
-    { ok: true, status: 200, statusText: 'OK', headers: { 'set-cookie': 's=1', echo: 'tok-secret-1' }, body: null, bodyText: 'tok-secret-1', bodyKind: 'text', bytes: 1, durationMs: 1, timing: { totalMs: 1 }, url: 'http://h/x?access_token=tok-secret-1', redirects: [], tokenSent: true, warnings: [] },
+    {
+      method: 'POST',
+      url: 'http://h/x?access_token=tok-secret-1',
+      headers: [
+        ['Authorization', 'Bearer tok-secret-1'],
+        ['X-Other', 'tok-secret-1'],
+      ],
+      body: { contentType: 'a', text: 'k=tok-secret-1' },
+      blockIndex: 0,
+      returns: null,
+      paginated: false,
+      paging: 'link',
+    },
+    {
+      ok: true,
+      status: 200,
+      statusText: 'OK',
+      headers: { 'set-cookie': 's=1', echo: 'tok-secret-1' },
+      body: null,
+      bodyText: 'tok-secret-1',
+      bodyKind: 'text',
+      bytes: 1,
+      durationMs: 1,
+      timing: { totalMs: 1 },
+      url: 'http://h/x?access_token=tok-secret-1',
+      redirects: [],
+      tokenSent: true,
+      warnings: [],
+    },
     { secrets: ['tok-secret-1'] },
   );
   assert.ok(!JSON.stringify(e).includes('tok-secret-1'));
@@ -99,10 +132,50 @@ test('entries never hold the token', () => {
 
 test("a body file's entry keeps where its bytes came from, its content type, # @no-redirect and # @timeout, never the bytes", () => {
   const e = entryFromExchange(
-    { method: 'POST', url: 'http://h/upload', headers: [], body: { contentType: 'image/png', text: '[6 bytes of binary data from ./logo.png]', bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]), file: '/w/logo.png' }, noRedirect: true, timeoutMs: 90_000, blockIndex: 0, returns: null, paginated: false, paging: 'link' },
-    { ok: true, status: 200, statusText: 'OK', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 1, timing: { totalMs: 1 }, url: 'http://h/upload', redirects: [], tokenSent: false, warnings: [] },
+    {
+      method: 'POST',
+      url: 'http://h/upload',
+      headers: [],
+      body: {
+        contentType: 'image/png',
+        text: '[6 bytes of binary data from ./logo.png]',
+        bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]),
+        file: '/w/logo.png',
+      },
+      noRedirect: true,
+      timeoutMs: 90_000,
+      blockIndex: 0,
+      returns: null,
+      paginated: false,
+      paging: 'link',
+    },
+    {
+      ok: true,
+      status: 200,
+      statusText: 'OK',
+      headers: {},
+      body: null,
+      bodyText: '',
+      bodyKind: 'empty',
+      bytes: 0,
+      durationMs: 1,
+      timing: { totalMs: 1 },
+      url: 'http://h/upload',
+      redirects: [],
+      tokenSent: false,
+      warnings: [],
+    },
   );
-  assert.deepEqual(e.request, { method: 'POST', url: 'http://h/upload', headers: [], body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png', noRedirect: true, timeoutMs: 90_000 });
+  assert.deepEqual(e.request, {
+    method: 'POST',
+    url: 'http://h/upload',
+    headers: [],
+    body: '[6 bytes of binary data from ./logo.png]',
+    contentType: 'image/png',
+    bodyFile: '/w/logo.png',
+    noRedirect: true,
+    timeoutMs: 90_000,
+  });
 });
 
 test('a damaged index line and leftovers of an interrupted write are ignored', async () => {
@@ -112,9 +185,15 @@ test('a damaged index line and leftovers of an interrupted write are ignored', a
   appendFileSync(join(store.dir, 'index.jsonl'), '{"id":"broken');
   writeFileSync(join(store.dir, 'index.jsonl.tmp-1-deadbeef'), '{"half');
   const list = await store.list();
-  assert.deepEqual(list.map((e) => e.durationMs), [2, 1]);
+  assert.deepEqual(
+    list.map((e) => e.durationMs),
+    [2, 1],
+  );
   await store.add(entry(3));
-  assert.deepEqual((await store.list()).map((e) => e.durationMs), [3, 2, 1]);
+  assert.deepEqual(
+    (await store.list()).map((e) => e.durationMs),
+    [3, 2, 1],
+  );
 });
 
 test('clearing while another store adds: no add fails', async () => {
@@ -128,5 +207,8 @@ test('clearing while another store adds: no add fails', async () => {
     clears.push(clearer.clear());
   }
   const results = await Promise.allSettled([...adds, ...clears]);
-  assert.deepEqual(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), []);
+  assert.deepEqual(
+    results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    [],
+  );
 });

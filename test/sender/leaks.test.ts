@@ -23,7 +23,17 @@ let api: TestServer;
 let other: TestServer;
 
 function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return { method: 'GET', url, headers: [['Accept', 'application/json']], blockIndex: 0, returns: null, paginated: false, paging: 'link', tokenOrigin: api.origin, ...extra };
+  return {
+    method: 'GET',
+    url,
+    headers: [['Accept', 'application/json']],
+    blockIndex: 0,
+    returns: null,
+    paginated: false,
+    paging: 'link',
+    tokenOrigin: api.origin,
+    ...extra,
+  };
 }
 
 /** Whether a request a server received carries `secret` anywhere: method, URL, a header name or value, the body; in any case. */
@@ -77,10 +87,17 @@ const options = (extra: ExchangeOptions = {}): ExchangeOptions => ({ token: TOKE
 
 test('a header name that carries the token or a secret never reaches another origin, directly or through a 307', async () => {
   for (const secret of [TOKEN, MIXED, MIXED.toUpperCase(), PROMPT]) {
-    const headers: [string, string][] = [['Accept', 'application/json'], [`X-${secret}`, '1'], ['X-Plain', 'ok']];
+    const headers: [string, string][] = [
+      ['Accept', 'application/json'],
+      [`X-${secret}`, '1'],
+      ['X-Plain', 'ok'],
+    ];
     const before = other.received.length;
     const direct = await sendPrepared(request(`${other.origin}/x`, { headers }), options());
-    const moved = await sendPrepared(request(`${api.origin}/307`, { method: 'POST', headers, body: { contentType: 'application/json', text: '{}' } }), options());
+    const moved = await sendPrepared(
+      request(`${api.origin}/307`, { method: 'POST', headers, body: { contentType: 'application/json', text: '{}' } }),
+      options(),
+    );
     const arrived = other.received.slice(before);
     assert.equal(arrived.length, 2, `both went, without that header (${secret})`);
     for (const r of arrived) {
@@ -101,21 +118,52 @@ test('a header name that carries the token or a secret never reaches another ori
 });
 
 test('a header name that carries the token is masked in the history, in any case', () => {
-  const prepared = request(`${api.origin}/x`, { headers: [[`X-${MIXED}`, '1'], [`X-${MIXED.toUpperCase()}`, '2']] });
+  const prepared = request(`${api.origin}/x`, {
+    headers: [
+      [`X-${MIXED}`, '1'],
+      [`X-${MIXED.toUpperCase()}`, '2'],
+    ],
+  });
   const entry = entryFromExchange(
     prepared,
-    { ok: true, status: 200, statusText: 'OK', headers: { [`x-echo-${MIXED.toLowerCase()}`]: '1' }, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 1, timing: { totalMs: 1 }, url: prepared.url, redirects: [], tokenSent: true, warnings: [] },
+    {
+      ok: true,
+      status: 200,
+      statusText: 'OK',
+      headers: { [`x-echo-${MIXED.toLowerCase()}`]: '1' },
+      body: null,
+      bodyText: '',
+      bodyKind: 'empty',
+      bytes: 0,
+      durationMs: 1,
+      timing: { totalMs: 1 },
+      url: prepared.url,
+      redirects: [],
+      tokenSent: true,
+      warnings: [],
+    },
     { secrets: [MIXED] },
   );
   const text = JSON.stringify(entry).toLowerCase();
   assert.ok(!text.includes(MIXED.toLowerCase()), text);
-  assert.deepEqual(entry.request.headers.map(([n]) => n), ['X-***', 'X-***']);
+  assert.deepEqual(
+    entry.request.headers.map(([n]) => n),
+    ['X-***', 'X-***'],
+  );
 });
 
 test('a Host header that names another server than the URL gets neither the token nor a secret (plain-http virtual hosting)', async () => {
   const before = api.received.length;
   // The socket goes to base_url's address, but the request is for another virtual host.
-  const vhost = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Host', 'attacker.test'], ['X-Key', `key ${PROMPT}`]] }), options());
+  const vhost = await sendPrepared(
+    request(`${api.origin}/ok`, {
+      headers: [
+        ['Host', 'attacker.test'],
+        ['X-Key', `key ${PROMPT}`],
+      ],
+    }),
+    options(),
+  );
   assert.equal(vhost.ok, true);
   const seen = api.received.slice(before);
   assert.equal(seen.length, 1);
@@ -126,11 +174,26 @@ test('a Host header that names another server than the URL gets neither the toke
   assert.match(vhost.warnings.join('\n'), /Host/);
   // A URL or body that carries a secret is not sent to it at all.
   const n = api.received.length;
-  const body = await sendPrepared(request(`${api.origin}/ok`, { method: 'POST', headers: [['Host', 'attacker.test']], body: { contentType: 'application/json', text: JSON.stringify({ t: TOKEN }) } }), options());
+  const body = await sendPrepared(
+    request(`${api.origin}/ok`, {
+      method: 'POST',
+      headers: [['Host', 'attacker.test']],
+      body: { contentType: 'application/json', text: JSON.stringify({ t: TOKEN }) },
+    }),
+    options(),
+  );
   assert.equal(body.error?.kind, 'secret-elsewhere');
   assert.equal(api.received.length, n);
   // A written Authorization header stays with the origin of the URL too.
-  await sendPrepared(request(`${api.origin}/ok`, { headers: [['Host', 'attacker.test'], ['Authorization', 'Basic dXNlcjpwdw==']] }), options());
+  await sendPrepared(
+    request(`${api.origin}/ok`, {
+      headers: [
+        ['Host', 'attacker.test'],
+        ['Authorization', 'Basic dXNlcjpwdw=='],
+      ],
+    }),
+    options(),
+  );
   assert.equal(api.received.at(-1)?.headers.authorization, undefined);
   // A Host header that names the URL's own host (in any case) changes nothing.
   const host = new URL(api.origin).host;
@@ -168,33 +231,46 @@ test('a token echoed in a response header name is masked in the history, though 
 test('a spill folder that is not private (writable by others, another owner, a symlink) is not used, and the body goes to a private one', async (t) => {
   const base = tempDir('spill-folder');
   const cases: [string, () => string][] = [
-    ['writable by others', () => {
-      const d = join(base, 'open');
-      mkdirSync(d);
-      chmodSync(d, 0o777);
-      return d;
-    }],
-    ['a symlink', () => {
-      const target = join(base, 'target');
-      mkdirSync(target, { mode: 0o700 });
-      const d = join(base, 'link');
-      symlinkSync(target, d);
-      return d;
-    }],
+    [
+      'writable by others',
+      () => {
+        const d = join(base, 'open');
+        mkdirSync(d);
+        chmodSync(d, 0o777);
+        return d;
+      },
+    ],
+    [
+      'a symlink',
+      () => {
+        const target = join(base, 'target');
+        mkdirSync(target, { mode: 0o700 });
+        const d = join(base, 'link');
+        symlinkSync(target, d);
+        return d;
+      },
+    ],
   ];
   if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    cases.push(['owned by another user', () => {
-      const d = join(base, 'theirs');
-      mkdirSync(d, { mode: 0o700 });
-      chownSync(d, 65534, 65534);
-      return d;
-    }]);
+    cases.push([
+      'owned by another user',
+      () => {
+        const d = join(base, 'theirs');
+        mkdirSync(d, { mode: 0o700 });
+        chownSync(d, 65534, 65534);
+        return d;
+      },
+    ]);
   } else t.diagnostic('not root: the other-owner case needs chown and is left out');
   for (const [label, make] of cases) {
     const dir = make();
     const r = await sendPrepared(request(`${api.origin}/long`), options({ maxBodyBytes: 2000, spillDir: dir }));
     assert.ok(r.truncated, label);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('body-')), [], `${label}: nothing written there`);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.startsWith('body-')),
+      [],
+      `${label}: nothing written there`,
+    );
     assert.ok(!r.truncated.file.startsWith(dir), label);
     assert.ok(existsSync(r.truncated.file), label);
     assert.match(r.warnings.join('\n'), new RegExp(`${dir.replace(/[/\\.]/g, '\\$&')}.*not used`), label);

@@ -24,7 +24,16 @@ before(async () => {
     if (path === '/api/v1/courses/1/modules') {
       // The token echoed in a field value and as a key: both are typed-check issues.
       // A long value is shown cut in a message: the cut falls inside the token.
-      return json(res, 200, [{ id: 1, name: 'M', position: 1, items_count: `${'n'.repeat(20)} ${req.headers.authorization}`, workflow_state: 'active', [String(req.headers.authorization)]: 1 }]);
+      return json(res, 200, [
+        {
+          id: 1,
+          name: 'M',
+          position: 1,
+          items_count: `${'n'.repeat(20)} ${req.headers.authorization}`,
+          workflow_state: 'active',
+          [String(req.headers.authorization)]: 1,
+        },
+      ]);
     }
     return json(res, 200, { ok: true });
   });

@@ -7,8 +7,17 @@ import { toCurl } from '../../server/src/sender/curl';
 import { doc, testChecker } from './server';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
-const system = { now: () => NOW, random: () => 0.5, uuid: () => '00000000-0000-4000-8000-000000000000', processEnv: { HOME_COURSE: '77' }, dotenv: { SECRET_ID: 'abc' } };
-const environments = { environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42' }, prod: { base_url: 'https://lms.example.edu' } }, selected: 'local' };
+const system = {
+  now: () => NOW,
+  random: () => 0.5,
+  uuid: () => '00000000-0000-4000-8000-000000000000',
+  processEnv: { HOME_COURSE: '77' },
+  dotenv: { SECRET_ID: 'abc' },
+};
+const environments = {
+  environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42' }, prod: { base_url: 'https://lms.example.edu' } },
+  selected: 'local',
+};
 
 function prepare(text: string, index = 0, env = environments): PreparedRequest {
   const result = prepareRequest(testChecker(), doc(text), index, { environments: env, system });
@@ -122,7 +131,19 @@ for (const [expression, expected] of SYSTEM) {
 }
 
 test('bad system variables are errors in words', () => {
-  for (const e of ['$randomInt 5', '$randomInt 5 1', '$processEnv NOPE', '$dotenv NOPE', '$datetime', '$datetime iso8601 1 parsec', '$nope', '$env.NOPE', '$aadToken', '$oidcAccessToken x', '$exampleServer']) {
+  for (const e of [
+    '$randomInt 5',
+    '$randomInt 5 1',
+    '$processEnv NOPE',
+    '$dotenv NOPE',
+    '$datetime',
+    '$datetime iso8601 1 parsec',
+    '$nope',
+    '$env.NOPE',
+    '$aadToken',
+    '$oidcAccessToken x',
+    '$exampleServer',
+  ]) {
     const r = systemVariable(e, system);
     assert.ok('error' in r, e);
   }
@@ -179,10 +200,16 @@ test('a header name that a variable makes invalid is reported, not sent', () => 
 });
 
 test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given and says why", () => {
-  const withRoot = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules?root={{$projectRoot}}\n'), 0, { environments, system: { ...system, projectRoot: '/work/repo' } });
+  const withRoot = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules?root={{$projectRoot}}\n'), 0, {
+    environments,
+    system: { ...system, projectRoot: '/work/repo' },
+  });
   assert.ok(withRoot.ok);
   assert.match(withRoot.ok ? withRoot.request.url : '', /root=%2Fwork%2Frepo/);
-  const token = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'), 0, { environments, system });
+  const token = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'), 0, {
+    environments,
+    system,
+  });
   assert.equal(token.ok, false);
   assert.match(token.ok ? '' : token.error, /LPREQ_TOKEN/);
 });
@@ -204,7 +231,8 @@ test('a body read from a file: as it is with <, its variables replaced with <@, 
 
 test('a body file sent as it is keeps its bytes; a binary one shows its size and cannot take variables', () => {
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
-  const readFile = (p: string) => (p === 'logo.png' ? { text: '\ufffdPNG\u0000\ufffd', bytes: png, binary: true, path: '/work/logo.png' } : { error: 'no such file' });
+  const readFile = (p: string) =>
+    p === 'logo.png' ? { text: '\ufffdPNG\u0000\ufffd', bytes: png, binary: true, path: '/work/logo.png' } : { error: 'no such file' };
   const run = (text: string) => prepareRequest(testChecker(), doc(text), 0, { environments, system, readFile });
   const raw = run('POST /api/v1/courses/42/files\n\n< logo.png\n');
   assert.ok(raw.ok);
@@ -245,12 +273,16 @@ test("without a selected environment the token has no origin, whatever the file'
   const r = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { system });
   assert.ok(r.ok);
   assert.equal(r.ok && r.request.tokenOrigin, undefined);
-  const unselected = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { environments: { ...environments, selected: undefined }, system });
+  const unselected = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, {
+    environments: { ...environments, selected: undefined },
+    system,
+  });
   assert.equal(unselected.ok && unselected.request.tokenOrigin, undefined);
 });
 
 test('a variable only a JetBrains script sets cannot be sent, and the error says why', () => {
-  const text = 'GET /api/v1/courses/42/modules/{{fromScript}}\n###\nGET /api/v1/courses/42/modules\n\n> {% client.global.set("fromScript", response.body[0].id); %}\n';
+  const text =
+    'GET /api/v1/courses/42/modules/{{fromScript}}\n###\nGET /api/v1/courses/42/modules\n\n> {% client.global.set("fromScript", response.body[0].id); %}\n';
   const result = prepareRequest(testChecker(), doc(text), 0, { environments, system });
   assert.equal(result.ok, false);
   assert.match(result.ok ? '' : result.error, /JetBrains script/);
@@ -279,7 +311,14 @@ test("a file variable cannot move the token's origin through an environment base
 test('Object.prototype names as system-variable arguments are errors in words: no crash, no offset dropped (issue 17)', () => {
   const dotenv = parseDotenv('A=1\n');
   for (const name of Object.getOwnPropertyNames(Object.prototype)) {
-    for (const expression of [`$timestamp 1 ${name}`, `$datetime iso8601 1 ${name}`, `$localDatetime rfc1123 -1 ${name}`, `$processEnv ${name}`, `$dotenv ${name}`, `$env.${name}`]) {
+    for (const expression of [
+      `$timestamp 1 ${name}`,
+      `$datetime iso8601 1 ${name}`,
+      `$localDatetime rfc1123 -1 ${name}`,
+      `$processEnv ${name}`,
+      `$dotenv ${name}`,
+      `$env.${name}`,
+    ]) {
       // The process's own environment object too, as the command line gives it.
       for (const processEnv of [system.processEnv, process.env]) {
         const r = systemVariable(expression, { ...system, processEnv, dotenv });
@@ -288,13 +327,20 @@ test('Object.prototype names as system-variable arguments are errors in words: n
     }
   }
   // Through a whole request: the request is refused with those errors, nothing thrown.
-  const result = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\nX-A: {{$timestamp 1 __proto__}}\nX-B: {{$processEnv constructor}}\nX-C: {{$dotenv toString}}\n'), 0, { environments, system: { ...system, dotenv } });
+  const result = prepareRequest(
+    testChecker(),
+    doc('GET /api/v1/courses/1/modules\nX-A: {{$timestamp 1 __proto__}}\nX-B: {{$processEnv constructor}}\nX-C: {{$dotenv toString}}\n'),
+    0,
+    { environments, system: { ...system, dotenv } },
+  );
   assert.equal(result.ok, false);
   assert.equal(result.ok ? 0 : result.errors.length, 3);
 });
 
 test('file and environment variables named like Object.prototype members resolve to their own values only (issue 17)', () => {
-  const env = JSON.parse('{"environments": {"local": {"base_url": "http://127.0.0.1:4010", "__proto__": "p", "constructor": "c"}}, "selected": "local"}') as typeof environments;
+  const env = JSON.parse(
+    '{"environments": {"local": {"base_url": "http://127.0.0.1:4010", "__proto__": "p", "constructor": "c"}}, "selected": "local"}',
+  ) as typeof environments;
   const r = prepare('@toString = t\nGET /api/v1/courses/{{constructor}}/modules?search_term={{__proto__}}{{toString}}\n', 0, env);
   assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/c/modules?search_term=pt');
   const unknown = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{valueOf}}/modules\n'), 0, { environments: env, system });

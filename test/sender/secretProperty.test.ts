@@ -42,7 +42,8 @@ const previousTmp = process.env.TMPDIR;
 
 /** Every UTF-16 unit of a text as a JSON `\u` escape. */
 const uEscape = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-const pct = (text: string, lower = false) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`).join('');
+const pct = (text: string, lower = false) =>
+  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`).join('');
 
 /** The spellings of a secret the scrubber knows, as a server or a file writes them. */
 const SPELLINGS: Record<string, (s: string) => string> = {
@@ -100,7 +101,18 @@ before(async () => {
     for (const v of Object.values(req.headers)) if (typeof v === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,200}$/.test(v)) headers[`x-e-${v}`] = '1';
     // Typed-check issues quote it too: a documented field of the wrong type or value, and undocumented keys.
     const keys = Object.fromEntries(Object.entries(req.headers).map(([n, v]) => [`${n} ${String(v)}`, 1]));
-    const module = { id: 1, name: 'M', position: 1, items_count: seen, workflow_state: req.url, echo: seen, percent: encodeURIComponent(seen), escaped: 'ESCAPED', ...keys, padding: 'p'.repeat(padding) };
+    const module = {
+      id: 1,
+      name: 'M',
+      position: 1,
+      items_count: seen,
+      workflow_state: req.url,
+      echo: seen,
+      percent: encodeURIComponent(seen),
+      escaped: 'ESCAPED',
+      ...keys,
+      padding: 'p'.repeat(padding),
+    };
     const body = JSON.stringify([module]).replace('"ESCAPED"', `"${uEscape(seen)}"`);
     try {
       res.writeHead(200, headers);
@@ -192,7 +204,15 @@ async function check(c: Case): Promise<void> {
     cwd: workspace,
   };
   padding = c.big ? 3000 : 0;
-  const args = [file, '--format', c.format, ...(c.big ? ['--max-body-size', '1024'] : []), '--prompt', `password=${c.secrets.prompt}`, ...(c.route === 'through a next-page link' ? ['--all-pages'] : [])];
+  const args = [
+    file,
+    '--format',
+    c.format,
+    ...(c.big ? ['--max-body-size', '1024'] : []),
+    '--prompt',
+    `password=${c.secrets.prompt}`,
+    ...(c.route === 'through a next-page link' ? ['--all-pages'] : []),
+  ];
   const code = await run(args, io);
   const label = `${JSON.stringify(c)}\n${text}\n${out.slice(0, 2000)}`;
   assert.ok(code === 0 || code === 1, `exit ${code}: ${label}`);
@@ -203,7 +223,8 @@ async function check(c: Case): Promise<void> {
   for (const r of [...other.received.slice(seenBefore.other), ...base.received.slice(seenBefore.base)]) {
     const atBase = base.received.includes(r) && r.headers.host === baseHost;
     for (const s of atBase ? [c.secrets.foreign] : all) {
-      for (const p of partsOf(r)) assert.ok(!leaks(p, s), `a server (${atBase ? 'base_url' : 'another origin'}) received a secret in ${p.slice(0, 200)}\n${label}`);
+      for (const p of partsOf(r))
+        assert.ok(!leaks(p, s), `a server (${atBase ? 'base_url' : 'another origin'}) received a secret in ${p.slice(0, 200)}\n${label}`);
     }
   }
   // Nor the output, the history, a spill file.
@@ -226,19 +247,14 @@ async function check(c: Case): Promise<void> {
 }
 
 /** Secrets as tokens and answers are written: letters and digits with `/+=._~-` (and a space, `@` or `!` in an answer). */
-const secretOf = (alphabet: string) =>
-  fc
-    .array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 18 })
-    .map((cs) => `K${cs.join('')}9`);
+const secretOf = (alphabet: string) => fc.array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 18 }).map((cs) => `K${cs.join('')}9`);
 const TOKEN_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/+=._~-';
 
 test(`a secret in any part of a request, in any spelling, by any route, reaches only base_url's origin and nothing written (${RUNS} runs)`, async () => {
-  const secrets = fc
-    .record({ token: secretOf(TOKEN_CHARS), foreign: secretOf(TOKEN_CHARS), prompt: secretOf(`${TOKEN_CHARS} @!`) })
-    .filter((s) => {
-      const all = Object.values(s).map((x) => x.toLowerCase());
-      return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
-    });
+  const secrets = fc.record({ token: secretOf(TOKEN_CHARS), foreign: secretOf(TOKEN_CHARS), prompt: secretOf(`${TOKEN_CHARS} @!`) }).filter((s) => {
+    const all = Object.values(s).map((x) => x.toLowerCase());
+    return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
+  });
   await fc.assert(
     fc.asyncProperty(
       fc.record({

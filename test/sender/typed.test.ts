@@ -13,16 +13,27 @@ const catalog = bundledCatalog();
 /** One case: a body against a documented type, and the issues expected as `path code`. */
 function check(returns: string | null, body: unknown, expected: string[]) {
   const result = checkResponse(catalog, returns, body);
-  assert.deepEqual(
-    result.issues.map((i) => `${i.path} ${i.code}`).sort(),
-    [...expected].sort(),
-    JSON.stringify(result.issues, null, 1),
-  );
+  assert.deepEqual(result.issues.map((i) => `${i.path} ${i.code}`).sort(), [...expected].sort(), JSON.stringify(result.issues, null, 1));
   for (const i of result.issues) assert.ok(i.message.length > 0);
   return result;
 }
 
-const module = { id: 1, workflow_state: 'active', position: 1, name: 'Week 1', unlock_at: '2026-09-14T08:00:00+02:00', require_sequential_progress: false, prerequisite_module_ids: [], items_count: 2, items_url: 'https://lms/api/v1/courses/1/modules/1/items', items: null, state: 'locked', completed_at: null, publish_final_grade: null, published: true };
+const module = {
+  id: 1,
+  workflow_state: 'active',
+  position: 1,
+  name: 'Week 1',
+  unlock_at: '2026-09-14T08:00:00+02:00',
+  require_sequential_progress: false,
+  prerequisite_module_ids: [],
+  items_count: 2,
+  items_url: 'https://lms/api/v1/courses/1/modules/1/items',
+  items: null,
+  state: 'locked',
+  completed_at: null,
+  publish_final_grade: null,
+  published: true,
+};
 
 const cases: [string, string | null, unknown, string[]][] = [
   ['a full Module from the docs fields', 'Module', module, []],
@@ -35,12 +46,27 @@ const cases: [string, string | null, unknown, string[]][] = [
   ['a malformed timestamp', 'Module', { unlock_at: '2026-13-01T00:00:00Z' }, ['$.unlock_at type-mismatch']],
   ['timestamps with offsets and fractions', 'Module', { unlock_at: '2026-09-14T08:00:00.123-06:00', completed_at: '2026-09-14T08:00:00Z' }, []],
   ['a float where an integer is documented', 'Module', { position: 1.5 }, ['$.position type-mismatch']],
-  ['nested items', 'Module', { items: [{ id: 1, type: 'Video', completion_requirement: { type: 'must_view', extra: 1 } }] }, ['$.items[0].type unknown-enum-value', '$.items[0].completion_requirement.extra undocumented-field']],
+  [
+    'nested items',
+    'Module',
+    { items: [{ id: 1, type: 'Video', completion_requirement: { type: 'must_view', extra: 1 } }] },
+    ['$.items[0].type unknown-enum-value', '$.items[0].completion_requirement.extra undocumented-field'],
+  ],
   ['an array where an object is documented', 'Module', [module], ['$ type-mismatch']],
   ['an object where an array is documented', 'Module[]', module, ['$ type-mismatch']],
-  ['a wrapper resource', 'QuizSubmissionList', { quiz_submissions: [{ id: 1, workflow_state: 'complete' }, { id: 'x' }] }, ['$.quiz_submissions[1].id type-mismatch']],
+  [
+    'a wrapper resource',
+    'QuizSubmissionList',
+    { quiz_submissions: [{ id: 1, workflow_state: 'complete' }, { id: 'x' }] },
+    ['$.quiz_submissions[1].id type-mismatch'],
+  ],
   ['grading periods wrapper', 'GradingPeriodList', { grading_periods: [{ id: 1, title: 'Q1', start_date: '2026-01-01T00:00:00Z' }] }, []],
-  ['a map with a value type', 'Role', { label: 'TA', permissions: { manage_files: { enabled: true, locked: false }, read_sis: { enabled: 'yes' } } }, ['$.permissions.read_sis.enabled type-mismatch']],
+  [
+    'a map with a value type',
+    'Role',
+    { label: 'TA', permissions: { manage_files: { enabled: true, locked: false }, read_sis: { enabled: 'yes' } } },
+    ['$.permissions.read_sis.enabled type-mismatch'],
+  ],
   ['external resources as they come', 'User[]', [{ id: 1, anything: true }, { id: 2 }], []],
   ['an external resource must be an object', 'Group[]', [1], ['$[0] type-mismatch']],
   ['grouped submissions pick the group form', 'Submission[]|StudentSubmissionGroup[]', [{ user_id: 1, submissions: [{ assignment_id: 2, score: 3 }] }], []],
@@ -136,7 +162,9 @@ test('parseJsonPath', () => {
 test('keys and values named like Object.prototype members are checked as any other (issue 17)', () => {
   const catalog = bundledCatalog();
   // JSON.parse makes `__proto__` an own key, as a server's body has it.
-  const body = JSON.parse('{"id": 1, "name": "x", "constructor": 1, "__proto__": {"a": 1}, "toString": "y", "workflow_state": "valueOf", "items": [{"id": 2, "type": "constructor", "hasOwnProperty": 1}]}') as unknown;
+  const body = JSON.parse(
+    '{"id": 1, "name": "x", "constructor": 1, "__proto__": {"a": 1}, "toString": "y", "workflow_state": "valueOf", "items": [{"id": 2, "type": "constructor", "hasOwnProperty": 1}]}',
+  ) as unknown;
   const { issues } = checkResponse(catalog, 'Module', body);
   assert.deepEqual(issues.map((i) => `${i.path} ${i.code}`).sort(), [
     '$.__proto__ undocumented-field',

@@ -24,7 +24,10 @@ interface Diag {
 }
 
 /** Runs a shell line with the built command as "$LPREQ"; killed after `limitMs` so a hang fails instead of blocking. */
-function shell(line: string, options: { limitMs?: number; stdin?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
+function shell(
+  line: string,
+  options: { limitMs?: number; stdin?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', line], {
       cwd: tmp,
@@ -48,7 +51,9 @@ function shell(line: string, options: { limitMs?: number; stdin?: number } = {})
 }
 
 test('the built command runs as a process: npx lpreq check', () => {
-  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 1);
   assert.equal(JSON.parse(result.stdout)[0].code, 'invalid-enum');
   const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--nope'], { encoding: 'utf8' });
@@ -74,10 +79,13 @@ test('standard input that arrives late (a slow pipe) is read whole', async () =>
   const r = await shell(`(sleep 1; printf 'GETT /api/v1/courses\\n') | $LPREQ check --format json -`);
   assert.equal(r.stderr, '');
   assert.equal(r.code, 1);
-  assert.deepEqual(JSON.parse(r.stdout).map((d: Diag) => [d.file, d.code]), [['-', 'syntax']]);
+  assert.deepEqual(
+    JSON.parse(r.stdout).map((d: Diag) => [d.file, d.code]),
+    [['-', 'syntax']],
+  );
 });
 
-test('endless standard input stops at the 64 MB limit, reported as that input\'s problem with exit 2', async () => {
+test("endless standard input stops at the 64 MB limit, reported as that input's problem with exit 2", async () => {
   // `yes` writes without end; the command must stop reading by itself (SIGPIPE then stops yes).
   const r = await shell(`yes '# a comment line' | $LPREQ check --format json -`, { limitMs: 60_000 });
   assert.equal(r.killed, false, 'stopped by itself');
@@ -107,13 +115,19 @@ test('a pipe named *.lpreq in a folder is reported, not read (it could block the
   assert.equal(spawnSync('mkfifo', [join(root, 'pipe.lpreq')]).status, 0);
   const { code, stdout } = await runCli(['check', '--format', 'json', 'fifo'], { cwd: tmp });
   assert.equal(code, 2);
-  assert.deepEqual(JSON.parse(stdout).map((d: Diag) => [d.file, d.code]), [[join('fifo', 'pipe.lpreq'), 'unreadable-file']]);
+  assert.deepEqual(
+    JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
+    [[join('fifo', 'pipe.lpreq'), 'unreadable-file']],
+  );
   const named = await shell(`printf 'GETT /x\\n' > fifo/pipe.lpreq & $LPREQ check --format json fifo/pipe.lpreq; s=$?; wait; exit $s`);
   assert.equal(named.code, 1);
-  assert.deepEqual(JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]), [['fifo/pipe.lpreq', 'syntax']]);
+  assert.deepEqual(
+    JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]),
+    [['fifo/pipe.lpreq', 'syntax']],
+  );
 });
 
-test('a file without read permission is that file\'s problem', async () => {
+test("a file without read permission is that file's problem", async () => {
   const root = join(tmp, 'locked');
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'a.lpreq'), 'GET /api/v1/courses/1/modules\n');
@@ -123,7 +137,11 @@ test('a file without read permission is that file\'s problem', async () => {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chmodSync(tmp, 0o755);
   const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'check', '--format', 'json', 'locked'], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    const child = spawn(process.execPath, [BIN, 'check', '--format', 'json', 'locked'], {
+      cwd: tmp,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -134,6 +152,9 @@ test('a file without read permission is that file\'s problem', async () => {
   });
   assert.equal(r.code, 2);
   const found = JSON.parse(r.stdout) as (Diag & { message: string })[];
-  assert.deepEqual(found.map((d) => [d.file, d.code]), [[join('locked', 'a.lpreq'), 'unreadable-file']]);
+  assert.deepEqual(
+    found.map((d) => [d.file, d.code]),
+    [[join('locked', 'a.lpreq'), 'unreadable-file']],
+  );
   assert.match(found[0].message, /permission denied/);
 });

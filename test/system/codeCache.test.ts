@@ -31,7 +31,10 @@ function bundleIn(name: string, source: string): string {
 }
 
 function writeCacheOf(bundle: string) {
-  const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'bin', 'loadBundle.js'))}).loadBundle(${JSON.stringify(bundle)}, { writeCache: true })`]);
+  const run = spawnSync(process.execPath, [
+    '-e',
+    `require(${JSON.stringify(join(ROOT, 'bin', 'loadBundle.js'))}).loadBundle(${JSON.stringify(bundle)}, { writeCache: true })`,
+  ]);
   assert.equal(run.status, 0, run.stderr.toString());
 }
 

@@ -31,12 +31,17 @@ const entry = (n: number): NewHistoryEntry => ({
 /** Runs `count` writer processes that add `each` entries apiece to `dir` at the same moment. */
 async function writeTogether(dir: string, count: number, each: number, keep: number): Promise<void> {
   const children = Array.from({ length: count }, (_, w) =>
-    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], { stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
   const ended = children.map((c) => new Promise<number | null>((resolve) => c.once('exit', resolve)));
   await Promise.all(children.map((c) => new Promise((resolve) => c.stdout.once('data', resolve))));
   for (const c of children) c.stdin.write('go\n');
-  assert.deepEqual(await Promise.all(ended), children.map(() => 0));
+  assert.deepEqual(
+    await Promise.all(ended),
+    children.map(() => 0),
+  );
 }
 
 test('several processes writing one folder at once: every entry is listed', async () => {
@@ -49,7 +54,6 @@ test('several processes writing one folder at once: every entry is listed', asyn
   for (const s of list) assert.ok(await store.get(s.id), `entry ${s.id} is readable`);
 });
 
-
 test('several processes writing one folder at once still keep only the last N', async () => {
   const dir = freshDir();
   await writeTogether(dir, 6, 15, 10);
@@ -60,7 +64,6 @@ test('several processes writing one folder at once still keep only the last N', 
   assert.deepEqual(files.sort(), list.map((s) => `${s.id}.json`).sort(), 'the entry files are exactly those listed');
 });
 
-
 test('a lock left by a writer that died does not stop later writes', async () => {
   const dir = freshDir();
   const store = new HistoryStore(dir);
@@ -70,10 +73,12 @@ test('a lock left by a writer that died does not stop later writes', async () =>
   await new Promise((r) => child.once('exit', r));
   writeFileSync(join(dir, 'index.lock'), `${pid} 0123456789abcdef`);
   await store.add(entry(2));
-  assert.deepEqual((await store.list()).map((e) => e.durationMs), [2, 1]);
+  assert.deepEqual(
+    (await store.list()).map((e) => e.durationMs),
+    [2, 1],
+  );
   assert.ok(!readdirSync(dir).includes('index.lock'), 'the lock is released');
 });
-
 
 test('a process killed in the middle of writing leaves every earlier entry intact', async () => {
   const dir = freshDir();
@@ -105,7 +110,6 @@ test('a process killed in the middle of writing leaves every earlier entry intac
   assert.equal((await store.list(1))[0].durationMs, 999);
 });
 
-
 test('writers that find one stale lock at once: only one removes it, and no index line is lost', async () => {
   const child = spawn(process.execPath, ['-e', '']);
   const dead = child.pid as number;
@@ -120,7 +124,6 @@ test('writers that find one stale lock at once: only one removes it, and no inde
     assert.deepEqual(listed, [0, 1, 2, 3], `round ${round}`);
   }
 });
-
 
 test('what writers killed mid-write left (entry files no index lists, *.tmp-* files) is removed by the next writer once older than a stale lock', async () => {
   const dir = freshDir();

@@ -27,7 +27,16 @@ const TEXT = [
   '',
 ].join('\n');
 
-type Published = { uri: string; version?: number; diagnostics: { code: string; source: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; tags?: number[] }[] };
+type Published = {
+  uri: string;
+  version?: number;
+  diagnostics: {
+    code: string;
+    source: string;
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    tags?: number[];
+  }[];
+};
 
 async function withServer(fn: (c: LspClient) => Promise<void>, env?: string) {
   const c = new LspClient();
@@ -50,11 +59,13 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: TEXT } });
     const published = (await first) as unknown as Published;
     const index = new LineIndex(TEXT);
-    const expected = getChecker().checkText(TEXT).diagnostics.map((d) => {
-      const s = index.at(d.start);
-      const e = index.at(d.end);
-      return [d.code, s.line - 1, s.column - 1, e.line - 1, e.column - 1];
-    });
+    const expected = getChecker()
+      .checkText(TEXT)
+      .diagnostics.map((d) => {
+        const s = index.at(d.start);
+        const e = index.at(d.end);
+        return [d.code, s.line - 1, s.column - 1, e.line - 1, e.column - 1];
+      });
     const actual = published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]);
     assert.deepEqual(actual.sort(), expected.sort());
     assert.ok(published.diagnostics.every((d) => d.source === 'lpreq'));
@@ -68,8 +79,14 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
     assert.ok(!after.diagnostics.some((d) => d.code === 'invalid-enum'));
     assert.ok(after.diagnostics.some((d) => d.code === 'unknown-parameter'));
 
-    const completion = await c.request<{ items: { label: string; textEdit: { newText: string } }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 8, character: 40 } });
-    assert.ok(completion.items.some((i) => i.label === 'order'), JSON.stringify(completion.items.map((i) => i.label)));
+    const completion = await c.request<{ items: { label: string; textEdit: { newText: string } }[] }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 8, character: 40 },
+    });
+    assert.ok(
+      completion.items.some((i) => i.label === 'order'),
+      JSON.stringify(completion.items.map((i) => i.label)),
+    );
     const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 8 } });
     assert.match(hover.contents.value, /ModuleItem/);
     const actions = await c.request<{ title: string; edit: unknown }[]>('textDocument/codeAction', {
@@ -77,9 +94,15 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
       range: { start: { line: 8, character: 47 }, end: { line: 8, character: 47 } },
       context: { diagnostics: [] },
     });
-    assert.ok(actions.some((a) => a.title === "Change to 'sort'"), JSON.stringify(actions.map((a) => a.title)));
+    assert.ok(
+      actions.some((a) => a.title === "Change to 'sort'"),
+      JSON.stringify(actions.map((a) => a.title)),
+    );
     const symbols = await c.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
-    assert.deepEqual(symbols.map((s) => s.name), ['@course', 'POST /api/v1/courses/{{course}}/modules/7/items', 'GET /api/v1/courses/{{course}}/files?sort=size&srot=x']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['@course', 'POST /api/v1/courses/{{course}}/modules/7/items', 'GET /api/v1/courses/{{course}}/files?sort=size&srot=x'],
+    );
     const edits = await c.request<unknown[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
     assert.deepEqual(edits, []);
     // A request for an unknown document or a broken position gives an empty answer, not an error.
@@ -92,7 +115,12 @@ test('protocol: the diagnostics published at open, from one pass over the text, 
   // used before they are defined, every code, quick-fix data and tags.
   const dirs = [join(ROOT, 'examples'), ...['invalid', 'valid'].map((d) => join(ROOT, '..', 'shared', 'conformance', d))];
   const text = dirs
-    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.lpreq')).sort().map((f) => readFileSync(join(dir, f), 'utf8')))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.lpreq'))
+        .sort()
+        .map((f) => readFileSync(join(dir, f), 'utf8')),
+    )
     .join('\n###\n')
     // A lone \r is a line break to the editor (and to TextDocument), though not to the parser.
     .concat('\n### lone CR\nPOST /api/v1/courses/1/modules/2/items\n\n# note\rmore\nmodule_item[type] = Asignment\n');
@@ -114,24 +142,42 @@ test('protocol: the diagnostics published at open, from one pass over the text, 
 test('protocol: environments come from the env files, the selection and their changes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
   try {
-    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'http://127.0.0.1:4010' }, prod: { base_url: 'https://lms.example.edu', only_prod: '1' } }));
+    writeFileSync(
+      join(dir, 'http-client.env.json'),
+      JSON.stringify({ dev: { base_url: 'http://127.0.0.1:4010' }, prod: { base_url: 'https://lms.example.edu', only_prod: '1' } }),
+    );
     writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { token: 'very-secret-token' } }));
     const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
     const text = 'GET {{base_url}}/api/v1/courses/{{only_prod}}/modules\nAuthorization: Bearer {{token}}\n';
     await withServer(async (c) => {
       const first = c.diagnostics(uri, 1);
       c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
-      assert.deepEqual(((await first) as unknown as Published).diagnostics.map((d) => d.code), ['unresolved-variable']);
+      assert.deepEqual(
+        ((await first) as unknown as Published).diagnostics.map((d) => d.code),
+        ['unresolved-variable'],
+      );
       const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 26 } });
       assert.match(hover.contents.value, /\(secret\)/);
       assert.ok(!hover.contents.value.includes('very-secret-token'));
       const selected = c.diagnostics(uri);
       c.notify('lpreq/selectEnvironment', { name: 'prod' });
-      assert.deepEqual(((await selected) as unknown as Published).diagnostics.map((d) => d.code), ['unresolved-variable']);
+      assert.deepEqual(
+        ((await selected) as unknown as Published).diagnostics.map((d) => d.code),
+        ['unresolved-variable'],
+      );
       // Go to definition of an environment variable: its key in the env file, for the chosen environment.
-      const defs = await c.request<{ uri: string; range: { start: { line: number; character: number } } }[]>('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 8 } });
-      assert.deepEqual(defs.map((d) => [d.uri, d.range.start]), [[pathToFileURL(join(dir, 'http-client.env.json')).href, { line: 0, character: 53 }]]);
-      writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'x', only_prod: '2' }, prod: { base_url: 'y', only_prod: '3', token: 't' } }));
+      const defs = await c.request<{ uri: string; range: { start: { line: number; character: number } } }[]>('textDocument/definition', {
+        textDocument: { uri },
+        position: { line: 0, character: 8 },
+      });
+      assert.deepEqual(
+        defs.map((d) => [d.uri, d.range.start]),
+        [[pathToFileURL(join(dir, 'http-client.env.json')).href, { line: 0, character: 53 }]],
+      );
+      writeFileSync(
+        join(dir, 'http-client.env.json'),
+        JSON.stringify({ dev: { base_url: 'x', only_prod: '2' }, prod: { base_url: 'y', only_prod: '3', token: 't' } }),
+      );
       const changed = c.diagnostics(uri);
       c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'http-client.env.json')).href, type: 2 }] });
       assert.deepEqual(((await changed) as unknown as Published).diagnostics, []);
@@ -167,8 +213,14 @@ test('protocol: an untitled document (not saved yet) is checked and completed to
   await withServer(async (c) => {
     const published = c.diagnostics(uri, 1);
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/42/filez\n' } });
-    assert.deepEqual((await published).diagnostics.map((d) => d.code), ['unknown-endpoint']);
-    const completion = await c.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 24 } });
+    assert.deepEqual(
+      (await published).diagnostics.map((d) => d.code),
+      ['unknown-endpoint'],
+    );
+    const completion = await c.request<{ items: { label: string }[] }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 0, character: 24 },
+    });
     assert.ok(completion.items.length > 0);
   });
 });
@@ -182,13 +234,18 @@ test('protocol: a broken environment file is shown to the user, not only logged'
     await withServer(async (c) => {
       const shown = c.waitFor((m) => m.method === 'window/showMessage');
       const published = c.diagnostics(uri, 1);
-      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n' } });
+      c.notify('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n' },
+      });
       const message = (await shown) as unknown as { params: { type: number; message: string } };
       assert.equal(message.params.type, 2);
       assert.match(message.params.message, /http-client\.env\.json: not valid JSON/);
       // The private file still counts: only the broken file's base_url is unresolved.
       const diagnostics = ((await published) as unknown as Published).diagnostics;
-      assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.character]), [['unresolved-variable', 4]]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.range.start.character]),
+        [['unresolved-variable', 4]],
+      );
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -212,14 +269,29 @@ test('protocol: a broken or binary document does not stop the server', async () 
     // A change without text is refused whole; the next good one applies to the document as it was.
     c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: 12345 }] });
     const fixed = c.diagnostics(uri, 3);
-    c.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'GET /api/v1/courses/1/modulez\n###\n' }] });
-    assert.deepEqual(((await fixed) as unknown as Published).diagnostics.filter((d) => d.range.start.line === 0).map((d) => d.code), ['unknown-endpoint']);
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version: 3 },
+      contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'GET /api/v1/courses/1/modulez\n###\n' }],
+    });
+    assert.deepEqual(
+      ((await fixed) as unknown as Published).diagnostics.filter((d) => d.range.start.line === 0).map((d) => d.code),
+      ['unknown-endpoint'],
+    );
   });
 });
 
 test('protocol: semantic tokens, full and by range, at the editor positions of a CRLF document', async () => {
   await withServer(async (c) => {
-    const lines = ['@course = 42', '### Create an item', 'POST /api/v1/courses/{{course}}/modules/7/items', '', 'module_item[type] = Page', '', '### Files', 'GET /api/v1/courses/1/files?sort=size'];
+    const lines = [
+      '@course = 42',
+      '### Create an item',
+      'POST /api/v1/courses/{{course}}/modules/7/items',
+      '',
+      'module_item[type] = Page',
+      '',
+      '### Files',
+      'GET /api/v1/courses/1/files?sort=size',
+    ];
     const text = lines.join('\r\n');
     const uri = 'untitled:tokens.lpreq';
     const opened = c.diagnostics(uri, 1);
@@ -240,20 +312,44 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
       return out;
     };
     const full = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
-    assert.deepEqual(decode(full.data), ['2:23 course variable', '2:40 7 parameter', '4:0 module_item[type] property', '4:20 Page enumMember', '7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
-    const range = await c.request<{ data: number[] }>('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: 7, character: 0 }, end: { line: 7, character: 5 } } });
+    assert.deepEqual(decode(full.data), [
+      '2:23 course variable',
+      '2:40 7 parameter',
+      '4:0 module_item[type] property',
+      '4:20 Page enumMember',
+      '7:20 1 parameter',
+      '7:28 sort property',
+      '7:33 size enumMember',
+    ]);
+    const range = await c.request<{ data: number[] }>('textDocument/semanticTokens/range', {
+      textDocument: { uri },
+      range: { start: { line: 7, character: 0 }, end: { line: 7, character: 5 } },
+    });
     assert.deepEqual(decode(range.data), ['7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
 
     // An edit, then a delta against the full answer: one splice that gives the new tokens.
     const previous = full as { resultId: string; data: number[] };
     assert.ok(previous.resultId);
-    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 4, character: 20 }, end: { line: 4, character: 24 } }, text: 'Pagee' }] });
-    const delta = await c.request<{ resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: previous.resultId });
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line: 4, character: 20 }, end: { line: 4, character: 24 } }, text: 'Pagee' }],
+    });
+    const delta = await c.request<{ resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }>(
+      'textDocument/semanticTokens/full/delta',
+      { textDocument: { uri }, previousResultId: previous.resultId },
+    );
     assert.equal(delta.edits.length, 1);
     const spliced = [...previous.data];
     for (const e of delta.edits) spliced.splice(e.start, e.deleteCount, ...e.data);
     lines[4] = 'module_item[type] = Pagee';
-    assert.deepEqual(decode(spliced), ['2:23 course variable', '2:40 7 parameter', '4:0 module_item[type] property', '7:20 1 parameter', '7:28 sort property', '7:33 size enumMember']);
+    assert.deepEqual(decode(spliced), [
+      '2:23 course variable',
+      '2:40 7 parameter',
+      '4:0 module_item[type] property',
+      '7:20 1 parameter',
+      '7:28 sort property',
+      '7:33 size enumMember',
+    ]);
     // A delta against an unknown result is a full answer.
     const unknown = await c.request<{ data?: number[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: 'nope' });
     assert.deepEqual(decode(unknown.data ?? []), decode(spliced));
@@ -272,7 +368,8 @@ test('protocol: semantic tokens follow the environment (the editor is told to as
     const opened = c.diagnostics(uri, 1);
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
-    const legend = (c.initializeResult as { capabilities: { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } }).capabilities.semanticTokensProvider.legend;
+    const legend = (c.initializeResult as { capabilities: { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } })
+      .capabilities.semanticTokensProvider.legend;
     const tokens = async () => {
       const { data } = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
       const out: string[] = [];
@@ -285,7 +382,10 @@ test('protocol: semantic tokens follow the environment (the editor is told to as
     assert.deepEqual(await tokens(), ['parameter', 'variable.readonly', 'property', 'enumMember']);
     // Defined in the file too, in another request, with the same value: a variable of the file, no longer the environment's.
     const edited = c.diagnostics(uri, 2);
-    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '@course = 42\n' }] });
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '@course = 42\n' }],
+    });
     await edited;
     assert.deepEqual(await tokens(), ['parameter', 'variable', 'property', 'enumMember']);
     // Another environment: the editor is asked to fetch the tokens again.
@@ -320,7 +420,13 @@ test('protocol: semantic tokens of a large document come in slices: a completion
     assert.deepEqual(order, ['completion', 'tokens']);
     assert.ok(((await tokens) as { data: number[] }).data.length > 0);
     // An edit while the tokens are gathered: the answer would be for a text that is gone.
-    const edit = { method: 'textDocument/didChange', params: { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }] } };
+    const edit = {
+      method: 'textDocument/didChange',
+      params: {
+        textDocument: { uri, version: 2 },
+        contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }],
+      },
+    };
     const [stale] = c.together([{ method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true }, edit], 60000);
     await assert.rejects(stale, /the document changed/);
   });
@@ -329,15 +435,29 @@ test('protocol: semantic tokens of a large document come in slices: a completion
 test('protocol: highlights of a variable and of a named request, definitions marked as writes', async () => {
   await withServer(async (c) => {
     const uri = 'untitled:highlight.lpreq';
-    const text = '@course = 42\n# @name list\nGET /api/v1/courses/{{course}}/modules\n###\nGET /api/v1/courses/{{course}}/modules/{{list.response.body.$.id}}\n';
+    const text =
+      '@course = 42\n# @name list\nGET /api/v1/courses/{{course}}/modules\n###\nGET /api/v1/courses/{{course}}/modules/{{list.response.body.$.id}}\n';
     const opened = c.diagnostics(uri, 1);
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
     type Highlight = { range: { start: { line: number; character: number } }; kind: number };
     const variable = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 24 } });
-    assert.deepEqual(variable.map((h) => [h.range.start.line, h.range.start.character, h.kind]), [[0, 1, 3], [2, 22, 2], [4, 22, 2]]);
+    assert.deepEqual(
+      variable.map((h) => [h.range.start.line, h.range.start.character, h.kind]),
+      [
+        [0, 1, 3],
+        [2, 22, 2],
+        [4, 22, 2],
+      ],
+    );
     const request = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 4, character: 44 } });
-    assert.deepEqual(request.map((h) => [h.range.start.line, h.range.start.character, h.kind]), [[1, 8, 3], [4, 41, 2]]);
+    assert.deepEqual(
+      request.map((h) => [h.range.start.line, h.range.start.character, h.kind]),
+      [
+        [1, 8, 3],
+        [4, 41, 2],
+      ],
+    );
     // Not on a variable or a request name: null, so that the editor highlights the word as text.
     assert.equal(await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 1 } }), null);
   });
@@ -354,14 +474,25 @@ test('protocol: a change whose range is given end first is applied and re-parsed
     // The blank line between the first two requests and the line break before it become `x`, given end first:
     // the second request's `###` no longer starts a line, and five requests are left.
     const changed = c.diagnostics(uri, 2);
-    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 2, character: 0 } }, text: 'x' }] });
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 2, character: 0 } }, text: 'x' }],
+    });
     const published = (await changed) as unknown as Published;
     const after = text.replace('modules\n\n### r1', 'modules\nx### r1');
     const symbols = await c.request<{ name: string; range: { start: { line: number } } }[]>('textDocument/documentSymbol', { textDocument: { uri } });
-    assert.deepEqual(symbols.map((s) => [s.name, s.range.start.line]), [0, 2, 3, 4, 5].map((i) => [`GET /api/v1/courses/${i}/modules`, i === 0 ? 0 : 3 * i - 1]));
+    assert.deepEqual(
+      symbols.map((s) => [s.name, s.range.start.line]),
+      [0, 2, 3, 4, 5].map((i) => [`GET /api/v1/courses/${i}/modules`, i === 0 ? 0 : 3 * i - 1]),
+    );
     const index = new LineIndex(after);
-    const expected = getChecker().diagnose(after).map((d) => [d.code, index.at(d.start).line - 1, index.at(d.start).column - 1]);
-    assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), expected);
+    const expected = getChecker()
+      .diagnose(after)
+      .map((d) => [d.code, index.at(d.start).line - 1, index.at(d.start).column - 1]);
+    assert.deepEqual(
+      published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+      expected,
+    );
   });
 });
 
@@ -388,7 +519,8 @@ function modelOffset(text: string, position: { line: number; character: number }
 }
 
 const isIndex = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-const isPosition = (p: unknown) => typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
+const isPosition = (p: unknown) =>
+  typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
 
 test('protocol fuzz: malformed ranges and positions are refused, never applied; the server keeps the text it believes in, and its diagnostics equal a fresh check of it', async () => {
   const { TextDocument } = await import('vscode-languageserver-textdocument');
@@ -399,7 +531,24 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
   const base = readFileSync(join(ROOT, 'examples', 'roles.lpreq'), 'utf8');
   // Pieces that add and remove blocks often: an edit that moves block starts is where a wrong reading of its range shows.
-  const PIECES = ['', '', 'x', '\n', '\r\n', '\r', '###', '\n###\n', '\n###\n', '\n### x\nGET /api/v1/courses/2/modulez\n', 'module_item[type] = Page\n', '{{', '}}', 'é', '😀', 'constructor'];
+  const PIECES = [
+    '',
+    '',
+    'x',
+    '\n',
+    '\r\n',
+    '\r',
+    '###',
+    '\n###\n',
+    '\n###\n',
+    '\n### x\nGET /api/v1/courses/2/modulez\n',
+    'module_item[type] = Page\n',
+    '{{',
+    '}}',
+    'é',
+    '😀',
+    'constructor',
+  ];
   /** Values that are not a line or a character: negative, fractional, huge past safe integers, strings, nothing. */
   const BAD: unknown[] = [-1, -0.5, 0.5, 1.5, 2 ** 53, 1e300, '3', 'NaN', '', null, true, {}, []];
   let text = base;
@@ -410,7 +559,8 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
   try {
     await c.initialize({ debounceMs: 0 });
     type Full = { version?: number; diagnostics: { code: string; message: string; range: { start: unknown; end: unknown } }[] };
-    const next = () => c.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri).then((m) => m.params as Full);
+    const next = () =>
+      c.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri).then((m) => m.params as Full);
     const expectSame = async (published: Promise<Full>, step: string) => {
       const got = await published;
       assert.equal(got.version, accepted, `${step}: the version the server holds`);
@@ -423,8 +573,15 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       assert.deepEqual(seen.map(key).sort(), fresh.map(key).sort(), `${step}: diagnostics of ${JSON.stringify(text.slice(0, 200))}...`);
       // The blocks the server holds: the symbols of a fresh parse of the same text, at the same places.
       const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', { textDocument: { uri } });
-      const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({ name: s.name, range: { start: model.positionAt(s.start), end: model.positionAt(s.end) } }));
-      assert.deepEqual(symbols.map((s) => ({ name: s.name, range: s.range })), freshSymbols, `${step}: symbols`);
+      const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({
+        name: s.name,
+        range: { start: model.positionAt(s.start), end: model.positionAt(s.end) },
+      }));
+      assert.deepEqual(
+        symbols.map((s) => ({ name: s.name, range: s.range })),
+        freshSymbols,
+        `${step}: symbols`,
+      );
     };
     const opened = next();
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
@@ -454,7 +611,14 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
         return { range: { start: position(), end: position() }, text: pick(PIECES) };
       };
       const changes = r() < 0.2 ? [change(), change()] : [change()];
-      const malformed = changes.some((ch) => 'range' in ch && (typeof ch.range !== 'object' || ch.range === null || !isPosition((ch.range as { start?: unknown }).start) || !isPosition((ch.range as { end?: unknown }).end)));
+      const malformed = changes.some(
+        (ch) =>
+          'range' in ch &&
+          (typeof ch.range !== 'object' ||
+            ch.range === null ||
+            !isPosition((ch.range as { start?: unknown }).start) ||
+            !isPosition((ch.range as { end?: unknown }).end)),
+      );
       const published = next();
       c.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
       if (!malformed) {
@@ -552,7 +716,10 @@ test('protocol: a completion reopens the list only in an editor that names its c
   const uri = 'untitled:suggest.lpreq';
   const segment = async (c: LspClient) => {
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/cou\n' } });
-    const list = await c.request<{ items: { label: string; command?: { command: string } }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 15 } });
+    const list = await c.request<{ items: { label: string; command?: { command: string } }[] }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 0, character: 15 },
+    });
     const item = list.items.find((i) => i.label === 'courses/');
     assert.ok(item, list.items.map((i) => i.label).join(', '));
     return item.command?.command;

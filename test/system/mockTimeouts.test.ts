@@ -22,7 +22,8 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 test('a broken chunked body is a 400; a body shorter than its Content-Length is a 408', () =>
   withMock(
     async (call, mock) => {
-      const head = (framing: string) => `POST /api/v1/courses/42/modules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${mock.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`;
+      const head = (framing: string) =>
+        `POST /api/v1/courses/42/modules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${mock.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`;
       const chunked = await rawExchange(mock.port, `${head('Transfer-Encoding: chunked')}ZZ\r\nabc\r\n0\r\n\r\n`);
       assert.match(chunked, /^HTTP\/1\.1 400 /);
       assert.match(chunked, /"code":"malformed-request"/);

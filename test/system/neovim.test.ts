@@ -49,7 +49,7 @@ for (const b of blocks) byRange.set(b.versions, [...(byRange.get(b.versions) ?? 
 for (const [range, config] of byRange) {
   const skip =
     version === undefined
-      ? 'nvim is not installed (CI installs Debian\'s: apt-get install neovim, see .ci/run)'
+      ? "nvim is not installed (CI installs Debian's: apt-get install neovim, see .ci/run)"
       : inRange(version, range)
         ? false
         : `the configuration for Neovim ${range} does not apply to the installed ${version.join('.')}`;

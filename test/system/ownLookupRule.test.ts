@@ -28,7 +28,10 @@ test('the own-lookup rule reports computed lookups on string-keyed records, and 
     ],
   });
   const [result] = await eslint.lintFiles([fixture]);
-  assert.deepEqual(result.messages.filter((m) => m.fatal).map((m) => m.message), []);
+  assert.deepEqual(
+    result.messages.filter((m) => m.fatal).map((m) => m.message),
+    [],
+  );
   const expected = readFileSync(fixture, 'utf8')
     .split('\n')
     .flatMap((line, i) => (/\/\/ reported$/.test(line) ? [i + 1] : []));

@@ -148,7 +148,6 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
   // its step comes with it. Until then this is reported as a to-do, not as a pass.
   test('npx lpreq test --mock checks and sends the requests against the mock', { todo: 'lpreq test --mock is not built yet (issue 20)' });
 
-
   test('npx lpreq lsp --stdio: initialize, open a document, diagnostics, shutdown', { timeout: 60_000 }, async () => {
     const client = new LspClient(['lpreq', 'lsp', '--stdio'], project, { command: 'npx', env: npmEnv(), detached: true });
     try {
@@ -168,4 +167,3 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     }
   });
 });
-

@@ -59,8 +59,10 @@ before(async () => {
       return json(res, 200, [{ id: page, name: `M${page}`, items_count: page === 2 ? 'many' : 1 }], link);
     }
     if (url.pathname === '/api/v1/courses/1/modules/5') return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
-    if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT') return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
-    if (url.pathname === '/upload') return json(res, 200, { bytes: [...req.raw], contentType: req.headers['content-type'] ?? null, authorization: req.headers.authorization ?? null });
+    if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT')
+      return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
+    if (url.pathname === '/upload')
+      return json(res, 200, { bytes: [...req.raw], contentType: req.headers['content-type'] ?? null, authorization: req.headers.authorization ?? null });
     if (url.pathname === '/echo') return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
     if (url.pathname === '/create' && req.method === 'POST') return json(res, 201, { id: ++created });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
@@ -142,7 +144,10 @@ test('--all-pages merges the pages and lists the typed issues; the private env t
   const out = JSON.parse(r.stdout) as { body: unknown[]; issues: { path: string; code: string }[]; pages: number };
   assert.equal(out.body.length, 3);
   assert.equal(out.pages, 3);
-  assert.deepEqual(out.issues.map((i) => `${i.path} ${i.code}`), ['$[1].items_count type-mismatch']);
+  assert.deepEqual(
+    out.issues.map((i) => `${i.path} ${i.code}`),
+    ['$[1].items_count type-mismatch'],
+  );
   assert.equal(api.received.at(-1)?.headers.authorization, `Bearer ${PRIVATE_TOKEN}`);
   assert.ok(!r.stdout.includes(PRIVATE_TOKEN));
 });
@@ -190,7 +195,15 @@ test('failures and bad arguments', async () => {
   const refused = await run(['one.lpreq', '--env', 'other', '--timeout', '2000', '--format', 'json']);
   assert.equal(refused.code, 1);
   assert.equal((JSON.parse(refused.stdout) as { error: { kind: string } }).error.kind, 'refused');
-  for (const args of [['one.lpreq', '--timeout', 'soon'], ['one.lpreq', '--env', 'nope'], ['nope.lpreq'], ['many.lpreq', '--name', 'zz'], ['many.lpreq', '--line', '1', '--name', 'list'], ['one.lpreq', '--format', 'xml'], ['one.lpreq', '--bogus']]) {
+  for (const args of [
+    ['one.lpreq', '--timeout', 'soon'],
+    ['one.lpreq', '--env', 'nope'],
+    ['nope.lpreq'],
+    ['many.lpreq', '--name', 'zz'],
+    ['many.lpreq', '--line', '1', '--name', 'list'],
+    ['one.lpreq', '--format', 'xml'],
+    ['one.lpreq', '--bogus'],
+  ]) {
     const r = await run(args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /lpreq/);
@@ -220,7 +233,6 @@ test('--prompt takes NAME=VALUE; without a terminal a prompt variable that is no
   assert.equal(given.code, 0);
   assert.equal(JSON.parse(given.stdout).status, 200);
 });
-
 
 test('a binary body file (< ./blob.png) arrives byte for byte; <@ refuses it, since its variables cannot be replaced', async () => {
   const blob = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x7b, 0x7b]);
@@ -255,8 +267,18 @@ test('without an environment the token goes nowhere, whatever base_url the file 
 
 test('# @note, on the request or one it refers to: at a terminal the command asks before sending, and sends only on yes', async () => {
   const { run: runSend } = await import('../../server/src/cli/sendCommand');
-  writeFileSync(join(dir, 'noted.lpreq'), '# @name first\n# @note Changes the course\nGET {{base_url}}/echo\n###\n# @name second\nGET {{base_url}}/echo?x={{first.response.body.$.query}}\n');
-  for (const [name, answer, code] of [['first', 'n', 1], ['first', '', 1], ['first', undefined, 1], ['first', 'yes', 0], ['second', 'n', 1], ['second', 'y', 0]] as const) {
+  writeFileSync(
+    join(dir, 'noted.lpreq'),
+    '# @name first\n# @note Changes the course\nGET {{base_url}}/echo\n###\n# @name second\nGET {{base_url}}/echo?x={{first.response.body.$.query}}\n',
+  );
+  for (const [name, answer, code] of [
+    ['first', 'n', 1],
+    ['first', '', 1],
+    ['first', undefined, 1],
+    ['first', 'yes', 0],
+    ['second', 'n', 1],
+    ['second', 'y', 0],
+  ] as const) {
     const questions: string[] = [];
     let stdout = '';
     const before = api.received.length;
@@ -291,8 +313,14 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
 test('a request that refers to another reads its last response from the history, and sends it first only when there is none', async () => {
   const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
   try {
-    writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin.replace('127.0.0.1', 'localhost') } }));
-    writeFileSync(join(work, 'chain.lpreq'), '# @name create\nPOST {{base_url}}/create\n###\n# @name use\nGET {{base_url}}/echo?id={{create.response.body.$.id}}\n');
+    writeFileSync(
+      join(work, 'http-client.env.json'),
+      JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin.replace('127.0.0.1', 'localhost') } }),
+    );
+    writeFileSync(
+      join(work, 'chain.lpreq'),
+      '# @name create\nPOST {{base_url}}/create\n###\n# @name use\nGET {{base_url}}/echo?id={{create.response.body.$.id}}\n',
+    );
     const file = join(work, 'chain.lpreq');
     const creates = () => api.received.filter((r) => r.url === '/create').length;
     const idUsed = (stdout: string) => (JSON.parse(stdout) as { body: { query: string } }).body.query;
@@ -308,7 +336,10 @@ test('a request that refers to another reads its last response from the history,
     assert.equal((JSON.parse(json.stdout) as { dependencies: { name: string; historyTime?: string }[] }).dependencies[0].name, 'create');
     assert.ok((JSON.parse(json.stdout) as { dependencies: { historyTime?: string }[] }).dependencies[0].historyTime);
     const text = await run([file, '--name', 'use'], { LPREQ_TOKEN: TOKEN });
-    assert.match(text.stdout, /^\(used the response of 'create' from the history, sent at \d{4}-\d\d-\d\dT[^:]+:\d\d:\d\d\.\d+Z: 201; --resend-dependencies sends it again\)$/m);
+    assert.match(
+      text.stdout,
+      /^\(used the response of 'create' from the history, sent at \d{4}-\d\d-\d\dT[^:]+:\d\d:\d\d\.\d+Z: 201; --resend-dependencies sends it again\)$/m,
+    );
     assert.equal(creates() - before, 1, 'create was sent once');
     assert.ok(existsSync(join(work, '.lpreq', 'history', 'index.jsonl')), 'the history is beside the environment files');
     assert.match(readFileSync(join(work, '.lpreq', '.gitignore'), 'utf8'), /^\*$/m);
@@ -342,7 +373,10 @@ test('a dependency whose last exchange in the history failed is sent again, and 
   const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
   try {
     writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
-    writeFileSync(join(work, 'chain.lpreq'), '# @name missing\nGET {{base_url}}/api/v1/courses/1/modules/5\n###\n# @name use\nGET {{base_url}}/echo?x={{missing.response.headers.Content-Type}}\n');
+    writeFileSync(
+      join(work, 'chain.lpreq'),
+      '# @name missing\nGET {{base_url}}/api/v1/courses/1/modules/5\n###\n# @name use\nGET {{base_url}}/echo?x={{missing.response.headers.Content-Type}}\n',
+    );
     const file = join(work, 'chain.lpreq');
     assert.equal((await run([file, '--name', 'missing'], { LPREQ_TOKEN: TOKEN })).code, 1);
     const r = await run([file, '--name', 'use'], { LPREQ_TOKEN: TOKEN });
@@ -398,7 +432,10 @@ test('a protected environment: changing requests ask at a terminal, need --yes w
   const confirmed = await run([file, '--line', '1', '--yes'], { LPREQ_TOKEN: TOKEN });
   assert.equal(confirmed.code, 0, confirmed.stderr);
   assert.equal(api.received.length, before + 1);
-  for (const [answer, code] of [['n', 1], ['y', 0]] as const) {
+  for (const [answer, code] of [
+    ['n', 1],
+    ['y', 0],
+  ] as const) {
     const questions: string[] = [];
     before = api.received.length;
     const result = await runSend([file, '--line', '1'], {

@@ -18,7 +18,17 @@ let api: TestServer;
 let dir: string;
 
 function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return { method: 'GET', url, headers: [['Accept', 'application/json']], blockIndex: 0, returns: null, paginated: false, paging: 'link', tokenOrigin: api.origin, ...extra };
+  return {
+    method: 'GET',
+    url,
+    headers: [['Accept', 'application/json']],
+    blockIndex: 0,
+    returns: null,
+    paginated: false,
+    paging: 'link',
+    tokenOrigin: api.origin,
+    ...extra,
+  };
 }
 
 /** Runs `lpreq send` in-process in the test folder and captures what it prints. */

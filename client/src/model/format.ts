@@ -16,7 +16,9 @@ export function copyText(value: unknown): string {
 export function documentationMarkdown(label: string, doc: DocumentedType | undefined, issues: readonly ResponseIssue[] = []): string {
   const lines: string[] = [];
   if (doc) {
-    lines.push(`**${label}**: \`${doc.type}\`${doc.nullable ? ' (nullable)' : ''}${doc.optional ? ' (optional)' : ''}${doc.deprecated ? ' **deprecated**' : ''}`);
+    lines.push(
+      `**${label}**: \`${doc.type}\`${doc.nullable ? ' (nullable)' : ''}${doc.optional ? ' (optional)' : ''}${doc.deprecated ? ' **deprecated**' : ''}`,
+    );
     if (doc.resource) lines.push(`Field of \`${doc.resource}\`.`);
     if (doc.description) lines.push(doc.description);
     if (doc.note) lines.push(doc.note);

@@ -2,7 +2,17 @@
  * The requests of a document as the editor sees them: where each request line stands,
  * whether its endpoint is paginated, whether it changes data. Pure: text in, plain data out.
  */
-import { documentScope, type Checker, type Environments, parseDocument, requestName, requestTarget, type LpreqDocument, lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/index';
+import {
+  documentScope,
+  type Checker,
+  type Environments,
+  parseDocument,
+  requestName,
+  requestTarget,
+  type LpreqDocument,
+  lineStarts,
+  lineOfOffset as lineAt,
+} from '../../../server/src/core/index';
 import type { RequestInfo } from './requestInfo';
 
 export { describeRequest, type RequestInfo } from './requestInfo';

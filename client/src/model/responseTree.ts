@@ -150,7 +150,16 @@ export class ResponseTree {
     const out: ResponseNode[] = [];
     const timing = `${formatDuration(r.durationMs)} · ${formatBytes(r.bytes)}`;
     if (r.status === null) {
-      out.push(this.plain('status', 'error', r.error ? `${labelOfFailure(r.error.kind)}` : 'No response', r.error?.message ?? '', 'error', `${r.method} ${r.url}\n\n${r.error?.message ?? ''}`));
+      out.push(
+        this.plain(
+          'status',
+          'error',
+          r.error ? `${labelOfFailure(r.error.kind)}` : 'No response',
+          r.error?.message ?? '',
+          'error',
+          `${r.method} ${r.url}\n\n${r.error?.message ?? ''}`,
+        ),
+      );
     } else {
       const ok = r.status >= 200 && r.status < 300;
       out.push(this.plain('status', 'status', `${r.status} ${r.statusText}`.trim(), timing, ok ? 'pass' : 'error', `${r.method} ${r.url}`));
@@ -159,11 +168,19 @@ export class ResponseTree {
     if (r.apiError) out.push(this.plain('api-error', 'error', 'API error', r.apiError, 'error', r.apiError));
     if (r.pages !== undefined) {
       const more = r.incomplete ? ` (stopped: ${r.incomplete})` : '';
-      out.push(this.plain('pages', 'message', `${r.pages} ${r.pages === 1 ? 'page' : 'pages'}`, `merged into one body${more}`, r.incomplete ? 'warning' : 'info'));
+      out.push(
+        this.plain('pages', 'message', `${r.pages} ${r.pages === 1 ? 'page' : 'pages'}`, `merged into one body${more}`, r.incomplete ? 'warning' : 'info'),
+      );
     }
     if (r.truncated) {
       out.push(
-        this.plain('truncated', 'message', 'Body cut off', `${formatBytes(r.truncated.bytes)} is over the limit of ${formatBytes(r.truncated.limit)}; all of it is in ${r.truncated.file}`, 'warning'),
+        this.plain(
+          'truncated',
+          'message',
+          'Body cut off',
+          `${formatBytes(r.truncated.bytes)} is over the limit of ${formatBytes(r.truncated.limit)}; all of it is in ${r.truncated.file}`,
+          'warning',
+        ),
       );
     }
     for (const [i, w] of (r.warnings ?? []).entries()) out.push(this.plain(`warning-${i}`, 'message', 'Warning', w, 'warning', w));

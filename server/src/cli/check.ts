@@ -162,7 +162,11 @@ function walk(dir: string, shown: string, seen: Seen, out: Input[]): number {
       if (seen.files.has(key)) continue;
       seen.files.add(key);
       // A pipe or device found in a folder is not read: it could block the run for ever.
-      out.push(kind === 'file' ? { display, absolute: full } : { display, absolute: full, problem: 'not a regular file (a pipe, socket or device); name it on the command line to read it' });
+      out.push(
+        kind === 'file'
+          ? { display, absolute: full }
+          : { display, absolute: full, problem: 'not a regular file (a pipe, socket or device); name it on the command line to read it' },
+      );
     }
   }
   seen.folders.set(real, met);
@@ -217,7 +221,16 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
     for (const d of diagnostics) {
       const s = index.at(d.start);
       const e = index.at(Math.max(d.end, d.start));
-      results.push({ file: input.display, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, severity: d.severity, code: d.code, message: d.message });
+      results.push({
+        file: input.display,
+        line: s.line,
+        column: s.column,
+        endLine: e.line,
+        endColumn: e.column,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+      });
     }
   }
   if (!envSeen) {

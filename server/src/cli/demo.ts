@@ -22,13 +22,30 @@ interface Step {
 }
 
 const STEPS: Step[] = [
-  { file: 'modules-and-items.lpreq', title: 'List modules with their items and content details (paginated)', allPages: true, why: 'every page of the modules of course 42 (BIO-101)' },
+  {
+    file: 'modules-and-items.lpreq',
+    title: 'List modules with their items and content details (paginated)',
+    allPages: true,
+    why: 'every page of the modules of course 42 (BIO-101)',
+  },
   { file: 'modules-and-items.lpreq', name: 'createModule', why: 'step 1 of a flow: create a module' },
   { file: 'modules-and-items.lpreq', name: 'addLabReport', why: 'step 2: add an assignment to the module just created ({{createModule.response.body.$.id}})' },
-  { file: 'modules-and-items.lpreq', title: 'Add a quiz that needs a minimum score (min_score is required for type min_score)', why: 'step 3: add a quiz item' },
+  {
+    file: 'modules-and-items.lpreq',
+    title: 'Add a quiz that needs a minimum score (min_score is required for type min_score)',
+    why: 'step 3: add a quiz item',
+  },
   { file: 'modules-and-items.lpreq', title: 'Rename and publish the new module', why: 'step 4: publish the module' },
-  { file: 'files-and-folders.lpreq', title: 'Resolve a folder path: every folder from the root down to "handouts/week 1"', why: 'a folder path resolved to the folders along it' },
-  { file: 'quiz-submissions.lpreq', title: 'All submissions of the quiz, with the student and the assignment submission', why: 'quiz submissions (the quiz_submissions wrapper)' },
+  {
+    file: 'files-and-folders.lpreq',
+    title: 'Resolve a folder path: every folder from the root down to "handouts/week 1"',
+    why: 'a folder path resolved to the folders along it',
+  },
+  {
+    file: 'quiz-submissions.lpreq',
+    title: 'All submissions of the quiz, with the student and the assignment submission',
+    why: 'quiz submissions (the quiz_submissions wrapper)',
+  },
 ];
 
 function findTitle(document: LpreqDocument, title: string): number {
@@ -46,7 +63,9 @@ function print(step: Step, label: string, result: SendResult) {
   console.log(`\n--- ${label}\n    ${step.why}`);
   if (result.request) console.log(`    ${result.request.method} ${result.request.url}`);
   for (const d of result.dependencies) console.log(`    (sent ${d.name} first: ${d.status ?? 'failed'})`);
-  console.log(`    ${status}${result.response?.pages && result.response.pages > 1 ? ` (${result.response.pages} pages merged)` : ''}  type: ${result.resource ?? 'not documented'}  ${result.issues.length} typed issue(s)`);
+  console.log(
+    `    ${status}${result.response?.pages && result.response.pages > 1 ? ` (${result.response.pages} pages merged)` : ''}  type: ${result.resource ?? 'not documented'}  ${result.issues.length} typed issue(s)`,
+  );
   for (const issue of result.issues.slice(0, 5)) console.log(`      ${issue.code} ${issue.path}: ${issue.message}`);
   if (result.error) console.log(`    error: ${result.error.message}`);
   if (result.response?.body !== undefined) console.log(summarise(result.response.body).replace(/^/gm, '    '));

@@ -60,4 +60,3 @@ export async function main(argv: string[], given: Io): Promise<number> {
     return 2;
   }
 }
-

@@ -38,7 +38,14 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and the seed file's values: printable on a terminal.
   const io: Io = { ...printableErrors(given), stdout: (s) => given.stdout(printable(s, { lines: true })) };
   try {
-    const args = parseArgs(argv, { port: { value: true }, host: { value: true }, seed: { value: true }, token: { value: true }, scopes: { value: true }, help: {} });
+    const args = parseArgs(argv, {
+      port: { value: true },
+      host: { value: true },
+      seed: { value: true },
+      token: { value: true },
+      scopes: { value: true },
+      help: {},
+    });
     if (args.flags.has('help')) {
       io.stdout(`${MOCK_USAGE}\n`);
       return 0;
@@ -71,14 +78,20 @@ export async function run(argv: string[], given: Io): Promise<number> {
     }
     // Before listening, so that it is said even when the address turns out to be unusable.
     if (!isLoopback(host)) {
-      io.stderr(`lpreq mock: warning: --host ${host} is not a loopback address: the mock is reachable from other machines${token === undefined ? ' and accepts any token (give --token)' : ''}\n`);
+      io.stderr(
+        `lpreq mock: warning: --host ${host} is not a loopback address: the mock is reachable from other machines${token === undefined ? ' and accepts any token (give --token)' : ''}\n`,
+      );
     }
     let mock;
     try {
       mock = await startMock({ port, host, seed, token, scopes });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (try --port 0 or another port)` : `cannot listen on ${host}:${port}: ${(e as Error).message}`);
+      throw new UsageError(
+        code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use (try --port 0 or another port)`
+          : `cannot listen on ${host}:${port}: ${(e as Error).message}`,
+      );
     }
     io.stdout(`lpreq mock: the Learning Platform API of ${mock.state.institution} at ${mock.url}\n`);
     io.stdout(token === undefined ? `token: ${mock.token} (any non-empty bearer token is accepted)\n` : 'token: the one given with --token\n');

@@ -13,14 +13,26 @@ import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, own, setOwn } from '../core/index';
 import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles, readTextFileSync, readTextInput } from '../node/index';
-import { stringifyExact, HistoryStore, MIN_SECRET_LENGTH, scrubSecrets, blockAtLine, blockNamed, requestBlocks, sendBlock, wasSent, type SendResult, parseDotenv } from '../sender/index';
+import {
+  stringifyExact,
+  HistoryStore,
+  MIN_SECRET_LENGTH,
+  scrubSecrets,
+  blockAtLine,
+  blockNamed,
+  requestBlocks,
+  sendBlock,
+  wasSent,
+  type SendResult,
+  parseDotenv,
+} from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
-  '  --max-body-size BYTES  the largest response body read (default 10485760, 10 MiB; the editor\'s lpreq.maxBodySize); a larger one is cut and written whole to a file\n' +
+  "  --max-body-size BYTES  the largest response body read (default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
   '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
@@ -148,7 +160,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     if (eq < 1) throw new UsageError(`--prompt takes NAME=VALUE (the value of a # @prompt variable), not '${given}'`);
     prompts.set(given.slice(0, eq), given.slice(eq + 1));
   }
-  if (flagValue(args, 'history') !== undefined && args.flags.has('no-history')) throw new UsageError('--history DIR and --no-history contradict each other: give one of them');
+  if (flagValue(args, 'history') !== undefined && args.flags.has('no-history'))
+    throw new UsageError('--history DIR and --no-history contradict each other: give one of them');
   const proxy = flagValue(args, 'proxy');
   if (proxy !== undefined && !/^https?:$/.test(safeUrl(proxy)?.protocol ?? '')) {
     throw new UsageError(`--proxy needs an http(s) URL such as http://proxy.example:3128, not '${proxy}'`);
@@ -181,16 +194,16 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   }
   // A shorter one cannot be told from ordinary text, so it could not be kept out of output or away from other origins.
   if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
-    throw new UsageError(`${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`);
+    throw new UsageError(
+      `${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
+    );
   }
   const protectedEnv = selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
   const index = new LineIndex(text);
-  const errors = checker
-    .checkDocument(document, environments)
-    .filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
+  const errors = checker.checkDocument(document, environments).filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
   if (errors.length > 0) {
     io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; they do not stop it from being sent:\n`);
     for (const d of errors) {
@@ -260,7 +273,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  result.warnings.push(...tokenNotes(result, { tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private', environment: selected }));
+  result.warnings.push(
+    ...tokenNotes(result, { tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private', environment: selected }),
+  );
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
@@ -284,7 +299,9 @@ function historyStore(args: ParsedArgs, cwd: string, projectFolder: string): His
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     if (!existsSync(join(folder, '.gitignore'))) {
-      writeFileSync(join(folder, '.gitignore'), '# lpreq send keeps its history of exchanges here (lpreq send --help); not for version control.\n*\n', { flag: 'wx' });
+      writeFileSync(join(folder, '.gitignore'), '# lpreq send keeps its history of exchanges here (lpreq send --help); not for version control.\n*\n', {
+        flag: 'wx',
+      });
     }
   } catch {
     // A folder lpreq cannot write: storing the exchange fails later with a warning.
@@ -307,11 +324,15 @@ export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN'
   if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
   if (r.status === 401) {
     if (r.tokenSent) {
-      notes.push(`401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`);
+      notes.push(
+        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`,
+      );
     } else if (where.tokenFrom === undefined) {
       notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
     } else {
-      notes.push(`401: the token was not sent to ${safeUrl(r.url)?.origin ?? r.url}; it goes only to the origin of the selected environment's base_url (--env)`);
+      notes.push(
+        `401: the token was not sent to ${safeUrl(r.url)?.origin ?? r.url}; it goes only to the origin of the selected environment's base_url (--env)`,
+      );
     }
   }
   return notes;
@@ -379,9 +400,13 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   const r = result.response;
   const req = result.request;
   for (const dep of result.dependencies) {
-    if (dep.historyTime !== undefined) lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
+    if (dep.historyTime !== undefined)
+      lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
     else if (dep.notSent) lines.push(`(did not send '${dep.name}', which this request refers to: see the error below)`);
-    else lines.push(`(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`);
+    else
+      lines.push(
+        `(sent '${dep.name}' first: ${dep.status ?? 'no response'}${dep.historyUnusable ? `; its last exchange in the history ${dep.historyUnusable}` : ''})`,
+      );
   }
   if (req) lines.push(`${req.method} ${req.url}${environment ? `  [env ${environment}]` : ''}`);
   // Each redirect followed, so that the answer below is not taken for that of the URL above.
@@ -405,7 +430,10 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   if (result.resource) {
     lines.push('');
-    if (result.unchecked) lines.push(`${result.resource}: not checked against the documentation (${result.unchecked === 'truncated' ? 'the body is truncated' : 'the body is not JSON'})`);
+    if (result.unchecked)
+      lines.push(
+        `${result.resource}: not checked against the documentation (${result.unchecked === 'truncated' ? 'the body is truncated' : 'the body is not JSON'})`,
+      );
     else if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
     else {
       lines.push(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`);

@@ -111,7 +111,13 @@ export function parseAssertion(line: string, base = 0): AssertionParse {
       if (scan.done(lineEnd)) return scan.fail('header needs the name of the header: ?? header content-type includes json', fieldWord.start, fieldWord.end);
       const name = scan.word(lineEnd);
       if (OPERATOR_SET.has(name.text)) return scan.fail('header needs the name of the header before the operator', name.start, name.end);
-      field = { kind: 'header', name: name.text, nameSpan: { start: base + name.start, end: base + name.end }, start: base + fieldWord.start, end: base + name.end };
+      field = {
+        kind: 'header',
+        name: name.text,
+        nameSpan: { start: base + name.start, end: base + name.end },
+        start: base + fieldWord.start,
+        end: base + name.end,
+      };
       break;
     }
     case 'body': {
@@ -131,10 +137,14 @@ export function parseAssertion(line: string, base = 0): AssertionParse {
   }
 
   scan.blanks();
-  if (scan.done(lineEnd)) return scan.fail(`an operator is missing after ${quote(line.slice(field.start - base, field.end - base))}`, field.start - base, field.end - base);
+  if (scan.done(lineEnd))
+    return scan.fail(`an operator is missing after ${quote(line.slice(field.start - base, field.end - base))}`, field.start - base, field.end - base);
   const opWord = scan.word(lineEnd);
   if (!OPERATOR_SET.has(opWord.text)) {
-    const why = field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord.text) ? ` (a path into the body starts with $, as in body $.${opWord.text})` : '';
+    const why =
+      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord.text)
+        ? ` (a path into the body starts with $, as in body $.${opWord.text})`
+        : '';
     return scan.fail(`unknown operator ${quote(opWord.text)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`, opWord.start, opWord.end);
   }
   const operator = opWord.text as AssertionOperator;

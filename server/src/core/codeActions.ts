@@ -74,7 +74,13 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       case 'invalid-enum':
       case 'unknown-endpoint':
         if (data.replacement !== undefined) {
-          actions.push({ title: `Change to '${data.replacement}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: data.replacement }], diagnostics: [d], isPreferred: true });
+          actions.push({
+            title: `Change to '${data.replacement}'`,
+            kind: 'quickfix',
+            edits: [{ start: d.start, end: d.end, newText: data.replacement }],
+            diagnostics: [d],
+            isPreferred: true,
+          });
         }
         for (const choice of data.choices ?? []) {
           actions.push({ title: `Change to '${choice}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: choice }], diagnostics: [d] });
@@ -92,7 +98,13 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
           const onPath = data.replacement.startsWith('/');
           const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
           if (replacement !== undefined) {
-            actions.push({ title: `Replace with ${onPath ? 'the current path' : `'${replacement}'`}`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: replacement }], diagnostics: [d], isPreferred: true });
+            actions.push({
+              title: `Replace with ${onPath ? 'the current path' : `'${replacement}'`}`,
+              kind: 'quickfix',
+              edits: [{ start: d.start, end: d.end, newText: replacement }],
+              diagnostics: [d],
+              isPreferred: true,
+            });
           }
         }
         break;
@@ -103,7 +115,9 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       case 'ignored-parameter':
       case 'duplicate-parameter':
         if (data.lineStart !== undefined && data.lineEnd !== undefined) {
-          actions.push(removeLine(doc, data.lineStart, data.lineEnd, d.code === 'ignored-parameter' ? 'Remove the ignored parameter' : 'Remove the duplicate', d));
+          actions.push(
+            removeLine(doc, data.lineStart, data.lineEnd, d.code === 'ignored-parameter' ? 'Remove the ignored parameter' : 'Remove the duplicate', d),
+          );
         }
         break;
       case 'unfilled-placeholder':
@@ -118,10 +132,22 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
     const names = [...new Set(missingAll.map((m) => m.name))];
     const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + (suffix ?? (prefix === '' ? '\n' : ''));
     for (const m of missingAll) {
-      actions.push({ title: `Add ${m.name}`, kind: 'quickfix', edits: [{ start: at, end: at, newText: text([m.name]) }], diagnostics: [m.d], isPreferred: names.length === 1 });
+      actions.push({
+        title: `Add ${m.name}`,
+        kind: 'quickfix',
+        edits: [{ start: at, end: at, newText: text([m.name]) }],
+        diagnostics: [m.d],
+        isPreferred: names.length === 1,
+      });
     }
     if (names.length > 1) {
-      actions.push({ title: 'Add all missing required parameters', kind: 'quickfix', edits: [{ start: at, end: at, newText: text(names) }], diagnostics: missingAll.map((m) => m.d), isPreferred: true });
+      actions.push({
+        title: 'Add all missing required parameters',
+        kind: 'quickfix',
+        edits: [{ start: at, end: at, newText: text(names) }],
+        diagnostics: missingAll.map((m) => m.d),
+        isPreferred: true,
+      });
     }
   }
   const extract = extractLiteral(doc, start, end, ctx);
@@ -216,7 +242,11 @@ function literalAt(doc: LpreqDocument, offset: number): { text: string; start: n
     if (e === -1 || (q !== -1 && e > q)) e = q === -1 ? target.length : q;
     const seg = target.slice(s, e);
     if (!/^[\w:.-]+$/.test(seg) || !/\d/.test(seg)) return undefined;
-    const prev = target.slice(0, Math.max(0, s - 1)).split('/').pop() ?? '';
+    const prev =
+      target
+        .slice(0, Math.max(0, s - 1))
+        .split('/')
+        .pop() ?? '';
     const hint = /^[a-z_]+$/.test(prev) && prev.endsWith('s') ? `${singular(prev)}_id` : 'id';
     return { text: seg, start: ref.start + request.target.start + s, end: ref.start + request.target.start + e, hint };
   }

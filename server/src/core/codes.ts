@@ -38,7 +38,7 @@ const TABLE = {
     severity: 'error',
     title: 'Unknown endpoint',
     help: 'No documented path of the API matches the request path. Check the spelling of each segment against the documentation.',
-    when: 'no documented path matches (the message names the nearest documented path); a word in an id\'s place that is close to a literal documented there (`files/quotas`, `external_tools/sessionless-launch`) is a misspelt literal and matches none',
+    when: "no documented path matches (the message names the nearest documented path); a word in an id's place that is close to a literal documented there (`files/quotas`, `external_tools/sessionless-launch`) is a misspelt literal and matches none",
     format: '3',
   },
   'method-not-allowed': {

@@ -34,7 +34,8 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   if (key && known) return shift({ contents: `${code(`# @${known.key}`)} · request metadata\n\n${known.doc}`, start: key.key.start - 1, end: key.key.end });
 
   const variable = variableAt(block, rel);
-  if (variable) return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
+  if (variable)
+    return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
 
   const request = block.request;
   if (request && request.methodKnown && rel >= request.start && rel <= request.end) {
@@ -141,7 +142,9 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
     // No environment chosen: the value in each one that defines it.
     const rows = Object.entries(ctx.env.environments)
       .filter(([, vars]) => hasOwn(vars, expression))
-      .map(([name, vars]) => `- ${code(name)}: ${secret || own(ctx.env?.privateNames, name)?.has(expression) ? '(secret)' : code(String(own(vars, expression)))}`);
+      .map(
+        ([name, vars]) => `- ${code(name)}: ${secret || own(ctx.env?.privateNames, name)?.has(expression) ? '(secret)' : code(String(own(vars, expression)))}`,
+      );
     if (rows.length > 1) return `${code(`{{${expression}}}`)} · no environment chosen; its value in each:\n\n${rows.join('\n')}`;
   }
   if (source) {
@@ -150,7 +153,7 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
   }
   const set = at.block.scriptSets.find((x) => x.name === expression) ?? (ctx.scope.scriptNames?.has(expression) ? { global: true } : undefined);
   if (set) {
-    const how = set.global ? '`client.global.set`, in the response handler of an earlier request' : '`request.variables.set`, in this request\'s script';
+    const how = set.global ? '`client.global.set`, in the response handler of an earlier request' : "`request.variables.set`, in this request's script";
     return `${code(`{{${expression}}}`)} · set by a script of JetBrains' HTTP client (${how})\n\nlpreq does not run scripts: it has no value when lpreq sends this request`;
   }
   return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;

@@ -425,7 +425,15 @@ function bind(path: EndpointPath, target: TargetPath): Map<string, string> {
   for (let i = 0; i < tpl.length; i++) {
     const t = tpl[i];
     if (t.kind !== 'placeholder') continue;
-    bindings.set(t.name, t.rest ? target.segments.slice(i).map((s) => s.text).join('/') : target.segments[i].text);
+    bindings.set(
+      t.name,
+      t.rest
+        ? target.segments
+            .slice(i)
+            .map((s) => s.text)
+            .join('/')
+        : target.segments[i].text,
+    );
   }
   return bindings;
 }

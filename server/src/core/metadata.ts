@@ -12,19 +12,31 @@ export interface MetadataKey {
 }
 
 export const METADATA: MetadataKey[] = [
-  { key: 'name', insert: 'name ${1:request}', doc: 'Names the request: later requests use its response (`{{request.response.body.$.id}}`), and `lpreq send --name request` sends it.' },
-  { key: 'prompt', insert: 'prompt ${1:variable} ${2:What to ask}', doc: 'A variable asked for when the request is sent (an input box in the editor, the terminal or `--prompt variable=value` on the command line). In this request it wins over a file or environment variable of the same name.' },
-  { key: 'note', insert: 'note ${1:why to think twice}', doc: 'Asks before the request is sent, showing the note: for requests that change or delete data. Asked too when another request refers to this one.' },
+  {
+    key: 'name',
+    insert: 'name ${1:request}',
+    doc: 'Names the request: later requests use its response (`{{request.response.body.$.id}}`), and `lpreq send --name request` sends it.',
+  },
+  {
+    key: 'prompt',
+    insert: 'prompt ${1:variable} ${2:What to ask}',
+    doc: 'A variable asked for when the request is sent (an input box in the editor, the terminal or `--prompt variable=value` on the command line). In this request it wins over a file or environment variable of the same name.',
+  },
+  {
+    key: 'note',
+    insert: 'note ${1:why to think twice}',
+    doc: 'Asks before the request is sent, showing the note: for requests that change or delete data. Asked too when another request refers to this one.',
+  },
   { key: 'no-redirect', insert: 'no-redirect', doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.' },
   {
     key: 'timeout',
     insert: 'timeout ${1:120}',
-    doc: 'How long to wait for this request\'s response (JetBrains\' client): seconds, or with a unit (`500 ms`, `90 s`, `5 m`). It replaces the timeout setting (`lpreq.timeout`, `lpreq send --timeout`) for this request.',
+    doc: "How long to wait for this request's response (JetBrains' client): seconds, or with a unit (`500 ms`, `90 s`, `5 m`). It replaces the timeout setting (`lpreq.timeout`, `lpreq send --timeout`) for this request.",
   },
   {
     key: 'connection-timeout',
     insert: 'connection-timeout ${1:10}',
-    doc: 'How long to wait for the connection to the server (JetBrains\' client): seconds, or with a unit (`500 ms`, `10 s`, `1 m`). The response then has the rest of the request\'s timeout.',
+    doc: "How long to wait for the connection to the server (JetBrains' client): seconds, or with a unit (`500 ms`, `10 s`, `1 m`). The response then has the rest of the request's timeout.",
   },
 ];
 

@@ -142,7 +142,11 @@ function uses(block: Block, name: string): boolean {
  * keep both meanings.
  */
 function ambiguousUse(doc: LpreqDocument, name: string): boolean {
-  return doc.blocks.some(({ block }) => prompts(block, name) && findVariableReferences(block.text, 0).some((r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start)));
+  return doc.blocks.some(
+    ({ block }) =>
+      prompts(block, name) &&
+      findVariableReferences(block.text, 0).some((r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start)),
+  );
 }
 
 function isValidName(kind: NavigationSymbol['kind'], name: string): boolean {
@@ -166,7 +170,9 @@ export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: st
   const blocker = renameBlocker(doc, symbol);
   if (blocker) return { error: blocker };
   if (symbol.kind === 'variable' && ambiguousUse(doc, symbol.name)) {
-    return { error: `{{${symbol.name}}} stands in the value of a variable defined in a request that prompts ${symbol.name}: there it is the prompt, in later requests the file variable; rename it by hand` };
+    return {
+      error: `{{${symbol.name}}} stands in the value of a variable defined in a request that prompts ${symbol.name}: there it is the prompt, in later requests the file variable; rename it by hand`,
+    };
   }
   if (newName !== symbol.name) {
     const scope = promptScope(doc, symbol);
@@ -174,8 +180,11 @@ export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: st
     const clash = scope
       ? prompts(scope.block, newName) || uses(scope.block, newName)
       : symbol.kind === 'variable'
-        ? doc.blocks.some((b) => b.block.variables.some((v) => v.name.text === newName) || (b.block.metadata.length > 0 && promptVariables(b.block).some((p) => p.name === newName))) ||
-          [...taken].includes(newName)
+        ? doc.blocks.some(
+            (b) =>
+              b.block.variables.some((v) => v.name.text === newName) ||
+              (b.block.metadata.length > 0 && promptVariables(b.block).some((p) => p.name === newName)),
+          ) || [...taken].includes(newName)
         : doc.blocks.some((b) => requestName(b.block) === newName);
     // Two definitions of one name would silently change what the requests send.
     if (clash) return { error: `${newName} is already defined or used${scope ? ' in this request' : ''}: renaming ${symbol.name} to it would merge the two` };

@@ -100,7 +100,7 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
   if (api === -1 || api >= end || templateApi === -1) return;
   const wanted = template.slice(templateApi + 1).split('/');
   const pieces: { start: number; end: number }[] = [];
-  for (let from = api + 1; from <= end; ) {
+  for (let from = api + 1; from <= end;) {
     let slash = target.indexOf('/', from);
     if (slash === -1 || slash > end) slash = end;
     pieces.push({ start: from, end: slash });

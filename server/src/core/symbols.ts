@@ -29,7 +29,15 @@ export function documentSymbols(doc: LpreqDocument): RequestSymbol[] {
     for (const v of block.variables) {
       // A secret-looking variable (`@my_token = ...`) keeps its value out of the outline, as hovers do.
       const detail = isSecretVariable(v.name.text, undefined) ? '(secret)' : v.value.text;
-      out.push({ name: `@${v.name.text}`, detail, kind: 'variable', start: start + v.start, end: start + v.end, selectionStart: start + v.name.start, selectionEnd: start + v.name.end });
+      out.push({
+        name: `@${v.name.text}`,
+        detail,
+        kind: 'variable',
+        start: start + v.start,
+        end: start + v.end,
+        selectionStart: start + v.name.start,
+        selectionEnd: start + v.name.end,
+      });
     }
     const request = block.request;
     if (!request) continue;

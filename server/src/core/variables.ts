@@ -7,24 +7,67 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
   { name: '$random.uuid', insert: '$random.uuid', description: 'A new v4 UUID (JetBrains)' },
   { name: '$timestamp', insert: '$timestamp', description: 'The current UTC Unix timestamp in seconds; `$timestamp -1 d` offsets it' },
   { name: '$isoTimestamp', insert: '$isoTimestamp', description: 'The current UTC time, ISO 8601 (JetBrains)' },
-  { name: '$datetime', insert: '$datetime iso8601', description: 'The current time as `rfc1123`, `iso8601` or a custom format; an offset may follow (`$datetime iso8601 1 d`)' },
+  {
+    name: '$datetime',
+    insert: '$datetime iso8601',
+    description: 'The current time as `rfc1123`, `iso8601` or a custom format; an offset may follow (`$datetime iso8601 1 d`)',
+  },
   { name: '$localDatetime', insert: '$localDatetime iso8601', description: 'The current local time, formatted like $datetime' },
   { name: '$randomInt', insert: '$randomInt 1 100', description: 'A random integer between min (inclusive) and max (exclusive)' },
   { name: '$random.integer', insert: '$random.integer(1, 100)', description: 'A random integer (JetBrains)' },
   { name: '$processEnv', insert: '$processEnv NAME', description: 'The value of an environment variable of the process' },
   { name: '$dotenv', insert: '$dotenv NAME', description: 'A value from the .env file beside the request file' },
   { name: '$env.', insert: '$env.NAME', description: 'The value of an environment variable of the process (JetBrains)' },
-  { name: '$aadToken', insert: '$aadToken', description: 'An Azure Active Directory token (REST Client); lpreq does not sign in to Azure AD, so it cannot send one' },
-  { name: '$aadV2Token', insert: '$aadV2Token', description: 'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one' },
-  { name: '$oidcAccessToken', insert: '$oidcAccessToken', description: 'An OpenID Connect access token (REST Client); lpreq does not sign in, so it cannot send one' },
+  {
+    name: '$aadToken',
+    insert: '$aadToken',
+    description: 'An Azure Active Directory token (REST Client); lpreq does not sign in to Azure AD, so it cannot send one',
+  },
+  {
+    name: '$aadV2Token',
+    insert: '$aadV2Token',
+    description: 'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one',
+  },
+  {
+    name: '$oidcAccessToken',
+    insert: '$oidcAccessToken',
+    description: 'An OpenID Connect access token (REST Client); lpreq does not sign in, so it cannot send one',
+  },
   { name: '$exampleServer', insert: '$exampleServer', description: "The JetBrains client's example server; lpreq does not provide it" },
-  { name: '$auth.token', insert: '$auth.token("name")', description: "An OAuth 2.0 token of JetBrains' client, from the environment's Security.Auth settings; lpreq does not run OAuth flows, so it cannot send one (it sends the token you set with LPREQ_TOKEN or in the editor)" },
-  { name: '$auth.idToken', insert: '$auth.idToken("name")', description: "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one" },
-  { name: '$projectRoot', insert: '$projectRoot', description: "The project's root folder (JetBrains): for lpreq, the folder of the environment file, or of the request file when there is none" },
-  { name: '$historyFolder', insert: '$historyFolder', description: "JetBrains' folder of request history; lpreq keeps its own history, so it cannot give this one" },
+  {
+    name: '$auth.token',
+    insert: '$auth.token("name")',
+    description:
+      "An OAuth 2.0 token of JetBrains' client, from the environment's Security.Auth settings; lpreq does not run OAuth flows, so it cannot send one (it sends the token you set with LPREQ_TOKEN or in the editor)",
+  },
+  {
+    name: '$auth.idToken',
+    insert: '$auth.idToken("name")',
+    description: "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one",
+  },
+  {
+    name: '$projectRoot',
+    insert: '$projectRoot',
+    description: "The project's root folder (JetBrains): for lpreq, the folder of the environment file, or of the request file when there is none",
+  },
+  {
+    name: '$historyFolder',
+    insert: '$historyFolder',
+    description: "JetBrains' folder of request history; lpreq keeps its own history, so it cannot give this one",
+  },
 ];
 
-const WITH_ARGUMENTS = new Set(['$datetime', '$localDatetime', '$randomInt', '$processEnv', '$dotenv', '$timestamp', '$aadToken', '$aadV2Token', '$oidcAccessToken']);
+const WITH_ARGUMENTS = new Set([
+  '$datetime',
+  '$localDatetime',
+  '$randomInt',
+  '$processEnv',
+  '$dotenv',
+  '$timestamp',
+  '$aadToken',
+  '$aadV2Token',
+  '$oidcAccessToken',
+]);
 
 /** JetBrains' `$env.NAME`: an environment variable of the process. */
 export const ENV_VARIABLE = /^\$env\.([A-Za-z_][\w.-]*)$/;

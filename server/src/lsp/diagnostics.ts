@@ -75,7 +75,10 @@ export class DiagnosticsPublisher {
     if (known && known.line === line) return known.diagnostics;
     const absolute = list.map((b) => {
       const d = b.diagnostic;
-      const placedDiagnostic = { ...d, range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } } };
+      const placedDiagnostic = {
+        ...d,
+        range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } },
+      };
       markReusable(placedDiagnostic);
       return placedDiagnostic;
     });

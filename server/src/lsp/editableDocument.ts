@@ -190,7 +190,10 @@ export class EditableDocument implements TextDocument {
 
   private edit(range: Range, text: string): AppliedChange {
     // A range given end first is read start first.
-    const [p, q] = range.start.line > range.end.line || (range.start.line === range.end.line && range.start.character > range.end.character) ? [range.end, range.start] : [range.start, range.end];
+    const [p, q] =
+      range.start.line > range.end.line || (range.start.line === range.end.line && range.start.character > range.end.character)
+        ? [range.end, range.start]
+        : [range.start, range.end];
     const start = this.offsetAt(p);
     const end = this.offsetAt(q);
     const applied = { start, end };

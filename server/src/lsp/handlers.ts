@@ -3,7 +3,28 @@
  * method, its empty answer and what it does. They are all registered through the one guard
  * (guard.ts); a request about a document reaches it through `withDocument`.
  */
-import { CodeActionRequest, CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest, DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest, LSPErrorCodes, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError, SemanticTokensDeltaRequest, SemanticTokensRangeRequest, SemanticTokensRequest } from './protocol';
+import {
+  CodeActionRequest,
+  CompletionRequest,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentFormattingRequest,
+  DocumentHighlightRequest,
+  DocumentSymbolRequest,
+  FoldingRangeRequest,
+  HoverRequest,
+  LSPErrorCodes,
+  PrepareRenameRequest,
+  ReferencesRequest,
+  RenameRequest,
+  ResponseError,
+  SemanticTokensDeltaRequest,
+  SemanticTokensRangeRequest,
+  SemanticTokensRequest,
+} from './protocol';
 import type { CancellationToken, Connection, NotificationType, RequestHandler, RequestType, TextDocumentIdentifier } from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
 import { lineOfOffset, lineStarts } from '../core/index';
@@ -23,7 +44,10 @@ export interface Handler {
 
 function request<P, R>(type: RequestType<P, R, unknown>, name: string, empty: R, run: (params: P, token: CancellationToken) => R | Promise<R>): Handler {
   // The library's result type of a handler is conditional on R, which a generic R cannot satisfy: registered as unknown, as it is sent.
-  const handle = (guard: Guard): RequestHandler<P, unknown, unknown> => (params, token) => guard(name, empty, token, () => run(params, token));
+  const handle =
+    (guard: Guard): RequestHandler<P, unknown, unknown> =>
+    (params, token) =>
+      guard(name, empty, token, () => run(params, token));
   return { method: type.method, register: (connection, guard) => connection.onRequest<P, unknown, unknown>(type, handle(guard)) };
 }
 
@@ -51,7 +75,10 @@ export function handlers(session: Session): Handler[] {
     name: string,
     empty: R,
     run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
-  ): Handler => request(type, name, empty, (params, token) => documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)));
+  ): Handler =>
+    request(type, name, empty, (params, token) =>
+      documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)),
+    );
 
   return [
     notification(DidOpenTextDocumentNotification.type, 'open', (params) => {
@@ -111,17 +138,27 @@ export function handlers(session: Session): Handler[] {
         .map((a) => proto.codeAction(document, a));
     }),
 
-    onDocument(DocumentSymbolRequest.type, 'documentSymbol', [], (document, state) => service().symbols(state.parsed).map((s) => proto.documentSymbol(document, s))),
+    onDocument(DocumentSymbolRequest.type, 'documentSymbol', [], (document, state) =>
+      service()
+        .symbols(state.parsed)
+        .map((s) => proto.documentSymbol(document, s)),
+    ),
 
     onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token)),
 
-    onDocument(SemanticTokensDeltaRequest.type, 'semanticTokens', { data: [] } as TokensDelta, (document, state, params, token) => tokens.delta(document, state, params.previousResultId, token)),
+    onDocument(SemanticTokensDeltaRequest.type, 'semanticTokens', { data: [] } as TokensDelta, (document, state, params, token) =>
+      tokens.delta(document, state, params.previousResultId, token),
+    ),
 
     onDocument(SemanticTokensRangeRequest.type, 'semanticTokens', { data: [] }, (document, state, params, token) =>
       tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
     ),
 
-    onDocument(FoldingRangeRequest.type, 'foldingRange', [], (document, state) => service().foldingRanges(state.parsed).map((f) => proto.foldingRange(document, f))),
+    onDocument(FoldingRangeRequest.type, 'foldingRange', [], (document, state) =>
+      service()
+        .foldingRanges(state.parsed)
+        .map((f) => proto.foldingRange(document, f)),
+    ),
 
     onDocument(DefinitionRequest.type, 'definition', [], (document, state, params) => {
       const found = service().definition(state.parsed, offsetOf(document, params.position));
@@ -168,6 +205,10 @@ export function handlers(session: Session): Handler[] {
       return { changes: { [document.uri]: edits.map((e) => proto.textEdit(document, e)) } };
     }),
 
-    onDocument(DocumentFormattingRequest.type, 'formatting', [], (document, state) => service().format(state.parsed).map((e) => proto.textEdit(document, e))),
+    onDocument(DocumentFormattingRequest.type, 'formatting', [], (document, state) =>
+      service()
+        .format(state.parsed)
+        .map((e) => proto.textEdit(document, e)),
+    ),
   ];
 }

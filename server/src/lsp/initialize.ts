@@ -19,7 +19,8 @@ export function registerInitialize(session: Session): void {
     client.completion.snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
     // The editor's own command that opens completion again (VS Code's `editor.action.triggerSuggest`): an
     // editor that has none would send it back to the server, so it is attached only when the client names it.
-    client.completion.triggerSuggest = typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
+    client.completion.triggerSuggest =
+      typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
     client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
     // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
     const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
@@ -42,9 +43,11 @@ export function registerInitialize(session: Session): void {
         });
       }
       // Load the catalog while the editor is still opening files, not when the first one arrives.
-      setImmediate(() => session.guard('loading the catalog', undefined, undefined, () => {
-        session.service();
-      }));
+      setImmediate(() =>
+        session.guard('loading the catalog', undefined, undefined, () => {
+          session.service();
+        }),
+      );
     });
     return {
       capabilities: {

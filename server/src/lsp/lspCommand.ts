@@ -21,7 +21,11 @@ export function run(argv: string[], io: Io): Promise<number> {
   // The library takes a stream and a writer together (it wraps each side on its own); its
   // typings list only the pairs.
   const create = createConnection as (features: typeof ProposedFeatures.all, input: NodeJS.ReadableStream, output: MessageWriter) => Connection;
-  const connection = create(ProposedFeatures.all, process.stdin, new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: diagnosticsEncoder }));
+  const connection = create(
+    ProposedFeatures.all,
+    process.stdin,
+    new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: diagnosticsEncoder }),
+  );
   startServer(connection);
   // The process ends on the protocol's exit notification (the library calls process.exit).
   return new Promise<number>((resolve) => {

@@ -70,7 +70,8 @@ export class SemanticTokensProvider {
         slice = 0;
         await new Promise((resolve) => setImmediate(resolve));
         if (token.isCancellationRequested) return { data: [] };
-        if (this.documents.get(document.uri) !== document || document.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
+        if (this.documents.get(document.uri) !== document || document.version !== version)
+          throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed');
       }
       const tokens = this.tokensOf(state, block, key, fileNames);
       if (tokens.length === 0) continue;

@@ -3,7 +3,18 @@
  * ranges of the document they belong to, and the core's kinds the protocol's numbers.
  */
 import { CompletionItemKind, DiagnosticSeverity, DiagnosticTag, DocumentHighlightKind, InsertTextFormat, SymbolKind } from './protocol';
-import type { CodeAction as LspCodeAction, CompletionItem, Diagnostic as LspDiagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location as LspLocation, Range, TextEdit as LspTextEdit } from 'vscode-languageserver/node';
+import type {
+  CodeAction as LspCodeAction,
+  CompletionItem,
+  Diagnostic as LspDiagnostic,
+  DocumentHighlight,
+  DocumentSymbol,
+  FoldingRange,
+  Hover,
+  Location as LspLocation,
+  Range,
+  TextEdit as LspTextEdit,
+} from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CODES } from '../core/index';
 import type { CodeAction, CompletionEntry, Diagnostic, Highlight, HoverResult, Location, RequestSymbol, TextEdit } from '../core/index';

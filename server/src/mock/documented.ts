@@ -113,7 +113,15 @@ function successorKey(params: CatalogParameter[], depth: number): string | undef
   return successor.length === depth + 1 ? successor[depth] : undefined;
 }
 
-function coerceKey(ctx: MockContext, resource: Resource | undefined, key: string, params: CatalogParameter[], value: unknown, current: unknown, depth: number): unknown {
+function coerceKey(
+  ctx: MockContext,
+  resource: Resource | undefined,
+  key: string,
+  params: CatalogParameter[],
+  value: unknown,
+  current: unknown,
+  depth: number,
+): unknown {
   // Where the docs let an empty value or null clear a field, it does.
   if (plainParameter(params, depth)?.nullable && (value === '' || value === 'null')) return null;
   if (resource === undefined || resource.fields.length === 0) return byParameters(params, value, depth + 1);

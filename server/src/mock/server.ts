@@ -81,7 +81,14 @@ function textDecoder(charset: string): Decoder | null {
   }
   if (decoder.encoding.startsWith('utf-16')) return null;
   // Node's windows-1252 decoder is ISO-8859-1 (0x80 stays U+0080), so its 32 differences are mapped here.
-  if (decoder.encoding === 'windows-1252') return { encoding: decoder.encoding, decode: (bytes) => Buffer.from(bytes).toString('latin1').replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252[c.charCodeAt(0) - 0x80]) };
+  if (decoder.encoding === 'windows-1252')
+    return {
+      encoding: decoder.encoding,
+      decode: (bytes) =>
+        Buffer.from(bytes)
+          .toString('latin1')
+          .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252[c.charCodeAt(0) - 0x80]),
+    };
   return { encoding: decoder.encoding, decode: (bytes) => decoder.decode(bytes) };
 }
 
@@ -91,7 +98,9 @@ interface Decoder {
 }
 
 /** windows-1252 at 0x80 to 0x9F (WHATWG Encoding); the five unassigned bytes stay as they are. */
-const WINDOWS_1252 = [...'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178'];
+const WINDOWS_1252 = [
+  ...'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178',
+];
 
 /** A form body whose escapes and bytes are of a charset other than UTF-8. */
 function decodeForm(bytes: Buffer, decoder: Decoder): Pair[] {
@@ -139,9 +148,18 @@ export class MockServer {
     this.materializer = new Materializer(options.catalog, () => options.state.now());
     this.scopes = options.scopes ? new Set(options.scopes) : undefined;
     const requestTimeout = options.requestTimeout ?? 30_000;
-    this.server = createServer({ requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), keepAliveTimeout: 10_000, maxHeaderSize: 32 * 1024, connectionsCheckingInterval: 1_000 }, (req, res) => {
-      this.handle(req, res).catch((e: unknown) => this.fail(res, e));
-    });
+    this.server = createServer(
+      {
+        requestTimeout,
+        headersTimeout: Math.min(10_000, requestTimeout),
+        keepAliveTimeout: 10_000,
+        maxHeaderSize: 32 * 1024,
+        connectionsCheckingInterval: 1_000,
+      },
+      (req, res) => {
+        this.handle(req, res).catch((e: unknown) => this.fail(res, e));
+      },
+    );
     this.server.keepAliveTimeout = 10_000;
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -160,14 +178,19 @@ export class MockServer {
       const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
       const status = timeout ? 408 : tooLarge ? 431 : 400;
-      const problem = { message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1', code: timeout ? 'request-timeout' : 'malformed-request' };
+      const problem = {
+        message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1',
+        code: timeout ? 'request-timeout' : 'malformed-request',
+      };
       if (response) {
         response.on('finish', () => socket.destroy());
         this.send(response, errorReply(status, [problem], { Connection: 'close' }));
         return;
       }
       const body = JSON.stringify(errorReply(status, [problem]).body);
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
   }
 
@@ -228,8 +251,19 @@ export class MockServer {
     const header = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const challenge = { 'WWW-Authenticate': 'Bearer realm="lpreq mock"' };
-    if (!m) return errorReply(401, [{ message: header ? 'the Authorization header must be "Bearer <token>"' : 'an access token is required: send Authorization: Bearer <token>', code: 'unauthenticated' }], challenge);
-    if (this.options.token !== undefined && m[1] !== this.options.token) return errorReply(401, [{ message: 'invalid access token', code: 'invalid-token' }], challenge);
+    if (!m)
+      return errorReply(
+        401,
+        [
+          {
+            message: header ? 'the Authorization header must be "Bearer <token>"' : 'an access token is required: send Authorization: Bearer <token>',
+            code: 'unauthenticated',
+          },
+        ],
+        challenge,
+      );
+    if (this.options.token !== undefined && m[1] !== this.options.token)
+      return errorReply(401, [{ message: 'invalid access token', code: 'invalid-token' }], challenge);
     return undefined;
   }
 
@@ -250,11 +284,20 @@ export class MockServer {
     const matchMethod = method === 'HEAD' ? 'GET' : method;
     const match = this.checker.matcher.match(target, matchMethod);
     if (match.kind === 'not-checked' || match.kind === 'unknown-endpoint') {
-      return errorReply(404, [{ message: `no documented endpoint matches ${rawPath}${match.kind === 'unknown-endpoint' && match.near ? ` (nearest documented path: ${match.near})` : ''}`, code: 'unknown-endpoint' }]);
+      return errorReply(404, [
+        {
+          message: `no documented endpoint matches ${rawPath}${match.kind === 'unknown-endpoint' && match.near ? ` (nearest documented path: ${match.near})` : ''}`,
+          code: 'unknown-endpoint',
+        },
+      ]);
     }
     if (match.kind === 'method-not-allowed') {
       const allow = [...match.allowed, ...(match.allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
-      return errorReply(405, [{ message: `${method} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`, code: 'method-not-allowed' }], { Allow: allow });
+      return errorReply(
+        405,
+        [{ message: `${method} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`, code: 'method-not-allowed' }],
+        { Allow: allow },
+      );
     }
     const endpoint = match.endpoint;
     if (this.scopes && !this.scopes.has(match.path.scope)) {
@@ -262,7 +305,8 @@ export class MockServer {
     }
 
     const body = await readBody(req);
-    if (body.kind === 'too-large') return errorReply(413, [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }], { Connection: 'close' });
+    if (body.kind === 'too-large')
+      return errorReply(413, [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }], { Connection: 'close' });
     if (body.kind === 'aborted') return errorReply(400, [{ message: 'the request body did not arrive', code: 'malformed-request' }], { Connection: 'close' });
 
     const queryPairs: Pair[] = [...url.searchParams];
@@ -275,7 +319,12 @@ export class MockServer {
       const charset = charsetOf(contentType);
       const decoder = charset === undefined ? undefined : textDecoder(charset);
       if (decoder === null) {
-        return errorReply(415, [{ message: `the charset ${charset ?? ''} cannot be decoded: send UTF-8, or a single-byte charset such as ISO-8859-1 or windows-1252`, code: 'unsupported-charset' }]);
+        return errorReply(415, [
+          {
+            message: `the charset ${charset ?? ''} cannot be decoded: send UTF-8, or a single-byte charset such as ISO-8859-1 or windows-1252`,
+            code: 'unsupported-charset',
+          },
+        ]);
       }
       const text = decoder && decoder.encoding !== 'utf-8' ? decoder.decode(body.bytes) : body.bytes.toString('utf8');
       if (type === 'application/json' || type.endsWith('+json')) {
@@ -284,7 +333,8 @@ export class MockServer {
         } catch (e) {
           return errorReply(400, [{ message: `the body is not valid JSON: ${(e as Error).message}`, code: 'invalid-json' }]);
         }
-        if (jsonDepth(json) > MAX_JSON_DEPTH) return errorReply(400, [{ message: `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid-json' }]);
+        if (jsonDepth(json) > MAX_JSON_DEPTH)
+          return errorReply(400, [{ message: `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid-json' }]);
         if (endpoint.body === 'json') jsonText = text;
         else {
           if (json === null || typeof json !== 'object' || Array.isArray(json)) {
@@ -298,7 +348,12 @@ export class MockServer {
         // Percent-escapes stand for bytes of the declared charset (Caf%E9 is Café in ISO-8859-1).
         bodyPairs = decoder && decoder.encoding !== 'utf-8' ? decodeForm(body.bytes, decoder) : [...new URLSearchParams(text)];
       } else {
-        return errorReply(415, [{ message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`, code: 'unsupported-media-type' }]);
+        return errorReply(415, [
+          {
+            message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`,
+            code: 'unsupported-media-type',
+          },
+        ]);
       }
     }
 
@@ -310,7 +365,12 @@ export class MockServer {
       return d.includes('/') ? s.text : d;
     });
     const pairs = endpoint.body === 'json' ? bodyPairs : [...queryPairs, ...bodyPairs];
-    const { errors, warnings } = checkHttpRequest(this.checker, { method: matchMethod, path: `/${checkedPath.join('/')}`, pairs, jsonBody: endpoint.body === 'json' ? jsonText : undefined });
+    const { errors, warnings } = checkHttpRequest(this.checker, {
+      method: matchMethod,
+      path: `/${checkedPath.join('/')}`,
+      pairs,
+      jsonBody: endpoint.body === 'json' ? jsonText : undefined,
+    });
     // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
     // is missing-required, and the warning that module[name][] is not module[name] says why.
     if (errors.length > 0) return errorReply(400, errors, undefined, warnings);

@@ -20,7 +20,10 @@ export function workspaceFolder(requestFile: string, environmentFiles: { shared?
 }
 
 /** Reads the body files of `requestFile`: relative to its folder, and only from inside its workspace (workspaceFolder). */
-export function bodyFileReader(requestFile: string, environmentFiles: { shared?: string; private?: string } = {}): (path: string, encoding: string | undefined) => BodyFileRead {
+export function bodyFileReader(
+  requestFile: string,
+  environmentFiles: { shared?: string; private?: string } = {},
+): (path: string, encoding: string | undefined) => BodyFileRead {
   const folder = dirname(resolve(requestFile));
   const workspace = workspaceFolder(requestFile, environmentFiles);
   return (path, encoding) => readBodyFile(resolve(folder, path), encoding, workspace);
@@ -51,7 +54,9 @@ export function readBodyFile(path: string, encoding: string | undefined, workspa
       }
       const inside = relative(root, real);
       if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-        return { error: `it is outside the workspace (${workspace}): lpreq reads body files only from the folder of the environment files, or of the request file when there are none, and the folders below it` };
+        return {
+          error: `it is outside the workspace (${workspace}): lpreq reads body files only from the folder of the environment files, or of the request file when there are none, and the folders below it`,
+        };
       }
     }
     // The real path that was checked is the one read.

@@ -5,7 +5,9 @@ import { loadCatalog, type Catalog, dict, setOwn } from '../core/index';
 
 export function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
   const endpointFiles = dict<unknown>();
-  for (const name of readdirSync(schemasDir).filter((n) => n.endsWith('.endpoints.json')).sort()) {
+  for (const name of readdirSync(schemasDir)
+    .filter((n) => n.endsWith('.endpoints.json'))
+    .sort()) {
     setOwn(endpointFiles, name, JSON.parse(readFileSync(join(schemasDir, name), 'utf8')));
   }
   return { endpointFiles, resourceFile: JSON.parse(readFileSync(join(schemasDir, 'resources.json'), 'utf8')) };

@@ -96,7 +96,13 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
  */
 export function exchangeFromHistory(entry: HistoryEntry, blockIndex: number): { stored: StoredExchange } | { unusable: string } {
   if (entry.status === null) return { unusable: 'got no response' };
-  if (!entry.ok) return { unusable: entry.status >= 200 && entry.status < 300 ? `did not complete (${entry.error?.message ?? `a ${entry.status} that failed`})` : `answered ${entry.status}` };
+  if (!entry.ok)
+    return {
+      unusable:
+        entry.status >= 200 && entry.status < 300
+          ? `did not complete (${entry.error?.message ?? `a ${entry.status} that failed`})`
+          : `answered ${entry.status}`,
+    };
   if (entry.bodyCut || entry.bodyFile !== undefined) return { unusable: 'has a body too large to keep there' };
   const bodyText = entry.body ?? '';
   const body = parseJsonText(bodyText);

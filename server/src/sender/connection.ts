@@ -87,7 +87,15 @@ function errorCode(e: unknown): string {
 }
 
 /** `proxy`: the proxy the request went through, when no answer came back through it. */
-export function describeFailure(e: unknown, url: string, timedOut: boolean, cancelled: boolean, timeoutMs: number, connectTimeoutMs: number, proxy?: string): ExchangeError {
+export function describeFailure(
+  e: unknown,
+  url: string,
+  timedOut: boolean,
+  cancelled: boolean,
+  timeoutMs: number,
+  connectTimeoutMs: number,
+  proxy?: string,
+): ExchangeError {
   const hostOf = (u: string) => {
     try {
       return new URL(u).host;
@@ -96,7 +104,8 @@ export function describeFailure(e: unknown, url: string, timedOut: boolean, canc
     }
   };
   const target = hostOf(url);
-  if (timedOut) return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
+  if (timedOut)
+    return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
   if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
   // Before any answer, a connection that fails is the proxy's: it is the only peer lpreq talks to.
   const host = proxy ? `the proxy ${hostOf(proxy)}` : target;
@@ -107,7 +116,10 @@ export function describeFailure(e: unknown, url: string, timedOut: boolean, canc
     return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return { kind: 'dns', message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})` };
+    return {
+      kind: 'dns',
+      message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})`,
+    };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };

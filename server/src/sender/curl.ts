@@ -34,7 +34,10 @@ const TOKEN_PLACE = '\u0000';
 function quoted(word: string, options: CurlOptions): string {
   if (options.includeToken === true) return shellQuote(word);
   const token = options.token;
-  const text = scrubSecrets(scrubSecrets(word.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')), options.secrets ?? []);
+  const text = scrubSecrets(
+    scrubSecrets(word.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')),
+    options.secrets ?? [],
+  );
   if (!text.includes(TOKEN_PLACE)) return shellQuote(text);
   // Double quotes so that the shell expands the variable when the command runs.
   return text

@@ -173,7 +173,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   let method = prepared.method;
   let body = prepared.body;
   let url = prepared.url;
-  let dispatcher: Dispatcher & { close(): Promise<void>; destroy(): Promise<void> } | undefined;
+  let dispatcher: (Dispatcher & { close(): Promise<void>; destroy(): Promise<void> }) | undefined;
   let proxyUsed: string | undefined;
   let proxyClosed = false;
   const stopped = new Promise<never>((_, reject) => {
@@ -210,7 +210,9 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       // The one check: every part that leaves, before a byte is sent.
       const check = checkOutgoing({ method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined }, notHere);
       if (check.refuse) {
-        const bound = prepared.tokenOrigin ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})` : 'no environment with a base_url says where the token may go';
+        const bound = prepared.tokenOrigin
+          ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})`
+          : 'no environment with a base_url says where the token may go';
         result.error = {
           kind: 'secret-elsewhere',
           message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${check.refuse} carries the access token or a secret, and ${where} may not receive it (${bound})`,
@@ -238,7 +240,9 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         if (check.drop.has(i)) {
           // A header whose name is the secret is not named.
           const which = carriesSecret(name, [...ownSecrets, ...foreign]) ? 'a header whose name' : `the header ${name}`;
-          result.warnings.push(`${which} carries the access token or a secret and is not sent to ${where}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`);
+          result.warnings.push(
+            `${which} carries the access token or a secret and is not sent to ${where}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`,
+          );
           return;
         }
         if (!body && (lower === 'content-type' || lower === 'content-length')) return;

@@ -155,7 +155,8 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     // Where this page's items land in the merged arrays: after those of the pages before it.
     const lengths = new Map<string, number>();
     if (Array.isArray(merged)) lengths.set('$', merged.length);
-    else if (merged && typeof merged === 'object') for (const [k, v] of Object.entries(merged)) if (Array.isArray(v)) lengths.set(formatJsonPath([k]), v.length);
+    else if (merged && typeof merged === 'object')
+      for (const [k, v] of Object.entries(merged)) if (Array.isArray(v)) lengths.set(formatJsonPath([k]), v.length);
     const joined = mergePages(merged, page.body);
     if (joined === undefined) {
       result.incomplete = 'failed';

@@ -5,7 +5,23 @@
  * parameters encoded as the docs describe (query string for GET, DELETE and HEAD, a form
  * body for POST, PUT and PATCH), or the JSON body as written.
  */
-import { Checker, documentScope, environmentValues, type Environments, SECRET_NAME, type Endpoint, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument, DURATION_KEYS, parseDuration, lineStarts, own } from '../core/index';
+import {
+  Checker,
+  documentScope,
+  environmentValues,
+  type Environments,
+  SECRET_NAME,
+  type Endpoint,
+  metadataValue,
+  promptVariables,
+  requestName,
+  requestTarget,
+  type LpreqDocument,
+  DURATION_KEYS,
+  parseDuration,
+  lineStarts,
+  own,
+} from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
 import { VERSION } from '../version';
@@ -56,9 +72,7 @@ export interface RequestSecrets {
   foreignSecrets: string[];
 }
 
-export type PrepareResult =
-  | ({ ok: true; request: PreparedRequest } & RequestSecrets)
-  | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
+export type PrepareResult = ({ ok: true; request: PreparedRequest } & RequestSecrets) | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
 
 export interface PrepareOptions {
   /** Environments (shared and private merged) and the chosen one. */
@@ -165,7 +179,11 @@ function buildRequest(
   const scope = documentScope(document, options.environments);
   const asked = promptVariables(block).find((p) => !options.prompts?.has(p.name));
   if (asked) {
-    return { ok: false, error: `this request asks for {{${asked.name}}} when it is sent (# @prompt ${asked.name}${asked.description ? ` ${asked.description}` : ''}), and no value was given`, errors: [] };
+    return {
+      ok: false,
+      error: `this request asks for {{${asked.name}}} when it is sent (# @prompt ${asked.name}${asked.description ? ` ${asked.description}` : ''}), and no value was given`,
+      errors: [],
+    };
   }
   const values = options.prompts?.size ? new Map([...scope.values, ...options.prompts]) : scope.values;
   const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
@@ -231,7 +249,8 @@ function buildRequest(
     const contentType = declared ?? contentTypeOfFile(path);
     if (file.processVariables) {
       // Variables are replaced in text; a binary file has none, and a string would corrupt its bytes.
-      if (read.binary) return fail(`cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`, errors);
+      if (read.binary)
+        return fail(`cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`, errors);
       body = { contentType, text: resolve(read.text) };
     } else if (read.bytes) {
       // As it is: the file's own bytes, whatever they hold.
@@ -252,7 +271,10 @@ function buildRequest(
     const written = metadataValue(block, key);
     if (written === undefined) continue;
     const ms = parseDuration(written);
-    if (ms === undefined) return fail(`cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`, [`# @${key} '${written}' is not a duration`]);
+    if (ms === undefined)
+      return fail(`cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`, [
+        `# @${key} '${written}' is not a duration`,
+      ]);
     durations[key === 'timeout' ? 'timeoutMs' : 'connectTimeoutMs'] = ms;
   }
 
@@ -320,4 +342,3 @@ export function requestBlocks(document: LpreqDocument): number[] {
 export function blockNamed(document: LpreqDocument, name: string): number {
   return document.blocks.findIndex((b) => requestName(b.block) === name);
 }
-

@@ -82,7 +82,8 @@ export async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeRe
       result.bytes = total;
       const head = Buffer.concat(chunks);
       result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
-      result.bodyText = result.bodyKind === 'text' ? withoutSecretStart(head.toString('utf8'), secrets) : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+      result.bodyText =
+        result.bodyKind === 'text' ? withoutSecretStart(head.toString('utf8'), secrets) : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
       result.body = result.bodyKind === 'text' ? result.bodyText : null;
     }
   }

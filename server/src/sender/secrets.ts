@@ -29,7 +29,10 @@ const escapeCache = new Map<string, string[]>();
 function escapesOf(c: string): string[] {
   let out = escapeCache.get(c);
   if (out === undefined) {
-    out = [[...Buffer.from(c, 'utf8')].map((b) => `%${hex(b, 2)}`).join(''), Array.from({ length: c.length }, (_, i) => `\\u${hex(c.charCodeAt(i), 4)}`).join('')];
+    out = [
+      [...Buffer.from(c, 'utf8')].map((b) => `%${hex(b, 2)}`).join(''),
+      Array.from({ length: c.length }, (_, i) => `\\u${hex(c.charCodeAt(i), 4)}`).join(''),
+    ];
     if (c === '/' || c === '"' || c === '\\') out.push(`\\${c}`);
     if (c === ' ') out.push('+');
     if (escapeCache.size < 4096) escapeCache.set(c, out);
@@ -251,7 +254,11 @@ function replaceSpans(text: string, found: [number, number][], replace: (written
  * secret and how it was written (a copied cURL command reads `$LPREQ_TOKEN` where the token
  * stood as it is).
  */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[], replacement: (secret: string, written: string) => string = () => '***'): string {
+export function scrubSecrets(
+  text: string,
+  secrets: readonly (string | undefined)[],
+  replacement: (secret: string, written: string) => string = () => '***',
+): string {
   let out = text;
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0) continue;

@@ -3,7 +3,19 @@
  * (chaining) unless their last response is known (the caller's map, or the history), then the request itself is prepared, sent (every page, when asked),
  * its body checked against the documented resource, and the exchange stored in history.
  */
-import { type Checker, type Diagnostic, type Environments, documentScope, RequestsBefore, SECRET_NAME, metadataValue, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
+import {
+  type Checker,
+  type Diagnostic,
+  type Environments,
+  documentScope,
+  RequestsBefore,
+  SECRET_NAME,
+  metadataValue,
+  promptVariables,
+  requestName,
+  requestTarget,
+  type LpreqDocument,
+} from '../core/index';
 import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseStore } from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
@@ -66,7 +78,6 @@ export interface PromptQuestion {
   /** A name that reads like a secret (password, passwd, pass, token, secret): the answer should be masked. */
   secret: boolean;
 }
-
 
 /** A prompt variable whose name reads like a secret (REST Client masks password, passwd and pass): its answer is masked and kept out of history. */
 export function isSecretPrompt(name: string): boolean {
@@ -154,7 +165,10 @@ async function sendWithDependencies(
   const note = block ? metadataValue(block, 'note') : undefined;
   if (note !== undefined && options.confirmNote) {
     if (!(await options.confirmNote({ request: label, note }))) {
-      result.error = { kind: 'prepare', message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed` };
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed`,
+      };
       return result;
     }
   }
@@ -162,7 +176,10 @@ async function sendWithDependencies(
   if (options.confirmChange && CHANGING_METHODS.has(method)) {
     if (!(await options.confirmChange({ request: label, method }))) {
       const what = label.startsWith(`${method} `) ? label : `${method} ${label}`;
-      result.error = { kind: 'prepare', message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed` };
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed`,
+      };
       return result;
     }
   }
@@ -199,7 +216,10 @@ async function sendWithDependencies(
       } catch (e) {
         // A history that is there but cannot be read is not "never sent": sending the request
         // again could create a second module. The user is told, and nothing is sent.
-        result.error = { kind: 'dependency', message: `the last response of '${name}' could not be read from the history: ${e instanceof Error ? e.message : String(e)}` };
+        result.error = {
+          kind: 'dependency',
+          message: `the last response of '${name}' could not be read from the history: ${e instanceof Error ? e.message : String(e)}`,
+        };
         return result;
       }
       // An entry that cannot be read back (written by hand, another version) is no response: the request is sent.
@@ -272,9 +292,14 @@ async function sendWithDependencies(
       // An HTML login page is no JSON string: it is not typed, it is named.
       result.resource = request.returns;
       result.unchecked = 'not-json';
-      if (!declaredJson) result.warnings.push(`the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`);
+      if (!declaredJson)
+        result.warnings.push(
+          `the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`,
+        );
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
-      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body, (text) => scrubSecrets(text, [...secrets, ...foreignSecrets]));
+      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body, (text) =>
+        scrubSecrets(text, [...secrets, ...foreignSecrets]),
+      );
       result.resource = typed.resource;
       result.issues = typed.issues;
     }

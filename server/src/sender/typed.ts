@@ -345,12 +345,7 @@ export function describeAt(catalog: Catalog, returns: string | null, path: strin
   return describeSegments(catalog, { type: returns }, segments, 0);
 }
 
-function describeSegments(
-  catalog: Catalog,
-  current: DocumentedType,
-  segments: (string | number)[],
-  depth: number,
-): DocumentedType | undefined {
+function describeSegments(catalog: Catalog, current: DocumentedType, segments: (string | number)[], depth: number): DocumentedType | undefined {
   if (segments.length === 0) {
     const resource = catalog.resources.get(current.type);
     return resource && !current.description ? { ...current, description: resource.description } : current;

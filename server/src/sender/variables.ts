@@ -114,7 +114,9 @@ function resolveExpression(expression: string, ctx: Walk, errors: string[], stac
   }
   const value = ctx.values.get(expression);
   if (value === undefined && ctx.scriptNames?.has(expression)) {
-    errors.push(`{{${expression}}} is set by a JetBrains script (client.global.set), which lpreq does not run: give it a value with @${expression} = ... or in the environment`);
+    errors.push(
+      `{{${expression}}} is set by a JetBrains script (client.global.set), which lpreq does not run: give it a value with @${expression} = ... or in the environment`,
+    );
     return undefined;
   }
   if (value === undefined) {
@@ -203,7 +205,9 @@ export function systemVariable(expression: string, system: SystemContext): { val
   const jb = /^\$random\.integer\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/.exec(expression);
   if (jb) return randomInt(Number(jb[1]), Number(jb[2]), random, '$random.integer');
   if (/^\$auth\.(token|idToken)\(/.test(expression)) {
-    return { error: `{{${expression}}} is a token of JetBrains' OAuth settings, and lpreq does not run OAuth flows: set the access token with LPREQ_TOKEN (or the editor's secret storage) and lpreq sends it` };
+    return {
+      error: `{{${expression}}} is a token of JetBrains' OAuth settings, and lpreq does not run OAuth flows: set the access token with LPREQ_TOKEN (or the editor's secret storage) and lpreq sends it`,
+    };
   }
   const [name, ...args] = splitArgs(expression);
   switch (name) {
@@ -254,7 +258,9 @@ export function systemVariable(expression: string, system: SystemContext): { val
     case '$aadV2Token':
     case '$oidcAccessToken':
     case '$exampleServer':
-      return { error: `{{${name}}} is recognised but lpreq cannot give it a value: set the access token with LPREQ_TOKEN (or the editor's secret storage) instead` };
+      return {
+        error: `{{${name}}} is recognised but lpreq cannot give it a value: set the access token with LPREQ_TOKEN (or the editor's secret storage) instead`,
+      };
     default: {
       const env = ENV_VARIABLE.exec(expression);
       if (env) {

@@ -100,7 +100,8 @@ export function runNeovim(options: { home: string; blocks: ConfigBlock[]; steps:
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const lspLog = () => {
       // 0.7 to 0.9 log to the cache folder, 0.10 and later to the state folder.
-      for (const f of [join(home, 'state', 'nvim', 'lsp.log'), join(home, 'cache', 'nvim', 'lsp.log')]) if (existsSync(f)) return readFileSync(f, 'utf8').slice(-4000);
+      for (const f of [join(home, 'state', 'nvim', 'lsp.log'), join(home, 'cache', 'nvim', 'lsp.log')])
+        if (existsSync(f)) return readFileSync(f, 'utf8').slice(-4000);
       return '';
     };
     const timer = setTimeout(() => {

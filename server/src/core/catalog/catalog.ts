@@ -5,14 +5,7 @@
 import type * as z from 'zod';
 import { dict, setOwn } from '../own';
 import type * as CatalogSchemas from './schema';
-import type {
-  EndpointData,
-  Parameter,
-  Placeholder,
-  ResourceData,
-  Rule,
-  Source,
-} from './schema';
+import type { EndpointData, Parameter, Placeholder, ResourceData, Rule, Source } from './schema';
 
 let schemas: typeof CatalogSchemas | undefined;
 
@@ -30,9 +23,7 @@ function catalogSchemas(): typeof CatalogSchemas {
 export type Method = EndpointData['method'];
 
 /** One segment of a path template. */
-export type TemplateSegment =
-  | { kind: 'literal'; text: string }
-  | { kind: 'placeholder'; name: string; rest: boolean };
+export type TemplateSegment = { kind: 'literal'; text: string } | { kind: 'placeholder'; name: string; rest: boolean };
 
 /** One documented path of one operation. */
 export interface EndpointPath {
@@ -124,9 +115,7 @@ function parseTemplate(template: string): TemplateSegment[] {
 }
 
 function scopeOf(method: string, segments: TemplateSegment[]): string {
-  const pattern = segments
-    .map((s) => (s.kind === 'literal' ? s.text : s.rest ? `*${s.name}` : `:${s.name}`))
-    .join('/');
+  const pattern = segments.map((s) => (s.kind === 'literal' ? s.text : s.rest ? `*${s.name}` : `:${s.name}`)).join('/');
   return `url:${method}|/${pattern}`;
 }
 
@@ -165,7 +154,8 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   // Resources serve typed responses and the mock, not checking: they are checked by zod and
   // indexed on first use, so `lpreq check` and the language server start without them.
   let loaded: { resources: Map<string, Resource>; externalResources: Map<string, Source> } | undefined;
-  const loadResources = () => (loaded ??= indexResources(typeof parts.resourceFile === 'function' ? (parts.resourceFile as () => unknown)() : parts.resourceFile));
+  const loadResources = () =>
+    (loaded ??= indexResources(typeof parts.resourceFile === 'function' ? (parts.resourceFile as () => unknown)() : parts.resourceFile));
   return {
     endpoints,
     placeholders,

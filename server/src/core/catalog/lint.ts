@@ -16,8 +16,7 @@ function typeNames(expr: string): string[] {
 
 export function lintCatalog(catalog: Catalog): string[] {
   const problems: string[] = [];
-  const knownType = (name: string) =>
-    BASE_TYPES.has(name) || catalog.resources.has(name) || catalog.externalResources.has(name);
+  const knownType = (name: string) => BASE_TYPES.has(name) || catalog.resources.has(name) || catalog.externalResources.has(name);
   for (const e of catalog.endpoints) {
     const hasParam = (name: string) => {
       if (e.paramByName.has(name)) return true;
@@ -25,11 +24,12 @@ export function lintCatalog(catalog: Catalog): string[] {
       if (e.paths.some((p) => p.segments.some((seg) => seg.kind === 'placeholder' && seg.name === name))) return true;
       const segs = splitParamName(name);
       if (!segs) return false;
-      return e.patternParams.some(
-        (p) =>
-          p.parsedName.segments.length === segs.length &&
-          p.parsedName.segments.every((s, i) => p.parsedName.patternAt.has(i) || s === segs[i] || s === name),
-      ) || e.patternParams.some((p) => p.name === name);
+      return (
+        e.patternParams.some(
+          (p) =>
+            p.parsedName.segments.length === segs.length && p.parsedName.segments.every((s, i) => p.parsedName.patternAt.has(i) || s === segs[i] || s === name),
+        ) || e.patternParams.some((p) => p.name === name)
+      );
     };
     for (const rule of e.rules) for (const problem of lintRule(rule, hasParam)) problems.push(`${e.id}: ${problem}`);
     for (const p of e.params) {

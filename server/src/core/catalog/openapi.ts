@@ -537,14 +537,20 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
         '',
         'Parameters are sent as form fields (a query for GET and DELETE), with the bracket names of the docs: `module_item[content_id]`, arrays as `include[]` once per value. A few endpoints take a JSON body. Rules OpenAPI cannot express (a parameter required when another has a value, parameters that conflict or are ignored) are listed on each operation as `x-lpreq-rules`; `lpreq check` and `lpreq mock` apply them.',
         '',
-        'Extensions: ' + Object.entries(EXTENSIONS).map(([k, v]) => `\`${k}\`: ${v}`).join('; ') + '.',
+        'Extensions: ' +
+          Object.entries(EXTENSIONS)
+            .map(([k, v]) => `\`${k}\`: ${v}`)
+            .join('; ') +
+          '.',
       ].join('\n'),
     },
     servers: [
       {
         url: '{base_url}',
         description: 'The instance: {base_url} of the docs (convention 1); `lpreq mock` serves http://127.0.0.1:4010.',
-        variables: { base_url: { default: options.baseUrl ?? 'http://127.0.0.1:4010', description: 'The base address of the instance, without a trailing slash.' } },
+        variables: {
+          base_url: { default: options.baseUrl ?? 'http://127.0.0.1:4010', description: 'The base address of the instance, without a trailing slash.' },
+        },
       },
     ],
     security: [{ bearerAuth: [] }],

@@ -19,7 +19,12 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
   const segments = splitParamName(name);
   if (!segments) return undefined;
   if (segments.length > 2 && segments.slice(1, -1).some((s) => /^\d+$/.test(s))) {
-    const normalised = segments[0] + segments.slice(1).map((s, i) => (i < segments.length - 2 && /^\d+$/.test(s) ? '[]' : `[${s}]`)).join('');
+    const normalised =
+      segments[0] +
+      segments
+        .slice(1)
+        .map((s, i) => (i < segments.length - 2 && /^\d+$/.test(s) ? '[]' : `[${s}]`))
+        .join('');
     const indexed = endpoint.paramByName.get(normalised);
     if (indexed) return { param: indexed, segments };
   }
@@ -37,7 +42,12 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
   }
   // Keys inside a parameter documented as a hash of any shape (`error[http_env][HTTP_USER_AGENT]`).
   for (let k = segments.length - 1; k >= 1; k--) {
-    const prefix = segments[0] + segments.slice(1, k).map((s) => `[${s}]`).join('');
+    const prefix =
+      segments[0] +
+      segments
+        .slice(1, k)
+        .map((s) => `[${s}]`)
+        .join('');
     const p = endpoint.paramByName.get(prefix);
     if (p) return p.type === 'any' ? { param: p, segments } : undefined;
   }
@@ -64,7 +74,13 @@ export function suggestionNames(endpoint: Endpoint, typed: string): string[] {
     if (!segments || segments.length !== ps.length) continue;
     const filled = ps.map((seg, i) => (p.parsedName.patternAt.has(i) ? segments[i] : seg));
     if (filled.some((seg, i) => p.parsedName.patternAt.has(i) && (seg === '' || LEFT_PATTERN.test(seg)))) continue;
-    names.push(filled[0] + filled.slice(1).map((seg) => `[${seg}]`).join(''));
+    names.push(
+      filled[0] +
+        filled
+          .slice(1)
+          .map((seg) => `[${seg}]`)
+          .join(''),
+    );
   }
   return names;
 }

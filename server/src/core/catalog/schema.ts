@@ -103,7 +103,15 @@ export const ConditionSchema = z.strictObject({
  * schema, lint, how it applies and how hover describes it), listed in `core/rules/index.ts`.
  */
 const RuleSchema = ruleSchema({
-  z: { strictObject: z.strictObject, literal: z.literal, string: z.string, number: z.number, boolean: z.boolean, array: z.array, discriminatedUnion: z.discriminatedUnion },
+  z: {
+    strictObject: z.strictObject,
+    literal: z.literal,
+    string: z.string,
+    number: z.number,
+    boolean: z.boolean,
+    array: z.array,
+    discriminatedUnion: z.discriminatedUnion,
+  },
   condition: ConditionSchema,
   table: dictOf,
   text: z.string(),

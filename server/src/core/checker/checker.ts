@@ -4,14 +4,7 @@
  */
 import type { Catalog } from '../catalog/catalog';
 import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
-import {
-  blockBoundaries,
-  parseBlock,
-  parseDocument,
-  requestTarget,
-  type Block,
-  type LpreqDocument,
-} from '../parser';
+import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
 import { documentVariables, environmentValues, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';

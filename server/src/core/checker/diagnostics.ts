@@ -43,8 +43,13 @@ export function diag(code: DiagnosticCode, message: string, start: number, end: 
 /** A diagnostic moved by `by` characters, with the line offsets of its data (block-relative to absolute). */
 export function shiftDiagnostic(d: Diagnostic, by: number): Diagnostic {
   if (by === 0) return d;
-  const data = d.data && (d.data.lineStart !== undefined || d.data.lineEnd !== undefined)
-    ? { ...d.data, lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined, lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined }
-    : d.data;
+  const data =
+    d.data && (d.data.lineStart !== undefined || d.data.lineEnd !== undefined)
+      ? {
+          ...d.data,
+          lineStart: d.data.lineStart !== undefined ? d.data.lineStart + by : undefined,
+          lineEnd: d.data.lineEnd !== undefined ? d.data.lineEnd + by : undefined,
+        }
+      : d.data;
   return { ...d, start: d.start + by, end: d.end + by, ...(data ? { data } : {}) };
 }

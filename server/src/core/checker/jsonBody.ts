@@ -50,7 +50,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       s.type === node.type;
     if (!ok) {
       const at = valueAt(node, key);
-      out.push(diag('invalid-type', `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual} (${shapeNote(s, label)})`, at.start, at.end));
+      out.push(
+        diag(
+          'invalid-type',
+          `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual} (${shapeNote(s, label)})`,
+          at.start,
+          at.end,
+        ),
+      );
       return;
     }
     if (s.minimum !== undefined && node.type === 'number' && (v as number) < s.minimum) {
@@ -80,7 +87,8 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
     // A key made of a variable may be the one required: then nothing is reported missing.
     const keyFromVariable = keys.some(unknownKey);
     for (const req of s.required ?? []) {
-      if (!keys.includes(req) && !keyFromVariable) out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+      if (!keys.includes(req) && !keyFromVariable)
+        out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
     }
     const given = new Set<string>();
     for (const property of node.children ?? []) {
@@ -98,7 +106,13 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       if (!childShape) {
         const near = closest(k, Object.keys(s.properties ?? {}));
         out.push(
-          diag('unknown-parameter', `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`, keyAt.start, keyAt.end, near ? { replacement: `"${near}"` } : undefined),
+          diag(
+            'unknown-parameter',
+            `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`,
+            keyAt.start,
+            keyAt.end,
+            near ? { replacement: `"${near}"` } : undefined,
+          ),
         );
         continue;
       }

@@ -141,14 +141,24 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
     const at = valueRange(line);
     // A `+` in a query string is sent as a space (`+02:00` arrives as ` 02:00`).
     const plus = line.source === 'query' && line.value.text.includes('+') ? "; in a query string '+' is a space: write %2B for a plus sign" : '';
-    out.push(diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+    out.push(
+      diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`, at.start, at.end, {
+        lineStart: line.start,
+        lineEnd: line.end,
+      }),
+    );
     return;
   }
   if (param.format) {
     const formatMsg = formatProblem(param.format, value, param.contextTypes);
     if (formatMsg) {
       const at = valueRange(line);
-      out.push(diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, { lineStart: line.start, lineEnd: line.end }));
+      out.push(
+        diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, {
+          lineStart: line.start,
+          lineEnd: line.end,
+        }),
+      );
     }
   }
 }

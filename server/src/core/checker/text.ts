@@ -42,7 +42,7 @@ export function checkHeaders(block: Block, out: Diagnostic[]) {
       out.push(
         diag(
           'token-in-file',
-          'an access token is written in the file: keep it in the editor\'s secret storage or LPREQ_TOKEN (lpreq sends it for you), or use {{$processEnv LPREQ_TOKEN}}',
+          "an access token is written in the file: keep it in the editor's secret storage or LPREQ_TOKEN (lpreq sends it for you), or use {{$processEnv LPREQ_TOKEN}}",
           h.value.start,
           h.value.end,
         ),
@@ -82,13 +82,16 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   const kind = kindOf(expression);
   if (kind.kind === 'system') return kind.verdict;
   if (kind.kind === 'request') {
-    return scopeHasRequest(scope, kind.name) ? undefined : `{{${expression}}} refers to a request named ${kind.name}, and no request before this one has # @name ${kind.name} (a request can only use the response of an earlier one)`;
+    return scopeHasRequest(scope, kind.name)
+      ? undefined
+      : `{{${expression}}} refers to a request named ${kind.name}, and no request before this one has # @name ${kind.name} (a request can only use the response of an earlier one)`;
   }
   // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
   if (scopeHasValue(scope, name)) return undefined;
   if (scope.scriptNames?.has(name)) return undefined;
-  if (name !== expression) return `{{${expression}}} is the percent-encoded value of ${name}, which is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
+  if (name !== expression)
+    return `{{${expression}}} is the percent-encoded value of ${name}, which is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
   return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
 }
 

@@ -10,8 +10,16 @@ import { matchedEndpoint, rank, wordEnd, type CompletionEntry } from './items';
 
 const HEADERS: { name: string; description: string; values: string[] }[] = [
   { name: 'Accept', description: 'The media types the client accepts; the API answers `application/json`.', values: ['application/json', '*/*'] },
-  { name: 'Content-Type', description: 'The media type of the body. lpreq sets it from the body (form or JSON) when absent.', values: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] },
-  { name: 'Authorization', description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.', values: ['Bearer {{$processEnv LPREQ_TOKEN}}', 'Bearer {{token}}'] },
+  {
+    name: 'Content-Type',
+    description: 'The media type of the body. lpreq sets it from the body (form or JSON) when absent.',
+    values: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  },
+  {
+    name: 'Authorization',
+    description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.',
+    values: ['Bearer {{$processEnv LPREQ_TOKEN}}', 'Bearer {{token}}'],
+  },
   { name: 'User-Agent', description: 'The client name.', values: ['lpreq'] },
   { name: 'If-None-Match', description: 'An ETag for a conditional request.', values: [] },
 ];
@@ -51,12 +59,33 @@ export function completeHeaderValue(name: string, text: string, from: number, co
   let s = from;
   while (s < col && text[s] === ' ') s++;
   h.values.forEach((v, i) => {
-    out.push({ label: v, kind: 'value', documentation: `A value of ${code(h.name)}: ${md(h.description)}`, insertText: v, snippet: false, start: abs(s), end: abs(Math.max(col, text.trimEnd().length)), sortText: rank(0, i), detail: `${h.name} value` });
+    out.push({
+      label: v,
+      kind: 'value',
+      documentation: `A value of ${code(h.name)}: ${md(h.description)}`,
+      insertText: v,
+      snippet: false,
+      start: abs(s),
+      end: abs(Math.max(col, text.trimEnd().length)),
+      sortText: rank(0, i),
+      detail: `${h.name} value`,
+    });
   });
 }
 
 export function completeMetadata(start: number, end: number, out: CompletionEntry[]) {
   METADATA.forEach((m, i) => {
-    out.push({ label: `@${m.key}`, filterText: m.key, kind: 'metadata', detail: 'request metadata', documentation: m.doc, insertText: m.insert, snippet: true, start, end, sortText: rank(0, i) });
+    out.push({
+      label: `@${m.key}`,
+      filterText: m.key,
+      kind: 'metadata',
+      detail: 'request metadata',
+      documentation: m.doc,
+      insertText: m.insert,
+      snippet: true,
+      start,
+      end,
+      sortText: rank(0, i),
+    });
   });
 }

@@ -99,7 +99,17 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
           const keys = (shape.required ?? []).filter((k) => own(shape.properties, k));
           return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(own(shape.properties, k)!)}`).join(', ')}}`;
         };
-        out.push({ label: 'JSON body', kind: 'value', detail: endpoint.jsonBody.description ?? 'the documented JSON body', documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined, insertText: skeleton(endpoint.jsonBody), snippet: true, start: abs(col), end: abs(col), sortText: rank(0, 0) });
+        out.push({
+          label: 'JSON body',
+          kind: 'value',
+          detail: endpoint.jsonBody.description ?? 'the documented JSON body',
+          documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined,
+          insertText: skeleton(endpoint.jsonBody),
+          snippet: true,
+          start: abs(col),
+          end: abs(col),
+          sortText: rank(0, 0),
+        });
         return out;
       }
       completeBodyLine(ctx, block, line.text, col, abs, line.start, out, options);

@@ -69,7 +69,17 @@ export function completeJson(ctx: ServiceContext, block: Block, rel: number, bas
   values?.forEach((v, i) => {
     const text = param?.type === 'boolean' ? v : JSON.stringify(v);
     const meaning = own(param?.enumDescriptions, v);
-    out.push({ label: text, kind: 'value', detail: param?.name, documentation: param ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}` : undefined, insertText: snippetText(text), snippet: false, start, end, sortText: rank(0, i) });
+    out.push({
+      label: text,
+      kind: 'value',
+      detail: param?.name,
+      documentation: param ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}` : undefined,
+      insertText: snippetText(text),
+      snippet: false,
+      start,
+      end,
+      sortText: rank(0, i),
+    });
   });
 }
 
@@ -156,7 +166,15 @@ interface JsonKey {
   value: string;
 }
 
-const JSON_VALUE: Record<string, string> = { object: '{$1}', array: '[$1]', string: '"$1"', integer: '$1', number: '$1', boolean: '${1|true,false|}', any: '$1' };
+const JSON_VALUE: Record<string, string> = {
+  object: '{$1}',
+  array: '[$1]',
+  string: '"$1"',
+  integer: '$1',
+  number: '$1',
+  boolean: '${1|true,false|}',
+  any: '$1',
+};
 
 /**
  * The keys of the object at `path`: from the endpoint's JSON shape, or from its bracket
@@ -188,8 +206,18 @@ function jsonKeys(endpoint: Endpoint, path: (string | number)[], missing: Set<st
     const rest = segments.slice(prefix.length + 1);
     const leaf = rest.length === 0;
     const array = rest.length === 1 && rest[0] === '';
-    const value = leaf ? JSON_VALUE[param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string'] : array ? '[$1]' : '{$1}';
-    keys.set(key, { key, detail: leaf || array ? typeLabel(param) + (param.required ? ' · Required' : '') : 'object', documentation: leaf || array ? describeParameter(endpoint, param) : undefined, required: param.required === true, value });
+    const value = leaf
+      ? JSON_VALUE[param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string']
+      : array
+        ? '[$1]'
+        : '{$1}';
+    keys.set(key, {
+      key,
+      detail: leaf || array ? typeLabel(param) + (param.required ? ' · Required' : '') : 'object',
+      documentation: leaf || array ? describeParameter(endpoint, param) : undefined,
+      required: param.required === true,
+      value,
+    });
   }
   // A key that leads to a parameter the request misses as it stands comes first too.
   for (const k of keys.values()) {
@@ -209,6 +237,12 @@ function jsonParameter(endpoint: Endpoint, path: (string | number)[]) {
   const keys = path.filter((p): p is string => typeof p === 'string');
   if (keys.length === 0) return undefined;
   const isArray = typeof path[path.length - 1] === 'number';
-  const name = keys[0] + keys.slice(1).map((k) => `[${k}]`).join('') + (isArray ? '[]' : '');
+  const name =
+    keys[0] +
+    keys
+      .slice(1)
+      .map((k) => `[${k}]`)
+      .join('') +
+    (isArray ? '[]' : '');
   return endpoint.params.find((p) => p.name === name);
 }

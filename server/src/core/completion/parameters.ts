@@ -150,7 +150,11 @@ export function completeParameterNames(
         label,
         kind: 'parameter',
         detail: leaf ? detail : 'object',
-        documentation: leaf ? doc : pattern ? md(own(param.patterns, pattern[1])?.description ?? '') : `The keys inside ${code(`${basePrefix}${shownKey}]`)}, as bracket names (${code(param.name)})`,
+        documentation: leaf
+          ? doc
+          : pattern
+            ? md(own(param.patterns, pattern[1])?.description ?? '')
+            : `The keys inside ${code(`${basePrefix}${shownKey}]`)}, as bracket names (${code(param.name)})`,
         insertText: leaf ? insert + snippetText(suffix) : insert,
         snippet: true,
         start: levelStart,
@@ -179,34 +183,32 @@ function patternRest(param: CatalogParameter, prefix: string): string | undefine
   for (let i = 0; i < inner.length; i++) {
     if (!param.parsedName.patternAt.has(i + 1) && segs[i + 1] !== inner[i]) return undefined;
   }
-  return segs.slice(inner.length + 1).map((s) => `${s}]`).join('[');
+  return segs
+    .slice(inner.length + 1)
+    .map((s) => `${s}]`)
+    .join('[');
 }
 
 /** `permissions[{X}][enabled]` as a snippet: the pattern segment becomes a tab stop (a choice when listed). */
 function patternSnippet(param: CatalogParameter, text: string): string {
   let n = 1;
-  return text.split(/(\{\w+\})/).map((part) => {
-    const m = /^\{(\w+)\}$/.exec(part);
-    if (!m) return snippetText(part);
-    const values = own(param.patterns, m[1])?.values;
-    if (values && values.length > 0) return `\${${n++}|${values.map(choiceText).join(',')}|}`;
-    return `\${${n++}:${m[1]}}`;
-  }).join('');
+  return text
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return snippetText(part);
+      const values = own(param.patterns, m[1])?.values;
+      if (values && values.length > 0) return `\${${n++}|${values.map(choiceText).join(',')}|}`;
+      return `\${${n++}:${m[1]}}`;
+    })
+    .join('');
 }
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-function completeValues(
-  ctx: ServiceContext,
-  block: Block,
-  name: string,
-  start: number,
-  end: number,
-  out: CompletionEntry[],
-  options: CompletionOptions,
-) {
+function completeValues(ctx: ServiceContext, block: Block, name: string, start: number, end: number, out: CompletionEntry[], options: CompletionOptions) {
   const endpoint = matchedEndpoint(ctx, block);
   if (!endpoint) return;
   const found = lookupParameter(endpoint, name);

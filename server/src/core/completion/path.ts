@@ -22,7 +22,18 @@ const METHOD_DOCS: Record<(typeof METHODS)[number], string> = {
 
 export function completeMethods(start: number, end: number, out: CompletionEntry[], spaceFollows = false) {
   METHODS.forEach((m, i) => {
-    out.push({ label: m, kind: 'method', documentation: METHOD_DOCS[m], insertText: spaceFollows ? m : `${m} `, snippet: false, start, end, sortText: rank(0, i), retrigger: !spaceFollows, detail: 'HTTP method' });
+    out.push({
+      label: m,
+      kind: 'method',
+      documentation: METHOD_DOCS[m],
+      insertText: spaceFollows ? m : `${m} `,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(0, i),
+      retrigger: !spaceFollows,
+      detail: 'HTTP method',
+    });
   });
 }
 
@@ -145,9 +156,7 @@ function completePath(
   let i = 0;
   for (const [key, choice] of remainders) {
     let stop = 1;
-    const snippet = choice.rest
-      .map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`))
-      .join('/');
+    const snippet = choice.rest.map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`)).join('/');
     const methods = [...new Set(choice.endpoints.map((e) => e.method))];
     const own = choice.endpoints.find((e) => e.method === method);
     const shown = own ?? choice.endpoints[0];
@@ -156,7 +165,10 @@ function completePath(
       label: leading + key,
       kind: 'path',
       detail: `${methods.join(', ')} ${choice.template}`,
-      documentation: describeEndpoint(shown, shown.paths.find((p) => p.template === choice.template)),
+      documentation: describeEndpoint(
+        shown,
+        shown.paths.find((p) => p.template === choice.template),
+      ),
       insertText: snippetText(leading) + snippet,
       snippet: true,
       start,
@@ -173,7 +185,10 @@ function completePath(
       label: `${leading}${literal}/`,
       kind: 'segment',
       detail: 'path segment',
-      documentation: `Goes on to ${onward.length === 1 ? 'the documented path' : `${onward.length} documented paths`}:\n\n${onward.slice(0, 8).map((t) => `- ${code(t)}`).join('\n')}${onward.length > 8 ? '\n- ...' : ''}`,
+      documentation: `Goes on to ${onward.length === 1 ? 'the documented path' : `${onward.length} documented paths`}:\n\n${onward
+        .slice(0, 8)
+        .map((t) => `- ${code(t)}`)
+        .join('\n')}${onward.length > 8 ? '\n- ...' : ''}`,
       insertText: leading + literal + (slashFollows ? '' : '/'),
       snippet: false,
       start,

@@ -118,7 +118,9 @@ export function completeVariables(
         label: `${name}.${part}`,
         kind: 'reference',
         detail: `named request ${name}`,
-        documentation: part.includes('body') ? `A value of the response body of ${code(name)}, by JSONPath: ${code(`${name}.response.body.$.id`)}` : `A response header of ${code(name)}: ${code(`${name}.response.headers.Location`)}`,
+        documentation: part.includes('body')
+          ? `A value of the response body of ${code(name)}, by JSONPath: ${code(`${name}.response.body.$.id`)}`
+          : `A response header of ${code(name)}: ${code(`${name}.response.headers.Location`)}`,
         insertText: `${snippetText(`${name}.${part}`)}$0${close}`,
         snippet: true,
         start,

@@ -48,7 +48,12 @@ export function parseBody(text: string, count: number, from: number, block: Bloc
           j = scriptEnd(text, starts, ends, count, j);
           continue;
         }
-        block.problems = add(block.problems, { code: 'syntax', message: 'the body is read from a file (< path): nothing else can follow it in this request', start: skipBlanks(text, starts[j], ends[j]), end: ends[j] });
+        block.problems = add(block.problems, {
+          code: 'syntax',
+          message: 'the body is read from a file (< path): nothing else can follow it in this request',
+          start: skipBlanks(text, starts[j], ends[j]),
+          end: ends[j],
+        });
       }
       return;
     }

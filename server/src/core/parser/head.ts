@@ -132,7 +132,12 @@ function parsePathLines(text: string, count: number, from: number, request: Requ
       last = tokenIn(text, lead, ends[k]);
       request.pathLines = add(request.pathLines ?? NONE, last);
       if (/\s/.test(withoutVariables(last.text.split(/[?#]/)[0]))) {
-        block.problems = add(block.problems, { code: 'syntax', message: 'a path line cannot contain spaces (percent-encode them as %20)', start: last.start, end: last.end });
+        block.problems = add(block.problems, {
+          code: 'syntax',
+          message: 'a path line cannot contain spaces (percent-encode them as %20)',
+          start: last.start,
+          end: last.end,
+        });
       }
       if (/[?#]/.test(last.text)) {
         k++;

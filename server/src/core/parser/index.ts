@@ -31,7 +31,7 @@ const SCRIPT_SET = /\b(client\.global|request\.variables)\.set\(\s*(["'])([A-Za-
 /** The variables the block's inline scripts (`{% ... %}`) set. */
 function scriptSets(text: string): ScriptSet[] {
   let out: ScriptSet[] = NONE;
-  for (let open = text.indexOf('{%'); open !== -1; ) {
+  for (let open = text.indexOf('{%'); open !== -1;) {
     const close = text.indexOf('%}', open + 2);
     const script = text.slice(open + 2, close === -1 ? text.length : close);
     for (const m of script.matchAll(SCRIPT_SET)) out = add(out, { name: m[3], global: m[1] === 'client.global' });

@@ -109,8 +109,17 @@ export function parseQuery(text: string, from: number, to: number, params: Param
       const eq = pair.text.indexOf('=');
       const nameEnd = eq === -1 ? pair.end : pair.start + eq;
       const name: Token = { text: text.slice(pair.start, nameEnd), start: pair.start, end: nameEnd };
-      const value: Token = eq === -1 ? { text: '', start: pair.end, end: pair.end } : { text: text.slice(nameEnd + 1, pair.end), start: nameEnd + 1, end: pair.end };
-      out = add(out, { name, value, decodedName: safeDecode(name.text), decodedValue: safeDecode(value.text), source: 'query', start: pair.start, end: pair.end });
+      const value: Token =
+        eq === -1 ? { text: '', start: pair.end, end: pair.end } : { text: text.slice(nameEnd + 1, pair.end), start: nameEnd + 1, end: pair.end };
+      out = add(out, {
+        name,
+        value,
+        decodedName: safeDecode(name.text),
+        decodedValue: safeDecode(value.text),
+        source: 'query',
+        start: pair.start,
+        end: pair.end,
+      });
     }
     i = amp + 1;
   }

@@ -8,7 +8,18 @@
 import type { Token } from './tree';
 
 export function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 10 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && (c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000)) || c === 0x1680;
+  return (
+    c === 32 ||
+    c === 9 ||
+    c === 13 ||
+    c === 10 ||
+    c === 12 ||
+    c === 11 ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    (c >= 0x2000 && (c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000)) ||
+    c === 0x1680
+  );
 }
 
 /** The first index in [from, to) that is not a space or tab (or `to`). */
@@ -103,7 +114,7 @@ export function splitLines(text: string): number {
   const starts = scratchStarts;
   const ends = scratchEnds;
   let count = 0;
-  for (let start = 0; start <= n; ) {
+  for (let start = 0; start <= n;) {
     let nl = text.indexOf('\n', start);
     if (nl === -1) nl = n;
     starts[count] = start;

@@ -24,7 +24,12 @@ export type ConflictingValuesRule = Z.output<ReturnType<typeof schema>>;
 export const conflictingValues: RuleKind<ConflictingValuesRule> = {
   kind: 'conflictingValues',
   schema,
-  lint: (rule, isParameter) => namesParameters(rule.kind, rule.all.map((c) => c.param), isParameter),
+  lint: (rule, isParameter) =>
+    namesParameters(
+      rule.kind,
+      rule.all.map((c) => c.param),
+      isParameter,
+    ),
   apply(rule, context) {
     const { sent, label, out } = context;
     // Lines of each parameter, keyed by their pattern instance (the values of the pattern segments).

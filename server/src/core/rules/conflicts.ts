@@ -29,6 +29,12 @@ export const conflicts: RuleKind<ConflictsRule> = {
   },
   describe: (rule, name) =>
     rule.params.includes(name)
-      ? { text: `Not together with ${rule.params.filter((p) => p !== name).map(code).join(', ')}: ${md(rule.text)}`, requires: false }
+      ? {
+          text: `Not together with ${rule.params
+            .filter((p) => p !== name)
+            .map(code)
+            .join(', ')}: ${md(rule.text)}`,
+          requires: false,
+        }
       : undefined,
 };

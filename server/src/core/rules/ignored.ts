@@ -33,13 +33,10 @@ export const ignored: RuleKind<IgnoredRule> = {
     for (const name of rule.params) {
       for (const line of context.lineOf(name)) {
         out.push(
-          diag(
-            'ignored-parameter',
-            `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
-            line.name.start,
-            line.name.end,
-            { lineStart: line.start, lineEnd: line.end },
-          ),
+          diag('ignored-parameter', `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`, line.name.start, line.name.end, {
+            lineStart: line.start,
+            lineEnd: line.end,
+          }),
         );
       }
     }

@@ -36,7 +36,8 @@ export const valueKinds: RuleKind<ValueKindsRule> = {
       const count = (counts.get(kind.name) ?? 0) + 1;
       counts.set(kind.name, count);
       let problem: string | undefined;
-      if (first && first.kind !== kind.name) problem = `${line.decodedName} = ${value} (a ${kind.name}) with ${first.line.decodedName} = ${first.line.decodedValue} (a ${first.kind})`;
+      if (first && first.kind !== kind.name)
+        problem = `${line.decodedName} = ${value} (a ${kind.name}) with ${first.line.decodedName} = ${first.line.decodedValue} (a ${first.kind})`;
       else if (kind.max !== undefined && count > kind.max) problem = `${line.decodedName} = ${value}: more than ${kind.max} ${kind.name}`;
       first ??= { kind: kind.name, line };
       if (!problem) continue;

@@ -29,7 +29,8 @@ export const valueRequires: RuleKind<ValueRequiresRule> = {
     if (!vs) return;
     if (rule.value !== undefined && !vs.includes(rule.value)) return;
     const req = context.values(rule.requires.param);
-    const satisfied = rule.requires.value === undefined ? context.isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
+    const satisfied =
+      rule.requires.value === undefined ? context.isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
     if (satisfied) return;
     const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
     if (reportedMissing.has(what)) return;

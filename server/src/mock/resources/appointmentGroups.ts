@@ -1,15 +1,5 @@
 /** Appointment groups (document A): groups of time slots, their appointments and participants. */
-import {
-  badRequest,
-  type HandlersOf,
-  includes,
-  list,
-  listParam,
-  type MockContext,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId } from '../context';
 import { documentedFields } from '../documented';
 import { toInt, toBool } from '../params';
 import type { MockState, Row } from '../state';
@@ -46,14 +36,16 @@ function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean):
   const fields = documentedFields(ctx, { under: 'appointment_group', except: ['new_appointments'], defaults: creating });
   for (const code of (fields.context_codes as string[] | undefined) ?? []) {
     const m = /^course_(\d+)$/.exec(code);
-    if (!m || !ctx.state.get('courses', m[1])) badRequest(`appointment_group[context_codes][]: ${code} is not a course of this institution`, 'invalid-context', 'appointment_group[context_codes][]');
+    if (!m || !ctx.state.get('courses', m[1]))
+      badRequest(`appointment_group[context_codes][]: ${code} is not a course of this institution`, 'invalid-context', 'appointment_group[context_codes][]');
   }
   const publish = toBool(g.publish);
   if (publish === false && !creating && group.workflow_state === 'active') {
     badRequest('an appointment group cannot be unpublished once it is published', 'cannot-unpublish', 'appointment_group[publish]');
   }
   Object.assign(group, fields);
-  if (Array.isArray(fields.sub_context_codes) && fields.sub_context_codes.some((c) => String(c).startsWith('group_category_'))) group.participant_type = 'Group';
+  if (Array.isArray(fields.sub_context_codes) && fields.sub_context_codes.some((c) => String(c).startsWith('group_category_')))
+    group.participant_type = 'Group';
   if (publish === true) group.workflow_state = 'active';
   group.updated_at = ctx.state.now();
   const created: Row[] = [];
@@ -71,7 +63,13 @@ export const appointmentGroupHandlers = {
   'appointment_groups.list': (ctx) => {
     const codes = listParam(ctx, 'context_codes');
     const manageable = ctx.params.get('scope') === 'manageable';
-    const groups = ctx.state.rows('appointment_groups', (g) => g.workflow_state !== 'deleted' && (manageable || g.workflow_state === 'active') && (codes.length === 0 || (g.context_codes as string[]).some((c) => codes.includes(c))));
+    const groups = ctx.state.rows(
+      'appointment_groups',
+      (g) =>
+        g.workflow_state !== 'deleted' &&
+        (manageable || g.workflow_state === 'active') &&
+        (codes.length === 0 || (g.context_codes as string[]).some((c) => codes.includes(c))),
+    );
     return list(groups.map((g) => groupView(ctx, g, includes(ctx, 'appointments'))));
   },
   'appointment_groups.create': (ctx) => {
@@ -79,8 +77,13 @@ export const appointmentGroupHandlers = {
     const group: Row = { workflow_state: 'pending', participant_type: 'User', created_at: ctx.state.now() };
     const slots = writeAppointmentGroup(ctx, group, true);
     const stored = ctx.state.insert('appointment_groups', group);
-    const created = slots.map((s) => ctx.state.insert('calendar_events', { ...s, appointment_group_id: stored.id, title: stored.title, reserved_user_ids: [] }));
-    const times = created.map((e) => String(e.start_at)).concat(created.map((e) => String(e.end_at))).sort();
+    const created = slots.map((s) =>
+      ctx.state.insert('calendar_events', { ...s, appointment_group_id: stored.id, title: stored.title, reserved_user_ids: [] }),
+    );
+    const times = created
+      .map((e) => String(e.start_at))
+      .concat(created.map((e) => String(e.end_at)))
+      .sort();
     if (times.length) Object.assign(stored, { start_at: times[0], end_at: times[times.length - 1] });
     const view = groupView(ctx, stored, false);
     if (created.length) view.new_appointments = created;
@@ -108,8 +111,15 @@ export const appointmentGroupHandlers = {
     const courseIds = (group.context_codes as string[]).map((c) => toInt(c.replace(/^course_/, '')));
     const reserved = new Set(appointmentsOf(ctx.state, group).flatMap((a) => (a.reserved_user_ids as number[]) ?? []));
     const registered = ctx.params.get('registration_status') === 'registered';
-    const ids = new Set(ctx.state.rows('enrollments', (e) => courseIds.includes(e.course_id as number) && e.type === 'StudentEnrollment').map((e) => e.user_id as number));
-    return list([...ids].filter((id) => !registered || reserved.has(id)).map((id) => ctx.state.get('users', id)).filter((u) => u !== undefined));
+    const ids = new Set(
+      ctx.state.rows('enrollments', (e) => courseIds.includes(e.course_id as number) && e.type === 'StudentEnrollment').map((e) => e.user_id as number),
+    );
+    return list(
+      [...ids]
+        .filter((id) => !registered || reserved.has(id))
+        .map((id) => ctx.state.get('users', id))
+        .filter((u) => u !== undefined),
+    );
   },
   'appointment_groups.groups': (ctx) => {
     const group = appointmentGroup(ctx);
@@ -123,7 +133,13 @@ export const appointmentGroupHandlers = {
     const open = ctx.state
       .rows('calendar_events', (e) => {
         const g = ctx.state.get('appointment_groups', e.appointment_group_id as number);
-        return g !== undefined && g.workflow_state === 'active' && (wanted.length === 0 || wanted.includes(g.id as number)) && String(e.start_at) >= now && ((e.reserved_user_ids as unknown[]) ?? []).length === 0;
+        return (
+          g !== undefined &&
+          g.workflow_state === 'active' &&
+          (wanted.length === 0 || wanted.includes(g.id as number)) &&
+          String(e.start_at) >= now &&
+          ((e.reserved_user_ids as unknown[]) ?? []).length === 0
+        );
       })
       .sort((a, b) => (String(a.start_at) < String(b.start_at) ? -1 : 1));
     return list(open.slice(0, 1));

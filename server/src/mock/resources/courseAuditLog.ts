@@ -1,9 +1,5 @@
 /** The course audit log (document C). */
-import {
-  course,
-  type HandlersOf,
-  list,
-} from '../context';
+import { course, type HandlersOf, list } from '../context';
 import type { Row } from '../state';
 import { courseView } from './courses';
 
@@ -17,6 +13,8 @@ export const courseAuditLogHandlers = {
       .sort((a, b) => (String(a.created_at) < String(b.created_at) ? 1 : -1))
       .map((e): Row => ({ ...e, links: { course: e.course_id, user: e.user_id, sis_batch: 0 } }));
     const userIds = [...new Set(events.map((e) => e.user_id))];
-    return list(events, 'events', { linked: { courses: [courseView(ctx, c)], users: userIds.map((id) => ctx.state.get('users', id as number)).filter(Boolean), page_views: [] } });
+    return list(events, 'events', {
+      linked: { courses: [courseView(ctx, c)], users: userIds.map((id) => ctx.state.get('users', id as number)).filter(Boolean), page_views: [] },
+    });
   },
 } satisfies HandlersOf<'course_audit_log'>;

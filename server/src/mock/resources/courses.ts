@@ -1,13 +1,5 @@
 /** Courses (document B). */
-import {
-  type HandlersOf,
-  includes,
-  list,
-  listParam,
-  type MockContext,
-  pick,
-  user,
-} from '../context';
+import { type HandlersOf, includes, list, listParam, type MockContext, pick, user } from '../context';
 import type { Row } from '../state';
 
 export function courseView(ctx: MockContext, c: Row, forUser?: number): Row {
@@ -19,7 +11,9 @@ export function courseView(ctx: MockContext, c: Row, forUser?: number): Row {
     root_account_id: acct?.root_account_id ?? acct?.id ?? c.account_id,
     grading_standard_id: c.grading_standard_id ?? 0,
     locale: c.locale ?? 'en',
-    enrollments: enrollments.filter((e) => e.user_id === (forUser ?? ctx.state.selfUserId)).map((e) => ({ type: String(e.type).replace('Enrollment', '').toLowerCase(), role: e.type, role_id: 0, user_id: e.user_id, enrollment_state: 'active' })),
+    enrollments: enrollments
+      .filter((e) => e.user_id === (forUser ?? ctx.state.selfUserId))
+      .map((e) => ({ type: String(e.type).replace('Enrollment', '').toLowerCase(), role: e.type, role_id: 0, user_id: e.user_id, enrollment_state: 'active' })),
     total_students: enrollments.filter((e) => e.type === 'StudentEnrollment').length,
     calendar: { ics: `${ctx.baseUrl}/feeds/calendars/course_${String(c.id)}.ics` },
     license: c.license ?? 'private',
@@ -29,7 +23,8 @@ export function courseView(ctx: MockContext, c: Row, forUser?: number): Row {
     blueprint_restrictions: {},
     blueprint_restrictions_by_object_type: {},
   };
-  if (includes(ctx, 'term')) view.term = ctx.state.get('terms', c.enrollment_term_id as number) ?? { id: 0, name: 'Default Term', start_at: null, end_at: null };
+  if (includes(ctx, 'term'))
+    view.term = ctx.state.get('terms', c.enrollment_term_id as number) ?? { id: 0, name: 'Default Term', start_at: null, end_at: null };
   if (includes(ctx, 'syllabus_body')) view.syllabus_body = c.syllabus_body ?? '';
   if (includes(ctx, 'total_students')) view.total_students = view.total_students as number;
   if (includes(ctx, 'sections')) view.sections = ctx.state.rows('sections', (s) => s.course_id === c.id).map((s) => pick(s, ['id', 'name']));

@@ -1,8 +1,5 @@
 /** Error reports (document C). */
-import {
-  type HandlersOf,
-  raw,
-} from '../context';
+import { type HandlersOf, raw } from '../context';
 
 export const errorReportHandlers = {
   'error_reports.create': (ctx) => {

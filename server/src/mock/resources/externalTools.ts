@@ -1,13 +1,5 @@
 /** External tools (document A): the tools of a course, account or group context. */
-import {
-  type ContextType,
-  type HandlersOf,
-  list,
-  type MockContext,
-  notFound,
-  one,
-  pathContext,
-} from '../context';
+import { type ContextType, type HandlersOf, list, type MockContext, notFound, one, pathContext } from '../context';
 import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';

@@ -1,14 +1,5 @@
 /** The folder tree shared by the file and folder endpoints (document A): lookups, views, names and copies. */
-import {
-  type ContextType,
-  HttpError,
-  type MockContext,
-  must,
-  nextPosition,
-  notFound,
-  pathContext,
-  pathId,
-} from '../context';
+import { type ContextType, HttpError, type MockContext, must, nextPosition, notFound, pathContext, pathId } from '../context';
 import { toInt } from '../params';
 import type { MockState, Row } from '../state';
 
@@ -16,7 +7,15 @@ export function rootFolder(state: MockState, type: ContextType, id: number): Row
   const existing = state.find('folders', (f) => f.context_type === type && f.context_id === id && f.parent_folder_id === null);
   if (existing) return existing;
   const name = type === 'Course' ? 'course files' : type === 'Group' ? 'group files' : 'my files';
-  return state.insert('folders', { context_type: type, context_id: id, name, parent_folder_id: null, position: 1, created_at: state.now(), updated_at: state.now() });
+  return state.insert('folders', {
+    context_type: type,
+    context_id: id,
+    name,
+    parent_folder_id: null,
+    position: 1,
+    created_at: state.now(),
+    updated_at: state.now(),
+  });
 }
 
 export function fullName(state: MockState, folder: Row): string {
@@ -110,7 +109,12 @@ export function placeFile(ctx: MockContext, folderId: number, name: string, movi
   if (onDuplicate === 'rename') {
     return freeName((n) => ctx.state.find('files', (f) => f.folder_id === folderId && f.display_name === n && f.id !== movingId) !== undefined, name);
   }
-  throw new HttpError(409, `a file named '${name}' already exists in folder ${folderId}; send on_duplicate=overwrite or on_duplicate=rename`, 'duplicate-name', 'on_duplicate');
+  throw new HttpError(
+    409,
+    `a file named '${name}' already exists in folder ${folderId}; send on_duplicate=overwrite or on_duplicate=rename`,
+    'duplicate-name',
+    'on_duplicate',
+  );
 }
 
 export function isInside(state: MockState, folder: Row, ancestor: Row): boolean {
@@ -129,8 +133,18 @@ export function deleteFolderTree(state: MockState, folder: Row) {
 }
 
 export function copyFolderTree(state: MockState, source: Row, parent: Row, name: string): Row {
-  const copy = state.insert('folders', { ...source, id: undefined, name, parent_folder_id: parent.id, context_type: parent.context_type, context_id: parent.context_id, created_at: state.now(), updated_at: state.now() });
-  for (const file of state.rows('files', (f) => f.folder_id === source.id)) state.insert('files', { ...file, id: undefined, folder_id: copy.id, uuid: undefined, created_at: state.now(), updated_at: state.now() });
+  const copy = state.insert('folders', {
+    ...source,
+    id: undefined,
+    name,
+    parent_folder_id: parent.id,
+    context_type: parent.context_type,
+    context_id: parent.context_id,
+    created_at: state.now(),
+    updated_at: state.now(),
+  });
+  for (const file of state.rows('files', (f) => f.folder_id === source.id))
+    state.insert('files', { ...file, id: undefined, folder_id: copy.id, uuid: undefined, created_at: state.now(), updated_at: state.now() });
   for (const child of state.rows('folders', (f) => f.parent_folder_id === source.id)) copyFolderTree(state, child, copy, String(child.name));
   return copy;
 }
@@ -138,14 +152,25 @@ export function copyFolderTree(state: MockState, source: Row, parent: Row, name:
 /** Finds (and with `create`, makes) the folder at a path under the context's root. */
 export function folderAtPath(ctx: MockContext, root: Row, path: string, create: boolean): Row[] | undefined {
   const chain = [root];
-  const parts = path.split('/').map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = path
+    .split('/')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts[0] === root.name) parts.shift();
   for (const part of parts) {
     const parent = chain[chain.length - 1];
     let next = ctx.state.find('folders', (f) => f.parent_folder_id === parent.id && f.name === part);
     if (!next) {
       if (!create) return undefined;
-      next = ctx.state.insert('folders', { context_type: parent.context_type, context_id: parent.context_id, name: part, parent_folder_id: parent.id, position: nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)), created_at: ctx.state.now(), updated_at: ctx.state.now() });
+      next = ctx.state.insert('folders', {
+        context_type: parent.context_type,
+        context_id: parent.context_id,
+        name: part,
+        parent_folder_id: parent.id,
+        position: nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)),
+        created_at: ctx.state.now(),
+        updated_at: ctx.state.now(),
+      });
     }
     chain.push(next);
   }
@@ -155,11 +180,15 @@ export function folderAtPath(ctx: MockContext, root: Row, path: string, create: 
 export function sortFiles(ctx: MockContext, files: Row[]): Row[] {
   const sort = ctx.params.get('sort') ?? 'name';
   const key = (f: Row): string | number =>
-    sort === 'size' ? (toInt(f.size) ?? 0)
-    : sort === 'created_at' ? String(f.created_at ?? '')
-    : sort === 'updated_at' ? String(f.updated_at ?? f.created_at ?? '')
-    : sort === 'content_type' ? String(f['content-type'] ?? '')
-    : String(f.display_name).toLowerCase();
+    sort === 'size'
+      ? (toInt(f.size) ?? 0)
+      : sort === 'created_at'
+        ? String(f.created_at ?? '')
+        : sort === 'updated_at'
+          ? String(f.updated_at ?? f.created_at ?? '')
+          : sort === 'content_type'
+            ? String(f['content-type'] ?? '')
+            : String(f.display_name).toLowerCase();
   const out = [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return ctx.params.get('order') === 'desc' ? out.reverse() : out;
 }

@@ -1,14 +1,5 @@
 /** Files and usage rights (document A). */
-import {
-  badRequest,
-  type HandlersOf,
-  list,
-  listParam,
-  must,
-  notFound,
-  one,
-  pathContext,
-} from '../context';
+import { badRequest, type HandlersOf, list, listParam, must, notFound, one, pathContext } from '../context';
 import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
@@ -37,7 +28,10 @@ export const fileHandlers = {
     const types = listParam(ctx, 'content_types');
     files = files.filter((f) => {
       const mime = String(f['content-type'] ?? '');
-      return (!term || String(f.display_name).toLowerCase().includes(term)) && (types.length === 0 || types.some((t) => (t.includes('/') ? mime === t : mime.startsWith(`${t}/`))));
+      return (
+        (!term || String(f.display_name).toLowerCase().includes(term)) &&
+        (types.length === 0 || types.some((t) => (t.includes('/') ? mime === t : mime.startsWith(`${t}/`))))
+      );
     });
     return list(sortFiles(ctx, files).map((f) => fileView(ctx, f)));
   },
@@ -54,7 +48,8 @@ export const fileHandlers = {
     if (parent !== undefined) {
       const dest = ctx.state.get('folders', toInt(parent) ?? -1);
       if (!dest) badRequest(`parent_folder_id: folder ${parent} does not exist`, 'not-found', 'parent_folder_id');
-      if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id) badRequest('parent_folder_id must be in the same context as the current folder', 'other-context', 'parent_folder_id');
+      if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id)
+        badRequest('parent_folder_id must be in the same context as the current folder', 'other-context', 'parent_folder_id');
       destId = dest.id as number;
     }
     const name = placeFile(ctx, destId, ctx.params.get('name') ?? String(file.display_name), file.id as number);
@@ -70,13 +65,22 @@ export const fileHandlers = {
   },
   'files.upload': (ctx) => {
     const folder = folderById(ctx, 'folder_id');
-    return { kind: 'raw', status: 200, body: { upload_url: `${ctx.baseUrl}/files_api/upload/${String(folder.id)}`, upload_params: { folder_id: folder.id, name: ctx.params.get('name') ?? null } } };
+    return {
+      kind: 'raw',
+      status: 200,
+      body: {
+        upload_url: `${ctx.baseUrl}/files_api/upload/${String(folder.id)}`,
+        upload_params: { folder_id: folder.id, name: ctx.params.get('name') ?? null },
+      },
+    };
   },
   'usage_rights.set': (ctx) => {
     const context = pathContext(ctx);
     if (!context) notFound('context');
     const rights = ctx.params.group('usage_rights');
-    const ids = listParam(ctx, 'file_ids').map((s) => toInt(s)).filter((n): n is number => n !== undefined);
+    const ids = listParam(ctx, 'file_ids')
+      .map((s) => toInt(s))
+      .filter((n): n is number => n !== undefined);
     const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
     const updated: number[] = [];
     for (const id of ids) {
@@ -86,6 +90,13 @@ export const fileHandlers = {
       updated.push(id);
     }
     const license = String(rights.license ?? 'private');
-    return one({ legal_copyright: rights.legal_copyright ?? '', use_justification: rights.use_justification ?? 'own_copyright', license, license_name: license === 'private' ? 'Private (Copyrighted)' : license, message: `${updated.length} file${updated.length === 1 ? '' : 's'} updated`, file_ids: updated });
+    return one({
+      legal_copyright: rights.legal_copyright ?? '',
+      use_justification: rights.use_justification ?? 'own_copyright',
+      license,
+      license_name: license === 'private' ? 'Private (Copyrighted)' : license,
+      message: `${updated.length} file${updated.length === 1 ? '' : 's'} updated`,
+      file_ids: updated,
+    });
   },
 } satisfies HandlersOf<'files' | 'usage_rights'>;

@@ -1,23 +1,31 @@
 /** Folders (document A). */
-import {
-  badRequest,
-  byPosition,
-  type HandlersOf,
-  HttpError,
-  list,
-  nextPosition,
-  notFound,
-  one,
-  pathContext,
-} from '../context';
+import { badRequest, byPosition, type HandlersOf, HttpError, list, nextPosition, notFound, one, pathContext } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
-import { rootFolder, fullName, folderView, fileView, folderById, contextFolders, freeName, placeFile, isInside, deleteFolderTree, copyFolderTree, folderAtPath } from './fileTree';
+import {
+  rootFolder,
+  fullName,
+  folderView,
+  fileView,
+  folderById,
+  contextFolders,
+  freeName,
+  placeFile,
+  isInside,
+  deleteFolderTree,
+  copyFolderTree,
+  folderAtPath,
+} from './fileTree';
 
 export const folderHandlers = {
   'folders.list': (ctx) => {
     const folder = folderById(ctx, 'id');
-    return list(ctx.state.rows('folders', (f) => f.parent_folder_id === folder.id).sort(byPosition).map((f) => folderView(ctx, f)));
+    return list(
+      ctx.state
+        .rows('folders', (f) => f.parent_folder_id === folder.id)
+        .sort(byPosition)
+        .map((f) => folderView(ctx, f)),
+    );
   },
   'folders.list_all': (ctx) => {
     const context = pathContext(ctx);
@@ -46,7 +54,8 @@ export const folderHandlers = {
     if (ctx.params.has('parent_folder_id')) {
       const dest = ctx.state.get('folders', ctx.params.int('parent_folder_id') ?? -1);
       if (!dest) badRequest(`parent_folder_id: folder ${ctx.params.get('parent_folder_id') ?? ''} does not exist`, 'not-found', 'parent_folder_id');
-      if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id) badRequest('parent_folder_id must be in the same context', 'other-context', 'parent_folder_id');
+      if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id)
+        badRequest('parent_folder_id must be in the same context', 'other-context', 'parent_folder_id');
       if (isInside(ctx.state, dest, folder)) badRequest('a folder cannot be moved into itself', 'invalid-move', 'parent_folder_id');
       folder.parent_folder_id = dest.id;
     }
@@ -64,7 +73,8 @@ export const folderHandlers = {
       parent = root;
       if (ctx.params.has('parent_folder_id')) {
         const p = ctx.state.get('folders', ctx.params.int('parent_folder_id') ?? -1);
-        if (!p || p.context_type !== context.type || p.context_id !== context.id) notFound(`folder ${ctx.params.get('parent_folder_id') ?? ''} in this context`);
+        if (!p || p.context_type !== context.type || p.context_id !== context.id)
+          notFound(`folder ${ctx.params.get('parent_folder_id') ?? ''} in this context`);
         parent = p;
       } else if (ctx.params.has('parent_folder_path')) {
         const chain = folderAtPath(ctx, root, ctx.params.get('parent_folder_path') ?? '', true);
@@ -94,7 +104,12 @@ export const folderHandlers = {
     if (folder.parent_folder_id === null) badRequest('the root folder of a context cannot be deleted', 'root-folder');
     const view = folderView(ctx, folder);
     if (((view.files_count as number) > 0 || (view.folders_count as number) > 0) && ctx.params.bool('force') !== true) {
-      throw new HttpError(409, `folder ${String(folder.id)} is not empty (${String(view.files_count)} files, ${String(view.folders_count)} folders); send force=true to delete it with its contents`, 'folder-not-empty', 'force');
+      throw new HttpError(
+        409,
+        `folder ${String(folder.id)} is not empty (${String(view.files_count)} files, ${String(view.folders_count)} folders); send force=true to delete it with its contents`,
+        'folder-not-empty',
+        'force',
+      );
     }
     deleteFolderTree(ctx.state, folder);
     return { kind: 'one', value: view, as: 'Folder' };
@@ -104,7 +119,15 @@ export const folderHandlers = {
     const source = ctx.state.get('files', ctx.params.int('source_file_id') ?? -1);
     if (!source) notFound(`file ${ctx.params.get('source_file_id') ?? ''}`);
     const name = placeFile(ctx, dest.id as number, String(source.display_name));
-    const copy = ctx.state.insert('files', { ...source, id: undefined, uuid: undefined, folder_id: dest.id, display_name: name, created_at: ctx.state.now(), updated_at: ctx.state.now() });
+    const copy = ctx.state.insert('files', {
+      ...source,
+      id: undefined,
+      uuid: undefined,
+      folder_id: dest.id,
+      display_name: name,
+      created_at: ctx.state.now(),
+      updated_at: ctx.state.now(),
+    });
     return one(fileView(ctx, copy));
   },
   'folders.copy_folder': (ctx) => {

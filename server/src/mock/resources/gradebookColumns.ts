@@ -1,19 +1,5 @@
 /** Custom gradebook columns and their data (document B). */
-import {
-  badRequest,
-  byPosition,
-  course,
-  type HandlersOf,
-  list,
-  listParam,
-  type MockContext,
-  nextPosition,
-  notFound,
-  one,
-  pathId,
-  raw,
-  user,
-} from '../context';
+import { badRequest, byPosition, course, type HandlersOf, list, listParam, type MockContext, nextPosition, notFound, one, pathId, raw, user } from '../context';
 import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
@@ -56,7 +42,9 @@ export const gradebookColumnHandlers = {
     const c = course(ctx);
     const order = listParam(ctx, 'order').map((x) => toInt(x));
     const columns = ctx.state.rows('custom_columns', (x) => x.course_id === c.id);
-    for (const id of order) if (!columns.some((col) => col.id === id)) badRequest(`order[]: column ${String(id)} is not a custom column of course ${String(c.id)}`, 'not-found', 'order[]');
+    for (const id of order)
+      if (!columns.some((col) => col.id === id))
+        badRequest(`order[]: column ${String(id)} is not a custom column of course ${String(c.id)}`, 'not-found', 'order[]');
     order.forEach((id, i) => {
       const col = columns.find((x) => x.id === id);
       if (col) col.position = i + 1;

@@ -1,11 +1,5 @@
 /** Gradebook history (document B): grading events by day, grader and assignment. */
-import {
-  course,
-  type HandlersOf,
-  list,
-  type MockContext,
-  pathId,
-} from '../context';
+import { course, type HandlersOf, list, type MockContext, pathId } from '../context';
 import type { Row } from '../state';
 import { submissionView } from './submissions';
 
@@ -56,11 +50,24 @@ export const gradebookHistoryHandlers = {
   'gradebook_history.days': (ctx) => {
     const events = gradeEvents(ctx, course(ctx));
     const dates = [...new Set(events.map((e) => e.date))].sort().reverse();
-    return list(dates.map((date) => ({ date, graders: graders(ctx, events.filter((e) => e.date === date)) })));
+    return list(
+      dates.map((date) => ({
+        date,
+        graders: graders(
+          ctx,
+          events.filter((e) => e.date === date),
+        ),
+      })),
+    );
   },
   'gradebook_history.day': (ctx) => {
     const date = ctx.bindings.get('date') ?? '';
-    return list(graders(ctx, gradeEvents(ctx, course(ctx)).filter((e) => e.date === date)));
+    return list(
+      graders(
+        ctx,
+        gradeEvents(ctx, course(ctx)).filter((e) => e.date === date),
+      ),
+    );
   },
   'gradebook_history.submissions': (ctx) => {
     const date = ctx.bindings.get('date') ?? '';
@@ -76,11 +83,13 @@ export const gradebookHistoryHandlers = {
       .filter((e) => (assignment === undefined || e.submission.assignment_id === assignment) && (userId === undefined || e.submission.user_id === userId))
       .sort((a, b) => (String(a.submission.graded_at) < String(b.submission.graded_at) ? -1 : 1));
     if (ctx.params.bool('ascending') !== true) events.reverse();
-    return list(events.map((e) => {
-      const v = versionOf(ctx, e.submission);
-      delete v.new_grade;
-      delete v.previous_grade;
-      return v;
-    }));
+    return list(
+      events.map((e) => {
+        const v = versionOf(ctx, e.submission);
+        delete v.new_grade;
+        delete v.previous_grade;
+        return v;
+      }),
+    );
   },
 } satisfies HandlersOf<'gradebook_history'>;

@@ -1,16 +1,5 @@
 /** Grading periods (document B) of a course or an account. */
-import {
-  account,
-  badRequest,
-  course,
-  type HandlersOf,
-  list,
-  type MockContext,
-  notFound,
-  one,
-  pathId,
-  raw,
-} from '../context';
+import { account, badRequest, course, type HandlersOf, list, type MockContext, notFound, one, pathId, raw } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
 
@@ -29,14 +18,18 @@ export const gradingPeriodHandlers = {
   'grading_periods.list': (ctx) => {
     const owner = ctx.bindings.has('account_id') ? { key: 'account_id' as const, id: account(ctx).id } : { key: 'course_id' as const, id: course(ctx).id };
     const rows = ctx.state.rows('grading_periods', (p) => p[owner.key] === owner.id).sort((a, b) => (String(a.start_date) < String(b.start_date) ? -1 : 1));
-    return list(rows.map((p) => periodView(ctx, p)), 'grading_periods');
+    return list(
+      rows.map((p) => periodView(ctx, p)),
+      'grading_periods',
+    );
   },
   'grading_periods.show': (ctx) => one({ grading_periods: [periodView(ctx, gradingPeriodOf(ctx))] }),
   'grading_periods.update': (ctx) => {
     const p = gradingPeriodOf(ctx);
     // The docs send one period as the first element of grading_periods[] (start and end dates are required).
     Object.assign(p, documentedFields(ctx, { under: 'grading_periods', element: 0, resource: 'GradingPeriod' }));
-    if (String(p.end_date) < String(p.start_date)) badRequest('grading_periods[][end_date] is before the start date', 'invalid-dates', 'grading_periods[][end_date]');
+    if (String(p.end_date) < String(p.start_date))
+      badRequest('grading_periods[][end_date] is before the start date', 'invalid-dates', 'grading_periods[][end_date]');
     return one({ grading_periods: [periodView(ctx, p)] });
   },
   'grading_periods.delete': (ctx) => {

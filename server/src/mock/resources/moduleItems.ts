@@ -1,15 +1,5 @@
 /** Module items (document A): the items of a module. */
-import {
-  badRequest,
-  type HandlersOf,
-  includes,
-  list,
-  type MockContext,
-  nextPosition,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, type HandlersOf, includes, list, type MockContext, nextPosition, notFound, one, pathId } from '../context';
 import { documentedFields, isObject } from '../documented';
 import { toInt } from '../params';
 import type { MockState, Row } from '../state';
@@ -18,11 +8,15 @@ import { moduleOf, itemView, itemsOf } from './modules';
 function itemTitle(state: MockState, type: string, contentId: number | undefined, fallback: unknown): string {
   if (typeof fallback === 'string' && fallback) return fallback;
   const source =
-    type === 'Assignment' ? state.get('assignments', contentId ?? 0)?.name
-    : type === 'Quiz' ? state.get('quizzes', contentId ?? 0)?.title
-    : type === 'File' ? state.get('files', contentId ?? 0)?.display_name
-    : type === 'ExternalTool' ? state.get('external_tools', contentId ?? 0)?.name
-    : undefined;
+    type === 'Assignment'
+      ? state.get('assignments', contentId ?? 0)?.name
+      : type === 'Quiz'
+        ? state.get('quizzes', contentId ?? 0)?.title
+        : type === 'File'
+          ? state.get('files', contentId ?? 0)?.display_name
+          : type === 'ExternalTool'
+            ? state.get('external_tools', contentId ?? 0)?.name
+            : undefined;
   return typeof source === 'string' ? source : `${type} ${contentId ?? ''}`.trim();
 }
 
@@ -38,7 +32,17 @@ export const moduleItemHandlers = {
   'module_items.list': (ctx) => {
     const m = moduleOf(ctx, 'module_id');
     const term = ctx.params.get('search_term')?.toLowerCase();
-    return list(itemsOf(ctx, m).filter((i) => !term || String(i.title ?? '').toLowerCase().includes(term)).map((i) => itemView(ctx, i, includes(ctx, 'content_details'))));
+    return list(
+      itemsOf(ctx, m)
+        .filter(
+          (i) =>
+            !term ||
+            String(i.title ?? '')
+              .toLowerCase()
+              .includes(term),
+        )
+        .map((i) => itemView(ctx, i, includes(ctx, 'content_details'))),
+    );
   },
   'module_items.show': (ctx) => {
     const m = moduleOf(ctx, 'module_id');
@@ -62,7 +66,8 @@ export const moduleItemHandlers = {
     writeItem(ctx, item);
     if (target !== undefined && target !== m.id) {
       const dest = ctx.state.get('modules', target);
-      if (!dest || dest.course_id !== m.course_id) badRequest(`module_item[module_id]: module ${target} is not in this course`, 'not-found', 'module_item[module_id]');
+      if (!dest || dest.course_id !== m.course_id)
+        badRequest(`module_item[module_id]: module ${target} is not in this course`, 'not-found', 'module_item[module_id]');
       item.module_id = target;
     }
     return one(itemView(ctx, item, false));

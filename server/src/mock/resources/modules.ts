@@ -1,16 +1,5 @@
 /** Modules (document A): lookups and views of a course's modules and their items, and the module endpoints. */
-import {
-  byPosition,
-  course,
-  type HandlersOf,
-  includes,
-  list,
-  type MockContext,
-  nextPosition,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { byPosition, course, type HandlersOf, includes, list, type MockContext, nextPosition, notFound, one, pathId } from '../context';
 import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
@@ -24,7 +13,11 @@ export function moduleOf(ctx: MockContext, idName = 'id'): Row {
 
 export function itemView(ctx: MockContext, item: Row, contentDetails: boolean): Row {
   const base = `${ctx.baseUrl}/api/v1/courses/${String(item.course_id)}`;
-  const view: Row = { ...item, html_url: `${base.replace('/api/v1', '')}/modules/items/${String(item.id)}`, url: `${base}/modules/${String(item.module_id)}/items/${String(item.id)}` };
+  const view: Row = {
+    ...item,
+    html_url: `${base.replace('/api/v1', '')}/modules/items/${String(item.id)}`,
+    url: `${base}/modules/${String(item.module_id)}/items/${String(item.id)}`,
+  };
   if (item.completion_requirement === undefined) view.completion_requirement = { type: 'must_view' };
   if (contentDetails) {
     const assignment = item.type === 'Assignment' ? ctx.state.get('assignments', item.content_id as number) : undefined;
@@ -55,7 +48,9 @@ function moduleView(ctx: MockContext, module: Row): Row {
     workflow_state: module.workflow_state ?? 'active',
   };
   // Doc A, Module: state and completed_at are present only for a student caller or when student_id is given.
-  const studentCaller = ctx.state.find('enrollments', (e) => e.course_id === module.course_id && e.user_id === ctx.state.selfUserId && e.type === 'StudentEnrollment') !== undefined;
+  const studentCaller =
+    ctx.state.find('enrollments', (e) => e.course_id === module.course_id && e.user_id === ctx.state.selfUserId && e.type === 'StudentEnrollment') !==
+    undefined;
   if (studentCaller || ctx.params.has('student_id')) {
     view.state = 'unlocked';
     view.completed_at = null;
@@ -65,7 +60,15 @@ function moduleView(ctx: MockContext, module: Row): Row {
   }
   if (includes(ctx, 'items')) {
     const term = ctx.params.get('search_term')?.toLowerCase();
-    view.items = items.filter((i) => !term || String(i.title ?? '').toLowerCase().includes(term)).map((i) => itemView(ctx, i, includes(ctx, 'content_details')));
+    view.items = items
+      .filter(
+        (i) =>
+          !term ||
+          String(i.title ?? '')
+            .toLowerCase()
+            .includes(term),
+      )
+      .map((i) => itemView(ctx, i, includes(ctx, 'content_details')));
   }
   return view;
 }
@@ -95,14 +98,35 @@ export const moduleHandlers = {
     const c = course(ctx);
     const term = ctx.params.get('search_term')?.toLowerCase();
     const modules = ctx.state.rows('modules', (m) => m.course_id === c.id).sort(byPosition);
-    return list(modules.filter((m) => !term || String(m.name).toLowerCase().includes(term) || (includes(ctx, 'items') && itemsOf(ctx, m).some((i) => String(i.title ?? '').toLowerCase().includes(term)))).map((m) => moduleView(ctx, m)));
+    return list(
+      modules
+        .filter(
+          (m) =>
+            !term ||
+            String(m.name).toLowerCase().includes(term) ||
+            (includes(ctx, 'items') &&
+              itemsOf(ctx, m).some((i) =>
+                String(i.title ?? '')
+                  .toLowerCase()
+                  .includes(term),
+              )),
+        )
+        .map((m) => moduleView(ctx, m)),
+    );
   },
   'modules.show': (ctx) => one(moduleView(ctx, moduleOf(ctx))),
   'modules.create': (ctx) => {
     const c = course(ctx);
     const others = ctx.state.rows('modules', (x) => x.course_id === c.id);
     const last = nextPosition(others);
-    const m: Row = { course_id: c.id, workflow_state: 'active', published: false, require_sequential_progress: false, prerequisite_module_ids: [], position: last };
+    const m: Row = {
+      course_id: c.id,
+      workflow_state: 'active',
+      published: false,
+      require_sequential_progress: false,
+      prerequisite_module_ids: [],
+      position: last,
+    };
     writeModule(ctx, m);
     moveModule(others, m, last);
     return one(moduleView(ctx, ctx.state.insert('modules', m)));

@@ -1,14 +1,5 @@
 /** Notification preferences of a communication channel (document C). */
-import {
-  type HandlersOf,
-  list,
-  type MockContext,
-  must,
-  notFound,
-  one,
-  raw,
-  user,
-} from '../context';
+import { type HandlersOf, list, type MockContext, must, notFound, one, raw, user } from '../context';
 import { enumValue } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
@@ -16,15 +7,20 @@ import type { Row } from '../state';
 function channelOf(ctx: MockContext): Row {
   const u = ctx.template.includes('/users/self/') ? must(ctx, 'users', ctx.state.selfUserId, 'user') : user(ctx);
   const byId = ctx.bindings.get('communication_channel_id');
-  const channel = byId !== undefined
-    ? ctx.state.get('communication_channels', toInt(byId) ?? -1)
-    : ctx.state.find('communication_channels', (c) => c.type === ctx.bindings.get('type') && c.address === ctx.bindings.get('address'));
-  if (!channel || channel.user_id !== u.id) notFound(`communication channel ${byId ?? `${ctx.bindings.get('type') ?? ''}/${ctx.bindings.get('address') ?? ''}`} of user ${String(u.id)}`);
+  const channel =
+    byId !== undefined
+      ? ctx.state.get('communication_channels', toInt(byId) ?? -1)
+      : ctx.state.find('communication_channels', (c) => c.type === ctx.bindings.get('type') && c.address === ctx.bindings.get('address'));
+  if (!channel || channel.user_id !== u.id)
+    notFound(`communication channel ${byId ?? `${ctx.bindings.get('type') ?? ''}/${ctx.bindings.get('address') ?? ''}`} of user ${String(u.id)}`);
   return channel;
 }
 
 function preferenceView(ctx: MockContext, channel: Row, p: Row): Row {
-  return { ...p, href: `${ctx.baseUrl}/api/v1/users/${String(channel.user_id)}/communication_channels/${String(channel.id)}/notification_preferences/${String(p.notification)}` };
+  return {
+    ...p,
+    href: `${ctx.baseUrl}/api/v1/users/${String(channel.user_id)}/communication_channels/${String(channel.id)}/notification_preferences/${String(p.notification)}`,
+  };
 }
 
 export const notificationPreferenceHandlers = {

@@ -1,16 +1,5 @@
 /** Peer reviews (document B). */
-import {
-  badRequest,
-  courseOrSection,
-  type HandlersOf,
-  includes,
-  list,
-  type MockContext,
-  must,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, courseOrSection, type HandlersOf, includes, list, type MockContext, must, notFound, one, pathId } from '../context';
 import type { Row } from '../state';
 import { assignmentOf } from './submissions';
 
@@ -36,16 +25,32 @@ export const peerReviewHandlers = {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const asset = ctx.bindings.has('submission_id') ? submissionOfPath(ctx, c, a).id : undefined;
-    return list(ctx.state.rows('peer_reviews', (r) => r.assignment_id === a.id && (asset === undefined || r.asset_id === asset)).map((r) => peerReviewView(ctx, r)));
+    return list(
+      ctx.state.rows('peer_reviews', (r) => r.assignment_id === a.id && (asset === undefined || r.asset_id === asset)).map((r) => peerReviewView(ctx, r)),
+    );
   },
   'peer_reviews.create': (ctx) => {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const s = submissionOfPath(ctx, c, a);
     const reviewer = must(ctx, 'users', ctx.params.int('user_id'), 'user');
-    if (!ctx.state.find('enrollments', (e) => e.course_id === c.id && e.user_id === reviewer.id)) badRequest(`user ${String(reviewer.id)} is not in course ${String(c.id)}`, 'not-enrolled', 'user_id');
+    if (!ctx.state.find('enrollments', (e) => e.course_id === c.id && e.user_id === reviewer.id))
+      badRequest(`user ${String(reviewer.id)} is not in course ${String(c.id)}`, 'not-enrolled', 'user_id');
     const existing = ctx.state.find('peer_reviews', (r) => r.asset_id === s.id && r.assessor_id === reviewer.id);
-    return one(peerReviewView(ctx, existing ?? ctx.state.insert('peer_reviews', { course_id: c.id, assignment_id: a.id, asset_id: s.id, user_id: s.user_id, assessor_id: reviewer.id, workflow_state: 'assigned' })));
+    return one(
+      peerReviewView(
+        ctx,
+        existing ??
+          ctx.state.insert('peer_reviews', {
+            course_id: c.id,
+            assignment_id: a.id,
+            asset_id: s.id,
+            user_id: s.user_id,
+            assessor_id: reviewer.id,
+            workflow_state: 'assigned',
+          }),
+      ),
+    );
   },
   'peer_reviews.delete': (ctx) => {
     const { course: c } = courseOrSection(ctx);

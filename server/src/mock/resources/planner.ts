@@ -1,15 +1,5 @@
 /** Planner notes and planner items (document C). */
-import {
-  badRequest,
-  type HandlersOf,
-  list,
-  listParam,
-  type MockContext,
-  must,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, type HandlersOf, list, listParam, type MockContext, must, notFound, one, pathId } from '../context';
 import { documentedFields } from '../documented';
 import { toInt, inTimeRange } from '../params';
 import type { Row } from '../state';
@@ -43,13 +33,22 @@ function writeNote(ctx: MockContext, note: Row) {
     if (value === '' || value === 'null') delete note.course_id;
     else {
       const c = must(ctx, 'courses', toInt(value), 'course', value);
-      if (note.linked_object_type && note.course_id !== undefined && note.course_id !== c.id) badRequest('course_id cannot change for a note linked to a learning object', 'linked-note', 'course_id');
+      if (note.linked_object_type && note.course_id !== undefined && note.course_id !== c.id)
+        badRequest('course_id cannot change for a note linked to a learning object', 'linked-note', 'course_id');
       note.course_id = c.id;
     }
   }
   if (note.linked_object_type && note.linked_object_id !== undefined) {
-    const other = ctx.state.find('planner_notes', (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id);
-    if (other) badRequest(`planner note ${String(other.id)} already links to ${String(note.linked_object_type)} ${String(note.linked_object_id)}`, 'duplicate-link', 'linked_object_id');
+    const other = ctx.state.find(
+      'planner_notes',
+      (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id,
+    );
+    if (other)
+      badRequest(
+        `planner note ${String(other.id)} already links to ${String(note.linked_object_type)} ${String(note.linked_object_id)}`,
+        'duplicate-link',
+        'linked_object_id',
+      );
   }
 }
 
@@ -58,7 +57,13 @@ export const plannerHandlers = {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
     const codes = listParam(ctx, 'context_codes');
-    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end) && (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)));
+    const notes = ctx.state.rows(
+      'planner_notes',
+      (n) =>
+        n.user_id === ctx.state.selfUserId &&
+        inTimeRange(n.todo_date, start, end) &&
+        (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)),
+    );
     return { kind: 'list', items: notes, view: (n) => noteView(ctx, n as Row) };
   },
   'planner_notes.show': (ctx) => one(noteView(ctx, noteOf(ctx))),
@@ -89,29 +94,33 @@ export const plannerHandlers = {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
     const courseIds = new Set(ctx.state.rows('enrollments', (e) => e.user_id === ctx.state.selfUserId).map((e) => e.course_id));
-    const notes = ctx.state.rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end)).map((n) => ({
-      course_id: n.course_id ?? 0,
-      plannable_id: String(n.id),
-      plannable_type: 'planner_note',
-      plannable: noteView(ctx, n),
-      html_url: `${ctx.baseUrl}/api/v1/planner_notes/${String(n.id)}`,
-      visible_in_planner: true,
-      planner_override: null,
-      submissions: false,
-      _date: n.todo_date,
-    }));
-    const assignments = ctx.state.rows('assignments', (a) => courseIds.has(a.course_id) && inTimeRange(a.due_at, start, end)).map((a) => ({
-      context_type: 'Course',
-      course_id: a.course_id,
-      plannable_id: String(a.id),
-      plannable_type: 'assignment',
-      plannable: { id: a.id, title: a.name, due_at: a.due_at, points_possible: a.points_possible },
-      html_url: `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}`,
-      visible_in_planner: true,
-      planner_override: null,
-      submissions: { excused: false, graded: false, late: false, missing: false, needs_grading: false, with_feedback: false },
-      _date: a.due_at,
-    }));
+    const notes = ctx.state
+      .rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end))
+      .map((n) => ({
+        course_id: n.course_id ?? 0,
+        plannable_id: String(n.id),
+        plannable_type: 'planner_note',
+        plannable: noteView(ctx, n),
+        html_url: `${ctx.baseUrl}/api/v1/planner_notes/${String(n.id)}`,
+        visible_in_planner: true,
+        planner_override: null,
+        submissions: false,
+        _date: n.todo_date,
+      }));
+    const assignments = ctx.state
+      .rows('assignments', (a) => courseIds.has(a.course_id) && inTimeRange(a.due_at, start, end))
+      .map((a) => ({
+        context_type: 'Course',
+        course_id: a.course_id,
+        plannable_id: String(a.id),
+        plannable_type: 'assignment',
+        plannable: { id: a.id, title: a.name, due_at: a.due_at, points_possible: a.points_possible },
+        html_url: `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}`,
+        visible_in_planner: true,
+        planner_override: null,
+        submissions: { excused: false, graded: false, late: false, missing: false, needs_grading: false, with_feedback: false },
+        _date: a.due_at,
+      }));
     return list([...notes, ...assignments].sort((a, b) => (String(a._date) < String(b._date) ? -1 : 1)));
   },
 } satisfies HandlersOf<'planner_notes' | 'planner_items'>;

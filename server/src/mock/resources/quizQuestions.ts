@@ -1,14 +1,5 @@
 /** Quiz questions (document B). */
-import {
-  type HandlersOf,
-  list,
-  type MockContext,
-  nextPosition,
-  notFound,
-  one,
-  pathId,
-  raw,
-} from '../context';
+import { type HandlersOf, list, type MockContext, nextPosition, notFound, one, pathId, raw } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
 import { quizOf, questionsOf } from './quizzes';
@@ -30,7 +21,14 @@ export const quizQuestionHandlers = {
   },
   'quiz_questions.create': (ctx) => {
     const { course: c, quiz } = quizOf(ctx);
-    const q: Row = { quiz_id: quiz.id, course_id: c.id, position: nextPosition(questionsOf(ctx.state, quiz.id)), question_name: 'Question', question_type: 'text_only_question', answers: [] };
+    const q: Row = {
+      quiz_id: quiz.id,
+      course_id: c.id,
+      position: nextPosition(questionsOf(ctx.state, quiz.id)),
+      question_name: 'Question',
+      question_type: 'text_only_question',
+      answers: [],
+    };
     writeQuestion(ctx, q);
     return one(ctx.state.insert('quiz_questions', q));
   },

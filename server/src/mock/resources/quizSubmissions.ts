@@ -1,14 +1,5 @@
 /** Quiz submissions (document B): the attempts of a quiz, a state machine from untaken to complete. */
-import {
-  badRequest,
-  type HandlersOf,
-  HttpError,
-  list,
-  type MockContext,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, type HandlersOf, HttpError, list, type MockContext, notFound, one, pathId } from '../context';
 import { toInt, toNumber } from '../params';
 import type { MockState, Row } from '../state';
 import { setOwn } from '../../core';
@@ -23,7 +14,18 @@ function quizSubmissionOf(ctx: MockContext): { course: Row; quiz: Row; submissio
 }
 
 function quizSubmissionView(s: Row, withToken: boolean): Row {
-  const view: Row = { extra_attempts: 0, extra_time: 0, manually_unlocked: false, time_spent: 0, fudge_points: 0, has_seen_results: false, overdue_and_needs_submission: false, score_before_regrade: s.score ?? 0, kept_score: s.kept_score ?? s.score ?? 0, ...s };
+  const view: Row = {
+    extra_attempts: 0,
+    extra_time: 0,
+    manually_unlocked: false,
+    time_spent: 0,
+    fudge_points: 0,
+    has_seen_results: false,
+    overdue_and_needs_submission: false,
+    score_before_regrade: s.score ?? 0,
+    kept_score: s.kept_score ?? s.score ?? 0,
+    ...s,
+  };
   if (!withToken) delete view.validation_token;
   return view;
 }
@@ -43,7 +45,10 @@ function latestAttempt(state: MockState, quizId: unknown, userId: unknown, previ
 export const quizSubmissionHandlers = {
   'quiz_submissions.list': (ctx) => {
     const { quiz } = quizOf(ctx);
-    return list(ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(s, false)), 'quiz_submissions');
+    return list(
+      ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(s, false)),
+      'quiz_submissions',
+    );
   },
   'quiz_submissions.current': (ctx) => {
     const { quiz } = quizOf(ctx);
@@ -55,11 +60,16 @@ export const quizSubmissionHandlers = {
   'quiz_submissions.create': (ctx) => {
     const { course: c, quiz } = quizOf(ctx);
     if (quiz.locked === true) badRequest(`quiz ${String(quiz.id)} is locked`, 'quiz-locked');
-    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code) throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
+    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code)
+      throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     const preview = ctx.params.bool('preview') ?? false;
     const latest = latestAttempt(ctx.state, quiz.id, ctx.state.selfUserId, preview);
     if (latest && latest.workflow_state === 'untaken') {
-      throw new HttpError(409, `a quiz submission already exists for this user and quiz (submission ${String(latest.id)}, attempt ${String(latest.attempt)}, in progress)`, 'submission-exists');
+      throw new HttpError(
+        409,
+        `a quiz submission already exists for this user and quiz (submission ${String(latest.id)}, attempt ${String(latest.attempt)}, in progress)`,
+        'submission-exists',
+      );
     }
     const allowed = toInt(quiz.allowed_attempts) ?? -1;
     if (!preview && latest && allowed > 0 && (latest.attempt as number) >= allowed) {
@@ -89,7 +99,12 @@ export const quizSubmissionHandlers = {
     const entry = body?.quiz_submissions?.[0];
     if (!entry || toInt(entry.attempt) === undefined) badRequest('attempt missing or invalid', 'invalid-attempt', 'attempt');
     const attempt = toInt(entry.attempt);
-    if (attempt !== submission.attempt) badRequest(`attempt ${String(attempt)} is not the attempt of quiz submission ${String(submission.id)} (${String(submission.attempt)})`, 'invalid-attempt', 'attempt');
+    if (attempt !== submission.attempt)
+      badRequest(
+        `attempt ${String(attempt)} is not the attempt of quiz submission ${String(submission.id)} (${String(submission.attempt)})`,
+        'invalid-attempt',
+        'attempt',
+      );
     if (submission.workflow_state !== 'complete' && submission.workflow_state !== 'pending_review') {
       badRequest(`attempt ${String(attempt)} is not yet complete; only completed attempts can be updated`, 'attempt-not-complete', 'attempt');
     }
@@ -127,9 +142,12 @@ export const quizSubmissionHandlers = {
     }
     const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
-    if (attempt !== submission.attempt || latest?.id !== submission.id) badRequest(`attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`, 'not-latest-attempt', 'attempt');
-    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code) throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
-    if (ctx.params.get('validation_token') !== submission.validation_token) throw new HttpError(403, 'invalid validation token', 'invalid-validation-token', 'validation_token');
+    if (attempt !== submission.attempt || latest?.id !== submission.id)
+      badRequest(`attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`, 'not-latest-attempt', 'attempt');
+    if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code)
+      throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
+    if (ctx.params.get('validation_token') !== submission.validation_token)
+      throw new HttpError(403, 'invalid validation token', 'invalid-validation-token', 'validation_token');
     const points = questionsOf(ctx.state, quiz.id).reduce((s, q) => s + (toNumber(q.points_possible) ?? 0), 0);
     const finished = ctx.state.now();
     Object.assign(submission, {
@@ -143,7 +161,8 @@ export const quizSubmissionHandlers = {
   },
   'quiz_submissions.time': (ctx) => {
     const { submission } = quizSubmissionOf(ctx);
-    const left = submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(String(submission.end_at)) - Date.parse(ctx.state.now())) / 1000)) : 0;
+    const left =
+      submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(String(submission.end_at)) - Date.parse(ctx.state.now())) / 1000)) : 0;
     return one({ end_at: submission.end_at, time_left: left });
   },
 } satisfies HandlersOf<'quiz_submissions'>;

@@ -1,11 +1,5 @@
 /** The quiz of a path and its questions, shared by the quiz submission and quiz question endpoints (document B). */
-import {
-  byPosition,
-  course,
-  type MockContext,
-  notFound,
-  pathId,
-} from '../context';
+import { byPosition, course, type MockContext, notFound, pathId } from '../context';
 import type { MockState, Row } from '../state';
 
 export function quizOf(ctx: MockContext): { course: Row; quiz: Row } {

@@ -1,10 +1,5 @@
 /** Search (document C): recipients and public courses. */
-import {
-  type HandlersOf,
-  list,
-  listParam,
-  type MockContext,
-} from '../context';
+import { type HandlersOf, list, listParam, type MockContext } from '../context';
 import { toInt } from '../params';
 import type { Row } from '../state';
 import { courseView } from './courses';
@@ -14,11 +9,34 @@ function recipients(ctx: MockContext): Row[] {
   const matches = (name: unknown) => terms.every((t) => String(name).toLowerCase().includes(t));
   const type = ctx.params.get('type');
   const userId = ctx.params.int('user_id');
-  const users = ctx.state.rows('users').map((u) => ({ id: u.id, name: u.name, full_name: u.name, avatar_url: `${ctx.baseUrl}/images/messages/avatar-50.png`, type: 'user', types: ['user'], common_courses: {}, common_groups: {} }));
+  const users = ctx.state.rows('users').map((u) => ({
+    id: u.id,
+    name: u.name,
+    full_name: u.name,
+    avatar_url: `${ctx.baseUrl}/images/messages/avatar-50.png`,
+    type: 'user',
+    types: ['user'],
+    common_courses: {},
+    common_groups: {},
+  }));
   if (userId !== undefined) return users.filter((u) => u.id === userId).slice(0, 1);
   const contexts = [
-    ...ctx.state.rows('courses').map((c) => ({ id: `course_${String(c.id)}`, name: c.name, avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`, type: 'context', types: ['course'], user_count: ctx.state.rows('enrollments', (e) => e.course_id === c.id).length })),
-    ...ctx.state.rows('groups').map((g) => ({ id: `group_${String(g.id)}`, name: g.name, avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`, type: 'context', types: ['group'], user_count: g.members_count ?? 0 })),
+    ...ctx.state.rows('courses').map((c) => ({
+      id: `course_${String(c.id)}`,
+      name: c.name,
+      avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`,
+      type: 'context',
+      types: ['course'],
+      user_count: ctx.state.rows('enrollments', (e) => e.course_id === c.id).length,
+    })),
+    ...ctx.state.rows('groups').map((g) => ({
+      id: `group_${String(g.id)}`,
+      name: g.name,
+      avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`,
+      type: 'context',
+      types: ['group'],
+      user_count: g.members_count ?? 0,
+    })),
   ];
   const context = ctx.params.get('context');
   let out: Row[] = type === 'user' ? users : type === 'context' ? contexts : [...contexts, ...users];
@@ -36,6 +54,17 @@ export const searchHandlers = {
   'search.all_courses': (ctx) => {
     const terms = (ctx.params.get('search') ?? '').toLowerCase();
     const openOnly = ctx.params.bool('open_enrollment_only') === true;
-    return list(ctx.state.rows('courses', (c) => c.is_public === true && c.workflow_state !== 'deleted' && (!terms || String(c.name).toLowerCase().includes(terms)) && (!openOnly || c.open_enrollment === true)).map((c) => courseView(ctx, c)));
+    return list(
+      ctx.state
+        .rows(
+          'courses',
+          (c) =>
+            c.is_public === true &&
+            c.workflow_state !== 'deleted' &&
+            (!terms || String(c.name).toLowerCase().includes(terms)) &&
+            (!openOnly || c.open_enrollment === true),
+        )
+        .map((c) => courseView(ctx, c)),
+    );
   },
 } satisfies HandlersOf<'search'>;

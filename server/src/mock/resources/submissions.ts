@@ -1,18 +1,5 @@
 /** Submissions (document B): submitting, grading and listing the submissions of an assignment. */
-import {
-  badRequest,
-  courseOrSection,
-  type HandlersOf,
-  includes,
-  list,
-  listParam,
-  type MockContext,
-  notFound,
-  one,
-  pathId,
-  raw,
-  user,
-} from '../context';
+import { badRequest, courseOrSection, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId, raw, user } from '../context';
 import { toInt, toNumber, inTimeRange } from '../params';
 import type { MockState, Row } from '../state';
 
@@ -23,7 +10,9 @@ export function assignmentOf(ctx: MockContext, c: Row): Row {
 }
 
 function studentIds(state: MockState, c: Row, sectionRow?: Row): number[] {
-  return state.rows('enrollments', (e) => e.course_id === c.id && e.type === 'StudentEnrollment' && (!sectionRow || e.section_id === sectionRow.id)).map((e) => e.user_id as number);
+  return state
+    .rows('enrollments', (e) => e.course_id === c.id && e.type === 'StudentEnrollment' && (!sectionRow || e.section_id === sectionRow.id))
+    .map((e) => e.user_id as number);
 }
 
 export function submissionView(ctx: MockContext, s: Row): Row {
@@ -50,14 +39,31 @@ export function submissionView(ctx: MockContext, s: Row): Row {
 }
 
 function submissionFor(ctx: MockContext, c: Row, a: Row, userId: number): Row {
-  return ctx.state.find('submissions', (s) => s.assignment_id === a.id && s.user_id === userId) ?? { course_id: c.id, assignment_id: a.id, user_id: userId, attempt: 0, workflow_state: 'unsubmitted' };
+  return (
+    ctx.state.find('submissions', (s) => s.assignment_id === a.id && s.user_id === userId) ?? {
+      course_id: c.id,
+      assignment_id: a.id,
+      user_id: userId,
+      attempt: 0,
+      workflow_state: 'unsubmitted',
+    }
+  );
 }
 
 function commentFrom(ctx: MockContext): Row | undefined {
   const text = ctx.params.get('comment[text_comment]');
   if (!text) return undefined;
   const author = ctx.state.get('users', ctx.state.selfUserId);
-  return { id: Date.now() % 1e9, author_id: ctx.state.selfUserId, author_name: author?.name ?? '', author: author ?? {}, comment: text, created_at: ctx.state.now(), edited_at: ctx.state.now(), media_comment: null };
+  return {
+    id: Date.now() % 1e9,
+    author_id: ctx.state.selfUserId,
+    author_name: author?.name ?? '',
+    author: author ?? {},
+    comment: text,
+    created_at: ctx.state.now(),
+    edited_at: ctx.state.now(),
+    media_comment: null,
+  };
 }
 
 /** Doc B, submit: http is assumed if submission[url] has no scheme (the checker refuses schemes other than http and https). */
@@ -72,11 +78,22 @@ export const submissionHandlers = {
     const a = assignmentOf(ctx, c);
     const type = ctx.params.get('submission[submission_type]') ?? '';
     const allowed = (a.submission_types as string[] | undefined) ?? [];
-    if (allowed.length && !allowed.includes(type)) badRequest(`submission_type ${type} is not among the assignment's allowed types (${allowed.join(', ')})`, 'invalid-submission-type', 'submission[submission_type]');
+    if (allowed.length && !allowed.includes(type))
+      badRequest(
+        `submission_type ${type} is not among the assignment's allowed types (${allowed.join(', ')})`,
+        'invalid-submission-type',
+        'submission[submission_type]',
+      );
     const userId = toInt(ctx.params.get('submission[user_id]')) ?? ctx.state.selfUserId;
     const g = ctx.params.group('submission');
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === userId);
-    const fields: Row = { submission_type: type, submitted_at: ctx.state.now(), workflow_state: 'submitted', body: type === 'online_text_entry' ? g.body : undefined, url: (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string' ? submittedUrl(g.url) : undefined };
+    const fields: Row = {
+      submission_type: type,
+      submitted_at: ctx.state.now(),
+      workflow_state: 'submitted',
+      body: type === 'online_text_entry' ? g.body : undefined,
+      url: (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string' ? submittedUrl(g.url) : undefined,
+    };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
     else s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: userId, attempt: 1, ...fields });
     const comment = commentFrom(ctx);
@@ -97,9 +114,21 @@ export const submissionHandlers = {
     const assignmentIds = listParam(ctx, 'assignment_ids').map((x) => toInt(x));
     const since = ctx.params.get('submitted_since');
     const state = ctx.params.get('workflow_state');
-    const rows = ctx.state.rows('submissions', (s) => s.course_id === c.id && userIds.includes(s.user_id as number) && (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) && (!since || inTimeRange(s.submitted_at ?? '', since)) && (!state || s.workflow_state === state));
+    const rows = ctx.state.rows(
+      'submissions',
+      (s) =>
+        s.course_id === c.id &&
+        userIds.includes(s.user_id as number) &&
+        (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) &&
+        (!since || inTimeRange(s.submitted_at ?? '', since)) &&
+        (!state || s.workflow_state === state),
+    );
     if (ctx.params.bool('grouped')) {
-      return { kind: 'list', as: 'StudentSubmissionGroup', items: userIds.map((u) => ({ user_id: u, submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)) })) };
+      return {
+        kind: 'list',
+        as: 'StudentSubmissionGroup',
+        items: userIds.map((u) => ({ user_id: u, submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)) })),
+      };
     }
     return { kind: 'list', as: 'Submission', items: rows.map((s) => submissionView(ctx, s)) };
   },
@@ -114,7 +143,10 @@ export const submissionHandlers = {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const u = user(ctx);
-    return raw(200, { upload_url: `${ctx.baseUrl}/files_api/submissions/${String(a.id)}/${String(u.id)}`, upload_params: { name: ctx.params.get('name') ?? null } });
+    return raw(200, {
+      upload_url: `${ctx.baseUrl}/files_api/submissions/${String(a.id)}/${String(u.id)}`,
+      upload_params: { name: ctx.params.get('name') ?? null },
+    });
   },
   'submissions.update': (ctx) => {
     const { course: c } = courseOrSection(ctx);
@@ -123,7 +155,14 @@ export const submissionHandlers = {
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === u.id);
     if (!s) s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: u.id, attempt: 0, workflow_state: 'unsubmitted' });
     const grade = ctx.params.get('submission[posted_grade]');
-    if (grade !== undefined) Object.assign(s, { grade, score: toNumber(grade.replace(/%$/, '')) ?? s.score, workflow_state: 'graded', grader_id: ctx.state.selfUserId, graded_at: ctx.state.now() });
+    if (grade !== undefined)
+      Object.assign(s, {
+        grade,
+        score: toNumber(grade.replace(/%$/, '')) ?? s.score,
+        workflow_state: 'graded',
+        grader_id: ctx.state.selfUserId,
+        graded_at: ctx.state.now(),
+      });
     const excuse = ctx.params.bool('submission[excuse]');
     if (excuse !== undefined) s.excused = excuse;
     const comment = commentFrom(ctx);

@@ -1,11 +1,5 @@
 /** Webhook subscriptions (document C), paged by the StartKey and EndKey headers. */
-import {
-  type HandlersOf,
-  HttpError,
-  type MockContext,
-  notFound,
-  one,
-} from '../context';
+import { type HandlersOf, HttpError, type MockContext, notFound, one } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
 
@@ -40,14 +34,21 @@ export const webhookHandlers = {
         key = undefined;
       }
       const id = key && typeof key === 'object' ? (key as Row).Id : undefined;
-      if (typeof id !== 'string') throw new HttpError(400, 'the StartKey header must be the JSON object of a previous EndKey header, with the keys Id and DeveloperKey', 'invalid-start-key', 'StartKey');
+      if (typeof id !== 'string')
+        throw new HttpError(
+          400,
+          'the StartKey header must be the JSON object of a previous EndKey header, with the keys Id and DeveloperKey',
+          'invalid-start-key',
+          'StartKey',
+        );
       const at = all.findIndex((s) => s.id === id);
       if (at === -1) throw new HttpError(400, `StartKey names subscription ${id}, which does not exist`, 'invalid-start-key', 'StartKey');
       from = at + 1;
     }
     const page = all.slice(from, from + size);
     const headers: Record<string, string> = {};
-    if (from + size < all.length && page.length) headers.EndKey = JSON.stringify({ Id: page[page.length - 1].id, DeveloperKey: page[page.length - 1].DeveloperKey ?? '' });
+    if (from + size < all.length && page.length)
+      headers.EndKey = JSON.stringify({ Id: page[page.length - 1].id, DeveloperKey: page[page.length - 1].DeveloperKey ?? '' });
     return { kind: 'raw', status: 200, body: page, headers };
   },
   'webhook_subscriptions.show': (ctx) => one(subscriptionOf(ctx)),
