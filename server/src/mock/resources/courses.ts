@@ -12,7 +12,7 @@ export function courseView(ctx: MockContext, c: Row, forUser?: number): Row {
     grading_standard_id: c.grading_standard_id ?? 0,
     locale: c.locale ?? 'en',
     enrollments: enrollments
-      .filter((e) => e.user_id === (forUser ?? ctx.state.selfUserId))
+      .filter((e) => e.user_id === (forUser ?? ctx.callerId))
       .map((e) => ({ type: String(e.type).replace('Enrollment', '').toLowerCase(), role: e.type, role_id: 0, user_id: e.user_id, enrollment_state: 'active' })),
     total_students: enrollments.filter((e) => e.type === 'StudentEnrollment').length,
     calendar: { ics: `${ctx.baseUrl}/feeds/calendars/course_${String(c.id)}.ics` },
@@ -38,7 +38,7 @@ function coursesOf(ctx: MockContext, userId: number): Row[] {
 }
 
 export const courseHandlers = {
-  'courses.list': (ctx) => list(coursesOf(ctx, ctx.state.selfUserId).map((c) => courseView(ctx, c))),
+  'courses.list': (ctx) => list(coursesOf(ctx, ctx.callerId).map((c) => courseView(ctx, c))),
   'courses.list_for_user': (ctx) => {
     const u = user(ctx);
     return list(coursesOf(ctx, u.id as number).map((c) => courseView(ctx, c, u.id as number)));

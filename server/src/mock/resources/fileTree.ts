@@ -65,7 +65,7 @@ export function fileView(ctx: MockContext, file: Row): Row {
 export function folderById(ctx: MockContext, idName: string): Row {
   const text = ctx.bindings.get(idName);
   if (text === 'root') {
-    const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.state.selfUserId };
+    const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.callerId };
     return rootFolder(ctx.state, context.type, context.id);
   }
   const folder = must(ctx, 'folders', toInt(text), 'folder', text);
