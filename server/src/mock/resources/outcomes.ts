@@ -39,6 +39,13 @@ function resultsOf(ctx: MockContext, c: Row): Row[] {
 
 const distinct = (values: unknown[]) => [...new Set(values)];
 
+/** An alignment of a result (`assignment_7`), named after the assignment it is, when the mock holds it. */
+function alignmentOf(ctx: MockContext, id: string): Row {
+  const assignment = /^assignment_(\d+)$/.exec(id);
+  const a = assignment ? ctx.state.get('assignments', assignment[1]) : undefined;
+  return { id, name: a?.name, html_url: a ? `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}` : null };
+}
+
 /** The objects of `linked` that the results refer to, for each include[] the mock holds data for. */
 function linkedOf(ctx: MockContext, rows: Row[], kinds: readonly string[]): Row {
   const linked: Row = {};
@@ -53,7 +60,7 @@ function linkedOf(ctx: MockContext, rows: Row[], kinds: readonly string[]): Row 
   if (kinds.includes('alignments') && includes(ctx, 'alignments'))
     linked.alignments = distinct(rows.map((r) => r.alignment_id))
       .filter((id) => id !== undefined)
-      .map((id) => ({ id: String(id), name: String(id), html_url: null }));
+      .map((id) => alignmentOf(ctx, String(id)));
   return linked;
 }
 
