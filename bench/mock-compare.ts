@@ -288,7 +288,7 @@ export function formatMockCompare(result: CompareResult): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `Medians of ${result.rounds} rounds of ${result.seconds} s per server, request and client count (servers alternating; ${other}: ${result.otherName}); ` +
+    `Medians of ${result.rounds} rounds of ${result.seconds} s per server, request and client count (servers alternating; ${result.otherName}); ` +
       `${failed === 0 ? 'no request failed' : `${failed} requests failed: ${result.failures.slice(0, 3).join('; ')}`}; ${result.wallSeconds} s in all.`,
   ].join('\n');
 }

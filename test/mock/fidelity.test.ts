@@ -293,3 +293,17 @@ test('fields the seed does not hold are not made up: no score or graded_at for a
     assert.equal('course_id' in note, false);
     assert.equal('context_type' in note, false);
   }));
+
+test('C, Planner notes, create: the linked object "must be in the course named by course_id; if title is omitted the object\'s title is used"', () =>
+  withMock(async (call) => {
+    const linked = await call('POST', '/api/v1/planner_notes', {
+      form: { todo_date: '2026-09-18', course_id: '42', linked_object_type: 'assignment', linked_object_id: '305' },
+    });
+    assert.equal(linked.status, 200);
+    assert.equal((linked.body as Obj).title, 'Lab report 3: Osmosis');
+    const elsewhere = await call('POST', '/api/v1/planner_notes', {
+      form: { todo_date: '2026-09-18', course_id: '42', linked_object_type: 'assignment', linked_object_id: '306' }, // in CHEM-110
+    });
+    assert.equal(elsewhere.status, 400);
+    assert.equal(errorsOf(elsewhere)[0].parameter, 'linked_object_id');
+  }));

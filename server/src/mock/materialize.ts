@@ -29,7 +29,8 @@ export class Materializer {
   /** The value of `type` that `stored` holds, or undefined when it holds none. */
   private build(type: string, stored: unknown, field: Field | undefined, depth: number): unknown {
     if (depth > 12 || stored === undefined) return undefined;
-    if (stored === null) return field?.nullable || field === undefined ? null : undefined;
+    // Null is a value where the docs allow it, and of a field they leave untyped (`any`).
+    if (stored === null) return field === undefined || field.nullable || type === 'any' ? null : undefined;
     const alternatives = type.split('|').map((t) => t.trim());
     if (alternatives.length > 1) {
       const fitting = alternatives.find((alt) => fits(alt, stored, this.catalog));

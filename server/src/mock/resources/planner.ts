@@ -37,6 +37,19 @@ function writeNote(ctx: MockContext, note: Row) {
     }
   }
   if (note.linked_object_type && note.linked_object_id !== undefined) {
+    // Document C, create: the linked object "must be in the course named by course_id; if title
+    // is omitted the object's title is used" (of the objects the mock holds: assignments, quizzes).
+    const table = note.linked_object_type === 'assignment' ? 'assignments' : note.linked_object_type === 'quiz' ? 'quizzes' : undefined;
+    if (table) {
+      const linked = ctx.state.get(table, note.linked_object_id as number);
+      if (!linked || linked.course_id !== note.course_id)
+        badRequest(
+          `linked_object_id: ${String(note.linked_object_type)} ${String(note.linked_object_id)} is not in course ${String(note.course_id ?? '(none given)')}`,
+          'not-in-course',
+          'linked_object_id',
+        );
+      note.title ??= linked.name ?? linked.title;
+    }
     const other = ctx.state.find(
       'planner_notes',
       (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id,
