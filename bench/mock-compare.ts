@@ -9,6 +9,11 @@
  * measurements created do not weigh on later ones); Prism keeps no state and runs for the
  * whole comparison.
  * Run: node --import tsx bench/mock-compare.ts [--seconds 2] [--rounds 3]
+ *
+ * With `--against PATH` (another build's `bin/lpreq.js`, such as a checkout of an earlier
+ * commit, built), the other server is that build's `lpreq mock` instead of Prism, started
+ * fresh for each measurement like this one: a before and after of the mock itself.
+ * `--kinds post` (or `get`) measures one kind of request only.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -23,7 +28,7 @@ const TOKEN = 'bench-token';
 const LPREQ = join(ROOT, 'bin', 'lpreq.js');
 
 export type Kind = 'GET list' | 'POST item';
-export type Server = 'lpreq mock' | 'Prism';
+export type Server = 'lpreq mock' | 'other';
 const KINDS: Kind[] = ['GET list', 'POST item'];
 
 export interface Figure {
@@ -38,13 +43,15 @@ export interface CompareCell {
   clients: number;
   /** Medians over the rounds. */
   lpreq: Figure;
-  prism: Figure;
+  /** Prism, or the other build of the mock (`against`). */
+  other: Figure;
 }
 
 export interface CompareResult {
   rounds: number;
   seconds: number;
-  prismVersion: string;
+  /** `Prism 5.14.2`, or `the mock of <path>`. */
+  otherName: string;
   cells: CompareCell[];
   failures: string[];
   wallSeconds: number;
@@ -55,6 +62,9 @@ export interface CompareOptions {
   seconds?: number;
   rounds?: number;
   clients?: number[];
+  /** Another build's bin/lpreq.js: its mock instead of Prism. */
+  against?: string;
+  kinds?: Kind[];
   log?: (line: string) => void;
 }
 
@@ -140,7 +150,7 @@ function median(values: number[]): number {
  * then for each kind half a second of untimed load to warm the server, then `seconds` of
  * timed load. A request started in the timed window counts, however late it ends.
  */
-async function measureServer(origin: string, clients: number, seconds: number, failures: string[]): Promise<Map<Kind, Figure>> {
+async function measureServer(origin: string, clients: number, seconds: number, failures: string[], kinds: Kind[]): Promise<Map<Kind, Figure>> {
   const pool = new Pool(origin, { connections: clients, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const send = async (kind: Kind): Promise<void> => {
     const r =
@@ -159,7 +169,7 @@ async function measureServer(origin: string, clients: number, seconds: number, f
     };
     await Promise.all(Array.from({ length: clients }, () => send('GET list').catch(note('GET list'))));
     // Reads first, then writes: the list is measured on the seeded state.
-    for (const kind of KINDS) {
+    for (const kind of kinds) {
       // Failures of the ramp and the warm-up count too: every request the server got wrong.
       const load = async (until: number, latencies: number[] | undefined) => {
         while (Date.now() < until) {
@@ -193,6 +203,7 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
   const seconds = options.seconds ?? 2;
   const rounds = options.rounds ?? 3;
   const clientCounts = options.clients ?? [100, 1000];
+  const kinds = options.kinds ?? KINDS;
   const log = options.log ?? (() => undefined);
   const wallStart = performance.now();
   mkdirSync(DATA, { recursive: true });
@@ -204,27 +215,32 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
   const mockHelp = spawnSync(process.execPath, [LPREQ, 'mock', '--help'], { encoding: 'utf8' }).stdout;
   const quiet = mockHelp.includes('--quiet') ? ['--quiet'] : [];
 
-  const prism = prismBin();
+  // Prism keeps no state and runs throughout; another build of the mock starts fresh for each measurement, as this one does.
+  const prism = options.against === undefined ? prismBin() : undefined;
   const prismPort = await freePort();
-  const prismChild = await start('Prism', [prism.bin, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn', document], prismPort);
+  const prismChild = prism
+    ? await start('other', [prism.bin, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn', document], prismPort)
+    : undefined;
+  const otherName = prism ? `Prism ${prism.version}` : `the mock of ${options.against ?? ''}`;
   const samples = new Map<string, Figure[]>();
   const failures: string[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
       for (const clients of clientCounts) {
-        // A and B alternate: lpreq first in even rounds, Prism first in odd ones.
-        const order: Server[] = round % 2 === 0 ? ['lpreq mock', 'Prism'] : ['Prism', 'lpreq mock'];
+        // A and B alternate: lpreq first in even rounds, the other first in odd ones.
+        const order: Server[] = round % 2 === 0 ? ['lpreq mock', 'other'] : ['other', 'lpreq mock'];
         for (const server of order) {
           let figures: Map<Kind, Figure>;
-          if (server === 'Prism') {
-            figures = await measureServer(`http://127.0.0.1:${prismPort}`, clients, seconds, failures);
+          if (server === 'other' && prismChild) {
+            figures = await measureServer(`http://127.0.0.1:${prismPort}`, clients, seconds, failures, kinds);
           } else {
             // A fresh mock for every measurement: each starts from the seeded state, so the
             // items earlier measurements created do not weigh on later ones.
+            const bin = server === 'other' ? (options.against ?? LPREQ) : LPREQ;
             const mockPort = await freePort();
-            const mock = await start('lpreq mock', [LPREQ, 'mock', '--port', String(mockPort), '--token', TOKEN, ...quiet], mockPort);
+            const mock = await start(server, [bin, 'mock', '--port', String(mockPort), '--token', TOKEN, ...quiet], mockPort);
             try {
-              figures = await measureServer(`http://127.0.0.1:${mockPort}`, clients, seconds, failures);
+              figures = await measureServer(`http://127.0.0.1:${mockPort}`, clients, seconds, failures, kinds);
             } finally {
               await stop(mock);
             }
@@ -240,7 +256,7 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
       }
     }
   } finally {
-    await stop(prismChild);
+    if (prismChild) await stop(prismChild);
   }
   const medianOf = (key: string): Figure => {
     const list = samples.get(key) ?? [];
@@ -252,26 +268,27 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
     };
   };
   const cells: CompareCell[] = [];
-  for (const kind of KINDS) {
+  for (const kind of kinds) {
     for (const clients of clientCounts) {
-      cells.push({ kind, clients, lpreq: medianOf(`lpreq mock|${kind}|${clients}`), prism: medianOf(`Prism|${kind}|${clients}`) });
+      cells.push({ kind, clients, lpreq: medianOf(`lpreq mock|${kind}|${clients}`), other: medianOf(`other|${kind}|${clients}`) });
     }
   }
-  return { rounds, seconds, prismVersion: prism.version, cells, failures, wallSeconds: Math.round((performance.now() - wallStart) / 1000) };
+  return { rounds, seconds, otherName, cells, failures, wallSeconds: Math.round((performance.now() - wallStart) / 1000) };
 }
 
 export function formatMockCompare(result: CompareResult): string {
   const rows = result.cells.map(
     (c) =>
-      `| ${c.kind} | ${c.clients.toLocaleString('en')} | ${c.lpreq.requestsPerSecond.toLocaleString('en')} | ${c.lpreq.p50Ms} | ${c.lpreq.p99Ms} | ${c.prism.requestsPerSecond.toLocaleString('en')} | ${c.prism.p50Ms} | ${c.prism.p99Ms} | ${(c.lpreq.requestsPerSecond / Math.max(1, c.prism.requestsPerSecond)).toFixed(2)}x |`,
+      `| ${c.kind} | ${c.clients.toLocaleString('en')} | ${c.lpreq.requestsPerSecond.toLocaleString('en')} | ${c.lpreq.p50Ms} | ${c.lpreq.p99Ms} | ${c.other.requestsPerSecond.toLocaleString('en')} | ${c.other.p50Ms} | ${c.other.p99Ms} | ${(c.lpreq.requestsPerSecond / Math.max(1, c.other.requestsPerSecond)).toFixed(2)}x |`,
   );
-  const failed = result.cells.reduce((n, c) => n + c.lpreq.failed + c.prism.failed, 0);
+  const failed = result.cells.reduce((n, c) => n + c.lpreq.failed + c.other.failed, 0);
+  const other = result.otherName.startsWith('Prism') ? 'Prism' : 'other';
   return [
-    '| request | clients | lpreq mock req/s | p50 ms | p99 ms | Prism req/s | p50 ms | p99 ms | lpreq / Prism throughput |',
+    `| request | clients | lpreq mock req/s | p50 ms | p99 ms | ${other} req/s | p50 ms | p99 ms | lpreq / ${other} throughput |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `Medians of ${result.rounds} rounds of ${result.seconds} s per server, request and client count (servers alternating; Prism ${result.prismVersion}); ` +
+    `Medians of ${result.rounds} rounds of ${result.seconds} s per server, request and client count (servers alternating; ${result.otherName}); ` +
       `${failed === 0 ? 'no request failed' : `${failed} requests failed: ${result.failures.slice(0, 3).join('; ')}`}; ${result.wallSeconds} s in all.`,
   ].join('\n');
 }
@@ -282,11 +299,23 @@ function flag(name: string, fallback: number): number {
   return v !== undefined && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
+function textFlag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
 if (require.main === module) {
-  runMockCompare({ seconds: flag('seconds', 2), rounds: flag('rounds', 3), log: (l) => process.stderr.write(`${l}\n`) }).then(
+  const kinds = textFlag('kinds');
+  runMockCompare({
+    seconds: flag('seconds', 2),
+    rounds: flag('rounds', 3),
+    against: textFlag('against'),
+    kinds: kinds === undefined ? undefined : KINDS.filter((k) => k.toLowerCase().startsWith(kinds.toLowerCase())),
+    log: (l) => process.stderr.write(`${l}\n`),
+  }).then(
     (result) => {
       process.stdout.write(`${formatMockCompare(result)}\n`);
-      process.exitCode = result.cells.every((c) => c.lpreq.failed === 0 && c.prism.failed === 0) ? 0 : 1;
+      process.exitCode = result.cells.every((c) => c.lpreq.failed === 0 && c.other.failed === 0) ? 0 : 1;
     },
     (e: unknown) => {
       process.stderr.write(`mock-compare: ${(e as Error).message}\n`);

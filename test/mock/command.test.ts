@@ -26,6 +26,21 @@ test('bad seed, scopes and port arguments exit with 2 and say why', async () => 
   assert.equal((await mock(['--port', 'x'])).code, 2);
 });
 
+test('a --user-token that is not USER_ID=TOKEN, names no user of the seed or gives a token twice exits with 2, without printing the token', async () => {
+  for (const argv of [
+    ['--user-token', '1001'],
+    ['--user-token', 'priya=secret-token-1'],
+    ['--user-token', '99999=secret-token-1'],
+    ['--user-token', '1001=secret-token-1', '--user-token', '1002=secret-token-1'],
+    ['--user-token', '1001=secret-token-1', '--token', 'secret-token-1'],
+  ]) {
+    const { code, stderr } = await mock([...argv, '--port', '0']);
+    assert.equal(code, 2, argv.join(' '));
+    assert.match(stderr, /token/);
+    assert.equal(stderr.includes('secret-token-1'), false, stderr);
+  }
+});
+
 /** A bundled-seed copy with one typed field spoiled, and the field the message must name. */
 const BAD_SEED_FIELDS: [string, (seed: Record<string, Record<string, unknown>[]>) => void, string][] = [
   ['a date that is not one', (s) => (s.modules[0].unlock_at = 'not a date'), 'modules.0.unlock_at'],

@@ -79,7 +79,8 @@ test('a parameter and a field newly documented reach the mock without a change t
         },
       });
       assert.equal(item.status, 200);
-      assert.deepEqual((item.body as Obj).completion_requirement, { type: 'min_score', min_score: 7, min_percent: 62.5, completed: false });
+      // No `completed`: the teacher's own view has no student's progress (document A, CompletionRequirement).
+      assert.deepEqual((item.body as Obj).completion_requirement, { type: 'min_score', min_score: 7, min_percent: 62.5 });
     },
     { catalog: catalogWithNewFields() },
   ));
@@ -109,8 +110,9 @@ function contextFor(id: string, pairs: Pair[]): MockContext {
   const catalog = bundledCatalog();
   const endpoint = catalog.endpointById.get(id);
   assert.ok(endpoint, id);
+  const state = new MockState(defaultSeed());
   return {
-    state: new MockState(defaultSeed()),
+    state,
     catalog,
     endpoint,
     template: endpoint.paths[0].template,
@@ -119,6 +121,7 @@ function contextFor(id: string, pairs: Pair[]): MockContext {
     json: undefined,
     headers: {},
     baseUrl: 'http://127.0.0.1',
+    callerId: state.selfUserId,
   };
 }
 

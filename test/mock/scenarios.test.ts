@@ -25,7 +25,8 @@ test('modules: create, add items, publish, list, delete', () =>
     });
     assert.equal(item.status, 200);
     assert.equal((item.body as Obj).title, 'Lab report 3: Osmosis');
-    assert.deepEqual((item.body as Obj).completion_requirement, { type: 'must_submit', completed: false });
+    // No `completed` for the teacher's own view (document A, CompletionRequirement: "present only for a student caller or when student_id is given").
+    assert.deepEqual((item.body as Obj).completion_requirement, { type: 'must_submit' });
 
     const missing = await call('POST', `/api/v1/courses/42/modules/${id}/items`, { form: { 'module_item[type]': 'Discussion', 'module_item[title]': 'x' } });
     assert.equal(missing.status, 400);
@@ -399,21 +400,28 @@ test('modules: state only for a student view; a module placed at an occupied pos
   }));
 
 test('submissions: a URL without a scheme is taken as http', () =>
-  withMock(async (call) => {
-    const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
-      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' },
-    });
-    assert.equal(submitted.status, 201);
-    assert.equal((submitted.body as Obj).url, 'http://example.com/lab1');
-    const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
-      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' },
-    });
-    assert.equal((withPort.body as Obj).url, 'http://localhost:8080/x');
-    const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
-      form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' },
-    });
-    assert.equal(ftp.status, 400);
-  }));
+  withMock(
+    async (call) => {
+      const submitted = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+        token: 'student',
+        form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'example.com/lab1' },
+      });
+      assert.equal(submitted.status, 201);
+      assert.equal((submitted.body as Obj).url, 'http://example.com/lab1');
+      const withPort = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+        token: 'student',
+        form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'localhost:8080/x' },
+      });
+      assert.equal((withPort.body as Obj).url, 'http://localhost:8080/x');
+      const ftp = await call('POST', '/api/v1/courses/42/assignments/7/submissions', {
+        token: 'student',
+        form: { 'submission[submission_type]': 'online_url', 'submission[url]': 'ftp://example.com/x' },
+      });
+      assert.equal(ftp.status, 400);
+    },
+    // The token is a student's: document B, a submission's "caller must be a student in the course or section".
+    { userTokens: [{ userId: 1001, token: 'student' }] },
+  ));
 
 /** A request in another shape than documented, as the mock gets it and as a .lpreq body: the mock answers what `lpreq check` reports. */
 const SHAPE_CASES: { what: string; form?: [string, string][]; json?: unknown; lpreqBody: string }[] = [

@@ -1,5 +1,5 @@
 /**
- * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]`
+ * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE]`
  * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM.
  */
 import { BlockList, isIP } from 'node:net';
@@ -10,7 +10,7 @@ import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { printable, printableErrors } from './terminalText';
 
-export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]';
+export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE]';
 
 function readJson(path: string, cwd: string, what: string): unknown {
   const read = readTextFileSync(resolve(cwd, path));
@@ -43,6 +43,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
       host: { value: true },
       seed: { value: true },
       token: { value: true },
+      'user-token': { value: true, repeat: true },
       scopes: { value: true },
       help: {},
     });
@@ -57,6 +58,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
     const host = flagValue(args, 'host') ?? '127.0.0.1';
     const token = flagValue(args, 'token');
     if (token !== undefined && token.trim() === '') throw new UsageError('--token must not be empty');
+    // `1001=TOKEN`: requests with TOKEN are user 1001's (a student of the seed submits).
+    const userTokens = (args.lists.get('user-token') ?? []).map((given) => {
+      const m = /^(\d+)=(\S+)$/.exec(given);
+      if (!m) throw new UsageError(`--user-token must be USER_ID=TOKEN (a user id of the seed, then the token), not '${given.replace(/=.*/, '=...')}'`);
+      return { userId: Number(m[1]), token: m[2] };
+    });
     let seed: SeedData | undefined;
     const seedPath = flagValue(args, 'seed');
     if (seedPath !== undefined) {
@@ -84,17 +91,20 @@ export async function run(argv: string[], given: Io): Promise<number> {
     }
     let mock;
     try {
-      mock = await startMock({ port, host, seed, token, scopes });
+      mock = await startMock({ port, host, seed, token, userTokens, scopes });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(
         code === 'EADDRINUSE'
           ? `port ${port} on ${host} is already in use (try --port 0 or another port)`
-          : `cannot listen on ${host}:${port}: ${(e as Error).message}`,
+          : code !== undefined
+            ? `cannot listen on ${host}:${port}: ${(e as Error).message}`
+            : (e as Error).message,
       );
     }
     io.stdout(`lpreq mock: the Learning Platform API of ${mock.state.institution} at ${mock.url}\n`);
     io.stdout(token === undefined ? `token: ${mock.token} (any non-empty bearer token is accepted)\n` : 'token: the one given with --token\n');
+    if (userTokens.length > 0) io.stdout(`user tokens: ${userTokens.map((u) => `user ${u.userId}`).join(', ')} (given with --user-token)\n`);
     if (scopes) io.stdout(`scopes: ${scopes.length} scope(s) from ${scopesPath ?? ''}\n`);
     io.stdout(`try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`);
     io.stdout('stop with Ctrl-C\n');

@@ -46,6 +46,8 @@ export interface MockContext {
   headers: IncomingHttpHeaders;
   /** `http://127.0.0.1:4010`, for the URLs inside resources. */
   baseUrl: string;
+  /** The user the request's token stands for (`self`): the seed's `self_user_id`, or the user of a user token. */
+  callerId: number;
 }
 
 export type Handler = (ctx: MockContext) => Outcome;
@@ -88,7 +90,7 @@ export function must(ctx: MockContext, table: TableName, id: string | number | u
 /** Resolves an id written in a path: an id, `self`, or a documented SIS form. */
 function resolveRef(ctx: MockContext, table: TableName, text: string | undefined, sisKey: string, what: string): Row {
   if (text === undefined) notFound(what);
-  if (text === 'self' && table === 'users') return must(ctx, 'users', ctx.state.selfUserId, 'user');
+  if (text === 'self' && table === 'users') return must(ctx, 'users', ctx.callerId, 'user');
   const sis = new RegExp(`^${sisKey}:(.+)$`).exec(text);
   if (sis) {
     const row = ctx.state.find(table, (r) => own(r, sisKey) === sis[1]);
@@ -96,6 +98,38 @@ function resolveRef(ctx: MockContext, table: TableName, text: string | undefined
     return row;
   }
   return must(ctx, table, toInt(text), what, text);
+}
+
+/**
+ * A user named by a parameter value: an id or, where the docs allow it, `sis_user_id:<id>`
+ * (document A, Conventions 5). Undefined when no user has it.
+ */
+export function userByRef(ctx: MockContext, text: string): Row | undefined {
+  const sis = /^sis_user_id:(.+)$/.exec(text);
+  if (sis) return ctx.state.find('users', (r) => r.sis_user_id === sis[1]);
+  const id = toInt(text);
+  return id === undefined ? undefined : ctx.state.get('users', id);
+}
+
+/** The enrollment types (`StudentEnrollment`, `TeacherEnrollment`...) of a user in a course, or in one of its sections. */
+export function enrollmentTypes(ctx: MockContext, courseId: unknown, userId: unknown = ctx.callerId, sectionId?: unknown): string[] {
+  return ctx.state
+    .rows('enrollments', (e) => e.course_id === courseId && e.user_id === userId && (sectionId === undefined || e.section_id === sectionId))
+    .map((e) => String(e.type));
+}
+
+/**
+ * Whether the caller takes part in a course only as a student or observer. The token's own
+ * user of the bundled seed teaches; a caller with no enrollment in the course is taken as an
+ * administrator of it, so what it may do there is not narrowed.
+ */
+export function onlyLearner(ctx: MockContext, courseId: unknown): boolean {
+  const types = enrollmentTypes(ctx, courseId);
+  return types.length > 0 && types.every((t) => t === 'StudentEnrollment' || t === 'ObserverEnrollment');
+}
+
+export function forbidden(message: string, code: string, parameter?: string): never {
+  throw new HttpError(403, message, code, parameter);
 }
 
 export function course(ctx: MockContext, name = 'course_id'): Row {
@@ -163,8 +197,26 @@ export function pick(from: Record<string, unknown>, keys: readonly string[]): Ro
   return out;
 }
 
-export function nextPosition(rows: Row[]): number {
-  return rows.reduce((m, r) => Math.max(m, toInt(r.position) ?? 0), 0) + 1;
+export function nextPosition(rows: Iterable<Row>): number {
+  let last = 0;
+  for (const r of rows) last = Math.max(last, toInt(r.position) ?? 0);
+  return last + 1;
+}
+
+/**
+ * Puts `row` at a 1-based position among its siblings (which do not include it) and numbers
+ * them all 1 to n again, so that positions stay the docs' "1-based position": a position past
+ * the end is the end, one before 1 is 1, and the others move to make room.
+ */
+export function placeAt(siblings: Row[], row: Row, position: number): void {
+  const ordered = [...siblings].sort(byPosition);
+  ordered.splice(Math.min(Math.max(position, 1), ordered.length + 1) - 1, 0, row);
+  ordered.forEach((r, i) => (r.position = i + 1));
+}
+
+/** Numbers rows 1 to n in their order, after one of them was removed. */
+export function renumber(rows: Row[]): void {
+  [...rows].sort(byPosition).forEach((r, i) => (r.position = i + 1));
 }
 
 export function byPosition(a: Row, b: Row): number {

@@ -61,7 +61,8 @@ export function documentedFields(ctx: MockContext, options: DocumentedFieldsOpti
       aliases.push([key, successor]);
       continue;
     }
-    const value = own(source, key) ?? (options.defaults ? plainParameter(params, depth)?.default : undefined);
+    const sent = own(source, key);
+    const value = options.defaults ? withDefaults(sent, params, depth) : sent;
     if (value === undefined) continue;
     const coerced = coerceKey(ctx, resource, key, params, value, own(options.current ?? {}, key), depth);
     if (coerced !== undefined) setOwn(out, key, coerced);
@@ -97,6 +98,23 @@ function sourceOf(ctx: MockContext, under: string | undefined, element: number |
   const group = own(ctx.params.nested, under);
   const picked = element === undefined ? group : Array.isArray(group) ? group[element] : undefined;
   return isObject(picked) ? picked : {};
+}
+
+/**
+ * A value with the defaults the docs give for what was not sent: a plain parameter's own
+ * (`base_role_type`), or, in an object that was sent, its keys' (`course_navigation[windowTarget]`,
+ * "_self default"). An object that was not sent stays unsent: its defaults are not a configuration.
+ */
+function withDefaults(sent: unknown, params: CatalogParameter[], depth: number): unknown {
+  if (sent === undefined) return plainParameter(params, depth)?.default;
+  if (!isObject(sent)) return sent;
+  const out: Record<string, unknown> = { ...sent };
+  for (const p of params) {
+    const segments = p.parsedName.segments;
+    if (p.default === undefined || segments.length !== depth + 2 || p.parsedName.patternAt.has(depth + 1)) continue;
+    if (own(out, segments[depth + 1]) === undefined) setOwn(out, segments[depth + 1], p.default);
+  }
+  return out;
 }
 
 /** The one parameter of a key that is a plain value (`label`, `module[name]`), not an object or an array. */
@@ -151,6 +169,8 @@ function byType(ctx: MockContext, type: string, value: unknown, current: unknown
     case 'boolean':
       return toBool(value);
     case 'string':
+      // A JSON body's `true` or `5` for a field the docs type as a string ("enabled (string in responses, e.g. true)").
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
     case 'DateTime':
     case 'Date':
       return typeof value === 'string' ? value : undefined;

@@ -22,13 +22,20 @@ export interface MockOptions {
   host?: string;
   /** Another data set of the same shape as the bundled seed. */
   seed?: SeedData;
-  /** Accept only this token; without it any non-empty bearer token is accepted. */
+  /** Accept only this token (and the user tokens); without it any non-empty bearer token is accepted. It stands for the seed's `self_user_id`. */
   token?: string;
+  /** Tokens of other users of the seed, so that a request acts as that user (a student submits an assignment). */
+  userTokens?: readonly UserToken[];
   /** Limit the token to these scopes (`url:GET|/api/v1/courses/:course_id/modules`). */
   scopes?: string[];
   catalog?: Catalog;
   /** Milliseconds a request may take to arrive before a 408 (default 30 s). */
   requestTimeout?: number;
+}
+
+export interface UserToken {
+  userId: number;
+  token: string;
 }
 
 export interface RunningMock {
@@ -45,7 +52,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const catalog = options.catalog ?? bundledCatalog();
   const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed);
   const state = new MockState(seed);
-  const mock = new MockServer({ catalog, state, token: options.token, scopes: options.scopes, requestTimeout: options.requestTimeout });
+  const userTokens = userTokenMap(state, options.userTokens ?? [], options.token);
+  const mock = new MockServer({ catalog, state, token: options.token, userTokens, scopes: options.scopes, requestTimeout: options.requestTimeout });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error) => reject(e);
@@ -58,4 +66,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const port = (mock.server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return { url: `http://${shownHost}:${port}`, port, token: options.token ?? newToken(), state, close: () => mock.close() };
+}
+
+/** The user tokens by token: each names a user of the seed, and no token stands for two users. */
+function userTokenMap(state: MockState, given: readonly UserToken[], selfToken: string | undefined): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const { userId, token } of given) {
+    if (!state.get('users', userId)) throw new Error(`user ${userId} of a user token is not in the seed`);
+    if (token.trim() === '' || /\s/.test(token)) throw new Error(`the token of user ${userId} is empty or has white space`);
+    if (map.has(token) || token === selfToken) throw new Error(`the token of user ${userId} is given to another user too`);
+    map.set(token, userId);
+  }
+  return map;
 }

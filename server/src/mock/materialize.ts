@@ -1,9 +1,14 @@
 /**
- * Responses built from the catalog: `materialize(type, stored)` returns a value of a
- * documented type with every documented field of the resource, converting what the row
- * holds (form values arrive as strings) and filling what it lacks with a value of the
- * right type. Keys of a row that are not documented fields (course_id, validation data)
- * never leave the mock, except for objects the docs reference without fields.
+ * Responses built from the catalog: `value(type, stored)` returns a value of a documented
+ * type with the documented fields of the resource that the stored row (or the handler's view
+ * of it) gives, converted to their documented types (form values arrive as strings).
+ *
+ * Nothing is made up (issue 22): a field the row does not give, or gives as something that is
+ * not a value of its type, is null where the docs allow null and is left out otherwise (the
+ * API sends partial objects; a client reads an absent field as unknown, where an invented 0,
+ * `false`, first enum value or the mock's clock would read as a fact). Keys of a row that
+ * are not documented fields (course_id, validation data) never leave the mock, except for
+ * objects the docs reference without fields.
  */
 import type { Catalog } from '../core';
 import type { Field } from '../core';
@@ -14,75 +19,79 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class Materializer {
-  constructor(
-    private readonly catalog: Catalog,
-    private readonly now: () => string,
-  ) {}
+  constructor(private readonly catalog: Catalog) {}
 
-  /** A value of `type` (`Module`, `Module[]`, `string|integer`, `object|false`...). */
-  value(type: string, stored: unknown, field?: Field, depth = 0): unknown {
-    if (depth > 12) return null;
+  /** A value of `type` (`Module`, `Module[]`, `string|integer`, `object|false`...); null when what is stored gives none. */
+  value(type: string, stored: unknown): unknown {
+    return this.build(type, stored, undefined, 0) ?? null;
+  }
+
+  /** The value of `type` that `stored` holds, or undefined when it holds none. */
+  private build(type: string, stored: unknown, field: Field | undefined, depth: number): unknown {
+    if (depth > 12 || stored === undefined) return undefined;
+    // Null is a value where the docs allow it, and of a field they leave untyped (`any`).
+    if (stored === null) return field === undefined || field.nullable || type === 'any' ? null : undefined;
     const alternatives = type.split('|').map((t) => t.trim());
     if (alternatives.length > 1) {
       const fitting = alternatives.find((alt) => fits(alt, stored, this.catalog));
-      return this.value(fitting ?? alternatives[0], stored, field, depth);
+      return this.build(fitting ?? alternatives[0], stored, field, depth);
     }
-    if (stored === null && field?.nullable) return null;
     if (type.endsWith('[]')) {
+      if (!Array.isArray(stored)) return undefined;
       const element = type.slice(0, -2);
-      return Array.isArray(stored) ? stored.map((item) => this.value(element, item, undefined, depth + 1)) : [];
+      return stored.map((item) => this.build(element, item, undefined, depth + 1)).filter((item) => item !== undefined);
     }
     switch (type) {
       case 'integer':
-        return toInt(stored) ?? (field?.nullable ? null : 0);
+        return toInt(stored);
       case 'number':
-        return toNumber(stored) ?? (field?.nullable ? null : 0);
+        return toNumber(stored);
       case 'boolean':
-        return toBool(stored) ?? (field?.nullable ? null : false);
-      case 'string': {
-        if (typeof stored === 'string' || typeof stored === 'number') {
-          const s = String(stored);
-          if (field?.enum && !field.enumOpen && !field.enum.includes(s)) return field.enum[0];
-          return s;
-        }
-        if (field?.nullable) return null;
-        return field?.enum?.[0] ?? '';
-      }
+        return toBool(stored);
+      case 'string':
+        return typeof stored === 'string' || typeof stored === 'number' || typeof stored === 'boolean' ? String(stored) : undefined;
       case 'DateTime':
-        if (typeof stored === 'string' && DATE_TIME.test(stored)) return stored;
-        return field?.nullable ? null : this.now();
+        return typeof stored === 'string' && DATE_TIME.test(stored) ? stored : undefined;
       case 'Date':
         if (typeof stored === 'string' && DATE.test(stored)) return stored;
-        if (typeof stored === 'string' && DATE_TIME.test(stored)) return stored.slice(0, 10);
-        return field?.nullable ? null : this.now().slice(0, 10);
+        return typeof stored === 'string' && DATE_TIME.test(stored) ? stored.slice(0, 10) : undefined;
       case 'false':
-        return false;
+        return stored === false ? false : undefined;
       case 'any':
-        return stored === undefined ? null : publicCopy(stored);
+        return publicCopy(stored);
       case 'object':
-        return stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? publicCopy(stored) : field?.nullable ? null : {};
+        return isObject(stored) ? publicCopy(stored) : undefined;
     }
     const resource = this.catalog.resources.get(type);
     if (resource) {
-      const row = stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+      if (!isObject(stored)) return undefined;
       const out: Record<string, unknown> = {};
       for (const f of resource.fields) {
-        const v = own(row, f.name);
+        const v = own(stored, f.name);
+        // A field "present only" under a condition is absent when the row leaves it out.
         if (v === undefined && f.optional) continue;
-        setOwn(out, f.name, v === undefined && f.nullable ? null : this.value(f.type, v, f, depth + 1));
+        const built = this.build(f.type, v, f, depth + 1);
+        if (built !== undefined) setOwn(out, f.name, built);
+        else if (f.nullable) setOwn(out, f.name, null);
       }
       if (resource.valueType) {
-        for (const [k, v] of Object.entries(row)) {
-          if (!resource.fieldByName.has(k) && !k.startsWith('_')) setOwn(out, k, this.value(resource.valueType, v, undefined, depth + 1));
+        for (const [k, v] of Object.entries(stored)) {
+          if (resource.fieldByName.has(k) || k.startsWith('_')) continue;
+          const built = this.build(resource.valueType, v, undefined, depth + 1);
+          if (built !== undefined) setOwn(out, k, built);
         }
       } else if (resource.openKeys) {
-        for (const [k, v] of Object.entries(row)) if (!hasOwn(out, k) && !k.startsWith('_')) setOwn(out, k, publicCopy(v));
+        for (const [k, v] of Object.entries(stored)) if (!hasOwn(out, k) && !resource.fieldByName.has(k) && !k.startsWith('_')) setOwn(out, k, publicCopy(v));
       }
       return out;
     }
     // An object the docs name without fields (User, CalendarEvent...): as stored.
-    return stored !== null && typeof stored === 'object' ? publicCopy(stored) : {};
+    return isObject(stored) || Array.isArray(stored) ? publicCopy(stored) : undefined;
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function fits(type: string, v: unknown, catalog: Catalog): boolean {
@@ -103,7 +112,7 @@ function fits(type: string, v: unknown, catalog: Catalog): boolean {
     case 'any':
       return true;
     default:
-      return (catalog.resources.has(type) || type === 'object') && v !== null && typeof v === 'object' && !Array.isArray(v);
+      return (catalog.resources.has(type) || type === 'object') && isObject(v);
   }
 }
 

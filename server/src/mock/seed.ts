@@ -39,6 +39,7 @@ const typedFields = {
   start_date: dateTime,
   end_date: dateTime,
   close_date: dateTime,
+  completed_at: dateTime,
   account_id: refId,
   course_id: refId,
   user_id: refId,
@@ -57,6 +58,7 @@ const typedFields = {
   content_id: refId,
   context_id: refId,
   outcome_id: refId,
+  module_item_id: refId,
   appointment_group_id: refId,
   enrollment_term_id: refId,
   linked_object_id: refId,
@@ -158,7 +160,15 @@ export const SeedSchema = z.strictObject({
   notification_preferences: z
     .array(row({ channel_id: id, notification: z.string(), category: z.string(), frequency: z.enum(['immediately', 'daily', 'weekly', 'never']) }))
     .default([]),
-  outcome_results: z.array(row({ course_id: id, user_id: id })).default([]),
+  /** Learning outcomes, and the courses each is linked to (document C, outcome_ids[]: "error if an outcome is not linked to the context"). */
+  outcomes: z.array(row({ title: z.string() })).default([]),
+  outcome_links: z.array(row({ course_id: id, outcome_id: id })).default([]),
+  outcome_results: z.array(row({ course_id: id, user_id: id, outcome_id: id })).default([]),
+  /**
+   * Completion requirements a student met by an action the API does not show (a page viewed,
+   * a discussion contributed to): must_submit and min_score follow from submissions and quiz attempts.
+   */
+  requirements_met: z.array(row({ user_id: id, module_item_id: id, completed_at: dateTime })).default([]),
   course_events: z.array(z.looseObject({ id: z.string().min(1), course_id: id })).default([]),
   error_reports: z.array(z.looseObject({ id })).default([]),
 });

@@ -34,8 +34,10 @@ export const MAX_PER_PAGE = 100;
 export interface MockServerOptions {
   catalog: Catalog;
   state: MockState;
-  /** Only this token is accepted; without it, any non-empty bearer token is. */
+  /** Only this token is accepted (and the user tokens); without it, any non-empty bearer token is. It stands for the seed's `self_user_id`. */
   token?: string;
+  /** Tokens of other seeded users: a request with one is that user's (a student submits, a teacher grades). */
+  userTokens?: ReadonlyMap<string, number>;
   /** Scopes (`url:GET|/api/v1/courses/:course_id/modules`) the token is limited to. */
   scopes?: string[];
   /** Milliseconds a request (headers and body) may take to arrive before a 408; default 30 s. */
@@ -145,7 +147,7 @@ export class MockServer {
 
   constructor(private readonly options: MockServerOptions) {
     this.checker = new Checker(options.catalog);
-    this.materializer = new Materializer(options.catalog, () => options.state.now());
+    this.materializer = new Materializer(options.catalog);
     this.scopes = options.scopes ? new Set(options.scopes) : undefined;
     const requestTimeout = options.requestTimeout ?? 30_000;
     this.server = createServer(
@@ -247,7 +249,8 @@ export class MockServer {
     return a ? `http://127.0.0.1:${a.port}` : 'http://127.0.0.1';
   }
 
-  private authorize(req: IncomingMessage): Reply | undefined {
+  /** The user the request's token stands for, or the 401 that refuses it. */
+  private authorize(req: IncomingMessage): { callerId: number } | Reply {
     const header = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const challenge = { 'WWW-Authenticate': 'Bearer realm="lpreq mock"' };
@@ -262,9 +265,11 @@ export class MockServer {
         ],
         challenge,
       );
+    const userId = this.options.userTokens?.get(m[1]);
+    if (userId !== undefined) return { callerId: userId };
     if (this.options.token !== undefined && m[1] !== this.options.token)
       return errorReply(401, [{ message: 'invalid access token', code: 'invalid-token' }], challenge);
-    return undefined;
+    return { callerId: this.options.state.selfUserId };
   }
 
   private async reply(req: IncomingMessage): Promise<Reply> {
@@ -275,8 +280,8 @@ export class MockServer {
     } catch {
       return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
     }
-    const denied = this.authorize(req);
-    if (denied) return denied;
+    const caller = this.authorize(req);
+    if ('status' in caller) return caller;
 
     const rawPath = url.pathname;
     const target = targetPath(rawPath, () => undefined);
@@ -389,6 +394,7 @@ export class MockServer {
       json,
       headers: req.headers,
       baseUrl: this.baseUrl(req),
+      callerId: caller.callerId,
     };
     let outcome: Outcome;
     try {

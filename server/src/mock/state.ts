@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ParsedSeed, TableName } from './seed';
+import { own, setOwn } from '../core';
 
 export type Row = Record<string, unknown>;
 
@@ -36,13 +37,24 @@ const TABLES: TableName[] = [
   'webhook_subscriptions',
   'communication_channels',
   'notification_preferences',
+  'outcomes',
+  'outcome_links',
   'outcome_results',
+  'requirements_met',
   'course_events',
   'error_reports',
 ];
 
+/**
+ * Keys rows are looked up by often enough to index: the items of a module are read by every
+ * module view and by every item created (issue 22: a create filtered the whole table).
+ */
+const INDEXED_KEYS: readonly (readonly [TableName, string])[] = [['module_items', 'module_id']];
+
 export class MockState {
   readonly tables = new Map<TableName, Map<string, Row>>();
+  /** `table -> key -> value -> rows by id`, for the keys of INDEXED_KEYS; kept by insert, remove and setKey. */
+  private readonly indexes = new Map<TableName, Map<string, Map<unknown, Map<string, Row>>>>();
   readonly institution: string;
   readonly selfUserId: number;
   private readonly clockStart: number;
@@ -61,6 +73,11 @@ export class MockState {
         if (typeof row.id === 'number') maxId = Math.max(maxId, row.id);
       }
       this.tables.set(name, table);
+    }
+    for (const [name, key] of INDEXED_KEYS) {
+      const byValue = new Map<unknown, Map<string, Row>>();
+      this.indexes.set(name, new Map([[key, byValue]]));
+      for (const [id, row] of this.table(name)) indexRow(byValue, own(row, key), id, row);
     }
     this.nextNumericId = Math.max(10000, maxId + 1);
   }
@@ -85,6 +102,30 @@ export class MockState {
     return where ? all.filter(where) : all;
   }
 
+  /** The rows whose `key` is `value`: from the index when the key is indexed, in insertion order. */
+  rowsWith(name: TableName, key: string, value: unknown): Row[] {
+    const byValue = this.indexes.get(name)?.get(key);
+    if (byValue) return [...(byValue.get(value)?.values() ?? [])];
+    return this.rows(name, (row) => own(row, key) === value);
+  }
+
+  /** How many rows have `key` equal to `value` (no copy when the key is indexed). */
+  countWith(name: TableName, key: string, value: unknown): number {
+    const byValue = this.indexes.get(name)?.get(key);
+    return byValue ? (byValue.get(value)?.size ?? 0) : this.rowsWith(name, key, value).length;
+  }
+
+  /** Sets a key of a stored row, keeping the index of that key, if any, true. */
+  setKey(name: TableName, row: Row, key: string, value: unknown): void {
+    const byValue = this.indexes.get(name)?.get(key);
+    const id = String(row.id);
+    if (byValue) {
+      byValue.get(own(row, key))?.delete(id);
+      indexRow(byValue, value, id, row);
+    }
+    setOwn(row, key, value);
+  }
+
   find(name: TableName, where: (row: Row) => boolean): Row | undefined {
     for (const row of this.table(name).values()) if (where(row)) return row;
     return undefined;
@@ -95,10 +136,14 @@ export class MockState {
     const id = stringId ? randomUUID() : this.nextNumericId++;
     const stored = { ...row, id };
     this.table(name).set(String(id), stored);
+    for (const [key, byValue] of this.indexes.get(name) ?? []) indexRow(byValue, own(stored, key), String(id), stored);
     return stored;
   }
 
   remove(name: TableName, id: string | number): boolean {
+    const row = this.table(name).get(String(id));
+    if (!row) return false;
+    for (const [key, byValue] of this.indexes.get(name) ?? []) byValue.get(own(row, key))?.delete(String(id));
     return this.table(name).delete(String(id));
   }
 
@@ -106,4 +151,13 @@ export class MockState {
   counts(): Record<string, number> {
     return Object.fromEntries([...this.tables].map(([k, v]) => [k, v.size]));
   }
+}
+
+function indexRow(byValue: Map<unknown, Map<string, Row>>, value: unknown, id: string, row: Row) {
+  let rows = byValue.get(value);
+  if (!rows) {
+    rows = new Map();
+    byValue.set(value, rows);
+  }
+  rows.set(id, row);
 }

@@ -1,5 +1,5 @@
 /** Appointment groups (document A): groups of time slots, their appointments and participants. */
-import { badRequest, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId } from '../context';
+import { badRequest, enrollmentTypes, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId } from '../context';
 import { documentedFields } from '../documented';
 import { toInt, toBool } from '../params';
 import type { MockState, Row } from '../state';
@@ -14,12 +14,27 @@ function appointmentsOf(state: MockState, group: Row): Row[] {
   return state.rows('calendar_events', (e) => e.appointment_group_id === group.id);
 }
 
+/**
+ * Document A, AppointmentGroup: requiring_action is "true when the current user still needs
+ * to sign up (reservable and the minimum not met)": a published group of a course the caller
+ * is a student in, whose minimum (if unset, users need not sign up) the caller's reservations
+ * do not reach.
+ */
+function requiringAction(ctx: MockContext, group: Row, appointments: Row[]): boolean {
+  const minimum = toInt(group.min_appointments_per_participant) ?? 0;
+  if (group.workflow_state !== 'active' || minimum <= 0) return false;
+  const courses = ((group.context_codes as string[] | undefined) ?? []).map((c) => toInt(c.replace(/^course_/, '')));
+  if (!courses.some((id) => enrollmentTypes(ctx, id).includes('StudentEnrollment'))) return false;
+  const reserved = appointments.filter((a) => ((a.reserved_user_ids as unknown[] | undefined) ?? []).includes(ctx.callerId)).length;
+  return reserved < minimum;
+}
+
 function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row {
   const appointments = appointmentsOf(ctx.state, group);
   const view: Row = {
     ...group,
     appointments_count: appointments.length,
-    requiring_action: false,
+    requiring_action: requiringAction(ctx, group, appointments),
     url: `${ctx.baseUrl}/api/v1/appointment_groups/${String(group.id)}`,
     html_url: `${ctx.baseUrl}/appointment_groups/${String(group.id)}`,
   };

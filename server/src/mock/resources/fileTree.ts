@@ -1,5 +1,5 @@
 /** The folder tree shared by the file and folder endpoints (document A): lookups, views, names and copies. */
-import { type ContextType, HttpError, type MockContext, must, nextPosition, notFound, pathContext, pathId } from '../context';
+import { type ContextType, HttpError, type MockContext, must, nextPosition, notFound, onlyLearner, pathContext, pathId } from '../context';
 import { toInt } from '../params';
 import type { MockState, Row } from '../state';
 
@@ -28,6 +28,17 @@ export function fullName(state: MockState, folder: Row): string {
   return names.join('/');
 }
 
+/**
+ * Whether a hidden or locked object is so for the caller, when the data says whether it is
+ * hidden or locked at all: only a course's learners are kept out; staff and the owner of a
+ * user or group folder see through it.
+ */
+function forCaller(ctx: MockContext, value: unknown, folder: Row | undefined): boolean | undefined {
+  if (typeof value !== 'boolean') return undefined;
+  return value && folder?.context_type === 'Course' && onlyLearner(ctx, folder.context_id);
+}
+
+/** A folder as stored, with what follows from the tree: its full name, counts and links. */
 export function folderView(ctx: MockContext, folder: Row): Row {
   return {
     ...folder,
@@ -36,36 +47,33 @@ export function folderView(ctx: MockContext, folder: Row): Row {
     folders_count: ctx.state.rows('folders', (x) => x.parent_folder_id === folder.id).length,
     folders_url: `${ctx.baseUrl}/api/v1/folders/${String(folder.id)}/folders`,
     files_url: `${ctx.baseUrl}/api/v1/folders/${String(folder.id)}/files`,
-    locked: folder.locked ?? false,
-    hidden: folder.hidden ?? false,
-    hidden_for_user: false,
-    locked_for_user: false,
-    for_submissions: false,
+    hidden_for_user: forCaller(ctx, folder.hidden, folder),
+    locked_for_user: forCaller(ctx, folder.locked, folder),
   };
 }
 
+/** The simplified content type (document A, File: mime_class), from the content type the file has. */
+function mimeClass(contentType: unknown): string | undefined {
+  if (typeof contentType !== 'string') return undefined;
+  return contentType.startsWith('image/') ? 'image' : contentType === 'application/pdf' ? 'pdf' : contentType.startsWith('text/') ? 'text' : 'file';
+}
+
+/** A file as stored, with its download link and what follows from its content type and its folder. */
 export function fileView(ctx: MockContext, file: Row): Row {
-  const name = String(file.display_name);
-  const mime = String(file['content-type'] ?? 'application/octet-stream');
+  const folder = ctx.state.get('folders', file.folder_id as number);
   return {
     ...file,
-    filename: file.filename ?? name,
-    uuid: file.uuid ?? `f${String(file.id)}uuid`,
     url: `${ctx.baseUrl}/files/${String(file.id)}/download`,
-    modified_at: file.updated_at ?? file.created_at,
-    updated_at: file.updated_at ?? file.created_at,
-    mime_class: mime.startsWith('image/') ? 'image' : mime === 'application/pdf' ? 'pdf' : mime.startsWith('text/') ? 'text' : 'file',
-    locked: file.locked ?? false,
-    hidden: file.hidden ?? false,
-    thumbnail_url: null,
-    lock_info: null,
+    mime_class: mimeClass(file['content-type']),
+    hidden_for_user: forCaller(ctx, file.hidden, folder),
+    locked_for_user: forCaller(ctx, file.locked, folder),
   };
 }
 
 export function folderById(ctx: MockContext, idName: string): Row {
   const text = ctx.bindings.get(idName);
   if (text === 'root') {
-    const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.state.selfUserId };
+    const context = pathContext(ctx) ?? { type: 'User' as const, id: ctx.callerId };
     return rootFolder(ctx.state, context.type, context.id);
   }
   const folder = must(ctx, 'folders', toInt(text), 'folder', text);

@@ -10,8 +10,15 @@ export const fileHandlers = {
     const context = pathContext(ctx);
     if (!context) notFound('context');
     const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
-    const used = ctx.state.rows('files', (f) => folderIds.has(f.folder_id)).reduce((s, f) => s + (toInt(f.size) ?? 0), 0);
-    return one({ quota: 524288000, quota_used: used });
+    const files = ctx.state.rows('files', (f) => folderIds.has(f.folder_id));
+    // The quota is the context's (a course's storage_quota_mb); what is used, the sizes of its files, when each is known.
+    const owner = ctx.state.get(context.type === 'Course' ? 'courses' : context.type === 'Group' ? 'groups' : 'users', context.id);
+    const quotaMb = toInt(owner?.storage_quota_mb);
+    const sizes = files.map((f) => toInt(f.size));
+    return one({
+      quota: quotaMb === undefined ? undefined : quotaMb * 1024 * 1024,
+      quota_used: sizes.every((n) => n !== undefined) ? sizes.reduce<number>((s, n) => s + (n ?? 0), 0) : undefined,
+    });
   },
   'files.list': (ctx) => {
     let files: Row[];
@@ -89,12 +96,11 @@ export const fileHandlers = {
       file.usage_rights = { ...rights };
       updated.push(id);
     }
-    const license = String(rights.license ?? 'private');
+    // What was sent, and what was done; the licenses' names are not shown, so none is given.
     return one({
-      legal_copyright: rights.legal_copyright ?? '',
-      use_justification: rights.use_justification ?? 'own_copyright',
-      license,
-      license_name: license === 'private' ? 'Private (Copyrighted)' : license,
+      legal_copyright: rights.legal_copyright,
+      use_justification: rights.use_justification,
+      license: rights.license,
       message: `${updated.length} file${updated.length === 1 ? '' : 's'} updated`,
       file_ids: updated,
     });

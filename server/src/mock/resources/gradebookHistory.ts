@@ -25,24 +25,23 @@ function graders(ctx: MockContext, events: GradeEvent[]): Row[] {
   return [...byGrader].map(([id, assignments]) => ({ id, name: ctx.state.get('users', id)?.name ?? `user ${id}`, assignments: [...assignments] }));
 }
 
+/**
+ * A version of a graded submission: the submission, with the grade it has now as its current
+ * and new grade. The mock keeps one version of each grade, so there is no previous grade to show.
+ */
 function versionOf(ctx: MockContext, s: Row): Row {
-  const a = ctx.state.get('assignments', s.assignment_id as number);
-  const u = ctx.state.get('users', s.user_id as number);
-  const grader = ctx.state.get('users', s.grader_id as number);
+  const grader = ctx.state.get('users', s.grader_id as number)?.name;
   return {
     ...submissionView(ctx, s),
-    assignment_name: a?.name ?? null,
-    user_name: u?.name ?? null,
-    current_grade: s.grade ?? '',
+    assignment_name: ctx.state.get('assignments', s.assignment_id as number)?.name,
+    user_name: ctx.state.get('users', s.user_id as number)?.name,
+    current_grade: s.grade,
     current_graded_at: s.graded_at,
-    current_grader: grader?.name ?? null,
-    grader: grader?.name ?? null,
-    new_grade: s.grade ?? '',
+    current_grader: grader,
+    grader,
+    new_grade: s.grade,
     new_graded_at: s.graded_at,
-    new_grader: grader?.name ?? null,
-    previous_grade: '',
-    previous_graded_at: s.submitted_at ?? s.graded_at,
-    previous_grader: null,
+    new_grader: grader,
   };
 }
 
@@ -87,7 +86,6 @@ export const gradebookHistoryHandlers = {
       events.map((e) => {
         const v = versionOf(ctx, e.submission);
         delete v.new_grade;
-        delete v.previous_grade;
         return v;
       }),
     );

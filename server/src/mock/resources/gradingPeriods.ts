@@ -11,7 +11,8 @@ function gradingPeriodOf(ctx: MockContext): Row {
 }
 
 function periodView(ctx: MockContext, p: Row): Row {
-  return { ...p, is_closed: typeof p.close_date === 'string' && String(p.close_date) < ctx.state.now() };
+  // "true once close_date has passed": unknown without a close date.
+  return { ...p, is_closed: typeof p.close_date === 'string' ? Date.parse(p.close_date) < Date.parse(ctx.state.now()) : undefined };
 }
 
 export const gradingPeriodHandlers = {

@@ -5,7 +5,7 @@ import { toInt } from '../params';
 import type { Row } from '../state';
 
 function channelOf(ctx: MockContext): Row {
-  const u = ctx.template.includes('/users/self/') ? must(ctx, 'users', ctx.state.selfUserId, 'user') : user(ctx);
+  const u = ctx.template.includes('/users/self/') ? must(ctx, 'users', ctx.callerId, 'user') : user(ctx);
   const byId = ctx.bindings.get('communication_channel_id');
   const channel =
     byId !== undefined

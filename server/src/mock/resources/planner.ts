@@ -3,25 +3,23 @@ import { badRequest, type HandlersOf, list, listParam, type MockContext, must, n
 import { documentedFields } from '../documented';
 import { toInt, inTimeRange } from '../params';
 import type { Row } from '../state';
+import { submissionView } from './submissions';
 
 function noteOf(ctx: MockContext): Row {
   const note = ctx.state.get('planner_notes', pathId(ctx));
-  if (!note || note.user_id !== ctx.state.selfUserId) notFound(`planner note ${ctx.bindings.get('id') ?? ''}`);
+  if (!note || note.user_id !== ctx.callerId) notFound(`planner note ${ctx.bindings.get('id') ?? ''}`);
   return note;
 }
 
+/** A note as stored, with the links of the object it is linked to, if any; an unlinked note has no link fields. */
 function noteView(ctx: MockContext, note: Row): Row {
-  const type = typeof note.linked_object_type === 'string' ? note.linked_object_type : '';
-  const linked = type ? `courses/${String(note.course_id ?? 0)}/${type}s/${String(note.linked_object_id)}` : '';
-  return {
-    ...note,
-    workflow_state: 'active',
-    description: note.description ?? '',
-    linked_object_type: type,
-    linked_object_id: note.linked_object_id ?? 0,
-    linked_object_html_url: linked ? `${ctx.baseUrl}/${linked}` : '',
-    linked_object_url: linked ? `${ctx.baseUrl}/api/v1/${linked}` : '',
-  };
+  const view: Row = { ...note, workflow_state: 'active' };
+  if (typeof note.linked_object_type === 'string' && note.course_id !== undefined) {
+    const linked = `courses/${String(note.course_id)}/${note.linked_object_type}s/${String(note.linked_object_id)}`;
+    view.linked_object_html_url = `${ctx.baseUrl}/${linked}`;
+    view.linked_object_url = `${ctx.baseUrl}/api/v1/${linked}`;
+  }
+  return view;
 }
 
 function writeNote(ctx: MockContext, note: Row) {
@@ -39,6 +37,19 @@ function writeNote(ctx: MockContext, note: Row) {
     }
   }
   if (note.linked_object_type && note.linked_object_id !== undefined) {
+    // Document C, create: the linked object "must be in the course named by course_id; if title
+    // is omitted the object's title is used" (of the objects the mock holds: assignments, quizzes).
+    const table = note.linked_object_type === 'assignment' ? 'assignments' : note.linked_object_type === 'quiz' ? 'quizzes' : undefined;
+    if (table) {
+      const linked = ctx.state.get(table, note.linked_object_id as number);
+      if (!linked || linked.course_id !== note.course_id)
+        badRequest(
+          `linked_object_id: ${String(note.linked_object_type)} ${String(note.linked_object_id)} is not in course ${String(note.course_id ?? '(none given)')}`,
+          'not-in-course',
+          'linked_object_id',
+        );
+      note.title ??= linked.name ?? linked.title;
+    }
     const other = ctx.state.find(
       'planner_notes',
       (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id,
@@ -52,6 +63,24 @@ function writeNote(ctx: MockContext, note: Row) {
   }
 }
 
+/**
+ * Document C, Planner item `submissions`: "booleans excused, graded, late, missing,
+ * needs_grading, with_feedback for the current user", from the caller's submission of the
+ * assignment (none yet: nothing turned in, which may be missing once the due date has passed).
+ */
+function submissionFlags(ctx: MockContext, assignment: Row): Row {
+  const stored = ctx.state.find('submissions', (s) => s.assignment_id === assignment.id && s.user_id === ctx.callerId);
+  const view = submissionView(ctx, stored ?? { course_id: assignment.course_id, assignment_id: assignment.id, user_id: ctx.callerId });
+  return {
+    excused: view.excused === true,
+    graded: view.workflow_state === 'graded',
+    late: view.late === true,
+    missing: view.missing === true,
+    needs_grading: view.workflow_state === 'submitted' || view.workflow_state === 'pending_review',
+    with_feedback: Array.isArray(stored?.comments) && stored.comments.length > 0,
+  };
+}
+
 export const plannerHandlers = {
   'planner_notes.list': (ctx) => {
     const start = ctx.params.get('start_date');
@@ -60,7 +89,7 @@ export const plannerHandlers = {
     const notes = ctx.state.rows(
       'planner_notes',
       (n) =>
-        n.user_id === ctx.state.selfUserId &&
+        n.user_id === ctx.callerId &&
         inTimeRange(n.todo_date, start, end) &&
         (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)),
     );
@@ -68,7 +97,7 @@ export const plannerHandlers = {
   },
   'planner_notes.show': (ctx) => one(noteView(ctx, noteOf(ctx))),
   'planner_notes.create': (ctx) => {
-    const note: Row = { user_id: ctx.state.selfUserId, title: '', description: '', todo_date: ctx.state.now() };
+    const note: Row = { user_id: ctx.callerId };
     writeNote(ctx, note);
     return one(noteView(ctx, ctx.state.insert('planner_notes', note)));
   },
@@ -93,11 +122,12 @@ export const plannerHandlers = {
   'planner_items.list': (ctx) => {
     const start = ctx.params.get('start_date');
     const end = ctx.params.get('end_date');
-    const courseIds = new Set(ctx.state.rows('enrollments', (e) => e.user_id === ctx.state.selfUserId).map((e) => e.course_id));
+    const courseIds = new Set(ctx.state.rows('enrollments', (e) => e.user_id === ctx.callerId).map((e) => e.course_id));
     const notes = ctx.state
-      .rows('planner_notes', (n) => n.user_id === ctx.state.selfUserId && inTimeRange(n.todo_date, start, end))
+      .rows('planner_notes', (n) => n.user_id === ctx.callerId && inTimeRange(n.todo_date, start, end))
       .map((n) => ({
-        course_id: n.course_id ?? 0,
+        // Document C, Planner item: context_type is "absent for notes without a course", and so is the course.
+        ...(n.course_id !== undefined ? { context_type: 'Course', course_id: n.course_id } : {}),
         plannable_id: String(n.id),
         plannable_type: 'planner_note',
         plannable: noteView(ctx, n),
@@ -118,7 +148,7 @@ export const plannerHandlers = {
         html_url: `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}`,
         visible_in_planner: true,
         planner_override: null,
-        submissions: { excused: false, graded: false, late: false, missing: false, needs_grading: false, with_feedback: false },
+        submissions: submissionFlags(ctx, a),
         _date: a.due_at,
       }));
     return list([...notes, ...assignments].sort((a, b) => (String(a._date) < String(b._date) ? -1 : 1)));

@@ -1,10 +1,10 @@
 /** Quiz submissions (document B): the attempts of a quiz, a state machine from untaken to complete. */
-import { badRequest, type HandlersOf, HttpError, list, type MockContext, notFound, one, pathId } from '../context';
+import { badRequest, enrollmentTypes, forbidden, type HandlersOf, HttpError, list, type MockContext, notFound, one, pathId } from '../context';
 import { toInt, toNumber } from '../params';
 import type { MockState, Row } from '../state';
 import { setOwn } from '../../core';
 import { randomBytes } from 'node:crypto';
-import { quizOf, questionsOf } from './quizzes';
+import { quizOf } from './quizzes';
 
 function quizSubmissionOf(ctx: MockContext): { course: Row; quiz: Row; submission: Row } {
   const { course: c, quiz } = quizOf(ctx);
@@ -13,19 +13,14 @@ function quizSubmissionOf(ctx: MockContext): { course: Row; quiz: Row; submissio
   return { course: c, quiz, submission };
 }
 
-function quizSubmissionView(s: Row, withToken: boolean): Row {
-  const view: Row = {
-    extra_attempts: 0,
-    extra_time: 0,
-    manually_unlocked: false,
-    time_spent: 0,
-    fudge_points: 0,
-    has_seen_results: false,
-    overdue_and_needs_submission: false,
-    score_before_regrade: s.score ?? 0,
-    kept_score: s.kept_score ?? s.score ?? 0,
-    ...s,
-  };
+/**
+ * An attempt as stored, with what follows from it: whether it is overdue (document B,
+ * QuizSubmission: end_at "is when it becomes overdue"). What an attempt does not hold yet (a
+ * score, finished_at while it is in progress) is left out, not made up.
+ */
+function quizSubmissionView(ctx: MockContext, s: Row, withToken: boolean): Row {
+  const view: Row = { ...s };
+  if (typeof s.end_at === 'string') view.overdue_and_needs_submission = s.workflow_state === 'untaken' && Date.parse(s.end_at) < Date.parse(ctx.state.now());
   if (!withToken) delete view.validation_token;
   return view;
 }
@@ -46,24 +41,24 @@ export const quizSubmissionHandlers = {
   'quiz_submissions.list': (ctx) => {
     const { quiz } = quizOf(ctx);
     return list(
-      ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(s, false)),
+      ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(ctx, s, false)),
       'quiz_submissions',
     );
   },
   'quiz_submissions.current': (ctx) => {
     const { quiz } = quizOf(ctx);
-    const s = latestAttempt(ctx.state, quiz.id, ctx.state.selfUserId);
+    const s = latestAttempt(ctx.state, quiz.id, ctx.callerId);
     if (!s) notFound(`a submission of quiz ${String(quiz.id)} by the current user`);
-    return one({ quiz_submissions: [quizSubmissionView(s, s.workflow_state === 'untaken')] });
+    return one({ quiz_submissions: [quizSubmissionView(ctx, s, s.workflow_state === 'untaken')] });
   },
-  'quiz_submissions.show': (ctx) => one({ quiz_submissions: [quizSubmissionView(quizSubmissionOf(ctx).submission, false)] }),
+  'quiz_submissions.show': (ctx) => one({ quiz_submissions: [quizSubmissionView(ctx, quizSubmissionOf(ctx).submission, false)] }),
   'quiz_submissions.create': (ctx) => {
     const { course: c, quiz } = quizOf(ctx);
     if (quiz.locked === true) badRequest(`quiz ${String(quiz.id)} is locked`, 'quiz-locked');
     if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code)
       throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     const preview = ctx.params.bool('preview') ?? false;
-    const latest = latestAttempt(ctx.state, quiz.id, ctx.state.selfUserId, preview);
+    const latest = latestAttempt(ctx.state, quiz.id, ctx.callerId, preview);
     if (latest && latest.workflow_state === 'untaken') {
       throw new HttpError(
         409,
@@ -80,21 +75,25 @@ export const quizSubmissionHandlers = {
     const row: Row = {
       quiz_id: quiz.id,
       course_id: c.id,
-      user_id: ctx.state.selfUserId,
-      submission_id: latest?.submission_id ?? 600000 + (quiz.id as number),
+      user_id: ctx.callerId,
+      // The user's assignment submission of the quiz, when an earlier attempt names it (the mock holds none of its own).
+      submission_id: latest?.submission_id,
       attempt: ((latest?.attempt as number | undefined) ?? 0) + 1,
       workflow_state: 'untaken',
       started_at: started,
-      finished_at: null,
-      end_at: minutes ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z') : started,
+      // Overdue at the end of the time limit; a quiz without one sets no end.
+      end_at: minutes ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined,
       validation_token: randomBytes(16).toString('hex'),
       _preview: preview,
     };
     const stored = ctx.state.insert('quiz_submissions', row);
-    return one({ quiz_submissions: [quizSubmissionView(stored, true)] });
+    return one({ quiz_submissions: [quizSubmissionView(ctx, stored, true)] });
   },
   'quiz_submissions.update': (ctx) => {
-    const { submission } = quizSubmissionOf(ctx);
+    const { course: c, submission } = quizSubmissionOf(ctx);
+    // Document B, Errors: "Update a quiz submission | 403 | caller is not a teacher in the course".
+    if (!enrollmentTypes(ctx, c.id).includes('TeacherEnrollment'))
+      forbidden(`user ${ctx.callerId} is not a teacher in course ${String(c.id)}`, 'not-a-teacher');
     const body = ctx.json as { quiz_submissions?: Row[] } | undefined;
     const entry = body?.quiz_submissions?.[0];
     if (!entry || toInt(entry.attempt) === undefined) badRequest('attempt missing or invalid', 'invalid-attempt', 'attempt');
@@ -132,7 +131,7 @@ export const quizSubmissionHandlers = {
       if (Object.keys(scores).length) submission.score = manual + (toNumber(submission.fudge_points) ?? 0);
     }
     submission.kept_score = submission.score;
-    return one({ quiz_submissions: [quizSubmissionView(submission, false)] });
+    return one({ quiz_submissions: [quizSubmissionView(ctx, submission, false)] });
   },
   'quiz_submissions.complete': (ctx) => {
     const { quiz, submission } = quizSubmissionOf(ctx);
@@ -148,21 +147,26 @@ export const quizSubmissionHandlers = {
       throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     if (ctx.params.get('validation_token') !== submission.validation_token)
       throw new HttpError(403, 'invalid validation token', 'invalid-validation-token', 'validation_token');
-    const points = questionsOf(ctx.state, quiz.id).reduce((s, q) => s + (toNumber(q.points_possible) ?? 0), 0);
+    // "the submission is graded": the documented API answers no question, so an attempt turned
+    // in earns no points; the kept score is the best of the user's attempts (document B: "latest
+    // or highest", the quiz's choice between them is not shown).
     const finished = ctx.state.now();
+    const earlier = ctx.state.rows('quiz_submissions', (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && q._preview === submission._preview);
+    const kept = Math.max(0, ...earlier.map((q) => toNumber(q.kept_score ?? q.score) ?? 0));
     Object.assign(submission, {
       workflow_state: 'complete',
       finished_at: finished,
-      score: points,
-      kept_score: points,
+      score: 0,
+      kept_score: kept,
       time_spent: Math.max(0, Math.round((Date.parse(finished) - Date.parse(String(submission.started_at))) / 1000)),
     });
-    return one({ quiz_submissions: [quizSubmissionView(submission, false)] });
+    return one({ quiz_submissions: [quizSubmissionView(ctx, submission, false)] });
   },
   'quiz_submissions.time': (ctx) => {
     const { submission } = quizSubmissionOf(ctx);
-    const left =
-      submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(String(submission.end_at)) - Date.parse(ctx.state.now())) / 1000)) : 0;
+    // An attempt without an end (no time limit) has no time left to tell.
+    if (typeof submission.end_at !== 'string') return one({});
+    const left = submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(submission.end_at) - Date.parse(ctx.state.now())) / 1000)) : 0;
     return one({ end_at: submission.end_at, time_left: left });
   },
 } satisfies HandlersOf<'quiz_submissions'>;

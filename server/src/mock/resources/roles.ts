@@ -2,29 +2,14 @@
 import { account, badRequest, type HandlersOf, list, listParam, type MockContext, notFound, one } from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
-import { setOwn } from '../../core';
 
-const DEFAULT_PERMISSIONS = new Map<string, string[]>(
-  Object.entries({
-    StudentEnrollment: ['read_forum', 'post_to_forum', 'read_announcements'],
-    TeacherEnrollment: ['manage_grades', 'manage_content', 'read_roster'],
-    TaEnrollment: ['manage_grades', 'read_roster'],
-    DesignerEnrollment: ['manage_content', 'manage_wiki'],
-    ObserverEnrollment: ['read_forum', 'read_announcements'],
-    AccountMembership: ['read_course_list', 'view_statistics'],
-  }),
-);
-
+/**
+ * A role as stored, with its account. Its permissions are the ones the role holds: a built-in
+ * course role's defaults come from the seed, written from document A's table (an upper-case
+ * letter on by default, a lower-case one off), a custom role's are those it was given.
+ */
 function roleView(ctx: MockContext, role: Row): Row {
-  const acct = ctx.state.get('accounts', role.account_id as number) ?? {};
-  const permissions: Row = {};
-  for (const name of DEFAULT_PERMISSIONS.get(String(role.base_role_type)) ?? []) {
-    setOwn(permissions, name, { enabled: true, locked: false, readonly: role.workflow_state === 'built_in', explicit: false });
-  }
-  for (const [name, p] of Object.entries((role.permissions as Row | undefined) ?? {}))
-    setOwn(permissions, name, { readonly: false, explicit: true, enabled: false, locked: false, ...(p as Row) });
-  // The response shows the account's fields that RoleAccount documents.
-  return { ...role, account: acct, permissions };
+  return { ...role, account: ctx.state.get('accounts', role.account_id as number), permissions: role.permissions ?? {} };
 }
 
 function roleOf(ctx: MockContext): Row {

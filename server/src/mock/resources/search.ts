@@ -1,8 +1,20 @@
 /** Search (document C): recipients and public courses. */
-import { type HandlersOf, list, listParam, type MockContext } from '../context';
+import { enrollmentTypes, type HandlersOf, list, listParam, type MockContext } from '../context';
+import { own, setOwn } from '../../core';
 import { toInt } from '../params';
 import type { Row } from '../state';
 import { courseView } from './courses';
+
+/** Document C, recipient search: common_courses, "map of course ids to enrollment types" the caller shares with the user. */
+function commonCourses(ctx: MockContext, userId: unknown): Row {
+  const out: Row = {};
+  for (const e of ctx.state.rows('enrollments', (x) => x.user_id === userId)) {
+    if (!enrollmentTypes(ctx, e.course_id).length) continue;
+    const key = String(e.course_id);
+    setOwn(out, key, [...((own(out, key) as string[] | undefined) ?? []), String(e.type)]);
+  }
+  return out;
+}
 
 function recipients(ctx: MockContext): Row[] {
   const terms = (ctx.params.get('search') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
@@ -11,20 +23,19 @@ function recipients(ctx: MockContext): Row[] {
   const userId = ctx.params.int('user_id');
   const users = ctx.state.rows('users').map((u) => ({
     id: u.id,
-    name: u.name,
+    name: u.short_name ?? u.name,
     full_name: u.name,
-    avatar_url: `${ctx.baseUrl}/images/messages/avatar-50.png`,
+    avatar_url: u.avatar_url,
     type: 'user',
     types: ['user'],
-    common_courses: {},
-    common_groups: {},
+    common_courses: commonCourses(ctx, u.id),
   }));
   if (userId !== undefined) return users.filter((u) => u.id === userId).slice(0, 1);
   const contexts = [
     ...ctx.state.rows('courses').map((c) => ({
       id: `course_${String(c.id)}`,
       name: c.name,
-      avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`,
+      avatar_url: c.avatar_url,
       type: 'context',
       types: ['course'],
       user_count: ctx.state.rows('enrollments', (e) => e.course_id === c.id).length,
@@ -32,10 +43,10 @@ function recipients(ctx: MockContext): Row[] {
     ...ctx.state.rows('groups').map((g) => ({
       id: `group_${String(g.id)}`,
       name: g.name,
-      avatar_url: `${ctx.baseUrl}/images/messages/avatar-group-50.png`,
+      avatar_url: g.avatar_url,
       type: 'context',
       types: ['group'],
-      user_count: g.members_count ?? 0,
+      user_count: g.members_count,
     })),
   ];
   const context = ctx.params.get('context');

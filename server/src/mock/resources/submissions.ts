@@ -1,5 +1,22 @@
 /** Submissions (document B): submitting, grading and listing the submissions of an assignment. */
-import { badRequest, courseOrSection, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId, raw, user } from '../context';
+import {
+  badRequest,
+  courseOrSection,
+  enrollmentTypes,
+  forbidden,
+  type HandlersOf,
+  includes,
+  list,
+  listParam,
+  type MockContext,
+  notFound,
+  one,
+  onlyLearner,
+  pathId,
+  raw,
+  user,
+  userByRef,
+} from '../context';
 import { toInt, toNumber, inTimeRange } from '../params';
 import type { MockState, Row } from '../state';
 
@@ -15,25 +32,38 @@ function studentIds(state: MockState, c: Row, sectionRow?: Row): number[] {
     .map((e) => e.user_id as number);
 }
 
+const secondsBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 1000);
+
+/**
+ * A submission as the docs describe it, from the stored row: what the row holds, and what
+ * follows from it and the assignment (document B, Submission). What neither gives (a late
+ * policy's points_deducted, an excuse never given) is left out, not made up.
+ */
 export function submissionView(ctx: MockContext, s: Row): Row {
+  const a = ctx.state.get('assignments', s.assignment_id as number);
+  const submittedAt = typeof s.submitted_at === 'string' ? s.submitted_at : undefined;
+  const gradedAt = typeof s.graded_at === 'string' ? s.graded_at : undefined;
+  const dueAt = typeof a?.due_at === 'string' ? a.due_at : undefined;
+  const path = `courses/${String(s.course_id)}/assignments/${String(s.assignment_id)}/submissions/${String(s.user_id)}`;
   const view: Row = {
     ...s,
-    grade_matches_current_submission: true,
-    html_url: `${ctx.baseUrl}/courses/${String(s.course_id)}/assignments/${String(s.assignment_id)}/submissions/${String(s.user_id)}`,
-    preview_url: `${ctx.baseUrl}/courses/${String(s.course_id)}/assignments/${String(s.assignment_id)}/submissions/${String(s.user_id)}?preview=1`,
-    late: false,
-    assignment_visible: true,
-    excused: s.excused ?? false,
-    missing: false,
-    late_policy_status: null,
-    points_deducted: 0,
-    seconds_late: 0,
-    url: s.url ?? null,
-    grader_id: s.grader_id ?? null,
-    workflow_state: s.workflow_state ?? 'unsubmitted',
+    html_url: `${ctx.baseUrl}/${path}`,
+    preview_url: `${ctx.baseUrl}/${path}?preview=1`,
+    workflow_state: s.workflow_state ?? (s.grade !== undefined ? 'graded' : submittedAt ? 'submitted' : 'unsubmitted'),
+    // "false if the student resubmitted since grading".
+    grade_matches_current_submission: !(gradedAt && submittedAt && submittedAt > gradedAt),
   };
+  // "made after the applicable due date": known when both dates are.
+  if (submittedAt && dueAt) {
+    view.late = Date.parse(submittedAt) > Date.parse(dueAt);
+    view.seconds_late = Math.max(0, secondsBetween(dueAt, submittedAt));
+  }
+  // Missing: nothing turned in by a due date that has passed (no due date, never missing).
+  view.missing = !submittedAt && dueAt !== undefined && Date.parse(dueAt) < Date.parse(ctx.state.now());
+  // Every student of the course is assigned every assignment: the mock has no assignment overrides.
+  if (enrollmentTypes(ctx, s.course_id, s.user_id).includes('StudentEnrollment')) view.assignment_visible = true;
   if (includes(ctx, 'user')) view.user = ctx.state.get('users', s.user_id as number);
-  if (includes(ctx, 'assignment')) view.assignment = ctx.state.get('assignments', s.assignment_id as number);
+  if (includes(ctx, 'assignment')) view.assignment = a;
   if (includes(ctx, 'submission_comments')) view.submission_comments = (s.comments as Row[] | undefined) ?? [];
   return view;
 }
@@ -44,7 +74,6 @@ function submissionFor(ctx: MockContext, c: Row, a: Row, userId: number): Row {
       course_id: c.id,
       assignment_id: a.id,
       user_id: userId,
-      attempt: 0,
       workflow_state: 'unsubmitted',
     }
   );
@@ -53,17 +82,39 @@ function submissionFor(ctx: MockContext, c: Row, a: Row, userId: number): Row {
 function commentFrom(ctx: MockContext): Row | undefined {
   const text = ctx.params.get('comment[text_comment]');
   if (!text) return undefined;
-  const author = ctx.state.get('users', ctx.state.selfUserId);
+  const author = ctx.state.get('users', ctx.callerId);
   return {
     id: Date.now() % 1e9,
-    author_id: ctx.state.selfUserId,
-    author_name: author?.name ?? '',
-    author: author ?? {},
+    author_id: ctx.callerId,
+    author_name: author?.name,
+    author,
     comment: text,
     created_at: ctx.state.now(),
-    edited_at: ctx.state.now(),
     media_comment: null,
   };
+}
+
+/**
+ * Document B, grade or comment: submission[posted_grade] "sets score and grade; accepted forms
+ * are points such as a decimal number where values above points_possible are allowed, a
+ * percentage ending in a percent sign where 100% equals points_possible and larger values are
+ * allowed, or a letter grade". The grade is kept as posted (the assignment's grading scheme is
+ * not shown); a letter gives no score, since no scheme says what it is worth, and neither does
+ * a percentage of an assignment without points_possible. An empty value removes the grade.
+ */
+function postedGrade(posted: string, pointsPossible: number | undefined): { grade?: string; score?: number } {
+  const text = posted.trim();
+  if (text === '') return {};
+  const percent = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*%$/.exec(text);
+  if (percent) return { grade: text, score: pointsPossible === undefined ? undefined : (Number(percent[1]) * pointsPossible) / 100 };
+  const points = toNumber(text);
+  return { grade: text, score: points };
+}
+
+/** Document B: the manage grades permission, which teachers and TAs have (A, Roles: manage_grades [TA]). */
+function mayManageGrades(ctx: MockContext, courseId: unknown): boolean {
+  const types = enrollmentTypes(ctx, courseId);
+  return types.length === 0 || types.includes('TeacherEnrollment') || types.includes('TaEnrollment');
 }
 
 /** Doc B, submit: http is assumed if submission[url] has no scheme (the checker refuses schemes other than http and https). */
@@ -74,8 +125,15 @@ function submittedUrl(url: string): string {
 
 export const submissionHandlers = {
   'submissions.create': (ctx) => {
-    const { course: c } = courseOrSection(ctx);
+    const { course: c, section: sec } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
+    // Document B: "submit; caller must be a student in the course or section". The status is
+    // not shown; 403 is the one B gives for a caller of the wrong role (a quiz update by a non-teacher).
+    if (!enrollmentTypes(ctx, c.id, ctx.callerId, sec?.id).includes('StudentEnrollment'))
+      forbidden(
+        `user ${ctx.callerId} is not a student in ${sec ? `section ${String(sec.id)}` : `course ${String(c.id)}`}: only a student submits an assignment (send the student's own token)`,
+        'not-a-student',
+      );
     const type = ctx.params.get('submission[submission_type]') ?? '';
     const allowed = (a.submission_types as string[] | undefined) ?? [];
     if (allowed.length && !allowed.includes(type))
@@ -84,9 +142,8 @@ export const submissionHandlers = {
         'invalid-submission-type',
         'submission[submission_type]',
       );
-    const userId = toInt(ctx.params.get('submission[user_id]')) ?? ctx.state.selfUserId;
     const g = ctx.params.group('submission');
-    let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === userId);
+    let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === ctx.callerId);
     const fields: Row = {
       submission_type: type,
       submitted_at: ctx.state.now(),
@@ -95,7 +152,7 @@ export const submissionHandlers = {
       url: (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string' ? submittedUrl(g.url) : undefined,
     };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
-    else s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: userId, attempt: 1, ...fields });
+    else s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: ctx.callerId, attempt: 1, ...fields });
     const comment = commentFrom(ctx);
     if (comment) s.comments = [...((s.comments as Row[] | undefined) ?? []), comment];
     return { kind: 'one', value: submissionView(ctx, s), status: 201, as: 'Submission' };
@@ -109,10 +166,17 @@ export const submissionHandlers = {
   'submissions.list_for_students': (ctx) => {
     const { course: c, section: sec } = courseOrSection(ctx);
     const students = studentIds(ctx.state, c, sec);
+    // student_ids[]: "omitted means the caller; students see only their own"; `all` is every student in scope.
     const wanted = listParam(ctx, 'student_ids');
-    const userIds = wanted.includes('all') ? students : wanted.length ? wanted.map((w) => toInt(w.replace(/^sis_user_id:/, '')) ?? -1) : [ctx.state.selfUserId];
+    let userIds = wanted.includes('all')
+      ? students
+      : wanted.length
+        ? wanted.map((w) => userByRef(ctx, w)?.id).filter((id): id is number => typeof id === 'number')
+        : [ctx.callerId];
+    if (onlyLearner(ctx, c.id)) userIds = userIds.filter((id) => id === ctx.callerId);
     const assignmentIds = listParam(ctx, 'assignment_ids').map((x) => toInt(x));
-    const since = ctx.params.get('submitted_since');
+    const submittedSince = ctx.params.get('submitted_since');
+    const gradedSince = ctx.params.get('graded_since');
     const state = ctx.params.get('workflow_state');
     const rows = ctx.state.rows(
       'submissions',
@@ -120,8 +184,10 @@ export const submissionHandlers = {
         s.course_id === c.id &&
         userIds.includes(s.user_id as number) &&
         (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) &&
-        (!since || inTimeRange(s.submitted_at ?? '', since)) &&
-        (!state || s.workflow_state === state),
+        // "exclude unsubmitted or ungraded"
+        (!submittedSince || (typeof s.submitted_at === 'string' && inTimeRange(s.submitted_at, submittedSince))) &&
+        (!gradedSince || (typeof s.graded_at === 'string' && inTimeRange(s.graded_at, gradedSince))) &&
+        (!state || submissionView(ctx, s).workflow_state === state),
     );
     if (ctx.params.bool('grouped')) {
       return {
@@ -130,6 +196,10 @@ export const submissionHandlers = {
         items: userIds.map((u) => ({ user_id: u, submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)) })),
       };
     }
+    // order: id (default) or graded_at; order_direction: ascending (default) or descending.
+    const key = ctx.params.get('order') === 'graded_at' ? (s: Row) => String(s.graded_at ?? '') : (s: Row) => toInt(s.id) ?? 0;
+    const direction = ctx.params.get('order_direction') === 'descending' ? -1 : 1;
+    rows.sort((x, y) => (key(x) < key(y) ? -direction : key(x) > key(y) ? direction : 0));
     return { kind: 'list', as: 'Submission', items: rows.map((s) => submissionView(ctx, s)) };
   },
   'submissions.show': (ctx) => {
@@ -152,19 +222,23 @@ export const submissionHandlers = {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const u = user(ctx);
+    const posted = ctx.params.get('submission[posted_grade]');
+    // "If any submission or rubric_assessment argument is given, the caller needs the manage grades permission in the course or section."
+    if (posted !== undefined && !mayManageGrades(ctx, c.id))
+      forbidden(
+        `user ${ctx.callerId} may not grade in course ${String(c.id)}: grading needs the manage grades permission`,
+        'missing-permission',
+        'submission[posted_grade]',
+      );
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === u.id);
-    if (!s) s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: u.id, attempt: 0, workflow_state: 'unsubmitted' });
-    const grade = ctx.params.get('submission[posted_grade]');
-    if (grade !== undefined)
-      Object.assign(s, {
-        grade,
-        score: toNumber(grade.replace(/%$/, '')) ?? s.score,
-        workflow_state: 'graded',
-        grader_id: ctx.state.selfUserId,
-        graded_at: ctx.state.now(),
-      });
-    const excuse = ctx.params.bool('submission[excuse]');
-    if (excuse !== undefined) s.excused = excuse;
+    if (!s) s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: u.id, workflow_state: 'unsubmitted' });
+    if (posted !== undefined) {
+      const { grade, score } = postedGrade(posted, toNumber(a.points_possible));
+      for (const key of ['grade', 'score', 'graded_at', 'grader_id']) Reflect.deleteProperty(s, key);
+      if (grade !== undefined)
+        Object.assign(s, { grade, workflow_state: 'graded', grader_id: ctx.callerId, graded_at: ctx.state.now() }, score === undefined ? {} : { score });
+      else s.workflow_state = typeof s.submitted_at === 'string' ? 'submitted' : 'unsubmitted';
+    }
     const comment = commentFrom(ctx);
     if (comment) s.comments = [...((s.comments as Row[] | undefined) ?? []), comment];
     return { kind: 'one', value: submissionView(ctx, s), as: 'Submission' };
