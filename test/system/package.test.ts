@@ -32,6 +32,7 @@ const SHIPPED = [
   'dist/lpreq.js',
   'dist/send.js',
   'dist/mock.js',
+  'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];
