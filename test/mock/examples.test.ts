@@ -17,14 +17,6 @@ const TOKEN = 'examples-token-0123456789';
 /** `file:line` of a request documented to answer something else than 2xx, with the reason. None today. */
 const EXPECTED_OTHERWISE = new Map<string, { status: number; reason: string }>();
 
-/** The secrets the examples read with `{{$processEnv NAME}}`. */
-const SECRETS = {
-  VIRTUAL_LAB_SECRET: 'lab-secret',
-  VIDEO_PLATFORM_SECRET: 'video-secret',
-  CITATION_SECRET: 'citation-secret',
-  MEDIA_PICKER_SECRET: 'media-secret',
-};
-
 /** The 1-based line of each request line of a document. */
 function requestLines(text: string): number[] {
   const lines: number[] = [];
@@ -59,7 +51,7 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
           stderr: (s) => (stderr += s),
           readStdin: () => '',
           isTTY: false,
-          env: { LPREQ_TOKEN: TOKEN, ...SECRETS },
+          env: { LPREQ_TOKEN: TOKEN },
           cwd: dir,
         });
         sent++;
