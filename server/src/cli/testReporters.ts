@@ -206,6 +206,7 @@ function yamlString(s: string): string {
 function tapReporter(options: ReporterOptions): Reporter {
   const w = (line: string) => options.write(`${line}\n`);
   let files = 0;
+  w('TAP version 14');
   return {
     events: {
       fileFinished: (f) => {
