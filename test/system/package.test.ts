@@ -169,11 +169,8 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     );
     const passed = npxLpreq(['test', '--mock', '--reporter', 'json', 'api-tests/']);
     assert.equal(passed.status, 0, passed.stdout + passed.stderr);
-    assert.deepEqual((JSON.parse(passed.stdout) as { passed: number; failed: number }) && { ...(JSON.parse(passed.stdout) as object), files: undefined }, {
-      files: undefined,
-      passed: 2,
-      failed: 0,
-    });
+    const out = JSON.parse(passed.stdout) as { passed: number; failed: number };
+    assert.deepEqual([out.passed, out.failed], [2, 0]);
     writeFileSync(join(project, 'api-tests', 'wrong.lpreq'), 'GET /api/v1/courses/42/modules/7\n?? body $.name == Week 99\n');
     const failed = npxLpreq(['test', '--mock', '--reporter', 'junit', 'api-tests/']);
     assert.equal(failed.status, 1, failed.stderr);
