@@ -207,11 +207,12 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const errors = errorsByBlock(document, options.checker.checkDocument(document, source.environments));
   // The answers of this file's named requests in this run: a later reference reads them.
   const responses: ResponseStore = new Map();
+  const scope = documentScope(document, source.environments);
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
     if (run.bailed || options.signal?.aborted) result = skippedResult(document, test, lines);
-    else result = await runRequest(document, test, lines, errors, responses, source, options);
+    else result = await runRequest(document, test, { lines, errors, responses, values: scope.values }, source, options);
     file.requests.push(result);
     if (result.skipped) run.skipped++;
     else if (result.passed) run.passed++;
@@ -290,12 +291,20 @@ function invalidDependencies(document: LpreqDocument, blockIndex: number, values
   return found;
 }
 
+/** What the requests of one file share in a run. */
+interface FileRun {
+  lines: LineIndex;
+  /** The checker's errors, by block. */
+  errors: Map<number, Diagnostic[]>;
+  responses: ResponseStore;
+  /** The file's variables over the environment's. */
+  values: Map<string, string>;
+}
+
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
-  lines: LineIndex,
-  errors: Map<number, Diagnostic[]>,
-  responses: ResponseStore,
+  { lines, errors, responses, values: fileValues }: FileRun,
   source: TestSource,
   options: RunOptions,
 ): Promise<RequestResult> {
@@ -314,14 +323,14 @@ async function runRequest(
   };
   const allowInvalid = metadataValue(block, 'allow-invalid') !== undefined;
   const blockErrors = errors.get(blockIndex) ?? [];
-  const scope = documentScope(document, source.environments);
   const token = source.token ?? options.token;
+  // Each secret once: the scrubber walks the text once a secret.
   const secretsOf = (result?: SendResult) => [
-    token,
-    options.token,
-    ...(options.secrets ?? []),
-    ...(options.foreignSecrets ?? []),
-    ...(result?.secretValues ?? []),
+    ...new Set(
+      [token, options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? []), ...(result?.secretValues ?? [])].filter(
+        (s): s is string => typeof s === 'string',
+      ),
+    ),
   ];
 
   if (blockErrors.length > 0 && !allowInvalid) {
@@ -338,7 +347,7 @@ async function runRequest(
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
     return scrubDeep(base, secretsOf());
   }
-  const invalid = invalidDependencies(document, blockIndex, scope.values, errors);
+  const invalid = invalidDependencies(document, blockIndex, fileValues, errors);
   if (invalid.length > 0) {
     base.failure = { kind: 'invalid', message: `not sent: it refers to ${invalid.map((n) => `'${n}'`).join(', ')}, which the checker reports errors in` };
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
@@ -369,7 +378,7 @@ async function runRequest(
 
   // EXPECTED reads the variables the request itself reads (prepare.ts): the file's over the environment's, then overrides, then prompt answers given.
   const values =
-    options.overrides?.size || options.prompts?.size ? new Map([...scope.values, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : scope.values;
+    options.overrides?.size || options.prompts?.size ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : fileValues;
   const documentedType = documentedTypes(options.checker.catalog, result.request?.returns ?? null);
   for (const entry of block.assertions) {
     if (entry.problem) {
