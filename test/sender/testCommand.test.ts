@@ -152,6 +152,8 @@ describe('lpreq test against a server on 127.0.0.1', () => {
     assert.equal(readBack.passed, true);
     assert.deepEqual([refused.status, refused.passed, refused.skipped], [null, false, false]);
     assert.deepEqual([out.passed, out.failed], [1, 3]);
+    // Why a request failed without an assertion failing, which the json has no place for, is on standard error.
+    assert.match(r.stderr, /modules\.lpreq:18: Not sent: the checker refuses it: not sent: the checker reports 2 errors/);
     assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN), 'the echoed token is in no report');
   });
 

@@ -200,7 +200,16 @@ async function runTest(argv: string[], io: Io): Promise<number> {
           confineTo: { origin: running.url, why: '--mock sends only to the built-in mock: write the request with {{base_url}} or a path that starts with /' },
         }
       : {}),
-    events: reporter.events,
+    events: {
+      ...reporter.events,
+      // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
+      requestFinished: (file, r) => {
+        reporter.events.requestFinished?.(file, r);
+        if (reporterName === 'text' || r.passed || r.skipped || r.failure === undefined || r.failure.kind === 'assertion') return;
+        io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
+        for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
+      },
+    },
   };
 
   const started = performance.now();
