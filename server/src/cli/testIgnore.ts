@@ -10,7 +10,7 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { readTextFileSync } from '../node/index';
 
-export const IGNORE_FILE = '.lpreqtestignore';
+const IGNORE_FILE = '.lpreqtestignore';
 
 interface Pattern {
   regex: RegExp;
@@ -62,7 +62,7 @@ export function parseIgnore(text: string): { patterns: Pattern[]; problems: stri
 }
 
 /** Whether `path` (relative to the ignore file's folder, `/`-separated, a file) is matched. */
-function matches(patterns: Pattern[], path: string): boolean {
+export function ignores(patterns: Pattern[], path: string): boolean {
   const parts = path.split('/');
   for (const p of patterns) {
     // Each folder on the way (a folder pattern matches everything below it), then the file itself.
@@ -95,7 +95,7 @@ export class TestIgnore {
     }
     for (const dir of folders) {
       const patterns = this.patternsOf(dir, cwd);
-      if (patterns && matches(patterns, relative(dir, file).split(sep).join('/'))) return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
+      if (patterns && ignores(patterns, relative(dir, file).split(sep).join('/'))) return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
     }
     return undefined;
   }

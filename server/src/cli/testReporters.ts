@@ -44,7 +44,7 @@ export function createReporter(name: ReporterName, options: ReporterOptions): Re
 }
 
 /** The `--reporter json` object, exactly the shape of section 7. */
-export function toJson(run: RunResult) {
+function toJson(run: RunResult) {
   return {
     files: run.files.map((f) => ({
       file: f.file,
