@@ -6,13 +6,16 @@
  * - runner: `runTests` over the file (check, send, evaluate, scrub, events), as `lpreq test` does;
  * - send loop: `sendBlock` for each request in turn, the flow `lpreq send` runs for one request
  *   (check of the block, prepare, exchange, typed check), without evaluating assertions;
- * - undici loop: the same 200 GETs through undici's `request`, the body read and parsed: the
- *   HTTP exchange and nothing else;
+ * - exchange loop: the sender's HTTP exchange alone (`sendPrepared`, the requests prepared
+ *   beforehand): a connection of its own for each request, as lpreq sends, the body read,
+ *   scrubbed and parsed;
+ * - undici loop: the same 200 GETs through undici's `request` over a kept-alive connection,
+ *   the body read and parsed: the least an exchange costs;
  * - `lpreq send` as a process per request, on 20 of the requests: what a shell loop over
  *   `lpreq send` costs, for scale.
  *
- * The runner's cost per request is (runner - send loop) / 200, medians of the rounds; the
- * runner against the bare exchange is (runner - undici loop) / 200.
+ * What lpreq test adds beyond the HTTP exchange is (runner - exchange loop) / 200, medians of
+ * the rounds; what it adds to lpreq send's flow, (runner - send loop) / 200.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { bundledCatalog } from '../server/src/catalogData';
-import { Checker, parseDocument } from '../server/src/core/index';
+import { Checker, parseDocument, type Assertion } from '../server/src/core/index';
 import { startMock } from '../server/src/mock/index';
-import { requestBlocks, runTests, sendBlock } from '../server/src/sender/index';
+import { evaluateAssertion, prepareRequest, requestBlocks, runTests, sendBlock, sendPrepared } from '../server/src/sender/index';
 
 const REQUESTS = 200;
 const PROCESS_REQUESTS = 20;
@@ -57,10 +60,16 @@ export interface RunnerBench {
   requests: number;
   runnerMs: number;
   sendLoopMs: number;
+  exchangeMs: number;
   undiciMs: number;
+  /** Evaluating one request's 5 assertions against its response (values shown scrubbed), warm, in the same process. */
+  evaluateMs: number;
   /** Per request, of 20 requests each sent by its own `lpreq send` process. */
   processPerRequestMs: number;
-  runnerOverPerRequestMs: number;
+  /** What the runner adds to lpreq send's flow, a request. */
+  runnerOverSendPerRequestMs: number;
+  /** What lpreq test adds beyond the sender's HTTP exchange, a request: the target. */
+  runnerOverExchangePerRequestMs: number;
   runnerOverUndiciPerRequestMs: number;
   failures: number;
 }
@@ -73,6 +82,11 @@ export async function runRunnerBench(): Promise<RunnerBench> {
   const document = parseDocument(text);
   const environments = { environments: { local: { base_url: mock.url } }, selected: 'local' };
   const urls = requestBlocks(document).map((i) => `${mock.url}/api/v1/courses/42/modules/${5 + (i % 5)}`);
+  const prepared = requestBlocks(document).map((i) => {
+    const p = prepareRequest(checker, document, i, { environments });
+    if (!p.ok) throw new Error(p.error);
+    return p.request;
+  });
   let failures = 0;
 
   const ways = {
@@ -87,6 +101,12 @@ export async function runRunnerBench(): Promise<RunnerBench> {
         if (!r.ok) failures++;
       }
     },
+    exchange: async () => {
+      for (const request of prepared) {
+        const r = await sendPrepared(request, { token: mock.token });
+        if (!r.ok) failures++;
+      }
+    },
     undici: async () => {
       for (const url of urls) {
         const r = await request(url, { headers: { authorization: `Bearer ${mock.token}`, accept: 'application/json' } });
@@ -96,7 +116,7 @@ export async function runRunnerBench(): Promise<RunnerBench> {
     },
   };
   type Way = keyof typeof ways;
-  const times: Record<Way, number[]> = { runner: [], sendLoop: [], undici: [] };
+  const times: Record<Way, number[]> = { runner: [], sendLoop: [], exchange: [], undici: [] };
   const names = Object.keys(ways) as Way[];
   // One untimed pass of each: the code is compiled and the connections are open before any clock starts.
   for (const n of names) await ways[n]();
@@ -109,6 +129,18 @@ export async function runRunnerBench(): Promise<RunnerBench> {
       await ways[n]();
       times[n].push(performance.now() - t);
     }
+  }
+
+  // The runner's own work on one response, alone: its five assertions evaluated, what they show scrubbed.
+  const sample = await sendPrepared(prepared[2], { token: mock.token });
+  const assertions = document.blocks[requestBlocks(document)[2]].block.assertions.map((a) => a.assertion as Assertion);
+  const evaluate = () => assertions.map((a) => evaluateAssertion(a, sample, a.expected?.text, { secrets: [mock.token] }));
+  for (let k = 0; k < 2000; k++) evaluate();
+  const evaluations: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const t = performance.now();
+    for (let k = 0; k < 1000; k++) evaluate();
+    evaluations.push((performance.now() - t) / 1000);
   }
 
   // `lpreq send` as a process per request, on the built command line, against the same mock.
@@ -145,13 +177,17 @@ export async function runRunnerBench(): Promise<RunnerBench> {
   const runnerMs = median(times.runner);
   const sendLoopMs = median(times.sendLoop);
   const undiciMs = median(times.undici);
+  const exchangeMs = median(times.exchange);
   return {
     requests: REQUESTS,
     runnerMs,
     sendLoopMs,
+    exchangeMs,
     undiciMs,
     processPerRequestMs: median(processTimes),
-    runnerOverPerRequestMs: (runnerMs - sendLoopMs) / REQUESTS,
+    evaluateMs: median(evaluations),
+    runnerOverSendPerRequestMs: (runnerMs - sendLoopMs) / REQUESTS,
+    runnerOverExchangePerRequestMs: (runnerMs - exchangeMs) / REQUESTS,
     runnerOverUndiciPerRequestMs: (runnerMs - undiciMs) / REQUESTS,
     failures,
   };
@@ -164,9 +200,11 @@ export function formatRunnerBench(b: RunnerBench): string {
     '|---|---:|---:|',
     `| runner (runTests: check, send, evaluate, scrub) | ${b.runnerMs.toFixed(0)} ms | ${per(b.runnerMs)} |`,
     `| send loop (sendBlock per request, as lpreq send) | ${b.sendLoopMs.toFixed(0)} ms | ${per(b.sendLoopMs)} |`,
-    `| bare undici loop (the exchange alone) | ${b.undiciMs.toFixed(0)} ms | ${per(b.undiciMs)} |`,
+    `| exchange loop (sendPrepared: the sender's HTTP exchange alone) | ${b.exchangeMs.toFixed(0)} ms | ${per(b.exchangeMs)} |`,
+    `| bare undici loop (a kept-alive connection) | ${b.undiciMs.toFixed(0)} ms | ${per(b.undiciMs)} |`,
+    `| evaluating one request's 5 assertions, shown values scrubbed (warm, alone) | | ${b.evaluateMs.toFixed(3)} ms |`,
     `| lpreq send, a process per request (${PROCESS_REQUESTS} requests, median of ${PROCESS_ROUNDS}) | | ${b.processPerRequestMs.toFixed(0)} ms |`,
     '',
-    `runner over the send loop: ${b.runnerOverPerRequestMs.toFixed(3)} ms a request (target: under 2 ms); over the bare exchange: ${b.runnerOverUndiciPerRequestMs.toFixed(3)} ms a request; failures: ${b.failures}`,
+    `beyond the HTTP exchange, lpreq test adds ${b.runnerOverExchangePerRequestMs.toFixed(3)} ms a request (target: under 2 ms); to lpreq send's flow, ${b.runnerOverSendPerRequestMs.toFixed(3)} ms; over a bare undici loop, ${b.runnerOverUndiciPerRequestMs.toFixed(3)} ms; failures: ${b.failures}`,
   ].join('\n');
 }
