@@ -21,6 +21,8 @@ interface FixtureResponse {
   durationMs: number;
   headers: Record<string, string>;
   bodyText: string;
+  /** Given only for a binary body (a file download): otherwise it follows from the text. */
+  bodyKind?: 'binary';
   secrets?: string[];
 }
 interface Case {
@@ -38,6 +40,7 @@ const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixture
 };
 
 function facts(r: FixtureResponse): ResponseFacts {
+  if (r.bodyKind === 'binary') return { status: r.status, durationMs: r.durationMs, headers: r.headers, body: null, bodyText: '', bodyKind: 'binary' };
   if (r.bodyText.length === 0) return { status: r.status, durationMs: r.durationMs, headers: r.headers, body: null, bodyText: '', bodyKind: 'empty' };
   try {
     const body = JSON.parse(r.bodyText) as unknown;

@@ -147,7 +147,8 @@ function select(assertion: Assertion, response: ResponseFacts): Selection {
     }
     case 'body': {
       if (field.path === undefined) {
-        if (response.bodyKind === 'empty' || response.bodyText.length === 0) out.none = 'the body is empty';
+        if (response.bodyKind === 'binary') out.none = 'the body is binary, not text';
+        else if (response.bodyKind === 'empty' || response.bodyText.length === 0) out.none = 'the body is empty';
         else out.candidates.push({ value: response.bodyText, where: 'body' });
         break;
       }
