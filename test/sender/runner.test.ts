@@ -46,6 +46,11 @@ before(async () => {
         { 'x-echo': String(req.headers.authorization) },
       );
     }
+    if (url.pathname === '/api/v1/courses/1/modules/666') {
+      // No answer at all: the connection is dropped.
+      res.socket?.destroy();
+      return;
+    }
     const one = /^\/api\/v1\/courses\/1\/modules\/(\d+)$/.exec(url.pathname);
     if (one && one[1] === '404') return json(res, 404, { errors: [{ message: 'no such module' }] });
     if (one) return json(res, 200, { id: Number(one[1]), name: 'Read back', workflow_state: 'active', created_at: '2026-11-20T10:00:00Z' });
@@ -293,4 +298,26 @@ GET /api/v1/courses/{{course}}/modules/9
     [true, true, false],
   );
   assert.match(r.assertions[2].message, /nowhere/);
+});
+
+test('a named request is tried once per run: one that got no answer is not sent again for those that refer to it', async () => {
+  const text = `### Gets no answer
+# @name lost
+GET /api/v1/courses/1/modules/666
+
+### Refers to it
+GET /api/v1/courses/1/modules/{{lost.response.body.$.id}}
+
+### Refers to it too
+GET /api/v1/courses/1/modules/{{lost.response.body.$.id}}?again=1
+`;
+  const before = received('GET', '/api/v1/courses/1/modules/666');
+  const run = await runTests([source('lost.lpreq', text)], { checker: testChecker(), token: TOKEN });
+  assert.equal(received('GET', '/api/v1/courses/1/modules/666') - before, 1);
+  const [lost, refers, again] = run.files[0].requests;
+  assert.deepEqual([lost.sent, lost.status, lost.failure?.kind], [true, null, 'exchange']);
+  for (const r of [refers, again]) {
+    assert.equal(r.failure?.kind, 'not-sent');
+    assert.match(r.failure?.message ?? '', /'lost', which got no answer earlier in this run/);
+  }
 });

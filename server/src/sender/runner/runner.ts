@@ -208,11 +208,12 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   // The answers of this file's named requests in this run: a later reference reads them.
   const responses: ResponseStore = new Map();
   const scope = documentScope(document, source.environments);
+  const attempted = new Set<string>();
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
     if (run.bailed || options.signal?.aborted) result = skippedResult(document, test, lines);
-    else result = await runRequest(document, test, { lines, errors, responses, values: scope.values }, source, options);
+    else result = await runRequest(document, test, { lines, errors, responses, values: scope.values, attempted }, source, options);
     file.requests.push(result);
     if (result.skipped) run.skipped++;
     else if (result.passed) run.passed++;
@@ -269,13 +270,9 @@ function skippedResult(document: LpreqDocument, test: { name: string; line: numb
   };
 }
 
-/**
- * The requests a block refers to, directly or through those (the names, in the order they are
- * sent), that the checker reports errors in: the flow would send them first, and a request with
- * errors is not sent, as a dependency either.
- */
-function invalidDependencies(document: LpreqDocument, blockIndex: number, values: Map<string, string>, errors: Map<number, Diagnostic[]>): string[] {
-  const found: string[] = [];
+/** The requests a block refers to, directly or through those, by name and block: what the flow would send first. */
+function dependenciesOf(document: LpreqDocument, blockIndex: number, values: Map<string, string>): { name: string; index: number }[] {
+  const found: { name: string; index: number }[] = [];
   const seen = new Set<number>([blockIndex]);
   const pending = [blockIndex];
   while (pending.length > 0) {
@@ -285,7 +282,7 @@ function invalidDependencies(document: LpreqDocument, blockIndex: number, values
       if (index === -1 || seen.has(index)) continue;
       seen.add(index);
       pending.push(index);
-      if ((errors.get(index)?.length ?? 0) > 0 && metadataValue(document.blocks[index].block, 'allow-invalid') === undefined) found.push(name);
+      found.push({ name, index });
     }
   }
   return found;
@@ -299,12 +296,14 @@ interface FileRun {
   responses: ResponseStore;
   /** The file's variables over the environment's. */
   values: Map<string, string>;
+  /** The named requests this run has sent or tried to send: none is sent twice. */
+  attempted: Set<string>;
 }
 
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
-  { lines, errors, responses, values: fileValues }: FileRun,
+  { lines, errors, responses, values: fileValues, attempted }: FileRun,
   source: TestSource,
   options: RunOptions,
 ): Promise<RequestResult> {
@@ -347,9 +346,22 @@ async function runRequest(
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
     return scrubDeep(base, secretsOf());
   }
-  const invalid = invalidDependencies(document, blockIndex, fileValues, errors);
-  if (invalid.length > 0) {
-    base.failure = { kind: 'invalid', message: `not sent: it refers to ${invalid.map((n) => `'${n}'`).join(', ')}, which the checker reports errors in` };
+  // A request with errors is not sent as a dependency either; one this run tried already
+  // without an answer is not tried again (a refused POST is not asked for twice).
+  const dependencies = dependenciesOf(document, blockIndex, fileValues);
+  const invalid = dependencies.filter(
+    (d) => (errors.get(d.index)?.length ?? 0) > 0 && metadataValue(document.blocks[d.index].block, 'allow-invalid') === undefined,
+  );
+  const unanswered = dependencies.filter((d) => attempted.has(d.name) && !responses.has(d.name));
+  if (invalid.length > 0 || unanswered.length > 0) {
+    const names = (list: { name: string }[]) => list.map((d) => `'${d.name}'`).join(', ');
+    base.failure = {
+      kind: invalid.length > 0 ? 'invalid' : 'not-sent',
+      message:
+        invalid.length > 0
+          ? `not sent: it refers to ${names(invalid)}, which the checker reports errors in`
+          : `not sent: it refers to ${names(unanswered)}, which got no answer earlier in this run`,
+    };
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
     return scrubDeep(base, secretsOf());
   }
@@ -363,6 +375,7 @@ async function runRequest(
     responses,
     onDependency: (name) => options.events?.dependencySent?.(source.file, name),
   });
+  for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)]) if (name !== undefined) attempted.add(name);
   const response = result.response;
   base.sent = wasSent(result);
   base.status = response?.status ?? null;
