@@ -19,12 +19,8 @@ const STUDENT_TOKEN = 'examples-student-token-9876543210';
 /** `file:line` of a request documented to answer something else than 2xx, with the reason. None today. */
 const EXPECTED_OTHERWISE = new Map<string, { status: number; reason: string }>();
 
-/** The secrets the examples read with `{{$processEnv NAME}}`. */
+/** The secrets the examples read with `{{$processEnv NAME}}`: a student's token, for what only a student may do. */
 const SECRETS = {
-  VIRTUAL_LAB_SECRET: 'lab-secret',
-  VIDEO_PLATFORM_SECRET: 'video-secret',
-  CITATION_SECRET: 'citation-secret',
-  MEDIA_PICKER_SECRET: 'media-secret',
   LPREQ_STUDENT_TOKEN: STUDENT_TOKEN,
 };
 
@@ -62,7 +58,7 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
           stderr: (s) => (stderr += s),
           readStdin: () => '',
           isTTY: false,
-          env: { LPREQ_TOKEN: TOKEN, ...SECRETS },
+          env: { LPREQ_TOKEN: TOKEN },
           cwd: dir,
         });
         sent++;
