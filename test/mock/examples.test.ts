@@ -13,16 +13,9 @@ import { startMock } from '../../server/src/mock';
 import { ROOT, tempDir } from '../helpers';
 
 const TOKEN = 'examples-token-0123456789';
-/** The token of student 1001, which the submissions of submissions.lpreq send (document B: a submission's caller is a student). */
-const STUDENT_TOKEN = 'examples-student-token-9876543210';
 
 /** `file:line` of a request documented to answer something else than 2xx, with the reason. None today. */
 const EXPECTED_OTHERWISE = new Map<string, { status: number; reason: string }>();
-
-/** The secrets the examples read with `{{$processEnv NAME}}`: a student's token, for what only a student may do. */
-const SECRETS = {
-  LPREQ_STUDENT_TOKEN: STUDENT_TOKEN,
-};
 
 /** The 1-based line of each request line of a document. */
 function requestLines(text: string): number[] {
@@ -36,7 +29,7 @@ function requestLines(text: string): number[] {
 }
 
 test('every example request answers 2xx from a fresh mock, sent in file order', { timeout: 120_000 }, async () => {
-  const mock = await startMock({ port: 0, token: TOKEN, userTokens: [{ userId: 1001, token: STUDENT_TOKEN }] });
+  const mock = await startMock({ port: 0, token: TOKEN });
   try {
     const dir = tempDir('examples');
     cpSync(join(ROOT, 'examples'), dir, { recursive: true });
