@@ -1,7 +1,7 @@
 /**
  * Every request and notification the server answers, as one table: each entry names its
  * method, its empty answer and what it does. They are all registered through the one guard
- * (guard.ts); a request about a document reaches it through `withDocument`.
+ * (guard.ts); a request about a document reaches it through `onDocument` or `atPosition`.
  */
 import {
   CodeActionRequest,
@@ -25,7 +25,15 @@ import {
   SemanticTokensRangeRequest,
   SemanticTokensRequest,
 } from './protocol';
-import type { CancellationToken, Connection, NotificationType, RequestHandler, RequestType, TextDocumentIdentifier } from 'vscode-languageserver/node';
+import type {
+  CancellationToken,
+  Connection,
+  NotificationType,
+  Position,
+  RequestHandler,
+  RequestType,
+  TextDocumentIdentifier,
+} from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
 import { lineOfOffset, lineStarts } from '../core/index';
 import { environmentDefinitions } from '../node/index';
@@ -69,15 +77,42 @@ export function handlers(session: Session): Handler[] {
   const { documents, diagnostics, tokens } = session;
   const service = session.service;
 
-  /** A request about an open document: `run` with it and its parse, the empty answer when it is not open. */
+  /**
+   * A request about an open document: `run` with it and its parse, the empty answer when it
+   * is not open. With `outline`, the parse may hold outlines (Documents.outlineState): for
+   * what reads no more of a block than an outline keeps.
+   */
   const onDocument = <P extends { textDocument: TextDocumentIdentifier }, R>(
     type: RequestType<P, R, unknown>,
     name: string,
     empty: R,
     run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
+    outline = false,
   ): Handler =>
-    request(type, name, empty, (params, token) =>
-      documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)),
+    request(type, name, empty, (params, token) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return empty;
+      return run(document, outline ? documents.outlineState(document) : documents.stateOf(document), params, token);
+    });
+
+  /**
+   * A request about one position of an open document that must be answered at once
+   * (completion, hover): the block at the position is parsed in full when it is still an
+   * outline, and nothing else is (Documents.quickState).
+   */
+  const atPosition = <P extends { textDocument: TextDocumentIdentifier; position: Position }, R>(
+    type: RequestType<P, R, unknown>,
+    name: string,
+    empty: R,
+    run: (document: EditableDocument, state: DocumentState, offset: number, params: P) => R,
+  ): Handler =>
+    request(type, name, empty, (params) =>
+      documents.withDocumentAt<R>(
+        params.textDocument.uri,
+        empty,
+        (document) => offsetOf(document, params.position),
+        (document, state, offset) => run(document, state, offset, params),
+      ),
     );
 
   return [
@@ -115,8 +150,7 @@ export function handlers(session: Session): Handler[] {
       session.recheckAll();
     }),
 
-    onDocument(CompletionRequest.type, 'completion', null, (document, state, params) => {
-      const at = offsetOf(document, params.position);
+    atPosition(CompletionRequest.type, 'completion', null, (document, state, at, params) => {
       // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
       const line = params.position.line;
       const entries = service()
@@ -125,8 +159,8 @@ export function handlers(session: Session): Handler[] {
       return { isIncomplete: false, items: entries.map((e) => proto.completionItem(document, e, session.client.completion)) };
     }),
 
-    onDocument(HoverRequest.type, 'hover', null, (document, state, params) => {
-      const h = service().hover(state, offsetOf(document, params.position));
+    atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
+      const h = service().hover(state, at);
       return h ? proto.hover(document, h) : null;
     }),
 
@@ -138,26 +172,44 @@ export function handlers(session: Session): Handler[] {
         .map((a) => proto.codeAction(document, a));
     }),
 
-    onDocument(DocumentSymbolRequest.type, 'documentSymbol', [], (document, state) =>
-      service()
-        .symbols(state.parsed)
-        .map((s) => proto.documentSymbol(document, s)),
+    onDocument(
+      DocumentSymbolRequest.type,
+      'documentSymbol',
+      [],
+      (document, state) =>
+        service()
+          .symbols(state.parsed)
+          .map((s) => proto.documentSymbol(document, s)),
+      true,
     ),
 
-    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token)),
+    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token), true),
 
-    onDocument(SemanticTokensDeltaRequest.type, 'semanticTokens', { data: [] } as TokensDelta, (document, state, params, token) =>
-      tokens.delta(document, state, params.previousResultId, token),
+    onDocument(
+      SemanticTokensDeltaRequest.type,
+      'semanticTokens',
+      { data: [] } as TokensDelta,
+      (document, state, params, token) => tokens.delta(document, state, params.previousResultId, token),
+      true,
     ),
 
-    onDocument(SemanticTokensRangeRequest.type, 'semanticTokens', { data: [] }, (document, state, params, token) =>
-      tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+    onDocument(
+      SemanticTokensRangeRequest.type,
+      'semanticTokens',
+      { data: [] },
+      (document, state, params, token) => tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+      true,
     ),
 
-    onDocument(FoldingRangeRequest.type, 'foldingRange', [], (document, state) =>
-      service()
-        .foldingRanges(state.parsed)
-        .map((f) => proto.foldingRange(document, f)),
+    onDocument(
+      FoldingRangeRequest.type,
+      'foldingRange',
+      [],
+      (document, state) =>
+        service()
+          .foldingRanges(state.parsed)
+          .map((f) => proto.foldingRange(document, f)),
+      true,
     ),
 
     onDocument(DefinitionRequest.type, 'definition', [], (document, state, params) => {
