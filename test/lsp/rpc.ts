@@ -26,6 +26,8 @@ export class LspClient {
   stderr = '';
   /** What the server answered to initialize (its capabilities). */
   initializeResult: unknown;
+  /** The answer to a request from the server (showMessageRequest, showDocument...); null without it. */
+  answer?: (request: Message) => unknown;
 
   /**
    * Starts `node args` by default; `options.command` starts another program (`npx`), and
@@ -76,8 +78,11 @@ export class LspClient {
       return;
     }
     if (message.id !== undefined && message.method !== undefined) {
-      // A request from the server (client/registerCapability, workspace/configuration): answer null.
-      this.write({ jsonrpc: '2.0', id: message.id, result: null });
+      // A request from the server (client/registerCapability, workspace/configuration): answer null, or what the test says.
+      Promise.resolve(this.answer ? this.answer(message) : null).then(
+        (result) => this.write({ jsonrpc: '2.0', id: message.id, result: result ?? null }),
+        (e: unknown) => this.write({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: String(e) } }),
+      );
     }
     this.notifications.push(message);
     for (const l of [...this.listeners]) l(message);
@@ -116,6 +121,11 @@ export class LspClient {
     return answers;
   }
 
+  /** The id the next request gets (to cancel it with `$/cancelRequest`). */
+  get nextRequestId(): number {
+    return this.nextId;
+  }
+
   request<T = unknown>(method: string, params: unknown, timeoutMs = 10000): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -124,7 +134,7 @@ export class LspClient {
         reject(new Error(`${method}: no answer in ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result as T)),
+        resolve: (m) => (m.error ? reject(Object.assign(new Error(`${method}: ${m.error.message}`), { code: m.error.code })) : resolve(m.result as T)),
         reject,
         timer,
       });
@@ -166,13 +176,19 @@ export class LspClient {
     }, timeoutMs).then((m) => m.params as never);
   }
 
-  async initialize(initializationOptions: unknown = {}, rootUri: string | null = null, workspaceCapabilities: Record<string, unknown> = {}) {
+  async initialize(
+    initializationOptions: unknown = {},
+    rootUri: string | null = null,
+    workspaceCapabilities: Record<string, unknown> = {},
+    windowCapabilities: Record<string, unknown> = {},
+  ) {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       capabilities: {
         workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities },
         textDocument: { completion: { completionItem: { snippetSupport: true } } },
+        window: windowCapabilities,
       },
       initializationOptions,
     });

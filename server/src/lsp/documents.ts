@@ -89,6 +89,7 @@ export class Documents {
   private roots: string[] = [];
   /** The same folders as the client named them. */
   rootUris: readonly string[] = [];
+  private inOrder: string[] = [];
 
   constructor(private readonly host: DocumentsHost) {}
 
@@ -198,6 +199,28 @@ export class Documents {
       dir = undefined;
     }
     if (!dir) return undefined;
+    const info = this.environmentsOf(dir);
+    const selected = this.selected;
+    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+  }
+
+  /** The names of the environments of every open document's folder and of every workspace folder, sorted. */
+  environmentNames(): string[] {
+    const names = new Set<string>();
+    const dirs = new Set<string>(this.rootPaths());
+    for (const uri of this.open.keys()) {
+      try {
+        if (uri.startsWith('file:')) dirs.add(dirname(fileURLToPath(uri)));
+      } catch {
+        // Not a path on this machine.
+      }
+    }
+    for (const dir of dirs) for (const name of Object.keys(this.environmentsOf(dir)?.environments ?? {})) names.add(name);
+    return [...names].sort();
+  }
+
+  /** The environment files of a folder, read once (until they change) and their problems told once. */
+  private environmentsOf(dir: string): EnvironmentInfo | undefined {
     if (!this.environments.has(dir)) {
       // Without a file's environments every {{variable}} it defines reads as undefined: say why, once per problem.
       const warn = (message: string) => {
@@ -214,9 +237,7 @@ export class Documents {
       }
       this.environments.set(dir, info);
     }
-    const info = this.environments.get(dir);
-    const selected = this.selected;
-    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+    return this.environments.get(dir);
   }
 
   /** The workspace folders (file URIs; others are left out), from initialize and as the client changes them. */
@@ -230,7 +251,13 @@ export class Documents {
         // Not a path on this machine: no document of it has environment files here.
       }
     }
+    this.inOrder = roots.slice();
     this.roots = roots.sort((a, b) => b.length - a.length);
+  }
+
+  /** The workspace folders' paths, in the client's order. */
+  rootPaths(): readonly string[] {
+    return this.inOrder;
   }
 
   /** The workspace folder that holds `dir` (the deepest one), if any. */

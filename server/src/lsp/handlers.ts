@@ -5,6 +5,9 @@
  */
 import {
   CodeActionRequest,
+  CodeLensRequest,
+  ErrorCodes,
+  ExecuteCommandRequest,
   CompletionRequest,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
@@ -27,6 +30,8 @@ import {
 } from './protocol';
 import type {
   CancellationToken,
+  CodeAction,
+  Command,
   Connection,
   NotificationType,
   Position,
@@ -35,8 +40,9 @@ import type {
   TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
-import { lineOfOffset, lineStarts } from '../core/index';
+import { blockIndexAt, lineOfOffset, lineStarts } from '../core/index';
 import { environmentDefinitions } from '../node/index';
+import { parseCommand } from './commands';
 import type { DocumentState } from './documents';
 import type { EditableDocument } from './editableDocument';
 import { offsetOf } from './fromProto';
@@ -167,9 +173,31 @@ export function handlers(session: Session): Handler[] {
     onDocument(CodeActionRequest.type, 'codeAction', [], (document, state, params) => {
       const start = offsetOf(document, params.range?.start);
       const end = offsetOf(document, params.range?.end);
-      return service()
-        .codeActions(state, start, end, params.context.only)
+      const only = params.context.only;
+      const actions: (CodeAction | Command)[] = service()
+        .codeActions(state, start, end, only)
         .map((a) => proto.codeAction(document, a));
+      // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
+      if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
+        actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
+      }
+      return actions;
+    }),
+
+    onDocument(CodeLensRequest.type, 'codeLens', [], (document, state) => (session.client.lenses ? session.lenses.lenses(document, state) : []), true),
+
+    request(ExecuteCommandRequest.type, 'executeCommand', null, async (params, token) => {
+      // An editor that runs lpreq's commands itself was offered none of the server's.
+      if (!session.client.lenses)
+        throw new ResponseError(ErrorCodes.InvalidRequest, 'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)');
+      const command = parseCommand(params);
+      try {
+        return await session.sending.run(command, token, params.workDoneToken);
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        session.log(`${command.command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        throw new ResponseError(ErrorCodes.InternalError, `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }),
 
     onDocument(

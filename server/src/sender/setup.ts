@@ -124,12 +124,13 @@ function chooseEnvironment(files: EnvironmentFiles, requested: string | undefine
 const GITIGNORE = '# lpreq keeps its history of exchanges and the responses it shows here; not for version control.\n*\n';
 
 /**
- * A folder of the project's `.lpreq` (`history`, `responses`): responses may hold people's
- * data, so `.lpreq` is the user's alone (0700) and gets a .gitignore that keeps it out of
- * version control. A `.lpreq` that is a symbolic link is not written through: a repository
- * could point it anywhere. Returns the folder's path; an error when it cannot be made.
+ * A place in the project's `.lpreq` (the `history` and `responses` folders, the language
+ * server's `environment.json`): responses may hold people's data, so `.lpreq` is the user's
+ * alone (0700) and gets a .gitignore that keeps it out of version control. A `.lpreq` that is
+ * a symbolic link is not written through: a repository could point it anywhere. Returns the
+ * path of the place (not made); an error when `.lpreq` cannot be made.
  */
-export function projectStore(projectFolder: string, name: 'history' | 'responses'): string {
+export function projectStore(projectFolder: string, name: 'history' | 'responses' | 'environment.json'): string {
   const folder = join(projectFolder, '.lpreq');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
