@@ -165,7 +165,7 @@ test('lsp send: lpreq.send writes the response file, scrubbed, read-only, with i
       { command: 'lpreq.send', arguments: [uri, LIST_LINE] },
       20_000,
     );
-    assert.deepEqual(result, { ok: true, status: 200, issues: 2, responseUri });
+    assert.deepEqual(result, { ok: true, status: 200, issues: 2, responseUri, shown: true });
     const sent = api.received[api.received.length - 1];
     assert.equal(sent.headers.authorization, `Bearer ${TOKEN}`, 'the token of LPREQ_TOKEN went to base_url');
     const path = fileURLToPath(responseUri);
@@ -345,7 +345,8 @@ test('lsp send: malformed arguments are answered with an error, never read as so
       { command: 'lpreq.send', arguments: [uri, Number.MAX_VALUE] },
       { command: 'lpreq.send', arguments: [{ uri }, 2] },
       { command: 'lpreq.send', arguments: [uri, 2, { prompts: { a: 1 } }] },
-      { command: 'lpreq.send', arguments: [uri, 2, []] },
+      { command: 'lpreq.send', arguments: [uri, 2, [1]] },
+      { command: 'lpreq.send', arguments: [uri, 2, { prompts: ['x'] }] },
       { command: 'lpreq.send', arguments: [uri, 2, {}, 'extra'] },
       // Past the end of the document.
       { command: 'lpreq.send', arguments: [uri, 9999] },

@@ -44,12 +44,17 @@ function lineArgument(value: unknown, command: string): number {
   return value;
 }
 
+/** Lua writes an empty table as `[]`: an empty list stands for an empty object (Neovim's configurations build these). */
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
 function optionsArgument(value: unknown, command: string): CommandOptions {
   const prompts = new Map<string, string>();
-  if (value === undefined || value === null) return { prompts };
+  if (value === undefined || value === null || isEmptyList(value)) return { prompts };
   if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`${command}: the options are an object: { "prompts": { "name": "value" } }`);
   const given = (value as { prompts?: unknown }).prompts;
-  if (given === undefined) return { prompts };
+  if (given === undefined || isEmptyList(given)) return { prompts };
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw invalid(`${command}: "prompts" is an object of names and text values`);
   for (const [name, text] of Object.entries(given)) {
     if (typeof text !== 'string') throw invalid(`${command}: the value of the prompt variable '${name}' is not text`);

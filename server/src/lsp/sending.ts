@@ -44,6 +44,8 @@ export interface SendSummary {
   status: number | null;
   /** The response file (a `file:` URI), when one was written. */
   responseUri?: string;
+  /** The editor was asked to show it and did (`window/showDocument`); otherwise a configuration may open responseUri itself (docs/editors.md). */
+  shown: boolean;
   issues: number;
   error?: string;
 }
@@ -296,7 +298,7 @@ export class ServerSending {
     });
     const scrub = (text: string) => scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues]);
     const notes = [...setup.warnings, ...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment })];
-    const summary: SendSummary = { ok: result.ok, status: result.response?.status ?? null, issues: result.issues.length };
+    const summary: SendSummary = { ok: result.ok, status: result.response?.status ?? null, issues: result.issues.length, shown: false };
     if (result.error) summary.error = scrub(this.explain(result.error.message));
     if (result.response && result.response.status !== null) {
       try {
@@ -307,7 +309,7 @@ export class ServerSending {
     }
     const status = result.response?.status;
     if (summary.error && (status === null || status === undefined)) this.tell(MessageType.Error, `lpreq: ${summary.error}`);
-    else if (show) await this.show(summary, scrub(`HTTP ${status} ${result.response?.statusText ?? ''}`.trim()), notes.map(scrub));
+    else if (show) summary.shown = await this.show(summary, scrub(`HTTP ${status} ${result.response?.statusText ?? ''}`.trim()), notes.map(scrub));
     return summary;
   }
 
@@ -354,20 +356,21 @@ export class ServerSending {
     return uri;
   }
 
-  /** Shows the response file beside the request where the editor can, and says where it is otherwise. */
-  private async show(summary: SendSummary, status: string, notes: string[]): Promise<void> {
+  /** Shows the response file beside the request where the editor can (true), and says where it is otherwise. */
+  private async show(summary: SendSummary, status: string, notes: string[]): Promise<boolean> {
     const issues = summary.issues > 0 ? `, ${summary.issues} difference${summary.issues === 1 ? '' : 's'} from the documentation` : '';
     if (notes.length > 0) this.tell(MessageType.Warning, `lpreq: ${status}: ${notes.join('; ')}`);
-    if (!summary.responseUri) return;
+    if (!summary.responseUri) return false;
     if (this.session.client.showDocument) {
       try {
         const shown = await this.session.connection.window.showDocument({ uri: summary.responseUri, takeFocus: false });
-        if (shown.success) return;
+        if (shown.success) return true;
       } catch (e) {
         this.session.log(`showDocument: ${String(e)}`);
       }
     }
     this.tell(MessageType.Info, `lpreq: ${status}${issues}: ${fileURLToPath(summary.responseUri)}`);
+    return false;
   }
 
   /** The curl command of the request at `line`: the token's place reads $LPREQ_TOKEN, every other secret is ***. */
@@ -392,7 +395,8 @@ export class ServerSending {
     if (!prepared.ok) throw new ResponseError(ErrorCodes.InvalidRequest, scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]));
     const command = toCurl(prepared.request, { token: setup.token, secrets });
     // The server cannot write the clipboard: the command is the answer, and shown (docs/editors.md).
-    this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs):\n${command}`);
+    // One line: a status line (Helix) or an echo area (Emacs) shows one.
+    this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command}`);
     return { command };
   }
 
