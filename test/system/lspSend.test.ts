@@ -198,8 +198,9 @@ test('lsp send: lpreq.send writes the response file, scrubbed, read-only, with i
     );
     const shown = asked.find((m) => m.method === 'window/showDocument');
     assert.deepEqual(shown?.params, { uri: responseUri, takeFocus: false });
-    // As lpreq send: the exchange is in the project's history, without the token.
+    // As lpreq send: the exchange is in the project's history (written behind the answer), without the token.
     const history = join(dir, '.lpreq', 'history');
+    await waitUntil(() => existsSync(join(history, 'index.jsonl')));
     const entries = readdirSync(history).filter((f) => f.endsWith('.json'));
     assert.equal(entries.length, 1);
     assert.ok(!readFileSync(join(history, entries[0]), 'utf8').includes(TOKEN));

@@ -72,6 +72,8 @@ function realpath(path: string): string | undefined {
 export class ServerSending {
   /** The last exchange of each named request, per document: `{{name.response...}}` chaining, as the VS Code extension keeps it. */
   private readonly responses = new Map<string, ResponseStore>();
+  /** One history store per project folder: its writes are serialised, and reads wait for them. */
+  private readonly stores = new Map<string, HistoryStore>();
 
   constructor(private readonly session: Session) {}
 
@@ -320,13 +322,32 @@ export class ServerSending {
       : message;
   }
 
-  private history(setup: SendSetup): HistoryStore | undefined {
-    try {
-      return new HistoryStore(projectStore(setup.projectFolder, 'history'));
-    } catch (e) {
-      this.session.log(`no history: ${(e as Error).message}`);
-      return undefined;
+  /**
+   * The project's history, as `lpreq send` keeps it, written behind the answer: the editor
+   * gets the response without waiting for the history's files and lock (several milliseconds
+   * of disk), and a later read of the same store (a request that refers to this one) waits
+   * for the write (HistoryStore serialises them). A failed write is told, as the command
+   * line tells it.
+   */
+  private history(setup: SendSetup): Pick<HistoryStore, 'add' | 'lastOf'> | undefined {
+    let store = this.stores.get(setup.projectFolder);
+    if (!store) {
+      try {
+        store = new HistoryStore(projectStore(setup.projectFolder, 'history'));
+      } catch (e) {
+        this.session.log(`no history: ${(e as Error).message}`);
+        return undefined;
+      }
+      this.stores.set(setup.projectFolder, store);
     }
+    const written = store;
+    return {
+      add: (entry) => {
+        written.add(entry).catch((e: unknown) => this.tell(MessageType.Warning, `lpreq: the exchange could not be stored in history: ${(e as Error).message}`));
+        return Promise.resolve({ id: '', time: '', method: entry.method, url: entry.url, status: entry.status, durationMs: entry.durationMs });
+      },
+      lastOf: (request) => written.lastOf(request),
+    };
   }
 
   /** Writes the response file and publishes its typed issues on it; returns its URI. */
