@@ -35,6 +35,8 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs: number;
+  /** Also done for each block while an opened document is prepared (the code lenses' catalog lookups). */
+  prepareBlock?: (block: Block, state: DocumentState) => void;
 
   constructor(
     private readonly connection: Connection,
@@ -174,6 +176,7 @@ export class DiagnosticsPublisher {
       const to = Math.min(blocks.length, k + BLOCKS_BETWEEN_CHECKS);
       for (; k < to; k++) {
         this.placed(document, blocks[k].start, blocks[k].block, key, before);
+        this.prepareBlock?.(blocks[k].block, state);
         before.pass(blocks[k].block);
       }
       if (stop()) break;

@@ -31,6 +31,7 @@ import {
 import type {
   CancellationToken,
   CodeAction,
+  CodeLens,
   Command,
   Connection,
   NotificationType,
@@ -184,7 +185,14 @@ export function handlers(session: Session): Handler[] {
       return actions;
     }),
 
-    onDocument(CodeLensRequest.type, 'codeLens', [], (document, state) => (session.client.lenses ? session.lenses.lenses(document, state) : []), true),
+    // Written as JSON text (codeLens.ts): the protocol's type is CodeLens[], which JsonText reads as.
+    onDocument(
+      CodeLensRequest.type,
+      'codeLens',
+      [],
+      (document, state) => (session.client.lenses ? (session.lenses.lenses(document, state) as unknown as CodeLens[]) : []),
+      true,
+    ),
 
     request(ExecuteCommandRequest.type, 'executeCommand', null, async (params, token) => {
       // An editor that runs lpreq's commands itself was offered none of the server's.
