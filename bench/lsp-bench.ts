@@ -23,9 +23,12 @@ export interface AfterOpenFigures {
   completionMaxMs: number;
   hoverP50Ms: number;
   hoverMaxMs: number;
-  /** The document's code lenses (every request's), asked for among them; absent for a server without them. */
+  /** The document's code lenses (every request's), asked for among them, to the whole answer read; absent for a server without them. */
   codeLensP50Ms?: number;
   codeLensMaxMs?: number;
+  /** The same, to the answer's first byte: the server's part (the rest is the transfer and the client's JSON parse of megabytes). */
+  codeLensOutP50Ms?: number;
+  codeLensOutMaxMs?: number;
   codeLensCount?: number;
   requests: number;
 }
@@ -259,7 +262,7 @@ function afterOpenRows(label: string, list: AfterOpenFigures[]): string[] {
     (a, i) =>
       `| ${label} ${i + 1} | ${a.firstCompletionsMs.map((x) => x.toFixed(1)).join(', ')} | ${a.completionP50Ms.toFixed(2)} / ${a.completionMaxMs.toFixed(1)} | ${a.hoverP50Ms.toFixed(2)} / ${a.hoverMaxMs.toFixed(1)} | ${
         a.codeLensP50Ms === undefined ? '(none)' : `${a.codeLensP50Ms.toFixed(1)} / ${(a.codeLensMaxMs ?? 0).toFixed(1)} (${a.codeLensCount} lenses)`
-      } | ${a.requests} |`,
+      } | ${a.codeLensOutP50Ms === undefined ? '' : `${a.codeLensOutP50Ms.toFixed(1)} / ${(a.codeLensOutMaxMs ?? 0).toFixed(1)}`} | ${a.requests} |`,
   );
 }
 
@@ -268,8 +271,8 @@ export function formatAfterOpen(f: LspBenchFigures, afterOpenMs: number): string
   return [
     `Requests sent one after another for ${afterOpenMs / 1000} s from the first diagnostics of the ${f.requests.toLocaleString('en')}-request document (a completion, every 5th a hover, every 25th the code lenses), each session a fresh process${f.baseAfterOpen ? ', this build and the base build in turns' : ''}; in milliseconds. Targets: completion and hover under 10 at any moment; code lenses under 20.`,
     '',
-    '| session | first six completions | completion p50 / max | hover p50 / max | code lenses p50 / max | requests |',
-    '|---|---|---:|---:|---:|---:|',
+    '| session | first six completions | completion p50 / max | hover p50 / max | code lenses, whole answer read, p50 / max | code lenses, answer out (first byte), p50 / max | requests |',
+    '|---|---|---:|---:|---:|---:|---:|',
     ...afterOpenRows('this build', f.afterOpen),
     ...(f.baseAfterOpen ? afterOpenRows('base build', f.baseAfterOpen) : []),
   ].join('\n');
@@ -304,6 +307,7 @@ async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms
   const completion: number[] = [];
   const hover: number[] = [];
   const codeLens: number[] = [];
+  const codeLensOut: number[] = [];
   let count = 0;
   const start = performance.now();
   for (let k = 0; performance.now() - start < ms; k++) {
@@ -312,6 +316,7 @@ async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms
       const t = performance.now();
       const found = await client.request<unknown[]>('textDocument/codeLens', { textDocument: { uri } });
       codeLens.push(performance.now() - t);
+      codeLensOut.push(client.lastMessageStartedAt - t);
       count = found.length;
     } else if (k % 5 === 3) {
       const t = performance.now();
@@ -329,7 +334,15 @@ async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms
     completionMaxMs: round(Math.max(...completion)),
     hoverP50Ms: round(median(hover)),
     hoverMaxMs: round(Math.max(...hover)),
-    ...(codeLens.length > 0 ? { codeLensP50Ms: round(median(codeLens)), codeLensMaxMs: round(Math.max(...codeLens)), codeLensCount: count } : {}),
+    ...(codeLens.length > 0
+      ? {
+          codeLensP50Ms: round(median(codeLens)),
+          codeLensMaxMs: round(Math.max(...codeLens)),
+          codeLensOutP50Ms: round(median(codeLensOut)),
+          codeLensOutMaxMs: round(Math.max(...codeLensOut)),
+          codeLensCount: count,
+        }
+      : {}),
     requests: completion.length + hover.length + codeLens.length,
   };
 }

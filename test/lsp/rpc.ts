@@ -18,7 +18,14 @@ export const ROOT = join(__dirname, '..', '..');
 
 export class LspClient {
   readonly process: ChildProcessWithoutNullStreams;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
+  /** The chunks of a message not yet whole, their length, and the length it needs. */
+  private waiting: Buffer[] = [];
+  private waitingLength = 0;
+  private needed = 0;
+  private messageStartedAt = 0;
+  /** When the first byte of the last message read arrived (performance.now()): a server's answer is out then, whatever its size. */
+  lastMessageStartedAt = 0;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
   private readonly listeners: ((m: Message) => void)[] = [];
@@ -52,7 +59,19 @@ export class LspClient {
   }
 
   private onData(chunk: Buffer) {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
+    // A large message (the code lenses of a large document) comes in many chunks: they are
+    // joined once it is whole, not at every chunk (which copies megabytes again and again).
+    if (this.buffer.length === 0 && this.needed === 0) this.messageStartedAt = performance.now();
+    if (this.needed > 0 && this.waiting.length > 0) {
+      this.waiting.push(chunk);
+      this.waitingLength += chunk.length;
+      if (this.waitingLength < this.needed) return;
+      chunk = Buffer.concat(this.waiting);
+      this.waiting = [];
+      this.waitingLength = 0;
+    }
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.needed = 0;
     for (;;) {
       const headerEnd = this.buffer.indexOf('\r\n\r\n');
       if (headerEnd === -1) return;
@@ -60,9 +79,18 @@ export class LspClient {
       const m = /Content-Length: (\d+)/i.exec(header);
       if (!m) throw new Error(`bad header: ${header}`);
       const length = Number(m[1]);
-      if (this.buffer.length < headerEnd + 4 + length) return;
+      if (this.buffer.length < headerEnd + 4 + length) {
+        // Kept aside until the whole message is here.
+        this.needed = headerEnd + 4 + length;
+        this.waiting = [this.buffer];
+        this.waitingLength = this.buffer.length;
+        this.buffer = Buffer.alloc(0);
+        return;
+      }
       const body = this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
+      this.lastMessageStartedAt = this.messageStartedAt;
+      this.messageStartedAt = performance.now();
       this.dispatch(JSON.parse(body) as Message);
     }
   }
