@@ -15,6 +15,24 @@ import { jsonSchemaFor, toJson, type GeneratedRequest } from './generate';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Requests answered right after a large document is opened, while its cache fills (issue 20). */
+export interface AfterOpenFigures {
+  /** The first six completions after the first diagnostics, in order. */
+  firstCompletionsMs: number[];
+  completionP50Ms: number;
+  completionMaxMs: number;
+  hoverP50Ms: number;
+  hoverMaxMs: number;
+  /** The document's code lenses (every request's), asked for among them, to the whole answer read; absent for a server without them. */
+  codeLensP50Ms?: number;
+  codeLensMaxMs?: number;
+  /** The same, to the answer's first byte: the server's part (the rest is the transfer and the client's JSON parse of megabytes). */
+  codeLensOutP50Ms?: number;
+  codeLensOutMaxMs?: number;
+  codeLensCount?: number;
+  requests: number;
+}
+
 export interface LspBenchOptions {
   requests?: number;
   /** Edits measured for re-diagnosis (the median is reported). */
@@ -23,6 +41,10 @@ export interface LspBenchOptions {
   debounceMs?: number;
   /** Fresh server processes measured (medians are reported). */
   sessions?: number;
+  /** How long requests are sent right after the document opens, in milliseconds. */
+  afterOpenMs?: number;
+  /** Another build's `bin/lpreq.js` (LPREQ_BENCH_BASE): its sessions alternate with this build's, for the figures after open. */
+  baseBin?: string;
 }
 
 export interface LspBenchFigures {
@@ -49,9 +71,15 @@ export interface LspBenchFigures {
   bareNodeInitializeMs: number;
   /** vscode-json-languageservice completing in the same requests as JSON, in-process (median). */
   jsonServiceCompletionMs: number;
+  /** Right after open, per session (this build's, and the base build's when given, alternating). */
+  afterOpen: AfterOpenFigures[];
+  baseAfterOpen?: AfterOpenFigures[];
 }
 
-type SessionFigures = Omit<LspBenchFigures, 'completionWorstMs' | 'editWorkWorstMedianMs' | 'sessions' | 'bareNodeInitializeMs' | 'jsonServiceCompletionMs'>;
+type SessionFigures = Omit<
+  LspBenchFigures,
+  'completionWorstMs' | 'editWorkWorstMedianMs' | 'sessions' | 'bareNodeInitializeMs' | 'jsonServiceCompletionMs' | 'afterOpen' | 'baseAfterOpen'
+> & { afterOpen: AfterOpenFigures };
 
 const BARE_SERVER = `let buf = Buffer.alloc(0);
 const send = (m) => { const b = Buffer.from(JSON.stringify(m)); process.stdout.write('Content-Length: ' + b.length + '\\r\\n\\r\\n'); process.stdout.write(b); };
@@ -193,10 +221,14 @@ export async function runLspBench(options: LspBenchOptions = {}): Promise<LspBen
   const requests = options.requests ?? 10000;
   const document = generateDocument(requests);
   const sessions: SessionFigures[] = [];
+  const base: SessionFigures[] = [];
   const bare: number[] = [];
   for (let k = 0; k < (options.sessions ?? 5); k++) {
     bare.push(await bareNodeInitialize());
+    // This build and the base in turns, each from a fresh process, so that the machine's moods fall on both.
+    if (options.baseBin && k % 2 === 1) base.push(await runSession(options, requests, document, options.baseBin));
     sessions.push(await runSession(options, requests, document));
+    if (options.baseBin && k % 2 === 0) base.push(await runSession(options, requests, document, options.baseBin));
   }
   const mid = (pick: (f: SessionFigures) => number) => round(median(sessions.map(pick)));
   return {
@@ -219,7 +251,31 @@ export async function runLspBench(options: LspBenchOptions = {}): Promise<LspBen
     sessions: sessions.length,
     bareNodeInitializeMs: round(median(bare)),
     jsonServiceCompletionMs: round(await jsonCompletionReference(document.generated)),
+    afterOpen: sessions.map((f) => f.afterOpen),
+    ...(options.baseBin ? { baseAfterOpen: base.map((f) => f.afterOpen) } : {}),
   };
+}
+
+/** The figures after open of each session, as table rows. */
+function afterOpenRows(label: string, list: AfterOpenFigures[]): string[] {
+  return list.map(
+    (a, i) =>
+      `| ${label} ${i + 1} | ${a.firstCompletionsMs.map((x) => x.toFixed(1)).join(', ')} | ${a.completionP50Ms.toFixed(2)} / ${a.completionMaxMs.toFixed(1)} | ${a.hoverP50Ms.toFixed(2)} / ${a.hoverMaxMs.toFixed(1)} | ${
+        a.codeLensP50Ms === undefined ? '(none)' : `${a.codeLensP50Ms.toFixed(1)} / ${(a.codeLensMaxMs ?? 0).toFixed(1)} (${a.codeLensCount} lenses)`
+      } | ${a.codeLensOutP50Ms === undefined ? '' : `${a.codeLensOutP50Ms.toFixed(1)} / ${(a.codeLensOutMaxMs ?? 0).toFixed(1)}`} | ${a.requests} |`,
+  );
+}
+
+/** Right after open (issue 20): every session, this build's and the base's. */
+export function formatAfterOpen(f: LspBenchFigures, afterOpenMs: number): string {
+  return [
+    `Requests sent one after another for ${afterOpenMs / 1000} s from the first diagnostics of the ${f.requests.toLocaleString('en')}-request document (a completion, every 5th a hover, every 25th the code lenses), each session a fresh process${f.baseAfterOpen ? ', this build and the base build in turns' : ''}; in milliseconds. Targets: completion and hover under 10 at any moment; code lenses under 20.`,
+    '',
+    '| session | first six completions | completion p50 / max | hover p50 / max | code lenses, whole answer read, p50 / max | code lenses, answer out (first byte), p50 / max | requests |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...afterOpenRows('this build', f.afterOpen),
+    ...(f.baseAfterOpen ? afterOpenRows('base build', f.baseAfterOpen) : []),
+  ].join('\n');
 }
 
 /** The figures and their targets (issue 3), as a table. */
@@ -246,15 +302,62 @@ export function formatLspBench(f: LspBenchFigures): string {
   ].join('\n');
 }
 
+/** Completions, hovers and code lenses one after another from the first diagnostics on, for `ms`. */
+async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms: number, lenses: boolean): Promise<AfterOpenFigures> {
+  const completion: number[] = [];
+  const hover: number[] = [];
+  const codeLens: number[] = [];
+  const codeLensOut: number[] = [];
+  let count = 0;
+  const start = performance.now();
+  for (let k = 0; performance.now() - start < ms; k++) {
+    const line = nameLines[(k * 7919) % nameLines.length];
+    if (lenses && k % 25 === 12) {
+      const t = performance.now();
+      const found = await client.request<unknown[]>('textDocument/codeLens', { textDocument: { uri } });
+      codeLens.push(performance.now() - t);
+      codeLensOut.push(client.lastMessageStartedAt - t);
+      count = found.length;
+    } else if (k % 5 === 3) {
+      const t = performance.now();
+      await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 1 } });
+      hover.push(performance.now() - t);
+    } else {
+      const t = performance.now();
+      await client.request('textDocument/completion', { textDocument: { uri }, position: { line, character: 0 } });
+      completion.push(performance.now() - t);
+    }
+  }
+  return {
+    firstCompletionsMs: completion.slice(0, 6).map(round),
+    completionP50Ms: round(median(completion)),
+    completionMaxMs: round(Math.max(...completion)),
+    hoverP50Ms: round(median(hover)),
+    hoverMaxMs: round(Math.max(...hover)),
+    ...(codeLens.length > 0
+      ? {
+          codeLensP50Ms: round(median(codeLens)),
+          codeLensMaxMs: round(Math.max(...codeLens)),
+          codeLensOutP50Ms: round(median(codeLensOut)),
+          codeLensOutMaxMs: round(Math.max(...codeLensOut)),
+          codeLensCount: count,
+        }
+      : {}),
+    requests: completion.length + hover.length + codeLens.length,
+  };
+}
+
 async function runSession(
   options: LspBenchOptions,
   requests: number,
   { text, valueLines, nameLines }: { text: string; valueLines: number[]; nameLines: number[] },
+  bin = join(import.meta.dirname, '..', 'bin', 'lpreq.js'),
 ): Promise<SessionFigures> {
   const debounceMs = options.debounceMs ?? 50;
-  const uri = 'untitled:bench.lpreq';
+  // A saved file: the server offers code lenses only for one (there is nothing to send from otherwise).
+  const uri = 'file:///bench/bench.lpreq';
   const t0 = performance.now();
-  const client = new LspClient();
+  const client = new LspClient([bin, 'lsp', '--stdio']);
   const guard = setTimeout(() => client.kill(), 300000);
   try {
     await client.initialize({ debounceMs });
@@ -265,6 +368,8 @@ async function runSession(
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     const first = await open;
     const openToDiagnosticsMs = performance.now() - t1;
+    const lenses = (client.initializeResult as { capabilities: { codeLensProvider?: unknown } }).capabilities.codeLensProvider !== undefined;
+    const opened = await afterOpen(client, uri, nameLines, options.afterOpenMs ?? 2000, lenses);
 
     // One-character edits in string values spread through the document.
     const editTimes: number[] = [];
@@ -318,6 +423,7 @@ async function runSession(
       completionMaxMs: round(Math.max(...completionTimes)),
       completionItemsMedian: median(counts),
       rssMb: rss,
+      afterOpen: opened,
     };
   } finally {
     clearTimeout(guard);
@@ -331,8 +437,9 @@ if (require.main === module) {
   runLspBench({
     requests: at !== -1 ? Number(process.argv[at + 1]) : undefined,
     sessions: sessionsAt !== -1 ? Number(process.argv[sessionsAt + 1]) : undefined,
+    baseBin: process.env.LPREQ_BENCH_BASE,
   }).then(
-    (figures) => console.log(formatLspBench(figures)),
+    (figures) => console.log(`${formatLspBench(figures)}\n\n${formatAfterOpen(figures, 2000)}`),
     (e: unknown) => {
       console.error(e);
       process.exitCode = 1;

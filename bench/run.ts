@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `runner`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,12 +26,17 @@ async function main() {
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');
-    const { runLspBench, formatLspBench } = (await import('./lsp-bench')) as {
-      runLspBench: (o?: object) => Promise<unknown>;
-      formatLspBench?: (r: unknown) => string;
-    };
-    const result = await runLspBench({});
-    console.log(formatLspBench ? formatLspBench(result) : JSON.stringify(result, null, 2));
+    const { runLspBench, formatLspBench, formatAfterOpen } = await import('./lsp-bench');
+    // LPREQ_BENCH_BASE: another build's bin/lpreq.js, whose sessions alternate with this one's for the figures after open.
+    const result = await runLspBench({ baseBin: process.env.LPREQ_BENCH_BASE });
+    console.log(formatLspBench(result));
+    console.log('\n### Right after open (issue 20)\n');
+    console.log(formatAfterOpen(result, 2000));
+  }
+  if (want('send')) {
+    console.log('\n## Sending: the language server and lpreq send against the mock (issue 20)\n');
+    const { runSendBench, formatSendBench } = await import('./send-bench');
+    console.log(formatSendBench(await runSendBench({})));
   }
   if (want('mock') && existsSync(join(import.meta.dirname, 'mock-load.ts'))) {
     console.log('\n## Mock API under load and faults (issue 6)\n');

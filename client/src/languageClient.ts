@@ -50,7 +50,13 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     documentSelector: [{ language: 'lpreq' }],
     outputChannel: output,
     // VS Code runs its own command to open completion again after a path segment or a parameter name (docs/editors.md).
-    initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest', ...(environment === undefined ? {} : { environment }) },
+    // The extension shows its own code lenses and runs its own send commands (sendController.ts): the
+    // server's would be shown twice, and VS Code refuses a command id registered twice.
+    initializationOptions: {
+      triggerSuggestCommand: 'editor.action.triggerSuggest',
+      clientLenses: true,
+      ...(environment === undefined ? {} : { environment }),
+    },
     errorHandler: restartingErrorHandler(output),
   };
   return new LanguageClient('lpreq', 'lpreq language server', serverOptions, clientOptions);

@@ -248,7 +248,8 @@ async function main(): Promise<number> {
   await check('the code lenses stand above each request', async () => {
     await page.locator('.codelens-decoration a', { hasText: 'Send Request' }).first().waitFor({ timeout: 60_000 });
     const count = await page.locator('.codelens-decoration a', { hasText: 'Send Request' }).count();
-    if (count < 2) throw new Error(`${count} Send Request lenses, expected 2`);
+    // The extension's own, once each: the language server offers none to VS Code (clientLenses).
+    if (count !== 2) throw new Error(`${count} Send Request lenses, expected 2`);
     await page.locator('.codelens-decoration a', { hasText: 'Fetch All Pages' }).first().waitFor();
   });
   await shot(page, 'diagnostics-and-code-lens.png');
@@ -403,6 +404,15 @@ async function main(): Promise<number> {
     await page.waitForTimeout(1500);
     const hits = [...filesContaining(ws!.workspace, TOKEN), ...filesContaining(ws!.userData, TOKEN), ...filesContaining(ws!.extensions, TOKEN)];
     if (hits.length > 0) throw new Error(`the token was found in:\n${hits.join('\n')}`);
+  });
+
+  await check('the language server registers no command that the extension registers too (VS Code refuses a command id twice)', async () => {
+    const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    if (!/language server started/.test(logs)) throw new Error('no "language server started" line in the logs');
+    const clash = /command '?lpreq\.[\w.]+'? already exists/i.exec(logs);
+    if (clash) throw new Error(`a command was registered twice: ${clash[0]}`);
   });
 
   await check('activation is logged and under 100 ms', async () => {

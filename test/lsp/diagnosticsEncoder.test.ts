@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Message } from 'vscode-languageserver/node';
-import { encodeMessage as encodeBytes, markReusable } from '../../server/src/lsp/diagnosticsEncoder';
+import { encodeMessage as encodeBytes, JsonText, markReusable } from '../../server/src/lsp/diagnosticsEncoder';
 import { fuzzRuns } from '../fuzzRuns';
 
 const encodeMessage = (m: Message) => encodeBytes(m).toString('utf8');
@@ -81,4 +81,19 @@ test('encoder: the bytes of a reusable diagnostic are kept with it; a diagnostic
   once.message = 'after';
   assert.match(encodeMessage(publish('file:///k', [kept])), /"before"/);
   assert.match(encodeMessage(publish('file:///o', [once])), /"after"/);
+});
+
+test('encoder: a result written as JSON text is written as it is, and reads as the same value through any other encoder', () => {
+  const lenses = [
+    {
+      range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
+      command: { title: 'Send Request', command: 'lpreq.send', arguments: ['file:///é 😀.lpreq', 3] },
+    },
+  ];
+  for (const id of [7, 'a "quoted" id', null]) {
+    const message = { jsonrpc: '2.0', id, result: new JsonText(JSON.stringify(lenses)) } as unknown as Message;
+    assert.equal(encodeMessage(message), JSON.stringify({ jsonrpc: '2.0', id, result: lenses }));
+    // The library's own encoder (VS Code's IPC) is JSON.stringify: toJSON gives the value.
+    assert.equal(JSON.stringify(message), encodeMessage(message));
+  }
 });

@@ -18,7 +18,14 @@ export const ROOT = join(__dirname, '..', '..');
 
 export class LspClient {
   readonly process: ChildProcessWithoutNullStreams;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
+  /** The chunks of a message not yet whole, their length, and the length it needs. */
+  private waiting: Buffer[] = [];
+  private waitingLength = 0;
+  private needed = 0;
+  private messageStartedAt = 0;
+  /** When the first byte of the last message read arrived (performance.now()): a server's answer is out then, whatever its size. */
+  lastMessageStartedAt = 0;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
   private readonly listeners: ((m: Message) => void)[] = [];
@@ -26,6 +33,8 @@ export class LspClient {
   stderr = '';
   /** What the server answered to initialize (its capabilities). */
   initializeResult: unknown;
+  /** The answer to a request from the server (showMessageRequest, showDocument...); null without it. */
+  answer?: (request: Message) => unknown;
 
   /**
    * Starts `node args` by default; `options.command` starts another program (`npx`), and
@@ -50,7 +59,19 @@ export class LspClient {
   }
 
   private onData(chunk: Buffer) {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
+    // A large message (the code lenses of a large document) comes in many chunks: they are
+    // joined once it is whole, not at every chunk (which copies megabytes again and again).
+    if (this.buffer.length === 0 && this.needed === 0) this.messageStartedAt = performance.now();
+    if (this.needed > 0 && this.waiting.length > 0) {
+      this.waiting.push(chunk);
+      this.waitingLength += chunk.length;
+      if (this.waitingLength < this.needed) return;
+      chunk = Buffer.concat(this.waiting);
+      this.waiting = [];
+      this.waitingLength = 0;
+    }
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.needed = 0;
     for (;;) {
       const headerEnd = this.buffer.indexOf('\r\n\r\n');
       if (headerEnd === -1) return;
@@ -58,9 +79,18 @@ export class LspClient {
       const m = /Content-Length: (\d+)/i.exec(header);
       if (!m) throw new Error(`bad header: ${header}`);
       const length = Number(m[1]);
-      if (this.buffer.length < headerEnd + 4 + length) return;
+      if (this.buffer.length < headerEnd + 4 + length) {
+        // Kept aside until the whole message is here.
+        this.needed = headerEnd + 4 + length;
+        this.waiting = [this.buffer];
+        this.waitingLength = this.buffer.length;
+        this.buffer = Buffer.alloc(0);
+        return;
+      }
       const body = this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
+      this.lastMessageStartedAt = this.messageStartedAt;
+      this.messageStartedAt = performance.now();
       this.dispatch(JSON.parse(body) as Message);
     }
   }
@@ -76,8 +106,11 @@ export class LspClient {
       return;
     }
     if (message.id !== undefined && message.method !== undefined) {
-      // A request from the server (client/registerCapability, workspace/configuration): answer null.
-      this.write({ jsonrpc: '2.0', id: message.id, result: null });
+      // A request from the server (client/registerCapability, workspace/configuration): answer null, or what the test says.
+      Promise.resolve(this.answer ? this.answer(message) : null).then(
+        (result) => this.write({ jsonrpc: '2.0', id: message.id, result: result ?? null }),
+        (e: unknown) => this.write({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: String(e) } }),
+      );
     }
     this.notifications.push(message);
     for (const l of [...this.listeners]) l(message);
@@ -116,6 +149,11 @@ export class LspClient {
     return answers;
   }
 
+  /** The id the next request gets (to cancel it with `$/cancelRequest`). */
+  get nextRequestId(): number {
+    return this.nextId;
+  }
+
   request<T = unknown>(method: string, params: unknown, timeoutMs = 10000): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -124,7 +162,7 @@ export class LspClient {
         reject(new Error(`${method}: no answer in ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result as T)),
+        resolve: (m) => (m.error ? reject(Object.assign(new Error(`${method}: ${m.error.message}`), { code: m.error.code })) : resolve(m.result as T)),
         reject,
         timer,
       });
@@ -166,13 +204,19 @@ export class LspClient {
     }, timeoutMs).then((m) => m.params as never);
   }
 
-  async initialize(initializationOptions: unknown = {}, rootUri: string | null = null, workspaceCapabilities: Record<string, unknown> = {}) {
+  async initialize(
+    initializationOptions: unknown = {},
+    rootUri: string | null = null,
+    workspaceCapabilities: Record<string, unknown> = {},
+    windowCapabilities: Record<string, unknown> = {},
+  ) {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       capabilities: {
         workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities },
         textDocument: { completion: { completionItem: { snippetSupport: true } } },
+        window: windowCapabilities,
       },
       initializationOptions,
     });

@@ -5,13 +5,29 @@
  * the built lpreq. Every documented configuration whose version range holds the installed
  * Neovim runs; CI installs Debian's (0.7.2, .ci/run).
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from '../helpers';
+import { json, startServer, type TestServer } from '../sender/server';
 import { configBlocks, inRange, installedNeovim, runNeovim, type ConfigBlock, type StepResult } from './neovim/nvim';
+
+const TOKEN = 'nvim-token-0123456789abcdef';
+/**
+ * The API the Send Request lens reaches: a files list with a field the docs do not
+ * describe and a size that is not an integer, so that the response file has typed issues.
+ */
+let api: TestServer;
+before(async () => {
+  api = await startServer((req, res) =>
+    json(res, 200, [{ id: 4410, display_name: 'syllabus.pdf', x_internal_rank: 3, size: 'large', seen: req.headers.authorization ?? 'none' }]),
+  );
+});
+after(async () => {
+  await api.close();
+});
 
 const LPREQ_BIN = join(ROOT, 'bin', 'lpreq.js');
 const blocks = configBlocks(readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8'));
@@ -28,10 +44,13 @@ function checked(text: string, cwd: string, env: string): Diagnostic[] {
 
 const sorted = (list: Diagnostic[]) => list.map((d) => `${d.line}:${d.column} ${d.code}`).sort();
 
-/** A project as a user has it: the examples, and lpreq installed in node_modules/.bin (as npm links it). */
+/** A project as a user has it: the examples, and lpreq installed in node_modules/.bin (as npm links it); `local` is the test's API. */
 function project(): { dir: string; path: string } {
   const dir = tempDir('nvim-project');
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+  const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as { local: Record<string, string> };
+  environments.local.base_url = api.origin;
+  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify(environments, null, 2));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(LPREQ_BIN, join(dir, 'node_modules', '.bin', 'lpreq'));
   return { dir, path: join(dir, 'mistakes.lpreq') };
@@ -62,6 +81,9 @@ for (const [range, config] of byRange) {
     // and a new line typed under the misspelt `serch_term` of the files list.
     const firstRequest = lines.findIndex((l) => l.startsWith('POST '));
     const typedAt = lines.findIndex((l) => l.startsWith('serch_term')) + 1;
+    // The request the Send Request lens sends: the files list (a GET: nothing changes).
+    const filesList = lines.findIndex((l) => l.startsWith('GET ') && l.includes('/files'));
+    const responseFile = join(dir, '.lpreq', 'responses', `mistakes.line-${filesList + 1}.jsonc`);
     const typed = 'sea';
     const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
     // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
@@ -74,6 +96,8 @@ for (const [range, config] of byRange) {
       blocks: config,
       cwd: dir,
       path: `${binDir}:${process.env.PATH ?? ''}`,
+      // The token the language server sends (it inherits Neovim's environment).
+      env: { LPREQ_TOKEN: TOKEN },
       timeoutMs: 90_000,
       steps: [
         { step: 'open', path, timeout_ms: 20_000 },
@@ -84,8 +108,15 @@ for (const [range, config] of byRange) {
         // :LpreqEnv reaches the server: it checks again, with nothing else changed.
         { step: 'command', command: 'LpreqEnv production' },
         { step: 'diagnostics' },
-        // Later steps (the Send Request code lens against a mock on 127.0.0.1, the response
-        // file and its diagnostics) go here, with their steps in neovim/harness.lua.
+        { step: 'command', command: 'LpreqEnv local' },
+        { step: 'diagnostics' },
+        // The code lenses, and Send Request run on the files list against the test's API.
+        { step: 'codelens', timeout_ms: 20_000 },
+        { step: 'run_lens', line: filesList, title: 'Send Request' },
+        { step: 'response', path: responseFile, timeout_ms: 30_000 },
+        // :LpreqCurl on the same line puts the command in the unnamed register.
+        { step: 'command', command: 'LpreqCurl' },
+        { step: 'register', name: '"', contains: 'curl ', timeout_ms: 20_000 },
       ],
     });
     const context = `\nmessages: ${run.messages}\nstderr: ${run.stderr}\nLSP log: ${run.lspLog}`;
@@ -113,6 +144,45 @@ for (const [range, config] of byRange) {
     assert.deepEqual(sorted(result(4, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
     result(5, 'command');
     assert.deepEqual(sorted(result(6, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'production')));
+    result(7, 'command');
+    assert.deepEqual(sorted(result(8, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
+
+    // Send Request, Fetch All Pages (a paginated list) and Copy as cURL above the files list.
+    const lenses = result(9, 'codelens').value as { line: number; title: string; command: string }[];
+    assert.deepEqual(
+      lenses.filter((l) => l.line === filesList).map((l) => [l.title, l.command]),
+      [
+        ['Send Request', 'lpreq.send'],
+        ['Fetch All Pages', 'lpreq.fetchAllPages'],
+        ['Copy as cURL', 'lpreq.copyAsCurl'],
+      ],
+    );
+    assert.ok(lenses.some((l) => l.line === firstRequest && l.title === 'Send Request'));
+    assert.deepEqual(result(10, 'run_lens').value, ['Send Request', 'Fetch All Pages', 'Copy as cURL']);
+    const sent = api.received.find((r) => r.url.startsWith('/api/v1/courses/42/files'));
+    assert.ok(sent, `the files list reached the API: ${JSON.stringify(api.received.map((r) => r.url))}${context}`);
+    assert.equal(sent.headers.authorization, `Bearer ${TOKEN}`, 'the token of LPREQ_TOKEN went with it');
+
+    // The response file, without the token, with its typed issues where they are; opened beside the request.
+    const response = result(11, 'response').value as { text: string; diagnostics: Diagnostic[]; shown: boolean };
+    assert.ok(!response.text.includes(TOKEN), 'the token is not in the response file');
+    assert.equal(response.text, readFileSync(responseFile, 'utf8').replace(/\n$/, ''));
+    const fileLines = response.text.split('\n');
+    const rank = fileLines.findIndex((l) => l.includes('"x_internal_rank"'));
+    const size = fileLines.findIndex((l) => l.includes('"size"'));
+    assert.deepEqual(
+      sorted(response.diagnostics),
+      sorted([
+        { code: 'undocumented-field', line: rank, column: fileLines[rank].indexOf('"x_internal_rank"') },
+        { code: 'undocumented-field', line: fileLines.findIndex((l) => l.includes('"seen"')), column: 4 },
+        { code: 'type-mismatch', line: size, column: fileLines[size].indexOf('"large"') },
+      ]),
+    );
+    assert.equal(response.shown, true, 'the response file is shown in a window');
+
+    const curl = result(13, 'register').value as string;
+    assert.match(curl, /^curl .*\/api\/v1\/courses\/42\/files/);
+    assert.ok(curl.includes('$LPREQ_TOKEN') && !curl.includes(TOKEN), curl);
     assert.doesNotMatch(run.messages, /Error|E\d+:/, 'the configuration loads without errors');
   });
 }

@@ -4,6 +4,7 @@
  */
 import {
   documentScope,
+  followsPages,
   type Checker,
   type Environments,
   parseDocument,
@@ -44,7 +45,7 @@ export function listRequests(checker: Checker, document: LpreqDocument, environm
       target: requestTarget(request),
       name: requestName(block),
       title: block.title?.text || undefined,
-      paginated: endpoint?.paginated === true,
+      paginated: followsPages(endpoint),
       endpointId: endpoint?.id,
     });
   });

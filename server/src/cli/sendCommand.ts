@@ -8,15 +8,29 @@
  * Bundled to dist/send.js; `run` is what dist/lpreq.js calls. Exit status: 0 for a 2xx,
  * 1 for any other status or a failed exchange, 2 for bad arguments.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, setOwn } from '../core/index';
-import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles, readTextInput } from '../node/index';
-import { stringifyExact, HistoryStore, scrubSecrets, blockAtLine, blockNamed, requestBlocks, sendBlock, wasSent, type SendResult } from '../sender/index';
+import { readTextInput } from '../node/index';
+import {
+  stringifyExact,
+  HistoryStore,
+  scrubSecrets,
+  blockAtLine,
+  blockNamed,
+  projectStore,
+  requestBlocks,
+  sendBlock,
+  sendSetup,
+  SetupError,
+  tokenNotes,
+  wasSent,
+  type SendResult,
+  type SendSetup,
+} from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
-import { chooseEnvironment, chooseToken, confirmations, isProtected, positiveInt, promptFlags, proxyFlag, readDotenv, safeUrl } from './sendSetup';
+import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
@@ -121,17 +135,15 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const document = parseDocument(text);
   const blockIndex = chooseBlock(document, name, line, path);
 
-  let files: EnvironmentFiles;
+  let setup: SendSetup;
   try {
-    files = loadEnvironmentFiles(dirname(absolute));
+    setup = sendSetup(absolute, { environment: flagValue(args, 'env'), env: io.env, chooseWith: '--env' });
   } catch (e) {
-    if (e instanceof EnvironmentFileError) throw new UsageError(e.message);
+    if (e instanceof SetupError) throw new UsageError(e.message);
     throw e;
   }
-  const selected = chooseEnvironment(files, flagValue(args, 'env'));
-  const environments = { environments: files.environments, selected };
-  const { token, privateToken, tokenFrom } = chooseToken(io, files, selected);
-  const protectedEnv = isProtected(files, selected);
+  const { selected, environments, token, privateToken } = setup;
+  const protectedEnv = setup.protectedEnvironment;
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
@@ -145,7 +157,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     }
   }
 
-  const dotenv = readDotenv(dirname(absolute), io);
+  for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -156,7 +168,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       checker,
       environments,
       token,
-      system: { processEnv: io.env, dotenv, projectRoot: dirname(files.shared ?? files.private ?? absolute) },
+      system: setup.system,
       allPages: args.flags.has('all-pages'),
       maxPages,
       maxBodyBytes,
@@ -164,13 +176,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       proxy,
       env: io.env,
       signal: controller.signal,
-      history: historyStore(args, io.cwd, dirname(files.shared ?? files.private ?? absolute)),
+      history: historyStore(args, io, setup.projectFolder),
       // Chaining reads the last response of a request from the history: the same POST is not repeated on every run.
       reuseHistory: !args.flags.has('resend-dependencies'),
       file: absolute,
       prompts,
-      // Body files are read from inside the workspace only (the folder of the environment files).
-      readFile: bodyFileReader(absolute, files),
+      readFile: setup.readFile,
       // A `# @note`, a protected environment (README) and `# @prompt` variables: asked at a
       // terminal; a script has decided for notes, must say --yes for changes, and --prompt for prompts.
       ...confirmations(io, { protectedEnv, yes: args.flags.has('yes'), environment: selected }),
@@ -182,7 +193,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  result.warnings.push(...tokenNotes(result, { tokenFrom, environment: selected }));
+  result.warnings.push(...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment: selected }));
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
@@ -198,51 +209,16 @@ async function runSend(argv: string[], io: Io): Promise<number> {
  * `.lpreq/history` in `projectFolder` (where the environment files are). The token is never
  * in it; responses are, so `.lpreq/` gets a .gitignore that keeps it out of version control.
  */
-function historyStore(args: ParsedArgs, cwd: string, projectFolder: string): HistoryStore | undefined {
+function historyStore(args: ParsedArgs, io: Io, projectFolder: string): HistoryStore | undefined {
   if (args.flags.has('no-history')) return undefined;
   const given = flagValue(args, 'history');
-  if (given !== undefined) return new HistoryStore(resolve(cwd, given));
-  const folder = join(projectFolder, '.lpreq');
+  if (given !== undefined) return new HistoryStore(resolve(io.cwd, given));
   try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    if (!existsSync(join(folder, '.gitignore'))) {
-      writeFileSync(join(folder, '.gitignore'), '# lpreq send keeps its history of exchanges here (lpreq send --help); not for version control.\n*\n', {
-        flag: 'wx',
-      });
-    }
-  } catch {
-    // A folder lpreq cannot write: storing the exchange fails later with a warning.
+    return new HistoryStore(projectStore(projectFolder, 'history'));
+  } catch (e) {
+    io.stderr(`lpreq: the exchange is not kept in history: ${(e as Error).message}\n`);
+    return undefined;
   }
-  return new HistoryStore(join(folder, 'history'));
-}
-
-/**
- * What a user needs to know when a request went out without the token, or the token was
- * refused (401): which of LPREQ_TOKEN and the private environment file to set. Never the
- * token itself. When a token was given but not sent, the exchange already said why.
- */
-export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined }): string[] {
-  const r = result.response;
-  if (!r || r.status === null || r.authorizationWritten) return [];
-  const notes: string[] = [];
-  const privateFile = where.environment
-    ? `"token" in the ${where.environment} environment of http-client.private.env.json`
-    : 'an environment with a base_url (http-client.env.json) and its "token" in http-client.private.env.json';
-  if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
-  if (r.status === 401) {
-    if (r.tokenSent) {
-      notes.push(
-        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`,
-      );
-    } else if (where.tokenFrom === undefined) {
-      notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
-    } else {
-      notes.push(
-        `401: the token was not sent to ${safeUrl(r.url)?.origin ?? r.url}; it goes only to the origin of the selected environment's base_url (--env)`,
-      );
-    }
-  }
-  return notes;
 }
 
 /** The `--format json` text: integers of the body beyond 2^53 as the server wrote them. */

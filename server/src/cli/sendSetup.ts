@@ -1,14 +1,9 @@
 /**
- * What `lpreq send` and `lpreq test` decide the same way before anything is sent: which
- * environment, which token (and whether it can be kept secret), which values prompts get,
- * what `.env` holds, and how a protected environment, a `# @note` and a `# @prompt` are
- * confirmed or answered at a terminal, or refused without one.
+ * What `lpreq send` and `lpreq test` read from their flags the same way (the environment,
+ * token and `.env` are the sender's `sendSetup`), and how a protected environment, a
+ * `# @note` and a `# @prompt` are confirmed or answered at a terminal, or refused without one.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { own } from '../core/index';
-import { type EnvironmentFiles, readTextFileSync } from '../node/index';
-import { MIN_SECRET_LENGTH, parseDotenv, type SendBlockOptions } from '../sender/index';
+import type { SendBlockOptions } from '../sender/index';
 import { flagValue, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 
@@ -20,7 +15,7 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return Number(value);
 }
 
-export function safeUrl(text: string): URL | undefined {
+function safeUrl(text: string): URL | undefined {
   try {
     return new URL(text);
   } catch {
@@ -46,70 +41,6 @@ export function promptFlags(args: ParsedArgs): Map<string, string> {
     prompts.set(given.slice(0, eq), given.slice(eq + 1));
   }
   return prompts;
-}
-
-/**
- * The environment to send with: the one named, else `local`, else the only one. With several
- * and none called local, which base_url (and so who gets the token) must not depend on the
- * order of a file: the user chooses.
- */
-export function chooseEnvironment(files: EnvironmentFiles, requested: string | undefined): string | undefined {
-  const names = Object.keys(files.environments);
-  if (requested !== undefined) {
-    if (!names.includes(requested)) {
-      throw new UsageError(
-        names.length === 0
-          ? `--env ${requested}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
-          : `--env ${requested}: no such environment; the environments are ${names.join(', ')}`,
-      );
-    }
-    return requested;
-  }
-  if (names.includes('local')) return 'local';
-  if (names.length > 1) {
-    throw new UsageError(`there are several environments (${names.join(', ')}) and none is called local: choose one with --env`);
-  }
-  return names.length === 1 ? names[0] : undefined;
-}
-
-export interface TokenChoice {
-  /** What is sent: LPREQ_TOKEN, else the chosen environment's private `token`. */
-  token: string | undefined;
-  /** The private file's token of the chosen environment, kept out of output even when LPREQ_TOKEN is sent instead. */
-  privateToken: string | undefined;
-  tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined;
-}
-
-/** The token to send, refused when it could not be kept secret (a line break in it, too short to be told from other text). */
-export function chooseToken(io: Io, files: EnvironmentFiles, selected: string | undefined): TokenChoice {
-  const privateToken = selected !== undefined && own(files.privateNames, selected)?.has('token') ? own(own(files.environments, selected), 'token') : undefined;
-  const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
-  const tokenSource = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
-  // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
-  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    throw new UsageError(`${tokenSource} contains whitespace or a control character (a line break at the end?); remove it and try again`);
-  }
-  if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
-    throw new UsageError(
-      `${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
-    );
-  }
-  return { token, privateToken, tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private' };
-}
-
-/** Whether an environment says `"$protected": true`. */
-export function isProtected(files: EnvironmentFiles, selected: string | undefined): boolean {
-  return selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
-}
-
-/** The `.env` file of a folder, for `{{$dotenv NAME}}`; one that cannot be read is said on standard error. */
-export function readDotenv(folder: string, io: Io): Record<string, string> {
-  const file = join(folder, '.env');
-  if (!existsSync(file)) return {};
-  const read = readTextFileSync(file);
-  if (read.problem === undefined) return parseDotenv(read.text);
-  io.stderr(`lpreq: ${file}: ${read.problem}; {{$dotenv ...}} stays unresolved\n`);
-  return {};
 }
 
 /**

@@ -9,15 +9,14 @@
  * could not be read, a run cancelled).
  */
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, dictFrom, own, setOwn, type Environments } from '../core/index';
 import { startMock, type RunningMock } from '../mock/index';
-import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/index';
-import { runTests, scrubSecrets, type RunOptions, type TestSource } from '../sender/index';
+import { runTests, scrubSecrets, sendSetup, SetupError, type RunOptions, type SendSetup, type TestSource } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
-import { chooseEnvironment, chooseToken, confirmations, isProtected, positiveInt, promptFlags, proxyFlag, readDotenv } from './sendSetup';
+import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from './testIgnore';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { printableErrors } from './terminalText';
@@ -47,15 +46,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
   }
 }
 
-/** The environment of one folder's files, and what sending with it takes. */
-interface FolderSetup {
-  files: EnvironmentFiles;
-  selected: string | undefined;
+/** What sending one file's requests takes: the sender's setup, with the mock's environments when it runs. */
+interface FileSetup {
+  setup: SendSetup;
   environments: Environments;
-  token: string | undefined;
   /** Tokens that must not go anywhere in this run (a real one, when the mock gets its own). */
   foreign: string[];
-  protectedEnv: boolean;
 }
 
 async function runTest(argv: string[], io: Io): Promise<number> {
@@ -105,34 +101,26 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       `no request file to run in ${args.positionals.join(' ')}: ${ignored.length > 0 ? 'every one is left out by .lpreqtestignore' : 'none found'}`,
     );
 
-  // Each folder's environment is settled before anything is sent: a broken environment file,
-  // an unknown --env or an unusable token stops the run here.
-  const folders = new Map<string, FolderSetup>();
-  const setupOf = (folder: string): FolderSetup => {
-    let setup = folders.get(folder);
-    if (setup) return setup;
-    let files: EnvironmentFiles;
+  // Each file's environment is settled before anything is sent, as `lpreq send` settles it: a
+  // broken environment file, an unknown --env or an unusable token stops the run here.
+  const setups = new Map<Input, FileSetup>();
+  const warned = new Set<string>();
+  for (const input of inputs) {
+    let setup: SendSetup;
     try {
-      files = loadEnvironmentFiles(folder);
+      // Standard input has no file: its environment is the working folder's.
+      setup = sendSetup(input.absolute ?? resolve(io.cwd, '-'), { environment: envName, env: io.env, chooseWith: '--env', forMock: mock });
     } catch (e) {
-      if (e instanceof EnvironmentFileError) throw new UsageError(e.message);
+      if (e instanceof SetupError) throw new UsageError(e.message);
       throw e;
     }
-    const selected = mock ? mockEnvironment(files) : chooseEnvironment(files, envName);
-    const { token, privateToken } = chooseToken(io, files, selected);
-    setup = {
-      files,
-      selected,
-      environments: { environments: files.environments, selected },
-      token,
-      foreign: mock ? [token, privateToken, io.env.LPREQ_TOKEN].filter((t): t is string => typeof t === 'string' && t.length > 0) : [],
-      protectedEnv: !mock && isProtected(files, selected),
-    };
-    folders.set(folder, setup);
-    return setup;
-  };
-  const folderOf = (input: Input) => (input.absolute !== undefined ? dirname(input.absolute) : io.cwd);
-  for (const input of inputs) setupOf(folderOf(input));
+    for (const w of setup.warnings) {
+      if (!warned.has(w)) io.stderr(`lpreq: ${w}\n`);
+      warned.add(w);
+    }
+    const foreign = mock ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
+    setups.set(input, { setup, environments: setup.environments, foreign });
+  }
 
   let running: RunningMock | undefined;
   if (mock) {
@@ -141,12 +129,12 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     } catch (e) {
       throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
     }
-    for (const setup of folders.values()) setup.environments = mockEnvironments(setup, running.url);
+    for (const f of setups.values()) f.environments = mockEnvironments(f.setup, running.url);
   }
-  const setups = [...folders.values()];
-  const protectedNames = [...new Set(setups.filter((s) => s.protectedEnv).map((s) => s.selected))].join(', ');
+  const all = [...setups.values()];
+  const protectedNames = mock ? '' : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
   // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
-  const tokens = [running?.token, io.env.LPREQ_TOKEN, ...setups.flatMap((s) => [s.token, ...s.foreign])];
+  const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
   const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
 
   const controller = new AbortController();
@@ -165,19 +153,14 @@ async function runTest(argv: string[], io: Io): Promise<number> {
         yield { file: input.display, problem: read.problem };
         continue;
       }
-      const folder = folderOf(input);
-      const setup = setupOf(folder);
+      const { setup, environments } = setups.get(input) as FileSetup;
       yield {
         file: input.display,
         text: read.text,
-        environments: setup.environments,
+        environments,
         token: running ? running.token : setup.token,
-        system: {
-          processEnv: io.env,
-          dotenv: readDotenv(folder, io),
-          projectRoot: dirname(setup.files.shared ?? setup.files.private ?? input.absolute ?? resolve(io.cwd, 'x')),
-        },
-        readFile: input.absolute !== undefined ? bodyFileReader(input.absolute, setup.files) : undefined,
+        system: setup.system,
+        readFile: input.absolute !== undefined ? setup.readFile : undefined,
       };
     }
   }
@@ -192,7 +175,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     bail: args.flags.has('bail'),
     grep,
     prompts,
-    foreignSecrets: setups.flatMap((s) => s.foreign),
+    foreignSecrets: all.flatMap((f) => f.foreign),
     ...confirmations(io, { protectedEnv: protectedNames.length > 0, yes: args.flags.has('yes'), environment: protectedNames }),
     ...(running
       ? {
@@ -242,15 +225,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   return result.failed > 0 ? 1 : 0;
 }
 
-/** The environment `--mock` takes variables from: `local`, else the only one; none is needed. */
-function mockEnvironment(files: EnvironmentFiles): string | undefined {
-  const names = Object.keys(files.environments);
-  if (names.includes('local')) return 'local';
-  return names.length === 1 ? names[0] : undefined;
-}
-
 /** The folder's environments with the chosen one's base_url at the mock (or a new one that has only that). */
-function mockEnvironments(setup: FolderSetup, url: string): Environments {
+function mockEnvironments(setup: SendSetup, url: string): Environments {
   const name = setup.selected ?? MOCK_ENVIRONMENT;
   const vars = dictFrom<string>(own(setup.files.environments, name) ?? {});
   setOwn(vars, 'base_url', url);

@@ -41,8 +41,8 @@ export interface LanguageService {
   reparse(previous: LpreqDocument, text: TextSource, start: number, end: number, insertedLength: number): Reparse;
   /** The variables and request names of a parsed document (for a host that keeps no ScopeTracker). */
   scope(parsed: LpreqDocument, env?: Environments): VariableScope;
-  /** The diagnostics of a text without keeping its tree; offsets are the text's. */
-  diagnose(text: string, env?: Environments): Diagnostic[];
+  /** The diagnostics of a text without keeping its tree; offsets are the text's. `onBlock` sees each block as it is parsed. */
+  diagnose(text: string, env?: Environments, onBlock?: (start: number, block: Block) => void): Diagnostic[];
   /** One block's diagnostics, offsets relative to the block, in the scope given (RequestsBefore's where it stands). */
   checkBlock(block: Block, scope: VariableScope): Diagnostic[];
   complete(doc: ServiceDocument, offset: number, options?: CompletionOptions): CompletionEntry[];
@@ -80,7 +80,7 @@ export function createLanguageService(catalog: Catalog): LanguageService {
     parse: (text, previous) => parseDocument(text, previous),
     reparse: (previous, text, start, end, insertedLength) => reparseEdit(previous, text, start, end, insertedLength),
     scope: (parsed, env) => documentScope(parsed, env),
-    diagnose: (text, env) => checker.diagnose(text, env),
+    diagnose: (text, env, onBlock) => checker.diagnose(text, env, onBlock),
     checkBlock: (block, scope) => checker.checkBlock(block, scope),
     complete: (doc, offset, options) => complete(context(doc), doc.parsed, offset, options),
     hover: (doc, offset) => hover(context(doc), doc.parsed, offset),

@@ -7,7 +7,7 @@
  */
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ForwardPositions, RequestsBefore, type Block, type LanguageService } from '../core/index';
+import { ForwardPositions, outlineOf, RequestsBefore, type Block, type BlockRef, type LanguageService } from '../core/index';
 import { markReusable } from './diagnosticsEncoder';
 import { cacheKey, type Documents, type DocumentState } from './documents';
 import type { Guard } from './guard';
@@ -22,8 +22,10 @@ interface BlockDiagnostic {
 
 const NO_DIAGNOSTICS: readonly LspDiagnostic[] = [];
 
-/** Blocks checked in one slice of prepare(): a few milliseconds of work. */
-const PREPARE_SLICE = 500;
+/** How long one slice of prepare() may run, in milliseconds: a request that arrives meanwhile waits for it. */
+const SLICE_MS = 2;
+/** Blocks checked between two looks at the clock. */
+const BLOCKS_BETWEEN_CHECKS = 8;
 
 export class DiagnosticsPublisher {
   /** Per-block diagnostics: valid while the block object (its text), the scope key and the count of named requests above it are the same. */
@@ -33,6 +35,8 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs: number;
+  /** Also done for each block while an opened document is prepared (the code lenses' catalog lookups). */
+  prepareBlock?: (block: Block, state: DocumentState) => void;
 
   constructor(
     private readonly connection: Connection,
@@ -42,6 +46,11 @@ export class DiagnosticsPublisher {
     debounceMs: number,
   ) {
     this.debounceMs = debounceMs;
+    // An outline parsed in full has the diagnostics its outline had.
+    documents.realized.push((outline, block) => {
+      const cached = this.blockDiagnostics.get(outline);
+      if (cached) this.blockDiagnostics.set(block, cached);
+    });
   }
 
   /**
@@ -51,7 +60,7 @@ export class DiagnosticsPublisher {
   private diagnoseBlock(block: Block, key: string, before: RequestsBefore): BlockDiagnostic[] {
     const cached = this.blockDiagnostics.get(block);
     if (cached && cached.key === key && cached.at === before.key) return cached.list;
-    const found = this.service().checkBlock(block, before.scope);
+    const found = this.service().checkBlock(this.documents.full(block), before.scope);
     let list: BlockDiagnostic[] = [];
     if (found.length > 0) {
       // The line breaks of the editor (a lone \r too), as for the whole document at open.
@@ -89,7 +98,7 @@ export class DiagnosticsPublisher {
   publish(uri: string): void {
     const document = this.documents.get(uri);
     if (!document) return;
-    const state: DocumentState = this.documents.stateOf(document);
+    const state: DocumentState = this.documents.outlineState(document);
     const diagnostics: LspDiagnostic[] = [];
     const key = cacheKey(state);
     const before = new RequestsBefore(state.scope);
@@ -104,17 +113,22 @@ export class DiagnosticsPublisher {
 
   /**
    * A document just opened: its diagnostics come from one pass over the text that keeps
-   * nothing (`diagnose`, the same diagnostics as checking the parsed document), which takes
-   * about half the time of parsing into a kept tree and checking it. The tree and the
-   * per-block cache that edits, completion and the other features use are built right after,
-   * in slices, so that requests arriving meanwhile are answered between them.
+   * nothing but an outline of each block (`diagnose`, the same diagnostics as checking the
+   * parsed document), which takes about half the time of parsing into a kept tree and
+   * checking it. The outline is the document's tree until a service needs a block in full
+   * (Documents.stateOf, quickState): a tree of a large document kept whole would cost the
+   * garbage collector pauses of tens of milliseconds while it is built, as long as a request
+   * waits. The per-block cache that later publishes read is filled right after, in slices
+   * of a few milliseconds, so that a request waits for one slice at most.
    */
   publishOpened(uri: string): void {
     const document = this.documents.get(uri);
     if (!document) return;
     const version = document.version;
     const text = document.getText();
-    const found = this.service().diagnose(text, this.documents.environmentFor(uri));
+    const outline: BlockRef[] = [];
+    const found = this.service().diagnose(text, this.documents.environmentFor(uri), (start, block) => outline.push({ start, block: outlineOf(block) }));
+    this.documents.outlined(document, text, outline);
     // Positions in one pass over the text: the document's index of every line is built later, off this path.
     const cursor = new ForwardPositions(text);
     const diagnostics = found.map((d) => {
@@ -122,24 +136,52 @@ export class DiagnosticsPublisher {
       return diagnostic(d, { start, end: cursor.fork().at(Math.max(d.start, d.end)) });
     });
     // Prepared once the diagnostics are written out, not before: the parse would hold them up.
-    const next = () => setImmediate(() => this.guard('preparing the document', undefined, undefined, () => this.prepare(uri, version, 0)));
+    const next = () => this.prepareLater(uri, version, -1);
     this.connection.sendDiagnostics({ uri, version, diagnostics }).then(next, next);
   }
 
-  /** Parses an opened document and fills the block cache, a slice at a time; stops when the document changes or closes. */
+  /**
+   * The next slice, behind the requests that arrived during this one. The connection reads
+   * a request when the event loop polls, and handles it in an immediate queued then: behind
+   * an immediate this slice would queue. So the next slice is queued from an immediate of the
+   * next turn of the loop, after its poll, and a request waits for one slice at most.
+   */
+  private prepareLater(uri: string, version: number, from: number, walked?: RequestsBefore): void {
+    setImmediate(() => setImmediate(() => this.guard('preparing the document', undefined, undefined, () => this.prepare(uri, version, from, walked))));
+  }
+
+  /**
+   * One slice of preparing an opened document: the index of its lines (`from` -1), then the
+   * block cache from block `from` (an outline is parsed to be checked, and not kept). Each
+   * slice stops after SLICE_MS; the next is queued behind what arrived meanwhile. Stops when
+   * the document changes or closes.
+   */
   private prepare(uri: string, version: number, from: number, walked?: RequestsBefore): void {
     const document = this.documents.get(uri);
     if (!document || document.version !== version) return;
-    const state = this.documents.stateOf(document);
+    if (from === -1) {
+      // Every position a request gives is read through it: built before the first one comes.
+      void document.lineCount;
+      this.prepareLater(uri, version, 0);
+      return;
+    }
+    const deadline = performance.now() + SLICE_MS;
+    const stop = () => performance.now() >= deadline;
+    const state = this.documents.outlineState(document);
     const key = cacheKey(state);
     const blocks = state.parsed.blocks;
     const before = walked ?? new RequestsBefore(state.scope);
-    const to = Math.min(blocks.length, from + PREPARE_SLICE);
-    for (let k = from; k < to; k++) {
-      this.placed(document, blocks[k].start, blocks[k].block, key, before);
-      before.pass(blocks[k].block);
+    let k = from;
+    while (k < blocks.length) {
+      const to = Math.min(blocks.length, k + BLOCKS_BETWEEN_CHECKS);
+      for (; k < to; k++) {
+        this.placed(document, blocks[k].start, blocks[k].block, key, before);
+        this.prepareBlock?.(blocks[k].block, state);
+        before.pass(blocks[k].block);
+      }
+      if (stop()) break;
     }
-    if (to < blocks.length) setImmediate(() => this.guard('preparing the document', undefined, undefined, () => this.prepare(uri, version, to, before)));
+    if (k < blocks.length) this.prepareLater(uri, version, k, before);
   }
 
   /** Publishes the document's diagnostics once no edit came for `debounceMs`. */

@@ -1,17 +1,35 @@
 /**
  * The open documents: their text in chunks (EditableDocument: an edit's offsets are known),
  * the parse of each one's current version with its scope, and the environment files of
- * each folder. A request about a document reaches it through `withDocument`.
+ * each folder. A request about a document reaches it through `stateOf`, `outlineState` or
+ * `withDocumentAt` (handlers.ts).
  */
 import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Range } from 'vscode-languageserver/node';
-import { hasOwn, ScopeTracker, type EnvironmentInfo, type LanguageService, type LpreqDocument, type ServiceDocument, type VariableScope } from '../core/index';
+import {
+  blockIndexAt,
+  hasOwn,
+  parseBlock,
+  ScopeTracker,
+  type Block,
+  type BlockRef,
+  type EnvironmentInfo,
+  type LanguageService,
+  type LpreqDocument,
+  type ServiceDocument,
+  type VariableScope,
+} from '../core/index';
 import { EnvironmentFileError, loadEnvironmentFiles } from '../node/index';
 import { EditableDocument } from './editableDocument';
 import { malformedChange } from './fromProto';
 
-/** The parse of a document's version, and what its services read besides it. */
+/**
+ * The parse of a document's version, and what its services read besides it. Right after a
+ * document is opened its blocks are outlines (outlineOf: what the pass that published its
+ * diagnostics saw of each), parsed in full only when a service needs them (`stateOf`,
+ * `quickState`), or for a moment, without being kept, to check them (`Documents.full`).
+ */
 export interface DocumentState extends ServiceDocument {
   version: number;
   parsed: LpreqDocument;
@@ -19,6 +37,15 @@ export interface DocumentState extends ServiceDocument {
   scopeKey: number;
   scope: VariableScope;
   env?: EnvironmentInfo;
+  /** Some of its blocks may be outlines. */
+  outlined: boolean;
+}
+
+/** The outline of a document just opened, until a state is made of it. */
+interface Outline {
+  version: number;
+  text: string;
+  blocks: BlockRef[];
 }
 
 /** Reads the environment files for a folder, up to `root` (tests replace it). */
@@ -46,6 +73,11 @@ export interface DocumentsHost {
 export class Documents {
   private readonly open = new Map<string, EditableDocument>();
   private readonly states = new Map<string, DocumentState>();
+  private readonly outlines = new Map<string, Outline>();
+  /** Blocks that are outlines (outlineOf). */
+  private readonly outlineBlocks = new WeakSet<Block>();
+  /** Told when an outline gives way to its block parsed in full: what is kept by block moves to it. */
+  readonly realized: ((outline: Block, block: Block) => void)[] = [];
   private readonly environments = new Map<string, EnvironmentInfo | undefined>();
   /** Environment file problems already shown to the user (each is shown once). */
   private readonly warned = new Set<string>();
@@ -57,6 +89,7 @@ export class Documents {
   private roots: string[] = [];
   /** The same folders as the client named them. */
   rootUris: readonly string[] = [];
+  private inOrder: string[] = [];
 
   constructor(private readonly host: DocumentsHost) {}
 
@@ -68,25 +101,93 @@ export class Documents {
     return this.open.values();
   }
 
-  /** `run` with the open document and the parse of its current version; `empty` when it is not open. */
-  withDocument<R>(uri: string, empty: R, run: (document: EditableDocument, state: DocumentState) => R): R {
+  /**
+   * `run` with the open document, the offset `at` reads from it, and a state whose block at
+   * that offset is parsed in full (quickState); `empty` when the document is not open.
+   */
+  withDocumentAt<R>(
+    uri: string,
+    empty: R,
+    at: (document: EditableDocument) => number,
+    run: (document: EditableDocument, state: DocumentState, offset: number) => R,
+  ): R {
     const document = this.open.get(uri);
     if (!document) return empty;
-    return run(document, this.stateOf(document));
+    const offset = at(document);
+    return run(document, this.quickState(document, offset), offset);
   }
 
-  /** The parse of the document's current version (reusing unchanged blocks) and its scope. */
+  /** The parse of the document's current version, every block in full, and its scope. */
   stateOf(document: EditableDocument): DocumentState {
+    const state = this.outlineState(document);
+    if (state.outlined) this.realizeAll(state);
+    return state;
+  }
+
+  /**
+   * The parse of the document's current version (reusing unchanged blocks) and its scope,
+   * whose blocks may be outlines: for what reads no more of a block than its outline holds
+   * (the scope, symbols, folding, the list of requests), and for the diagnostics and tokens,
+   * which parse an outline when they need it (`full`).
+   */
+  outlineState(document: EditableDocument): DocumentState {
     const uri = document.uri;
     let state = this.states.get(uri);
     if (state && state.version === document.version) return state;
-    const parsed = this.host.service().parse(document.getText(), state?.parsed);
+    const outline = this.outlines.get(uri);
+    this.outlines.delete(uri);
+    const fromOutline = outline?.version === document.version ? outline : undefined;
+    const parsed = fromOutline ? { text: fromOutline.text, blocks: fromOutline.blocks } : this.host.service().parse(document.getText(), state?.parsed);
     const scopes = state?.scopes ?? new ScopeTracker();
     const env = this.environmentFor(uri);
     const { scope, key } = scopes.update(parsed, env);
-    state = { version: document.version, parsed, scopes, scopeKey: key, scope, env };
+    state = { version: document.version, parsed, scopes, scopeKey: key, scope, env, outlined: fromOutline !== undefined || state?.outlined === true };
     this.states.set(uri, state);
     return state;
+  }
+
+  /**
+   * A state to answer about `offset` with at once (completion, hover): the current one, its
+   * block at `offset` parsed in full when it is an outline (in a copy of the list of blocks:
+   * the state keeps the outline). Right for services about that block.
+   */
+  quickState(document: EditableDocument, offset: number): DocumentState {
+    const state = this.outlineState(document);
+    if (!state.outlined || state.parsed.blocks.length === 0) return state;
+    const k = blockIndexAt(state.parsed, offset);
+    const ref = state.parsed.blocks[k];
+    if (!this.outlineBlocks.has(ref.block)) return state;
+    const blocks = state.parsed.blocks.slice();
+    blocks[k] = { start: ref.start, block: parseBlock(ref.block.text) };
+    return { ...state, parsed: { text: state.parsed.text, blocks } };
+  }
+
+  /** A block in full: itself, or for an outline its text parsed again (not kept). */
+  full(block: Block): Block {
+    return this.outlineBlocks.has(block) ? parseBlock(block.text) : block;
+  }
+
+  /** Parses every outline of a state in full, in place; what is kept by block moves from each outline to its block. */
+  private realizeAll(state: DocumentState): void {
+    const blocks = state.parsed.blocks;
+    for (let k = 0; k < blocks.length; k++) {
+      const outline = blocks[k].block;
+      if (!this.outlineBlocks.has(outline)) continue;
+      const block = parseBlock(outline.text);
+      blocks[k] = { start: blocks[k].start, block };
+      for (const move of this.realized) move(outline, block);
+    }
+    state.outlined = false;
+  }
+
+  /**
+   * A document just opened, and the outline of its blocks from the pass that published its
+   * diagnostics (diagnostics.ts): its state is made of them when first asked for, and a
+   * block is parsed in full only when a service needs it.
+   */
+  outlined(document: EditableDocument, text: string, blocks: BlockRef[]): void {
+    for (const ref of blocks) this.outlineBlocks.add(ref.block);
+    this.outlines.set(document.uri, { version: document.version, text, blocks });
   }
 
   /** The environment of a document's folder, with the chosen environment when that folder has it. */
@@ -98,6 +199,28 @@ export class Documents {
       dir = undefined;
     }
     if (!dir) return undefined;
+    const info = this.environmentsOf(dir);
+    const selected = this.selected;
+    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+  }
+
+  /** The names of the environments of every open document's folder and of every workspace folder, sorted. */
+  environmentNames(): string[] {
+    const names = new Set<string>();
+    const dirs = new Set<string>(this.rootPaths());
+    for (const uri of this.open.keys()) {
+      try {
+        if (uri.startsWith('file:')) dirs.add(dirname(fileURLToPath(uri)));
+      } catch {
+        // Not a path on this machine.
+      }
+    }
+    for (const dir of dirs) for (const name of Object.keys(this.environmentsOf(dir)?.environments ?? {})) names.add(name);
+    return [...names].sort();
+  }
+
+  /** The environment files of a folder, read once (until they change) and their problems told once. */
+  private environmentsOf(dir: string): EnvironmentInfo | undefined {
     if (!this.environments.has(dir)) {
       // Without a file's environments every {{variable}} it defines reads as undefined: say why, once per problem.
       const warn = (message: string) => {
@@ -114,9 +237,7 @@ export class Documents {
       }
       this.environments.set(dir, info);
     }
-    const info = this.environments.get(dir);
-    const selected = this.selected;
-    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+    return this.environments.get(dir);
   }
 
   /** The workspace folders (file URIs; others are left out), from initialize and as the client changes them. */
@@ -130,7 +251,13 @@ export class Documents {
         // Not a path on this machine: no document of it has environment files here.
       }
     }
+    this.inOrder = roots.slice();
     this.roots = roots.sort((a, b) => b.length - a.length);
+  }
+
+  /** The workspace folders' paths, in the client's order. */
+  rootPaths(): readonly string[] {
+    return this.inOrder;
   }
 
   /** The workspace folder that holds `dir` (the deepest one), if any. */
@@ -154,11 +281,13 @@ export class Documents {
   opened(uri: string, languageId: string, version: number, text: string): void {
     this.open.set(uri, new EditableDocument(uri, languageId, version, text));
     this.states.delete(uri);
+    this.outlines.delete(uri);
     this.desynced.delete(uri);
   }
 
   closed(uri: string): void {
     this.states.delete(uri);
+    this.outlines.delete(uri);
     this.open.delete(uri);
     this.desynced.delete(uri);
   }

@@ -1,10 +1,13 @@
 /**
  * Every request and notification the server answers, as one table: each entry names its
  * method, its empty answer and what it does. They are all registered through the one guard
- * (guard.ts); a request about a document reaches it through `withDocument`.
+ * (guard.ts); a request about a document reaches it through `onDocument` or `atPosition`.
  */
 import {
   CodeActionRequest,
+  CodeLensRequest,
+  ErrorCodes,
+  ExecuteCommandRequest,
   CompletionRequest,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
@@ -25,10 +28,22 @@ import {
   SemanticTokensRangeRequest,
   SemanticTokensRequest,
 } from './protocol';
-import type { CancellationToken, Connection, NotificationType, RequestHandler, RequestType, TextDocumentIdentifier } from 'vscode-languageserver/node';
+import type {
+  CancellationToken,
+  CodeAction,
+  CodeLens,
+  Command,
+  Connection,
+  NotificationType,
+  Position,
+  RequestHandler,
+  RequestType,
+  TextDocumentIdentifier,
+} from 'vscode-languageserver/node';
 import { pathToFileURL } from 'node:url';
-import { lineOfOffset, lineStarts } from '../core/index';
+import { blockIndexAt, lineOfOffset, lineStarts } from '../core/index';
 import { environmentDefinitions } from '../node/index';
+import { parseCommand } from './commands';
 import type { DocumentState } from './documents';
 import type { EditableDocument } from './editableDocument';
 import { offsetOf } from './fromProto';
@@ -69,15 +84,42 @@ export function handlers(session: Session): Handler[] {
   const { documents, diagnostics, tokens } = session;
   const service = session.service;
 
-  /** A request about an open document: `run` with it and its parse, the empty answer when it is not open. */
+  /**
+   * A request about an open document: `run` with it and its parse, the empty answer when it
+   * is not open. With `outline`, the parse may hold outlines (Documents.outlineState): for
+   * what reads no more of a block than an outline keeps.
+   */
   const onDocument = <P extends { textDocument: TextDocumentIdentifier }, R>(
     type: RequestType<P, R, unknown>,
     name: string,
     empty: R,
     run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
+    outline = false,
   ): Handler =>
-    request(type, name, empty, (params, token) =>
-      documents.withDocument<R | Promise<R>>(params.textDocument.uri, empty, (document, state) => run(document, state, params, token)),
+    request(type, name, empty, (params, token) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return empty;
+      return run(document, outline ? documents.outlineState(document) : documents.stateOf(document), params, token);
+    });
+
+  /**
+   * A request about one position of an open document that must be answered at once
+   * (completion, hover): the block at the position is parsed in full when it is still an
+   * outline, and nothing else is (Documents.quickState).
+   */
+  const atPosition = <P extends { textDocument: TextDocumentIdentifier; position: Position }, R>(
+    type: RequestType<P, R, unknown>,
+    name: string,
+    empty: R,
+    run: (document: EditableDocument, state: DocumentState, offset: number, params: P) => R,
+  ): Handler =>
+    request(type, name, empty, (params) =>
+      documents.withDocumentAt<R>(
+        params.textDocument.uri,
+        empty,
+        (document) => offsetOf(document, params.position),
+        (document, state, offset) => run(document, state, offset, params),
+      ),
     );
 
   return [
@@ -115,8 +157,7 @@ export function handlers(session: Session): Handler[] {
       session.recheckAll();
     }),
 
-    onDocument(CompletionRequest.type, 'completion', null, (document, state, params) => {
-      const at = offsetOf(document, params.position);
+    atPosition(CompletionRequest.type, 'completion', null, (document, state, at, params) => {
       // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
       const line = params.position.line;
       const entries = service()
@@ -125,39 +166,86 @@ export function handlers(session: Session): Handler[] {
       return { isIncomplete: false, items: entries.map((e) => proto.completionItem(document, e, session.client.completion)) };
     }),
 
-    onDocument(HoverRequest.type, 'hover', null, (document, state, params) => {
-      const h = service().hover(state, offsetOf(document, params.position));
+    atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
+      const h = service().hover(state, at);
       return h ? proto.hover(document, h) : null;
     }),
 
     onDocument(CodeActionRequest.type, 'codeAction', [], (document, state, params) => {
       const start = offsetOf(document, params.range?.start);
       const end = offsetOf(document, params.range?.end);
-      return service()
-        .codeActions(state, start, end, params.context.only)
+      const only = params.context.only;
+      const actions: (CodeAction | Command)[] = service()
+        .codeActions(state, start, end, only)
         .map((a) => proto.codeAction(document, a));
+      // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
+      if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
+        actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
+      }
+      return actions;
     }),
 
-    onDocument(DocumentSymbolRequest.type, 'documentSymbol', [], (document, state) =>
-      service()
-        .symbols(state.parsed)
-        .map((s) => proto.documentSymbol(document, s)),
+    // Written as JSON text (codeLens.ts): the protocol's type is CodeLens[], which JsonText reads as.
+    onDocument(
+      CodeLensRequest.type,
+      'codeLens',
+      [],
+      (document, state) => (session.client.lenses ? (session.lenses.lenses(document, state) as unknown as CodeLens[]) : []),
+      true,
     ),
 
-    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token)),
+    request(ExecuteCommandRequest.type, 'executeCommand', null, async (params, token) => {
+      // An editor that runs lpreq's commands itself was offered none of the server's.
+      if (!session.client.lenses)
+        throw new ResponseError(ErrorCodes.InvalidRequest, 'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)');
+      const command = parseCommand(params);
+      try {
+        return await session.sending.run(command, token, params.workDoneToken);
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        session.log(`${command.command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        throw new ResponseError(ErrorCodes.InternalError, `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }),
 
-    onDocument(SemanticTokensDeltaRequest.type, 'semanticTokens', { data: [] } as TokensDelta, (document, state, params, token) =>
-      tokens.delta(document, state, params.previousResultId, token),
+    onDocument(
+      DocumentSymbolRequest.type,
+      'documentSymbol',
+      [],
+      (document, state) =>
+        service()
+          .symbols(state.parsed)
+          .map((s) => proto.documentSymbol(document, s)),
+      true,
     ),
 
-    onDocument(SemanticTokensRangeRequest.type, 'semanticTokens', { data: [] }, (document, state, params, token) =>
-      tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token), true),
+
+    onDocument(
+      SemanticTokensDeltaRequest.type,
+      'semanticTokens',
+      { data: [] } as TokensDelta,
+      (document, state, params, token) => tokens.delta(document, state, params.previousResultId, token),
+      true,
     ),
 
-    onDocument(FoldingRangeRequest.type, 'foldingRange', [], (document, state) =>
-      service()
-        .foldingRanges(state.parsed)
-        .map((f) => proto.foldingRange(document, f)),
+    onDocument(
+      SemanticTokensRangeRequest.type,
+      'semanticTokens',
+      { data: [] },
+      (document, state, params, token) => tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+      true,
+    ),
+
+    onDocument(
+      FoldingRangeRequest.type,
+      'foldingRange',
+      [],
+      (document, state) =>
+        service()
+          .foldingRanges(state.parsed)
+          .map((f) => proto.foldingRange(document, f)),
+      true,
     ),
 
     onDocument(DefinitionRequest.type, 'definition', [], (document, state, params) => {

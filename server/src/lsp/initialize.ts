@@ -7,12 +7,19 @@ import { CodeActionKind, DidChangeWatchedFilesNotification, TextDocumentSyncKind
 import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } from 'vscode-languageserver/node';
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
 import { VERSION } from '../version';
+import { COMMAND_NAMES } from './commands';
+import { persistedEnvironment } from './environmentChoice';
 import type { Session } from './session';
 
 export function registerInitialize(session: Session): void {
   const { connection, documents, diagnostics, client } = session;
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const init = (params.initializationOptions ?? {}) as { environment?: unknown; debounceMs?: unknown; triggerSuggestCommand?: unknown };
+    const init = (params.initializationOptions ?? {}) as {
+      environment?: unknown;
+      debounceMs?: unknown;
+      triggerSuggestCommand?: unknown;
+      clientLenses?: unknown;
+    };
     if (typeof init.environment === 'string') documents.selected = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
@@ -22,9 +29,18 @@ export function registerInitialize(session: Session): void {
     client.completion.triggerSuggest =
       typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
     client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
+    // An editor with lpreq's own lenses and commands (the VS Code extension) says so: the server's
+    // would be shown twice, and a command id both register is an error there.
+    client.lenses = init.clientLenses !== true;
+    client.workDoneProgress = params.capabilities?.window?.workDoneProgress === true;
+    client.showDocument = params.capabilities?.window?.showDocument?.support === true;
+    client.codeLensRefresh = params.capabilities?.workspace?.codeLens?.refreshSupport === true;
     // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
     const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
     documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
+    // The environment chosen with lpreq.selectEnvironment in an earlier session (environmentChoice.ts).
+    const kept = client.lenses ? persistedEnvironment(documents.rootPaths()) : undefined;
+    if (kept !== undefined) documents.selected = kept ?? undefined;
     const folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     connection.onInitialized(() => {
@@ -64,6 +80,7 @@ export function registerInitialize(session: Session): void {
         documentFormattingProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        ...(client.lenses ? { codeLensProvider: { resolveProvider: false }, executeCommandProvider: { commands: [...COMMAND_NAMES] } } : {}),
       },
       serverInfo: { name: 'lpreq', version: VERSION },
     };

@@ -7,6 +7,8 @@
 export {
   CodeActionKind,
   CodeActionRequest,
+  CodeLensRefreshRequest,
+  CodeLensRequest,
   CompletionItemKind,
   CompletionRequest,
   createConnection,
@@ -21,6 +23,8 @@ export {
   DocumentHighlightKind,
   DocumentHighlightRequest,
   DocumentSymbolRequest,
+  ErrorCodes,
+  ExecuteCommandRequest,
   FoldingRangeRequest,
   HoverRequest,
   InsertTextFormat,

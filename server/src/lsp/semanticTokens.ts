@@ -39,7 +39,8 @@ export class SemanticTokensProvider {
     if (cached && cached.key === key) return cached.data;
     const data: number[] = [];
     const cursor = new ForwardPositions(block.text);
-    for (const t of this.service().semanticTokens(state, block, fileNames)) {
+    // An outline is parsed to be read, and not kept (documents.ts).
+    for (const t of this.service().semanticTokens(state, this.documents.full(block), fileNames)) {
       const at = cursor.at(t.start);
       data.push(at.line, at.character, t.end - t.start, t.type, t.modifiers);
     }

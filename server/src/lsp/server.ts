@@ -5,16 +5,18 @@
  * (handlers.ts), every one of them run in the one guard (guard.ts); the answers are the
  * language service's (core/languageService.ts), turned into LSP types by toProto.ts.
  */
-import { MessageType, ShowMessageNotification } from './protocol';
+import { CodeLensRefreshRequest, MessageType, ShowMessageNotification } from './protocol';
 import type { Connection } from 'vscode-languageserver/node';
 import { bundledCatalog } from '../catalogData';
 import { createLanguageService, type LanguageService } from '../core/index';
 import { DiagnosticsPublisher } from './diagnostics';
 import { defaultLoadEnvironment, Documents, type LoadEnvironment } from './documents';
+import { CodeLenses } from './codeLens';
 import { createGuard } from './guard';
 import { handlers } from './handlers';
 import { registerInitialize } from './initialize';
 import { SemanticTokensProvider } from './semanticTokens';
+import { ServerSending } from './sending';
 import type { Session } from './session';
 
 export { CODE_DOCS, snippetToPlain } from './toProto';
@@ -31,6 +33,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let service: LanguageService | undefined;
   const getService = () => (service ??= createLanguageService(bundledCatalog()));
   const guard = createGuard(log);
+  let sending: ServerSending | undefined;
   const documents = new Documents({
     service: getService,
     log,
@@ -45,12 +48,24 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     documents,
     diagnostics: new DiagnosticsPublisher(connection, documents, getService, guard, options.debounceMs ?? 50),
     tokens: new SemanticTokensProvider(documents, getService),
-    client: { completion: { snippets: true }, semanticRefresh: false },
+    lenses: new CodeLenses(getService),
+    get sending() {
+      sending ??= new ServerSending(session);
+      return sending;
+    },
+    client: { completion: { snippets: true }, semanticRefresh: false, lenses: true, workDoneProgress: false, showDocument: false, codeLensRefresh: false },
     recheckAll() {
       session.diagnostics.recheckAll();
       // The colours of {{variables}} depend on the environment too: the editor asks again.
       if (session.client.semanticRefresh) connection.languages.semanticTokens.refresh().catch((e: unknown) => log(`semantic tokens refresh: ${String(e)}`));
+      // Whether Fetch All Pages applies can depend on a variable of the environment.
+      if (session.client.lenses && session.client.codeLensRefresh)
+        connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => log(`code lens refresh: ${String(e)}`));
     },
+  };
+  // An editor that shows the server's code lenses gets them at once after open: their catalog lookups are made while the diagnostics cache fills.
+  session.diagnostics.prepareBlock = (block, state) => {
+    if (session.client.lenses) session.lenses.prepare(block, state);
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);

@@ -5,10 +5,12 @@
  */
 import type { Connection } from 'vscode-languageserver/node';
 import type { LanguageService } from '../core/index';
+import type { CodeLenses } from './codeLens';
 import type { DiagnosticsPublisher } from './diagnostics';
 import type { Documents } from './documents';
 import type { Guard } from './guard';
 import type { SemanticTokensProvider } from './semanticTokens';
+import type { ServerSending } from './sending';
 import type { CompletionSupport } from './toProto';
 
 /** What the client said at initialize, as far as the answers depend on it. */
@@ -16,6 +18,17 @@ export interface ClientSupport {
   completion: CompletionSupport;
   /** It asks for semantic tokens again when told to (`workspace/semanticTokens/refresh`). */
   semanticRefresh: boolean;
+  /**
+   * The server offers its code lenses, its code actions that send and its commands: unless
+   * the client shows its own (initializationOptions `clientLenses`, the VS Code extension).
+   */
+  lenses: boolean;
+  /** It shows progress the server creates (`window/workDoneProgress/create`). */
+  workDoneProgress: boolean;
+  /** It opens a document the server names (`window/showDocument`). */
+  showDocument: boolean;
+  /** It asks for code lenses again when told to (`workspace/codeLens/refresh`). */
+  codeLensRefresh: boolean;
 }
 
 export interface Session {
@@ -27,7 +40,10 @@ export interface Session {
   documents: Documents;
   diagnostics: DiagnosticsPublisher;
   tokens: SemanticTokensProvider;
+  lenses: CodeLenses;
+  /** Sending, for the commands (lpreq.send...). */
+  sending: ServerSending;
   client: ClientSupport;
-  /** Re-checks every open document (the environment changed) and has the editor ask for semantic tokens again. */
+  /** Re-checks every open document (the environment changed) and has the editor ask for semantic tokens and code lenses again. */
   recheckAll(): void;
 }

@@ -1,7 +1,9 @@
 /**
  * The sender: what the VS Code extension, the command line and the demo call to send
  * requests of a `.lpreq` file and read typed responses. It reuses the language core for
- * parsing, matching and variables; only exchange.ts, paging.ts and history.ts do I/O.
+ * parsing, matching and variables; only exchange.ts, paging.ts, history.ts and setup.ts (the
+ * environment files, the token and the project's `.lpreq` folder, as `lpreq send` finds them)
+ * do I/O.
  *
  * Typical use (an editor command "Send request"):
  *
@@ -35,6 +37,7 @@
  *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
  *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
  *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
+ * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
 export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead } from './prepare';
@@ -46,6 +49,8 @@ export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timin
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent } from './send';
+export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
+export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';

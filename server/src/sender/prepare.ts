@@ -8,6 +8,7 @@
 import {
   Checker,
   documentScope,
+  followsPages,
   environmentValues,
   type Environments,
   SECRET_NAME,
@@ -122,7 +123,7 @@ export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequ
   return {
     endpointId: endpoint?.id,
     returns: endpoint?.returns ?? null,
-    paginated: endpoint?.paginated === true,
+    paginated: followsPages(endpoint),
     paging: endpoint?.headers?.some((h) => h.name.toLowerCase() === 'startkey') ? 'start-key' : 'link',
   };
 }

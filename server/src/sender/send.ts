@@ -36,8 +36,8 @@ export interface SendBlockOptions extends PagingOptions {
    * to reuse responses; a referenced request missing from it is sent first.
    */
   responses?: ResponseStore;
-  /** Stores every exchange of this flow (dependencies included). */
-  history?: HistoryStore;
+  /** Stores every exchange of this flow (dependencies included): a HistoryStore, or one that writes it behind (the language server). */
+  history?: Pick<HistoryStore, 'add' | 'lastOf'>;
   /**
    * A referenced request missing from `responses` is first looked for in `history` (its last
    * exchange from this `file` in the same environment) and sent only when there is none, or

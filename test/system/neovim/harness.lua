@@ -110,6 +110,76 @@ function steps.command(step)
   return true
 end
 
+-- Asks the server for the current buffer's code lenses as a configuration does
+-- (vim.lsp.codelens.refresh) and lists them once they are there.
+function steps.codelens(step)
+  vim.lsp.codelens.refresh()
+  wait_for('code lenses', step.timeout_ms, function()
+    return #vim.lsp.codelens.get(0) > 0
+  end)
+  local list = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(0)) do
+    table.insert(list, { line = lens.range.start.line, title = lens.command and lens.command.title, command = lens.command and lens.command.command })
+  end
+  return list
+end
+
+-- Runs the code lens titled `title` on the 0-based `line` as a user does: the cursor on the
+-- line, vim.lsp.codelens.run(), and the lens picked from the list Neovim offers (vim.ui.select).
+function steps.run_lens(step)
+  vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
+  local select = vim.ui.select
+  local offered = {}
+  vim.ui.select = function(items, opts, on_choice)
+    local picked = nil
+    for _, item in ipairs(items) do
+      local title = opts.format_item(item)
+      table.insert(offered, title)
+      if title == step.title then
+        picked = item
+      end
+    end
+    on_choice(picked)
+  end
+  local ok, err = pcall(vim.lsp.codelens.run)
+  vim.ui.select = select
+  if not ok then
+    error(err, 0)
+  end
+  return offered
+end
+
+-- Waits for the next publication of diagnostics on a file the server wrote (a response
+-- file), then returns its text, its diagnostics as Neovim holds them, and whether a window
+-- shows it.
+function steps.response(step)
+  local uri = vim.uri_from_fname(step.path)
+  local before = seen[uri] or 0
+  wait_for('diagnostics on ' .. step.path, step.timeout_ms, function()
+    return (published[uri] or 0) > before
+  end)
+  seen[uri] = published[uri]
+  local bufnr = vim.uri_to_bufnr(uri)
+  -- The window opens when the command's answer arrives, right after the diagnostics.
+  vim.wait(step.timeout_ms or 10000, function()
+    return vim.fn.bufwinid(bufnr) ~= -1
+  end, 20)
+  local list = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(list, { code = d.code, line = d.lnum, column = d.col, severity = d.severity })
+  end
+  return { text = table.concat(vim.fn.readfile(step.path), '\n'), diagnostics = list, shown = vim.fn.bufwinid(bufnr) ~= -1 }
+end
+
+-- Waits until a register holds `contains` (a command of the configuration puts its answer
+-- there when it arrives), and returns the register's value.
+function steps.register(step)
+  wait_for('register ' .. step.name, step.timeout_ms, function()
+    return string.find(vim.fn.getreg(step.name), step.contains, 1, true) ~= nil
+  end)
+  return vim.fn.getreg(step.name)
+end
+
 local results = {}
 local ok, failure = pcall(function()
   for _, step in ipairs(plan.steps) do

@@ -13,7 +13,11 @@ export type Step =
   | { step: 'diagnostics'; timeout_ms?: number }
   | { step: 'insert'; line: number; lines: string[] }
   | { step: 'complete'; line: number; character: number; timeout_ms?: number }
-  | { step: 'command'; command: string };
+  | { step: 'command'; command: string }
+  | { step: 'codelens'; timeout_ms?: number }
+  | { step: 'run_lens'; line: number; title: string }
+  | { step: 'response'; path: string; timeout_ms?: number }
+  | { step: 'register'; name: string; contains: string; timeout_ms?: number };
 
 export interface StepResult {
   step: string;
@@ -72,7 +76,16 @@ export function inRange(version: Version, range: string): boolean {
  * folders inside `home`, and `cwd` as its working folder. Resolves when Neovim has quit;
  * after `timeoutMs` its whole process group (the language server with it) is killed.
  */
-export function runNeovim(options: { home: string; blocks: ConfigBlock[]; steps: Step[]; cwd: string; path: string; timeoutMs: number }): Promise<NeovimRun> {
+export function runNeovim(options: {
+  home: string;
+  blocks: ConfigBlock[];
+  steps: Step[];
+  cwd: string;
+  path: string;
+  timeoutMs: number;
+  /** More of the environment Neovim (and so the language server) runs with: LPREQ_TOKEN. */
+  env?: Record<string, string>;
+}): Promise<NeovimRun> {
   const { home, blocks, steps, cwd, timeoutMs } = options;
   const config = join(home, 'config');
   for (const b of blocks) {
@@ -91,6 +104,7 @@ export function runNeovim(options: { home: string; blocks: ConfigBlock[]; steps:
     XDG_STATE_HOME: join(home, 'state'),
     XDG_CACHE_HOME: join(home, 'cache'),
     LPREQ_NVIM_PLAN: planFile,
+    ...options.env,
   };
   const harness = join(import.meta.dirname, 'harness.lua');
   return new Promise((resolve, reject) => {

@@ -40,8 +40,10 @@ export class Checker {
    * The diagnostics of a text, without keeping its tree: what `lpreq check` needs. Each block
    * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
    * garbage collector little. The result equals checkDocument(parseDocument(text), env).
+   * `onBlock` is shown each block as it is parsed, with its offset (a host keeps what it
+   * needs of it: the language server its outline, outlineOf).
    */
-  diagnose(text: string, env?: Environments): Diagnostic[] {
+  diagnose(text: string, env?: Environments, onBlock?: (start: number, block: Block) => void): Diagnostic[] {
     const starts = blockBoundaries(text);
     const blockText = (k: number) => text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length);
     // One pass: each block is checked with the scope of the blocks up to it, and every
@@ -70,6 +72,7 @@ export class Checker {
     for (let k = 0; k < starts.length; k++) {
       current = k;
       const block = parseBlock(blockText(k));
+      onBlock?.(starts[k], block);
       for (let i = 0; i < block.variables.length; i++) {
         const v = block.variables[i];
         scope.values.set(v.name.text, v.value.text);

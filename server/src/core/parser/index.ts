@@ -75,6 +75,32 @@ function parseBlockLines(text: string): Block {
   return block;
 }
 
+/**
+ * What the rest of a document reads of a parsed block: its text, `###` line, metadata (the
+ * request's name), variables, request line and the names its scripts set; its query lines,
+ * headers, parameters, body, assertions and problems left out. It stands for the block in a
+ * document still being parsed (SlicedParse), in the same shape as a parsed block.
+ */
+export function outlineOf(block: Block): Block {
+  return {
+    text: block.text,
+    separator: block.separator,
+    title: block.title,
+    metadata: block.metadata,
+    variables: block.variables,
+    request: block.request,
+    queryLines: NONE,
+    headers: NONE,
+    params: NONE,
+    jsonBody: undefined,
+    fileBody: undefined,
+    bodyStart: undefined,
+    assertions: NONE,
+    scriptSets: block.scriptSets,
+    problems: NONE,
+  };
+}
+
 /** Offsets of the blocks of a document: the start and each line that begins with `###`. */
 export function blockBoundaries(text: string): number[] {
   const first = text.charCodeAt(0) === 0xfeff ? 1 : 0;

@@ -1,0 +1,188 @@
+/**
+ * What sending a request of a file needs besides the file, found as `lpreq send` finds it,
+ * for every host that sends as the command line does (the command line, the language
+ * server): the environment files beside the file or above it, the environment (the one
+ * chosen; else `local`; else the only one), the token (`LPREQ_TOKEN`, else the environment's
+ * `token` in the private file), whether the environment is protected, the `.env` file beside
+ * the request file, the context of the system variables, the reader of body files, and the
+ * project's `.lpreq` folder (history and responses, kept out of version control).
+ */
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { hasOwn, own, type Environments } from '../core/index';
+import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, readTextFileSync, type EnvironmentFiles } from '../node/index';
+import type { PrepareOptions } from './prepare';
+import { MIN_SECRET_LENGTH } from './secrets';
+import type { SendResult } from './send';
+import { parseDotenv, type SystemContext } from './variables';
+
+/** Sending cannot start: the message says why and what to do. */
+export class SetupError extends Error {}
+
+export interface SendSetup {
+  files: EnvironmentFiles;
+  /** The environment chosen (undefined: there are no environments). */
+  selected: string | undefined;
+  environments: Environments;
+  token: string | undefined;
+  /** Where the token comes from; undefined when there is none. */
+  tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined;
+  /** The private file's token of the environment: kept out of output even when LPREQ_TOKEN is the one sent. */
+  privateToken: string | undefined;
+  /** POST, PUT, PATCH and DELETE are sent only when confirmed (`"$protected": true`). */
+  protectedEnvironment: boolean;
+  /** The folder of the environment files, or of the request file when there are none: `{{$projectRoot}}`, and where `.lpreq` goes. */
+  projectFolder: string;
+  system: SystemContext;
+  readFile: NonNullable<PrepareOptions['readFile']>;
+  /** What the user should know that does not stop sending (a `.env` that cannot be read). */
+  warnings: string[];
+}
+
+export interface SetupOptions {
+  /** The environment asked for: `lpreq send --env`, the editor's choice. */
+  environment?: string;
+  /** The process environment: LPREQ_TOKEN, and `{{$processEnv NAME}}`. */
+  env: NodeJS.ProcessEnv;
+  /** How the user chooses an environment, for messages: `--env`, `lpreq.selectEnvironment`. */
+  chooseWith: string;
+  /**
+   * The requests go to the built-in mock (`lpreq test --mock`): the environment only lends its
+   * variables, so with several and none called local none is taken rather than refused.
+   */
+  forMock?: boolean;
+}
+
+/** Finds what sending a request of `file` (an absolute path) needs; a SetupError says why it cannot. */
+export function sendSetup(file: string, options: SetupOptions): SendSetup {
+  let files: EnvironmentFiles;
+  try {
+    files = loadEnvironmentFiles(dirname(file));
+  } catch (e) {
+    if (e instanceof EnvironmentFileError) throw new SetupError(e.message);
+    throw e;
+  }
+  const selected = chooseEnvironment(files, options.environment, options.chooseWith, options.forMock === true);
+  const privateToken = selected !== undefined && own(files.privateNames, selected)?.has('token') ? own(own(files.environments, selected), 'token') : undefined;
+  const fromProcess = options.env.LPREQ_TOKEN;
+  const token = fromProcess && fromProcess.length > 0 ? fromProcess : privateToken;
+  const tokenFrom = token === undefined ? undefined : token === fromProcess ? 'LPREQ_TOKEN' : 'private';
+  // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
+  const source = tokenFrom === 'private' ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
+  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw new SetupError(`${source} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+  }
+  // A shorter one cannot be told from ordinary text, so it could not be kept out of output or away from other origins.
+  if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
+    throw new SetupError(
+      `${source} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
+    );
+  }
+  const protectedEnvironment = selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
+  const warnings: string[] = [];
+  const dotenvFile = join(dirname(file), '.env');
+  let dotenv: Record<string, string> = {};
+  if (existsSync(dotenvFile)) {
+    const read = readTextFileSync(dotenvFile);
+    if (read.problem === undefined) dotenv = parseDotenv(read.text);
+    else warnings.push(`${dotenvFile}: ${read.problem}; {{$dotenv ...}} stays unresolved`);
+  }
+  const projectFolder = dirname(files.shared ?? files.private ?? file);
+  return {
+    files,
+    selected,
+    environments: { environments: files.environments, selected },
+    token,
+    tokenFrom,
+    privateToken,
+    protectedEnvironment,
+    projectFolder,
+    system: { processEnv: options.env, dotenv, projectRoot: projectFolder },
+    // Body files are read from inside the workspace only (the folder of the environment files).
+    readFile: bodyFileReader(file, files),
+    warnings,
+  };
+}
+
+/**
+ * The environment a send uses: the one asked for (which must exist), else `local`, else the
+ * only one. With several and none called local, the user must choose: which base_url, and so
+ * who gets the token, must not depend on the order of a file.
+ */
+function chooseEnvironment(files: EnvironmentFiles, requested: string | undefined, chooseWith: string, forMock: boolean): string | undefined {
+  const names = Object.keys(files.environments);
+  if (requested !== undefined) {
+    if (!hasOwn(files.environments, requested)) {
+      throw new SetupError(
+        names.length === 0
+          ? `${chooseWith} ${requested}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
+          : `${chooseWith} ${requested}: no such environment; the environments are ${names.join(', ')}`,
+      );
+    }
+    return requested;
+  }
+  if (names.includes('local')) return 'local';
+  if (names.length > 1) {
+    if (forMock) return undefined;
+    throw new SetupError(`there are several environments (${names.join(', ')}) and none is called local: choose one with ${chooseWith}`);
+  }
+  return names.length === 1 ? names[0] : undefined;
+}
+
+const GITIGNORE = '# lpreq keeps its history of exchanges and the responses it shows here; not for version control.\n*\n';
+
+/**
+ * A place in the project's `.lpreq` (the `history` and `responses` folders, the language
+ * server's `environment.json`): responses may hold people's data, so `.lpreq` is the user's
+ * alone (0700) and gets a .gitignore that keeps it out of version control. A `.lpreq` that is
+ * a symbolic link is not written through: a repository could point it anywhere. Returns the
+ * path of the place (not made); an error when `.lpreq` cannot be made.
+ */
+export function projectStore(projectFolder: string, name: 'history' | 'responses' | 'environment.json'): string {
+  const folder = join(projectFolder, '.lpreq');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
+  if (!existsSync(join(folder, '.gitignore'))) {
+    try {
+      writeFileSync(join(folder, '.gitignore'), GITIGNORE, { flag: 'wx' });
+    } catch {
+      // Another process wrote it first.
+    }
+  }
+  return join(folder, name);
+}
+
+/**
+ * What a user needs to know when a request went out without the token, or the token was
+ * refused (401): which of LPREQ_TOKEN and the private environment file to set. Never the
+ * token itself. When a token was given but not sent, the exchange already said why.
+ */
+export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined }): string[] {
+  const r = result.response;
+  if (!r || r.status === null || r.authorizationWritten) return [];
+  const notes: string[] = [];
+  const privateFile = where.environment
+    ? `"token" in the ${where.environment} environment of http-client.private.env.json`
+    : 'an environment with a base_url (http-client.env.json) and its "token" in http-client.private.env.json';
+  if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
+  if (r.status === 401) {
+    if (r.tokenSent) {
+      notes.push(
+        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`,
+      );
+    } else if (where.tokenFrom === undefined) {
+      notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
+    } else {
+      notes.push(`401: the token was not sent to ${originOf(r.url)}; it goes only to the origin of the selected environment's base_url (--env)`);
+    }
+  }
+  return notes;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A document just opened is kept as outlines (parser's outlineOf) until a service needs a
+ * block in full (server/src/lsp/documents.ts). What may be answered from outlines must be
+ * the same as from the parsed document: the scope, symbols and folding, and completion and
+ * hover with only the block at the cursor parsed in full. Every example and conformance
+ * file, at every offset of a sample.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { complete } from '../../server/src/core/completion';
+import { blockIndexAt, ScopeTracker } from '../../server/src/core/documentIndex';
+import { hover } from '../../server/src/core/hover';
+import { outlineOf, parseBlock, parseDocument, type LpreqDocument } from '../../server/src/core/parser';
+import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
+import { getChecker } from './helpers';
+import { ROOT, SHARED } from '../helpers';
+
+const files = [join(ROOT, 'examples'), join(SHARED, 'conformance', 'valid'), join(SHARED, 'conformance', 'invalid')].flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.lpreq'))
+    .sort()
+    .map((f) => ({ name: f, text: readFileSync(join(dir, f), 'utf8') })),
+);
+// Every file in one document as well: variables and request names of other blocks.
+const documents = [...files, { name: 'all', text: files.map((f) => f.text).join('\n###\n') }];
+
+/** The document as the server keeps it after `diagnose`: every block an outline. */
+function outlined(parsed: LpreqDocument): LpreqDocument {
+  return { text: parsed.text, blocks: parsed.blocks.map((ref) => ({ start: ref.start, block: outlineOf(ref.block) })) };
+}
+
+/** An outlined document with the block at `offset` parsed in full (Documents.quickState). */
+function parsedAt(outline: LpreqDocument, offset: number): LpreqDocument {
+  const blocks = outline.blocks.slice();
+  const k = blockIndexAt(outline, offset);
+  blocks[k] = { start: blocks[k].start, block: parseBlock(blocks[k].block.text) };
+  return { text: outline.text, blocks };
+}
+
+const env = { environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42', token: 'secret-token-value' } }, selected: 'local' };
+
+test('outlines: the scope, symbols and folding of an outlined document are those of the parsed one', () => {
+  for (const { name, text } of documents) {
+    const parsed = parseDocument(text);
+    const outline = outlined(parsed);
+    const a = new ScopeTracker().update(parsed, env).scope;
+    const b = new ScopeTracker().update(outline, env).scope;
+    assert.deepEqual([...b.values], [...a.values], name);
+    assert.deepEqual([...b.requestNames], [...a.requestNames], name);
+    assert.deepEqual([...(b.scriptNames ?? [])], [...(a.scriptNames ?? [])], name);
+    assert.deepEqual(documentSymbols(outline), documentSymbols(parsed), name);
+    assert.deepEqual(foldingRanges(outline), foldingRanges(parsed), name);
+  }
+});
+
+test('outlines: completion and hover with only the block at the cursor parsed equal those of the parsed document', () => {
+  const checker = getChecker();
+  let compared = 0;
+  for (const { name, text } of documents) {
+    const parsed = parseDocument(text);
+    const scope = new ScopeTracker().update(parsed, env).scope;
+    const ctx = { checker, scope, env };
+    const outline = outlined(parsed);
+    // The scope the server computes once from the outline.
+    const octx = { checker, scope: new ScopeTracker().update(outline, env).scope, env };
+    // Every offset of a small file; a sample of the large one.
+    const step = text.length > 4000 ? 151 : 7;
+    for (let offset = 0; offset <= text.length; offset += step) {
+      const at = parsedAt(outline, offset);
+      assert.deepEqual(complete(octx, at, offset), complete(ctx, parsed, offset), `${name} completion at ${offset}`);
+      assert.deepEqual(hover(octx, at, offset), hover(ctx, parsed, offset), `${name} hover at ${offset}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 1500, `${compared} offsets`);
+});
