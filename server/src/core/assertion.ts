@@ -72,6 +72,16 @@ export function isAssertionLine(line: string): boolean {
   return line.startsWith(ASSERTION_PREFIX, i);
 }
 
+/**
+ * Where a name segment's name is written: after the dot of `.name`, or inside the quotes of
+ * `['name']` (whose span is longer than the name by its brackets, quotes and escapes).
+ */
+export function nameSpan(segment: JsonPathSegment & { kind: 'name' }): Span {
+  return segment.end - segment.start === segment.name.length + 1
+    ? { start: segment.start + 1, end: segment.end }
+    : { start: segment.start + 2, end: segment.end - 2 };
+}
+
 /** `includes` and `contains` are one operator. */
 export function canonicalOperator(op: AssertionOperator): AssertionOperator {
   return op === 'contains' ? 'includes' : op;

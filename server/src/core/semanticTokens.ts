@@ -9,7 +9,7 @@
  * response. Names and values the checker reports are left to the grammar and the
  * diagnostic. Offsets are relative to the block; every token stays on one line.
  */
-import { isSentRange, requestNamesOf } from './checker';
+import { readsVariables, requestNamesOf } from './checker';
 import { lookupParameter } from './catalog/parameters';
 import type { ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
@@ -121,7 +121,7 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
 function variableTokens(ctx: ServiceContext, block: Block, fileNames: Set<string>, out: SemanticToken[]) {
   const prompts = block.metadata.length > 0 ? promptVariables(block) : [];
   for (const r of findVariableReferences(block.text, 0)) {
-    if (!isSentRange(block, r.start, r.end)) continue;
+    if (!readsVariables(block, r.start, r.end)) continue;
     // The name inside the braces, without the spaces around it or the `%` of `{{%name}}`.
     let s = r.start + 2;
     let e = r.end - 2;
