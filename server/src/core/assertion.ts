@@ -14,7 +14,7 @@ const ASSERTION_PREFIX = '??';
 const COMPARING_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'includes', 'contains', 'startsWith', 'endsWith', 'matches'] as const;
 /** Operators that take no EXPECTED value. */
 const UNARY_OPERATORS = ['exists', '!exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isNull'] as const;
-const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
+export const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
 export type AssertionOperator = (typeof ASSERTION_OPERATORS)[number];
 
 const OPERATOR_SET: ReadonlySet<string> = new Set(ASSERTION_OPERATORS);
@@ -87,7 +87,7 @@ export function canonicalOperator(op: AssertionOperator): AssertionOperator {
   return op === 'contains' ? 'includes' : op;
 }
 
-function takesExpected(op: AssertionOperator): boolean {
+export function takesExpected(op: AssertionOperator): boolean {
   return !UNARY_SET.has(op);
 }
 
@@ -181,7 +181,7 @@ export function parseAssertion(line: string, base = 0): AssertionParse {
  * hold blanks): `$`, `.name`, `['name']` or `["name"]`, `[N]`, `[*]`, in any sequence. A path
  * that starts with `.` or `[` starts at the root, as if `$` were written.
  */
-function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
+export function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
   const segments: JsonPathSegment[] = [];
   let i = from;
   const fail = (message: string, s: number, e: number) => ({ problem: { message, start: base + s, end: base + Math.max(e, s + 1) } });

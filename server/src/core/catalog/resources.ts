@@ -56,7 +56,7 @@ export function placeOf(type: string, field?: Field, owner?: Resource, nullable 
 }
 
 /** Whether a single type is one whose inside the docs do not show (`any`, `object`, a resource they name without fields). */
-export function isNotShown(catalog: Catalog, type: string): boolean {
+function isNotShown(catalog: Catalog, type: string): boolean {
   if (type === 'any' || type === 'object') return true;
   if (type.endsWith('[]') || SCALAR_TYPES.has(type)) return false;
   const resource = catalog.resources.get(type);
@@ -64,7 +64,7 @@ export function isNotShown(catalog: Catalog, type: string): boolean {
 }
 
 /** The root of a response whose endpoint returns `returns` (null: the docs do not show the response). */
-export function rootStep(catalog: Catalog, returns: string | null): Step {
+function rootStep(catalog: Catalog, returns: string | null): Step {
   if (returns === null) return { kind: 'not-shown' };
   const types = placeOf(returns);
   if (types.length === 0 || types.some((t) => isNotShown(catalog, t.type))) return { kind: 'not-shown' };
@@ -72,7 +72,7 @@ export function rootStep(catalog: Catalog, returns: string | null): Step {
 }
 
 /** One step from `types` by one segment of a path. */
-export function step(catalog: Catalog, types: readonly PlaceType[], segment: JsonPathSegment): Step {
+function step(catalog: Catalog, types: readonly PlaceType[], segment: JsonPathSegment): Step {
   const reached: PlaceType[] = [];
   let list = false;
   let object = false;
