@@ -224,6 +224,24 @@ test('symbols: one per request with method, path, title and @name', () => {
   assert.equal(foldingRanges(doc).length, 2);
 });
 
+test('symbols: assertion lines belong to their request, whose range and fold take them in', () => {
+  const text =
+    '### List\nGET /api/v1/courses/1/modules\n?? status == 200\n?? body $[*].id exists\n\n### Make\nPOST /api/v1/courses/1/modules\n\nmodule[name] = x\n?? body $.name == x\n';
+  const { doc } = load(text);
+  const symbols = documentSymbols(doc);
+  assert.deepEqual(
+    symbols.map((s) => [s.name, text.slice(s.start, s.end).split('\n').pop()]),
+    [
+      ['GET /api/v1/courses/1/modules', '?? body $[*].id exists'],
+      ['POST /api/v1/courses/1/modules', '?? body $.name == x'],
+    ],
+  );
+  assert.deepEqual(
+    foldingRanges(doc).map((r) => text.slice(r.start, r.end).split('\n').pop()),
+    ['?? body $[*].id exists', '?? body $.name == x'],
+  );
+});
+
 test('navigation: definition, references and rename of a variable and a named request', () => {
   const { doc } = load(DOC);
   const at = DOC.indexOf('{{c}}') + 2;

@@ -14,7 +14,7 @@ import { CODES } from './codes';
 import { hasOwn, own } from './own';
 import { nameSpan, type Assertion } from './assertion';
 import { ASSERTION_FIELDS, describeFieldValue, describePlace, operatorDoc, RESPONSE_HEADERS } from './assertionDocs';
-import { walkPath } from './catalog/resources';
+import { walkPath, type Step } from './catalog/resources';
 
 export interface HoverResult {
   /** Markdown. */
@@ -80,12 +80,13 @@ function hoverAssertion(ctx: ServiceContext, block: Block, a: Assertion, rel: nu
   if (match?.kind !== 'matched') return undefined;
   const catalog = ctx.checker.catalog;
   const path = field.path;
-  const walk = walkPath(catalog, match.endpoint.returns, path.segments);
+  const steps: Step[] = [];
+  const end = walkPath(catalog, match.endpoint.returns, path.segments, steps);
   const label = `${match.endpoint.method} ${match.path.template}`;
   for (let i = 0; i < path.segments.length; i++) {
     const segment = path.segments[i];
     if (!within(segment)) continue;
-    const reached = walk.steps[i];
+    const reached = steps[i];
     const at = segment.kind === 'name' ? nameSpan(segment) : { start: segment.start, end: segment.end };
     if (reached === undefined || reached.kind === 'unknown') return undefined;
     if (reached.kind === 'not-shown')
@@ -104,8 +105,8 @@ function hoverAssertion(ctx: ServiceContext, block: Block, a: Assertion, rel: nu
     };
   }
   const expected = a.expected;
-  if (expected && within(expected) && walk.end.kind === 'documented') {
-    for (const t of walk.end.types) {
+  if (expected && within(expected) && end.kind === 'documented') {
+    for (const t of end.types) {
       const value = describeFieldValue(t, expected.text);
       if (value) return { contents: value, start: expected.start, end: expected.end };
     }

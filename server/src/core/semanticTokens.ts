@@ -17,7 +17,7 @@ import { findVariableReferences, promptVariables, type Block, type LpreqDocument
 import { parseRequestReference } from './variables';
 import { nameSpan } from './assertion';
 import type { Endpoint } from './catalog/catalog';
-import { walkPath, type PlaceType } from './catalog/resources';
+import { walkPath, type PlaceType, type Step } from './catalog/resources';
 
 export const TOKEN_TYPES = ['parameter', 'property', 'enumMember', 'number', 'keyword', 'variable', 'function', 'operator'] as const;
 export const TOKEN_MODIFIERS = ['deprecated', 'readonly', 'defaultLibrary'] as const;
@@ -137,16 +137,17 @@ function assertionTokens(ctx: ServiceContext, block: Block, endpoint: Endpoint |
     out.push({ start: field.start, end: field.start + field.kind.length, type: type('keyword'), modifiers: 0 });
     let place: readonly PlaceType[] | undefined;
     if (field.kind === 'body' && field.path && endpoint) {
-      const walk = walkPath(ctx.checker.catalog, endpoint.returns, field.path.segments);
+      const steps: Step[] = [];
+      const end = walkPath(ctx.checker.catalog, endpoint.returns, field.path.segments, steps);
       field.path.segments.forEach((segment, i) => {
-        const reached = walk.steps[i];
+        const reached = steps[i];
         if (segment.kind !== 'name' || reached?.kind !== 'documented') return;
         const documented = reached.types.find((t) => t.field?.name === segment.name);
         if (!documented?.field) return;
         const at = nameSpan(segment);
         out.push({ start: at.start, end: at.end, type: type('property'), modifiers: documented.field.deprecated ? DEPRECATED : 0 });
       });
-      if (walk.end.kind === 'documented') place = walk.end.types;
+      if (end.kind === 'documented') place = end.types;
     }
     out.push({ start: a.operatorSpan.start, end: a.operatorSpan.end, type: type('operator'), modifiers: 0 });
     const expected = a.expected;

@@ -32,18 +32,15 @@ export const SCALAR_TYPES: ReadonlySet<string> = new Set(['integer', 'number', '
 /** What one step of a path reaches. */
 export type Step =
   /** Documented: the alternatives it holds. */
-  | { kind: 'documented'; types: PlaceType[] }
+  | { kind: 'documented'; types: readonly PlaceType[] }
   /** The docs do not show what is there: the walk stops. */
   | { kind: 'not-shown' }
-  /** The step names nothing the docs describe. `near` is the closest documented name, `list` that it named a field of a list. */
-  | { kind: 'unknown'; near?: string; list: boolean; index: boolean; on: string };
-
-export interface PathWalk {
-  /** What each segment reaches, in order, up to the first one that is not documented (that one included). */
-  steps: Step[];
-  /** What the whole path reaches: the last step, or the root for `$`. */
-  end: Step;
-}
+  /**
+   * The step names nothing the docs describe: `at` is the index of its segment, `on` the type
+   * it was taken from, `near` the closest documented name, `list` that a name was taken from a
+   * list (whose elements have fields).
+   */
+  | { kind: 'unknown'; at: number; near?: string; list: boolean; on: string };
 
 /** The alternatives of a type string (`A|B[]`), each as a place type. */
 export function placeOf(type: string, field?: Field, owner?: Resource, nullable = false): PlaceType[] {
@@ -55,69 +52,137 @@ export function placeOf(type: string, field?: Field, owner?: Resource, nullable 
   return out;
 }
 
-/** Whether a single type is one whose inside the docs do not show (`any`, `object`, a resource they name without fields). */
-function isNotShown(catalog: Catalog, type: string): boolean {
-  if (type === 'any' || type === 'object') return true;
-  if (type.endsWith('[]') || SCALAR_TYPES.has(type)) return false;
-  const resource = catalog.resources.get(type);
-  return resource === undefined;
+/**
+ * What the walk knows of one type, worked out once per catalog: whether the docs hide its
+ * inside, whether it is a list, and for a resource the step to each of its fields by name and
+ * a map's values. A step by a name is then two lookups, whatever the resource.
+ */
+interface TypeInfo {
+  notShown: boolean;
+  list: boolean;
+  resource?: Resource;
+  fields?: Map<string, Documented>;
+  value?: Documented;
+}
+
+interface WalkCache {
+  /** `catalog.resources`, read once (the catalog loads it behind a getter). */
+  resources: Map<string, Resource>;
+  types: Map<string, TypeInfo>;
+  roots: Map<string, Step>;
+  /** The elements of a list, by the place that is the list (they keep its field's enum). */
+  elements: WeakMap<PlaceType, Documented>;
+}
+
+type Documented = Step & { kind: 'documented' };
+
+const caches = new WeakMap<Catalog, WalkCache>();
+
+function cacheOf(catalog: Catalog): WalkCache {
+  let cache = caches.get(catalog);
+  if (!cache) {
+    cache = { resources: catalog.resources, types: new Map(), roots: new Map(), elements: new WeakMap() };
+    caches.set(catalog, cache);
+  }
+  return cache;
+}
+
+function typeInfo(cache: WalkCache, type: string): TypeInfo {
+  let info = cache.types.get(type);
+  if (info) return info;
+  const list = type.endsWith('[]');
+  const resource = list ? undefined : cache.resources.get(type);
+  // `any`, `object` and a name the docs give no fields for (an external resource such as User) hide their inside.
+  info = { notShown: type === 'any' || type === 'object' || (!list && !SCALAR_TYPES.has(type) && resource === undefined), list };
+  if (resource) {
+    info.resource = resource;
+    info.fields = new Map(resource.fields.map((f) => [f.name, { kind: 'documented', types: placeOf(f.type, f, resource, f.nullable === true) }]));
+    if (resource.valueType !== undefined) info.value = { kind: 'documented', types: placeOf(resource.valueType, undefined, resource) };
+  }
+  cache.types.set(type, info);
+  return info;
+}
+
+function elementStep(cache: WalkCache, list: PlaceType): Documented {
+  let reached = cache.elements.get(list);
+  if (!reached) {
+    reached = { kind: 'documented', types: placeOf(list.type.slice(0, -2), list.field, list.owner) };
+    cache.elements.set(list, reached);
+  }
+  return reached;
 }
 
 /** The root of a response whose endpoint returns `returns` (null: the docs do not show the response). */
-function rootStep(catalog: Catalog, returns: string | null): Step {
-  if (returns === null) return { kind: 'not-shown' };
-  const types = placeOf(returns);
-  if (types.length === 0 || types.some((t) => isNotShown(catalog, t.type))) return { kind: 'not-shown' };
-  return { kind: 'documented', types };
+function rootStep(cache: WalkCache, returns: string | null): Step {
+  if (returns === null) return NOT_SHOWN;
+  let root = cache.roots.get(returns);
+  if (!root) {
+    const types = placeOf(returns);
+    root = types.length === 0 || types.some((t) => typeInfo(cache, t.type).notShown) ? NOT_SHOWN : { kind: 'documented', types };
+    cache.roots.set(returns, root);
+  }
+  return root;
+}
+
+const NOT_SHOWN: Step = { kind: 'not-shown' };
+
+/** What two alternatives reach together (a cached step is never changed). */
+function join(a: Documented | undefined, b: Documented): Documented {
+  return a === undefined ? b : { kind: 'documented', types: a.types.concat(b.types) };
 }
 
 /** One step from `types` by one segment of a path. */
-function step(catalog: Catalog, types: readonly PlaceType[], segment: JsonPathSegment): Step {
-  const reached: PlaceType[] = [];
+function step(cache: WalkCache, types: readonly PlaceType[], segment: JsonPathSegment, at: number): Step {
+  // Most steps reach one field of one resource: its cached step is the answer, and nothing is made.
+  let reached: Documented | undefined;
   let list = false;
   let object = false;
-  const names = new Set<string>();
-  for (const here of types) {
-    const t = here.type;
-    if (isNotShown(catalog, t)) return { kind: 'not-shown' };
-    if (t.endsWith('[]')) {
+  for (let i = 0; i < types.length; i++) {
+    const here = types[i];
+    const info = typeInfo(cache, here.type);
+    if (info.notShown) return NOT_SHOWN;
+    if (info.list) {
       list = true;
       // An element of a list keeps the field that documents the list (its enum is the elements'), not its nullability.
-      if (segment.kind === 'index' || segment.kind === 'wildcard') reached.push(...placeOf(t.slice(0, -2), here.field, here.owner));
+      if (segment.kind === 'index' || segment.kind === 'wildcard') reached = join(reached, elementStep(cache, here));
       continue;
     }
-    const resource = catalog.resources.get(t);
-    if (!resource) continue;
+    const fields = info.fields;
+    if (fields === undefined) continue;
     object = true;
     if (segment.kind === 'name') {
-      const field = resource.fieldByName.get(segment.name);
-      if (field) reached.push(...placeOf(field.type, field, resource, field.nullable === true));
-      else if (resource.valueType !== undefined) reached.push(...placeOf(resource.valueType, undefined, resource));
-      else if (resource.openKeys) return { kind: 'not-shown' };
-      else for (const f of resource.fields) names.add(f.name);
+      const field = fields.get(segment.name);
+      if (field !== undefined) reached = join(reached, field);
+      else if (info.value !== undefined) reached = join(reached, info.value);
+      else if (info.resource?.openKeys) return NOT_SHOWN;
     } else if (segment.kind === 'wildcard') {
       // Every value of an object: its documented fields, and a map's values.
-      if (resource.openKeys && resource.valueType === undefined) return { kind: 'not-shown' };
-      for (const f of resource.fields) reached.push(...placeOf(f.type, f, resource, f.nullable === true));
-      if (resource.valueType !== undefined) reached.push(...placeOf(resource.valueType, undefined, resource));
+      if (info.resource?.openKeys && info.value === undefined) return NOT_SHOWN;
+      for (const field of fields.values()) reached = join(reached, field);
+      if (info.value !== undefined) reached = join(reached, info.value);
     }
   }
-  if (reached.length > 0) return { kind: 'documented', types: reached };
+  if (reached !== undefined) return reached;
   const on = [...new Set(types.map((t) => t.type))].join('|');
-  if (segment.kind === 'name') return { kind: 'unknown', near: closestName(segment.name, names), list: list && !object, index: false, on };
-  return { kind: 'unknown', list: false, index: true, on };
+  if (segment.kind !== 'name') return { kind: 'unknown', at, list: false, on };
+  // The names the objects here document, for the closest one.
+  const names = new Set<string>();
+  for (const here of types) for (const name of typeInfo(cache, here.type).fields?.keys() ?? []) names.add(name);
+  return { kind: 'unknown', at, near: names.size > 0 ? closest(segment.name, names) : undefined, list: list && !object, on };
 }
 
-/** Walks a path's segments from the response's root. */
-export function walkPath(catalog: Catalog, returns: string | null, segments: readonly JsonPathSegment[]): PathWalk {
-  const steps: Step[] = [];
-  let current = rootStep(catalog, returns);
-  for (const segment of segments) {
-    if (current.kind !== 'documented') break;
-    current = step(catalog, current.types, segment);
-    steps.push(current);
+/**
+ * What a path reaches from the response's root: the last step it could take (an `unknown` or
+ * `not-shown` one stops the walk). `steps`, when given, receives each step taken, in order.
+ */
+export function walkPath(catalog: Catalog, returns: string | null, segments: readonly JsonPathSegment[], steps?: Step[]): Step {
+  const cache = cacheOf(catalog);
+  let current = rootStep(cache, returns);
+  for (let i = 0; i < segments.length && current.kind === 'documented'; i++) {
+    current = step(cache, current.types, segments[i], i);
+    steps?.push(current);
   }
-  return { steps, end: current };
+  return current;
 }
 
 /** The documented fields of the objects among `types` (for completion), each with its resource, without repeats. */
@@ -134,8 +199,4 @@ export function fieldsOf(catalog: Catalog, types: readonly PlaceType[]): { field
     }
   }
   return out;
-}
-
-function closestName(name: string, names: Set<string>): string | undefined {
-  return names.size > 0 ? closest(name, names) : undefined;
 }

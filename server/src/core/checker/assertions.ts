@@ -11,12 +11,14 @@
  * matches no documented endpoint, a PATH is not checked at all.
  */
 import { canonicalOperator, nameSpan, type Assertion, type AssertionOperator, type Expected, type JsonPathSegment } from '../assertion';
-import type { Catalog, Endpoint } from '../catalog/catalog';
+import type { Catalog } from '../catalog/catalog';
 import { SCALAR_TYPES, walkPath, type PlaceType } from '../catalog/resources';
 import type { Block } from '../parser';
 import { closest } from '../suggest';
+import { isNearMiss } from '../catalog/parameters';
 import { isDate, isDateTime, typeProblem } from '../values';
 import { diag, type Diagnostic, type DiagnosticData } from './diagnostics';
+import type { RequestCheck } from './context';
 
 /** The operators that order their operands: they need a number, an integer, a DateTime or a Date. */
 const ORDERING: ReadonlySet<AssertionOperator> = new Set(['<', '<=', '>', '>=']);
@@ -24,17 +26,17 @@ const ORDERING: ReadonlySet<AssertionOperator> = new Set(['<', '<=', '>', '>='])
 const NUMERIC: ReadonlySet<string> = new Set(['integer', 'number']);
 const TEMPORAL: ReadonlySet<string> = new Set(['DateTime', 'Date']);
 
-/** Checks every assertion line of a block. `endpoint` is the documented endpoint the request matched, if any. */
-export function checkAssertions(block: Block, catalog: Catalog, endpoint: Endpoint | undefined, out: Diagnostic[]): void {
+/** Checks every assertion line of a block. `check` is what the checks share when the request matched a documented endpoint. */
+export function checkAssertions(block: Block, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {
   const assertions = block.assertions;
   for (let i = 0; i < assertions.length; i++) {
     const read = assertions[i];
     if (read.problem) out.push(diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end));
-    else checkAssertion(read.assertion, catalog, endpoint, out);
+    else checkAssertion(read.assertion, catalog, check, out);
   }
 }
 
-function checkAssertion(a: Assertion, catalog: Catalog, endpoint: Endpoint | undefined, out: Diagnostic[]): void {
+function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {
   const field = a.field;
   const op = canonicalOperator(a.operator);
   switch (field.kind) {
@@ -60,13 +62,12 @@ function checkAssertion(a: Assertion, catalog: Catalog, endpoint: Endpoint | und
         if (ORDERING.has(op)) out.push(orderingOnText(a, 'body without a path is the whole body as text'));
         return;
       }
-      if (!endpoint) return;
-      const walk = walkPath(catalog, endpoint.returns, path.segments);
-      const end = walk.end;
+      if (!check) return;
+      const returns = check.endpoint.returns;
+      const end = walkPath(catalog, returns, path.segments);
       if (end.kind === 'not-shown') return;
       if (end.kind === 'unknown') {
-        const segment = path.segments[walk.steps.length - 1];
-        out.push(unknownField(segment, end, `${endpoint.method} ${endpoint.paths[0].template}`, endpoint.returns ?? ''));
+        out.push(unknownField(path.segments[end.at], end, check.label, returns ?? ''));
         return;
       }
       checkValue(a, op, end.types, out);
@@ -80,12 +81,7 @@ function orderingOnText(a: Assertion, why: string): Diagnostic {
   return diag('invalid-type', `${a.operator} compares numbers and dates; ${why}`, a.operatorSpan.start, a.operatorSpan.end);
 }
 
-function unknownField(
-  segment: JsonPathSegment,
-  step: { near?: string; list: boolean; index: boolean; on: string },
-  label: string,
-  returns: string,
-): Diagnostic {
+function unknownField(segment: JsonPathSegment, step: { near?: string; list: boolean; on: string }, label: string, returns: string): Diagnostic {
   if (segment.kind === 'name') {
     const at = nameSpan(segment);
     if (step.list) {
@@ -109,13 +105,20 @@ function unknownField(
   return diag('unknown-field', `${written} selects nothing here: ${step.on} is not a list (${label} returns ${returns})`, segment.start, segment.end);
 }
 
-/** EXPECTED and the operator against what the path reaches. */
+/** EXPECTED and the operator against what the path reaches. Loops, not closures: this runs for every assertion of a file. */
 function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceType[], out: Diagnostic[]): void {
   const expected = a.expected;
   if (ORDERING.has(op)) {
-    if (types.some((t) => !SCALAR_TYPES.has(t.type) && !t.type.endsWith('[]') && t.type !== 'object')) return;
-    const ordered = types.filter((t) => NUMERIC.has(t.type) || TEMPORAL.has(t.type));
-    if (ordered.length === 0) {
+    let numeric = false;
+    let temporal = false;
+    for (let i = 0; i < types.length; i++) {
+      const t = types[i].type;
+      // A value the docs leave open (`any`) may be a number.
+      if (t === 'any') return;
+      if (NUMERIC.has(t)) numeric = true;
+      else if (TEMPORAL.has(t)) temporal = true;
+    }
+    if (!numeric && !temporal) {
       out.push(
         diag(
           'invalid-type',
@@ -127,22 +130,21 @@ function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceTy
       return;
     }
     if (!expected || hasVariable(expected)) return;
-    if (ordered.some((t) => (NUMERIC.has(t.type) ? numberFits('number', expected) : timeFits(expected.text)))) return;
+    if ((numeric && numberFits('number', expected)) || (temporal && timeFits(expected.text))) return;
     out.push(
       diag(
         'invalid-type',
-        `${quote(expected.raw)} cannot be compared with ${typesText(ordered)} by ${a.operator}: ${ordered.some((t) => NUMERIC.has(t.type)) ? 'a number' : 'a date (yyyy-mm-dd) or an ISO 8601 date and time'} is expected`,
+        `${quote(expected.raw)} cannot be compared by ${a.operator} with ${numeric ? 'a number' : 'a date'}: ${numeric ? 'a number' : 'a date (yyyy-mm-dd) or an ISO 8601 date and time'} is expected`,
         expected.start,
         expected.end,
       ),
     );
     return;
   }
-  if (!expected || hasVariable(expected)) return;
-  if (op !== '==' && op !== '!=' && op !== 'includes') return;
+  if (!expected || (op !== '==' && op !== '!=' && op !== 'includes') || hasVariable(expected)) return;
   let problem: Diagnostic | undefined;
-  for (const t of types) {
-    const verdict = op === 'includes' ? includesVerdict(t, expected) : equalsVerdict(t, expected);
+  for (let i = 0; i < types.length; i++) {
+    const verdict = op === 'includes' ? includesVerdict(types[i], expected) : equalsVerdict(types[i], expected);
     if (verdict === undefined) return;
     problem ??= verdict;
   }
@@ -190,8 +192,8 @@ function enumVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
   const values = t.field?.enum;
   const text = expected.text;
   if (!values || values.length === 0 || values.includes(text)) return undefined;
-  // An open set (the docs say other values exist) takes others, but not a near miss of a listed one.
-  if (t.field?.enumOpen && !values.some((v) => closest(text, [v]) !== undefined)) return undefined;
+  // An open set (the docs say other values exist) takes others, but not a near miss of a listed one, as for parameters.
+  if (t.field?.enumOpen && !isNearMiss(text, values)) return undefined;
   const near = closest(text, values);
   const data: DiagnosticData | undefined =
     near !== undefined
@@ -219,7 +221,17 @@ function typeDiagnostic(t: PlaceType, expected: Expected, why: string): Diagnost
 }
 
 function numberFits(type: 'integer' | 'number', expected: Expected): boolean {
-  return !expected.quoted && typeProblem(type, expected.text) === null;
+  return !expected.quoted && (isDigits(expected.text) || typeProblem(type, expected.text) === null);
+}
+
+/** Digits alone (`200`, `2000`), the EXPECTED of most status and duration assertions: read without a regular expression. */
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** A value the ordering of dates reads: a Date or a DateTime, whichever the field is (they compare in time order). */

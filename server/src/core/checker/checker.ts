@@ -158,7 +158,7 @@ export class Checker {
     if (block.metadata.length > 0) checkDurations(block, out);
     const check = checkTarget(this.matcher, block, scope, out);
     if (check) checkSent(check);
-    if (block.assertions.length > 0) checkAssertions(block, this.catalog, check?.endpoint, out);
+    if (block.assertions.length > 0) checkAssertions(block, this.catalog, check, out);
     return out;
   }
 }

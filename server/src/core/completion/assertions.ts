@@ -191,11 +191,11 @@ function completeStatuses(endpoint: Endpoint | undefined, start: number, end: nu
 }
 
 /** What a written path reaches in the endpoint's response, when the docs describe it. */
-function placeAt(ctx: ServiceContext, endpoint: Endpoint, pathText: string): PlaceType[] | undefined {
+function placeAt(ctx: ServiceContext, endpoint: Endpoint, pathText: string): readonly PlaceType[] | undefined {
   const parsed = parseJsonPath(pathText, 0);
   if ('problem' in parsed) return undefined;
-  const walk = walkPath(ctx.checker.catalog, endpoint.returns, parsed.path.segments);
-  return walk.end.kind === 'documented' ? walk.end.types : undefined;
+  const end = walkPath(ctx.checker.catalog, endpoint.returns, parsed.path.segments);
+  return end.kind === 'documented' ? end.types : undefined;
 }
 
 /**
@@ -234,9 +234,9 @@ function completePath(
     if ('problem' in parsed) return;
     segments = parsed.path.segments;
   }
-  const walk = walkPath(ctx.checker.catalog, endpoint.returns, segments);
-  if (walk.end.kind !== 'documented') return;
-  const types = walk.end.types;
+  const reached = walkPath(ctx.checker.catalog, endpoint.returns, segments);
+  if (reached.kind !== 'documented') return;
+  const types = reached.types;
   const lists = types.some((t) => t.type.endsWith('[]'));
   const fields = fieldsOf(ctx.checker.catalog, types);
   const root = insertRoot ? '$' : '';
