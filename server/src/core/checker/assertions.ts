@@ -220,8 +220,11 @@ function typeDiagnostic(t: PlaceType, expected: Expected, why: string): Diagnost
   );
 }
 
+/** A number literal, compared by value (section 6): an integer field takes `1` and `1.0`, not `1.5`. */
 function numberFits(type: 'integer' | 'number', expected: Expected): boolean {
-  return !expected.quoted && (isDigits(expected.text) || typeProblem(type, expected.text) === null);
+  if (expected.quoted) return false;
+  if (isDigits(expected.text)) return true;
+  return typeProblem('number', expected.text) === null && (type === 'number' || Number.isInteger(Number(expected.text)));
 }
 
 /** Digits alone (`200`, `2000`), the EXPECTED of most status and duration assertions: read without a regular expression. */
