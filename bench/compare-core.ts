@@ -6,7 +6,8 @@
  * 10,000 generated requests, each timed in a fresh process, A then B, round after round, so a
  * drift of the machine's speed reaches both builds alike; the figures are medians of every
  * run (and the fastest), in wall-clock and in CPU time, and the ratio B/A of each mode is
- * given with the spread of the per-round ratios.
+ * given with the spread of the per-round ratios. `LPREQ_BENCH_ASSERTIONS=3` gives each request
+ * three assertion lines.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -50,11 +51,14 @@ function main() {
   const rounds = Number(process.env.LPREQ_BENCH_ROUNDS ?? 10);
   const runs = Number(process.env.LPREQ_BENCH_RUNS ?? 7);
   const count = Number(process.env.LPREQ_BENCH_REQUESTS ?? 10000);
+  // LPREQ_BENCH_ASSERTIONS=3: each request carries that many assertion lines (issue 19).
+  const assertions = Number(process.env.LPREQ_BENCH_ASSERTIONS ?? 0);
   const builds = { A: join(resolve(a), 'dist', 'library.js'), B: join(resolve(b), 'dist', 'library.js') };
   mkdirSync(DATA, { recursive: true });
   const library = createRequire(import.meta.filename)(builds.B) as typeof import('../server/src/library');
-  const file = join(DATA, `compare-${count}.lpreq`);
-  writeFileSync(file, toLpreq(generateRequests(library.bundledCatalog(), count)));
+  const file = join(DATA, `compare-${count}${assertions > 0 ? `-${assertions}-assertions` : ''}.lpreq`);
+  const catalog = library.bundledCatalog();
+  writeFileSync(file, toLpreq(generateRequests(catalog, count), { catalog, assertions }));
   const script = join(DATA, 'compare-child.cjs');
   writeFileSync(script, CHILD);
   const clocks = ['wall', 'cpu'] as const;
@@ -79,7 +83,9 @@ function main() {
     }
   }
   const f = (x: number) => x.toFixed(1);
-  console.log(`A: ${builds.A}\nB: ${builds.B}\n${count.toLocaleString('en')} requests, ${rounds} rounds of ${runs} runs a build and mode`);
+  console.log(
+    `A: ${builds.A}\nB: ${builds.B}\n${count.toLocaleString('en')} requests${assertions > 0 ? ` with ${assertions} assertions each` : ''}, ${rounds} rounds of ${runs} runs a build and mode`,
+  );
   for (const clock of clocks) {
     // CPU time (user + system of the process) leaves out the time the process waited for a
     // core, which on a busy machine is most of the noise of the wall-clock figures.

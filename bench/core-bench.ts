@@ -65,12 +65,18 @@ export function interleavedMedians<K extends string>(runs: number, fns: Record<K
  * heap. Each child loads its code and data, warms up, then times its mode with a
  * collection before each call; loading is not timed.
  */
-function childMedians(lpreqFile: string, jsonFile: string, schemaFile: string, runs: number): Record<'parse' | 'tree' | 'diagnose' | 'ajv', number> {
+function childMedians(
+  lpreqFile: string,
+  assertedFile: string,
+  jsonFile: string,
+  schemaFile: string,
+  runs: number,
+): Record<'parse' | 'tree' | 'diagnose' | 'asserted' | 'ajv', number> {
   const script = join(DATA, 'in-process-child.cjs');
   writeFileSync(
     script,
     `const fs = require('fs');
-const [mode, lpreqFile, jsonFile, schemaFile, runs] = process.argv.slice(2);
+const [mode, lpreqFile, assertedFile, jsonFile, schemaFile, runs] = process.argv.slice(2);
 let fn;
 if (mode === 'ajv') {
   const Ajv = require(${JSON.stringify(require.resolve('ajv'))});
@@ -81,10 +87,10 @@ if (mode === 'ajv') {
   fn = () => validate(JSON.parse(json));
 } else {
   const L = require(${JSON.stringify(join(ROOT, 'dist', 'library.js'))});
-  const text = fs.readFileSync(lpreqFile, 'utf8');
+  const text = fs.readFileSync(mode === 'asserted' ? assertedFile : lpreqFile, 'utf8');
   const env = { environments: {} };
   const checker = L.defaultChecker();
-  fn = { parse: () => L.parse(text), tree: () => checker.checkDocument(L.parse(text), env), diagnose: () => L.diagnose(text, env) }[mode];
+  fn = { parse: () => L.parse(text), tree: () => checker.checkDocument(L.parse(text), env), diagnose: () => L.diagnose(text, env), asserted: () => L.diagnose(text, env) }[mode];
 }
 fn(); fn();
 const times = [];
@@ -92,16 +98,17 @@ for (let i = 0; i < Number(runs); i++) { global.gc(); const t = performance.now(
 process.stdout.write(JSON.stringify(times));
 `,
   );
-  const modes = ['parse', 'tree', 'diagnose', 'ajv'] as const;
-  const times = { parse: [] as number[], tree: [] as number[], diagnose: [] as number[], ajv: [] as number[] };
+  // `asserted` is diagnose over the same requests with three assertions each (issue 19), in turns with the rest.
+  const modes = ['parse', 'tree', 'diagnose', 'asserted', 'ajv'] as const;
+  const times = { parse: [] as number[], tree: [] as number[], diagnose: [] as number[], asserted: [] as number[], ajv: [] as number[] };
   for (let round = 0; round < 3; round++) {
     for (const mode of modes) {
-      const r = spawnSync(process.execPath, ['--expose-gc', script, mode, lpreqFile, jsonFile, schemaFile, String(runs)], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--expose-gc', script, mode, lpreqFile, assertedFile, jsonFile, schemaFile, String(runs)], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`in-process ${mode} failed: ${r.stderr}`);
       times[mode].push(...(JSON.parse(r.stdout) as number[]));
     }
   }
-  return { parse: median(times.parse), tree: median(times.tree), diagnose: median(times.diagnose), ajv: median(times.ajv) };
+  return { parse: median(times.parse), tree: median(times.tree), diagnose: median(times.diagnose), asserted: median(times.asserted), ajv: median(times.ajv) };
 }
 
 function runProcess(args: string[]): void {
@@ -118,10 +125,14 @@ export interface CoreFigures {
   parseCheckMs: number;
   /** `diagnose`: parse and check without keeping the tree, as `lpreq check` does. */
   diagnoseMs: number;
+  /** `diagnose` of the same requests with three assertions each (issue 19). */
+  diagnoseAssertionsMs: number;
   lineScanMs: number;
   ajvMs: number;
   jsonServiceMs: number;
   processMs: number;
+  /** The `lpreq check` process over the requests with three assertions each. */
+  processAssertionsMs: number;
   ajvProcessMs: number;
   emptyNodeMs: number;
 }
@@ -138,10 +149,12 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
   for (const n of sizes) {
     const requests = generateRequests(catalog, n);
     const lpreqFile = join(DATA, `requests-${n}.lpreq`);
+    const assertedFile = join(DATA, `requests-${n}-assertions.lpreq`);
     const jsonFile = join(DATA, `requests-${n}.json`);
     const text = toLpreq(requests);
     const json = toJson(requests);
     writeFileSync(lpreqFile, text);
+    writeFileSync(assertedFile, toLpreq(requests, { catalog, assertions: 3 }));
     writeFileSync(jsonFile, json);
     const ajvScript = join(DATA, 'ajv-process.cjs');
     writeFileSync(
@@ -162,15 +175,22 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
       },
     });
     const { lineScan: lineScanMs } = references;
-    const { parse: parseMs, tree: parseCheckMs, diagnose: diagnoseMs, ajv: ajvMs } = childMedians(lpreqFile, jsonFile, join(DATA, 'schema.json'), runs);
+    const {
+      parse: parseMs,
+      tree: parseCheckMs,
+      diagnose: diagnoseMs,
+      asserted: diagnoseAssertionsMs,
+      ajv: ajvMs,
+    } = childMedians(lpreqFile, assertedFile, jsonFile, join(DATA, 'schema.json'), runs);
     const jsonDoc = JsonTextDocument.create('file:///bench.json', 'json', 1, json);
     const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)));
     const processes = interleavedMedians(runs, {
       lpreq: () => runProcess([join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', lpreqFile]),
+      lpreqAssertions: () => runProcess([join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', assertedFile]),
       ajv: () => runProcess([ajvScript, jsonFile, join(DATA, 'schema.json')]),
       node: () => runProcess(['-e', '']),
     });
-    const { lpreq: processMs, ajv: ajvProcessMs, node: emptyNodeMs } = processes;
+    const { lpreq: processMs, lpreqAssertions: processAssertionsMs, ajv: ajvProcessMs, node: emptyNodeMs } = processes;
     figures.push({
       requests: n,
       bytes: Buffer.byteLength(text),
@@ -179,10 +199,12 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
       parseMs,
       parseCheckMs,
       diagnoseMs,
+      diagnoseAssertionsMs,
       lineScanMs,
       ajvMs,
       jsonServiceMs,
       processMs,
+      processAssertionsMs,
       ajvProcessMs,
       emptyNodeMs,
     });
@@ -194,18 +216,19 @@ export function formatCore(figures: CoreFigures[]): string {
   const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   const rows = figures.map(
     (r) =>
-      `| ${r.requests.toLocaleString('en')} | ${(r.bytes / 1048576).toFixed(2)} MB | ${f(r.lineScanMs)} | ${f(r.parseMs)} | ${f(r.parseCheckMs)} | ${f(r.diagnoseMs)} | ${f(r.ajvMs)} | ${f(r.jsonServiceMs)} | ${f(r.processMs)} | ${f(r.ajvProcessMs)} | ${f(r.emptyNodeMs)} |`,
+      `| ${r.requests.toLocaleString('en')} | ${(r.bytes / 1048576).toFixed(2)} MB | ${f(r.lineScanMs)} | ${f(r.parseMs)} | ${f(r.parseCheckMs)} | ${f(r.diagnoseMs)} | ${f(r.diagnoseAssertionsMs)} | ${f(r.ajvMs)} | ${f(r.jsonServiceMs)} | ${f(r.processMs)} | ${f(r.processAssertionsMs)} | ${f(r.ajvProcessMs)} | ${f(r.emptyNodeMs)} |`,
   );
   const last = figures[figures.length - 1];
   return [
-    '| requests | size | line scan | parse | parse + check (tree kept) | diagnose (no tree) | ajv (JSON) | JSON language service | `lpreq check` process | ajv process | `node -e ""` |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| requests | size | line scan | parse | parse + check (tree kept) | diagnose (no tree) | diagnose, 3 assertions a request | ajv (JSON) | JSON language service | `lpreq check` process | `lpreq check` process, 3 assertions a request | ajv process | `node -e ""` |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `Medians in milliseconds. For ${last.requests.toLocaleString('en')} requests: parse + check with the tree kept (the editor) is ${(last.ajvMs / last.parseCheckMs).toFixed(2)}x the speed of ajv, ` +
       `diagnose without the tree (\`lpreq check\`) ${(last.ajvMs / last.diagnoseMs).toFixed(2)}x; ` +
       `parse + check is ${(last.jsonServiceMs / last.parseCheckMs).toFixed(1)}x the speed of the JSON language service and takes ${(last.parseCheckMs / last.lineScanMs).toFixed(1)}x the line-scan floor; ` +
-      `the whole process takes ${(last.processMs / 1000).toFixed(2)} s (${(last.processMs / last.ajvProcessMs).toFixed(2)}x the ajv process, ${(last.processMs - last.emptyNodeMs).toFixed(0)} ms beyond an empty node).`,
+      `the whole process takes ${(last.processMs / 1000).toFixed(2)} s (${(last.processMs / last.ajvProcessMs).toFixed(2)}x the ajv process, ${(last.processMs - last.emptyNodeMs).toFixed(0)} ms beyond an empty node). ` +
+      `Three assertions a request (their lines parsed and checked against the documented responses) make diagnose ${((last.diagnoseAssertionsMs / last.diagnoseMs - 1) * 100).toFixed(1)}% slower and the \`lpreq check\` process ${((last.processAssertionsMs / last.processMs - 1) * 100).toFixed(1)}% slower (target: under 10%).`,
   ].join('\n');
 }
 

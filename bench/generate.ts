@@ -71,13 +71,42 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
   return out;
 }
 
-export function toLpreq(requests: GeneratedRequest[]): string {
+/**
+ * Three assertions for a request (LPREQ-FORMAT section 6), valid against the documentation:
+ * its documented status, a field of the resource it returns compared as the field's type
+ * allows (an enum value, a number, a boolean, a date, or a text that exists), and its duration.
+ * A request whose response the docs do not show asserts on its content type instead.
+ */
+function assertionsFor(catalog: Catalog, endpoint: Endpoint, rnd: () => number): string[] {
+  const out = [`?? status == ${endpoint.successStatus ?? 200}`];
+  const returns = endpoint.returns?.split('|')[0].trim();
+  const list = returns?.endsWith('[]') === true;
+  const resource = returns ? catalog.resources.get(list ? returns.slice(0, -2) : returns) : undefined;
+  const fields = resource?.fields.filter((f) => !f.type.includes('|')) ?? [];
+  if (resource && fields.length > 0) {
+    const f = fields[Math.floor(rnd() * fields.length)];
+    const path = `${list ? '$[*]' : '$'}.${f.name}`;
+    if (f.enum && f.enum.length > 0 && f.type === 'string') out.push(`?? body ${path} == ${f.enum[0]}`);
+    else if (f.type === 'integer' || f.type === 'number') out.push(`?? body ${path} >= 0`);
+    else if (f.type === 'boolean') out.push(`?? body ${path} ${f.nullable ? '!= null' : 'isBoolean'}`);
+    else if (f.type === 'DateTime' || f.type === 'Date') out.push(`?? body ${path} < 2030-01-01`);
+    else out.push(`?? body ${path} exists`);
+  } else out.push('?? header content-type includes json');
+  out.push('?? duration < 2000');
+  return out;
+}
+
+/** The requests as an .lpreq file; with `catalog` and `assertions`, each request carries that many assertion lines (up to three). */
+export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catalog; assertions?: number } = {}): string {
   const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
+  const rnd = random(11);
   requests.forEach((r, i) => {
     parts.push(
       `### Request ${i + 1}: ${r.endpoint}\n# @name request${i + 1}\n${r.method} {{base_url}}${r.path}\nAccept: application/json\nX-Request-Id: {{$guid}}\n\n`,
     );
     for (const [k, v] of r.params) parts.push(`${k} = ${v}\n`);
+    const endpoint = options.catalog?.endpointById.get(r.endpoint);
+    if (endpoint && options.assertions) for (const line of assertionsFor(options.catalog!, endpoint, rnd).slice(0, options.assertions)) parts.push(`${line}\n`);
     parts.push('\n');
   });
   return parts.join('');

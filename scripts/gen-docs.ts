@@ -23,13 +23,15 @@ function note(code: CodeName): string {
 /** docs/codes.md. */
 export function codesPage(): string {
   const own = CODE_NAMES.filter((c) => !CODES[c].format && !CODES[c].checkOnly).map((c) => `\`${c}\``);
+  const sections = [...new Set(CODE_NAMES.map((c) => CODES[c].format).filter((f): f is string => f !== undefined))].sort();
+  const sectionText = sections.length > 1 ? `sections ${sections.slice(0, -1).join(', ')} and ${sections[sections.length - 1]}` : `section ${sections[0]}`;
   const checkOnly = CODE_NAMES.filter((c) => CODES[c].checkOnly).map((c) => `\`${c}\``);
   const lines = [
     '# Diagnostic codes',
     '',
     '<!-- Written by scripts/gen-docs.ts from server/src/core/codes.ts (npm run docs): edit there. -->',
     '',
-    `Every diagnostic of \`lpreq check\` and of the language server has one of these codes (LPREQ-FORMAT section 3, plus ${own.join(', ')}; ${checkOnly.join(', ')} is \`lpreq check\`'s alone). Tests and CI match on codes, never on messages. Severities are the defaults.`,
+    `Every diagnostic of \`lpreq check\` and of the language server has one of these codes (LPREQ-FORMAT ${sectionText}, plus ${own.join(', ')}; ${checkOnly.join(', ')} is \`lpreq check\`'s alone). Tests and CI match on codes, never on messages. Severities are the defaults.`,
   ];
   for (const code of CODE_NAMES) {
     const entry = CODES[code];

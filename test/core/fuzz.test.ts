@@ -67,6 +67,26 @@ const pieces = [
   '{"a":',
   '{course_id}',
   'HTTP/1.1',
+  // Assertion lines (section 6) and their parts.
+  '?? ',
+  '??',
+  '\n?? status == 200\n',
+  '\n?? body $.name == x\n',
+  '?? body $[*].items[0].type == Page',
+  '?? header content-type includes json',
+  'body ',
+  '$.',
+  '$[*]',
+  '[0]',
+  "['__proto__']",
+  '.constructor',
+  ' == ',
+  ' >= ',
+  ' includes ',
+  ' !exists',
+  ' matches /(/',
+  '"quoted"',
+  ' null',
 ];
 
 /** A mutation: insert, delete or replace a slice of a corpus document. */
@@ -131,6 +151,7 @@ const prototypeNamed = fc
     });
     const head: string[] = [];
     const headers: string[] = [];
+    const assertions: string[] = [];
     for (const [kind, a, b] of extras) {
       if (kind === 0) head.push(`@${a} = ${b}`);
       else if (kind === 1) head.push(`# @name ${a}`);
@@ -140,12 +161,15 @@ const prototypeNamed = fc
       else if (kind === 5) headers.push(`X-B: {{$timestamp 1 ${a}}} {{$datetime iso8601 1 ${b}}} {{$localDatetime ${a}}}`);
       else if (kind === 6) headers.push(`X-C: {{${a}.response.body.$.${b}}} {{${a}.response.headers.${b}}}`);
       else if (kind === 7) headers.push(`X-D: {{%${a}}}`);
-      else head.push(`# @prompt ${a}`);
+      else if (kind === 8) {
+        // Assertion lines whose paths, header names and values are names of Object.prototype.
+        assertions.push(`?? body $.${a} exists`, `?? body $['${b}'][*].${a} == ${b}`, `?? body $[0].${a}.${b} != {{${a}}}`, `?? header ${a} includes ${b}`);
+      } else head.push(`# @prompt ${a}`);
     }
     const body = json
       ? JSON.stringify(Object.fromEntries(pairs.map(([n, v]) => [n.replace(/\[.*$/, ''), Object.fromEntries([[n, v]])])))
       : pairs.map(([n, v]) => `${n} = ${v}`).join('\n');
-    return `${head.join('\n')}\n${endpoint.method} ${target}\n${headers.join('\n')}${headers.length ? '\n' : ''}\n${body}\n`;
+    return `${head.join('\n')}\n${endpoint.method} ${target}\n${headers.join('\n')}${headers.length ? '\n' : ''}\n${body}\n${assertions.map((x) => `${x}\n`).join('')}`;
   });
 
 test('Object.prototype names in every place a name goes: the checker never throws, and diagnose equals checkDocument', () => {
@@ -204,6 +228,8 @@ test(`lpreq check diagnoses without keeping the tree and finds exactly what the 
     '@base = http://h\n###\nPOST {{base}}/api/v1/courses/1/modules\nX-A: {{v}}\n@v = 1\n\n{\n"module": {"name": "{{v}}"}\n}\n@v = 3\n### x\n// @name   \n@v=2\nGET {{base}}/api/v1/courses/1/modules\n',
     // A block checked again for a late variable sees the requests named above it, not those below.
     '### a\n# @name a\nGET /api/v1/courses/1\n\n### b\nGET {{base}}/api/v1/courses/{{a.response.body.$.id}}/modules?x={{later.response.body.$.id}}\n\n### c\n@base = http://h\n# @name later\nGET /api/v1/courses/2\n### d\n# @name a\nGET {{later.response.body.$.id}}/api/v1/courses/3\n',
+    // Variables in assertions' EXPECTED: defined later, requests named above and below.
+    '### a\n# @name a\nGET /api/v1/courses/1/modules/2\n?? body $.name == {{late}}\n?? body $.id == {{a.response.body.$.id}}\n### b\nGET /api/v1/courses/1/modules\n?? body $[0].id == {{a.response.body.$.id}}\n?? body $[*].workflow_state != {{later.response.body.$.x}}\n?? body $[0].nmae exists\n### c\n@late = x\n# @name later\nGET /api/v1/courses/2/modules/3\n?? status == {{late}}\n',
   );
   let runs = 0;
   fc.assert(
@@ -218,4 +244,25 @@ test(`lpreq check diagnoses without keeping the tree and finds exactly what the 
     { numRuns: DIAGNOSE_RUNS, seed: 20261122 },
   );
   assert.equal(runs, DIAGNOSE_RUNS);
+});
+
+test('Object.prototype names in an assertion path are undocumented fields of a resource, any key of a map, and nothing where the docs show nothing', () => {
+  const checker = sharedChecker();
+  for (const name of PROTO_NAMES) {
+    const codes = (text: string) => checker.diagnose(text).map((d) => d.code);
+    // A resource's fields are its documented ones only, dotted or in brackets, under every operator.
+    assert.deepEqual(
+      codes(`GET /api/v1/courses/1/modules/2\n?? body $.${name} exists\n?? body $['${name}'] !exists\n`),
+      ['unknown-field', 'unknown-field'],
+      name,
+    );
+    assert.deepEqual(codes(`GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.${name} == x\n`), ['unknown-field'], name);
+    // A map takes any key, and its values have the documented fields.
+    assert.deepEqual(codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.enabled == true\n`), [], name);
+    assert.deepEqual(codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.${name} exists\n`), ['unknown-field'], name);
+    // Where the docs do not show the fields: nothing.
+    assert.deepEqual(codes(`GET /api/v1/courses/1/external_tools/5\n?? body $.custom_fields.${name} exists\n`), [], name);
+    // An enum field compared with the name, and the name as a header.
+    assert.deepEqual(codes(`GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == ${name}\n?? header ${name} == ${name}\n`), ['invalid-enum'], name);
+  }
 });

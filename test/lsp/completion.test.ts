@@ -96,6 +96,122 @@ const cases: [string, string, string][] = [
   ['GET /api/v1/courses/1/files\nContent-Type: |', 'application/json', 'GET /api/v1/courses/1/files\nContent-Type: application/json'],
 ];
 
+const MODULE = 'GET /api/v1/courses/42/modules/7\n';
+const MODULES = 'GET /api/v1/courses/42/modules\n';
+
+/** Assertion lines (LPREQ-FORMAT section 6): fields, header names, operators, path segments from the documented resource, EXPECTED. */
+const assertionCases: [string, string, string][] = [
+  // The field after `?? ` (or right after `??`), then an operator.
+  [`${MODULE}?? |`, 'status', `${MODULE}?? status `],
+  [`${MODULE}??|`, 'body', `${MODULE}?? body `],
+  [`${MODULE}?? dur|`, 'duration', `${MODULE}?? duration `],
+  [`${MODULE}?? sta|tus == 200`, 'status', `${MODULE}?? status  == 200`],
+  [`${MODULE}?? status |`, '==', `${MODULE}?? status == `],
+  [`${MODULE}?? duration |`, '<', `${MODULE}?? duration < `],
+  [`${MODULE}?? status == |`, '200', `${MODULE}?? status == 200`],
+  // Header names after `header `, then the operators of a text.
+  [`${MODULE}?? header |`, 'content-type', `${MODULE}?? header content-type `],
+  [`${MODULES}?? header li|`, 'link', `${MODULES}?? header link `],
+  [`${MODULE}?? header content-type |`, 'includes', `${MODULE}?? header content-type includes `],
+  // JSONPath segments from the documented resource: Module's fields, a list's elements, nested resources.
+  [`${MODULE}?? body $.|`, 'workflow_state', `${MODULE}?? body $.workflow_state`],
+  [`${MODULE}?? body $.na|`, 'name', `${MODULE}?? body $.name`],
+  [`${MODULE}?? body $.na|me == x`, 'position', `${MODULE}?? body $.position == x`],
+  [`${MODULE}?? body $|`, '.items_count', `${MODULE}?? body $.items_count`],
+  [`${MODULE}?? body |`, '.name', `${MODULE}?? body $.name`],
+  [`${MODULE}?? body $['|`, "['published']", `${MODULE}?? body $['published']`],
+  [`${MODULES}?? body $|`, '[*]', `${MODULES}?? body $[*]`],
+  [`${MODULES}?? body $.|`, '[0]', `${MODULES}?? body $[0]`],
+  [`${MODULES}?? body $[|`, '[*]', `${MODULES}?? body $[*]`],
+  [`${MODULES}?? body $[*].|`, 'items', `${MODULES}?? body $[*].items`],
+  [`${MODULES}?? body $[*].items[0].|`, 'completion_requirement', `${MODULES}?? body $[*].items[0].completion_requirement`],
+  [`${MODULES}?? body $[0].items[0].completion_requirement.|`, 'min_score', `${MODULES}?? body $[0].items[0].completion_requirement.min_score`],
+  // A map: any key, its values' fields; a wrapper resource.
+  [
+    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.|',
+    'enabled',
+    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.enabled',
+  ],
+  ['GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.|', 'quiz_submissions', 'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.quiz_submissions'],
+  // Operators after a path; EXPECTED: enum values, booleans, null where the docs allow it.
+  [`${MODULE}?? body $.position |`, '>=', `${MODULE}?? body $.position >= `],
+  [`${MODULE}?? body $.workflow_state |`, '!=', `${MODULE}?? body $.workflow_state != `],
+  [`${MODULE}?? body $.workflow_state == |`, 'deleted', `${MODULE}?? body $.workflow_state == deleted`],
+  [`${MODULE}?? body $.workflow_state == ac|`, 'active', `${MODULE}?? body $.workflow_state == active`],
+  [`${MODULE}?? body $.published == |`, 'false', `${MODULE}?? body $.published == false`],
+  [`${MODULE}?? body $.publish_final_grade != |`, 'null', `${MODULE}?? body $.publish_final_grade != null`],
+  [`${MODULES}?? body $[*].items[*].type == |`, 'ExternalTool', `${MODULES}?? body $[*].items[*].type == ExternalTool`],
+  // Variables in EXPECTED.
+  [
+    '@state = active\nGET /api/v1/courses/42/modules/7\n?? body $.workflow_state == {{st|',
+    'state',
+    '@state = active\nGET /api/v1/courses/42/modules/7\n?? body $.workflow_state == {{state}}',
+  ],
+  // An assertion inside a JSON body is an assertion, not JSON.
+  [
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].|\n]}',
+    'attempt',
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].attempt\n]}',
+  ],
+];
+
+for (const [input, label, expected] of assertionCases) {
+  test(`completion on an assertion line: ${JSON.stringify(input.slice(input.indexOf('\n') + 1))} -> ${label}`, () => {
+    check(input, label, expected);
+  });
+}
+
+test('completion on an assertion line: fields carry their types as detail and their documentation', () => {
+  const items = itemsAt(`${MODULE}?? body $.|`).items;
+  const detail = (label: string) => items.find((i) => i.label === label)?.detail;
+  assert.equal(detail('position'), 'integer');
+  assert.equal(detail('items'), 'ModuleItem[] or null');
+  assert.equal(detail('completed_at'), 'DateTime or null');
+  assert.match(items.find((i) => i.label === 'items')?.documentation ?? '', /not considered too large/);
+  assert.deepEqual(
+    itemsAt(`${MODULES}?? body $[*].|`)
+      .items.map((i) => i.label)
+      .slice(0, 3),
+    ['id', 'workflow_state', 'position'],
+  );
+  // A list has no fields: `$.` offers its elements.
+  assert.deepEqual(
+    itemsAt(`${MODULES}?? body $.|`).items.map((i) => i.label),
+    ['[*]', '[0]'],
+  );
+  // Enum values with the docs' words for each.
+  const state = itemsAt('GET /api/v1/appointment_groups/3\n?? body $.workflow_state == |').items.find((i) => i.label === 'pending');
+  assert.match(state?.documentation ?? '', /unpublished and invisible to participants/);
+  // The documented statuses of the endpoint, errors with their conditions.
+  const statuses = itemsAt('GET /api/v1/courses/42/folders/by_path/a/b\n?? status == |').items;
+  assert.deepEqual(
+    statuses.map((i) => i.label),
+    ['200', '404'],
+  );
+  assert.match(statuses[1].documentation ?? '', /Not Found/);
+});
+
+test('completion on an assertion line: the operators fit the field', () => {
+  const labels = (marked: string) => itemsAt(marked).items.map((i) => i.label);
+  assert.ok(!labels(`${MODULE}?? body $.name |`).includes('<'), 'no order on a text');
+  assert.ok(labels(`${MODULE}?? body $.unlock_at |`).includes('<'), 'an order on a DateTime');
+  assert.ok(!labels(`${MODULE}?? header content-type |`).includes('>='), 'no order on a header');
+  assert.ok(!labels(`${MODULE}?? body |`).includes('<'), 'no order on the body as text');
+  assert.deepEqual(labels(`${MODULE}?? status |`), ['==', '!=', '<', '<=', '>', '>=']);
+});
+
+test('completion on an assertion line: nothing the docs do not show, nothing for an undocumented endpoint, no parameters or headers', () => {
+  const labels = (marked: string) => itemsAt(marked).items.map((i) => i.label);
+  assert.deepEqual(labels('GET /api/v1/courses/42/external_tools/5\n?? body $.custom_fields.|'), []);
+  assert.deepEqual(labels('GET /api/v1/appointment_groups/3/users\n?? body $[0].|'), []);
+  assert.deepEqual(labels('GET /api/v1/courses/42/modulez\n?? body $.|'), []);
+  // On a line of the parameter block or the headers, an assertion line is still an assertion.
+  const inBody = labels('POST /api/v1/courses/42/modules\n\nmodule[name] = x\n?? |');
+  assert.deepEqual(inBody, ['status', 'body', 'header', 'duration']);
+  const inHeaders = labels('GET /api/v1/courses/42/modules\nAccept: application/json\n?? header |');
+  assert.ok(inHeaders.includes('content-type') && !inHeaders.includes('Accept'), inHeaders.join(', '));
+});
+
 for (const [input, label, expected] of cases) {
   test(`completion: ${JSON.stringify(input)} -> ${label}`, () => {
     check(input, label, expected);

@@ -47,6 +47,28 @@ const hovers: [string, RegExp | null][] = [
   // A path line of JetBrains' client is part of the path: the endpoint, and its query's parameters.
   ['GET /api/v1/courses/1\n    /mod|ules\n    ?include[]=items', /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`/],
   ['GET /api/v1/courses/1\n    /modules?inc|lude[]=items', /include\\\[\\\]/],
+  // Assertion lines: a path segment is the documented field (type, note, values), an operator says what it does.
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_st|ate == active',
+    /\*\*workflow\\_state\*\* · `string` · field of `Module`[\s\S]*Values:\n- `active`\n- `deleted`/,
+  ],
+  [
+    'GET /api/v1/courses/1/modules\n?? body $[*].items[0].compl|etion_requirement.type exists',
+    /completion\\_requirement\*\* · `CompletionRequirement` · field of `ModuleItem`/,
+  ],
+  ['GET /api/v1/courses/1/modules\n?? body $[*].it|ems[0].title exists', /`ModuleItem\[\] or null`[\s\S]*present only sometimes/],
+  ['GET /api/v1/courses/1/modules\n?? body $[*].items[|0].title exists', /An element of the list `ModuleItem\[\]`/],
+  ['GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.ena|bled == true', /\*\*enabled\*\* · `boolean` · field of `RolePermissions`/],
+  ['GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_co|urses.enabled == true', /`RolePermissions` · a value of the map `RolePermissionMap`/],
+  ['GET /api/v1/courses/1/modules/2\n?? body |$.name exists', /The response of `GET \/api\/v1\/courses\/\{course_id\}\/modules\/\{id\}`: `Module`/],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.publish_final_grade == nu|ll', null],
+  ['GET /api/v1/appointment_groups/3\n?? body $.workflow_state == pen|ding', /`pending` · value of \*\*workflow\\_state\*\*[\s\S]*unpublished and invisible/],
+  ['GET /api/v1/courses/1/external_tools/5\n?? body $.course_navigation.anyth|ing exists', /does not show/],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.nm|ae exists', null],
+  ['GET /api/v1/courses/1/modules/2\n?? sta|tus == 200', /`status` · assertion field/],
+  ['GET /api/v1/courses/1/modules/2\n?? status >|= 200', /Greater than or equal/],
+  ['GET /api/v1/courses/1/modules/2\n?? header content-ty|pe includes json', /`content-type` · response header/],
+  ['@state = active\nGET /api/v1/courses/1/modules/2\n?? body $.workflow_state == {{st|ate}}', /= `active`/],
 ];
 
 test('hover: with no environment chosen, a variable shows its value in each environment (secrets hidden)', () => {
@@ -134,6 +156,34 @@ const fixes: [string, RegExp, string][] = [
     /Extract '1234'/,
     '@course_id_2 = 1234\nGET /api/v1/courses/{{course_id_2}}/modules\n###\nGET /api/v1/courses/{{course_id_2}}/files\n###\nGET /api/v1/courses/{{course_id}}/files\n',
   ],
+  // Assertions: the closest documented field, the closest enum value (quotes kept), each value of a short enum.
+  ['GET /api/v1/courses/1/modules/2\n?? body $.nm|ae exists\n', /Change to 'name'/, 'GET /api/v1/courses/1/modules/2\n?? body $.name exists\n'],
+  ["GET /api/v1/courses/1/modules/2\n?? body $['nm|ae'] exists\n", /Change to 'name'/, "GET /api/v1/courses/1/modules/2\n?? body $['name'] exists\n"],
+  [
+    'GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.tpye| exists\n',
+    /Change to 'type'/,
+    'GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.type exists\n',
+  ],
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == act|ve\n',
+    /Change to 'active'/,
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == active\n',
+  ],
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state != "delet|d"\n',
+    /Change to '"deleted"'/,
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state != "deleted"\n',
+  ],
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == zz|zzz\n',
+    /Change to 'deleted'/,
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == deleted\n',
+  ],
+  [
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].atempt| exists\n{"attempt": 1}]}\n',
+    /Change to 'attempt'/,
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].attempt exists\n{"attempt": 1}]}\n',
+  ],
   [
     'GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n',
     /Extract '1234'/,
@@ -172,6 +222,24 @@ test('symbols: one per request with method, path, title and @name', () => {
     ],
   );
   assert.equal(foldingRanges(doc).length, 2);
+});
+
+test('symbols: assertion lines belong to their request, whose range and fold take them in', () => {
+  const text =
+    '### List\nGET /api/v1/courses/1/modules\n?? status == 200\n?? body $[*].id exists\n\n### Make\nPOST /api/v1/courses/1/modules\n\nmodule[name] = x\n?? body $.name == x\n';
+  const { doc } = load(text);
+  const symbols = documentSymbols(doc);
+  assert.deepEqual(
+    symbols.map((s) => [s.name, text.slice(s.start, s.end).split('\n').pop()]),
+    [
+      ['GET /api/v1/courses/1/modules', '?? body $[*].id exists'],
+      ['POST /api/v1/courses/1/modules', '?? body $.name == x'],
+    ],
+  );
+  assert.deepEqual(
+    foldingRanges(doc).map((r) => text.slice(r.start, r.end).split('\n').pop()),
+    ['?? body $[*].id exists', '?? body $.name == x'],
+  );
 });
 
 test('navigation: definition, references and rename of a variable and a named request', () => {
@@ -251,6 +319,18 @@ test('formatting: spaces around =, aligned header colons, ### lines; values unch
   );
   const again = load(out);
   assert.deepEqual(formatDocument(again.doc), []);
+});
+
+test('formatting: one space between the parts of an assertion line; EXPECTED, indentation and unreadable lines as written', () => {
+  const input =
+    'GET /api/v1/courses/1/modules/2\n??   body   $.name   ==   Week  5  \n  ??\tstatus ==200\n?? header  Link includes rel="next"\n?? body  $.id   exists\n?? status\n';
+  const { doc } = load(input);
+  const out = applyEdits(input, formatDocument(doc));
+  assert.equal(
+    out,
+    'GET /api/v1/courses/1/modules/2\n?? body $.name == Week  5\n  ??\tstatus ==200\n?? header Link includes rel="next"\n?? body $.id exists\n?? status\n',
+  );
+  assert.deepEqual(formatDocument(load(out).doc), []);
 });
 
 test('code actions: no parameter-line fixes inside a JSON body (they would break it); replacing a key in place stays', () => {

@@ -19,6 +19,8 @@ const SEEDS = [
   '### x\nGET /api/v1/courses/{course_id}/modules/{{made.response.body.$.id}}\n',
   // Names of Object.prototype wherever a name goes (issue 17): parameters, bracket keys, values, variables, system-variable arguments, JSON keys.
   '@valueOf = 1\n# @name constructor\nPOST /api/v1/courses/1/modules/2/items?include[]=toString\n__proto__: {{$processEnv constructor}}\n\nmodule_item[type] = Page\nmodule_item[completion_requirement][type] = constructor\nmodule_item[__proto__] = {{valueOf}}\n###\nPOST /api/v1/accounts/1/roles\n\npermissions[constructor][enabled] = {{$timestamp 1 __proto__}}\nhasOwnProperty = {{constructor.response.body.$.toString}}\n###\nPUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [{"constructor": 1, "questions": {"__proto__": {"score": 1}}}]}\n',
+  // Assertion lines (section 6), with names of Object.prototype in paths and values, inside a JSON body too.
+  'GET /api/v1/courses/1/modules?include[]=items\n?? status == 200\n?? body $[*].items[0].completion_requirement.type == must_submit\n?? body $[0].constructor exists\n?? body $[\'__proto__\'][*].toString != {{valueOf}}\n?? header content-type includes json\n?? duration < 2000\n###\nGET /api/v1/accounts/1/roles/3\n?? body $.permissions.hasOwnProperty.enabled == true\n?? body $.workflow_state == constructor\n###\nPUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].attempt >= 1\n{"attempt": 1}]}\n',
 ];
 /** Every name of Object.prototype (issue 17): a name a user gives must find only what the catalog, a file or an environment defines. */
 const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
@@ -47,6 +49,16 @@ const PIECES = [
   'é',
   '%',
   '%zz',
+  '?? ',
+  '??',
+  '\n?? body $.',
+  '$[*].',
+  '[0]',
+  "['__proto__']",
+  '.constructor',
+  ' == ',
+  ' >= ',
+  ' !exists',
 ];
 
 function mutate(text: string, r: () => number): string {
@@ -123,7 +135,18 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
     const edits = formatDocument(doc);
     let out = text;
     for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-    const values = (d: typeof doc) => d.blocks.flatMap((b) => b.block.params.map((p) => p.value.text));
+    const values = (d: typeof doc) => [
+      ...d.blocks.flatMap((b) => b.block.params.map((p) => p.value.text)),
+      // An assertion keeps its meaning: its field, header name, path, operator and EXPECTED as written.
+      ...d.blocks.flatMap((b) =>
+        b.block.assertions.map((x) => {
+          const a = x.assertion;
+          if (!a) return `problem: ${x.problem.message}`;
+          const f = a.field;
+          return JSON.stringify([f.kind, f.kind === 'header' ? f.name : f.kind === 'body' ? f.path?.text : '', a.operator, a.expected?.raw]);
+        }),
+      ),
+    ];
     const again = load(out).doc;
     assert.deepEqual(values(again), values(doc), JSON.stringify(text));
     assert.deepEqual(formatDocument(again), [], JSON.stringify(text));

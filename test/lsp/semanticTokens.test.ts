@@ -53,6 +53,59 @@ const cases: [string, string[]][] = [
   ['# {{course}} in a comment\nGET /api/v1/nowhere/1', []],
   // `{{%name}}`: the name, without the percent sign.
   ['GET /api/v1/courses/1/files?search_term={{%course}}', ['1 parameter', 'search_term property', 'course variable.readonly']],
+  // Assertion lines: the field, the documented fields a path names, the operator, a value the field takes.
+  [
+    'GET /api/v1/courses/1/modules\n?? status == 200\n?? body $[*].items[0].completion_requirement.type == must_submit\n?? body $[0].position >= 1\n?? body $[0].publish_final_grade != null\n?? body $[0].published == true\n?? duration < 2000',
+    [
+      '1 parameter',
+      'status keyword',
+      '== operator',
+      '200 number',
+      'body keyword',
+      'items property',
+      'completion_requirement property',
+      'type property',
+      '== operator',
+      'must_submit enumMember',
+      'body keyword',
+      'position property',
+      '>= operator',
+      '1 number',
+      'body keyword',
+      'publish_final_grade property',
+      '!= operator',
+      'null keyword',
+      'body keyword',
+      'published property',
+      '== operator',
+      'true keyword',
+      'duration keyword',
+      '< operator',
+      '2000 number',
+    ],
+  ],
+  // A map's keys are the user's; an undocumented field, a value outside the enum and a line that cannot be read are left to the diagnostics.
+  [
+    'GET /api/v1/accounts/1/roles/2\n?? body $.permissions.manage_courses.enabled == maybe\n?? body $.workflow_state == actve\n?? body $.nmae exists\n?? body $.role exists\n?? state == 1',
+    [
+      '1 parameter',
+      '2 parameter',
+      'body keyword',
+      'permissions property',
+      'enabled property',
+      '== operator',
+      'body keyword',
+      'workflow_state property',
+      '== operator',
+      'body keyword',
+      'exists operator',
+      'body keyword',
+      'role property.deprecated',
+      'exists operator',
+    ],
+  ],
+  // A variable in EXPECTED is a variable; a request that matches no documented endpoint gets the field and operator only.
+  ['GET /api/v1/nowhere\n?? body $.x == {{course}}', ['body keyword', '== operator', 'course variable.readonly']],
 ];
 
 for (const [text, expected] of cases) {

@@ -225,6 +225,46 @@ test('protocol: an untitled document (not saved yet) is checked and completed to
   });
 });
 
+test('protocol: an assertion line is completed, hovered, checked and fixed by the real server', async () => {
+  const uri = 'untitled:assertions.lpreq';
+  const text = 'GET /api/v1/courses/42/modules/7\n?? body $.nmae exists\n?? body $.';
+  await withServer(async (c) => {
+    const published = c.diagnostics(uri, 1);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
+    const diagnostics = ((await published) as unknown as Published).diagnostics;
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
+      [
+        ['unknown-field', 1, 10, 14],
+        ['invalid-assertion', 2, 9, 10],
+      ],
+    );
+    // After `?? body $.`: Module's fields, each with its type.
+    const completion = await c.request<{ items: { label: string; detail?: string; textEdit?: { newText: string; range: unknown } }[] }>(
+      'textDocument/completion',
+      {
+        textDocument: { uri },
+        position: { line: 2, character: 10 },
+      },
+    );
+    const state = completion.items.find((i) => i.label === 'workflow_state');
+    assert.ok(state, JSON.stringify(completion.items.map((i) => i.label)));
+    assert.equal(state.detail, 'string');
+    assert.deepEqual(state.textEdit, { newText: 'workflow_state', range: { start: { line: 2, character: 10 }, end: { line: 2, character: 10 } } });
+    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 4 } });
+    assert.match(hover.contents.value, /assertion field/);
+    const actions = await c.request<{ title: string }[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 1, character: 11 }, end: { line: 1, character: 11 } },
+      context: { diagnostics: [] },
+    });
+    assert.ok(
+      actions.some((a) => a.title === "Change to 'name'"),
+      JSON.stringify(actions.map((a) => a.title)),
+    );
+  });
+});
+
 test('protocol: a broken environment file is shown to the user, not only logged', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
   try {
@@ -543,6 +583,9 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
     '\n###\n',
     '\n### x\nGET /api/v1/courses/2/modulez\n',
     'module_item[type] = Page\n',
+    '\n?? body $.name == x\n',
+    "\n?? body $[0]['__proto__'].constructor exists\n",
+    '?? ',
     '{{',
     '}}',
     'é',

@@ -14,10 +14,15 @@ const ASSERTION_PREFIX = '??';
 const COMPARING_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'includes', 'contains', 'startsWith', 'endsWith', 'matches'] as const;
 /** Operators that take no EXPECTED value. */
 const UNARY_OPERATORS = ['exists', '!exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isNull'] as const;
-const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
+export const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
 export type AssertionOperator = (typeof ASSERTION_OPERATORS)[number];
 
-const OPERATOR_SET: ReadonlySet<string> = new Set(ASSERTION_OPERATORS);
+/**
+ * Each operator by its text, to the constant itself: an assertion holds the constant, not a
+ * slice of its line, so that every later comparison with an operator is a comparison of two
+ * constants (the checker and the runner compare it for every assertion of a file).
+ */
+const OPERATOR_BY_TEXT: ReadonlyMap<string, AssertionOperator> = new Map(ASSERTION_OPERATORS.map((op) => [op, op]));
 const UNARY_SET: ReadonlySet<string> = new Set(UNARY_OPERATORS);
 
 export interface Span {
@@ -72,12 +77,22 @@ export function isAssertionLine(line: string): boolean {
   return line.startsWith(ASSERTION_PREFIX, i);
 }
 
+/**
+ * Where a name segment's name is written: after the dot of `.name`, or inside the quotes of
+ * `['name']` (whose span is longer than the name by its brackets, quotes and escapes).
+ */
+export function nameSpan(segment: JsonPathSegment & { kind: 'name' }): Span {
+  return segment.end - segment.start === segment.name.length + 1
+    ? { start: segment.start + 1, end: segment.end }
+    : { start: segment.start + 2, end: segment.end - 2 };
+}
+
 /** `includes` and `contains` are one operator. */
 export function canonicalOperator(op: AssertionOperator): AssertionOperator {
   return op === 'contains' ? 'includes' : op;
 }
 
-function takesExpected(op: AssertionOperator): boolean {
+export function takesExpected(op: AssertionOperator): boolean {
   return !UNARY_SET.has(op);
 }
 
@@ -86,84 +101,95 @@ function takesExpected(op: AssertionOperator): boolean {
  * caller's text; every offset returned is relative to the same origin.
  */
 export function parseAssertion(line: string, base = 0): AssertionParse {
-  const scan = new LineScanner(line, base);
-  scan.blanks();
-  const start = scan.at;
-  if (!line.startsWith(ASSERTION_PREFIX, scan.at)) return scan.fail('an assertion line starts with ??', start, line.length);
-  scan.at += ASSERTION_PREFIX.length;
+  // Index by index, with no scanner object or word objects: this runs for every assertion line
+  // of every check of a file, and what it allocates beyond the tree is garbage at once.
+  const start = skipSpaces(line, 0, line.length);
+  if (!line.startsWith(ASSERTION_PREFIX, start)) return problemAt(base, 'an assertion line starts with ??', start, line.length);
+  let at = start + ASSERTION_PREFIX.length;
   const lineEnd = trimmedEnd(line);
-  const whole = { start: base + start, end: base + Math.max(lineEnd, start + ASSERTION_PREFIX.length) };
-  if (scan.at < line.length && line[scan.at] !== ' ' && line[scan.at] !== '\t') {
-    return scan.fail('?? is followed by a space, then the field (status, duration, header NAME, body, body PATH)', start, lineEnd);
+  if (at < line.length && !isBlank(line.charCodeAt(at))) {
+    return problemAt(base, '?? is followed by a space, then the field (status, duration, header NAME, body, body PATH)', start, lineEnd);
   }
-  scan.blanks();
-  if (scan.done(lineEnd)) return scan.fail('an empty assertion: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200', start, lineEnd);
+  at = skipSpaces(line, at, line.length);
+  if (at >= lineEnd) return problemAt(base, 'an empty assertion: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200', start, lineEnd);
 
-  const fieldWord = scan.word(lineEnd);
+  const fieldStart = at;
+  const fieldEnd = wordEnd(line, at, lineEnd);
+  const fieldWord = line.slice(fieldStart, fieldEnd);
+  at = fieldEnd;
   let field: AssertionField;
-  switch (fieldWord.text) {
+  switch (fieldWord) {
     case 'status':
+      field = { kind: 'status', start: base + fieldStart, end: base + fieldEnd };
+      break;
     case 'duration':
-      field = { kind: fieldWord.text, start: base + fieldWord.start, end: base + fieldWord.end };
+      field = { kind: 'duration', start: base + fieldStart, end: base + fieldEnd };
       break;
     case 'header': {
-      scan.blanks();
-      if (scan.done(lineEnd)) return scan.fail('header needs the name of the header: ?? header content-type includes json', fieldWord.start, fieldWord.end);
-      const name = scan.word(lineEnd);
-      if (OPERATOR_SET.has(name.text)) return scan.fail('header needs the name of the header before the operator', name.start, name.end);
-      field = {
-        kind: 'header',
-        name: name.text,
-        nameSpan: { start: base + name.start, end: base + name.end },
-        start: base + fieldWord.start,
-        end: base + name.end,
-      };
+      at = skipSpaces(line, at, line.length);
+      if (at >= lineEnd) return problemAt(base, 'header needs the name of the header: ?? header content-type includes json', fieldStart, fieldEnd);
+      const nameEnd = wordEnd(line, at, lineEnd);
+      const name = line.slice(at, nameEnd);
+      if (OPERATOR_BY_TEXT.has(name)) return problemAt(base, 'header needs the name of the header before the operator', at, nameEnd);
+      field = { kind: 'header', name, nameSpan: { start: base + at, end: base + nameEnd }, start: base + fieldStart, end: base + nameEnd };
+      at = nameEnd;
       break;
     }
     case 'body': {
-      scan.blanks();
-      const next = line[scan.at];
-      if (!scan.done(lineEnd) && (next === '$' || next === '.' || next === '[')) {
-        const pathStart = scan.at;
-        const path = parseJsonPath(line, pathStart, lineEnd, base);
+      at = skipSpaces(line, at, line.length);
+      const next = line.charCodeAt(at);
+      if (at < lineEnd && (next === 36 || next === 46 || next === 91)) {
+        const path = parseJsonPath(line, at, lineEnd, base);
         if ('problem' in path) return { problem: path.problem };
-        scan.at = path.path.end - base;
-        field = { kind: 'body', path: path.path, start: base + fieldWord.start, end: path.path.end };
-      } else field = { kind: 'body', start: base + fieldWord.start, end: base + fieldWord.end };
+        at = path.path.end - base;
+        field = { kind: 'body', path: path.path, start: base + fieldStart, end: path.path.end };
+      } else field = { kind: 'body', start: base + fieldStart, end: base + fieldEnd };
       break;
     }
     default:
-      return scan.fail(`unknown field ${quote(fieldWord.text)}: a field is status, duration, header NAME, body or body PATH`, fieldWord.start, fieldWord.end);
+      return problemAt(base, `unknown field ${quote(fieldWord)}: a field is status, duration, header NAME, body or body PATH`, fieldStart, fieldEnd);
   }
 
-  scan.blanks();
-  if (scan.done(lineEnd))
-    return scan.fail(`an operator is missing after ${quote(line.slice(field.start - base, field.end - base))}`, field.start - base, field.end - base);
-  const opWord = scan.word(lineEnd);
-  if (!OPERATOR_SET.has(opWord.text)) {
-    const why =
-      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord.text)
-        ? ` (a path into the body starts with $, as in body $.${opWord.text})`
-        : '';
-    return scan.fail(`unknown operator ${quote(opWord.text)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`, opWord.start, opWord.end);
+  at = skipSpaces(line, at, line.length);
+  if (at >= lineEnd) {
+    return problemAt(base, `an operator is missing after ${quote(line.slice(field.start - base, field.end - base))}`, field.start - base, field.end - base);
   }
-  const operator = opWord.text as AssertionOperator;
-  const operatorSpan = { start: base + opWord.start, end: base + opWord.end };
-  scan.blanks();
-  const rest = line.slice(scan.at, lineEnd);
+  const opStart = at;
+  const opEnd = wordEnd(line, at, lineEnd);
+  const opWord = line.slice(opStart, opEnd);
+  const operator = OPERATOR_BY_TEXT.get(opWord);
+  if (operator === undefined) {
+    const why =
+      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord) ? ` (a path into the body starts with $, as in body $.${opWord})` : '';
+    return problemAt(base, `unknown operator ${quote(opWord)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`, opStart, opEnd);
+  }
+  at = skipSpaces(line, opEnd, line.length);
+  const rest = line.slice(at, lineEnd);
   let expected: Expected | undefined;
   if (takesExpected(operator)) {
-    if (rest.length === 0) return scan.fail(`${operator} needs a value to compare with`, opWord.start, opWord.end);
-    const quoted = rest.length >= 2 && rest.startsWith('"') && rest.endsWith('"');
-    expected = { raw: rest, text: quoted ? rest.slice(1, -1) : rest, quoted, start: base + scan.at, end: base + lineEnd };
+    if (rest.length === 0) return problemAt(base, `${operator} needs a value to compare with`, opStart, opEnd);
+    const quoted = rest.length >= 2 && rest.charCodeAt(0) === 34 && rest.charCodeAt(rest.length - 1) === 34;
+    expected = { raw: rest, text: quoted ? rest.slice(1, -1) : rest, quoted, start: base + at, end: base + lineEnd };
     if (operator === 'matches' && !rest.includes('{{')) {
       const problem = regexProblem(expected.text);
-      if (problem !== undefined) return scan.fail(`not a regular expression: ${problem}`, scan.at, lineEnd);
+      if (problem !== undefined) return problemAt(base, `not a regular expression: ${problem}`, at, lineEnd);
     }
   } else if (rest.length > 0) {
-    return scan.fail(`${operator} takes no value: remove ${quote(rest)}`, scan.at, lineEnd);
+    return problemAt(base, `${operator} takes no value: remove ${quote(rest)}`, at, lineEnd);
   }
-  return { assertion: { ...whole, text: line.slice(start, lineEnd), field, operator, operatorSpan, expected } };
+  // Every object written out: a spread followed by more properties takes V8's slow path, which
+  // made this line cost ten times the rest of its block's parse.
+  return {
+    assertion: {
+      start: base + start,
+      end: base + Math.max(lineEnd, start + ASSERTION_PREFIX.length),
+      text: line.slice(start, lineEnd),
+      field,
+      operator,
+      operatorSpan: { start: base + opStart, end: base + opEnd },
+      expected,
+    },
+  };
 }
 
 /**
@@ -171,46 +197,56 @@ export function parseAssertion(line: string, base = 0): AssertionParse {
  * hold blanks): `$`, `.name`, `['name']` or `["name"]`, `[N]`, `[*]`, in any sequence. A path
  * that starts with `.` or `[` starts at the root, as if `$` were written.
  */
-function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
+export function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
+  // `$` is implied, not a segment. This is the hot path of every assertion line: each segment
+  // is written out as an object literal (a spread, `{ kind, ...span }`, takes V8's slow path),
+  // and a failure is a module function (a closure made at each call cost ten times the rest).
   const segments: JsonPathSegment[] = [];
   let i = from;
-  const fail = (message: string, s: number, e: number) => ({ problem: { message, start: base + s, end: base + Math.max(e, s + 1) } });
-  if (line[i] === '$') {
-    segments.push({ kind: 'root', start: base + i, end: base + i + 1 });
-    i++;
-  }
-  while (i < to && line[i] !== ' ' && line[i] !== '\t') {
-    const c = line[i];
-    if (c === '.') {
+  if (line.charCodeAt(i) === 36) i++;
+  while (i < to) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) break;
+    if (c === 46) {
       let j = i + 1;
-      if (line[j] === '*') {
+      if (line.charCodeAt(j) === 42) {
         segments.push({ kind: 'wildcard', start: base + i, end: base + j + 1 });
         i = j + 1;
         continue;
       }
-      while (j < to && !' \t.['.includes(line[j])) j++;
-      if (j === i + 1) return fail('a path cannot end in . or have an empty name: write $.name', i, i + 1);
+      while (j < to) {
+        const d = line.charCodeAt(j);
+        if (d === 32 || d === 9 || d === 46 || d === 91) break;
+        j++;
+      }
+      if (j === i + 1) return problemAt(base, 'a path cannot end in . or have an empty name: write $.name', i, i + 1);
       const name = line.slice(i + 1, j);
-      if (name.includes(']')) return fail(`${quote(name)} is not a name: a path is $, .name, ['name'], [N] and [*]`, i, j);
+      if (name.includes(']')) return problemAt(base, `${quote(name)} is not a name: a path is $, .name, ['name'], [N] and [*]`, i, j);
       segments.push({ kind: 'name', name, start: base + i, end: base + j });
       i = j;
-    } else if (c === '[') {
+    } else if (c === 91) {
       const close = bracketEnd(line, i, to);
-      if (close === undefined) return fail('an unclosed [ in the path', i, to);
+      if (close === undefined) return problemAt(base, 'an unclosed [ in the path', i, to);
       const inner = line.slice(i + 1, close);
-      const span = { start: base + i, end: base + close + 1 };
-      if (inner === '*') segments.push({ kind: 'wildcard', ...span });
-      else if (/^\d+$/.test(inner)) segments.push({ kind: 'index', index: Number(inner), ...span });
+      const start = base + i;
+      const end = base + close + 1;
+      if (inner === '*') segments.push({ kind: 'wildcard', start, end });
+      else if (/^\d+$/.test(inner)) segments.push({ kind: 'index', index: Number(inner), start, end });
       else if (/^'(?:[^'\\]|\\.)*'$/.test(inner) || /^"(?:[^"\\]|\\.)*"$/.test(inner)) {
-        segments.push({ kind: 'name', name: inner.slice(1, -1).replace(/\\(.)/g, '$1'), ...span });
-      } else return fail(`[${inner}] is not a path step: write [N], [*] or ['name']`, i, close + 1);
+        segments.push({ kind: 'name', name: inner.slice(1, -1).replace(/\\(.)/g, '$1'), start, end });
+      } else return problemAt(base, `[${inner}] is not a path step: write [N], [*] or ['name']`, i, close + 1);
       i = close + 1;
     } else {
-      return fail(`${quote(c)} cannot stand here in a path: a path is $, .name, ['name'], [N] and [*]`, i, i + 1);
+      return problemAt(base, `${quote(line[i])} cannot stand here in a path: a path is $, .name, ['name'], [N] and [*]`, i, i + 1);
     }
   }
-  if (i === from) return fail('a path is missing', from, from + 1);
-  return { path: { text: line.slice(from, i), segments: segments.filter((s) => s.kind !== 'root'), start: base + from, end: base + i } };
+  if (i === from) return problemAt(base, 'a path is missing', from, from + 1);
+  return { path: { text: line.slice(from, i), segments, start: base + from, end: base + i } };
+}
+
+/** A line or path that cannot be read, at [s, e) of the line (at least one character), offsets moved by `base`. */
+function problemAt(base: number, message: string, s: number, e: number): { problem: AssertionProblem } {
+  return { problem: { message, start: base + s, end: base + Math.max(e, s + 1) } };
 }
 
 /** The index of the `]` that closes the `[` at `open`, quotes respected; undefined when none does. */
@@ -261,28 +297,20 @@ function quote(text: string): string {
   return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }
 
-class LineScanner {
-  at = 0;
-  constructor(
-    private readonly line: string,
-    private readonly base: number,
-  ) {}
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
 
-  blanks(): void {
-    while (this.at < this.line.length && (this.line[this.at] === ' ' || this.line[this.at] === '\t')) this.at++;
-  }
+/** The first index from `from` that is not a space or tab (or `to`). */
+function skipSpaces(line: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isBlank(line.charCodeAt(i))) i++;
+  return i;
+}
 
-  done(end: number): boolean {
-    return this.at >= end;
-  }
-
-  word(end: number): { text: string; start: number; end: number } {
-    const start = this.at;
-    while (this.at < end && this.line[this.at] !== ' ' && this.line[this.at] !== '\t') this.at++;
-    return { text: this.line.slice(start, this.at), start, end: this.at };
-  }
-
-  fail(message: string, start: number, end: number): { problem: AssertionProblem } {
-    return { problem: { message, start: this.base + start, end: this.base + Math.max(end, start + 1) } };
-  }
+/** The end of the word at `from`: the next space or tab, or `to`. */
+function wordEnd(line: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && !isBlank(line.charCodeAt(i))) i++;
+  return i;
 }

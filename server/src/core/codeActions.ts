@@ -2,7 +2,7 @@
  * Quick fixes and refactors. The fixes are built from the diagnostics of the current
  * text (never from ones an editor sends back, whose offsets may be stale): add missing
  * parameters, remove a conflicting or ignored one, take the closest documented name or
- * value, replace a deprecated name, fill a placeholder with a variable; and a refactor
+ * value (of a parameter, or of a response field or enum value an assertion names), replace a deprecated name, fill a placeholder with a variable; and a refactor
  * that extracts a repeated literal into a file variable.
  */
 import type { Diagnostic } from './checker';
@@ -61,7 +61,9 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
   // Fixes written for parameter lines would break a JSON body: there only replacing a key or a value in place applies.
   const json = ref.block.jsonBody;
   const inJson = (d: Diagnostic) => json !== undefined && d.start >= ref.start + json.start && d.end <= ref.start + json.end;
-  const here = diagnostics.filter((d) => d.start <= end && d.end >= start && (!inJson(d) || d.code === 'unknown-parameter' || d.code === 'invalid-enum'));
+  const here = diagnostics.filter(
+    (d) => d.start <= end && d.end >= start && (!inJson(d) || d.code === 'unknown-parameter' || d.code === 'invalid-enum' || d.code === 'unknown-field'),
+  );
   const missingAll: { name: string; d: Diagnostic }[] = [];
   for (const d of here) {
     const data = d.data ?? {};
@@ -73,6 +75,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       case 'unknown-parameter':
       case 'invalid-enum':
       case 'unknown-endpoint':
+      case 'unknown-field':
         if (data.replacement !== undefined) {
           actions.push({
             title: `Change to '${data.replacement}'`,

@@ -79,15 +79,15 @@ const TABLE = {
   'invalid-enum': {
     severity: 'error',
     title: 'Value outside the documented set',
-    help: 'The value is not one of the documented values of the parameter.',
-    when: 'a value outside the documented set (the closest value is suggested)',
+    help: 'The value is not one of the documented values of the parameter, or an assertion compares a documented enum field of the response with such a value (`==`, `!=`, `includes`).',
+    when: 'a value outside the documented set (the closest value is suggested); in an assertion, an enum field compared with one',
     format: '3',
   },
   'invalid-type': {
     severity: 'error',
     title: 'Value of the wrong type',
-    help: 'The value is not of the documented type: integer, number, boolean (true, false, 1, 0), DateTime (ISO 8601) or Date (yyyy-mm-dd, a real calendar date).',
-    when: 'not an integer, number, boolean, DateTime (ISO 8601) or Date (a real yyyy-mm-dd)',
+    help: 'The value is not of the documented type: integer, number, boolean (true, false, 1, 0), DateTime (ISO 8601) or Date (yyyy-mm-dd, a real calendar date). In an assertion: EXPECTED cannot be a value of the field (`?? body $.position == first`, `1.5` for an integer, `null` for a field that is not nullable, `?? status == ok`), or `<`, `<=`, `>`, `>=` on a field that is not a number, integer, DateTime or Date.',
+    when: 'not an integer, number, boolean, DateTime (ISO 8601) or Date (a real yyyy-mm-dd); in an assertion, an EXPECTED the field cannot hold, or `<` on what is not a number or a date',
     format: '3',
   },
   'invalid-format': {
@@ -133,6 +133,20 @@ const TABLE = {
     when: 'a deprecated parameter or endpoint',
     format: '3',
     tags: ['deprecated'],
+  },
+  'invalid-assertion': {
+    severity: 'error',
+    title: 'Assertion that cannot be read',
+    help: 'An assertion line (`?? FIELD OPERATOR [EXPECTED]`, LPREQ-FORMAT section 6) that cannot be read: an unknown field or operator, EXPECTED missing or given where none is taken, or a PATH or a regular expression that does not parse. FIELD is `status`, `duration`, `header NAME`, `body` or `body PATH`.',
+    when: 'an assertion line (`?? FIELD OPERATOR [EXPECTED]`) that cannot be read: unknown field or operator, EXPECTED missing or extra, a PATH or regular expression that does not parse',
+    format: '6',
+  },
+  'unknown-field': {
+    severity: 'warning',
+    title: 'Field the response does not document',
+    help: 'An assertion PATH names a field the resource the endpoint returns does not document (the closest documented field is suggested), steps into a list by name or into an object by index. Not reported inside an object whose fields the documentation does not show, nor for a request that matches no documented endpoint.',
+    when: 'an assertion PATH names a field the returned resource does not document (the closest field is suggested)',
+    format: '6',
   },
   'token-in-file': {
     severity: 'warning',

@@ -42,8 +42,8 @@ export function blockAt(doc: LpreqDocument, offset: number): BlockRef | undefine
   return doc.blocks[blockIndexAt(doc, offset)];
 }
 
-/** Where a line of a block stands: before the request, on it, in the query, headers or body. */
-export type Region = 'preamble' | 'separator' | 'request' | 'path' | 'query' | 'headers' | 'body' | 'json';
+/** Where a line of a block stands: before the request, on it, in the query, headers or body, or an assertion after it. */
+export type Region = 'preamble' | 'separator' | 'request' | 'path' | 'query' | 'headers' | 'body' | 'json' | 'assertion';
 
 export interface LineAt {
   /** Offsets relative to the block. */
@@ -72,11 +72,19 @@ function regionOf(block: Block, lineStart: number): Region {
   const requestLine = lineStartOf(block.text, request.start);
   if (lineStart < requestLine) return 'preamble';
   if (lineStart === requestLine) return 'request';
+  // An assertion line after the request line, wherever it stands (section 6): never a query, header, parameter or JSON line.
+  if (isAssertionAt(block.text, lineStart)) return 'assertion';
   if (request.pathLines?.some((p) => lineStartOf(block.text, p.start) === lineStart)) return 'path';
   if (block.queryLines.some((q) => q.start === lineStart)) return 'query';
   if (block.bodyStart === undefined || lineStart <= block.bodyStart) return 'headers';
   if (block.jsonBody && lineStart >= lineStartOf(block.text, block.jsonBody.start)) return 'json';
   return 'body';
+}
+
+function isAssertionAt(text: string, lineStart: number): boolean {
+  let i = lineStart;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  return text.charCodeAt(i) === 63 && text.charCodeAt(i + 1) === 63;
 }
 
 function lineStartOf(text: string, offset: number): number {

@@ -1,7 +1,9 @@
 /**
  * Document formatting: one space around `=` in parameter and variable lines, header
- * colons aligned within a request, `###` lines normalised. Values are never changed:
- * only the spaces around them are.
+ * colons aligned within a request, `###` lines normalised, one space between the parts of
+ * an assertion line (`?? body $.name == Week 5`). Values are never changed: only the spaces
+ * around them are (an assertion's EXPECTED is kept as written, its inner spaces too; a line
+ * that cannot be read as an assertion is left alone).
  */
 import type { LpreqDocument } from './parser';
 import type { TextEdit } from './codeActions';
@@ -35,6 +37,13 @@ export function formatDocument(doc: LpreqDocument): TextEdit[] {
       const lead = t.slice(lineStart, p.name.start);
       const value = p.value.text;
       replaceLine(start + lineStart, start + lineEndOf(p.start), value ? `${lead}${p.name.text} = ${value}` : `${lead}${p.name.text} =`);
+    }
+    for (const read of block.assertions) {
+      const a = read.assertion;
+      if (!a) continue;
+      const f = a.field;
+      const field = f.kind === 'header' ? `header ${f.name}` : f.kind === 'body' && f.path ? `body ${f.path.text}` : f.kind;
+      replaceLine(start + a.start, start + lineEndOf(a.start), `?? ${field} ${a.operator}${a.expected ? ` ${a.expected.raw}` : ''}`);
     }
     if (block.headers.length > 0) {
       const width = Math.max(...block.headers.map((h) => h.name.text.length));

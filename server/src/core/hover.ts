@@ -1,7 +1,8 @@
 /**
  * Hover: the endpoint on the request line, a parameter's documentation on its name, an
- * enum value's meaning on the value, and a variable's value and origin on `{{name}}`
- * (never the value of a secret).
+ * enum value's meaning on the value, a variable's value and origin on `{{name}}` (never the
+ * value of a secret), and on an assertion line what its field, operator and each segment of
+ * its path are in the documented response.
  */
 import { lookupParameter } from './catalog/parameters';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
@@ -11,6 +12,9 @@ import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './var
 import { METADATA } from './metadata';
 import { CODES } from './codes';
 import { hasOwn, own } from './own';
+import { nameSpan, type Assertion } from './assertion';
+import { ASSERTION_FIELDS, describeFieldValue, describePlace, operatorDoc, RESPONSE_HEADERS } from './assertionDocs';
+import { walkPath, type Step } from './catalog/resources';
 
 export interface HoverResult {
   /** Markdown. */
@@ -37,6 +41,9 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   if (variable)
     return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
 
+  const assertion = block.assertions.find((a) => a.assertion !== undefined && rel >= a.assertion.start && rel <= a.assertion.end)?.assertion;
+  if (assertion) return shift(hoverAssertion(ctx, block, assertion, rel));
+
   const request = block.request;
   if (request && request.methodKnown && rel >= request.start && rel <= request.end) {
     const inTarget = rel >= request.target.start && rel <= request.target.end;
@@ -52,6 +59,59 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
     if (q === -1 || rel <= pathLine.start + q) return shift(hoverEndpoint(ctx, block, pathLine.start, pathLine.end));
   }
   return shift(hoverParameter(ctx, block, rel));
+}
+
+/** An assertion line: what its field, operator and path segments are, and an enum value's meaning. */
+function hoverAssertion(ctx: ServiceContext, block: Block, a: Assertion, rel: number): HoverResult | undefined {
+  const within = (s: { start: number; end: number }) => rel >= s.start && rel <= s.end;
+  const field = a.field;
+  const keyword = { start: field.start, end: field.start + field.kind.length };
+  if (within(keyword)) {
+    const doc = ASSERTION_FIELDS.find((f) => f.name === field.kind);
+    return doc ? { contents: `${code(field.kind)} · assertion field\n\n${doc.doc}`, ...keyword } : undefined;
+  }
+  if (within(a.operatorSpan)) return { contents: operatorDoc(a.operator), ...a.operatorSpan };
+  if (field.kind === 'header' && within(field.nameSpan)) {
+    const known = RESPONSE_HEADERS.find((h) => h.name === field.name.toLowerCase());
+    return known ? { contents: `${code(known.name)} · response header\n\n${md(known.doc)}`, ...field.nameSpan } : undefined;
+  }
+  if (field.kind !== 'body' || !field.path) return undefined;
+  const match = ctx.checker.matchBlock(block, ctx.scope);
+  if (match?.kind !== 'matched') return undefined;
+  const catalog = ctx.checker.catalog;
+  const path = field.path;
+  const steps: Step[] = [];
+  const end = walkPath(catalog, match.endpoint.returns, path.segments, steps);
+  const label = `${match.endpoint.method} ${match.path.template}`;
+  for (let i = 0; i < path.segments.length; i++) {
+    const segment = path.segments[i];
+    if (!within(segment)) continue;
+    const reached = steps[i];
+    const at = segment.kind === 'name' ? nameSpan(segment) : { start: segment.start, end: segment.end };
+    if (reached === undefined || reached.kind === 'unknown') return undefined;
+    if (reached.kind === 'not-shown')
+      return {
+        contents: `The documentation does not show what this holds (${code(label)} returns ${code(match.endpoint.returns ?? 'a response not shown')}).`,
+        ...at,
+      };
+    return { contents: describePlace(catalog, reached.types), ...at };
+  }
+  if (path.text.startsWith('$') && rel <= path.start + 1) {
+    const returns = match.endpoint.returns;
+    return {
+      contents: returns ? `The response of ${code(label)}: ${code(returns)}` : `The response of ${code(label)} is not shown in the documentation.`,
+      start: path.start,
+      end: path.start + 1,
+    };
+  }
+  const expected = a.expected;
+  if (expected && within(expected) && end.kind === 'documented') {
+    for (const t of end.types) {
+      const value = describeFieldValue(t, expected.text);
+      if (value) return { contents: value, start: expected.start, end: expected.end };
+    }
+  }
+  return undefined;
 }
 
 function variableAt(block: Block, rel: number) {

@@ -6,16 +6,20 @@
  * a `number` for an integer or number parameter, a `keyword` for a boolean; a `{{name}}` is
  * a `variable` (`readonly` from an environment, `defaultLibrary` for a system variable), a
  * `parameter` when its request asks for it (`# @prompt`), a `function` for a named request's
- * response. Names and values the checker reports are left to the grammar and the
- * diagnostic. Offsets are relative to the block; every token stays on one line.
+ * response. On an assertion line: the field, the documented fields its path names, the
+ * operator and a value the field takes. Names and values the checker reports are left to the
+ * grammar and the diagnostic. Offsets are relative to the block; every token stays on one line.
  */
-import { isSentRange, requestNamesOf } from './checker';
+import { readsVariables, requestNamesOf } from './checker';
 import { lookupParameter } from './catalog/parameters';
 import type { ServiceContext } from './documentIndex';
 import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';
+import { nameSpan } from './assertion';
+import type { Endpoint } from './catalog/catalog';
+import { walkPath, type PlaceType, type Step } from './catalog/resources';
 
-export const TOKEN_TYPES = ['parameter', 'property', 'enumMember', 'number', 'keyword', 'variable', 'function'] as const;
+export const TOKEN_TYPES = ['parameter', 'property', 'enumMember', 'number', 'keyword', 'variable', 'function', 'operator'] as const;
 export const TOKEN_MODIFIERS = ['deprecated', 'readonly', 'defaultLibrary'] as const;
 
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -77,6 +81,7 @@ export function blockSemanticTokens(ctx: ServiceContext, block: Block, fileNames
     }
   }
 
+  if (block.assertions.length > 0) assertionTokens(ctx, block, endpoint, out);
   if (block.text.includes('{{')) variableTokens(ctx, block, fileNames, out);
   // A token is on one line of the editor, which breaks lines at a lone \r too.
   return out.filter((t) => !/[\r\n]/.test(block.text.slice(t.start, t.end))).sort((a, b) => a.start - b.start);
@@ -118,10 +123,56 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
   }
 }
 
+/**
+ * An assertion line: its field (`keyword`), the segments of its path that name documented
+ * fields (`property`), its operator, and an EXPECTED the field takes: a documented enum value,
+ * a number where a number is compared, `true`/`false` of a boolean, `null` where the docs say
+ * "or null". A line that cannot be read, or an EXPECTED with a `{{variable}}`, is the grammar's.
+ */
+function assertionTokens(ctx: ServiceContext, block: Block, endpoint: Endpoint | undefined, out: SemanticToken[]) {
+  for (const read of block.assertions) {
+    const a = read.assertion;
+    if (!a) continue;
+    const field = a.field;
+    out.push({ start: field.start, end: field.start + field.kind.length, type: type('keyword'), modifiers: 0 });
+    let place: readonly PlaceType[] | undefined;
+    if (field.kind === 'body' && field.path && endpoint) {
+      const steps: Step[] = [];
+      const end = walkPath(ctx.checker.catalog, endpoint.returns, field.path.segments, steps);
+      field.path.segments.forEach((segment, i) => {
+        const reached = steps[i];
+        if (segment.kind !== 'name' || reached?.kind !== 'documented') return;
+        const documented = reached.types.find((t) => t.field?.name === segment.name);
+        if (!documented?.field) return;
+        const at = nameSpan(segment);
+        out.push({ start: at.start, end: at.end, type: type('property'), modifiers: documented.field.deprecated ? DEPRECATED : 0 });
+      });
+      if (end.kind === 'documented') place = end.types;
+    }
+    out.push({ start: a.operatorSpan.start, end: a.operatorSpan.end, type: type('operator'), modifiers: 0 });
+    const expected = a.expected;
+    if (!expected || expected.raw.includes('{{')) continue;
+    let valueType = -1;
+    if (field.kind === 'status' || field.kind === 'duration') {
+      if (NUMBER.test(expected.raw)) valueType = type('number');
+    } else if (place) {
+      const text = expected.text;
+      for (const t of place) {
+        if (t.type === 'string' && t.field?.enum?.includes(text)) valueType = type('enumMember');
+        else if ((t.type === 'integer' || t.type === 'number') && NUMBER.test(expected.raw)) valueType = type('number');
+        else if ((t.type === 'boolean' && (expected.raw === 'true' || expected.raw === 'false')) || (t.nullable && expected.raw === 'null'))
+          valueType = type('keyword');
+        if (valueType !== -1) break;
+      }
+    }
+    if (valueType !== -1) out.push({ start: expected.start, end: expected.end, type: valueType, modifiers: 0 });
+  }
+}
+
 function variableTokens(ctx: ServiceContext, block: Block, fileNames: Set<string>, out: SemanticToken[]) {
   const prompts = block.metadata.length > 0 ? promptVariables(block) : [];
   for (const r of findVariableReferences(block.text, 0)) {
-    if (!isSentRange(block, r.start, r.end)) continue;
+    if (!readsVariables(block, r.start, r.end)) continue;
     // The name inside the braces, without the spaces around it or the `%` of `{{%name}}`.
     let s = r.start + 2;
     let e = r.end - 2;

@@ -31,6 +31,7 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   header: CompletionItemKind.Field,
   reference: CompletionItemKind.Reference,
   metadata: CompletionItemKind.Keyword,
+  operator: CompletionItemKind.Operator,
 };
 
 export function range(document: TextDocument, start: number, end: number): Range {

@@ -93,7 +93,8 @@ export function outsideEnum(param: CatalogParameter, value: string): boolean {
   return !(param.nullable && (value === '' || value === 'null'));
 }
 
-function isNearMiss(value: string, values: readonly string[]): boolean {
+/** A value within two edits of a documented one (case aside): a misspelling, even where other values are allowed. */
+export function isNearMiss(value: string, values: readonly string[]): boolean {
   const lower = value.toLowerCase();
   return values.some((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
 }

@@ -1,5 +1,6 @@
 /**
- * The checker: a request block against the catalog (LPREQ-FORMAT sections 2 to 4).
+ * The checker: a request block against the catalog (LPREQ-FORMAT sections 2 to 4, and the
+ * assertions of section 6).
  * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
  */
 import type { Catalog } from '../catalog/catalog';
@@ -13,6 +14,7 @@ import { checkTarget } from './path';
 import { NO_PARAMS, type RequestCheck } from './context';
 import { checkJsonBody, guardDepth } from './jsonBody';
 import { checkParameters } from './parameters';
+import { checkAssertions } from './assertions';
 
 export class Checker {
   readonly matcher: EndpointMatcher;
@@ -159,6 +161,7 @@ export class Checker {
     if (block.metadata.length > 0) checkDurations(block, out);
     const check = checkTarget(this.matcher, block, scope, out);
     if (check) checkSent(check);
+    if (block.assertions.length > 0) checkAssertions(block, this.catalog, check, out);
     return out;
   }
 }

@@ -6,4 +6,4 @@
 export { Checker } from './checker';
 export { shiftDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticData, type Severity } from './diagnostics';
 export { documentScope, environmentValues, RequestsBefore, requestNamesOf, type Environments, type VariableScope } from './scope';
-export { isSentRange } from './text';
+export { readsVariables } from './text';

@@ -11,15 +11,16 @@ import { NO_PARAMS } from './context';
 
 export function checkVariables(block: Block, scope: VariableScope, out: Diagnostic[]) {
   // One pass over the block's `{{` (most blocks have one or two); each reference counts
-  // when it stands in a part that is sent: variable values, the target, query lines,
-  // headers, parameter lines and the JSON body (not comments or metadata).
+  // when it stands in a part that is sent (variable values, the target, query lines,
+  // headers, parameter lines and the JSON body; not comments or metadata) or in the
+  // EXPECTED of an assertion, which is read when the response comes.
   const text = block.text;
   let open = text.indexOf('{{');
   while (open !== -1) {
     const close = text.indexOf('}}', open + 2);
     if (close === -1) return;
     const end = close + 2;
-    if (isSentRange(block, open, end)) {
+    if (readsVariables(block, open, end)) {
       const expression = text.slice(open + 2, close).trim();
       const problem = resolutionOf(expression, scope);
       if (problem && !definedInBlock(block, expression)) {
@@ -113,8 +114,19 @@ export function checkDurations(block: Block, out: Diagnostic[]): void {
   }
 }
 
+/** Whether [start, end) of a block stands where `{{variables}}` are read: a part that is sent, or an assertion's EXPECTED. */
+export function readsVariables(block: Block, start: number, end: number): boolean {
+  if (isSentRange(block, start, end)) return true;
+  const assertions = block.assertions;
+  for (let i = 0; i < assertions.length; i++) {
+    const expected = assertions[i].assertion?.expected;
+    if (expected && start >= expected.start && end <= expected.end) return true;
+  }
+  return false;
+}
+
 /** Whether [start, end) of a block stands in a part that is sent (not comments or metadata). */
-export function isSentRange(block: Block, start: number, end: number): boolean {
+function isSentRange(block: Block, start: number, end: number): boolean {
   const within = (from: number, to: number) => start >= from && end <= to;
   const request = block.request;
   if (request && within(request.target.start, request.target.end)) return true;

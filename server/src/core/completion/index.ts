@@ -1,6 +1,6 @@
 /**
- * Completion: methods, paths, path segments, parameter names and values, headers and
- * `{{variables}}`, always from the catalog. Results carry absolute offsets of the text
+ * Completion: methods, paths, path segments, parameter names and values, headers,
+ * `{{variables}}` and assertion lines, always from the catalog. Results carry absolute offsets of the text
  * they replace; the LSP layer turns them into ranges.
  */
 import type { JsonShape } from '../catalog/schema';
@@ -10,6 +10,7 @@ import { requestName, type LpreqDocument } from '../parser';
 import { own } from '../own';
 import { completeHeaderNames, completeHeaderValue, completeMetadata } from './headers';
 import { matchedEndpoint, rank, snippetText, wordEnd, type CompletionEntry, type CompletionOptions } from './items';
+import { completeAssertion } from './assertions';
 import { completeJson } from './json';
 import { completeBodyLine, completeParameterNames, completeQuery } from './parameters';
 import { completeMethods, completeRequestLine } from './path';
@@ -47,6 +48,9 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       return out;
     case 'path':
       // A path line of JetBrains' client (`    /items`): its segments are not completed.
+      return out;
+    case 'assertion':
+      completeAssertion(ctx, block, line.text, col, abs, out);
       return out;
     case 'json':
       if (block.jsonBody) completeJson(ctx, block, rel, base, out);

@@ -1,0 +1,264 @@
+/**
+ * The assertion lines of a request (LPREQ-FORMAT section 6) against the documentation: a line
+ * that cannot be read (`invalid-assertion`), a PATH into the response that names a field the
+ * returned resource does not document (`unknown-field`), and an EXPECTED the field can never
+ * hold or an order on what has none (`invalid-enum`, `invalid-type`). Every diagnostic stands
+ * on its assertion's line: on the part at fault (the path segment, the EXPECTED as written,
+ * or the operator).
+ *
+ * What a field is comes from the catalog's resources (`catalog/resources.ts`), never from
+ * code that knows an endpoint. Where the docs do not show a value's inside, or the request
+ * matches no documented endpoint, a PATH is not checked at all.
+ */
+import { canonicalOperator, nameSpan, type Assertion, type AssertionOperator, type Expected, type JsonPathSegment } from '../assertion';
+import type { Catalog } from '../catalog/catalog';
+import { SCALAR_TYPES, walkPath, type PlaceType } from '../catalog/resources';
+import type { Block } from '../parser';
+import { closest } from '../suggest';
+import { isNearMiss } from '../catalog/parameters';
+import { isDate, isDateTime, typeProblem } from '../values';
+import { diag, type Diagnostic, type DiagnosticData } from './diagnostics';
+import type { RequestCheck } from './context';
+
+/** The operators that order their operands: they need a number, an integer, a DateTime or a Date. */
+const ORDERING: ReadonlySet<AssertionOperator> = new Set(['<', '<=', '>', '>=']);
+/** The types the ordering operators compare: numbers by value, dates in time order. */
+const NUMERIC: ReadonlySet<string> = new Set(['integer', 'number']);
+const TEMPORAL: ReadonlySet<string> = new Set(['DateTime', 'Date']);
+
+/** Checks every assertion line of a block. `check` is what the checks share when the request matched a documented endpoint. */
+export function checkAssertions(block: Block, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {
+  const assertions = block.assertions;
+  for (let i = 0; i < assertions.length; i++) {
+    const read = assertions[i];
+    if (read.problem) out.push(diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end));
+    else checkAssertion(read.assertion, catalog, check, out);
+  }
+}
+
+function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {
+  const field = a.field;
+  const op = canonicalOperator(a.operator);
+  switch (field.kind) {
+    case 'status':
+    case 'duration': {
+      // Both are numbers, whatever the endpoint: the status an integer, the duration milliseconds.
+      if (!a.expected || !(op === '==' || op === '!=' || ORDERING.has(op)) || hasVariable(a.expected)) return;
+      const type = field.kind === 'status' ? 'integer' : 'number';
+      if (!numberFits(type, a.expected)) {
+        const what = field.kind === 'status' ? 'the status is a number, such as 200 or 404' : 'the duration is a number of milliseconds, such as 2000';
+        out.push(
+          diag('invalid-type', `${quote(a.expected.raw)} cannot be compared with ${field.kind} by ${a.operator}: ${what}`, a.expected.start, a.expected.end),
+        );
+      }
+      return;
+    }
+    case 'header':
+      if (ORDERING.has(op)) out.push(orderingOnText(a, `a header is text (header ${field.name})`));
+      return;
+    case 'body': {
+      const path = field.path;
+      if (!path) {
+        if (ORDERING.has(op)) out.push(orderingOnText(a, 'body without a path is the whole body as text'));
+        return;
+      }
+      if (!check) return;
+      const returns = check.endpoint.returns;
+      const end = walkPath(catalog, returns, path.segments);
+      if (end.kind === 'not-shown') return;
+      if (end.kind === 'unknown') {
+        out.push(unknownField(path.segments[end.at], end, check.label, returns ?? ''));
+        return;
+      }
+      checkValue(a, op, end.types, out);
+      return;
+    }
+  }
+}
+
+/** `<` and its kin on a text: the operator is at fault. */
+function orderingOnText(a: Assertion, why: string): Diagnostic {
+  return diag('invalid-type', `${a.operator} compares numbers and dates; ${why}`, a.operatorSpan.start, a.operatorSpan.end);
+}
+
+function unknownField(segment: JsonPathSegment, step: { near?: string; list: boolean; on: string }, label: string, returns: string): Diagnostic {
+  if (segment.kind === 'name') {
+    const at = nameSpan(segment);
+    if (step.list) {
+      return diag(
+        'unknown-field',
+        `${step.on} is a list: '${segment.name}' is a field of its elements, reached with [*] or [N] (as in $[*].${segment.name}); ${label} returns ${returns}`,
+        at.start,
+        at.end,
+      );
+    }
+    const data: DiagnosticData | undefined = step.near !== undefined ? { replacement: step.near } : undefined;
+    return diag(
+      'unknown-field',
+      `'${segment.name}' is not a documented field of ${step.on} (${label} returns ${returns})${step.near !== undefined ? `; did you mean '${step.near}'?` : ''}`,
+      at.start,
+      at.end,
+      data,
+    );
+  }
+  const written = segment.kind === 'wildcard' ? 'a wildcard' : `[${segment.kind === 'index' ? segment.index : ''}]`;
+  return diag('unknown-field', `${written} selects nothing here: ${step.on} is not a list (${label} returns ${returns})`, segment.start, segment.end);
+}
+
+/** EXPECTED and the operator against what the path reaches. Loops, not closures: this runs for every assertion of a file. */
+function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceType[], out: Diagnostic[]): void {
+  const expected = a.expected;
+  if (ORDERING.has(op)) {
+    let numeric = false;
+    let temporal = false;
+    for (let i = 0; i < types.length; i++) {
+      const t = types[i].type;
+      // A value the docs leave open (`any`) may be a number.
+      if (t === 'any') return;
+      if (NUMERIC.has(t)) numeric = true;
+      else if (TEMPORAL.has(t)) temporal = true;
+    }
+    if (!numeric && !temporal) {
+      out.push(
+        diag(
+          'invalid-type',
+          `${a.operator} compares numbers and dates (number, integer, DateTime, Date); this field is documented as ${typesText(types)}`,
+          a.operatorSpan.start,
+          a.operatorSpan.end,
+        ),
+      );
+      return;
+    }
+    if (!expected || hasVariable(expected)) return;
+    if ((numeric && numberFits('number', expected)) || (temporal && timeFits(expected.text))) return;
+    out.push(
+      diag(
+        'invalid-type',
+        `${quote(expected.raw)} cannot be compared by ${a.operator} with ${numeric ? 'a number' : 'a date'}: ${numeric ? 'a number' : 'a date (yyyy-mm-dd) or an ISO 8601 date and time'} is expected`,
+        expected.start,
+        expected.end,
+      ),
+    );
+    return;
+  }
+  if (!expected || (op !== '==' && op !== '!=' && op !== 'includes') || hasVariable(expected)) return;
+  let problem: Diagnostic | undefined;
+  for (let i = 0; i < types.length; i++) {
+    const verdict = op === 'includes' ? includesVerdict(types[i], expected) : equalsVerdict(types[i], expected);
+    if (verdict === undefined) return;
+    problem ??= verdict;
+  }
+  if (problem) out.push(problem);
+}
+
+/** Whether `==` or `!=` could ever compare equal: undefined when it could, else the diagnostic. */
+function equalsVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
+  const text = expected.text;
+  if (!expected.quoted && text === 'null') {
+    return t.nullable || t.type === 'any' ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is not documented as nullable: it is never null`);
+  }
+  switch (t.type) {
+    case 'integer':
+    case 'number':
+      return !expected.quoted && numberFits(t.type, expected) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is ${article(t.type)}`);
+    case 'boolean':
+      return !expected.quoted && (text === 'true' || text === 'false') ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a boolean: true or false`);
+    case 'false':
+      return !expected.quoted && text === 'false' ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is false here`);
+    case 'DateTime':
+      return timeFits(text) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a DateTime (ISO 8601, such as 2026-09-14T08:00:00Z)`);
+    case 'Date':
+      return isDate(text) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a Date (yyyy-mm-dd)`);
+    case 'string':
+      return enumVerdict(t, expected);
+    default:
+      // An object, a list or what the docs do not show: not compared here.
+      return undefined;
+  }
+}
+
+/** `includes`: a text's enum (section 6), or an element of a list of scalars. */
+function includesVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
+  if (t.type === 'string') return enumVerdict(t, expected);
+  if (t.type.endsWith('[]')) {
+    const element = t.type.slice(0, -2);
+    if (!SCALAR_TYPES.has(element)) return undefined;
+    return equalsVerdict({ type: element, field: t.field, owner: t.owner, nullable: false }, expected);
+  }
+  return undefined;
+}
+
+function enumVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
+  const values = t.field?.enum;
+  const text = expected.text;
+  if (!values || values.length === 0 || values.includes(text)) return undefined;
+  // An open set (the docs say other values exist) takes others, but not a near miss of a listed one, as for parameters.
+  if (t.field?.enumOpen && !isNearMiss(text, values)) return undefined;
+  const near = closest(text, values);
+  const data: DiagnosticData | undefined =
+    near !== undefined
+      ? { replacement: expected.quoted ? `"${near}"` : near }
+      : values.length <= 10
+        ? { choices: values.map((v) => (expected.quoted ? `"${v}"` : v)) }
+        : undefined;
+  return diag(
+    'invalid-enum',
+    `${quote(text)} is not a documented value of ${fieldName(t)}; documented: ${values.join(', ')}${near !== undefined ? `. Did you mean ${near}?` : ''}`,
+    expected.start,
+    expected.end,
+    data,
+  );
+}
+
+function typeDiagnostic(t: PlaceType, expected: Expected, why: string): Diagnostic {
+  const shown = expected.quoted ? `${expected.raw} (quoted: a string)` : quote(expected.raw);
+  return diag(
+    'invalid-type',
+    `${shown} can never be the value here: ${why}${t.nullable && t.type !== 'any' ? ' (or null)' : ''}`,
+    expected.start,
+    expected.end,
+  );
+}
+
+/** A number literal, compared by value (section 6): an integer field takes `1` and `1.0`, not `1.5`. */
+function numberFits(type: 'integer' | 'number', expected: Expected): boolean {
+  if (expected.quoted) return false;
+  if (isDigits(expected.text)) return true;
+  return typeProblem('number', expected.text) === null && (type === 'number' || Number.isInteger(Number(expected.text)));
+}
+
+/** Digits alone (`200`, `2000`), the EXPECTED of most status and duration assertions: read without a regular expression. */
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** A value the ordering of dates reads: a Date or a DateTime, whichever the field is (they compare in time order). */
+function timeFits(text: string): boolean {
+  return isDateTime(text) || isDate(text);
+}
+
+function hasVariable(expected: Expected): boolean {
+  return expected.raw.includes('{{');
+}
+
+function fieldName(t: PlaceType): string {
+  if (t.field && t.owner) return `${t.owner.name}.${t.field.name}`;
+  return t.owner ? `a value of ${t.owner.name}` : 'the value';
+}
+
+function typesText(types: readonly PlaceType[]): string {
+  return [...new Set(types.map((t) => t.type))].join(' or ');
+}
+
+function article(type: string): string {
+  return type === 'integer' ? 'an integer' : 'a number';
+}
+
+function quote(text: string): string {
+  return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+}
