@@ -6,7 +6,7 @@
  * Children are built only when asked for, from the parsed value, and long arrays are cut
  * into ranges of at most CHUNK elements, so a very large body opens at once.
  */
-import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/index';
+import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue, type Timing } from '../../../server/src/sender/index';
 import { own } from '../../../server/src/core/index';
 import { documentationMarkdown } from './format';
 
@@ -30,10 +30,22 @@ export type ResponseSummary = Pick<
   error?: { kind: string; message: string };
   /** The API's own error message, for 4xx and 5xx bodies that carry one. */
   apiError?: string;
+  /** The same messages one by one, the response view lists them first. */
+  apiErrors?: string[];
   truncated?: { file: string; bytes: number; limit: number };
   pages?: number;
   incomplete?: string;
   warnings?: string[];
+  /** How long each part of the exchange took. */
+  timing?: Timing;
+  /** The redirects followed, in order. */
+  redirects?: { status: number; from: string; to: string }[];
+  /** Whether the access token went with the request that answered (undefined: not known, as for history). */
+  tokenSent?: boolean;
+  /** The request carried an Authorization header of its own. */
+  authorizationWritten?: boolean;
+  /** The request as it was sent, the token left out. */
+  sent?: { headers: [string, string][]; body?: string; contentType?: string };
 };
 
 export type NodeKind = 'status' | 'error' | 'message' | 'section' | 'header' | 'issue' | 'value' | 'range' | 'text';
@@ -342,7 +354,7 @@ export class ResponseTree {
   }
 }
 
-function labelOfFailure(kind: string): string {
+export function labelOfFailure(kind: string): string {
   switch (kind) {
     case 'refused':
       return 'Connection refused';
