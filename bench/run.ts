@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `view`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
+import { formatViewBench, runViewBench } from './view-bench';
 
 async function main() {
   const parts = process.argv.slice(2);
@@ -18,6 +19,10 @@ async function main() {
   if (want('scrub')) {
     console.log('\n## Scrubbing secrets from a large body (issue 17)\n');
     console.log(formatScrubBench(runScrubBench()));
+  }
+  if (want('view')) {
+    console.log("\n## The response view's model on a 20 MB body (issue 18)\n");
+    console.log(formatViewBench(runViewBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');

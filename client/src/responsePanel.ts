@@ -185,7 +185,7 @@ export class ResponsePanels implements vscode.Disposable {
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
-        else if (shown) await this.act(message.action, shown);
+        else if (shown) await this.act(message.action, shown, state.panel.viewColumn);
         return;
       case 'describe':
         if (shown && state.view && message.id === state.view.id) {
@@ -220,7 +220,7 @@ export class ResponsePanels implements vscode.Disposable {
     }
   }
 
-  private async act(action: string, shown: ShownResponse): Promise<void> {
+  private async act(action: string, shown: ShownResponse, column: vscode.ViewColumn | undefined): Promise<void> {
     const s = shown.summary;
     const name = viewTitle(s.method, s.url, s.status, s.error?.kind);
     const ext = bodyExtension(s.bodyKind === 'json' ? 'json' : s.bodyKind, s.contentType);
@@ -245,7 +245,8 @@ export class ResponsePanels implements vscode.Disposable {
         vscode.window.setStatusBarMessage('lpreq: body copied', 2000);
         return;
       case 'openRaw':
-        await this.documents.open(`${name}.${ext}`, rawBodyText(s.bodyKind, s.body, s.bodyText));
+        // In the view's own group, beside its tab: no third column.
+        await this.documents.open(`${name}.${ext}`, rawBodyText(s.bodyKind, s.body, s.bodyText), column);
         return;
       case 'saveBody':
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);

@@ -38,7 +38,8 @@ export class ResponsePresenter {
   }
 
   show(shown: ShownResponse, revealSidebar = false): void {
-    this.sidebar.show(shown.tree);
+    // The side bar's badge counts issues only where the side bar is the response view.
+    this.sidebar.show(shown.tree, !this.inEditor);
     if (this.inEditor) this.panels.show(shown);
     else if (revealSidebar) void this.sidebar.reveal();
   }

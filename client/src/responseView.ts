@@ -42,12 +42,12 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     this.view.message = `Sending ${what} …`;
   }
 
-  show(tree: ResponseTree): void {
+  show(tree: ResponseTree, badge = true): void {
     this.tree = tree;
     this.view.message = undefined;
     this.view.description = this.tree.summary();
     this.view.badge =
-      this.tree.issueCount > 0 ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` } : undefined;
+      badge && this.tree.issueCount > 0 ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` } : undefined;
     void vscode.commands.executeCommand('setContext', 'lpreq.hasResponse', true);
     this.changed.fire(undefined);
   }

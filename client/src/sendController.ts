@@ -176,21 +176,25 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await this.target(uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
-    await this.run(`${t.all.length} requests`, async (signal, progress) => {
-      let ok = 0;
-      let failed = 0;
-      for (const [i, r] of t.all.entries()) {
-        if (signal.aborted) break;
-        progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-        const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
-        if (result.ok) ok++;
-        else failed++;
-      }
-      const skipped = t.all.length - ok - failed;
-      void vscode.window.showInformationMessage(
-        `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
-      );
-    });
+    await this.run(
+      `${t.all.length} requests`,
+      async (signal, progress) => {
+        let ok = 0;
+        let failed = 0;
+        for (const [i, r] of t.all.entries()) {
+          if (signal.aborted) break;
+          progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
+          const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
+          if (result.ok) ok++;
+          else failed++;
+        }
+        const skipped = t.all.length - ok - failed;
+        void vscode.window.showInformationMessage(
+          `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
+        );
+      },
+      false,
+    );
   }
 
   private async sendOne(
@@ -233,6 +237,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       confirmNote: async (q) =>
         (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
     });
+    const sentMs = Date.now() - started;
     const secrets = [token, ...foreignSecrets, ...result.secretValues];
     const summary = results.summaryFromSend(result, { method: r.method, url: r.target }, (text) => sender.scrubSecrets(text, secrets));
     // Only a success answer is typed by the docs: an error body is not the documented resource.
@@ -252,20 +257,28 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(
-      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${Date.now() - started} ms` +
-        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}`,
+      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
+        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
     return result;
   }
 
-  /** Runs a send with a cancellable progress notification; Ctrl+Alt+K cancels too. */
-  private async run(title: string, task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>): Promise<void> {
+  /**
+   * Runs a send with its progress: in a cancellable notification, or, when the response view
+   * in the editor says the request is in flight and has its own Cancel, in the status bar.
+   * Ctrl+Alt+K cancels too. Sending a whole file keeps the notification (it counts the requests).
+   */
+  private async run(
+    title: string,
+    task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>,
+    quiet = this.settings().responseView === 'editor',
+  ): Promise<void> {
     const controller = new AbortController();
     this.inFlight.add(controller);
     await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', true);
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: true },
+        { location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: !quiet },
         async (progress, cancel) => {
           cancel.onCancellationRequested(() => controller.abort());
           await task(controller.signal, progress);
@@ -479,13 +492,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
 
 /**
  * The confirmation of a request that changes data in a protected environment: a modal whose
- * first button, the one Enter presses, is Cancel. VS Code's modal always adds a closing
- * button of its own (Escape), so that one is named Close, not a second Cancel.
+ * first button, the one focused and pressed by Enter, is Cancel. VS Code's modal always adds a
+ * button of its own for Escape, which the first item cannot be; it is named Don't Send (as
+ * Save, Don't Save, Cancel), so that no two buttons read the same.
  */
 async function confirmProtected(message: string, detail?: string): Promise<boolean> {
   const cancel: vscode.MessageItem = { title: 'Cancel' };
   const send: vscode.MessageItem = { title: 'Send' };
-  const close: vscode.MessageItem = { title: 'Close', isCloseAffordance: true };
+  const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
   const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, cancel, send, close);
   return answer === send;
 }

@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { buildView, shortName, viewTitle, type ViewContext } from '../../client/src/model/responseViewModel';
 import { groupIssues } from '../../client/src/model/issueGroups';
-import type { ResponseSummary } from '../../client/src/model/responseTree';
+import { ResponseTree, type ResponseSummary } from '../../client/src/model/responseTree';
+import { readSettings } from '../../client/src/model/settings';
 import { parseWebviewMessage } from '../../client/src/model/webviewMessages';
 import { contentSecurityPolicy, responsePage } from '../../client/src/model/webviewHtml';
 import { formatBytes, formatDuration, groupLabel } from '../../client/webview/model/format';
@@ -72,6 +73,28 @@ test('a 401 is an error body, never the success resource: the API messages first
   );
   // Even a resource handed in by mistake does not label an error body.
   assert.equal(buildView(summary({ status: 404, statusText: 'Not Found', body }), ctx).bodyLabel, 'Error body');
+});
+
+test("the side bar's tree is as honest: an error body is an error body, a cancelled request is not a failure", () => {
+  const body = { errors: [{ message: 'Invalid access token.' }] };
+  const error = new ResponseTree(summary({ status: 401, statusText: 'Unauthorized', body, resource: 'Module[]' }), () => ({ type: 'Module[]' }));
+  const labels = error.roots().map((n) => n.label);
+  assert.ok(labels.includes('Error body') && !labels.includes('Module[]'), labels.join(', '));
+  const none = { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty' as const, bytes: 0, resource: null };
+  const cancelled = new ResponseTree(summary({ ...none, error: { kind: 'cancelled', message: 'the request was cancelled' } }), () => undefined);
+  assert.equal(cancelled.summary(), 'cancelled');
+  assert.equal(cancelled.roots()[0].icon, 'info');
+});
+
+test('the response settings: the editor by default, the side bar when asked, one view per request unless reuse', () => {
+  assert.deepEqual([readSettings(() => undefined).responseView, readSettings(() => undefined).responseReuse], ['editor', false]);
+  const values = new Map<string, unknown>([
+    ['response.view', 'sidebar'],
+    ['response.reuse', true],
+  ]);
+  const s = readSettings((k) => values.get(k));
+  assert.deepEqual([s.responseView, s.responseReuse], ['sidebar', true]);
+  assert.equal(readSettings((k) => (k === 'response.view' ? 'somewhere' : undefined)).responseView, 'editor');
 });
 
 test('a request sent without a token says so, and offers to set one for its environment', () => {

@@ -151,7 +151,7 @@ export class ResponseTree {
   summary(): string {
     const r = this.response;
     const parts: string[] = [];
-    parts.push(r.status === null ? (r.error ? `failed: ${r.error.kind}` : 'no response') : `${r.status}`);
+    parts.push(r.status === null ? (r.error?.kind === 'cancelled' ? 'cancelled' : r.error ? `failed: ${r.error.kind}` : 'no response') : `${r.status}`);
     if (r.resource) parts.push(r.resource);
     if (this.issueCount > 0) parts.push(`${this.issueCount} ${this.issueCount === 1 ? 'issue' : 'issues'}`);
     return parts.join(' · ');
@@ -168,7 +168,8 @@ export class ResponseTree {
           'error',
           r.error ? `${labelOfFailure(r.error.kind)}` : 'No response',
           r.error?.message ?? '',
-          'error',
+          // A cancelled request did not fail: it is not marked as an error.
+          r.error?.kind === 'cancelled' ? 'info' : 'error',
           `${r.method} ${r.url}\n\n${r.error?.message ?? ''}`,
         ),
       );
@@ -279,7 +280,10 @@ export class ResponseTree {
   /** The body as the root of the value tree, labelled with its documented type. */
   private bodyNode(): ResponseNode {
     // The label is the documented type already: the description does not repeat it.
-    const node = this.valueNode([], this.response.body, this.response.resource ?? 'Body', this.response.resource !== null);
+    // An error body is not the documented resource, whatever the request was documented to return.
+    const error = this.response.status !== null && this.response.status >= 400;
+    const label = error ? 'Error body' : (this.response.resource ?? 'Body');
+    const node = this.valueNode([], this.response.body, label, !error && this.response.resource !== null);
     node.collapsible = isContainer(this.response.body) ? 'expanded' : 'none';
     node.icon = 'body';
     return node;

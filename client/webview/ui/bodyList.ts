@@ -7,7 +7,7 @@
 import type { BodyModel, RowPresentation } from '../model/bodyModel';
 import { JsonBodyModel } from '../model/bodyModel';
 import type { TypeInfo } from '../model/protocol';
-import { rowVisible, rowWindow, scrollTopFor, type ListMetrics } from '../model/viewport';
+import { contentHeight, rowVisible, rowWindow, scrollTopFor, type ListMetrics } from '../model/viewport';
 import { button, h, setMarked } from './dom';
 
 /** Below the height browsers stop drawing an element at (about 33 million pixels in Chromium). */
@@ -163,6 +163,7 @@ export class BodyList {
     el.root.classList.toggle('selected', index === this.selected);
     el.root.classList.toggle('has-issue', row.issues !== undefined);
     el.root.classList.toggle('range-row', row.kind === 'range');
+    el.root.classList.toggle('no-path', row.path === undefined);
     el.root.style.paddingLeft = `calc(${row.indent * 2}ch + 4px)`;
     el.root.setAttribute('aria-level', String(row.indent + 1));
     if (row.fold) el.root.setAttribute('aria-expanded', String(row.fold === 'open'));
@@ -242,9 +243,16 @@ export class BodyList {
     this.select(index);
   }
 
+  /** Scrolls to a row; the content is given its new height first (the row may have just been unfolded), or the scroll would stop at the old end. */
+  private scrollTo(index: number): void {
+    const m = this.metrics();
+    this.content.style.height = `${contentHeight(m)}px`;
+    this.element.scrollTop = scrollTopFor(index, m);
+  }
+
   private select(index: number): void {
     this.selected = Math.max(0, Math.min(this.model.rowCount - 1, index));
-    if (!rowVisible(this.selected, this.element.scrollTop, this.metrics())) this.element.scrollTop = scrollTopFor(this.selected, this.metrics());
+    if (!rowVisible(this.selected, this.element.scrollTop, this.metrics())) this.scrollTo(this.selected);
     this.draw();
   }
 
@@ -289,7 +297,7 @@ export class BodyList {
   /** Shows a row near the top of the view and selects it. */
   reveal(index: number): void {
     this.selected = index;
-    this.element.scrollTop = scrollTopFor(index, this.metrics());
+    this.scrollTo(index);
     this.draw();
     const el = this.pool.find((p) => p.root.dataset.index === String(index));
     if (el) {

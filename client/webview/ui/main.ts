@@ -68,7 +68,12 @@ function header(v: ViewData): HTMLElement {
     if (i > 0) facts.append(h('span', { class: 'sep', text: ' · ' }));
     facts.append(h('span', { class: 'fact', text: f }));
   });
-  const toolbar = h('div', { class: 'toolbar' }, ...v.actions.map((a) => action(a)));
+  // The actions read like code lenses: a line of links under the status.
+  const toolbar = h('div', { class: 'toolbar', attrs: { role: 'toolbar' } });
+  v.actions.forEach((a, i) => {
+    if (i > 0) toolbar.append(h('span', { class: 'action-sep', text: '|' }));
+    toolbar.append(action(a, 'action-link'));
+  });
   return h('header', { class: 'header' }, h('div', { class: 'status-line' }, status, facts), toolbar);
 }
 
@@ -143,6 +148,9 @@ function panel(id: Tab, ...children: (Node | string | undefined | false)[]): HTM
 /* ---------------- Body ---------------- */
 
 let findBar: { root: HTMLElement; input: HTMLInputElement; count: HTMLElement } | undefined;
+/** A page's text, wrapped, when it is short enough to draw whole (the list would cut its long lines). */
+let pageText: HTMLElement | undefined;
+const PAGE_TEXT_MAX_CHARS = 256 * 1024;
 let matches: number[] = [];
 let matchIndex = -1;
 
@@ -172,6 +180,9 @@ function bodyPanel(v: ViewData): HTMLElement {
     });
     toggle.dataset.action = 'toggleMarkup';
     p.append(h('div', { class: 'html-bar' }, h('span', { class: 'html-kind', text: 'HTML page' }), title, toggle));
+    pageText = h('div', { class: 'page-text' });
+    pageText.hidden = true;
+    p.append(pageText);
   }
   const bar = h('div', { class: 'find', attrs: { role: 'search' } });
   const input = h('input', { class: 'find-input', attrs: { type: 'text', placeholder: 'Find in the body', 'aria-label': 'Find in the body' } });
@@ -218,6 +229,12 @@ function setBodyModel(): void {
     const title = app.querySelector('.html-title');
     if (title) title.textContent = page.title ?? '(no title)';
     model = new TextBodyModel(htmlMode === 'text' ? page.text : bodyText);
+    const wrapped = htmlMode === 'text' && page.text.length <= PAGE_TEXT_MAX_CHARS && (!findBar || findBar.root.hidden);
+    if (pageText) {
+      pageText.replaceChildren(...page.text.split('\n').map((l) => h('p', { text: l })));
+      pageText.hidden = !wrapped;
+    }
+    list.element.hidden = wrapped;
   } else model = new TextBodyModel(bodyText);
   list.setModel(model);
   if (findBar && !findBar.root.hidden) runFind();
@@ -227,9 +244,15 @@ function openFind(): void {
   if (!findBar) return;
   selectTab('body');
   findBar.root.hidden = false;
+  // A page's wrapped text gives way to its lines, where matches are found.
+  if (pageText && !pageText.hidden && list) {
+    pageText.hidden = true;
+    list.element.hidden = false;
+    list.draw();
+  }
   const selected = window.getSelection()?.toString();
   if (selected && selected.length < 200 && !selected.includes('\n')) findBar.input.value = selected;
-  findBar.input.focus();
+  findBar.input.focus({ preventScroll: true });
   findBar.input.select();
   runFind();
 }
@@ -239,7 +262,7 @@ function closeFind(): void {
   findBar.root.hidden = true;
   matches = [];
   list?.setQuery('');
-  list?.element.focus();
+  list?.element.focus({ preventScroll: true });
 }
 
 function runFind(): void {
@@ -269,7 +292,7 @@ function revealPath(path: string): void {
   const row = model.rowOfPath(path);
   if (row !== undefined) {
     list.reveal(row);
-    list.element.focus();
+    list.element.focus({ preventScroll: true });
   }
 }
 
@@ -443,6 +466,7 @@ function render(v: ViewData): void {
   list = undefined;
   model = undefined;
   findBar = undefined;
+  pageText = undefined;
   const treeRoot = h('div', { class: 'tree' });
   tree.reset(treeRoot);
   const content = h(
