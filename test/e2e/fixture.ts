@@ -101,6 +101,8 @@ export async function startFakeApi(): Promise<FakeApi> {
       const path = (req.url ?? '').split('?')[0];
       res.setHeader('content-type', 'application/json; charset=utf-8');
       if (path === '/api/v1/courses/1/modules' && req.method === 'POST') {
+        // A server that echoes the credentials it was given: the view must not show them.
+        if (req.headers.authorization) res.setHeader('x-echoed-authorization', req.headers.authorization);
         const name = new URLSearchParams(body).get('module[name]') ?? MODULE.name;
         res.end(JSON.stringify({ ...MODULE, name }));
       } else if (path === '/api/v1/courses/1/modules' && req.method === 'GET') {

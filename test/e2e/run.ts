@@ -203,9 +203,10 @@ async function editorText(page: Page): Promise<string> {
 /**
  * The page of the response view on screen. A webview is VS Code's iframe (class webview)
  * holding the extension's page in an inner iframe (fake.html); views of other requests stay
- * in the page, hidden, so the one whose frame is visible is taken.
+ * in the page, hidden, so the one whose frame is visible is taken, with this status (and,
+ * where another view may show the same, a header line that matches `facts`).
  */
-async function responseFrame(page: Page, status: string | RegExp, timeout = 30_000): Promise<Frame> {
+async function responseFrame(page: Page, status: string | RegExp, timeout = 30_000, facts?: RegExp): Promise<Frame> {
   const deadline = Date.now() + timeout;
   let seen = '';
   for (;;) {
@@ -223,7 +224,9 @@ async function responseFrame(page: Page, status: string | RegExp, timeout = 30_0
         .catch(() => null);
       if (text === null) continue;
       seen = text;
-      if (typeof status === 'string' ? text === status : status.test(text)) return f;
+      if (!(typeof status === 'string' ? text === status : status.test(text))) continue;
+      // Views of several requests may show the same status: their header lines tell them apart.
+      if (!facts || facts.test((await f.locator('.facts').first().textContent({ timeout: 200 }).catch(() => null)) ?? '')) return f;
     }
     if (Date.now() > deadline) throw new Error(`no response view showing ${String(status)} (last seen: '${seen}')`);
     await page.waitForTimeout(150);
@@ -437,6 +440,15 @@ async function main(): Promise<number> {
     if (!(await position.innerText()).includes(String(MODULE.position))) throw new Error(`position row: ${await position.innerText()}`);
     await f.locator('.row[data-path="$.experimental_flag"] .type', { hasText: 'undocumented' }).waitFor();
     await f.locator('.row[data-path="$.experimental_flag"] .issue-mark').waitFor();
+    // The server echoed the token in a header: the view shows it masked, and its page holds it nowhere.
+    await f.locator('.tab[data-tab="headers"]').click();
+    const echoed = await f.locator('tr', { hasText: 'x-echoed-authorization' }).innerText();
+    if (!echoed.includes('Bearer ***')) throw new Error(`the echoed header reads: ${echoed}`);
+    for (const frame of page.frames()) {
+      const html = String(await frame.evaluate('document.documentElement?.outerHTML ?? ""').catch(() => ''));
+      if (html.includes(TOKEN)) throw new Error(`the token is in the page of ${frame.url().slice(0, 80)}`);
+    }
+    await f.locator('.tab[data-tab="body"]').click();
   });
 
   await check("the view's actions: Copy as cURL without the token, Copy Body, and the raw body as a read-only document", async () => {
@@ -459,6 +471,13 @@ async function main(): Promise<number> {
     await raw.hover();
     await raw.locator('.tab-actions .action-label').first().click();
     await raw.waitFor({ state: 'detached', timeout: 10_000 });
+    // A field's documentation: one read-only Markdown preview.
+    await f.locator('.row[data-path="$.workflow_state"] .type').click();
+    const docs = page.locator('.tabs-container .tab', { hasText: 'lpreq documentation.md' }).first();
+    await docs.waitFor({ timeout: 15_000 });
+    await docs.hover();
+    await docs.locator('.tab-actions .action-label').first().click();
+    await docs.waitFor({ state: 'detached', timeout: 10_000 });
   });
   await shot(page, 'response-view.png');
   if (screenshots) {
@@ -504,7 +523,7 @@ async function main(): Promise<number> {
   await check('a 20 MB body shows its first screen at once and scrolls without stalls (timed)', async () => {
     const sent = Date.now();
     await sendLine(page, 'courses/4/modules');
-    const f = await responseFrame(page, '200 OK', 60_000);
+    const f = await responseFrame(page, '200 OK', 60_000, /MB/);
     await f.locator('.row[data-path="$[0].id"]').waitFor({ timeout: 60_000 });
     await f.waitForFunction('document.body.dataset.firstScreenMs !== undefined', undefined, { timeout: 60_000 });
     const shown = Date.now() - sent;
@@ -528,6 +547,9 @@ async function main(): Promise<number> {
         `a range opened in ${scroll.open.toFixed(0)} ms; the longest drawing ${String(await f.evaluate('document.body.dataset.maxDrawMs'))} ms`,
     );
     if (!/MB/.test(facts)) throw new Error(`the header line does not say the size: ${facts}`);
+    // A list millions of pixels tall squeezes nothing above it.
+    const tabsHeight = Number(await f.evaluate("document.querySelector('.tabs').getBoundingClientRect().height"));
+    if (tabsHeight < 16) throw new Error(`the tabs are squeezed to ${tabsHeight} px`);
     // For `npm run bench view`, which prints them beside the model's own figures.
     const dir = join(repo, 'test/.tmp');
     mkdirSync(dir, { recursive: true });
@@ -552,7 +574,7 @@ async function main(): Promise<number> {
 
   await check('issues are grouped by path pattern and kind, and a click reveals the field in the body', async () => {
     await sendLine(page, 'courses/5/modules');
-    const f = await responseFrame(page, '200 OK');
+    const f = await responseFrame(page, '200 OK', 30_000, /KB/);
     await f.locator('.facts', { hasText: 'issues' }).waitFor({ timeout: 30_000 });
     await f.locator('.tab[data-tab="issues"]').click();
     const group = f.locator('.issue-group-label', { hasText: `$[*].x_internal_rank · undocumented × ${GROUPED_COUNT.toLocaleString('en-US')}` });
@@ -570,7 +592,7 @@ async function main(): Promise<number> {
 
   await check('a request in flight is said and dims the previous answer; Cancel shows it cancelled, not failed', async () => {
     await sendLine(page, 'courses/6/modules');
-    let f = await responseFrame(page, '200 OK', SLOW_MS + 15_000);
+    let f = await responseFrame(page, '200 OK', SLOW_MS + 15_000, /^\d+ B\b/);
     await f.locator('.status').waitFor();
     await sendLine(page, 'courses/6/modules');
     await f.locator('.banner-progress', { hasText: "Sending 'A slow list'" }).waitFor({ timeout: 10_000 });
@@ -660,7 +682,7 @@ async function main(): Promise<number> {
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility').catch(() => undefined);
     await toTop(page);
     await sendLine(page, 'courses/5/modules');
-    const f = await responseFrame(page, '200 OK').catch(() => undefined);
+    const f = await responseFrame(page, '200 OK', 30_000, /KB/).catch(() => undefined);
     await f
       ?.locator('.row[data-path="$[9].items_count"]')
       .waitFor({ timeout: 10_000 })
