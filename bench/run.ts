@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `view`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
 import { formatRunnerBench, runRunnerBench } from './runner-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
+import { formatViewBench, runViewBench } from './view-bench';
 
 async function main() {
   const parts = process.argv.slice(2);
@@ -23,6 +24,10 @@ async function main() {
   if (want('runner')) {
     console.log('\n## The test runner: its cost per request beyond the exchange (issue 19)\n');
     console.log(formatRunnerBench(await runRunnerBench()));
+  }
+  if (want('view')) {
+    console.log("\n## The response view's model on a 20 MB body (issue 18)\n");
+    console.log(formatViewBench(runViewBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');

@@ -5,7 +5,9 @@
 // business. The client imports server code only through those entry files and the files at
 // the top of server/src (the bundled catalog). Every form of import is read: `import`,
 // `export ... from`, `import()`, `require()` and `typeof import()`. Tests are not checked:
-// they may import the unit they test.
+// they may import the unit they test. The response view's webview (client/webview) is a
+// browser bundle of its own: it imports nothing outside its folder, no package and no Node
+// module; the extension reaches only its pure models (client/webview/model).
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 
@@ -28,6 +30,7 @@ function layerOf(path) {
     return slash === -1 ? 'server' : rest.slice(0, slash);
   }
   if (path.startsWith('client/src/')) return 'client';
+  if (path.startsWith('client/webview/')) return 'webview';
   if (path.startsWith('bench/')) return 'bench';
   return undefined;
 }
@@ -48,6 +51,8 @@ export default {
       coreOutside: 'The core imports nothing outside server/src/core ({{source}}).',
       entry: 'Import server/src/{{layer}} through its entry file ({{entry}}), not {{source}}.',
       clientServer: 'The client imports server code only through the entry files of the core, the sender and the node helpers ({{source}}).',
+      webview: 'The webview imports only its own folder, client/webview, and no package or Node module ({{source}}): it runs in a browser page.',
+      clientWebview: 'The extension imports only the pure models of the webview, client/webview/model ({{source}}).',
     },
   },
   create(context) {
@@ -59,6 +64,11 @@ export default {
 
     function check(node, source) {
       if (typeof source !== 'string') return;
+      if (from === 'webview') {
+        const inside = source.startsWith('.') && layerOf(posix(relative(cwd, resolve(dirname(context.filename), source)))) === 'webview';
+        if (!inside) context.report({ node, messageId: 'webview', data: { source } });
+        return;
+      }
       if (!source.startsWith('.')) {
         if (from === 'core' && (NOT_IN_CORE.test(source) || source.startsWith('node:') || BUILTINS.has(source.split('/')[0]))) {
           context.report({ node, messageId: 'corePackage', data: { source } });
@@ -69,6 +79,10 @@ export default {
       const to = layerOf(target);
       if (from === 'core') {
         if (to !== 'core') context.report({ node, messageId: 'coreOutside', data: { source } });
+        return;
+      }
+      if (to === 'webview') {
+        if (!target.startsWith('client/webview/model/')) context.report({ node, messageId: 'clientWebview', data: { source } });
         return;
       }
       if (to === undefined || to === from || to === 'server' || to === 'client' || to === 'bench') return;

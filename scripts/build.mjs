@@ -1,6 +1,6 @@
 // Bundles the command line, the language server and the VS Code client with esbuild.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { LAZY_BUILTINS, LAZY_BUILTINS_FILTER, lazyBuiltinsKey, patchLazyBuiltins } from './lazyBuiltins.mjs';
 import { writeNotices } from './notices.mjs';
@@ -68,6 +68,27 @@ const results = await Promise.all(
 );
 if (existsSync('client/src/extension.ts')) {
   results.push(await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }));
+}
+// The response view's webview: a browser bundle of its own, and its stylesheet, in the only
+// folder the webview may load from (dist/media, its localResourceRoots).
+if (existsSync('client/webview/ui/main.ts')) {
+  results.push(
+    await build({
+      entryPoints: ['client/webview/ui/main.ts'],
+      outfile: 'dist/media/response.js',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome114',
+      minify: true,
+      sourcemap: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+      metafile: true,
+    }),
+  );
+  mkdirSync('dist/media', { recursive: true });
+  copyFileSync('client/webview/response.css', 'dist/media/response.css');
 }
 // A file the patch knows that no bundle loaded has moved: the patch would do nothing, silently.
 const unpatched = [...LAZY_BUILTINS.keys()].filter((key) => !patchedFiles.has(key));

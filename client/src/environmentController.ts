@@ -140,8 +140,9 @@ export class EnvironmentController implements vscode.Disposable {
     this.changed.fire(name);
   }
 
-  async setToken(replace: boolean): Promise<void> {
-    const env = this.selected;
+  /** Sets the token of the chosen environment, or of `environment` (a response view's "Set Access Token for 'local'"). */
+  async setToken(replace: boolean, environment?: string): Promise<void> {
+    const env = environment !== undefined && hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, environment) ? environment : this.selected;
     const key = tokenSecretKey(env);
     const existing = await this.context.secrets.get(key);
     const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;

@@ -1,7 +1,8 @@
 /**
  * The VS Code extension: the language client, the environment and its token, sending
- * through code lenses and commands, and the Response and History views. Activation does
- * as little as it can: the sender and the catalog load on the first send or code lens.
+ * through code lenses and commands, the response view (an editor beside the request, or the
+ * side bar's tree) and the History view. Activation does as little as it can: the sender and
+ * the catalog load on the first send or code lens.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,6 +14,9 @@ import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
 import type { ResponseNode } from './model/responseTree';
 import { readSettings, type LpreqSettings } from './model/settings';
+import { ResponseDocuments } from './responseDocuments';
+import { ResponsePanels } from './responsePanel';
+import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
 
@@ -26,6 +30,8 @@ function settings(): LpreqSettings {
 /** What the in-editor tests (test/e2e/electron-suite.ts) may read; given only in test mode. */
 export interface LpreqTestApi {
   response(): { summary: string; labels: string[] } | undefined;
+  /** What the response view in the editor shows last: its title, header line and body label. */
+  responseView(): { title: string; status: string; facts: string[]; bodyLabel: string } | undefined;
   historyDir(): string | undefined;
 }
 
@@ -53,10 +59,24 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     return store;
   };
 
-  const responseView = new ResponseView();
+  const documents = new ResponseDocuments();
+  const responseView = new ResponseView(documents);
   const historyView = new HistoryView(historyStore, () => settings().historySize);
-  const sender = new SendController(environments, responseView, historyView, settings, historyStore, output);
-  context.subscriptions.push(responseView, historyView, sender);
+  // The panels' actions call the sender, made just below (they run only after activation).
+  const panels: ResponsePanels = new ResponsePanels(
+    context,
+    documents,
+    {
+      sendAgain: (ref): Promise<void> => sender.sendAgain(ref),
+      copyCurl: (shown): Promise<void> => sender.copyCurlOf(shown),
+      setToken: (environment) => environments.setToken(false, environment),
+      cancel: () => sender.cancel(),
+    },
+    output,
+  );
+  const presenter: ResponsePresenter = new ResponsePresenter(responseView, panels, settings);
+  const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
+  context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
@@ -82,7 +102,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.
   register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));
-  register('lpreq.setToken', () => environments.setToken(false));
+  // An environment name as argument (a response view's "Set Access Token for 'local'") sets that one's.
+  register('lpreq.setToken', (name?: unknown) => environments.setToken(false, typeof name === 'string' ? name : undefined));
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
   register('lpreq.showOutput', () => output.show());
@@ -138,6 +159,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       };
       walk(tree.roots(), 0);
       return { summary: tree.summary(), labels };
+    },
+    responseView: () => {
+      const v = panels.current;
+      return v ? { title: v.title, status: v.status.text, facts: v.facts, bodyLabel: v.bodyLabel } : undefined;
     },
     historyDir: () => historyStore()?.dir,
   };

@@ -1,10 +1,13 @@
 /**
- * The Response view: the typed response tree of the last exchange. The tree itself is
- * model/responseTree.ts; this file only turns its nodes into TreeItems.
+ * The side bar's Response view (`lpreq.response.view: sidebar`): the typed response tree of
+ * the last exchange. The tree itself is model/responseTree.ts; this file only turns its nodes
+ * into TreeItems. The raw body and a field's documentation open as read-only documents.
  */
 import * as vscode from 'vscode';
 import { copyText, documentationMarkdown } from './model/format';
 import type { NodeIcon, ResponseNode, ResponseTree } from './model/responseTree';
+import { viewTitle } from './model/responseViewModel';
+import { bodyExtension, rawBodyText, type ResponseDocuments } from './responseDocuments';
 
 const ICONS: Record<NodeIcon, [string, string?]> = {
   pass: ['pass', 'testing.iconPassed'],
@@ -25,9 +28,8 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<ResponseNode>;
   private tree: ResponseTree | undefined;
-  private generation = 0;
 
-  constructor() {
+  constructor(private readonly documents: ResponseDocuments) {
     this.view = vscode.window.createTreeView('lpreq.response', { treeDataProvider: this, showCollapseAll: true });
   }
 
@@ -40,17 +42,12 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     this.view.message = `Sending ${what} …`;
   }
 
-  /** A prefix for the node ids of the next tree, so that a new response starts collapsed as it should. */
-  nextIdPrefix(): string {
-    return `g${++this.generation}`;
-  }
-
-  show(tree: ResponseTree): void {
+  show(tree: ResponseTree, badge = true): void {
     this.tree = tree;
     this.view.message = undefined;
     this.view.description = this.tree.summary();
     this.view.badge =
-      this.tree.issueCount > 0 ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` } : undefined;
+      badge && this.tree.issueCount > 0 ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` } : undefined;
     void vscode.commands.executeCommand('setContext', 'lpreq.hasResponse', true);
     this.changed.fire(undefined);
   }
@@ -111,25 +108,21 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     vscode.window.setStatusBarMessage(`lpreq: copied ${target.jsonPath}`, 2000);
   }
 
-  /** The raw body in an untitled editor: JSON pretty-printed when it is small enough. */
+  /** The raw body as a read-only document (`GET modules · 200.json`): JSON pretty-printed when it is small enough. */
   async openRaw(): Promise<void> {
     const r = this.tree?.response;
     if (!r) return;
-    let content = r.bodyText;
-    if (r.bodyKind === 'json' && r.bodyText.length < 5 * 1024 * 1024) content = JSON.stringify(r.body, null, 2);
-    const doc = await vscode.workspace.openTextDocument({ language: r.bodyKind === 'json' ? 'json' : 'plaintext', content });
-    await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    const name = viewTitle(r.method, r.url, r.status, r.error?.kind);
+    await this.documents.open(`${name}.${bodyExtension(r.bodyKind, r.contentType)}`, rawBodyText(r.bodyKind, r.body, r.bodyText));
   }
 
+  /** A field's documentation in one read-only Markdown preview. */
   async showDocumentation(node?: ResponseNode): Promise<void> {
     const target = node ?? this.view.selection[0];
     if (!target) return;
     const label = target.jsonPath ?? target.label;
     const content = `# ${label}\n\n${documentationMarkdown(label, target.documented, target.issues).replace(/\$\(warning\)/g, '⚠')}\n`;
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri).then(undefined, async () => {
-      await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-    });
+    await this.documents.showMarkdown('lpreq documentation.md', content);
   }
 
   dispose(): void {

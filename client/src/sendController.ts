@@ -15,7 +15,8 @@ import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import type { ResponseView } from './responseView';
+import type { RequestRef, ShownResponse } from './responsePanel';
+import type { ResponsePresenter } from './responsePresenter';
 
 type SenderModule = typeof import('../../server/src/sender/index');
 type RequestsModule = typeof import('./model/requests');
@@ -55,7 +56,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
 
   constructor(
     private readonly environments: EnvironmentController,
-    private readonly responseView: ResponseView,
+    private readonly presenter: ResponsePresenter,
     private readonly historyView: HistoryView,
     private readonly settings: () => LpreqSettings,
     private readonly history: () => HistoryStore | undefined,
@@ -138,10 +139,10 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         const detail =
           withErrors.length === 1
             ? `${first.errors.length} ${first.errors.length === 1 ? 'error' : 'errors'}, the first: ${first.errors[0].message}`
-            : `${withErrors.length} requests have errors; the first, ${describeRequest(first.r)}: ${first.errors[0].message}`;
+            : `${withErrors.length} requests have errors; the first, '${describeRequest(first.r)}': ${first.errors[0].message}`;
         const answer = await vscode.window.showWarningMessage(
           withErrors.length === 1
-            ? `The request ${describeRequest(first.r)} still has errors. Send it anyway?`
+            ? `The request '${describeRequest(first.r)}' still has errors. Send it anyway?`
             : 'Some requests still have errors. Send them anyway?',
           { modal: true, detail },
           'Send Anyway',
@@ -152,13 +153,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const env = this.environments.selected;
     const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
     if (changing.length > 0) {
-      const what = changing.length === 1 ? `${changing[0].method} ${describeRequest(changing[0])}` : `${changing.length} requests that change data`;
-      const answer = await vscode.window.showWarningMessage(
-        `'${env ?? ''}' is a protected environment. Send ${what}?`,
-        { modal: true, detail: 'POST, PUT, PATCH and DELETE change data on the server.' },
-        'Send',
+      const what = changing.length === 1 ? `${changing[0].method} '${describeRequest(changing[0])}'` : `${changing.length} requests that change data`;
+      return confirmProtected(
+        `'${env ?? ''}' is a protected environment. Send ${what} to '${env ?? ''}'?`,
+        'POST, PUT, PATCH and DELETE change data on the server.',
       );
-      if (answer !== 'Send') return false;
     }
     return true;
   }
@@ -177,21 +176,25 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await this.target(uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
-    await this.run(`${t.all.length} requests`, async (signal, progress) => {
-      let ok = 0;
-      let failed = 0;
-      for (const [i, r] of t.all.entries()) {
-        if (signal.aborted) break;
-        progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-        const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
-        if (result.ok) ok++;
-        else failed++;
-      }
-      const skipped = t.all.length - ok - failed;
-      void vscode.window.showInformationMessage(
-        `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
-      );
-    });
+    await this.run(
+      `${t.all.length} requests`,
+      async (signal, progress) => {
+        let ok = 0;
+        let failed = 0;
+        for (const [i, r] of t.all.entries()) {
+          if (signal.aborted) break;
+          progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
+          const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
+          if (result.ok) ok++;
+          else failed++;
+        }
+        const skipped = t.all.length - ok - failed;
+        void vscode.window.showInformationMessage(
+          `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
+        );
+      },
+      false,
+    );
   }
 
   private async sendOne(
@@ -207,9 +210,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       responses = new Map();
       this.responses.set(key, responses);
     }
-    this.responseView.sending(describeRequest(r));
-    void this.responseView.reveal();
+    const ref: RequestRef = { uri: doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
+    const viewKey = this.presenter.key(ref);
+    this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
     const token = await this.environments.token();
+    const foreignSecrets = await this.environments.otherTokens(doc.uri);
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
     const result = await sender.sendBlock(parsed, r.blockIndex, {
@@ -217,7 +222,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       environments,
       token,
       // The tokens kept for the other environments go nowhere from this one.
-      foreignSecrets: await this.environments.otherTokens(doc.uri),
+      foreignSecrets,
       responses,
       system: systemContext(doc, sender.parseDotenv),
       readFile: (file, encoding) => this.readBodyFileOf(doc, file, encoding),
@@ -232,26 +237,48 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       confirmNote: async (q) =>
         (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
     });
-    const summary = results.summaryFromSend(result, { method: r.method, url: r.target });
-    const returns = result.resource ?? result.request?.returns ?? null;
-    this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, returns, p), this.responseView.nextIdPrefix()));
+    const sentMs = Date.now() - started;
+    const secrets = [token, ...foreignSecrets, ...result.secretValues];
+    const summary = results.summaryFromSend(result, { method: r.method, url: r.target }, (text) => sender.scrubSecrets(text, secrets));
+    // Only a success answer is typed by the docs: an error body is not the documented resource.
+    const returns = result.ok ? result.resource : null;
+    const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
+    this.presenter.show({
+      key: viewKey,
+      summary,
+      tree: new trees.ResponseTree(summary, describe, this.nextIdPrefix()),
+      describe,
+      environment: environments.selected,
+      tokenSet: token !== undefined && token.length > 0,
+      ref,
+      prepared: result.request,
+      curlSecrets: secrets.filter((x): x is string => typeof x === 'string' && x !== token),
+    });
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(
-      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${Date.now() - started} ms` +
-        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}`,
+      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
+        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
     return result;
   }
 
-  /** Runs a send with a cancellable progress notification; Ctrl+Alt+K cancels too. */
-  private async run(title: string, task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>): Promise<void> {
+  /**
+   * Runs a send with its progress: in a cancellable notification, or, when the response view
+   * in the editor says the request is in flight and has its own Cancel, in the status bar.
+   * Ctrl+Alt+K cancels too. Sending a whole file keeps the notification (it counts the requests).
+   */
+  private async run(
+    title: string,
+    task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>,
+    quiet = this.settings().responseView === 'editor',
+  ): Promise<void> {
     const controller = new AbortController();
     this.inFlight.add(controller);
     await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', true);
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: true },
+        { location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: !quiet },
         async (progress, cancel) => {
           cancel.onCancellationRequested(() => controller.abort());
           await task(controller.signal, progress);
@@ -351,13 +378,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const prepared = rebuilt;
     if (needsConfirmation(prepared.method, this.environments.isProtected())) {
-      const answer = await vscode.window.showWarningMessage(
-        `'${envs.selected ?? ''}' is a protected environment. Send ${prepared.method} ${prepared.url} again?`,
-        { modal: true },
-        'Send',
-      );
-      if (answer !== 'Send') return;
+      const env = envs.selected ?? '';
+      if (!(await confirmProtected(`'${env}' is a protected environment. Send ${prepared.method} ${prepared.url} to '${env}' again?`))) return;
     }
+    const key = this.presenter.key(undefined);
+    this.presenter.sending(key, prepared, `Sending ${prepared.method} ${prepared.url} again …`);
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
       const token = await this.environments.token();
       const foreignSecrets = await this.environments.otherTokens();
@@ -381,8 +406,18 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       await store.add(
         sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }),
       );
-      const summary = results.summaryFromSend(result, prepared);
-      this.responseView.show(new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, prepared.returns, p), this.responseView.nextIdPrefix()));
+      const summary = results.summaryFromSend(result, prepared, scrub);
+      const describe = (p: string) => sender.describeAt(checker.catalog, response.ok ? typed.resource : null, p);
+      this.presenter.show({
+        key: this.presenter.key(undefined),
+        summary,
+        tree: new trees.ResponseTree(summary, describe, this.nextIdPrefix()),
+        describe,
+        environment: envs.selected,
+        tokenSet: token !== undefined && token.length > 0,
+        prepared,
+        curlSecrets: foreignSecrets,
+      });
       this.historyView.refresh();
     });
   }
@@ -398,17 +433,75 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const entry = await store?.get(historyId);
     if (!entry) return;
     const { sender, results, trees, checker } = await load();
-    const summary = results.summaryFromHistory(entry);
-    this.responseView.show(
-      new trees.ResponseTree(summary, (p) => sender.describeAt(checker.catalog, entry.resource ?? null, p), this.responseView.nextIdPrefix()),
+    // Stored without the token already; scrubbed again with the tokens known now.
+    const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
+    const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
+    const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
+    const describe = (p: string) => sender.describeAt(checker.catalog, ok ? (entry.resource ?? null) : null, p);
+    this.presenter.show(
+      {
+        key: this.presenter.key(undefined),
+        summary,
+        tree: new trees.ResponseTree(summary, describe, this.nextIdPrefix()),
+        describe,
+        environment: entry.environment,
+        tokenSet: true,
+      },
+      true,
     );
-    await this.responseView.reveal();
+  }
+
+  /** Sends the request a response view shows again, found in its file by name, title or request line. */
+  async sendAgain(ref: RequestRef): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(ref.uri);
+    const { requests, checker } = await load();
+    const { requests: all } = requests.parseRequests(checker, doc.getText(), this.environments.environments(doc.uri));
+    const found =
+      (ref.name !== undefined ? all.find((r) => r.name === ref.name) : undefined) ??
+      (ref.title !== undefined ? all.find((r) => r.title === ref.title) : undefined) ??
+      all.find((r) => r.method === ref.method && r.target === ref.target) ??
+      requests.requestAtLine(all, ref.line);
+    if (!found) {
+      void vscode.window.showWarningMessage(`lpreq: the request ${ref.method} ${ref.target} is no longer in ${vscode.workspace.asRelativePath(ref.uri)}.`);
+      return;
+    }
+    await this.send(ref.uri, found.line);
+  }
+
+  /** "Copy as cURL" of a response view: the request as it was prepared, the token read from $LPREQ_TOKEN. */
+  async copyCurlOf(shown: ShownResponse): Promise<void> {
+    if (!shown.prepared) return;
+    const { sender } = await load();
+    const token = await this.environments.token();
+    await vscode.env.clipboard.writeText(sender.toCurl(shown.prepared, { token, secrets: shown.curlSecrets ?? [] }));
+    void vscode.window.showInformationMessage('lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.');
+  }
+
+  private generation = 0;
+
+  /** A prefix for the node ids of the next tree, so that a new response starts collapsed as it should. */
+  private nextIdPrefix(): string {
+    return `g${++this.generation}`;
   }
 
   dispose(): void {
     this.cancel();
     this.lensesChanged.dispose();
   }
+}
+
+/**
+ * The confirmation of a request that changes data in a protected environment: a modal whose
+ * first button, the one focused and pressed by Enter, is Cancel. VS Code's modal always adds a
+ * button of its own for Escape, which the first item cannot be; it is named Don't Send (as
+ * Save, Don't Save, Cancel), so that no two buttons read the same.
+ */
+async function confirmProtected(message: string, detail?: string): Promise<boolean> {
+  const cancel: vscode.MessageItem = { title: 'Cancel' };
+  const send: vscode.MessageItem = { title: 'Send' };
+  const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
+  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, cancel, send, close);
+  return answer === send;
 }
 
 /** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */

@@ -18,7 +18,7 @@ const run = (cmd, args, cwd) => {
 run(process.execPath, ['scripts/build.mjs'], root);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'dist'), { recursive: true });
-for (const f of ['client.js', 'server.js', 'THIRD-PARTY-NOTICES.txt']) cpSync(join(root, 'dist', f), join(stage, 'dist', f));
+for (const f of ['client.js', 'server.js', 'THIRD-PARTY-NOTICES.txt', 'media']) cpSync(join(root, 'dist', f), join(stage, 'dist', f), { recursive: true });
 for (const f of ['syntaxes', 'snippets', 'language-configuration.json', '.vscodeignore']) cpSync(join(root, f), join(stage, f), { recursive: true });
 mkdirSync(join(stage, 'images'));
 for (const f of ['icon.png', 'activity.svg', 'file-icon.svg']) cpSync(join(root, 'images', f), join(stage, 'images', f));

@@ -84,7 +84,7 @@ test("a body file's bytes are read again to resend it, never the text that descr
 });
 
 test('a stored entry shows again as a response with its body parsed', () => {
-  const s = summaryFromHistory(entry);
+  const s = summaryFromHistory(entry, (t) => t);
   assert.equal(s.bodyKind, 'json');
   assert.deepEqual(s.body, { id: 1 });
   assert.equal(s.resource, 'Module');

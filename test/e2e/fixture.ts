@@ -49,7 +49,50 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** POST /api/v1/courses/1/modules answers a Module; GET lists two; anything else is the API's 404. */
+/** The error page of a web server in front of the API. */
+export const HTML_500_TITLE = '500 Internal Server Error';
+const HTML_500 = `<!DOCTYPE html><html><head><title>${HTML_500_TITLE}</title><style>body{font-family:serif}</style></head>
+<body><h1>Internal Server Error</h1><p>The server encountered an internal error and was unable to complete your request.</p>
+<script>console.log("not text")</script><hr><address>nginx</address></body></html>`;
+
+/** Modules as a long list has them: complete, plus a field the docs do not describe. */
+function modules(count: number, description = 0): string {
+  const items: string[] = [];
+  for (let i = 0; i < count; i++) {
+    items.push(
+      JSON.stringify({
+        ...MODULE,
+        id: 1000 + i,
+        position: i + 1,
+        name: `Week ${i + 1}: ${'reading and discussion '.repeat(description)}`.trim(),
+        experimental_flag: undefined,
+        x_internal_rank: i,
+        // A count written as a string in every tenth, a state the docs do not list in every hundredth.
+        ...(i % 10 === 9 ? { items_count: '0' } : {}),
+        ...(i % 100 === 99 ? { workflow_state: 'archived' } : {}),
+      }),
+    );
+  }
+  return `[${items.join(',')}]`;
+}
+
+/** How long course 6 takes to answer. */
+export const SLOW_MS = 2500;
+
+/** Undocumented fields in a list of this many modules (course 5). */
+export const GROUPED_COUNT = 2500;
+let big: string | undefined;
+/** About 20 MB of modules (course 4), made once. */
+export function bigBody(): string {
+  big ??= modules(21_500, 30);
+  return big;
+}
+
+/**
+ * POST /api/v1/courses/1/modules answers a Module; GET lists two. Course 2 answers 401, course
+ * 3 a web server's HTML 500 page, course 4 a list of about 20 MB, course 5 2,500 modules with
+ * an undocumented field, course 6 three modules after SLOW_MS; anything else is the API's 404.
+ */
 export async function startFakeApi(): Promise<FakeApi> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
@@ -58,10 +101,27 @@ export async function startFakeApi(): Promise<FakeApi> {
       const path = (req.url ?? '').split('?')[0];
       res.setHeader('content-type', 'application/json; charset=utf-8');
       if (path === '/api/v1/courses/1/modules' && req.method === 'POST') {
+        // A server that echoes the credentials it was given: the view must not show them.
+        if (req.headers.authorization) res.setHeader('x-echoed-authorization', req.headers.authorization);
         const name = new URLSearchParams(body).get('module[name]') ?? MODULE.name;
         res.end(JSON.stringify({ ...MODULE, name }));
       } else if (path === '/api/v1/courses/1/modules' && req.method === 'GET') {
         res.end(JSON.stringify([MODULE, { ...MODULE, id: 8, name: 'Week 2', experimental_flag: undefined }]));
+      } else if (path === '/api/v1/courses/2/modules') {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ errors: [{ message: 'Invalid access token.' }] }));
+      } else if (path === '/api/v1/courses/3/modules') {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(HTML_500);
+      } else if (path === '/api/v1/courses/4/modules') {
+        res.end(bigBody());
+      } else if (path === '/api/v1/courses/5/modules') {
+        res.end(modules(GROUPED_COUNT));
+      } else if (path === '/api/v1/courses/6/modules') {
+        // A slow answer: long enough to see it in flight and cancel it.
+        const timer = setTimeout(() => res.end(modules(3)), SLOW_MS);
+        res.on('close', () => clearTimeout(timer));
       } else {
         res.statusCode = 404;
         res.end(JSON.stringify({ errors: [{ message: 'The specified resource does not exist.' }] }));
@@ -97,6 +157,21 @@ export function requestFileText(): string {
     'GET {{base_url}}/api/v1/courses/{{course}}/modules',
     '',
     'include[] = items',
+    '',
+    '### A course the token may not read',
+    'GET {{base_url}}/api/v1/courses/2/modules',
+    '',
+    '### A course behind a failing web server',
+    'GET {{base_url}}/api/v1/courses/3/modules',
+    '',
+    '### A very long list',
+    'GET {{base_url}}/api/v1/courses/4/modules',
+    '',
+    '### A list with an undocumented field',
+    'GET {{base_url}}/api/v1/courses/5/modules',
+    '',
+    '### A slow list',
+    'GET {{base_url}}/api/v1/courses/6/modules',
     '',
   ].join('\n');
 }
@@ -136,6 +211,8 @@ export function makeWorkspace(baseUrl: string): Workspace {
         'window.commandCenter': false,
         'workbench.layoutControl.enabled': false,
         'chat.disableAIFeatures': true,
+        // The secondary side bar (empty here) would take a quarter of the width from the response view.
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
         'workbench.colorTheme': 'Default Light Modern',
       },
       null,

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
@@ -106,6 +108,30 @@ test('the token goes to the origin of base_url, with timing', async () => {
   assert.ok(r.timing.firstByteMs !== undefined && r.timing.firstByteMs <= r.timing.totalMs);
   assert.ok(r.timing.connectMs !== undefined);
   assert.deepEqual(r.warnings, []);
+});
+
+test('timing: the TCP connection, the first byte and the download of the body apart; no TLS over http', async () => {
+  const r = await sendPrepared(request(`${api.origin}/big`));
+  assert.equal(r.status, 200);
+  const t = r.timing;
+  assert.ok(t.connectMs !== undefined && t.firstByteMs !== undefined && t.downloadMs !== undefined, JSON.stringify(t));
+  assert.equal(t.tlsMs, undefined);
+  assert.ok(t.connectMs <= t.firstByteMs && t.firstByteMs + t.downloadMs <= t.totalMs + 1, JSON.stringify(t));
+});
+
+test('timing: a TLS handshake is timed apart from the TCP connection, even when the certificate is refused', async () => {
+  const dir = join(import.meta.dirname, '../fixtures/tls');
+  const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const r = await sendPrepared(request(`https://127.0.0.1:${port}/`));
+    // A self-signed certificate: the handshake took place and failed.
+    assert.equal(r.error?.kind, 'tls', JSON.stringify(r.error));
+    assert.ok(r.timing.connectMs !== undefined && r.timing.tlsMs !== undefined, JSON.stringify(r.timing));
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test('a redirect to another origin does not take the token (two ports, two origins)', async () => {

@@ -6,7 +6,7 @@
  * Children are built only when asked for, from the parsed value, and long arrays are cut
  * into ranges of at most CHUNK elements, so a very large body opens at once.
  */
-import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue } from '../../../server/src/sender/index';
+import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue, type Timing } from '../../../server/src/sender/index';
 import { own } from '../../../server/src/core/index';
 import { documentationMarkdown } from './format';
 
@@ -30,10 +30,22 @@ export type ResponseSummary = Pick<
   error?: { kind: string; message: string };
   /** The API's own error message, for 4xx and 5xx bodies that carry one. */
   apiError?: string;
+  /** The same messages one by one, the response view lists them first. */
+  apiErrors?: string[];
   truncated?: { file: string; bytes: number; limit: number };
   pages?: number;
   incomplete?: string;
   warnings?: string[];
+  /** How long each part of the exchange took. */
+  timing?: Timing;
+  /** The redirects followed, in order. */
+  redirects?: { status: number; from: string; to: string }[];
+  /** Whether the access token went with the request that answered (undefined: not known, as for history). */
+  tokenSent?: boolean;
+  /** The request carried an Authorization header of its own. */
+  authorizationWritten?: boolean;
+  /** The request as it was sent, the token left out. */
+  sent?: { headers: [string, string][]; body?: string; contentType?: string };
 };
 
 export type NodeKind = 'status' | 'error' | 'message' | 'section' | 'header' | 'issue' | 'value' | 'range' | 'text';
@@ -139,7 +151,7 @@ export class ResponseTree {
   summary(): string {
     const r = this.response;
     const parts: string[] = [];
-    parts.push(r.status === null ? (r.error ? `failed: ${r.error.kind}` : 'no response') : `${r.status}`);
+    parts.push(r.status === null ? (r.error?.kind === 'cancelled' ? 'cancelled' : r.error ? `failed: ${r.error.kind}` : 'no response') : `${r.status}`);
     if (r.resource) parts.push(r.resource);
     if (this.issueCount > 0) parts.push(`${this.issueCount} ${this.issueCount === 1 ? 'issue' : 'issues'}`);
     return parts.join(' · ');
@@ -156,7 +168,8 @@ export class ResponseTree {
           'error',
           r.error ? `${labelOfFailure(r.error.kind)}` : 'No response',
           r.error?.message ?? '',
-          'error',
+          // A cancelled request did not fail: it is not marked as an error.
+          r.error?.kind === 'cancelled' ? 'info' : 'error',
           `${r.method} ${r.url}\n\n${r.error?.message ?? ''}`,
         ),
       );
@@ -267,7 +280,10 @@ export class ResponseTree {
   /** The body as the root of the value tree, labelled with its documented type. */
   private bodyNode(): ResponseNode {
     // The label is the documented type already: the description does not repeat it.
-    const node = this.valueNode([], this.response.body, this.response.resource ?? 'Body', this.response.resource !== null);
+    // An error body is not the documented resource, whatever the request was documented to return.
+    const error = this.response.status !== null && this.response.status >= 400;
+    const label = error ? 'Error body' : (this.response.resource ?? 'Body');
+    const node = this.valueNode([], this.response.body, label, !error && this.response.resource !== null);
     node.collapsible = isContainer(this.response.body) ? 'expanded' : 'none';
     node.icon = 'body';
     return node;
@@ -342,7 +358,7 @@ export class ResponseTree {
   }
 }
 
-function labelOfFailure(kind: string): string {
+export function labelOfFailure(kind: string): string {
   switch (kind) {
     case 'refused':
       return 'Connection refused';

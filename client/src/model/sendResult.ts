@@ -1,10 +1,57 @@
 /**
- * A sender result (or a history entry) as the summary the response tree shows. Pure.
+ * A sender result (or a history entry) as the summary both response views show. Pure.
+ *
+ * Every text of it passes `scrub` (the sender's scrubber with the token and the secrets of
+ * the flow), as the command line's output does: a server that echoes the token in a body,
+ * a header or an error message does not put it on screen.
  */
-import { apiErrorMessage, noResponse, type HistoryEntry, type SendResult } from '../../../server/src/sender/index';
+import { apiErrorMessage, apiErrorMessages, noResponse, type HistoryEntry, type SendResult } from '../../../server/src/sender/index';
+import { setOwn } from '../../../server/src/core/index';
 import type { ResponseSummary } from './responseTree';
 
-export function summaryFromSend(result: SendResult, fallback: { method: string; url: string }): ResponseSummary {
+export type Scrub = (text: string) => string;
+
+/** Every string of a plain value (names of members included) through `scrub`. */
+function scrubDeep<T>(value: T, scrub: Scrub): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => scrubDeep(v, scrub)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, scrub(k), scrubDeep(v, scrub));
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * The summary with every text scrubbed. The body's text is scrubbed as text, and a JSON body
+ * that carried a secret is parsed again from the scrubbed text, so that the tree, Copy Value
+ * and the raw body agree.
+ */
+function scrubSummary(summary: ResponseSummary, scrub: Scrub): ResponseSummary {
+  const { body, bodyText, ...rest } = summary;
+  const out = { ...scrubDeep(rest, scrub), body, bodyText } as ResponseSummary;
+  const clean = scrub(bodyText);
+  if (clean !== bodyText) {
+    out.bodyText = clean;
+    if (summary.bodyKind === 'json') {
+      try {
+        out.body = JSON.parse(clean);
+      } catch {
+        // A secret written so that its *** breaks the JSON: the body is shown as text.
+        out.body = clean;
+        out.bodyKind = 'text';
+      }
+    } else if (typeof body === 'string') out.body = clean;
+  }
+  return out;
+}
+
+export function summaryFromSend(result: SendResult, fallback: { method: string; url: string }, scrub: Scrub): ResponseSummary {
+  return scrubSummary(rawSummary(result, fallback), scrub);
+}
+
+function rawSummary(result: SendResult, fallback: { method: string; url: string }): ResponseSummary {
   const r = result.response;
   const method = result.request?.method ?? fallback.method;
   const url = r?.url || result.request?.url || fallback.url;
@@ -36,15 +83,27 @@ export function summaryFromSend(result: SendResult, fallback: { method: string; 
     issues: result.issues,
     error: result.error ? { kind: result.error.kind, message: result.error.message } : undefined,
     apiError: failed ? apiErrorMessage(r.body) : undefined,
+    apiErrors: failed ? apiErrorMessages(r.body) : undefined,
     truncated: r.truncated,
     pages: r.pages > 1 || r.incomplete ? r.pages : undefined,
     incomplete: r.incomplete,
     warnings: result.warnings,
+    timing: r.timing,
+    redirects: r.redirects.map(({ status, from, to }) => ({ status, from, to })),
+    tokenSent: r.tokenSent,
+    authorizationWritten: r.authorizationWritten,
+    sent: result.request
+      ? { headers: result.request.headers.map(([n, v]) => [n, v]), body: result.request.body?.text, contentType: result.request.body?.contentType }
+      : undefined,
   };
 }
 
 /** A stored exchange, shown again: the body is parsed back when it is JSON. */
-export function summaryFromHistory(entry: HistoryEntry): ResponseSummary {
+export function summaryFromHistory(entry: HistoryEntry, scrub: Scrub): ResponseSummary {
+  return scrubSummary(rawHistorySummary(entry), scrub);
+}
+
+function rawHistorySummary(entry: HistoryEntry): ResponseSummary {
   const text = entry.body ?? '';
   let body: unknown = text;
   let bodyKind: ResponseSummary['bodyKind'] = text.length === 0 ? 'empty' : 'text';
@@ -73,6 +132,9 @@ export function summaryFromHistory(entry: HistoryEntry): ResponseSummary {
     issues: entry.issues ?? [],
     error: entry.error,
     apiError: failed && bodyKind === 'json' ? apiErrorMessage(body) : undefined,
+    apiErrors: failed && bodyKind === 'json' ? apiErrorMessages(body) : undefined,
     warnings: entry.bodyCut ? ['the stored body was cut; open the raw body for what was kept'] : [],
+    timing: entry.timing,
+    sent: { headers: entry.request.headers, body: entry.request.body, contentType: entry.request.contentType },
   };
 }

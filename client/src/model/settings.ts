@@ -13,6 +13,10 @@ export interface LpreqSettings {
   showCodeLens: boolean;
   historySize: number;
   confirmSendWithErrors: boolean;
+  /** `lpreq.response.view`: the response in an editor beside the request, or in the side bar's tree. */
+  responseView: 'editor' | 'sidebar';
+  /** `lpreq.response.reuse`: one response view for every request, instead of one per request. */
+  responseReuse: boolean;
 }
 
 export const DEFAULT_SETTINGS: LpreqSettings = {
@@ -24,13 +28,18 @@ export const DEFAULT_SETTINGS: LpreqSettings = {
   showCodeLens: true,
   historySize: 50,
   confirmSendWithErrors: true,
+  responseView: 'editor',
+  responseReuse: false,
 };
 
-/** Reads the settings through `get`, falling back to the defaults on values of the wrong type. */
-export function readSettings(get: (key: keyof LpreqSettings) => unknown): LpreqSettings {
+/** The configuration key of a setting under `lpreq.`, where it is not the setting's own name. */
+const CONFIG_KEYS: Partial<Record<keyof LpreqSettings, string>> = { responseView: 'response.view', responseReuse: 'response.reuse' };
+
+/** Reads the settings through `get` (given the key under `lpreq.`), falling back to the defaults on values of the wrong type. */
+export function readSettings(get: (key: string) => unknown): LpreqSettings {
   const out = { ...DEFAULT_SETTINGS };
   for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof LpreqSettings)[]) {
-    const value = get(key);
+    const value = get(CONFIG_KEYS[key] ?? key);
     const fallback = DEFAULT_SETTINGS[key];
     if (Array.isArray(fallback)) {
       if (Array.isArray(value)) (out as Record<string, unknown>)[key] = value.filter((v) => typeof v === 'string');
@@ -38,6 +47,7 @@ export function readSettings(get: (key: keyof LpreqSettings) => unknown): LpreqS
       (out as Record<string, unknown>)[key] = value;
     }
   }
+  if (out.responseView !== 'editor' && out.responseView !== 'sidebar') out.responseView = DEFAULT_SETTINGS.responseView;
   return out;
 }
 

@@ -40,10 +40,14 @@ export interface ExchangeError {
 export interface Timing {
   /** Name lookup, when a lookup took place (not for IP addresses or through a proxy). */
   dnsMs?: number;
-  /** TCP (and TLS) connection, lookup included. */
+  /** TCP connection, name lookup included (the hop that answered). */
   connectMs?: number;
+  /** The TLS handshake, after the TCP connection (https only). */
+  tlsMs?: number;
   /** From the start until the status line and headers of the last hop arrived. */
   firstByteMs?: number;
+  /** From the headers of the answer until the end of its body. */
+  downloadMs?: number;
   totalMs: number;
 }
 
@@ -176,6 +180,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   let dispatcher: (Dispatcher & { close(): Promise<void>; destroy(): Promise<void> }) | undefined;
   let proxyUsed: string | undefined;
   let proxyClosed = false;
+  let hopTiming: HopTiming = {};
   const stopped = new Promise<never>((_, reject) => {
     if (controller.signal.aborted) reject(new Error('aborted'));
     else controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
@@ -261,7 +266,8 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       result.tokenSent = sendToken && (written === undefined || writtenIsToken);
       result.authorizationWritten = written !== undefined;
 
-      const hopTiming: HopTiming = {};
+      // Each hop is timed anew: the timing said is the one of the hop that answered (or failed).
+      hopTiming = {};
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
       proxyUsed = proxy;
@@ -285,8 +291,6 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       pending.catch(() => undefined);
       const response = await Promise.race([pending, stopped]);
       result.timing.firstByteMs = performance.now() - start;
-      if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
-      if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
       const responseHeaders = flattenHeaders(response.headers as Record<string, string | string[] | undefined>);
       const location = responseHeaders.location;
       if (REDIRECTS.has(response.statusCode) && location !== undefined && maxRedirects > 0) {
@@ -319,7 +323,9 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       result.headers = responseHeaders;
       result.url = url;
       result.contentType = responseHeaders['content-type'];
+      const headersAt = performance.now();
       await readBody(response.body, result, options);
+      result.timing.downloadMs = performance.now() - headersAt;
       break;
     }
     interpretBody(result, method);
@@ -331,6 +337,10 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
+    // Kept after a failure as well: a refused certificate still took a TCP connection and part of a handshake.
+    if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
+    if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
+    if (hopTiming.tlsMs !== undefined) result.timing.tlsMs = hopTiming.tlsMs;
     // close() waits for requests in flight; after a failure there may be one that never ends.
     await (result.error ? dispatcher?.destroy() : dispatcher?.close())?.catch(() => undefined);
     result.timing.totalMs = performance.now() - start;

@@ -44,7 +44,7 @@ export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, Bo
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';

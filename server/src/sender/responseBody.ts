@@ -20,22 +20,31 @@ function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
   return !bytes.subarray(0, 1024).includes(0);
 }
 
-/** The message of an API error body (`{"errors":[{"message":...}]}`, `{"message":...}`), if any. */
-export function apiErrorMessage(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length > 0 && body.length < 300 ? body : undefined;
+/**
+ * The messages of an API error body, each on its own (`{"errors":[{"message":...}]}`,
+ * `{"errors":{"name":[...]}}`, `{"message":...}`), in the order the body gives them.
+ */
+export function apiErrorMessages(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length > 0 && body.length < 300 ? [body] : [];
   const b = body as Record<string, unknown>;
   if (Array.isArray(b.errors)) {
     const msgs = b.errors
       .map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>).message : e))
       .filter((m): m is string => typeof m === 'string');
-    if (msgs.length > 0) return msgs.join('; ');
+    if (msgs.length > 0) return msgs;
   }
   if (b.errors && typeof b.errors === 'object') {
     const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
-    if (parts.length > 0) return parts.join('; ');
+    if (parts.length > 0) return parts;
   }
-  for (const key of ['message', 'error', 'error_description'] as const) if (typeof b[key] === 'string') return b[key] as string;
-  return undefined;
+  for (const key of ['message', 'error', 'error_description'] as const) if (typeof b[key] === 'string') return [b[key] as string];
+  return [];
+}
+
+/** The message of an API error body, its messages joined, if any. */
+export function apiErrorMessage(body: unknown): string | undefined {
+  const messages = apiErrorMessages(body);
+  return messages.length > 0 ? messages.join('; ') : undefined;
 }
 
 export async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, options: ExchangeOptions) {

@@ -1,0 +1,46 @@
+/**
+ * Where a response is shown, by `lpreq.response.view`: in the editor area beside the request
+ * (the webview of responsePanel.ts, the default), or in the side bar's tree (responseView.ts).
+ * The side bar's tree is kept up to date in both cases (the Tree tab and the tests read it);
+ * it is only brought forward when it is the chosen view.
+ */
+import type { LpreqSettings } from './model/settings';
+import type { ResponsePanels, RequestRef, ShownResponse } from './responsePanel';
+import type { ResponseView } from './responseView';
+
+/** The view of every response when one is reused for all. */
+const SHARED_KEY = 'lpreq.response';
+
+export class ResponsePresenter {
+  constructor(
+    private readonly sidebar: ResponseView,
+    readonly panels: ResponsePanels,
+    private readonly settings: () => LpreqSettings,
+  ) {}
+
+  private get inEditor(): boolean {
+    return this.settings().responseView === 'editor';
+  }
+
+  /** The view a request's responses go to: its own (by file and name, title or request line), or the shared one. */
+  key(ref: RequestRef | undefined, fallback = 'lpreq.history'): string {
+    if (this.settings().responseReuse) return SHARED_KEY;
+    if (!ref) return fallback;
+    return `${ref.uri.toString()}#${ref.name ?? ref.title ?? `${ref.method} ${ref.target}`}`;
+  }
+
+  sending(key: string, what: { method: string; url: string }, text: string): void {
+    if (this.inEditor) this.panels.sending(key, what, text);
+    else {
+      this.sidebar.sending(text);
+      void this.sidebar.reveal();
+    }
+  }
+
+  show(shown: ShownResponse, revealSidebar = false): void {
+    // The side bar's badge counts issues only where the side bar is the response view.
+    this.sidebar.show(shown.tree, !this.inEditor);
+    if (this.inEditor) this.panels.show(shown);
+    else if (revealSidebar) void this.sidebar.reveal();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The messages between the extension host and the response view's webview, and the view's
+ * data. Types only: the host builds a ViewData (client/src/model/responseViewModel.ts), the
+ * webview draws it; what the webview sends back is checked by the host before use
+ * (client/src/model/webviewMessages.ts), never trusted.
+ *
+ * Everything in a ViewData, and the body, has passed the scrubber: the token never reaches
+ * the webview.
+ */
+import type { ViewIssue } from './issueIndex';
+
+export type { ViewIssue } from './issueIndex';
+
+/** What a button of the view asks the host to do. */
+export type ActionId = 'saveResponse' | 'saveBody' | 'copyBody' | 'copyCurl' | 'sendAgain' | 'openRequest' | 'openRaw' | 'setToken' | 'cancel' | 'showOutput';
+
+export const ACTION_IDS: readonly ActionId[] = [
+  'saveResponse',
+  'saveBody',
+  'copyBody',
+  'copyCurl',
+  'sendAgain',
+  'openRequest',
+  'openRaw',
+  'setToken',
+  'cancel',
+  'showOutput',
+];
+
+export interface ViewAction {
+  id: ActionId;
+  label: string;
+  /** The tooltip. */
+  title?: string;
+}
+
+/** A line above the body: an error, a warning, a note, or the request in flight. */
+export interface Banner {
+  kind: 'error' | 'warning' | 'info' | 'cancelled';
+  text: string;
+  actions?: ViewAction[];
+}
+
+export interface IssueGroupView {
+  /** The path with every index `[*]`: `$[*].x_internal_rank`. */
+  pattern: string;
+  code: string;
+  /** The kind in words: `undocumented`, `type mismatch`, `unknown enum value`. */
+  kind: string;
+  count: number;
+  /** The first issue's message. */
+  message: string;
+  /** The first paths of the group (a click reveals the first). */
+  paths: string[];
+}
+
+export interface TimingRow {
+  label: string;
+  /** Milliseconds from the start of the exchange to where this part starts, and how long it took. */
+  startMs: number;
+  ms: number;
+}
+
+export interface SentRequestView {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: string;
+  /** Where the token went, or that none went. */
+  tokenNote?: string;
+  redirects: { status: number; from: string; to: string }[];
+}
+
+/** How the body is shown: typed JSON, JSON, a page's text (its markup a click away), text, or nothing to show. */
+export type BodyKind = 'json' | 'html' | 'text' | 'binary' | 'empty' | 'none';
+
+export interface ViewData {
+  /** The response's number in this view: the body message and answers about types carry it. */
+  id: number;
+  /** The editor tab's title: `GET modules · 200`. */
+  title: string;
+  status: { text: string; tone: 'ok' | 'redirect' | 'client-error' | 'server-error' | 'failed' | 'cancelled' };
+  /** The rest of the header line: time, size, resource, environment, issues (or pages and items). */
+  facts: string[];
+  /** What the body is called: its documented type (`Module[]`), `Error body`, `HTML page`, `Text`. */
+  bodyLabel: string;
+  bodyKind: BodyKind;
+  /** Whether the body's fields are typed by the docs (only a success answer's are). */
+  typed: boolean;
+  contentType?: string;
+  /** The API's error messages, shown first. */
+  apiErrors: string[];
+  banners: Banner[];
+  headers: [string, string][];
+  request?: SentRequestView;
+  timing: TimingRow[];
+  totalMs?: number;
+  issues: ViewIssue[];
+  issueGroups: IssueGroupView[];
+  actions: ViewAction[];
+}
+
+/** A documented type, as a row shows it and its tooltip describes it. */
+export interface TypeInfo {
+  type: string;
+  description?: string;
+  nullable?: boolean;
+  deprecated?: boolean;
+  enumValues?: string[];
+}
+
+/** A node of the Tree tab (the side bar's typed tree, model/responseTree.ts), as drawn. */
+export interface TreeNodeView {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: string;
+  expandable: boolean;
+  expanded: boolean;
+}
+
+export type HostMessage =
+  | { type: 'state'; view: ViewData }
+  /** The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way). */
+  | { type: 'body'; id: number; bytes: Uint8Array }
+  /** A request is in flight: the view says so and dims what it shows. */
+  | { type: 'sending'; text: string }
+  | { type: 'types'; id: number; entries: [string, TypeInfo | null][] }
+  | { type: 'tree'; id: number; parent: string | null; nodes: TreeNodeView[] }
+  | { type: 'reveal'; path: string };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'action'; action: ActionId }
+  /** Documented types of these path patterns, for response `id`. */
+  | { type: 'describe'; id: number; patterns: string[] }
+  /** The children of a Tree node (null: the roots). */
+  | { type: 'tree'; id: number; parent: string | null }
+  | { type: 'copy'; what: 'value' | 'path'; path: string }
+  /** The documentation of the field at a path, in a read-only preview. */
+  | { type: 'docs'; path: string }
+  /** The body of response `id` was drawn: how long after it arrived (for the output log and the tests). */
+  | { type: 'rendered'; id: number; ms: number };
