@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `mock`, `scrub`, `runner`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
+import { formatRunnerBench, runRunnerBench } from './runner-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
 
 async function main() {
@@ -18,6 +19,10 @@ async function main() {
   if (want('scrub')) {
     console.log('\n## Scrubbing secrets from a large body (issue 17)\n');
     console.log(formatScrubBench(runScrubBench()));
+  }
+  if (want('runner')) {
+    console.log('\n## The test runner: its cost per request beyond the exchange (issue 19)\n');
+    console.log(formatRunnerBench(await runRunnerBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');

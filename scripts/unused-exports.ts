@@ -16,6 +16,7 @@ const ENTRIES = new Set([
   'server/src/cli/entry.ts',
   'server/src/cli/sendCommand.ts',
   'server/src/cli/mockCommand.ts',
+  'server/src/cli/testCommand.ts',
   'server/src/cli/exportCommand.ts',
   'server/src/cli/demo.ts',
   'server/src/lsp/lspCommand.ts',

@@ -13,20 +13,9 @@ import { startMock } from '../../server/src/mock';
 import { ROOT, tempDir } from '../helpers';
 
 const TOKEN = 'examples-token-0123456789';
-/** The token of student 1001, which the submissions of submissions.lpreq send (document B: a submission's caller is a student). */
-const STUDENT_TOKEN = 'examples-student-token-9876543210';
 
 /** `file:line` of a request documented to answer something else than 2xx, with the reason. None today. */
 const EXPECTED_OTHERWISE = new Map<string, { status: number; reason: string }>();
-
-/** The secrets the examples read with `{{$processEnv NAME}}`. */
-const SECRETS = {
-  VIRTUAL_LAB_SECRET: 'lab-secret',
-  VIDEO_PLATFORM_SECRET: 'video-secret',
-  CITATION_SECRET: 'citation-secret',
-  MEDIA_PICKER_SECRET: 'media-secret',
-  LPREQ_STUDENT_TOKEN: STUDENT_TOKEN,
-};
 
 /** The 1-based line of each request line of a document. */
 function requestLines(text: string): number[] {
@@ -40,7 +29,7 @@ function requestLines(text: string): number[] {
 }
 
 test('every example request answers 2xx from a fresh mock, sent in file order', { timeout: 120_000 }, async () => {
-  const mock = await startMock({ port: 0, token: TOKEN, userTokens: [{ userId: 1001, token: STUDENT_TOKEN }] });
+  const mock = await startMock({ port: 0, token: TOKEN });
   try {
     const dir = tempDir('examples');
     cpSync(join(ROOT, 'examples'), dir, { recursive: true });
@@ -62,7 +51,7 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
           stderr: (s) => (stderr += s),
           readStdin: () => '',
           isTTY: false,
-          env: { LPREQ_TOKEN: TOKEN, ...SECRETS },
+          env: { LPREQ_TOKEN: TOKEN },
           cwd: dir,
         });
         sent++;

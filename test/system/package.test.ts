@@ -32,6 +32,7 @@ const SHIPPED = [
   'dist/lpreq.js',
   'dist/send.js',
   'dist/mock.js',
+  'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];
@@ -144,9 +145,37 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     assert.equal(clean.status, 0, clean.stdout + clean.stderr);
   });
 
-  // Issue 20 asks for `npx lpreq test --mock` here too: the command does not exist yet, and
-  // its step comes with it. Until then this is reported as a to-do, not as a pass.
-  test('npx lpreq test --mock checks and sends the requests against the mock', { todo: 'lpreq test --mock is not built yet (issue 20)' });
+  test('npx lpreq test --mock checks and sends the requests against the mock, and reports what held', () => {
+    mkdirSync(join(project, 'api-tests'), { recursive: true });
+    writeFileSync(
+      join(project, 'api-tests', 'modules.lpreq'),
+      [
+        '### Create a module',
+        '# @name createModule',
+        'POST {{base_url}}/api/v1/courses/42/modules',
+        '',
+        'module[name] = Week 5',
+        'module[position] = 2',
+        '',
+        '?? status == 200',
+        '?? body $.name == Week 5',
+        '?? body $.workflow_state == active',
+        '',
+        '### Read it back',
+        'GET /api/v1/courses/42/modules/{{createModule.response.body.$.id}}',
+        '?? body $.id == {{createModule.response.body.$.id}}',
+        '',
+      ].join('\n'),
+    );
+    const passed = npxLpreq(['test', '--mock', '--reporter', 'json', 'api-tests/']);
+    assert.equal(passed.status, 0, passed.stdout + passed.stderr);
+    const out = JSON.parse(passed.stdout) as { passed: number; failed: number };
+    assert.deepEqual([out.passed, out.failed], [2, 0]);
+    writeFileSync(join(project, 'api-tests', 'wrong.lpreq'), 'GET /api/v1/courses/42/modules/7\n?? body $.name == Week 99\n');
+    const failed = npxLpreq(['test', '--mock', '--reporter', 'junit', 'api-tests/']);
+    assert.equal(failed.status, 1, failed.stderr);
+    assert.match(failed.stdout, /<testsuite name="api-tests\/wrong\.lpreq" tests="1" failures="1"/);
+  });
 
   test('npx lpreq lsp --stdio: initialize, open a document, diagnostics, shutdown', { timeout: 60_000 }, async () => {
     const client = new LspClient(['lpreq', 'lsp', '--stdio'], project, { command: 'npx', env: npmEnv(), detached: true });

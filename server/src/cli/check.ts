@@ -40,7 +40,7 @@ export interface Io {
   ask?: (question: string, secret: boolean) => Promise<string | undefined>;
 }
 
-interface Input {
+export interface Input {
   /** The path as shown in the output. */
   display: string;
   /** The absolute path, or undefined for standard input. */
@@ -173,7 +173,19 @@ function walk(dir: string, shown: string, seen: Seen, out: Input[]): number {
   return met;
 }
 
-function readInput(input: Input, io: Io): Promise<TextRead> | TextRead {
+/**
+ * The request files that paths stand for, in the order `lpreq check` and `lpreq test` take
+ * them (files as named, each folder's `*.lpreq` below it in path order, links followed, each
+ * file once), and notes for standard error on what was skipped. A path that does not exist, or
+ * a folder without a request file, is a usage error.
+ */
+export function collectInputs(paths: string[], cwd: string): { inputs: Input[]; notes: string[] } {
+  const seen: Seen = { folders: new Map(), files: new Set(), notes: [] };
+  const inputs = paths.flatMap((p) => collect(p, cwd, seen));
+  return { inputs, notes: seen.notes };
+}
+
+export function readInput(input: Input, io: Io): Promise<TextRead> | TextRead {
   if (input.problem !== undefined) return { problem: input.problem };
   if (input.absolute !== undefined) return readTextInput(input.absolute);
   const stdin = io.readStdin();
@@ -195,8 +207,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
   const format = flagValue(args, 'format') ?? 'text';
   const envName = flagValue(args, 'env');
   // A file reached twice (named and inside a folder given too, or through a link) is checked once, where it first comes.
-  const seen: Seen = { folders: new Map(), files: new Set(), notes: [] };
-  const inputs = args.positionals.flatMap((p) => collect(p, io.cwd, seen));
+  const { inputs, notes } = collectInputs(args.positionals, io.cwd);
   let checker: Checker | undefined;
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;
@@ -238,7 +249,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
     throw new UsageError(`no environment named '${envName}' in http-client.env.json or http-client.private.env.json${unread}`);
   }
   for (const p of envProblems) problems.push(`${p}; its environments are not used until it is fixed`);
-  problems.push(...seen.notes);
+  problems.push(...notes);
   const couldNotRead = `${unreadable} file${unreadable === 1 ? '' : 's'} could not be read`;
   switch (format) {
     case 'json':
@@ -275,11 +286,13 @@ function toText(results: FileDiagnostic[], files: number, unreadable: string | u
   return `${lines.join('\n')}${lines.length ? '\n' : ''}${summary}\n`;
 }
 
-function escapeData(s: string): string {
+/** A workflow command's message, escaped as GitHub reads it. */
+export function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-function escapeProperty(s: string): string {
+/** A workflow command's property value (`file=`, `title=`), escaped as GitHub reads it. */
+export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 

@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` is bundled here; heavier commands (send, mock, lsp, export)
+ * The `lpreq` command line. `check` is bundled here; heavier commands (send, test, mock, lsp, export)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ const USAGE = `lpreq: write, check and send Learning Platform API requests
 usage:
   lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
+  lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE]
   lpreq export openapi [--out FILE]
   lpreq lsp --stdio
@@ -22,7 +23,7 @@ usage:
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp', 'export']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.

@@ -11,37 +11,18 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, own, setOwn } from '../core/index';
-import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles, readTextFileSync, readTextInput } from '../node/index';
-import {
-  stringifyExact,
-  HistoryStore,
-  MIN_SECRET_LENGTH,
-  scrubSecrets,
-  blockAtLine,
-  blockNamed,
-  requestBlocks,
-  sendBlock,
-  wasSent,
-  type SendResult,
-  parseDotenv,
-} from '../sender/index';
+import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, setOwn } from '../core/index';
+import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles, readTextInput } from '../node/index';
+import { stringifyExact, HistoryStore, scrubSecrets, blockAtLine, blockNamed, requestBlocks, sendBlock, wasSent, type SendResult } from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
+import { chooseEnvironment, chooseToken, confirmations, isProtected, positiveInt, promptFlags, proxyFlag, readDotenv, safeUrl } from './sendSetup';
 import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
   "  --max-body-size BYTES  the largest response body read (default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
   '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
-
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
-  // Node's timers take at most 2^31 - 1 ms (about 24 days); beyond that they fire at once.
-  if (Number(value) > 2147483647) throw new UsageError(`--${flag} is at most 2147483647, not ${value}`);
-  return Number(value);
-}
 
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
   const starts = lineStarts(document.text);
@@ -76,34 +57,6 @@ function chooseBlock(document: LpreqDocument, name: string | undefined, line: nu
     throw new UsageError(`${path} holds ${requests.length} requests: choose one with --name or --line:\n${describeRequests(document, requests)}`);
   }
   return requests[0];
-}
-
-function chooseEnvironment(files: EnvironmentFiles, requested: string | undefined): string | undefined {
-  const names = Object.keys(files.environments);
-  if (requested !== undefined) {
-    if (!names.includes(requested)) {
-      throw new UsageError(
-        names.length === 0
-          ? `--env ${requested}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
-          : `--env ${requested}: no such environment; the environments are ${names.join(', ')}`,
-      );
-    }
-    return requested;
-  }
-  if (names.includes('local')) return 'local';
-  if (names.length > 1) {
-    // Which base_url (and so who gets the token) must not depend on the order of a file.
-    throw new UsageError(`there are several environments (${names.join(', ')}) and none is called local: choose one with --env`);
-  }
-  return names.length === 1 ? names[0] : undefined;
-}
-
-function safeUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function run(argv: string[], given: Io): Promise<number> {
@@ -154,18 +107,10 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   // As the editor's lpreq.maxBodySize: at least 1 KiB.
   if (maxBodyBytes !== undefined && maxBodyBytes < 1024) throw new UsageError(`--max-body-size is at least 1024 (bytes), not ${maxBodyBytes}`);
   const format = flagValue(args, 'format') ?? 'text';
-  const prompts = new Map<string, string>();
-  for (const given of args.lists.get('prompt') ?? []) {
-    const eq = given.indexOf('=');
-    if (eq < 1) throw new UsageError(`--prompt takes NAME=VALUE (the value of a # @prompt variable), not '${given}'`);
-    prompts.set(given.slice(0, eq), given.slice(eq + 1));
-  }
+  const prompts = promptFlags(args);
   if (flagValue(args, 'history') !== undefined && args.flags.has('no-history'))
     throw new UsageError('--history DIR and --no-history contradict each other: give one of them');
-  const proxy = flagValue(args, 'proxy');
-  if (proxy !== undefined && !/^https?:$/.test(safeUrl(proxy)?.protocol ?? '')) {
-    throw new UsageError(`--proxy needs an http(s) URL such as http://proxy.example:3128, not '${proxy}'`);
-  }
+  const proxy = proxyFlag(args);
   const path = args.positionals[0];
   const absolute = resolve(io.cwd, path);
 
@@ -185,20 +130,8 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   }
   const selected = chooseEnvironment(files, flagValue(args, 'env'));
   const environments = { environments: files.environments, selected };
-  const privateToken = selected !== undefined && own(files.privateNames, selected)?.has('token') ? own(own(files.environments, selected), 'token') : undefined;
-  const token = io.env.LPREQ_TOKEN && io.env.LPREQ_TOKEN.length > 0 ? io.env.LPREQ_TOKEN : privateToken;
-  // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
-  const tokenSource = token === privateToken ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
-  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    throw new UsageError(`${tokenSource} contains whitespace or a control character (a line break at the end?); remove it and try again`);
-  }
-  // A shorter one cannot be told from ordinary text, so it could not be kept out of output or away from other origins.
-  if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
-    throw new UsageError(
-      `${tokenSource} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
-    );
-  }
-  const protectedEnv = selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
+  const { token, privateToken, tokenFrom } = chooseToken(io, files, selected);
+  const protectedEnv = isProtected(files, selected);
 
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
@@ -212,13 +145,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     }
   }
 
-  const dotenvFile = join(dirname(absolute), '.env');
-  let dotenv: Record<string, string> = {};
-  if (existsSync(dotenvFile)) {
-    const env = readTextFileSync(dotenvFile);
-    if (env.problem === undefined) dotenv = parseDotenv(env.text);
-    else io.stderr(`lpreq: ${dotenvFile}: ${env.problem}; {{$dotenv ...}} stays unresolved\n`);
-  }
+  const dotenv = readDotenv(dirname(absolute), io);
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -244,27 +171,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       prompts,
       // Body files are read from inside the workspace only (the folder of the environment files).
       readFile: bodyFileReader(absolute, files),
-      // REST Client's `# @note`, on this request or one it refers to: at a terminal it is asked
-      // for; a script that runs `lpreq send` has already decided.
-      confirmNote: io.ask
-        ? async (q) => /^\s*y(es)?\s*$/i.test((await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ?? '')
-        : undefined,
-      // A protected environment (README): at a terminal each changing request is asked for;
-      // a script must say --yes, or nothing that changes data is sent.
-      confirmChange:
-        protectedEnv && !args.flags.has('yes')
-          ? async (q) => {
-              const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
-              if (io.ask) return /^\s*y(es)?\s*$/i.test((await io.ask(`${selected} is protected: send ${what}? [y/N] `, false)) ?? '');
-              io.stderr(`lpreq: ${selected} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`);
-              return false;
-            }
-          : undefined,
-      ask: async (q) => {
-        if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
-        io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);
-        return undefined;
-      },
+      // A `# @note`, a protected environment (README) and `# @prompt` variables: asked at a
+      // terminal; a script has decided for notes, must say --yes for changes, and --prompt for prompts.
+      ...confirmations(io, { protectedEnv, yes: args.flags.has('yes'), environment: selected }),
       onPage: (p) => {
         if (format === 'text' && io.isTTY && p.page > 1) io.stderr(`lpreq: page ${p.page}, ${p.items} items\n`);
       },
@@ -273,9 +182,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  result.warnings.push(
-    ...tokenNotes(result, { tokenFrom: token === undefined ? undefined : token === io.env.LPREQ_TOKEN ? 'LPREQ_TOKEN' : 'private', environment: selected }),
-  );
+  result.warnings.push(...tokenNotes(result, { tokenFrom, environment: selected }));
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
   // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.

@@ -29,6 +29,16 @@ export const METADATA: MetadataKey[] = [
   },
   { key: 'no-redirect', insert: 'no-redirect', doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.' },
   {
+    key: 'allow-invalid',
+    insert: 'allow-invalid',
+    doc: '`lpreq test` sends this request although the checker reports errors in it: for requests meant to be refused by the API (assert the refusal, such as `?? status == 400`). Without it such a request is not sent and fails.',
+  },
+  {
+    key: 'all-pages',
+    insert: 'all-pages',
+    doc: 'Every page of a paginated list is fetched and merged into one list, as `lpreq send --all-pages` does: assertions (`?? body $[30].id exists`) then see the whole list.',
+  },
+  {
     key: 'timeout',
     insert: 'timeout ${1:120}',
     doc: "How long to wait for this request's response (JetBrains' client): seconds, or with a unit (`500 ms`, `90 s`, `5 m`). It replaces the timeout setting (`lpreq.timeout`, `lpreq send --timeout`) for this request.",

@@ -55,7 +55,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const catalog = options.catalog ?? bundledCatalog();
   const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed);
   const state = new MockState(seed);
-  const userTokens = userTokenMap(state, options.userTokens ?? [], options.token);
+  // The seed's user tokens first, then those given: a token given twice is refused either way.
+  const seeded = seed.user_tokens.map((u) => ({ userId: u.user_id, token: u.token }));
+  const userTokens = userTokenMap(state, [...seeded, ...(options.userTokens ?? [])], options.token);
   const mock = new MockServer({
     catalog,
     state,

@@ -95,6 +95,11 @@ export const SeedSchema = z.strictObject({
   institution: z.string().min(1),
   /** The user the token stands for (`self`). */
   self_user_id: id,
+  /**
+   * Tokens of other seeded users, valid against this mock only (a student submits with one):
+   * request files read them from their `local` environment, never a real instance's token.
+   */
+  user_tokens: z.array(z.strictObject({ user_id: id, token: z.string().min(1) })).default([]),
   /** The clock of the data set: timestamps of new objects start here. */
   now: z.iso.datetime({ offset: true }),
   accounts: z.array(row({ name: z.string() })).min(1),
@@ -175,7 +180,7 @@ export const SeedSchema = z.strictObject({
 
 export type SeedData = z.input<typeof SeedSchema>;
 export type ParsedSeed = z.output<typeof SeedSchema>;
-export type TableName = Exclude<keyof ParsedSeed, '$schema' | 'institution' | 'self_user_id' | 'now'>;
+export type TableName = Exclude<keyof ParsedSeed, '$schema' | 'institution' | 'self_user_id' | 'user_tokens' | 'now'>;
 
 export class SeedError extends Error {}
 

@@ -31,6 +31,10 @@
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
  * - new HistoryStore(dir, { keep }) with add / list(limit) / get(id) / clear()
+ * - runTests(sources, { checker, token, signal, bail, grep, events, ...send options }) -> RunResult
+ *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
+ *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
+ *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
 export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead } from './prepare';
@@ -56,4 +60,18 @@ export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';
 export { resolveText, systemVariable, parseDotenv } from './variables';
+export { runTests, testsOf, documentedTypes } from './runner/runner';
+export type {
+  TestSource,
+  RunOptions,
+  RunResult,
+  RunEvents,
+  FileResult,
+  RequestResult,
+  RequestFailure,
+  AssertionResult,
+  RequestDiagnostic,
+} from './runner/runner';
+export { evaluateAssertion } from './runner/evaluate';
+export type { ResponseFacts, EvaluationContext, AssertionOutcome } from './runner/evaluate';
 export type { SystemContext, ReferenceResolver } from './variables';

@@ -83,6 +83,11 @@ export interface PrepareOptions {
   /** The values given for the block's prompt variables (`# @prompt name`); they win over other definitions. */
   prompts?: Map<string, string>;
   /**
+   * Values that win over the file's and the environment's (a prompt's answer still wins): `lpreq
+   * test --mock` sets `base_url` to the mock's address, whatever a file's `@base_url` says.
+   */
+  overrides?: ReadonlyMap<string, string>;
+  /**
    * Reads a body file (`< ./body.json`), its path relative to the request file's folder;
    * the caller does the I/O (this step stays pure). Without it such a request is not prepared.
    */
@@ -185,7 +190,8 @@ function buildRequest(
       errors: [],
     };
   }
-  const values = options.prompts?.size ? new Map([...scope.values, ...options.prompts]) : scope.values;
+  const values =
+    options.prompts?.size || options.overrides?.size ? new Map([...scope.values, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : scope.values;
   const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
   const ctx = { values, system: options.system, reference: options.reference, scriptNames };
   const errors: string[] = [];
@@ -204,7 +210,7 @@ function buildRequest(
   const leading = /^(\{\{[^{}]*\}\})(\/.*)$/s.exec(rawPath);
   let url = escapeUrlText(leading ? resolve(leading[1]).replace(/\/+$/, '') + resolve(leading[2]) : resolve(rawPath));
 
-  const baseUrlText = scope.values.get('base_url');
+  const baseUrlText = values.get('base_url');
   const baseUrl = baseUrlText === undefined ? undefined : resolve(baseUrlText);
   if (url.startsWith('/')) {
     if (!baseUrl) {

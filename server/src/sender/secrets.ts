@@ -217,9 +217,18 @@ function longest(c: string, depth: number): number {
   return Math.max(plain, ...escapesOf(c).map((e) => [...e].reduce((n, x) => n + longest(x, depth - 1), 0)));
 }
 
+const spellingCache = new Map<string, number>();
+
 /** The most characters (or bytes) one spelling of `secret` takes: 36 a character for `\u005c\u0075\u0030...`. */
 export function longestSpelling(secret: string): number {
-  return [...secret].reduce((n, c) => n + longest(c, DEPTH), 0);
+  // Walking every escape of every character takes a fraction of a millisecond, and a run asks it for the same few secrets at every response.
+  let n = spellingCache.get(secret);
+  if (n === undefined) {
+    n = [...secret].reduce((sum, c) => sum + longest(c, DEPTH), 0);
+    if (spellingCache.size >= 256) spellingCache.clear();
+    spellingCache.set(secret, n);
+  }
+  return n;
 }
 
 /** The secrets worth looking for: strings of MIN_SECRET_LENGTH characters or more, each once. */

@@ -29,7 +29,7 @@ export interface SendBlockOptions extends PagingOptions {
   checker: Checker;
   environments?: Environments;
   system?: SystemContext;
-  /** Follow the next pages and merge them (only for the request itself, not its dependencies). */
+  /** Follow the next pages and merge them (only for the request itself, not its dependencies); a request marked `# @all-pages` always does. */
   allPages?: boolean;
   /**
    * Last exchanges by request name. Give the same map for later sends of the same document
@@ -50,6 +50,13 @@ export interface SendBlockOptions extends PagingOptions {
   onDependency?: (name: string) => void;
   /** Values given beforehand for prompt variables (`# @prompt name`), by name (the command line's --prompt). */
   prompts?: Map<string, string>;
+  /** Values that win over the file's and the environment's, for every request of the flow (prepare.ts). */
+  overrides?: ReadonlyMap<string, string>;
+  /**
+   * Only requests to this origin are sent (`lpreq test --mock`: nothing leaves the machine);
+   * `why` says so in the error of any other.
+   */
+  confineTo?: { origin: string; why: string };
   /** Reads a body file (`< ./body.json`), relative to the request file's folder. */
   readFile?: PrepareOptions['readFile'];
   /** Asks for a prompt variable that has no value yet; undefined means the user cancelled. */
@@ -64,6 +71,14 @@ export interface SendBlockOptions extends PagingOptions {
    * included (a protected environment, `"$protected": true`); false stops the flow.
    */
   confirmChange?: (question: { request: string; method: string }) => Promise<boolean>;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Methods that change data: a protected environment asks before they are sent. */
@@ -259,6 +274,7 @@ async function sendWithDependencies(
     system: options.system,
     reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
     prompts,
+    overrides: options.overrides,
     readFile: options.readFile,
   });
   for (const s of [...prepared.secrets, ...prepared.foreignSecrets]) if (!result.secretValues.includes(s)) result.secretValues.push(s);
@@ -268,12 +284,18 @@ async function sendWithDependencies(
   }
   const request = prepared.request;
   result.request = request;
+  if (options.confineTo && originOf(request.url) !== options.confineTo.origin) {
+    result.error = { kind: 'prepare', message: `not sent to ${originOf(request.url) ?? request.url}: ${options.confineTo.why}` };
+    return result;
+  }
   // What may go where the token goes, and what goes nowhere (exchange.ts); another
   // environment's token stays foreign even when it is also among the first.
   const secrets = [...(options.secrets ?? []), options.token, ...result.secretValues];
   const foreignSecrets = [...(options.foreignSecrets ?? []), ...prepared.foreignSecrets];
   const exchange = { ...options, secrets, foreignSecrets };
-  const pagingOptions: PagingOptions = top && options.allPages ? exchange : { ...exchange, maxPages: 1 };
+  // `# @all-pages` is the request's own --all-pages: every page, merged (lpreq test asserts on whole lists).
+  const allPages = top && (options.allPages || (block !== undefined && metadataValue(block, 'all-pages') !== undefined));
+  const pagingOptions: PagingOptions = allPages ? exchange : { ...exchange, maxPages: 1 };
   const response = await sendAllPages(request, pagingOptions);
   result.response = response;
   result.ok = response.ok;

@@ -1,0 +1,260 @@
+/**
+ * `lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
+ * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
+ * docs/testing.md). Sends every request of the files and folders given (folders walked as
+ * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
+ * runner and prints what held. `--mock` starts the built-in mock in this process, with a token
+ * of its own, and sends only to it. Bundled to dist/test.js. Exit status: 0 every request
+ * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
+ * could not be read, a run cancelled).
+ */
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { bundledCatalog } from '../catalogData';
+import { Checker, dictFrom, own, setOwn, type Environments } from '../core/index';
+import { startMock, type RunningMock } from '../mock/index';
+import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../node/index';
+import { runTests, scrubSecrets, type RunOptions, type TestSource } from '../sender/index';
+import { flagValue, parseArgs, UsageError } from './args';
+import { collectInputs, readInput, type Input, type Io } from './check';
+import { chooseEnvironment, chooseToken, confirmations, isProtected, positiveInt, promptFlags, proxyFlag, readDotenv } from './sendSetup';
+import { TestIgnore, walkedFrom } from './testIgnore';
+import { createReporter, REPORTERS, type ReporterName } from './testReporters';
+import { printableErrors } from './terminalText';
+
+export const TEST_USAGE =
+  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...\n' +
+  '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network)\n' +
+  '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
+  '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
+  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
+
+/** The name of the environment `--mock` makes when the files have none to take variables from. */
+const MOCK_ENVIRONMENT = 'lpreq-mock';
+
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages quote paths, request files and servers: printable on a terminal.
+  const io = printableErrors(given);
+  try {
+    return await runTest(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`lpreq test: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr(`lpreq test: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    return 2;
+  }
+}
+
+/** The environment of one folder's files, and what sending with it takes. */
+interface FolderSetup {
+  files: EnvironmentFiles;
+  selected: string | undefined;
+  environments: Environments;
+  token: string | undefined;
+  /** Tokens that must not go anywhere in this run (a real one, when the mock gets its own). */
+  foreign: string[];
+  protectedEnv: boolean;
+}
+
+async function runTest(argv: string[], io: Io): Promise<number> {
+  const args = parseArgs(argv, {
+    env: { value: true },
+    mock: {},
+    reporter: { value: true, choices: [...REPORTERS] },
+    bail: {},
+    grep: { value: true },
+    timeout: { value: true },
+    proxy: { value: true },
+    prompt: { value: true, repeat: true },
+    yes: {},
+    help: {},
+  });
+  if (args.flags.has('help')) {
+    io.stdout(`${TEST_USAGE}\n`);
+    return 0;
+  }
+  if (args.positionals.length === 0) throw new UsageError(`no path given\n${TEST_USAGE}`);
+  const envName = flagValue(args, 'env');
+  const mock = args.flags.has('mock');
+  if (mock && envName !== undefined) throw new UsageError('--env and --mock both say where the requests go: give one of them');
+  const proxy = proxyFlag(args);
+  if (mock && proxy !== undefined) throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
+  const grep = flagValue(args, 'grep');
+  if (grep !== undefined && grep.trim() === '') throw new UsageError('--grep needs some text to look for');
+  const reporterName = (flagValue(args, 'reporter') ?? 'text') as ReporterName;
+  const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
+  const prompts = promptFlags(args);
+
+  // The files, less those an ignore file leaves out of a folder that was walked.
+  const { inputs: found, notes } = collectInputs(args.positionals, io.cwd);
+  const ignore = new TestIgnore();
+  const inputs: Input[] = [];
+  const ignored: string[] = [];
+  for (const input of found) {
+    const root = input.absolute === undefined ? undefined : walkedFrom(input.absolute, args.positionals, io.cwd);
+    const by = root !== undefined && input.absolute !== undefined ? ignore.ignoring(input.absolute, root, io.cwd) : undefined;
+    if (by !== undefined) ignored.push(`${input.display} (${by})`);
+    else inputs.push(input);
+  }
+  notes.push(...ignore.notes);
+  if (ignored.length > 0) notes.push(`left out, as their .lpreqtestignore says: ${ignored.join(', ')}`);
+  if (inputs.length === 0)
+    throw new UsageError(
+      `no request file to run in ${args.positionals.join(' ')}: ${ignored.length > 0 ? 'every one is left out by .lpreqtestignore' : 'none found'}`,
+    );
+
+  // Each folder's environment is settled before anything is sent: a broken environment file,
+  // an unknown --env or an unusable token stops the run here.
+  const folders = new Map<string, FolderSetup>();
+  const setupOf = (folder: string): FolderSetup => {
+    let setup = folders.get(folder);
+    if (setup) return setup;
+    let files: EnvironmentFiles;
+    try {
+      files = loadEnvironmentFiles(folder);
+    } catch (e) {
+      if (e instanceof EnvironmentFileError) throw new UsageError(e.message);
+      throw e;
+    }
+    const selected = mock ? mockEnvironment(files) : chooseEnvironment(files, envName);
+    const { token, privateToken } = chooseToken(io, files, selected);
+    setup = {
+      files,
+      selected,
+      environments: { environments: files.environments, selected },
+      token,
+      foreign: mock ? [token, privateToken, io.env.LPREQ_TOKEN].filter((t): t is string => typeof t === 'string' && t.length > 0) : [],
+      protectedEnv: !mock && isProtected(files, selected),
+    };
+    folders.set(folder, setup);
+    return setup;
+  };
+  const folderOf = (input: Input) => (input.absolute !== undefined ? dirname(input.absolute) : io.cwd);
+  for (const input of inputs) setupOf(folderOf(input));
+
+  let running: RunningMock | undefined;
+  if (mock) {
+    try {
+      running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex') });
+    } catch (e) {
+      throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
+    }
+    for (const setup of folders.values()) setup.environments = mockEnvironments(setup, running.url);
+  }
+  const setups = [...folders.values()];
+  const protectedNames = [...new Set(setups.filter((s) => s.protectedEnv).map((s) => s.selected))].join(', ');
+  // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
+  const tokens = [running?.token, io.env.LPREQ_TOKEN, ...setups.flatMap((s) => [s.token, ...s.foreign])];
+  const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const reporter = createReporter(reporterName, {
+    write,
+    colour: io.isTTY && !io.env.NO_COLOR,
+    skipReason: () => (controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure'),
+  });
+
+  async function* sources(): AsyncGenerator<TestSource> {
+    for (const input of inputs) {
+      const read = await readInput(input, io);
+      if (read.problem !== undefined) {
+        yield { file: input.display, problem: read.problem };
+        continue;
+      }
+      const folder = folderOf(input);
+      const setup = setupOf(folder);
+      yield {
+        file: input.display,
+        text: read.text,
+        environments: setup.environments,
+        token: running ? running.token : setup.token,
+        system: {
+          processEnv: io.env,
+          dotenv: readDotenv(folder, io),
+          projectRoot: dirname(setup.files.shared ?? setup.files.private ?? input.absolute ?? resolve(io.cwd, 'x')),
+        },
+        readFile: input.absolute !== undefined ? bodyFileReader(input.absolute, setup.files) : undefined,
+      };
+    }
+  }
+
+  const options: RunOptions = {
+    checker: new Checker(bundledCatalog()),
+    timeoutMs,
+    proxy,
+    // The mock is on this machine: no proxy of the environment applies.
+    env: running ? {} : io.env,
+    signal: controller.signal,
+    bail: args.flags.has('bail'),
+    grep,
+    prompts,
+    foreignSecrets: setups.flatMap((s) => s.foreign),
+    ...confirmations(io, { protectedEnv: protectedNames.length > 0, yes: args.flags.has('yes'), environment: protectedNames }),
+    ...(running
+      ? {
+          overrides: new Map([['base_url', running.url]]),
+          confineTo: { origin: running.url, why: '--mock sends only to the built-in mock: write the request with {{base_url}} or a path that starts with /' },
+        }
+      : {}),
+    events: {
+      ...reporter.events,
+      // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
+      requestFinished: (file, r) => {
+        reporter.events.requestFinished?.(file, r);
+        if (reporterName === 'text' || r.passed || r.skipped || r.failure === undefined || r.failure.kind === 'assertion') return;
+        io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
+        for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
+      },
+    },
+  };
+
+  const started = performance.now();
+  let result;
+  try {
+    result = await runTests(sources(), options);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await running?.close();
+  }
+  reporter.finish(result, performance.now() - started);
+
+  for (const note of notes) io.stderr(`lpreq: ${note}\n`);
+  const total = result.passed + result.failed + result.skipped;
+  if (reporterName !== 'text') {
+    io.stderr(`lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`);
+  }
+  if (result.cancelled) {
+    io.stderr('lpreq test: cancelled\n');
+    return 2;
+  }
+  if (result.unreadable > 0) {
+    io.stderr(`lpreq test: ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} could not be read\n`);
+    return 2;
+  }
+  if (total === 0) {
+    io.stderr(`lpreq test: no request to run${grep !== undefined ? ` matches --grep ${grep}` : ''}\n`);
+    return 2;
+  }
+  return result.failed > 0 ? 1 : 0;
+}
+
+/** The environment `--mock` takes variables from: `local`, else the only one; none is needed. */
+function mockEnvironment(files: EnvironmentFiles): string | undefined {
+  const names = Object.keys(files.environments);
+  if (names.includes('local')) return 'local';
+  return names.length === 1 ? names[0] : undefined;
+}
+
+/** The folder's environments with the chosen one's base_url at the mock (or a new one that has only that). */
+function mockEnvironments(setup: FolderSetup, url: string): Environments {
+  const name = setup.selected ?? MOCK_ENVIRONMENT;
+  const vars = dictFrom<string>(own(setup.files.environments, name) ?? {});
+  setOwn(vars, 'base_url', url);
+  const environments = dictFrom(setup.files.environments);
+  setOwn(environments, name, vars);
+  return { environments, selected: name };
+}
