@@ -15,7 +15,7 @@ import { requestLine } from './requestLog';
 import { diagnosticRules, sarifLog, type SarifResult } from './sarif';
 import { printable, printableErrors } from './terminalText';
 
-export const PROXY_USAGE = 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]';
+const PROXY_USAGE = 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]';
 
 /** Results a SARIF report keeps; past this the run says how many it left out (the file is written once, at the end). */
 const MAX_SARIF_RESULTS = 50_000;

@@ -7,7 +7,7 @@ import { bundledCatalog } from '../catalogData';
 import type { Catalog } from '../core';
 import { ProxyServer, type ExchangeRecord } from './server';
 
-export { type ExchangeRecord, type ProxyViolation } from './server';
+export { type ExchangeRecord } from './server';
 export { PROXY_CODES } from './codes';
 
 export interface ProxyOptions {

@@ -34,14 +34,14 @@ import { checkResponse, scrubSecrets } from '../sender';
 import { cameThrough, headerText, requestHeadersForTarget, responseHeadersForClient } from './headers';
 
 /** Bodies the proxy reads to check them are held up to this size (as the sender reads responses); larger ones stream through unchecked. */
-export const DEFAULT_MAX_CHECKED_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_CHECKED_BYTES = 10 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
 /** Milliseconds a client's request (head and body) may take to arrive before a 408, as the mock's. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How long in-flight exchanges may take to finish once the proxy is asked to stop. */
-export const DEFAULT_GRACE_MS = 10_000;
+const DEFAULT_GRACE_MS = 10_000;
 
-export type Severity = 'error' | 'warning' | 'note';
+type Severity = 'error' | 'warning' | 'note';
 
 /** A violation as the proxy reports it: the header's `{code, parameter | path}`, with its severity, message and side. */
 export interface ProxyViolation extends Violation {
