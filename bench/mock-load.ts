@@ -52,7 +52,7 @@ function freePort(): Promise<number> {
 
 function startChild(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN, '--quiet'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `view`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `view`, `proxy`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
+import { formatProxyBench, runProxyBench } from './proxy-bench';
 import { formatRunnerBench, runRunnerBench } from './runner-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
 import { formatViewBench, runViewBench } from './view-bench';
@@ -56,6 +57,10 @@ async function main() {
     console.log('\n## lpreq mock and Prism on the exported document, under the same load (issue 22)\n');
     const { runMockCompare, formatMockCompare } = await import('./mock-compare');
     console.log(formatMockCompare(await runMockCompare({ log: (line) => console.error(line) })));
+  }
+  if (want('proxy')) {
+    console.log('\n## What lpreq proxy adds to an exchange (issue 22)\n');
+    console.log(formatProxyBench(await runProxyBench()));
   }
 }
 

@@ -13,7 +13,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 
 const SERVER = 'server/src/';
 /** Folders of server/src reached from outside only through their index.ts. */
-const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock']);
+const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock', 'http', 'proxy']);
 /** Folders of server/src the client imports (through their entry files). */
 const CLIENT_MAY_IMPORT = new Set(['core', 'sender', 'node']);
 /** Packages the core may not import: an editor, the protocol, the network (a pure text library such as vscode-languageserver-textdocument is not one). */

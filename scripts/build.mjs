@@ -54,6 +54,7 @@ const entries = [
   { in: 'server/src/cli/entry.ts', out: 'dist/lpreq.js' },
   { in: 'server/src/cli/sendCommand.ts', out: 'dist/send.js' },
   { in: 'server/src/cli/mockCommand.ts', out: 'dist/mock.js' },
+  { in: 'server/src/cli/proxyCommand.ts', out: 'dist/proxy.js' },
   { in: 'server/src/cli/testCommand.ts', out: 'dist/test.js' },
   { in: 'server/src/cli/exportCommand.ts', out: 'dist/export.js' },
   { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },

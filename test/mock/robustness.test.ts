@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { MAX_PARAMETERS } from '../../server/src/mock/index';
-import { flatten } from '../../server/src/mock/params';
+import { flatten } from '../../server/src/http';
 import { errorsOf, withMock } from './mockClient';
 
 type Obj = Record<string, unknown>;

@@ -32,6 +32,7 @@ const SHIPPED = [
   'dist/lpreq.js',
   'dist/send.js',
   'dist/mock.js',
+  'dist/proxy.js',
   'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
@@ -122,6 +123,10 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     const version = npxLpreq(['--version']);
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout.trim(), pkg.version, 'lpreq --version says the package version');
+    // The proxy's own bundle is in the package: its usage comes from dist/proxy.js.
+    const proxy = npxLpreq(['proxy', '--help']);
+    assert.equal(proxy.status, 0, proxy.stderr);
+    assert.match(proxy.stdout, /^usage: lpreq proxy --target URL/);
   });
 
   test('npx lpreq check finds the mistake in a request file: exit 1 and its code', () => {

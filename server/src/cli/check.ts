@@ -2,10 +2,10 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checker, type Diagnostic, CODE_NAMES, CODES, type CodeName, LineIndex, hasOwn } from '../core/index';
+import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
 import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
-import { VERSION } from '../version';
 import { flagValue, parseArgs, UsageError } from './args';
+import { diagnosticRules, sarifLog } from './sarif';
 import { printable, printableJson } from './terminalText';
 
 const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
@@ -310,8 +310,6 @@ function toGithub(r: FileDiagnostic): string {
 }
 
 function toSarif(results: FileDiagnostic[], cwd: string) {
-  const codes = CODE_NAMES;
-  const help = (code: CodeName) => CODES[code];
   const unread = results.filter((r) => r.code === UNREADABLE_FILE);
   const location = (r: FileDiagnostic) => ({
     physicalLocation: {
@@ -319,48 +317,20 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
       region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
     },
   });
-  const level = (s: string) => (s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note');
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'lpreq',
-            informationUri: 'https://github.com/lpreq/lpreq',
-            version: VERSION,
-            rules: codes.map((code) => ({
-              id: code,
-              name: help(code).title.replace(/[^A-Za-z]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')),
-              shortDescription: { text: help(code).title },
-              fullDescription: { text: help(code).help },
-              help: { text: help(code).help, markdown: help(code).help },
-              helpUri: `https://github.com/lpreq/lpreq/blob/main/docs/codes.md#${code}`,
-              defaultConfiguration: { level: level(CODES[code].severity) },
-            })),
-          },
-        },
-        // A file that could not be read makes the run incomplete: SARIF says so here, besides the result on the file.
-        invocations: [
-          {
-            executionSuccessful: unread.length === 0,
-            ...(unread.length > 0
-              ? { toolExecutionNotifications: unread.map((r) => ({ level: 'error', message: { text: `${r.file}: ${r.message}` }, locations: [location(r)] })) }
-              : {}),
-          },
-        ],
-        columnKind: 'utf16CodeUnits',
-        // URIs, not paths: spaces, `#` and `%` in folder and file names are percent-encoded.
-        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
-        results: results.map((r) => ({
-          ruleId: r.code,
-          ruleIndex: codes.indexOf(r.code),
-          level: level(r.severity),
-          message: { text: r.message },
-          locations: [location(r)],
-        })),
-      },
-    ],
-  };
+  return sarifLog({
+    rules: diagnosticRules(),
+    // A file that could not be read makes the run incomplete: SARIF says so here, besides the result on the file.
+    invocation: {
+      executionSuccessful: unread.length === 0,
+      ...(unread.length > 0
+        ? { toolExecutionNotifications: unread.map((r) => ({ level: 'error', message: { text: `${r.file}: ${r.message}` }, locations: [location(r)] })) }
+        : {}),
+    },
+    extra: {
+      columnKind: 'utf16CodeUnits',
+      // URIs, not paths: spaces, `#` and `%` in folder and file names are percent-encoded.
+      originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
+    },
+    results: results.map((r) => ({ ruleId: r.code, severity: r.severity, message: r.message, locations: [location(r)] })),
+  });
 }

@@ -1,16 +1,19 @@
 /**
- * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE]`
- * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM.
+ * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]`
+ * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM, a line per request on
+ * standard error unless `--quiet`.
  */
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { parseSeed, SeedError, startMock, type SeedData } from '../mock/index';
+import { parseSeed, SeedError, startMock, type RequestLogEntry, type SeedData } from '../mock/index';
 import { readTextFileSync } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { requestLine } from './requestLog';
 import { printable, printableErrors } from './terminalText';
 
-export const MOCK_USAGE = 'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE]';
+export const MOCK_USAGE =
+  'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]';
 
 function readJson(path: string, cwd: string, what: string): unknown {
   const read = readTextFileSync(resolve(cwd, path));
@@ -45,6 +48,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
       token: { value: true },
       'user-token': { value: true, repeat: true },
       scopes: { value: true },
+      quiet: {},
       help: {},
     });
     if (args.flags.has('help')) {
@@ -91,7 +95,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
     }
     let mock;
     try {
-      mock = await startMock({ port, host, seed, token, userTokens, scopes });
+      // One line per request on standard error: the request log (requestLog.ts says what it may show).
+      const onRequest = args.flags.has('quiet') ? undefined : (e: RequestLogEntry) => given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings'));
+      mock = await startMock({ port, host, seed, token, userTokens, scopes, onRequest });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(

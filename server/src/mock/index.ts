@@ -7,12 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { bundledCatalog } from '../catalogData';
 import type { Catalog } from '../core';
 import { defaultSeed, parseSeed, type SeedData } from './seed';
-import { MockServer, newToken } from './server';
+import { MockServer, newToken, type RequestLogEntry } from './server';
 import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
-export { MAX_BODY_BYTES, MAX_PARAMETERS, MAX_JSON_DEPTH, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './server';
+export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
+export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
 export { HANDLERS } from './handlers';
 
 export interface MockOptions {
@@ -31,6 +32,8 @@ export interface MockOptions {
   catalog?: Catalog;
   /** Milliseconds a request may take to arrive before a 408 (default 30 s). */
   requestTimeout?: number;
+  /** Told of every request once answered: method, path and query names, status, time, the checker's warnings (`lpreq mock` prints them unless `--quiet`). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface UserToken {
@@ -55,7 +58,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The seed's user tokens first, then those given: a token given twice is refused either way.
   const seeded = seed.user_tokens.map((u) => ({ userId: u.user_id, token: u.token }));
   const userTokens = userTokenMap(state, [...seeded, ...(options.userTokens ?? [])], options.token);
-  const mock = new MockServer({ catalog, state, token: options.token, userTokens, scopes: options.scopes, requestTimeout: options.requestTimeout });
+  const mock = new MockServer({
+    catalog,
+    state,
+    token: options.token,
+    userTokens,
+    scopes: options.scopes,
+    requestTimeout: options.requestTimeout,
+    onRequest: options.onRequest,
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error) => reject(e);

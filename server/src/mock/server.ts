@@ -7,27 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { TextDecoder } from 'node:util';
 import type { Catalog, Endpoint } from '../core';
 import { Checker, findParameter } from '../core';
-import { targetPath } from '../core';
-import { checkHttpRequest, type RequestProblem } from './check';
+import { checkRequest, decodeBody, logTarget, requestUrl, routeRequest, violationsHeader, type DecodedBody, type Pair, type RequestProblem } from '../http';
 import { HttpError, type MockContext, type Outcome } from './context';
 import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
-import { flatten, Params, type Pair } from './params';
+import { Params } from './params';
 import { MockState } from './state';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-/**
- * More parameters than this in one request are refused with 400: checking is linear, but
- * a 10 MB form of `&a=1` (two million pairs) would still hold every other client for seconds.
- */
-export const MAX_PARAMETERS = 100_000;
-/** JSON nested deeper than this is refused with 400 (Rails' JSON parser stops at 100 too). */
-export const MAX_JSON_DEPTH = 100;
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
@@ -42,12 +33,27 @@ export interface MockServerOptions {
   scopes?: string[];
   /** Milliseconds a request (headers and body) may take to arrive before a 408; default 30 s. */
   requestTimeout?: number;
+  /** Told of every request once it is answered (or its client is gone): the command line's request log. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/** One request as the log shows it: nothing of its headers or body, and of its query only the names. */
+export interface RequestLogEntry {
+  method: string;
+  /** The path and the query's parameter names (`logTarget`). */
+  target: string;
+  /** The status answered; 0 when the client went away first. */
+  status: number;
+  ms: number;
+  warnings: RequestProblem[];
 }
 
 interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The checker's warnings about the request: the `Lpreq-Warnings` header, and the log line. */
+  warnings?: RequestProblem[];
 }
 
 type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
@@ -61,73 +67,6 @@ function errorReply(status: number, problems: Problem[], headers?: Record<string
   const body: { errors: unknown[]; warnings?: unknown[] } = { errors: problems.map(problemJson) };
   if (warnings.length > 0) body.warnings = warnings.slice(0, MAX_WARNINGS_SHOWN).map(problemJson);
   return { status, body, headers };
-}
-
-/** The `charset` parameter of a Content-Type, when there is one. */
-function charsetOf(contentType: string): string | undefined {
-  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  return m ? (m[1] ?? m[2]).trim() : undefined;
-}
-
-/**
- * A decoder for a declared charset, or null when the mock cannot decode it: unknown, or not
- * ASCII-compatible (UTF-16), where the `&`, `=` and `%` of a form body are not single bytes.
- * WHATWG decoders read ISO-8859-1, latin1 and US-ASCII as windows-1252, as browsers do.
- */
-function textDecoder(charset: string): Decoder | null {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset);
-  } catch {
-    return null;
-  }
-  if (decoder.encoding.startsWith('utf-16')) return null;
-  // Node's windows-1252 decoder is ISO-8859-1 (0x80 stays U+0080), so its 32 differences are mapped here.
-  if (decoder.encoding === 'windows-1252')
-    return {
-      encoding: decoder.encoding,
-      decode: (bytes) =>
-        Buffer.from(bytes)
-          .toString('latin1')
-          .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252[c.charCodeAt(0) - 0x80]),
-    };
-  return { encoding: decoder.encoding, decode: (bytes) => decoder.decode(bytes) };
-}
-
-interface Decoder {
-  encoding: string;
-  decode(bytes: Uint8Array): string;
-}
-
-/** windows-1252 at 0x80 to 0x9F (WHATWG Encoding); the five unassigned bytes stay as they are. */
-const WINDOWS_1252 = [
-  ...'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178',
-];
-
-/** A form body whose escapes and bytes are of a charset other than UTF-8. */
-function decodeForm(bytes: Buffer, decoder: Decoder): Pair[] {
-  const pairs: Pair[] = [];
-  // One character per byte, so that the split never cuts a byte sequence.
-  for (const part of bytes.toString('latin1').split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    pairs.push(eq === -1 ? [decodeComponent(part, decoder), ''] : [decodeComponent(part.slice(0, eq), decoder), decodeComponent(part.slice(eq + 1), decoder)]);
-  }
-  return pairs;
-}
-
-function decodeComponent(s: string, decoder: Decoder): string {
-  const out = Buffer.allocUnsafe(s.length);
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x2b) out[n++] = 0x20;
-    else if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
-      out[n++] = parseInt(s.slice(i + 1, i + 3), 16);
-      i += 2;
-    } else out[n++] = c;
-  }
-  return decoder.decode(out.subarray(0, n));
 }
 
 function safeDecode(s: string): string {
@@ -190,6 +129,8 @@ export class MockServer {
         return;
       }
       const body = JSON.stringify(errorReply(status, [problem]).body);
+      // No request to log the usual way: its head never arrived whole.
+      this.options.onRequest?.({ method: '-', target: '-', status, ms: 0, warnings: [] });
       socket.end(
         `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
@@ -218,6 +159,9 @@ export class MockServer {
 
   private send(res: ServerResponse, reply: Reply) {
     const headers: Record<string, string | number> = { ...reply.headers };
+    const warnings =
+      reply.warnings && violationsHeader(reply.warnings.map((w) => (w.parameter === undefined ? { code: w.code } : { code: w.code, parameter: w.parameter })));
+    if (warnings) headers['Lpreq-Warnings'] = warnings;
     if (reply.status === 204 || reply.body === undefined) {
       res.writeHead(reply.status, headers);
       res.end();
@@ -233,7 +177,22 @@ export class MockServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.on('error', () => res.destroy());
     req.on('error', () => req.destroy());
+    const onRequest = this.options.onRequest;
+    let warnings: RequestProblem[] = [];
+    if (onRequest) {
+      const started = performance.now();
+      res.on('close', () =>
+        onRequest({
+          method: req.method ?? '',
+          target: logTarget(req.url ?? ''),
+          status: res.headersSent ? res.statusCode : 0,
+          ms: performance.now() - started,
+          warnings,
+        }),
+      );
+    }
     const reply = await this.reply(req);
+    warnings = reply.warnings ?? [];
     // The request's framing broke or it timed out: clientError has answered already.
     if (res.headersSent) return;
     if (reply.headers?.Connection === 'close') {
@@ -274,36 +233,14 @@ export class MockServer {
 
   private async reply(req: IncomingMessage): Promise<Reply> {
     const method = (req.method ?? 'GET').toUpperCase();
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://mock.invalid');
-    } catch {
-      return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
-    }
+    const url = requestUrl(req.url ?? '/');
+    if (!url) return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
     const caller = this.authorize(req);
     if ('status' in caller) return caller;
 
-    const rawPath = url.pathname;
-    const target = targetPath(rawPath, () => undefined);
-    if (!target) return errorReply(404, [{ message: `no such path: ${rawPath}`, code: 'unknown-endpoint' }]);
-    const matchMethod = method === 'HEAD' ? 'GET' : method;
-    const match = this.checker.matcher.match(target, matchMethod);
-    if (match.kind === 'not-checked' || match.kind === 'unknown-endpoint') {
-      return errorReply(404, [
-        {
-          message: `no documented endpoint matches ${rawPath}${match.kind === 'unknown-endpoint' && match.near ? ` (nearest documented path: ${match.near})` : ''}`,
-          code: 'unknown-endpoint',
-        },
-      ]);
-    }
-    if (match.kind === 'method-not-allowed') {
-      const allow = [...match.allowed, ...(match.allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
-      return errorReply(
-        405,
-        [{ message: `${method} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`, code: 'method-not-allowed' }],
-        { Allow: allow },
-      );
-    }
+    const route = routeRequest(this.checker, method, url);
+    if (route.kind === 'refused') return errorReply(route.status, [route.problem], route.headers);
+    const { match } = route;
     const endpoint = match.endpoint;
     if (this.scopes && !this.scopes.has(match.path.scope)) {
       return errorReply(403, [{ message: `the token's scopes do not include ${match.path.scope}`, code: 'insufficient-scope' }]);
@@ -313,85 +250,33 @@ export class MockServer {
     if (body.kind === 'too-large')
       return errorReply(413, [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }], { Connection: 'close' });
     if (body.kind === 'aborted') return errorReply(400, [{ message: 'the request body did not arrive', code: 'malformed-request' }], { Connection: 'close' });
+    const decoded: DecodedBody = decodeBody(endpoint, req.headers['content-type'] ?? '', body.bytes);
+    if (decoded.kind === 'refused') return errorReply(decoded.status, [decoded.problem], decoded.headers);
 
     const queryPairs: Pair[] = [...url.searchParams];
-    let bodyPairs: Pair[] = [];
-    let json: unknown;
-    let jsonText: string | undefined;
-    if (body.bytes.length > 0) {
-      const contentType = req.headers['content-type'] ?? '';
-      const type = contentType.split(';')[0].trim().toLowerCase();
-      const charset = charsetOf(contentType);
-      const decoder = charset === undefined ? undefined : textDecoder(charset);
-      if (decoder === null) {
-        return errorReply(415, [
-          {
-            message: `the charset ${charset ?? ''} cannot be decoded: send UTF-8, or a single-byte charset such as ISO-8859-1 or windows-1252`,
-            code: 'unsupported-charset',
-          },
-        ]);
-      }
-      const text = decoder && decoder.encoding !== 'utf-8' ? decoder.decode(body.bytes) : body.bytes.toString('utf8');
-      if (type === 'application/json' || type.endsWith('+json')) {
-        try {
-          json = JSON.parse(text);
-        } catch (e) {
-          return errorReply(400, [{ message: `the body is not valid JSON: ${(e as Error).message}`, code: 'invalid-json' }]);
-        }
-        if (jsonDepth(json) > MAX_JSON_DEPTH)
-          return errorReply(400, [{ message: `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'invalid-json' }]);
-        if (endpoint.body === 'json') jsonText = text;
-        else {
-          if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-            return errorReply(400, [{ message: 'a JSON body must be an object of parameters', code: 'invalid-json' }]);
-          }
-          bodyPairs = flatten(json, '', [], MAX_PARAMETERS);
-          if (bodyPairs.length > MAX_PARAMETERS) return tooManyParameters();
-        }
-      } else if (type === 'application/x-www-form-urlencoded' || type === '') {
-        if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();
-        // Percent-escapes stand for bytes of the declared charset (Caf%E9 is Café in ISO-8859-1).
-        bodyPairs = decoder && decoder.encoding !== 'utf-8' ? decodeForm(body.bytes, decoder) : [...new URLSearchParams(text)];
-      } else {
-        return errorReply(415, [
-          {
-            message: `content type ${type} is not accepted: send form fields as application/x-www-form-urlencoded, or JSON as application/json`,
-            code: 'unsupported-media-type',
-          },
-        ]);
-      }
-    }
-
-    if (queryPairs.length + bodyPairs.length > MAX_PARAMETERS) return tooManyParameters();
-
-    // The path as the checker sees it: segments decoded, so `%7Bcourse_id%7D` is an unfilled placeholder.
-    const checkedPath = target.segments.map((s) => {
-      const d = safeDecode(s.text);
-      return d.includes('/') ? s.text : d;
-    });
-    const pairs = endpoint.body === 'json' ? bodyPairs : [...queryPairs, ...bodyPairs];
-    const { errors, warnings } = checkHttpRequest(this.checker, {
-      method: matchMethod,
-      path: `/${checkedPath.join('/')}`,
-      pairs,
-      jsonBody: endpoint.body === 'json' ? jsonText : undefined,
-    });
+    const checked = checkRequest(this.checker, route, queryPairs, decoded);
+    if ('kind' in checked) return errorReply(checked.status, [checked.problem], checked.headers);
+    const { errors, warnings } = checked;
     // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
     // is missing-required, and the warning that module[name][] is not module[name] says why.
-    if (errors.length > 0) return errorReply(400, errors, undefined, warnings);
+    if (errors.length > 0) return { ...errorReply(400, errors, undefined, warnings), warnings };
 
     const handler = own(HANDLERS, endpoint.id);
-    if (!handler) return errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]);
+    if (!handler)
+      return { ...errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]), warnings };
     const bindings = new Map<string, string>();
     for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));
+    // What the docs say the API ignores in this request (`ignored-parameter`), it ignores:
+    // `module_item[page_url]` on an Assignment item is not stored.
+    const sent = endpoint.body === 'json' ? [...queryPairs, ...decoded.pairs] : checked.pairs.filter((_, i) => !checked.ignored.has(i));
     const ctx: MockContext = {
       state: this.options.state,
       catalog: this.options.catalog,
       endpoint,
       template: match.path.template,
       bindings,
-      params: new Params(documentedPairs(endpoint, [...queryPairs, ...bodyPairs])),
-      json,
+      params: new Params(documentedPairs(endpoint, sent)),
+      json: decoded.json,
       headers: req.headers,
       baseUrl: this.baseUrl(req),
       callerId: caller.callerId,
@@ -400,10 +285,10 @@ export class MockServer {
     try {
       outcome = handler(ctx);
     } catch (e) {
-      if (e instanceof HttpError) return errorReply(e.status, [{ message: e.message, code: e.code, parameter: e.parameter }], e.headers);
+      if (e instanceof HttpError) return { ...errorReply(e.status, [{ message: e.message, code: e.code, parameter: e.parameter }], e.headers), warnings };
       throw e;
     }
-    return this.render(outcome, endpoint, url, ctx);
+    return { ...this.render(outcome, endpoint, url, ctx), warnings };
   }
 
   private render(outcome: Outcome, endpoint: Endpoint, url: URL, ctx: MockContext): Reply {
@@ -428,30 +313,6 @@ export class MockServer {
     const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
     return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
   }
-}
-
-function tooManyParameters(): Reply {
-  return errorReply(400, [{ message: `the request has more than ${MAX_PARAMETERS} parameters`, code: 'too-many-parameters' }]);
-}
-
-function countOf(text: string, char: string): number {
-  let n = 0;
-  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n++;
-  return n;
-}
-
-/** How deep a parsed JSON value nests, found without recursion (the value may be nested past the stack). */
-function jsonDepth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > max) max = depth + 1;
-    if (max > MAX_JSON_DEPTH) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
-  }
-  return max;
 }
 
 /**

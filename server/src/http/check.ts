@@ -1,11 +1,11 @@
 /**
  * An HTTP request checked by the editor's Checker: the request becomes a request block
  * (method, path, one parameter line per sent pair, or the JSON body), so what the editor
- * calls an error is what the mock answers with 400.
+ * calls an error is what the mock answers with 400 and what the proxy reports as one.
  */
 import type { Checker, Diagnostic } from '../core';
 import type { Block, ParameterLine } from '../core';
-import type { Pair } from './params';
+import type { Pair } from './pairs';
 
 export interface RequestProblem {
   message: string;
@@ -13,13 +13,20 @@ export interface RequestProblem {
   parameter?: string;
 }
 
+export interface RequestCheck {
+  errors: RequestProblem[];
+  warnings: RequestProblem[];
+  /**
+   * The pairs (by index into the request's pairs) the docs say the API ignores in this
+   * request (`ignored-parameter`): a faithful server leaves them out before acting on the rest.
+   */
+  ignored: Set<number>;
+}
+
 /** Codes that are about the file, not the request on the wire. */
 const NOT_FOR_HTTP = new Set<Diagnostic['code']>(['unresolved-variable', 'token-in-file', 'syntax']);
 
-export function checkHttpRequest(
-  checker: Checker,
-  request: { method: string; path: string; pairs: Pair[]; jsonBody?: string },
-): { errors: RequestProblem[]; warnings: RequestProblem[] } {
+export function checkHttpRequest(checker: Checker, request: { method: string; path: string; pairs: Pair[]; jsonBody?: string }): RequestCheck {
   const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
   let text = `${request.method} ${oneLine(request.path)}\n\n`;
   const requestLine = { start: 0, end: text.length - 2 };
@@ -70,20 +77,22 @@ export function checkHttpRequest(
   const diagnostics = checker.checkBlock(block, { values: new Map(), requestNames: new Set() });
   const errors: RequestProblem[] = [];
   const warnings: RequestProblem[] = [];
+  const ignored = new Set<number>();
   for (const d of diagnostics) {
     if (NOT_FOR_HTTP.has(d.code) && !(d.code === 'syntax' && jsonBody)) continue;
-    const line = lineAt(params, d.start);
+    const index = lineAt(params, d.start);
     const problem: RequestProblem = { message: d.message, code: d.code };
     const missing = d.data?.missing;
-    if (line) problem.parameter = line.decodedName;
+    if (index !== undefined) problem.parameter = params[index].decodedName;
     else if (missing?.length === 1) problem.parameter = missing[0];
+    if (d.code === 'ignored-parameter' && index !== undefined) ignored.add(index);
     (d.severity === 'error' ? errors : warnings).push(problem);
   }
-  return { errors, warnings };
+  return { errors, warnings, ignored };
 }
 
-/** The parameter line an offset falls on: the lines are in order, so a binary search (one warning per line of a large body must not scan every line). */
-function lineAt(params: ParameterLine[], offset: number): ParameterLine | undefined {
+/** The index of the parameter line an offset falls on: the lines are in order, so a binary search (one warning per line of a large body must not scan every line). */
+function lineAt(params: ParameterLine[], offset: number): number | undefined {
   let lo = 0;
   let hi = params.length - 1;
   while (lo <= hi) {
@@ -91,7 +100,7 @@ function lineAt(params: ParameterLine[], offset: number): ParameterLine | undefi
     const p = params[mid];
     if (offset < p.start) hi = mid - 1;
     else if (offset > p.end) lo = mid + 1;
-    else return p;
+    else return mid;
   }
   return undefined;
 }
