@@ -33,6 +33,7 @@ const SHIPPED = [
   'dist/send.js',
   'dist/mock.js',
   'dist/proxy.js',
+  'dist/export.js',
   'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
@@ -127,6 +128,10 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     const proxy = npxLpreq(['proxy', '--help']);
     assert.equal(proxy.status, 0, proxy.stderr);
     assert.match(proxy.stdout, /^usage: lpreq proxy --target URL/);
+    // So is the OpenAPI export's (dist/export.js), which once was built but not packed.
+    const openapi = npxLpreq(['export', 'openapi']);
+    assert.equal(openapi.status, 0, openapi.stderr);
+    assert.equal((JSON.parse(openapi.stdout) as { openapi: string }).openapi, '3.1.0');
   });
 
   test('npx lpreq check finds the mistake in a request file: exit 1 and its code', () => {
