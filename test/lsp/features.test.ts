@@ -352,3 +352,42 @@ test('a JSON body nested thousands of levels deep is reported, never thrown', ()
   const quiz = load(`PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": ${deep}}\n`, ENV).doc;
   assert.doesNotThrow(() => getChecker().checkDocument(quiz, ENV));
 });
+
+/** The quick fixes of the diagnostic under the cursor, in the order offered, with the diagnostic. */
+function enumFixes(marked: string) {
+  const { text, offset } = cursor(marked);
+  const { ctx, doc } = load(text, ENV);
+  const diagnostics = getChecker().checkDocument(doc, ENV);
+  const d = diagnostics.find((x) => x.code === 'invalid-enum' && x.start <= offset && offset <= x.end);
+  assert.ok(d, `no invalid-enum at ${JSON.stringify(marked)}`);
+  const actions = codeActions(ctx, doc, offset, offset, diagnostics).filter((a) => a.diagnostics.includes(d));
+  return { d, actions };
+}
+
+const enumCases: [string, string, string[]][] = [
+  // A near miss, a value far from all, and an assertion's value: the closest is first, preferred, and named.
+  ['GET /api/v1/courses/1/files?order=ds|c\n', 'desc', ['asc']],
+  ['POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = pa|ge\nlinked_object_id = 1\n', 'wiki_page', []],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == zz|zzz\n', 'active', ['deleted']],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == "delet|d"\n', '"deleted"', ['"active"']],
+];
+
+for (const [input, first, others] of enumCases) {
+  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and named, on ${JSON.stringify(input)}`, () => {
+    const { d, actions } = enumFixes(input);
+    assert.ok(actions.length > 0);
+    assert.equal(actions[0].edits[0].newText, first);
+    assert.equal(actions[0].isPreferred, true);
+    assert.ok(
+      actions.slice(1).every((a) => a.isPreferred !== true),
+      'only one fix is preferred',
+    );
+    assert.equal(d.data?.replacement, first);
+    assert.ok(d.message.includes(first.replace(/"/g, '')), d.message);
+    for (const o of others)
+      assert.ok(
+        actions.some((a) => a.edits[0].newText === o),
+        `'${o}' is offered too`,
+      );
+  });
+}
