@@ -391,3 +391,21 @@ for (const [input, first, others] of enumCases) {
       );
   });
 }
+
+test('unresolved-variable names the environments that define a name the chosen one lacks', () => {
+  const env = {
+    environments: { local: { base_url: 'http://a', course: '1' }, staging: { base_url: 'http://b' }, production: { base_url: 'https://c', course: '3' } },
+    selected: 'staging',
+  };
+  const text = 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n###\nGET {{base_url}}/api/v1/courses/{{nowhere}}/modules\n';
+  for (const diagnostics of [getChecker().checkDocument(load(text, env).doc, env), getChecker().diagnose(text, env)]) {
+    const found = diagnostics.filter((d) => d.code === 'unresolved-variable').map((d) => ({ name: text.slice(d.start, d.end), message: d.message }));
+    assert.deepEqual(
+      found.map((f) => f.name),
+      ['{{course}}', '{{nowhere}}'],
+    );
+    assert.match(found[0].message, /'staging'.*\blocal, production\b/);
+    assert.doesNotMatch(found[0].message, /nowhere/);
+    assert.doesNotMatch(found[1].message, /local|production/);
+  }
+});
