@@ -409,3 +409,27 @@ test('unresolved-variable names the environments that define a name the chosen o
     assert.doesNotMatch(found[1].message, /local|production/);
   }
 });
+
+test('"Add parameter" carries a snippet that leaves the cursor at the value; the plain text is the same without tab stops', () => {
+  for (const [marked, title, snippet] of [
+    ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, /^\n+module_item\[type\] = \$0\n?$/],
+    [
+      'POST /api/v1/appointment_groups|\n',
+      /^Add all missing/,
+      /^\n+appointment_group\[context_codes\]\[\] = \$\{1\}\nappointment_group\[title\] = \$\{2\}\n?$/,
+    ],
+  ] as const) {
+    const { text, offset } = cursor(marked);
+    const { ctx, doc } = load(text, ENV);
+    const actions = codeActions(ctx, doc, offset, offset, getChecker().checkDocument(doc, ENV));
+    const action = actions.find((a) => title.test(a.title));
+    assert.ok(action, `no ${title} in ${actions.map((a) => a.title).join(' | ')}`);
+    const edit = action.edits[0];
+    assert.ok(edit.snippet !== undefined, `${action.title} has a snippet`);
+    assert.match(edit.snippet, snippet);
+    // Every value is a tab stop, numbered in order when there are several.
+    const names = edit.newText.split('\n').filter((l) => l.endsWith(' = ')).length;
+    assert.equal((edit.snippet.match(/ = (\$0|\$\{\d+\})/g) ?? []).length, names);
+    assert.equal(edit.snippet.replace(/\$0|\$\{\d+\}/g, ''), edit.newText);
+  }
+});
