@@ -400,3 +400,18 @@ test('completion: every item carries its documentation', () => {
     assert.deepEqual(bare, [], `items without documentation at ${JSON.stringify(input)}`);
   }
 });
+
+test("completion: whole paths come by resource (the docs' section), each with its endpoint's purpose as detail", async () => {
+  const { getChecker } = await import('./helpers');
+  const catalog = getChecker().catalog;
+  const { items } = itemsAt('GET |');
+  const paths = items.filter((i) => i.kind === 'path').sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+  assert.ok(paths.length > 50);
+  const endpointOf = (label: string) => catalog.endpoints.find((e) => e.paths.some((p) => p.template === label) && e.method === 'GET');
+  const gets = paths.filter((p) => endpointOf(p.label) !== undefined && !p.deprecated);
+  // Each resource's paths stand together: a section, once left, does not come back.
+  const sections = gets.map((p) => endpointOf(p.label)!.source.section);
+  const order = sections.filter((s, i) => i === 0 || sections[i - 1] !== s);
+  assert.equal(new Set(order).size, order.length, order.join(' | '));
+  for (const p of gets) assert.ok(p.detail?.includes(endpointOf(p.label)!.purpose), `${p.label}: ${p.detail}`);
+});
