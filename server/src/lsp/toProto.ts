@@ -33,6 +33,7 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   reference: CompletionItemKind.Reference,
   metadata: CompletionItemKind.Keyword,
   operator: CompletionItemKind.Operator,
+  template: CompletionItemKind.Snippet,
 };
 
 export function range(document: TextDocument, start: number, end: number): Range {
