@@ -45,6 +45,9 @@ export class EnvironmentController implements vscode.Disposable {
         if (e?.document.languageId === 'lpreq') this.refresh();
         this.updateVisibility();
       }),
+      // The response view is a webview: no text editor is active while it is, and the environment stays in view.
+      vscode.window.tabGroups.onDidChangeTabs(() => this.updateVisibility()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateVisibility()),
     );
     this.updateVisibility();
     // The first drawing reads the environment files: after activation, not during it.
@@ -111,19 +114,45 @@ export class EnvironmentController implements vscode.Disposable {
       withToken,
       privateNames: files.privateNames,
     });
-    const items = choices.map((c) => ({ ...c, label: c.picked ? `${c.label} $(check)` : c.label }));
+    const items: (vscode.QuickPickItem & { name?: string; edit?: true })[] = choices.map((c) => ({ ...c, label: c.picked ? `${c.label} $(check)` : c.label }));
     const where = files.shared ?? files.private;
+    items.push(
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(edit) Edit environment files…', edit: true, description: editDescription(files) },
+    );
     const picked = await vscode.window.showQuickPick(items, {
       title: 'lpreq: Select Environment',
       placeHolder: where ? `Environments of ${vscode.workspace.asRelativePath(where)}` : 'No http-client.env.json found beside the request file or above it',
       matchOnDescription: true,
     });
     if (!picked) return;
+    if (picked.edit) return this.editFiles(files, fileUri ?? this.activeLpreqUri());
     await this.context.workspaceState.update(SELECTED_KEY, picked.name);
     this.notifyServer(picked.name);
     this.output.info(`environment: ${picked.name ?? '(none)'}`);
     this.refresh();
     this.changed.fire(picked.name);
+  }
+
+  /**
+   * Opens the environment files: the shared one, and the private one beside it when it exists.
+   * Without a shared file, a new one is created beside the request file (or in the workspace).
+   */
+  private async editFiles(files: EnvironmentFiles, fileUri: vscode.Uri | undefined): Promise<void> {
+    const open = [files.shared, files.private].filter((f): f is string => f !== undefined);
+    if (open.length === 0) {
+      const dir = this.dirFor(fileUri);
+      if (dir === undefined) return void vscode.window.showWarningMessage('lpreq: open a folder to keep environment files in it');
+      const created = vscode.Uri.file(path.join(dir, 'http-client.env.json'));
+      await vscode.workspace.fs.writeFile(created, new TextEncoder().encode(NEW_ENVIRONMENT_FILE));
+      open.push(created.fsPath);
+    }
+    for (const [i, file] of open.entries()) {
+      await vscode.window.showTextDocument(vscode.Uri.file(file), {
+        preview: false,
+        viewColumn: i === 0 ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside,
+      });
+    }
   }
 
   /** Chooses an environment by name (a key binding's argument); an unknown name is refused. */
@@ -205,8 +234,15 @@ export class EnvironmentController implements vscode.Disposable {
     this.statusBar.backgroundColor = prot ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 
+  /**
+   * Shown while an lpreq file or view is in front: a request file, the response view beside it,
+   * or a side-bar view of lpreq (focusing a view leaves the request file the active editor).
+   */
   private updateVisibility(): void {
-    if (vscode.window.activeTextEditor?.document.languageId === 'lpreq') this.statusBar.show();
+    const editor = vscode.window.activeTextEditor;
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const responseView = input instanceof vscode.TabInputWebview && input.viewType.endsWith(RESPONSE_VIEW_TYPE);
+    if (editor?.document.languageId === 'lpreq' || (editor === undefined && responseView)) this.statusBar.show();
     else this.statusBar.hide();
   }
 
@@ -230,4 +266,21 @@ export class EnvironmentController implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The view type of the response view (responsePanel.ts); a webview tab's view type ends with it. */
+const RESPONSE_VIEW_TYPE = 'lpreq.response';
+
+/** A first environment file: a local environment for the mock (`lpreq mock`); the token belongs in the editor's secret storage. */
+const NEW_ENVIRONMENT_FILE = `{
+  "local": {
+    "base_url": "http://127.0.0.1:4010"
+  }
+}
+`;
+
+/** Which files "Edit environment files…" opens, or that it creates one. */
+function editDescription(files: EnvironmentFiles): string {
+  const names = [files.shared, files.private].filter((f): f is string => f !== undefined).map((f) => path.basename(f));
+  return names.length > 0 ? names.join(', ') : 'create http-client.env.json';
 }

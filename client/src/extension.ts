@@ -13,7 +13,7 @@ import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
 import type { ResponseNode } from './model/responseTree';
-import { readSettings, type LpreqSettings } from './model/settings';
+import { readSettings, settingProblems, type LpreqSettings } from './model/settings';
 import { ResponseDocuments } from './responseDocuments';
 import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
@@ -27,6 +27,12 @@ function settings(): LpreqSettings {
   return readSettings((key) => config.get(key));
 }
 
+/** Says once which settings cannot be read (`lpreq.maxBodySize: '10 MBs' is not ...`); their defaults are used. */
+function reportSettingProblems(): void {
+  const config = vscode.workspace.getConfiguration('lpreq');
+  for (const problem of settingProblems((key) => config.get(key))) void vscode.window.showWarningMessage(problem);
+}
+
 /** What the in-editor tests (test/e2e/electron-suite.ts) may read; given only in test mode. */
 export interface LpreqTestApi {
   response(): { summary: string; labels: string[] } | undefined;
@@ -38,6 +44,7 @@ export interface LpreqTestApi {
 export function activate(context: vscode.ExtensionContext): LpreqTestApi | undefined {
   const started = performance.now();
   const output = vscode.window.createOutputChannel('lpreq', { log: true });
+  reportSettingProblems();
   context.subscriptions.push(output);
 
   const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
@@ -126,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('lpreq')) {
+        if (e.affectsConfiguration('lpreq.maxBodySize')) reportSettingProblems();
         sender.refreshLenses();
         environments.refresh();
         historyView.refresh();

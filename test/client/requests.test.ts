@@ -53,3 +53,23 @@ test('lines of offsets', () => {
   assert.equal(lineAt(starts, 3), 1);
   assert.equal(lineAt(starts, 6), 3);
 });
+
+test('Fetch All Pages is offered exactly where the sender follows pages, the webhook list (EndKey/StartKey) included', async () => {
+  const { prepareRequest } = await import('../../server/src/sender/prepare');
+  const { parseDocument } = await import('../../server/src/core/parser');
+  const lines = (await import('node:fs')).readFileSync(new URL('../fixtures/documented-endpoints.txt', import.meta.url), 'utf8').split('\n');
+  const requests = lines.filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l)).map((l) => l.replace(/\{[^}]+\}/g, '1'));
+  const paged: string[] = [];
+  for (const request of requests) {
+    const lens = parseRequests(checker, `${request}\n`).requests[0];
+    const prepared = prepareRequest(checker, parseDocument(`${request}\n`), 0, {
+      environments: { environments: { local: { base_url: 'http://127.0.0.1:4010' } }, selected: 'local' },
+    });
+    assert.ok(prepared.ok, request);
+    assert.equal(lens.paginated, prepared.request.paginated, request);
+    if (lens.paginated) paged.push(request);
+  }
+  assert.ok(paged.includes('GET /api/lti/subscriptions'), 'the webhook list has the lens');
+  assert.ok(paged.includes('GET /api/v1/courses/1/modules'));
+  assert.ok(!paged.some((r) => !r.startsWith('GET ')), 'only lists page');
+});

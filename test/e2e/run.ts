@@ -619,6 +619,19 @@ async function main(): Promise<number> {
     if ((await f.locator('.banner-error').count()) > 0) throw new Error('a cancelled request is shown as failed');
   });
 
+  await check('from the response view, the environment stays in the status bar and Ctrl+Alt+E opens the picker, with "Edit environment files…"', async () => {
+    const f = await responseFrame(page, 'Cancelled', 15_000);
+    await f.locator('.status').click();
+    await page.waitForTimeout(300);
+    if (!(await page.locator('.statusbar-item', { hasText: 'local' }).first().isVisible())) throw new Error('the environment left the status bar');
+    await page.keyboard.press('Control+Alt+E');
+    const edit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Edit environment files…' }).first();
+    await edit.waitFor({ timeout: 10_000 });
+    await shot(page, 'environment-picker-from-view.png', true);
+    await edit.click();
+    await page.locator('.tabs-container .tab', { hasText: 'http-client.env.json' }).first().waitFor({ timeout: 10_000 });
+  });
+
   await check('"Copy as cURL" copies a command that reads the token from $LPREQ_TOKEN', async () => {
     await toTop(page);
     await page.locator('.codelens-decoration a', { hasText: 'Copy as cURL' }).first().click();
@@ -708,6 +721,26 @@ async function main(): Promise<number> {
       .catch(() => undefined);
     await shot(page, 'response-view-dark.png');
   }
+
+  await check('a ### title is typed as written (Enter is not taken by a suggestion); Fetch All Pages stands above the webhook list too', async () => {
+    writeFileSync(join(ws!.workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
+    await page.keyboard.press(`${mod}+P`);
+    await page.locator('.quick-input-widget input').fill('titles.lpreq');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'titles.lpreq' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'titles.lpreq' }).waitFor();
+    await page.locator('.codelens-decoration a', { hasText: 'Fetch All Pages' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.editor-instance .view-line').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('### List subscriptions', { delay: 40 });
+    await page.waitForTimeout(600);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('GET', { delay: 40 });
+    await page.keyboard.press('Escape');
+    const text = await editorText(page);
+    if (!text.includes('### List subscriptions\nGET')) throw new Error(`the title line was changed:\n${text}`);
+    await shot(page, 'title-typed.png', true);
+  });
 
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.

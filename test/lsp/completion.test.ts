@@ -400,3 +400,42 @@ test('completion: every item carries its documentation', () => {
     assert.deepEqual(bare, [], `items without documentation at ${JSON.stringify(input)}`);
   }
 });
+
+test("completion: whole paths come by resource (the docs' section), each with its endpoint's purpose as detail", async () => {
+  const { getChecker } = await import('./helpers');
+  const catalog = getChecker().catalog;
+  const { items } = itemsAt('GET |');
+  const paths = items.filter((i) => i.kind === 'path').sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+  assert.ok(paths.length > 50);
+  const endpointOf = (label: string) => catalog.endpoints.find((e) => e.paths.some((p) => p.template === label) && e.method === 'GET');
+  const gets = paths.filter((p) => endpointOf(p.label) !== undefined && !p.deprecated);
+  // Each resource's paths stand together: a section, once left, does not come back.
+  const sections = gets.map((p) => endpointOf(p.label)!.source.section);
+  const order = sections.filter((s, i) => i === 0 || sections[i - 1] !== s);
+  assert.equal(new Set(order).size, order.length, order.join(' | '));
+  for (const p of gets) assert.ok(p.detail?.includes(endpointOf(p.label)!.purpose), `${p.label}: ${p.detail}`);
+});
+
+test('completion: request templates where a request begins, never in a value, a title or after a path', () => {
+  const templates = (marked: string) => itemsAt(marked).items.filter((i) => i.kind === 'template');
+  for (const at of ['mod|', 'G|', '### x\nget|', '@a = 1\n\npo|']) assert.ok(templates(at).length > 0, at);
+  for (const at of [
+    `${ITEMS}module_item[type] = |`,
+    `${ITEMS}module_item[type] = Assig|`,
+    `${ITEMS}module_item[title] = week|`,
+    'GET /api/v1/courses/1/files?sort=si|',
+    '### List mod|',
+    'GET /api/v1/cou|',
+    'GET /api/v1/courses\nAccept: app|',
+    `${ITEMS}mod|`,
+    'GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == act|',
+  ]) {
+    assert.deepEqual(
+      templates(at).map((t) => t.label),
+      [],
+      at,
+    );
+  }
+  const get = check('get|', 'Request (GET)', '### List modules\nGET {{base_url}}/api/v1/courses/{{course_id}}/modules\nAccept: application/json\n');
+  assert.equal(get.snippet, true);
+});

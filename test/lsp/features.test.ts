@@ -352,3 +352,84 @@ test('a JSON body nested thousands of levels deep is reported, never thrown', ()
   const quiz = load(`PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": ${deep}}\n`, ENV).doc;
   assert.doesNotThrow(() => getChecker().checkDocument(quiz, ENV));
 });
+
+/** The quick fixes of the diagnostic under the cursor, in the order offered, with the diagnostic. */
+function enumFixes(marked: string) {
+  const { text, offset } = cursor(marked);
+  const { ctx, doc } = load(text, ENV);
+  const diagnostics = getChecker().checkDocument(doc, ENV);
+  const d = diagnostics.find((x) => x.code === 'invalid-enum' && x.start <= offset && offset <= x.end);
+  assert.ok(d, `no invalid-enum at ${JSON.stringify(marked)}`);
+  const actions = codeActions(ctx, doc, offset, offset, diagnostics).filter((a) => a.diagnostics.includes(d));
+  return { d, actions };
+}
+
+const enumCases: [string, string, string[]][] = [
+  // A near miss, a value far from all, and an assertion's value: the closest is first, preferred, and named.
+  ['GET /api/v1/courses/1/files?order=ds|c\n', 'desc', ['asc']],
+  ['POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = pa|ge\nlinked_object_id = 1\n', 'wiki_page', []],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == zz|zzz\n', 'active', ['deleted']],
+  ['GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == "delet|d"\n', '"deleted"', ['"active"']],
+];
+
+for (const [input, first, others] of enumCases) {
+  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and named, on ${JSON.stringify(input)}`, () => {
+    const { d, actions } = enumFixes(input);
+    assert.ok(actions.length > 0);
+    assert.equal(actions[0].edits[0].newText, first);
+    assert.equal(actions[0].isPreferred, true);
+    assert.ok(
+      actions.slice(1).every((a) => a.isPreferred !== true),
+      'only one fix is preferred',
+    );
+    assert.equal(d.data?.replacement, first);
+    assert.ok(d.message.includes(first.replace(/"/g, '')), d.message);
+    for (const o of others)
+      assert.ok(
+        actions.some((a) => a.edits[0].newText === o),
+        `'${o}' is offered too`,
+      );
+  });
+}
+
+test('unresolved-variable names the environments that define a name the chosen one lacks', () => {
+  const env = {
+    environments: { local: { base_url: 'http://a', course: '1' }, staging: { base_url: 'http://b' }, production: { base_url: 'https://c', course: '3' } },
+    selected: 'staging',
+  };
+  const text = 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n###\nGET {{base_url}}/api/v1/courses/{{nowhere}}/modules\n';
+  for (const diagnostics of [getChecker().checkDocument(load(text, env).doc, env), getChecker().diagnose(text, env)]) {
+    const found = diagnostics.filter((d) => d.code === 'unresolved-variable').map((d) => ({ name: text.slice(d.start, d.end), message: d.message }));
+    assert.deepEqual(
+      found.map((f) => f.name),
+      ['{{course}}', '{{nowhere}}'],
+    );
+    assert.match(found[0].message, /'staging'.*\blocal, production\b/);
+    assert.doesNotMatch(found[0].message, /nowhere/);
+    assert.doesNotMatch(found[1].message, /local|production/);
+  }
+});
+
+test('"Add parameter" carries a snippet that leaves the cursor at the value; the plain text is the same without tab stops', () => {
+  for (const [marked, title, snippet] of [
+    ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, /^\n+module_item\[type\] = \$0\n?$/],
+    [
+      'POST /api/v1/appointment_groups|\n',
+      /^Add all missing/,
+      /^\n+appointment_group\[context_codes\]\[\] = \$\{1\}\nappointment_group\[title\] = \$\{2\}\n?$/,
+    ],
+  ] as const) {
+    const { text, offset } = cursor(marked);
+    const { ctx, doc } = load(text, ENV);
+    const actions = codeActions(ctx, doc, offset, offset, getChecker().checkDocument(doc, ENV));
+    const action = actions.find((a) => title.test(a.title));
+    assert.ok(action, `no ${title} in ${actions.map((a) => a.title).join(' | ')}`);
+    const edit = action.edits[0];
+    assert.ok(edit.snippet !== undefined, `${action.title} has a snippet`);
+    assert.match(edit.snippet, snippet);
+    // Every value is a tab stop, numbered in order when there are several.
+    const names = edit.newText.split('\n').filter((l) => l.endsWith(' = ')).length;
+    assert.equal((edit.snippet.match(/ = (\$0|\$\{\d+\})/g) ?? []).length, names);
+    assert.equal(edit.snippet.replace(/\$0|\$\{\d+\}/g, ''), edit.newText);
+  }
+});

@@ -177,7 +177,7 @@ test('a token shorter than 4 characters is refused; a short secret is still mask
   assert.equal(scrubSecrets(text, [short]), 'authorization: Bearer ***\nx-key: ***\n{"password":"***","note":"q7zq7z"}');
 });
 
-test('--max-body-size: the body limit of the editor setting, in bytes; documented in --help', async () => {
+test('--max-body-size: the body limit of the editor setting, in bytes or with a unit; documented in --help', async () => {
   const path = file('env', 'two.lpreq', 'GET /two-kb\n');
   const cut = await send([path, '--max-body-size', '1024', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   const out = JSON.parse(cut.stdout) as { truncated?: { limit: number; file: string } };
@@ -185,6 +185,11 @@ test('--max-body-size: the body limit of the editor setting, in bytes; documente
   if (out.truncated) rmSync(out.truncated.file, { force: true });
   const whole = await send([path, '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   assert.equal((JSON.parse(whole.stdout) as { truncated?: unknown }).truncated, undefined);
-  for (const bad of ['10', 'lots']) assert.equal((await send([path, '--max-body-size', bad])).code, 2, bad);
-  assert.match((await send(['--help'])).stdout, /--max-body-size BYTES.*10485760/);
+  // A size with a unit, as the editor's setting takes it.
+  const withUnit = await send([path, '--max-body-size', '1 KiB', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  const unitOut = JSON.parse(withUnit.stdout) as { truncated?: { limit: number; file: string } };
+  assert.equal(unitOut.truncated?.limit, 1024);
+  if (unitOut.truncated) rmSync(unitOut.truncated.file, { force: true });
+  for (const bad of ['10', 'lots', '10 MBs']) assert.equal((await send([path, '--max-body-size', bad])).code, 2, bad);
+  assert.match((await send(['--help'])).stdout, /--max-body-size SIZE.*10MB.*10485760/);
 });

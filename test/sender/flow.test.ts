@@ -96,6 +96,12 @@ test('25 pages through Link rel="next", merged into one array, with progress', a
 test('one page without allPages; the page limit and cancellation stop early', async () => {
   const one = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env() });
   assert.equal(one.response?.pages, 1);
+  // One page asked for is the answer as it is: no limit was reached, nothing is incomplete.
+  assert.equal(one.response?.incomplete, undefined);
+  assert.deepEqual(one.warnings, []);
+  const onePage = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true, maxPages: 1 });
+  assert.equal(onePage.response?.incomplete, 'page-limit');
+  assert.ok(!onePage.warnings.some((w) => /\b1 pages\b/.test(w)), onePage.warnings.join('; '));
   assert.equal(parseLinkHeader(one.response?.headers.link).next, `${api.origin}/api/v1/courses/1/modules?page=2&per_page=2`);
   const limited = await sendBlock(doc('GET /api/v1/courses/1/modules\n'), 0, { checker: testChecker(), environments: env(), allPages: true, maxPages: 5 });
   assert.equal(limited.response?.pages, 5);

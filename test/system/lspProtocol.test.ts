@@ -777,3 +777,44 @@ test('protocol: the server says the version of package.json', async () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   await withInitialized({}, async (c) => assert.deepEqual((c.initializeResult as { serverInfo: unknown }).serverInfo, { name: 'lpreq', version }));
 });
+
+test('protocol: "Add parameter" is a snippet edit where the client takes them (the cursor waits at the value), plain text elsewhere', async () => {
+  type Action = {
+    title: string;
+    edit: {
+      changes?: Record<string, { newText: string }[]>;
+      documentChanges?: { textDocument: { version: number }; edits: { snippet?: { kind: string; value: string } }[] }[];
+    };
+  };
+  for (const snippets of [true, false]) {
+    const c = new LspClient();
+    const timer = setTimeout(() => c.kill(), 30000);
+    try {
+      await c.initialize({}, null, snippets ? { workspaceEdit: { documentChanges: true, snippetEditSupport: true } } : {});
+      const uri = 'untitled:add.lpreq';
+      const published = c.diagnostics(uri, 3);
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 3, text: 'POST /api/v1/courses/1/modules/2/items\n' } });
+      await published;
+      const actions = await c.request<Action[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 5 }, end: { line: 0, character: 5 } },
+        context: { diagnostics: [] },
+      });
+      const add = actions.find((a) => a.title === 'Add module_item[type]');
+      assert.ok(add, JSON.stringify(actions.map((a) => a.title)));
+      if (snippets) {
+        const change = add.edit.documentChanges?.[0];
+        assert.equal(change?.textDocument.version, 3);
+        assert.equal(change?.edits[0].snippet?.kind, 'snippet');
+        assert.match(change?.edits[0].snippet?.value ?? '', /module_item\[type\] = \$0/);
+      } else {
+        assert.equal(add.edit.documentChanges, undefined);
+        assert.match(add.edit.changes?.[uri][0].newText ?? '', /module_item\[type\] = \n?$/);
+      }
+      await c.shutdown();
+    } finally {
+      clearTimeout(timer);
+      c.kill();
+    }
+  }
+});

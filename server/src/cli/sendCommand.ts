@@ -1,7 +1,7 @@
 /**
  * `lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS]
  * [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL]
- * [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]`
+ * [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes]`
  * (LPREQ-FORMAT section 5; --prompt answers a `# @prompt NAME` variable, asked at the terminal otherwise).
  * Every exchange goes to a history (`.lpreq/history` in the folder of the environment files by
  * default), and a request that refers to another reads that one's last response from it.
@@ -30,12 +30,12 @@ import {
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
-import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size BYTES] [--prompt NAME=VALUE]... [--yes]\n' +
-  "  --max-body-size BYTES  the largest response body read (default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes]\n' +
+  "  --max-body-size SIZE  the largest response body read, in bytes or with a unit (10MB, 512 KiB; default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
   '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
 
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
@@ -117,7 +117,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (name !== undefined && line !== undefined) throw new UsageError('--name and --line choose the same thing: give one of them');
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const maxPages = positiveInt(flagValue(args, 'max-pages'), 'max-pages');
-  const maxBodyBytes = positiveInt(flagValue(args, 'max-body-size'), 'max-body-size');
+  const maxBodyBytes = byteSize(flagValue(args, 'max-body-size'), 'max-body-size');
   // As the editor's lpreq.maxBodySize: at least 1 KiB.
   if (maxBodyBytes !== undefined && maxBodyBytes < 1024) throw new UsageError(`--max-body-size is at least 1024 (bytes), not ${maxBodyBytes}`);
   const format = flagValue(args, 'format') ?? 'text';

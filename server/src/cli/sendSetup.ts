@@ -4,6 +4,7 @@
  * `# @note` and a `# @prompt` are confirmed or answered at a terminal, or refused without one.
  */
 import type { SendBlockOptions } from '../sender/index';
+import { parseByteSize } from '../core/index';
 import { flagValue, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 
@@ -13,6 +14,14 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
   if (Number(value) > 2147483647) throw new UsageError(`--${flag} is at most 2147483647, not ${value}`);
   return Number(value);
+}
+
+/** A size flag: bytes, or a number with a unit (`10MB`, `512 KiB`), as the editor's settings take it. */
+export function byteSize(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const read = parseByteSize(value);
+  if ('problem' in read) throw new UsageError(`--${flag}: ${read.problem}`);
+  return read.bytes;
 }
 
 function safeUrl(text: string): URL | undefined {

@@ -8,11 +8,17 @@
 import type { Diagnostic } from './checker';
 import { blockAt, type ServiceContext } from './documentIndex';
 import { findVariableReferences, type Block, type LpreqDocument } from './parser';
+import { snippetText } from './completion';
 
 export interface TextEdit {
   start: number;
   end: number;
   newText: string;
+  /**
+   * The same edit as a snippet (`module_item[type] = $0`), for an editor that takes snippet
+   * edits: the cursor lands on a tab stop where the user types next. `newText` is what others get.
+   */
+  snippet?: string;
 }
 
 export interface CodeAction {
@@ -133,12 +139,16 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
   if (missingAll.length > 0) {
     const { at, prefix, suffix } = parameterInsertion(ref.start, ref.block);
     const names = [...new Set(missingAll.map((m) => m.name))];
-    const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + (suffix ?? (prefix === '' ? '\n' : ''));
+    const end = suffix ?? (prefix === '' ? '\n' : '');
+    const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + end;
+    // Each value is a tab stop: the cursor waits at the first, Tab goes on to the next.
+    const snippet = (list: string[]) => prefix + list.map((n, i) => `${snippetText(n)} = ${list.length === 1 ? '$0' : `\${${i + 1}}`}`).join('\n') + end;
+    const edit = (list: string[]): TextEdit => ({ start: at, end: at, newText: text(list), snippet: snippet(list) });
     for (const m of missingAll) {
       actions.push({
         title: `Add ${m.name}`,
         kind: 'quickfix',
-        edits: [{ start: at, end: at, newText: text([m.name]) }],
+        edits: [edit([m.name])],
         diagnostics: [m.d],
         isPreferred: names.length === 1,
       });
@@ -147,7 +157,7 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       actions.push({
         title: 'Add all missing required parameters',
         kind: 'quickfix',
-        edits: [{ start: at, end: at, newText: text(names) }],
+        edits: [edit(names)],
         diagnostics: missingAll.map((m) => m.d),
         isPreferred: true,
       });
@@ -157,7 +167,12 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
   if (extract) actions.push(extract);
   // The lines an action adds end as the document's lines do.
   if (doc.text.includes('\r\n')) {
-    for (const a of actions) for (const e of a.edits) e.newText = e.newText.replace(/\r?\n/g, '\r\n');
+    for (const a of actions) {
+      for (const e of a.edits) {
+        e.newText = e.newText.replace(/\r?\n/g, '\r\n');
+        if (e.snippet !== undefined) e.snippet = e.snippet.replace(/\r?\n/g, '\r\n');
+      }
+    }
   }
   return actions;
 }

@@ -58,7 +58,7 @@ const TABLE = {
   'unresolved-variable': {
     severity: 'error',
     title: 'Unresolved variable',
-    help: 'A `{{name}}` is defined nowhere: not as a file variable (`@name = value`), not in http-client.env.json or http-client.private.env.json, not a system variable and not a named request.',
+    help: 'A `{{name}}` is defined nowhere: not as a file variable (`@name = value`), not in http-client.env.json or http-client.private.env.json, not a system variable and not a named request. When the chosen environment lacks a name that other environments define, the message names them: choose one of those, or add the name to the chosen one.',
     when: '`{{name}}` is defined nowhere, or `{{req.response...}}` names no request above it (a request can only use the response of an earlier one)',
     format: '3',
   },

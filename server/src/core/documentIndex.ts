@@ -3,7 +3,7 @@
  * and region of the cursor inside a block, the variable scope of a document kept up to
  * date cheaply across edits, and the environment as the editor sees it (with secrets).
  */
-import type { Checker, Environments, VariableScope } from './checker';
+import type { Checker, Environments, OtherEnvironments, VariableScope } from './checker';
 import { documentScope } from './checker';
 import { requestName, type Block, type BlockRef, type LpreqDocument } from './parser';
 import { own } from './own';
@@ -167,7 +167,16 @@ function sameScope(a: VariableScope, b: VariableScope): boolean {
   let i = 0;
   for (const n of a.requestNames) if (names[i++] !== n) return false;
   if ((a.scriptNames?.size ?? 0) !== (b.scriptNames?.size ?? 0)) return false;
+  // Where other environments define a name is in the messages of unresolved variables.
+  if (!sameOthers(a.otherEnvironments, b.otherEnvironments)) return false;
   for (const n of a.scriptNames ?? []) if (!b.scriptNames?.has(n)) return false;
+  return true;
+}
+
+function sameOthers(a: OtherEnvironments | undefined, b: OtherEnvironments | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.selected !== b.selected || a.definedIn.size !== b.definedIn.size) return false;
+  for (const [k, v] of a.definedIn) if (b.definedIn.get(k)?.join('\n') !== v.join('\n')) return false;
   return true;
 }
 

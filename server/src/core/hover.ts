@@ -216,5 +216,8 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
     const how = set.global ? '`client.global.set`, in the response handler of an earlier request' : "`request.variables.set`, in this request's script";
     return `${code(`{{${expression}}}`)} · set by a script of JetBrains' HTTP client (${how})\n\nlpreq does not run scripts: it has no value when lpreq sends this request`;
   }
+  const others = ctx.scope.otherEnvironments;
+  const elsewhere = others?.definedIn.get(expression);
+  if (others && elsewhere) return `${code(`{{${expression}}}`)} is not in environment ${code(others.selected)}; defined in ${elsewhere.map(code).join(', ')}`;
   return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;
 }

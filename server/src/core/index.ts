@@ -28,4 +28,4 @@ export type { CodeAction, TextEdit } from './codeActions';
 export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
-export { followsPages } from './pages';
+export { followsPages, pagingOf } from './pages';

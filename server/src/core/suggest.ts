@@ -51,3 +51,29 @@ function commonPrefix(a: string, b: string): number {
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+
+/**
+ * What a quick fix offers for a value outside a short enum: the closest value (a likely typo,
+ * or else the nearest by edits, so a fix and "did you mean" always name one), then the others
+ * by closeness. An empty input has no closest: the documented order is kept.
+ */
+export function enumSuggestions(input: string, values: readonly string[]): { closest?: string; others: string[] } {
+  const near = closest(input, values);
+  const short = values.length <= MAX_CHOICES;
+  if (input.trim() === '') return near !== undefined ? { closest: near, others: [] } : { others: short ? [...values] : [] };
+  if (!short) return near !== undefined ? { closest: near, others: [] } : { others: [] };
+  const lower = input.toLowerCase();
+  const ranked = values
+    .map((v, index) => {
+      const l = v.toLowerCase();
+      // A value that holds what was typed (`page`: wiki_page) is nearer than one a few edits away (quiz).
+      return { v, index, within: l.includes(lower) || lower.includes(l) ? 0 : 1, d: editDistance(lower, l), prefix: commonPrefix(lower, l) };
+    })
+    .sort((a, b) => a.within - b.within || a.d - b.d || b.prefix - a.prefix || a.index - b.index)
+    .map((r) => r.v);
+  const first = near ?? ranked[0];
+  return { closest: first, others: ranked.filter((v) => v !== first) };
+}
+
+/** Enums longer than this get no list of choices, only a close match. */
+const MAX_CHOICES = 10;

@@ -126,3 +126,32 @@ export function formatProblem(format: string, value: string, contextTypes?: stri
       return null;
   }
 }
+
+const BYTE_UNITS: ReadonlyMap<string, number> = new Map([
+  ['', 1],
+  ['b', 1],
+  ['kb', 1e3],
+  ['mb', 1e6],
+  ['gb', 1e9],
+  ['kib', 1024],
+  ['mib', 1024 ** 2],
+  ['gib', 1024 ** 3],
+]);
+
+/**
+ * A size in bytes as a setting or a flag gives it: a whole number of bytes, or a number with a
+ * unit (`10MB`, `512 KB`, `1.5 GiB`; KB, MB, GB count in thousands, KiB, MiB, GiB in 1024s,
+ * any case). A value that is not one gets a message that says what is accepted.
+ */
+export function parseByteSize(value: unknown): { bytes: number } | { problem: string } {
+  const accepted = 'a number of bytes, or a number with a unit: B, KB, MB, GB (1000s) or KiB, MiB, GiB (1024s), e.g. 10MB or 512 KiB';
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? { bytes: value } : { problem: `${value} is not ${accepted}` };
+  if (typeof value !== 'string') return { problem: `expected ${accepted}` };
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(value);
+  const unit = m ? BYTE_UNITS.get(m[2].toLowerCase()) : undefined;
+  if (!m || unit === undefined) return { problem: `'${value}' is not ${accepted}` };
+  const bytes = Math.round(Number(m[1]) * unit);
+  if (!Number.isSafeInteger(bytes)) return { problem: `'${value}' is too large` };
+  if (unit === 1 && m[1].includes('.')) return { problem: `'${value}' is not a whole number of bytes` };
+  return { bytes };
+}

@@ -177,7 +177,7 @@ export function handlers(session: Session): Handler[] {
       const only = params.context.only;
       const actions: (CodeAction | Command)[] = service()
         .codeActions(state, start, end, only)
-        .map((a) => proto.codeAction(document, a));
+        .map((a) => proto.codeAction(document, a, session.client.snippetEdits));
       // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
       if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
         actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));

@@ -35,6 +35,9 @@ export function registerInitialize(session: Session): void {
     client.workDoneProgress = params.capabilities?.window?.workDoneProgress === true;
     client.showDocument = params.capabilities?.window?.showDocument?.support === true;
     client.codeLensRefresh = params.capabilities?.workspace?.codeLens?.refreshSupport === true;
+    // "Add parameter" leaves the cursor at the value where the editor takes snippet edits (VS Code's client 10+).
+    const workspaceEdit = params.capabilities?.workspace?.workspaceEdit;
+    client.snippetEdits = workspaceEdit?.snippetEditSupport === true && workspaceEdit.documentChanges === true;
     // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
     const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
     documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);

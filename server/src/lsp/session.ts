@@ -29,6 +29,8 @@ export interface ClientSupport {
   showDocument: boolean;
   /** It asks for code lenses again when told to (`workspace/codeLens/refresh`). */
   codeLensRefresh: boolean;
+  /** It applies snippet edits in a workspace edit (LSP 3.18 `snippetEditSupport`, with `documentChanges`). */
+  snippetEdits?: boolean;
 }
 
 export interface Session {

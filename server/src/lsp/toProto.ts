@@ -14,6 +14,7 @@ import type {
   Location as LspLocation,
   Range,
   TextEdit as LspTextEdit,
+  WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CODES } from '../core/index';
@@ -32,6 +33,7 @@ const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   reference: CompletionItemKind.Reference,
   metadata: CompletionItemKind.Keyword,
   operator: CompletionItemKind.Operator,
+  template: CompletionItemKind.Snippet,
 };
 
 export function range(document: TextDocument, start: number, end: number): Range {
@@ -98,13 +100,26 @@ export function hover(document: TextDocument, h: HoverResult): Hover {
   return { contents: { kind: 'markdown', value: h.contents }, range: range(document, h.start, h.end) };
 }
 
-export function codeAction(document: TextDocument, a: CodeAction): LspCodeAction {
+export function codeAction(document: TextDocument, a: CodeAction, snippetEdits = false): LspCodeAction {
+  const edit: WorkspaceEdit =
+    snippetEdits && a.edits.some((e) => e.snippet !== undefined)
+      ? {
+          documentChanges: [
+            {
+              textDocument: { uri: document.uri, version: document.version },
+              edits: a.edits.map((e) =>
+                e.snippet !== undefined ? { range: range(document, e.start, e.end), snippet: { kind: 'snippet', value: e.snippet } } : textEdit(document, e),
+              ),
+            },
+          ],
+        }
+      : { changes: { [document.uri]: a.edits.map((e) => textEdit(document, e)) } };
   return {
     title: a.title,
     kind: a.kind,
     isPreferred: a.isPreferred,
     diagnostics: a.diagnostics.map((d) => diagnostic(d, range(document, d.start, d.end))),
-    edit: { changes: { [document.uri]: a.edits.map((e) => textEdit(document, e)) } },
+    edit,
   };
 }
 

@@ -22,6 +22,8 @@ export interface PagingOptions extends ExchangeOptions {
   /** Stop after this many pages (default 100); the result then says so. */
   maxPages?: number;
   onPage?: (progress: PageProgress) => void;
+  /** The request alone, as Send Request sends it: the first page is the answer, complete as it is. */
+  onePage?: boolean;
 }
 
 export interface PagedResult extends ExchangeResult {
@@ -70,6 +72,11 @@ export function nextPage(prepared: PreparedRequest, current: PreparedRequest, re
   }
   // The Link URL already carries the query of the list; a form body is never repeated.
   return { ...prepared, method: 'GET', url, body: undefined };
+}
+
+/** `1 page`, `2 pages`. */
+function pageCount(n: number): string {
+  return `${n} page${n === 1 ? '' : 's'}`;
 }
 
 /** The items of one page: the array itself, or the arrays of a wrapper (`{grading_periods: [...]}`). */
@@ -128,10 +135,12 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
       result.warnings.push(`the next page after page ${result.pages} is page ${again} again (${next.url}); stopped rather than loop`);
       break;
     }
+    // A single send asks for one page: that more follow is what the Link header says, not a limit reached.
+    if (options.onePage) break;
     // The limit first: a request sent for one page does not fail for where a page it did not ask for would be.
     if (result.pages >= maxPages) {
       result.incomplete = 'page-limit';
-      result.warnings.push(`stopped after ${maxPages} pages; more pages follow`);
+      result.warnings.push(`stopped after ${pageCount(maxPages)}; more pages follow`);
       break;
     }
     // The next page is where the first one was: a Link to another origin is not followed with this request's headers.
@@ -143,7 +152,7 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     }
     if (options.signal?.aborted) {
       result.incomplete = 'cancelled';
-      result.warnings.push(`cancelled after ${result.pages} pages`);
+      result.warnings.push(`cancelled after ${pageCount(result.pages)}`);
       break;
     }
     const page = await sendPrepared(next, options);
@@ -177,7 +186,7 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     result.ok = false;
     result.error ??= {
       kind: result.incomplete === 'cancelled' ? 'cancelled' : 'incomplete',
-      message: `the list is incomplete: ${result.pages} page${result.pages === 1 ? '' : 's'} read, then ${result.warnings.at(-1) ?? 'a page failed'}`,
+      message: `the list is incomplete: ${pageCount(result.pages)} read, then ${result.warnings.at(-1) ?? 'a page failed'}`,
     };
   }
   result.body = merged;

@@ -9,6 +9,7 @@ import {
   Checker,
   documentScope,
   followsPages,
+  pagingOf,
   environmentValues,
   type Environments,
   SECRET_NAME,
@@ -124,7 +125,7 @@ export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequ
     endpointId: endpoint?.id,
     returns: endpoint?.returns ?? null,
     paginated: followsPages(endpoint),
-    paging: endpoint?.headers?.some((h) => h.name.toLowerCase() === 'startkey') ? 'start-key' : 'link',
+    paging: pagingOf(endpoint) ?? 'link',
   };
 }
 

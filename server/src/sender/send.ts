@@ -295,7 +295,7 @@ async function sendWithDependencies(
   const exchange = { ...options, secrets, foreignSecrets };
   // `# @all-pages` is the request's own --all-pages: every page, merged (lpreq test asserts on whole lists).
   const allPages = top && (options.allPages || (block !== undefined && metadataValue(block, 'all-pages') !== undefined));
-  const pagingOptions: PagingOptions = allPages ? exchange : { ...exchange, maxPages: 1 };
+  const pagingOptions: PagingOptions = allPages ? exchange : { ...exchange, onePage: true };
   const response = await sendAllPages(request, pagingOptions);
   result.response = response;
   result.ok = response.ok;

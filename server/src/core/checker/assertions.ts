@@ -14,7 +14,7 @@ import { canonicalOperator, nameSpan, type Assertion, type AssertionOperator, ty
 import type { Catalog } from '../catalog/catalog';
 import { SCALAR_TYPES, walkPath, type PlaceType } from '../catalog/resources';
 import type { Block } from '../parser';
-import { closest } from '../suggest';
+import { enumSuggestions } from '../suggest';
 import { isNearMiss } from '../catalog/parameters';
 import { isDate, isDateTime, typeProblem } from '../values';
 import { diag, type Diagnostic, type DiagnosticData } from './diagnostics';
@@ -194,13 +194,12 @@ function enumVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
   if (!values || values.length === 0 || values.includes(text)) return undefined;
   // An open set (the docs say other values exist) takes others, but not a near miss of a listed one, as for parameters.
   if (t.field?.enumOpen && !isNearMiss(text, values)) return undefined;
-  const near = closest(text, values);
+  const { closest: near, others } = enumSuggestions(text, values);
+  const written = (v: string) => (expected.quoted ? `"${v}"` : v);
   const data: DiagnosticData | undefined =
-    near !== undefined
-      ? { replacement: expected.quoted ? `"${near}"` : near }
-      : values.length <= 10
-        ? { choices: values.map((v) => (expected.quoted ? `"${v}"` : v)) }
-        : undefined;
+    near === undefined && others.length === 0
+      ? undefined
+      : { ...(near !== undefined ? { replacement: written(near) } : {}), ...(others.length > 0 ? { choices: others.map(written) } : {}) };
   return diag(
     'invalid-enum',
     `${quote(text)} is not a documented value of ${fieldName(t)}; documented: ${values.join(', ')}${near !== undefined ? `. Did you mean ${near}?` : ''}`,

@@ -8,7 +8,7 @@ import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
-import { documentVariables, environmentValues, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';
+import { documentVariables, environmentValues, otherEnvironments, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';
 import { checkDurations, checkHeaders, checkVariables } from './text';
 import { checkTarget } from './path';
 import { NO_PARAMS, type RequestCheck } from './context';
@@ -59,6 +59,7 @@ export class Checker {
     const before = this.walk;
     before.restart({
       values: environmentValues(env),
+      otherEnvironments: otherEnvironments(env),
       onLookup: (name) => {
         const blocks = lookedUp.get(name);
         if (!blocks) lookedUp.set(name, [current]);

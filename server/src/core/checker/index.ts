@@ -5,5 +5,5 @@
  */
 export { Checker } from './checker';
 export { shiftDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticData, type Severity } from './diagnostics';
-export { documentScope, environmentValues, RequestsBefore, requestNamesOf, type Environments, type VariableScope } from './scope';
+export { documentScope, environmentValues, RequestsBefore, requestNamesOf, type Environments, type OtherEnvironments, type VariableScope } from './scope';
 export { readsVariables } from './text';

@@ -3,7 +3,7 @@ import type { CatalogParameter } from '../catalog/catalog';
 import { splitParamName } from '../catalog/catalog';
 import { findParameter, LEFT_PATTERN, outsideEnum, suggestionNames } from '../catalog/parameters';
 import type { ParameterLine } from '../parser';
-import { closest } from '../suggest';
+import { closest, enumSuggestions } from '../suggest';
 import { formatProblem, typeProblem } from '../values';
 import { diag } from './diagnostics';
 import type { RequestCheck } from './context';
@@ -121,14 +121,14 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
     if (outsideEnum(param, value)) {
       const at = valueRange(line);
       const data = { lineStart: line.start, lineEnd: line.end };
-      const near = closest(value, param.enum);
+      const { closest: near, others } = enumSuggestions(value, param.enum);
       out.push(
         diag(
           'invalid-enum',
           `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
           at.start,
           at.end,
-          near ? { ...data, replacement: near } : param.enum.length <= 10 ? { ...data, choices: param.enum } : data,
+          { ...data, ...(near !== undefined ? { replacement: near } : {}), ...(others.length > 0 ? { choices: others } : {}) },
         ),
       );
     }

@@ -17,6 +17,15 @@ export interface VariableScope {
   onLookup?: (name: string) => void;
   /** Brings requestNames up to date before it is read: RequestsBefore fills it only when a check asks (requestNamesOf). */
   syncRequestNames?: () => void;
+  /** With an environment chosen: the other environments that define each of their names, to say where a missing name is. */
+  otherEnvironments?: OtherEnvironments;
+}
+
+/** The environments besides the chosen one, by the names they define. */
+export interface OtherEnvironments {
+  selected: string;
+  /** Variable name to the other environments that define it, in the file's order. */
+  definedIn: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A file or environment variable's value, as a check sees it. */
@@ -60,6 +69,21 @@ export function environmentValues(env: Environments | undefined): Map<string, st
   return values;
 }
 
+/** Where the names missing from the chosen environment are defined; undefined without a choice (every environment counts then). */
+export function otherEnvironments(env: Environments | undefined): OtherEnvironments | undefined {
+  if (env?.selected === undefined) return undefined;
+  const definedIn = new Map<string, string[]>();
+  for (const [name, vars] of Object.entries(env.environments)) {
+    if (name === env.selected) continue;
+    for (const k of Object.keys(vars)) {
+      const list = definedIn.get(k);
+      if (list) list.push(name);
+      else definedIn.set(k, [name]);
+    }
+  }
+  return { selected: env.selected, definedIn };
+}
+
 /** Collects the scope of a document: its file variables over the environment's, and all its request names. */
 export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
   const scope = documentVariables(doc, env);
@@ -72,7 +96,7 @@ export function documentScope(doc: LpreqDocument, env?: Environments): VariableS
 
 /** A document's variables (file variables over the environment's, names its scripts set), without its request names: what RequestsBefore starts from. */
 export function documentVariables(doc: LpreqDocument, env?: Environments): VariableScope {
-  const scope: VariableScope = { values: environmentValues(env), requestNames: new Set() };
+  const scope: VariableScope = { values: environmentValues(env), requestNames: new Set(), otherEnvironments: otherEnvironments(env) };
   for (let k = 0; k < doc.blocks.length; k++) {
     const block = doc.blocks[k].block;
     for (const v of block.variables) scope.values.set(v.name.text, v.value.text);
@@ -106,6 +130,7 @@ export class RequestsBefore {
       requestNames: this.seen,
       scriptNames: whole.scriptNames,
       onLookup: whole.onLookup,
+      otherEnvironments: whole.otherEnvironments,
       syncRequestNames: () => this.sync(),
     };
   }
@@ -129,7 +154,7 @@ export class RequestsBefore {
    * one it keeps (Checker.walk), and with an empty scope after the walk, so that nothing of
    * the document stays reachable from it.
    */
-  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup'>): void {
+  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup' | 'otherEnvironments'>): void {
     this.names.length = 0;
     this.seen.clear();
     this.synced = 0;
@@ -137,6 +162,7 @@ export class RequestsBefore {
     scope.values = whole.values;
     scope.scriptNames = whole.scriptNames;
     scope.onLookup = whole.onLookup;
+    scope.otherEnvironments = whole.otherEnvironments;
   }
 
   /**

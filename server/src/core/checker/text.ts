@@ -91,9 +91,12 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
   if (scopeHasValue(scope, name)) return undefined;
   if (scope.scriptNames?.has(name)) return undefined;
-  if (name !== expression)
-    return `{{${expression}}} is the percent-encoded value of ${name}, which is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
-  return `{{${expression}}} is defined nowhere: not as a file variable (@${expression} = ...), not in http-client.env.json or http-client.private.env.json`;
+  const subject = name !== expression ? `{{${expression}}} is the percent-encoded value of ${name}, which` : `{{${expression}}}`;
+  // Defined in another environment: the choice of environment is what is wrong, not the file.
+  const others = scope.otherEnvironments;
+  const elsewhere = others?.definedIn.get(name);
+  if (others && elsewhere) return `${subject} is not in environment '${others.selected}'; defined in ${elsewhere.join(', ')}`;
+  return `${subject} is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
 }
 
 /** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */

@@ -15,6 +15,7 @@ import { completeJson } from './json';
 import { completeBodyLine, completeParameterNames, completeQuery } from './parameters';
 import { completeMethods, completeRequestLine } from './path';
 import { completeVariables } from './variables';
+import { completeTemplates } from './templates';
 
 export { snippetText, type CompletionEntry, type CompletionKind, type CompletionOptions } from './items';
 
@@ -66,12 +67,18 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       const t = before.trimStart();
       if (/^[A-Za-z]*$/.test(t) && !/^\s*(#|\/\/|@)/.test(line.text)) {
         completeMethods(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
+        // A whole request to start from, where one begins: a word alone on its line, nothing after it.
+        if (t.length > 0 && line.text.slice(col).trim() === '') completeTemplates(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
       }
       return out;
     }
-    case 'request':
+    case 'request': {
       completeRequestLine(ctx, block, line.start, line.text, col, abs, out);
+      // A word alone on the line where a request begins (`get`, `modules`): a whole request to start from.
+      const word = /^(\s*)([A-Za-z]+)$/.exec(before);
+      if (word && line.text.slice(col).trim() === '') completeTemplates(abs(word[1].length), abs(wordEnd(line.text, col)), out);
       return out;
+    }
     case 'query': {
       const s = line.text.search(/[?&]/);
       if (s !== -1 && s < col) completeQuery(ctx, block, line.text, s + 1, col, abs, out, line.start);

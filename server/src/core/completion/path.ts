@@ -153,8 +153,11 @@ function completePath(
   }
   const start = abs(replaceStart);
   const end = abs(replaceEnd);
+  // By resource (the docs' section: Modules, Module items, ...), then by path: the paths of
+  // one resource stand together, whatever order the catalog lists its endpoints in.
+  const byResource = [...remainders].sort(([a, x], [b, y]) => compareText(x.endpoints[0].source.section, y.endpoints[0].source.section) || compareText(a, b));
   let i = 0;
-  for (const [key, choice] of remainders) {
+  for (const [key, choice] of byResource) {
     let stop = 1;
     const snippet = choice.rest.map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`)).join('/');
     const methods = [...new Set(choice.endpoints.map((e) => e.method))];
@@ -164,7 +167,8 @@ function completePath(
     out.push({
       label: leading + key,
       kind: 'path',
-      detail: `${methods.join(', ')} ${choice.template}`,
+      // What the endpoint does, in the docs' words; the path is the label already.
+      detail: `${shown.method} · ${shown.purpose}${methods.length > 1 ? ` (also ${methods.filter((m) => m !== shown.method).join(', ')})` : ''}`,
       documentation: describeEndpoint(
         shown,
         shown.paths.find((p) => p.template === choice.template),
@@ -230,6 +234,10 @@ function completePath(
       });
     }
   }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function templateText(s: TemplateSegment): string {
