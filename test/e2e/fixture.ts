@@ -191,6 +191,8 @@ export function makeWorkspace(baseUrl: string): Workspace {
   const extensions = join(root, 'extensions');
   for (const d of [workspace, userData, extensions, join(userData, 'User')]) mkdirSync(d, { recursive: true });
   writeFileSync(join(workspace, REQUEST_FILE), requestFileText());
+  // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
+  writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify({ local: { base_url: baseUrl }, production: { base_url: 'https://lms.example.edu', $protected: true } }, null, 2),

@@ -723,7 +723,7 @@ async function main(): Promise<number> {
   }
 
   await check('a ### title is typed as written (Enter is not taken by a suggestion); Fetch All Pages stands above the webhook list too', async () => {
-    writeFileSync(join(ws!.workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
+    // titles.lpreq is written with the workspace (fixture.ts).
     await page.keyboard.press(`${mod}+P`);
     await page.locator('.quick-input-widget input').fill('titles.lpreq');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'titles.lpreq' }).first().waitFor();
