@@ -19,6 +19,7 @@ import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
+import { TestExplorer } from './testController';
 
 let client: LanguageClient | undefined;
 
@@ -78,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
+  context.subscriptions.push(new TestExplorer(environments, settings, output));
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
     context.subscriptions.push(

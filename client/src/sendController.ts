@@ -496,7 +496,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
  * button of its own for Escape, which the first item cannot be; it is named Don't Send (as
  * Save, Don't Save, Cancel), so that no two buttons read the same.
  */
-async function confirmProtected(message: string, detail?: string): Promise<boolean> {
+export async function confirmProtected(message: string, detail?: string): Promise<boolean> {
   const cancel: vscode.MessageItem = { title: 'Cancel' };
   const send: vscode.MessageItem = { title: 'Send' };
   const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
@@ -505,7 +505,7 @@ async function confirmProtected(message: string, detail?: string): Promise<boole
 }
 
 /** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */
-async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
+export async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
   return await vscode.window.showInputBox({
     title: `lpreq: ${q.request} asks for {{${q.name}}}`,
     prompt: q.description || `The value of {{${q.name}}} for this request`,
@@ -520,7 +520,7 @@ async function askPrompt(q: { name: string; description: string; request: string
  * (`{{$processEnv NAME}}`, `{{$env.NAME}}`), the `.env` file beside the request file
  * (`{{$dotenv NAME}}`) and the workspace folder (`{{$projectRoot}}`), as the command line does.
  */
-function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => Record<string, string>) {
+export function systemContext(doc: { uri: vscode.Uri }, parseDotenv: (text: string) => Record<string, string>) {
   let dotenv: Record<string, string> = {};
   if (doc.uri.scheme === 'file') {
     try {
