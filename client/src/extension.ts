@@ -79,7 +79,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
-  context.subscriptions.push(new TestExplorer(environments, settings, output));
+  const tests = new TestExplorer(environments, settings, output);
+  context.subscriptions.push(tests);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
     context.subscriptions.push(
@@ -100,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.fetchAllPages', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line), true));
   register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
   register('lpreq.cancelRequest', () => sender.cancel());
+  register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.

@@ -33,6 +33,7 @@ export class TestExplorer implements vscode.Disposable {
   private ignore = new TestIgnore();
   private discovered = false;
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly mockProfile: vscode.TestRunProfile;
 
   constructor(
     private readonly environments: EnvironmentController,
@@ -48,7 +49,12 @@ export class TestExplorer implements vscode.Disposable {
       await this.discover();
     };
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, false), true);
-    this.controller.createRunProfile('Run against the built-in mock', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, true), false);
+    this.mockProfile = this.controller.createRunProfile(
+      'Run against the built-in mock',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token, true),
+      false,
+    );
 
     const watcher = vscode.workspace.createFileSystemWatcher(FILES);
     const ignoreWatcher = vscode.workspace.createFileSystemWatcher('**/.lpreqtestignore');
@@ -73,6 +79,17 @@ export class TestExplorer implements vscode.Disposable {
         if (d.languageId === 'lpreq') this.updateSoon(d.uri);
       }),
     );
+  }
+
+  /** Every test of the workspace against the built-in mock (the command "Run Tests Against the Built-in Mock"). */
+  async runAgainstMock(): Promise<void> {
+    if (!this.discovered) await this.discover();
+    const cancel = new vscode.CancellationTokenSource();
+    try {
+      await this.run(new vscode.TestRunRequest(undefined, undefined, this.mockProfile), cancel.token, true);
+    } finally {
+      cancel.dispose();
+    }
   }
 
   /** The workspace's request files, less those an ignore file leaves out. */
