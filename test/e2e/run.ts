@@ -712,8 +712,8 @@ async function main(): Promise<number> {
       await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
       await page.locator('.glyph-margin-widgets .codicon-testing-passed-icon').first().waitFor({ timeout: 15_000 });
       await page.locator('.glyph-margin-widgets .codicon-testing-failed-icon').first().waitFor();
-      const inline = page.locator('.test-message-inline-content', { hasText: 'Week 2' }).first();
-      await inline.waitFor({ timeout: 15_000 });
+      // VS Code writes a failure with expected and actual at its line as `actual != expected`.
+      await page.locator('.editor-instance').getByText('"Week 2" != Week 3').first().waitFor({ timeout: 15_000 });
       await shot(page, 'test-explorer.png');
     },
   );
@@ -737,6 +737,8 @@ async function main(): Promise<number> {
     await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
     await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
     await shot(page, 'response-assertions.png');
+    // Back to lpreq's side bar, where the next check looks for the Response view.
+    await runCommand(page, 'lpreq: Focus on History View');
   });
 
   await check('lpreq.response.view "sidebar" keeps the typed tree in the side bar', async () => {
