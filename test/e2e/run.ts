@@ -737,8 +737,10 @@ async function main(): Promise<number> {
     await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
     await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
     await shot(page, 'response-assertions.png');
-    // Back to lpreq's side bar, where the next check looks for the Response view.
+    // Back to lpreq's side bar, where the next check looks for the Response view, and the
+    // editor's whole height (the run opened the Test Results panel below it).
     await runCommand(page, 'lpreq: Focus on History View');
+    await runCommand(page, 'View: Close Panel');
   });
 
   await check('lpreq.response.view "sidebar" keeps the typed tree in the side bar', async () => {
