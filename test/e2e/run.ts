@@ -740,7 +740,7 @@ async function main(): Promise<number> {
     // Back to lpreq's side bar, where the next check looks for the Response view, and the
     // editor's whole height (the run opened the Test Results panel below it).
     await runCommand(page, 'lpreq: Focus on History View');
-    await runCommand(page, 'View: Close Panel');
+    await runCommand(page, 'View: Hide Panel');
   });
 
   await check('lpreq.response.view "sidebar" keeps the typed tree in the side bar', async () => {
