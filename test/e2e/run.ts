@@ -736,7 +736,7 @@ async function main(): Promise<number> {
     await f.locator('.tab', { hasText: 'Assertions (0/1)' }).click();
     await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
     await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
-    await shot(page, 'response-assertions.png');
+    await shot(page, 'response-assertions.png', true);
     // Back to lpreq's side bar, where the next check looks for the Response view, and the
     // editor's whole height (the run opened the Test Results panel below it).
     await runCommand(page, 'lpreq: Focus on History View');
