@@ -19,6 +19,7 @@ import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
+import { TestExplorer } from './testController';
 
 let client: LanguageClient | undefined;
 
@@ -85,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
+  const tests = new TestExplorer(environments, settings, output);
+  context.subscriptions.push(tests);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
     context.subscriptions.push(
@@ -105,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.fetchAllPages', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line), true));
   register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
   register('lpreq.cancelRequest', () => sender.cancel());
+  register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.

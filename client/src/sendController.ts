@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/index';
-import { Checker, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
+import { Checker, documentScope, LineIndex, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
 import type { ResponseStore, HistoryStore, SendResult, BodyFileRead } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
@@ -217,6 +217,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const foreignSecrets = await this.environments.otherTokens(doc.uri);
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
+    const system = systemContext(doc, sender.parseDotenv);
     const result = await sender.sendBlock(parsed, r.blockIndex, {
       checker,
       environments,
@@ -224,7 +225,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       // The tokens kept for the other environments go nowhere from this one.
       foreignSecrets,
       responses,
-      system: systemContext(doc, sender.parseDotenv),
+      system,
       readFile: (file, encoding) => this.readBodyFileOf(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
@@ -239,7 +240,19 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     });
     const sentMs = Date.now() - started;
     const secrets = [token, ...foreignSecrets, ...result.secretValues];
-    const summary = results.summaryFromSend(result, { method: r.method, url: r.target }, (text) => sender.scrubSecrets(text, secrets));
+    // The request's assertions, evaluated as a test run evaluates them (the runner's own step).
+    const assertions =
+      parsed.blocks[r.blockIndex].block.assertions.length > 0 && result.response
+        ? sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
+            checker,
+            lines: new LineIndex(parsed.text),
+            values: documentScope(parsed, environments).values,
+            system,
+            responses,
+            secrets: secrets.filter((x): x is string => typeof x === 'string'),
+          })
+        : undefined;
+    const summary = results.summaryFromSend(result, { method: r.method, url: r.target }, (text) => sender.scrubSecrets(text, secrets), assertions);
     // Only a success answer is typed by the docs: an error body is not the documented resource.
     const returns = result.ok ? result.resource : null;
     const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
@@ -496,7 +509,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
  * button of its own for Escape, which the first item cannot be; it is named Don't Send (as
  * Save, Don't Save, Cancel), so that no two buttons read the same.
  */
-async function confirmProtected(message: string, detail?: string): Promise<boolean> {
+export async function confirmProtected(message: string, detail?: string): Promise<boolean> {
   const cancel: vscode.MessageItem = { title: 'Cancel' };
   const send: vscode.MessageItem = { title: 'Send' };
   const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
@@ -505,7 +518,7 @@ async function confirmProtected(message: string, detail?: string): Promise<boole
 }
 
 /** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */
-async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
+export async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
   return await vscode.window.showInputBox({
     title: `lpreq: ${q.request} asks for {{${q.name}}}`,
     prompt: q.description || `The value of {{${q.name}}} for this request`,
@@ -520,7 +533,7 @@ async function askPrompt(q: { name: string; description: string; request: string
  * (`{{$processEnv NAME}}`, `{{$env.NAME}}`), the `.env` file beside the request file
  * (`{{$dotenv NAME}}`) and the workspace folder (`{{$projectRoot}}`), as the command line does.
  */
-function systemContext(doc: vscode.TextDocument, parseDotenv: (text: string) => Record<string, string>) {
+export function systemContext(doc: { uri: vscode.Uri }, parseDotenv: (text: string) => Record<string, string>) {
   let dotenv: Record<string, string> = {};
   if (doc.uri.scheme === 'file') {
     try {

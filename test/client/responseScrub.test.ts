@@ -46,3 +46,34 @@ for (const [what, text] of [
     assert.ok(shown.includes('***'), 'the secrets are written ***');
   });
 }
+
+test("a request's assertions in the view: evaluated as a run evaluates them, the actual value scrubbed like the rest", async () => {
+  const { evaluateBlockAssertions } = await import('../../server/src/sender/index');
+  const { buildView } = await import('../../client/src/model/responseViewModel');
+  const { LineIndex, documentScope } = await import('../../server/src/core/index');
+  const text = 'GET {{base_url}}/api/v1/courses/1/modules/1\n\n?? status == 200\n?? body $.name == Week 1\n';
+  const document = doc(text);
+  const responses = new Map();
+  const result = await sendBlock(document, 0, { checker: testChecker(), environments: env(), token: TOKEN, responses });
+  // Evaluated without the secrets: the summary's scrubber alone must keep the echoed token off the view.
+  const assertions = evaluateBlockAssertions(document, 0, result, {
+    checker: testChecker(),
+    lines: new LineIndex(text),
+    values: documentScope(document, env()).values,
+    responses,
+    secrets: [],
+  });
+  assert.ok(assertions[1].actual?.includes(TOKEN), 'the test needs an actual value that holds the token');
+  const summary = summaryFromSend(result, { method: 'GET', url: '' }, (s: string) => scrubSecrets(s, [TOKEN]), assertions);
+  const view = buildView(summary, { id: 1, tokenSet: true, fromRequest: true });
+  assert.deepEqual(
+    view.assertions.map((a) => [a.line, a.passed, a.expected]),
+    [
+      [3, true, '200'],
+      [4, false, 'Week 1'],
+    ],
+  );
+  assert.ok(view.facts.includes('1 of 2 assertions failed'), view.facts.join(' | '));
+  assert.ok(!JSON.stringify(view).includes(TOKEN), 'the token is in the view');
+  assert.match(view.assertions[1].actual ?? '', /Module for Bearer \*\*\*/);
+});

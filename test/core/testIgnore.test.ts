@@ -1,7 +1,7 @@
 /** The patterns of `.lpreqtestignore` (docs/testing.md), as a table: pattern, path from its folder, left out or not. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ignores, parseIgnore } from '../../server/src/cli/testIgnore';
+import { ignores, parseIgnore } from '../../server/src/node/testIgnore';
 
 const CASES: [string, string, boolean][] = [
   // A name without `/` matches a file or a folder of that name at any depth.

@@ -176,6 +176,36 @@ export function requestFileText(): string {
   ].join('\n');
 }
 
+export const TESTS_FILE = 'assertions.lpreq';
+
+/**
+ * Requests with assertions, for the Test Explorer: against the fake API the first passes and
+ * the second fails (its second module is "Week 2"); the third asks for a course only the
+ * built-in mock has, so it passes only in the run against the mock.
+ */
+export function testsFileText(): string {
+  return [
+    '@course = 1',
+    '',
+    '### Modules are listed',
+    'GET {{base_url}}/api/v1/courses/{{course}}/modules',
+    '',
+    '?? status == 200',
+    '?? body $[0].workflow_state == active',
+    '',
+    '### The second module is Week 3',
+    'GET {{base_url}}/api/v1/courses/1/modules',
+    '',
+    '?? body $[1].name == Week 3',
+    '',
+    "### The mock's module 7 of course 42",
+    'GET {{base_url}}/api/v1/courses/42/modules/7',
+    '',
+    '?? status == 200',
+    '',
+  ].join('\n');
+}
+
 export interface Workspace {
   root: string;
   workspace: string;
@@ -193,6 +223,7 @@ export function makeWorkspace(baseUrl: string): Workspace {
   writeFileSync(join(workspace, REQUEST_FILE), requestFileText());
   // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
   writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
+  writeFileSync(join(workspace, TESTS_FILE), testsFileText());
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify({ local: { base_url: baseUrl }, production: { base_url: 'https://lms.example.edu', $protected: true } }, null, 2),

@@ -33,6 +33,7 @@ import {
   requestFileText,
   Results,
   startFakeApi,
+  TESTS_FILE,
   TOKEN,
   type FakeApi,
   type Workspace,
@@ -287,6 +288,15 @@ async function toTop(page: Page): Promise<void> {
     .click({ position: { x: 4, y: 4 } });
   await page.keyboard.press('Control+Home');
   await page.waitForTimeout(200);
+}
+
+/** Waits until `ready()` holds, polling; throws `what` after `timeout` ms. */
+async function waitFor(ready: () => boolean, timeout: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(what);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function main(): Promise<number> {
@@ -686,6 +696,64 @@ async function main(): Promise<number> {
     if (index.length === 0) throw new Error('no history/index.jsonl under the editor data folder');
     const text = readFileSync(index[0], 'utf8');
     if (!text.includes('/api/v1/courses/1/modules')) throw new Error('the exchange is not in the history index');
+  });
+
+  /** The extension's log lines that match, from the editor's log files. */
+  const logLines = (pattern: RegExp): string[] =>
+    findFiles(ws!.userData, (p) => p.endsWith('.log'))
+      .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+      .filter((l) => pattern.test(l));
+
+  await check(
+    'the Testing view lists the request files with assertions; a run against the environment shows a pass and a failure with the actual value',
+    async () => {
+      await runCommand(page, 'Testing: Focus on Test Explorer View');
+      await page.locator('.monaco-list-row', { hasText: TESTS_FILE }).first().waitFor({ timeout: 30_000 });
+      // modules.lpreq has no assertions: it is no test.
+      if ((await page.locator('.monaco-list-row', { hasText: REQUEST_FILE }).count()) > 0)
+        throw new Error(`${REQUEST_FILE} is listed, but it has no assertions`);
+      const before = api!.received.length;
+      await runCommand(page, 'Test: Run All Tests');
+      await waitFor(() => logLines(/test run in local: 1 passed, 2 failed/).length > 0, 30_000, 'the run in local did not end with 1 passed, 2 failed');
+      if (api!.received.length === before) throw new Error('the run sent nothing to the API');
+      if (!api!.received.slice(before).every((r) => r.authorization === `Bearer ${TOKEN}`)) throw new Error('a request of the run went without the token');
+      // The file with the results in its gutter and the failure's message at its line.
+      await page.keyboard.press(`${mod}+P`);
+      await page.locator('.quick-input-widget input').fill(TESTS_FILE);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: TESTS_FILE }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
+      await page.locator('.glyph-margin-widgets .codicon-testing-passed-icon').first().waitFor({ timeout: 15_000 });
+      await page.locator('.glyph-margin-widgets .codicon-testing-failed-icon').first().waitFor();
+      // VS Code writes a failure with expected and actual at its line as `actual != expected`.
+      await page.locator('.editor-instance').getByText('"Week 2" != Week 3').first().waitFor({ timeout: 15_000 });
+      await shot(page, 'test-explorer.png');
+    },
+  );
+
+  await check('the run profile "against the built-in mock" sends only to the mock: its module passes, and the fake API gets nothing', async () => {
+    const before = api!.received.length;
+    await runCommand(page, 'lpreq: Run Tests Against the Built-in Mock');
+    await waitFor(
+      () => logLines(/test run against the built-in mock: 1 passed, 2 failed/).length > 0,
+      30_000,
+      'the run against the mock did not end with 1 passed, 2 failed',
+    );
+    if (api!.received.length !== before) throw new Error(`the run against the mock sent ${api!.received.length - before} requests to the fake API`);
+    await shot(page, 'test-explorer-mock.png', true);
+  });
+
+  await check('Send Request evaluates the assertions, and the response view lists them with the actual value', async () => {
+    await sendLine(page, 'courses/1/modules');
+    const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);
+    await f.locator('.tab', { hasText: 'Assertions (0/1)' }).click();
+    await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
+    await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
+    await shot(page, 'response-assertions.png', true);
+    // Back to lpreq's side bar, where the next check looks for the Response view, and the
+    // editor's whole height (the run opened the Test Results panel below it).
+    await runCommand(page, 'lpreq: Focus on History View');
+    await runCommand(page, 'View: Hide Panel');
   });
 
   await check('lpreq.response.view "sidebar" keeps the typed tree in the side bar', async () => {

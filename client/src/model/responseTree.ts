@@ -46,6 +46,8 @@ export type ResponseSummary = Pick<
   authorizationWritten?: boolean;
   /** The request as it was sent, the token left out. */
   sent?: { headers: [string, string][]; body?: string; contentType?: string };
+  /** The request's assertions evaluated on this response (the runner's evaluation), when it has any. */
+  assertions?: { line: number; text: string; passed: boolean; expected?: string; actual: string | null; message: string }[];
 };
 
 export type NodeKind = 'status' | 'error' | 'message' | 'section' | 'header' | 'issue' | 'value' | 'range' | 'text';

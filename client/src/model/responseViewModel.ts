@@ -210,6 +210,14 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
   if (ctx.environment) facts.push(ctx.environment);
   const issues = typed ? s.issues : [];
   if (issues.length > 0) facts.push(formatCount(issues.length, 'issue', 'issues'));
+  const assertions = s.assertions ?? [];
+  const failedAssertions = assertions.filter((a) => !a.passed).length;
+  if (assertions.length > 0)
+    facts.push(
+      failedAssertions > 0
+        ? `${failedAssertions} of ${formatCount(assertions.length, 'assertion', 'assertions')} failed`
+        : `${formatCount(assertions.length, 'assertion', 'assertions')} passed`,
+    );
   const statusText =
     s.status !== null
       ? `${s.status} ${s.statusText}`.trim()
@@ -252,6 +260,7 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
     totalMs: s.timing?.totalMs ?? s.durationMs,
     issues,
     issueGroups: groupIssues(issues),
+    assertions,
     actions: actions(s, ctx, kind),
   };
 }

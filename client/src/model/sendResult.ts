@@ -47,8 +47,17 @@ function scrubSummary(summary: ResponseSummary, scrub: Scrub): ResponseSummary {
   return out;
 }
 
-export function summaryFromSend(result: SendResult, fallback: { method: string; url: string }, scrub: Scrub): ResponseSummary {
-  return scrubSummary(rawSummary(result, fallback), scrub);
+export function summaryFromSend(
+  result: SendResult,
+  fallback: { method: string; url: string },
+  scrub: Scrub,
+  assertions?: ResponseSummary['assertions'],
+): ResponseSummary {
+  const raw = rawSummary(result, fallback);
+  // Scrubbed with the rest: an actual value or a resolved EXPECTED may hold what the server echoed.
+  if (assertions && assertions.length > 0)
+    raw.assertions = assertions.map(({ line, text, passed, expected, actual, message }) => ({ line, text, passed, expected, actual, message }));
+  return scrubSummary(raw, scrub);
 }
 
 function rawSummary(result: SendResult, fallback: { method: string; url: string }): ResponseSummary {

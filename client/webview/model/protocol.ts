@@ -54,6 +54,18 @@ export interface IssueGroupView {
   paths: string[];
 }
 
+/** An assertion of the request (`?? ...`) as evaluated on this response: the line it stands on, what was found. */
+export interface AssertionView {
+  line: number;
+  text: string;
+  passed: boolean;
+  /** EXPECTED with its variables resolved. */
+  expected?: string;
+  /** The value found, as JSON text; null when nothing was found. */
+  actual: string | null;
+  message: string;
+}
+
 export interface TimingRow {
   label: string;
   /** Milliseconds from the start of the exchange to where this part starts, and how long it took. */
@@ -97,6 +109,8 @@ export interface ViewData {
   totalMs?: number;
   issues: ViewIssue[];
   issueGroups: IssueGroupView[];
+  /** The request's assertions evaluated on this response; empty when it has none. */
+  assertions: AssertionView[];
   actions: ViewAction[];
 }
 

@@ -19,7 +19,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 
-type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues';
+type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues' | 'assertions';
 
 const app = document.getElementById('app') as HTMLElement;
 let view: ViewData | undefined;
@@ -114,6 +114,8 @@ function tabs(v: ViewData): HTMLElement {
     ['timing', 'Timing'],
     ['issues', v.issues.length > 0 ? `Issues (${v.issues.length.toLocaleString('en-US')})` : 'Issues'],
   ];
+  const failed = v.assertions.filter((a) => !a.passed).length;
+  if (v.assertions.length > 0) entries.push(['assertions', `Assertions (${v.assertions.length - failed}/${v.assertions.length})`]);
   const nav = h('nav', { class: 'tabs', attrs: { role: 'tablist' } });
   for (const [id, label] of entries) {
     const b = button(label, () => selectTab(id), { class: `tab${id === tab ? ' active' : ''}` });
@@ -121,6 +123,7 @@ function tabs(v: ViewData): HTMLElement {
     b.setAttribute('aria-selected', String(id === tab));
     b.dataset.tab = id;
     if (id === 'issues' && v.issues.length > 0) b.classList.add('warn');
+    if (id === 'assertions' && failed > 0) b.classList.add('fail');
     nav.append(b);
   }
   return nav;
@@ -459,6 +462,33 @@ function issuesPanel(v: ViewData): HTMLElement {
   );
 }
 
+/* ---------------- Assertions ---------------- */
+
+function assertionsPanel(v: ViewData): HTMLElement | undefined {
+  if (v.assertions.length === 0) return undefined;
+  const rows = v.assertions.map((a) =>
+    h(
+      'li',
+      { class: `assertion ${a.passed ? 'pass' : 'fail'}` },
+      h('span', { class: 'assertion-mark', text: a.passed ? '✓' : '✗', attrs: { 'aria-label': a.passed ? 'passed' : 'failed' } }),
+      h('span', { class: 'assertion-line', text: `line ${a.line}` }),
+      h('code', { class: 'assertion-text', text: a.text }),
+      a.passed
+        ? undefined
+        : h(
+            'div',
+            { class: 'assertion-detail' },
+            a.expected !== undefined
+              ? h('div', {}, h('span', { class: 'label', text: 'expected: ' }), h('code', { class: 'expected', text: a.expected }))
+              : undefined,
+            h('div', {}, h('span', { class: 'label', text: 'actual: ' }), h('code', { class: 'actual', text: a.actual ?? '(nothing)' })),
+            h('div', { class: 'assertion-message', text: a.message }),
+          ),
+    ),
+  );
+  return panel('assertions', h('ul', { class: 'assertions' }, ...rows));
+}
+
 /* ---------------- the whole view ---------------- */
 
 function render(v: ViewData): void {
@@ -482,6 +512,7 @@ function render(v: ViewData): void {
       requestPanel(v),
       timingPanel(v),
       issuesPanel(v),
+      assertionsPanel(v),
     ),
   );
   app.append(header(v), banners(v), content);
@@ -527,6 +558,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       document.body.dataset.responseId = String(m.view.id);
       delete document.body.dataset.firstScreenMs;
       if (!m.view.request && tab === 'request') tab = 'body';
+      if (m.view.assertions.length === 0 && tab === 'assertions') tab = 'body';
       render(m.view);
       break;
     case 'body':

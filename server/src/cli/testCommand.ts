@@ -8,16 +8,15 @@
  * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
  * could not be read, a run cancelled).
  */
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker, dictFrom, own, setOwn, type Environments } from '../core/index';
-import { startMock, type RunningMock } from '../mock/index';
+import { Checker, type Environments } from '../core/index';
+import { startMockRun, type MockRun } from '../mockRun';
 import { runTests, scrubSecrets, sendSetup, SetupError, type RunOptions, type SendSetup, type TestSource } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
-import { TestIgnore, walkedFrom } from './testIgnore';
+import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { printableErrors } from './terminalText';
 
@@ -27,9 +26,6 @@ export const TEST_USAGE =
   '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
   '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
   '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
-
-/** The name of the environment `--mock` makes when the files have none to take variables from. */
-const MOCK_ENVIRONMENT = 'lpreq-mock';
 
 export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths, request files and servers: printable on a terminal.
@@ -122,14 +118,14 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     setups.set(input, { setup, environments: setup.environments, foreign });
   }
 
-  let running: RunningMock | undefined;
+  let running: MockRun | undefined;
   if (mock) {
     try {
-      running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex') });
+      running = await startMockRun('--mock');
     } catch (e) {
       throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
     }
-    for (const f of setups.values()) f.environments = mockEnvironments(f.setup, running.url);
+    for (const f of setups.values()) f.environments = running.environments(f.setup);
   }
   const all = [...setups.values()];
   const protectedNames = mock ? '' : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
@@ -169,20 +165,15 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     checker: new Checker(bundledCatalog()),
     timeoutMs,
     proxy,
-    // The mock is on this machine: no proxy of the environment applies.
-    env: running ? {} : io.env,
+    env: io.env,
     signal: controller.signal,
     bail: args.flags.has('bail'),
     grep,
     prompts,
     foreignSecrets: all.flatMap((f) => f.foreign),
     ...confirmations(io, { protectedEnv: protectedNames.length > 0, yes: args.flags.has('yes'), environment: protectedNames }),
-    ...(running
-      ? {
-          overrides: new Map([['base_url', running.url]]),
-          confineTo: { origin: running.url, why: '--mock sends only to the built-in mock: write the request with {{base_url}} or a path that starts with /' },
-        }
-      : {}),
+    // The mock's own base_url, confinement to it, and no proxy of the environment.
+    ...running?.options,
     events: {
       ...reporter.events,
       // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
@@ -223,14 +214,4 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   return result.failed > 0 ? 1 : 0;
-}
-
-/** The folder's environments with the chosen one's base_url at the mock (or a new one that has only that). */
-function mockEnvironments(setup: SendSetup, url: string): Environments {
-  const name = setup.selected ?? MOCK_ENVIRONMENT;
-  const vars = dictFrom<string>(own(setup.files.environments, name) ?? {});
-  setOwn(vars, 'base_url', url);
-  const environments = dictFrom(setup.files.environments);
-  setOwn(environments, name, vars);
-  return { environments, selected: name };
 }

@@ -7,3 +7,4 @@ export { EnvironmentFileError, loadEnvironmentFiles, environmentDefinitions, typ
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
 export { loadCatalogFromDir } from './catalogFiles';
+export { TestIgnore, walkedFrom } from './testIgnore';

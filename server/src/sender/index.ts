@@ -37,6 +37,9 @@
  *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
  *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
  *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
+ * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
+ *   One block's assertions on the response a send got: the runner's own step, which the editor's
+ *   Send Request calls too.
  * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
@@ -65,7 +68,7 @@ export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';
 export { resolveText, systemVariable, parseDotenv } from './variables';
-export { runTests, testsOf, documentedTypes } from './runner/runner';
+export { runTests, testsOf, documentedTypes, evaluateBlockAssertions } from './runner/runner';
 export type {
   TestSource,
   RunOptions,
@@ -75,6 +78,7 @@ export type {
   RequestResult,
   RequestFailure,
   AssertionResult,
+  AssertionContext,
   RequestDiagnostic,
 } from './runner/runner';
 export { evaluateAssertion } from './runner/evaluate';

@@ -308,7 +308,7 @@ async function runRequest(
   options: RunOptions,
 ): Promise<RequestResult> {
   const { blockIndex } = test;
-  const { start, block } = document.blocks[blockIndex];
+  const { block } = document.blocks[blockIndex];
   const base: RequestResult = {
     ...test,
     status: null,
@@ -392,11 +392,60 @@ async function runRequest(
   // EXPECTED reads the variables the request itself reads (prepare.ts): the file's over the environment's, then overrides, then prompt answers given.
   const values =
     options.overrides?.size || options.prompts?.size ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : fileValues;
-  const documentedType = documentedTypes(options.checker.catalog, result.request?.returns ?? null);
+  base.assertions = evaluateBlockAssertions(document, blockIndex, result, {
+    checker: options.checker,
+    lines,
+    values,
+    system: source.system,
+    responses,
+    secrets,
+  });
+
+  const failed = base.assertions.filter((a) => !a.passed).length;
+  // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
+  const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
+  if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
+  else if (block.assertions.length === 0) {
+    if (response.status < 200 || response.status >= 300)
+      base.failure = { kind: 'status', message: `answered ${response.status}, and a request without assertions passes on 2xx` };
+  } else if (failed > 0)
+    base.failure = { kind: 'assertion', message: `${failed} of ${block.assertions.length} assertion${block.assertions.length === 1 ? '' : 's'} did not hold` };
+  base.passed = base.failure === undefined;
+  return scrubDeep(base, secrets);
+}
+
+/** What evaluating a block's assertions reads besides the response. */
+export interface AssertionContext {
+  checker: Pick<RunOptions['checker'], 'catalog'>;
+  lines: LineIndex;
+  /** The variables EXPECTED reads: the file's over the environment's (and overrides, prompt answers). */
+  values: Map<string, string>;
+  system?: SystemContext;
+  /** The answers of named requests, for `{{name.response...}}` in EXPECTED. */
+  responses: ResponseStore;
+  /** Scrubbed out of every actual value and EXPECTED shown. */
+  secrets: string[];
+}
+
+/**
+ * The assertions of a block evaluated on the response a send got: what a run does after each
+ * request, and what the editor does after Send Request, so both read them the same way. With
+ * no response, each is reported not evaluated. Results are not yet scrubbed of `secrets`
+ * beyond what evaluation scrubs: callers scrub the whole result.
+ */
+export function evaluateBlockAssertions(document: LpreqDocument, blockIndex: number, result: SendResult, context: AssertionContext): AssertionResult[] {
+  const { lines, values, system, responses, secrets } = context;
+  const { start, block } = document.blocks[blockIndex];
+  const response = result.response;
+  if (!response || response.status === null) {
+    return unevaluated(document, blockIndex, lines, `not evaluated: ${wasSent(result) ? 'no response' : 'the request was not sent'}`);
+  }
+  const out: AssertionResult[] = [];
+  const documentedType = documentedTypes(context.checker.catalog, result.request?.returns ?? null);
   for (const entry of block.assertions) {
     if (entry.problem) {
       const p = entry.problem;
-      base.assertions.push({
+      out.push({
         line: lines.at(start + p.start).line,
         text: block.text.slice(p.start, p.end).trim(),
         passed: false,
@@ -413,30 +462,19 @@ async function runRequest(
     if (a.expected) {
       const resolved = resolveText(a.expected.text, {
         values,
-        system: source.system,
+        system,
         reference: (ref) => referenceValue(ref, responses.get(ref.name)),
       });
       if (resolved.errors.length > 0) {
-        base.assertions.push({ ...where, passed: false, actual: null, message: `EXPECTED cannot be resolved: ${resolved.errors[0]}` });
+        out.push({ ...where, passed: false, actual: null, message: `EXPECTED cannot be resolved: ${resolved.errors[0]}` });
         continue;
       }
       expected = resolved.text;
     }
     const outcome = evaluateAssertion(a, response as ResponseFacts, expected, { documentedType, secrets });
-    base.assertions.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
   }
-
-  const failed = base.assertions.filter((a) => !a.passed).length;
-  // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
-  const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
-  if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
-  else if (block.assertions.length === 0) {
-    if (response.status < 200 || response.status >= 300)
-      base.failure = { kind: 'status', message: `answered ${response.status}, and a request without assertions passes on 2xx` };
-  } else if (failed > 0)
-    base.failure = { kind: 'assertion', message: `${failed} of ${block.assertions.length} assertion${block.assertions.length === 1 ? '' : 's'} did not hold` };
-  base.passed = base.failure === undefined;
-  return scrubDeep(base, secrets);
+  return out;
 }
 
 /** The documented type at a path of a response of type `returns`, from the catalog's resources. */

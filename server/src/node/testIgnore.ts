@@ -5,10 +5,11 @@
  * applies to the files below that folder: a name without `/` matches a file or folder of that
  * name at any depth, one with `/` the path from that folder; `*` and `?` match within a name,
  * `**` across folders; a trailing `/` matches a folder. A file named on the command line is
- * always run. `lpreq check` reads no ignore file: it checks everything.
+ * always run. `lpreq check` reads no ignore file: it checks everything. The editor's Test
+ * Explorer leaves out the same files, walking from each workspace folder.
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { readTextFileSync } from '../node/index';
+import { readTextFileSync } from './textInput';
 
 const IGNORE_FILE = '.lpreqtestignore';
 

@@ -1,0 +1,345 @@
+/**
+ * The Test Explorer (VS Code's Testing API): the workspace's request files, their requests
+ * with assertions, and each assertion under its request, run with the sender's runner, the one
+ * `lpreq test` uses. Two run profiles: against the chosen environment (its token from secret
+ * storage, a protected environment asked before anything changes data, as Send Request asks),
+ * and against the built-in mock, started in this process as `lpreq test --mock` starts it
+ * (server/src/mockRun.ts). What a result becomes is model/testResults.ts; this file only
+ * speaks to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left
+ * out here too (the same code, walking from each workspace folder).
+ */
+import * as vscode from 'vscode';
+import { bodyFileReader, readTextInput, TestIgnore } from '../../server/src/node/index';
+import { parseDocument, LineIndex } from '../../server/src/core/index';
+import type { RequestResult, RunOptions, TestSource } from '../../server/src/sender/index';
+import type { EnvironmentController } from './environmentController';
+import { assertionOutcome, requestOutcome, testRequests, type Outcome, type TestRequest } from './model/testResults';
+import { exchangeOptions, type LpreqSettings } from './model/settings';
+import { askPrompt, confirmProtected, load, systemContext } from './sendController';
+
+const FILES = '**/*.lpreq';
+const NOT_WALKED = '**/{node_modules,.git}/**';
+
+/** Where a test item stands: its file, and the request it runs (none for a file). */
+interface ItemData {
+  uri: vscode.Uri;
+  request?: TestRequest;
+}
+
+export class TestExplorer implements vscode.Disposable {
+  private readonly controller = vscode.tests.createTestController('lpreq', 'lpreq requests');
+  private readonly data = new WeakMap<vscode.TestItem, ItemData>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private ignore = new TestIgnore();
+  private discovered = false;
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly mockProfile: vscode.TestRunProfile;
+
+  constructor(
+    private readonly environments: EnvironmentController,
+    private readonly settings: () => LpreqSettings,
+    private readonly output: vscode.LogOutputChannel,
+  ) {
+    // Files are looked for when the Testing view first asks, not at activation.
+    this.controller.resolveHandler = async (item) => {
+      if (!item) await this.discover();
+    };
+    this.controller.refreshHandler = async () => {
+      this.ignore = new TestIgnore();
+      await this.discover();
+    };
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, false), true);
+    this.mockProfile = this.controller.createRunProfile(
+      'Run against the built-in mock',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token, true),
+      false,
+    );
+
+    const watcher = vscode.workspace.createFileSystemWatcher(FILES);
+    const ignoreWatcher = vscode.workspace.createFileSystemWatcher('**/.lpreqtestignore');
+    const reread = () => {
+      this.ignore = new TestIgnore();
+      if (this.discovered) void this.discover();
+    };
+    this.disposables.push(
+      this.controller,
+      watcher,
+      ignoreWatcher,
+      watcher.onDidCreate((uri) => this.updateSoon(uri)),
+      watcher.onDidChange((uri) => this.updateSoon(uri)),
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      ignoreWatcher.onDidCreate(reread),
+      ignoreWatcher.onDidChange(reread),
+      ignoreWatcher.onDidDelete(reread),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.languageId === 'lpreq') this.updateSoon(e.document.uri);
+      }),
+      vscode.workspace.onDidOpenTextDocument((d) => {
+        if (d.languageId === 'lpreq') this.updateSoon(d.uri);
+      }),
+    );
+  }
+
+  /** Every test of the workspace against the built-in mock (the command "Run Tests Against the Built-in Mock"). */
+  async runAgainstMock(): Promise<void> {
+    if (!this.discovered) await this.discover();
+    const cancel = new vscode.CancellationTokenSource();
+    try {
+      await this.run(new vscode.TestRunRequest(undefined, undefined, this.mockProfile), cancel.token, true);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  /** The workspace's request files, less those an ignore file leaves out. */
+  private async discover(): Promise<void> {
+    this.discovered = true;
+    const uris = await vscode.workspace.findFiles(FILES, NOT_WALKED);
+    const keep = new Set<string>();
+    for (const uri of uris) {
+      if (this.ignored(uri)) continue;
+      keep.add(uri.toString());
+      await this.update(uri);
+    }
+    this.controller.items.forEach((item) => {
+      if (!keep.has(item.id)) this.controller.items.delete(item.id);
+    });
+  }
+
+  /** The `.lpreqtestignore` that leaves a file out of `lpreq test <its workspace folder>`, if any. */
+  private ignored(uri: vscode.Uri): boolean {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (uri.scheme !== 'file' || !folder) return true;
+    return this.ignore.ignoring(uri.fsPath, folder.uri.fsPath, folder.uri.fsPath) !== undefined;
+  }
+
+  private updateSoon(uri: vscode.Uri): void {
+    if (!this.discovered || this.ignored(uri)) return;
+    const key = uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        void this.update(uri);
+      }, 300),
+    );
+  }
+
+  /** The text the editor holds (edits not saved included), or the file's. */
+  private async textOf(uri: vscode.Uri): Promise<{ text?: string; problem?: string }> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return { text: open.getText() };
+    return await readTextInput(uri.fsPath);
+  }
+
+  /** Lists a file's tests from its text; a file without any is not listed. Returns its requests. */
+  private async update(uri: vscode.Uri, given?: string): Promise<TestRequest[]> {
+    const text = given ?? (await this.textOf(uri)).text;
+    const { sender } = await load();
+    const document = parseDocument(text ?? '');
+    const requests = testRequests(document, sender.testsOf(document, new LineIndex(document.text)));
+    const id = uri.toString();
+    if (requests.length === 0) {
+      this.controller.items.delete(id);
+      return requests;
+    }
+    let file = this.controller.items.get(id);
+    if (!file) {
+      file = this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri), uri);
+      this.controller.items.add(file);
+      this.data.set(file, { uri });
+    }
+    const items = requests.map((r) => {
+      const item = file.children.get(r.id) ?? this.controller.createTestItem(r.id, r.label, uri);
+      item.range = new vscode.Range(r.line, 0, r.endLine, 0);
+      this.data.set(item, { uri, request: r });
+      item.children.replace(
+        r.assertions.map((a) => {
+          const child = item.children.get(a.id) ?? this.controller.createTestItem(a.id, a.label, uri);
+          child.range = new vscode.Range(a.line, 0, a.line, a.label.length);
+          this.data.set(child, { uri, request: r });
+          return child;
+        }),
+      );
+      return item;
+    });
+    file.children.replace(items);
+    return requests;
+  }
+
+  /** The files and request ids a run asks for: a file runs all its tests, an assertion its request. */
+  private wanted(request: vscode.TestRunRequest): Map<string, { uri: vscode.Uri; ids?: Set<string> }> {
+    const out = new Map<string, { uri: vscode.Uri; ids?: Set<string> }>();
+    const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+    const items: vscode.TestItem[] = [];
+    if (request.include) items.push(...request.include);
+    else this.controller.items.forEach((i) => items.push(i));
+    for (const item of items) {
+      const d = this.data.get(item);
+      if (!d || excluded.has(item.id)) continue;
+      const key = d.uri.toString();
+      const entry = out.get(key) ?? { uri: d.uri, ids: new Set<string>() };
+      if (!d.request) entry.ids = undefined;
+      else entry.ids?.add(d.request.id);
+      out.set(key, entry);
+    }
+    return out;
+  }
+
+  private async run(request: vscode.TestRunRequest, cancel: vscode.CancellationToken, mock: boolean): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    const abort = new AbortController();
+    const onCancel = cancel.onCancellationRequested(() => abort.abort());
+    const { sender, checker } = await load();
+    const { startMockRun } = await import('../../server/src/mockRun');
+    let mockRun: Awaited<ReturnType<typeof startMockRun>> | undefined;
+    try {
+      if (mock) {
+        try {
+          mockRun = await startMockRun('the run against the built-in mock');
+        } catch (e) {
+          run.appendOutput(`the built-in mock could not start: ${(e as Error).message}\r\n`);
+          return;
+        }
+      }
+      const token = mockRun ? mockRun.token : await this.environments.token();
+      // Every token secret storage keeps: a mock run sends none of them, a real run only the chosen one, only to its base_url.
+      const others = await this.environments.otherTokens();
+      const kept = await this.environments.token();
+      const foreignSecrets = mockRun ? [kept, ...others].filter((t): t is string => typeof t === 'string' && t.length > 0) : others;
+      const byFile = new Map<string, { uri: vscode.Uri; requests: TestRequest[]; items: Map<number, vscode.TestItem> }>();
+      const sources: TestSource[] = [];
+      let changing: boolean | undefined;
+      for (const [key, want] of this.wanted(request)) {
+        const read = await this.textOf(want.uri);
+        const file = this.controller.items.get(key);
+        if (read.text === undefined) {
+          if (file) run.errored(file, new vscode.TestMessage(`${vscode.workspace.asRelativePath(want.uri)}: ${read.problem ?? 'could not be read'}`));
+          continue;
+        }
+        // The items are made from the text that runs, so results land on the lines they concern.
+        const requests = (await this.update(want.uri, read.text)).filter((r) => want.ids === undefined || want.ids.has(r.id));
+        const fileItem = this.controller.items.get(key);
+        if (!fileItem || requests.length === 0) continue;
+        const items = new Map<number, vscode.TestItem>();
+        for (const r of requests) {
+          const item = fileItem.children.get(r.id);
+          if (!item) continue;
+          items.set(r.blockIndex, item);
+          run.enqueued(item);
+          item.children.forEach((c) => run.enqueued(c));
+        }
+        byFile.set(vscode.workspace.asRelativePath(want.uri), { uri: want.uri, requests, items });
+        let source: TestSource;
+        if (mockRun) {
+          let setup;
+          try {
+            setup = sender.sendSetup(want.uri.fsPath, { environment: undefined, env: {}, chooseWith: 'the environment', forMock: true });
+          } catch (e) {
+            run.errored(fileItem, new vscode.TestMessage((e as Error).message));
+            continue;
+          }
+          source = { file: '', text: read.text, environments: mockRun.environments(setup), system: setup.system, readFile: setup.readFile };
+          foreignSecrets.push(...[setup.token].filter((t): t is string => typeof t === 'string' && t.length > 0));
+        } else {
+          const files = this.environments.environmentFiles(want.uri);
+          source = {
+            file: '',
+            text: read.text,
+            environments: this.environments.environments(want.uri),
+            system: systemContext({ uri: want.uri }, sender.parseDotenv),
+            readFile: bodyFileReader(want.uri.fsPath, files),
+          };
+          changing ||= this.environments.isProtected(want.uri);
+        }
+        source.file = vscode.workspace.asRelativePath(want.uri);
+        source.blocks = new Set(requests.map((r) => r.blockIndex));
+        sources.push(source);
+      }
+
+      // A protected environment asks once a run, at its first request that changes data (a dependency included), as Send Request asks.
+      let answer: Promise<boolean> | undefined;
+      const env = this.environments.selected ?? '';
+      const options: RunOptions = {
+        checker,
+        token,
+        foreignSecrets,
+        signal: abort.signal,
+        ...exchangeOptions(this.settings()),
+        ...(mockRun ? { ...mockRun.options, proxy: undefined } : {}),
+        ask: askPrompt,
+        confirmNote: async (q) =>
+          (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
+        confirmChange:
+          changing && !mockRun
+            ? (q) =>
+                (answer ??= confirmProtected(
+                  `'${env}' is a protected environment. This run sends ${q.method} '${q.request}' and may send other requests that change data. Send them to '${env}'?`,
+                  'POST, PUT, PATCH and DELETE change data on the server.',
+                ))
+            : undefined,
+        events: {
+          requestStarted: (file, r) => {
+            const item = byFile.get(file)?.items.get(r.blockIndex);
+            if (!item) return;
+            run.started(item);
+            item.children.forEach((c) => run.started(c));
+          },
+          dependencySent: (file, name) => run.appendOutput(`${file}: first sending '${name}', which a request refers to\r\n`),
+          requestFinished: (file, r) => {
+            const f = byFile.get(file);
+            const item = f?.items.get(r.blockIndex);
+            if (f && item) this.report(run, f.uri, item, r);
+          },
+        },
+      };
+      const result = await sender.runTests(sources, options);
+      run.appendOutput(
+        `${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}${result.cancelled ? ' (cancelled)' : ''}\r\n`,
+      );
+      this.output.info(`test run ${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed`);
+    } catch (e) {
+      this.output.error(`test run: ${(e as Error).stack ?? String(e)}`);
+      run.appendOutput(`the run stopped: ${(e as Error).message}\r\n`);
+    } finally {
+      onCancel.dispose();
+      await mockRun?.close();
+      run.end();
+    }
+  }
+
+  /** A request's result on its item and on each of its assertions. */
+  private report(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, r: RequestResult): void {
+    const apply = (target: vscode.TestItem, outcome: Outcome) => {
+      const messages = outcome.messages.map((m) => {
+        const message =
+          m.expected !== undefined && m.actual !== undefined ? vscode.TestMessage.diff(m.text, m.expected, m.actual) : new vscode.TestMessage(m.text);
+        message.location = new vscode.Location(uri, new vscode.Position(m.line, 0));
+        return message;
+      });
+      if (outcome.state === 'passed') run.passed(target, outcome.durationMs);
+      else if (outcome.state === 'skipped') run.skipped(target);
+      else if (outcome.state === 'failed') run.failed(target, messages, outcome.durationMs);
+      else run.errored(target, messages, outcome.durationMs);
+    };
+    apply(item, requestOutcome(r));
+    r.assertions.forEach((a, k) => {
+      const child = item.children.get(`${item.id}/${k}`);
+      if (child) apply(child, assertionOutcome(r, a));
+    });
+    const status = r.status === null ? (r.skipped ? 'skipped' : 'no response') : String(r.status);
+    run.appendOutput(`${r.passed ? 'PASS' : r.skipped ? 'SKIP' : 'FAIL'}  ${r.name}  line ${r.line}, ${status}\r\n`);
+    for (const a of r.assertions.filter((x) => !x.passed && !r.skipped)) {
+      run.appendOutput(
+        `      line ${a.line}  ${a.text}\r\n        ${a.expected !== undefined ? `expected: ${a.expected}\r\n        ` : ''}actual:   ${a.actual ?? a.message}\r\n`,
+      );
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.pending.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
