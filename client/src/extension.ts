@@ -117,6 +117,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.response.clear', () => responseView.clear());
   register('lpreq.history.resend', (item?: HistoryItem) => (item ? sender.resend(item.id) : undefined));
   register('lpreq.history.show', (item?: HistoryItem) => (item ? sender.showHistoryEntry(item.id) : undefined));
+  register('lpreq.rerunLastRequest', () => sender.rerunLast());
+  register('lpreq.history.pick', () => sender.pickHistory());
   register('lpreq.history.clear', async () => {
     const answer = await vscode.window.showWarningMessage('Clear the lpreq history of this workspace?', { modal: true }, 'Clear');
     if (answer === 'Clear') await historyStore()?.clear();

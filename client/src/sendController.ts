@@ -17,6 +17,7 @@ import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
+import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
 
 type SenderModule = typeof import('../../server/src/sender/index');
 type RequestsModule = typeof import('./model/requests');
@@ -53,6 +54,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   /** Responses by request name, per document, for `{{name.response...}}` chaining. */
   private readonly responses = new Map<string, ResponseStore>();
   private readonly inFlight = new Set<AbortController>();
+  /** The request sent last in this window, for Rerun Last Request (Ctrl+Alt+L). */
+  private last: { ref: RequestRef; allPages: boolean } | undefined;
 
   constructor(
     private readonly environments: EnvironmentController,
@@ -176,25 +179,110 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await this.target(uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
+    const started = Date.now();
+    const outcomes: RunOutcome[] = [];
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
-        let ok = 0;
-        let failed = 0;
+        const { sender } = await load();
+        const secrets = [await this.environments.token(), ...(await this.environments.otherTokens(t.doc.uri))];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
           progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
           const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
-          if (result.ok) ok++;
-          else failed++;
+          const message = result.error?.message;
+          outcomes.push({
+            label: describeRequest(r),
+            method: r.method,
+            target: r.target,
+            status: result.response?.status ?? null,
+            errorKind: result.error?.kind,
+            // Shown in the view and its body: through the scrubber, as every response text is.
+            message: message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
+            sent: sender.wasSent(result),
+            ok: result.ok,
+            durationMs: result.response?.durationMs ?? 0,
+          });
         }
-        const skipped = t.all.length - ok - failed;
-        void vscode.window.showInformationMessage(
-          `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
-        );
       },
       false,
     );
+    const counts = runCounts(outcomes, t.all.length);
+    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
+    if (this.settings().responseView === 'editor') {
+      const { view, text } = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started);
+      this.presenter.panels.showView(`lpreq.run#${t.doc.uri.toString()}`, view, text);
+    }
+    void vscode.window.showInformationMessage(
+      `lpreq: ${file}: ${counts.sent} of ${counts.total} requests sent: ${counts.passed} passed, ${counts.failed} failed${counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : ''}.`,
+    );
+  }
+
+  /**
+   * Rerun Last Request (Ctrl+Alt+L), as in REST Client: the request sent last in this window,
+   * read again from its file as it is now; after a restart, the newest exchange of the history.
+   */
+  async rerunLast(): Promise<void> {
+    if (this.last) {
+      await this.sendAgain(this.last.ref, this.last.allPages);
+      return;
+    }
+    const [newest] = (await this.history()?.list(1)) ?? [];
+    if (!newest) {
+      void vscode.window.showInformationMessage('lpreq: nothing was sent yet, so there is no last request to send again.');
+      return;
+    }
+    await this.resend(newest.id);
+  }
+
+  /**
+   * The history as a quick pick (Ctrl+Alt+H): picking an entry shows its answer in the
+   * response view; the entry's button, or Alt+Enter, sends it again.
+   */
+  async pickHistory(): Promise<void> {
+    const store = this.history();
+    if (!store) {
+      void vscode.window.showInformationMessage('lpreq: the history is off (lpreq.historySize is 0).');
+      return;
+    }
+    const { historyItems } = await import('./model/history');
+    const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
+    const icons: Record<string, string> = { pass: 'pass', warning: 'warning', error: 'error', cancelled: 'circle-slash' };
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = historyItems(await store.list()).map((h) => ({
+      id: h.id,
+      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+      description: h.description,
+      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
+      buttons: [rerun],
+    }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
+      return;
+    }
+    const pick = vscode.window.createQuickPick<Item>();
+    pick.title = 'lpreq: History';
+    pick.placeholder = 'Show an answer (Enter), or send the request again (the button, or Alt+Enter)';
+    pick.matchOnDescription = true;
+    pick.matchOnDetail = true;
+    pick.items = items;
+    const chosen = await new Promise<{ id: string; again: boolean } | undefined>((resolve) => {
+      pick.onDidTriggerItemButton((e) => {
+        resolve({ id: e.item.id, again: true });
+        pick.hide();
+      });
+      pick.onDidAccept(() => {
+        const item = pick.selectedItems[0] ?? pick.activeItems[0];
+        resolve(item ? { id: item.id, again: false } : undefined);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+    pick.dispose();
+    if (!chosen) return;
+    if (chosen.again) await this.resend(chosen.id);
+    else await this.showHistoryEntry(chosen.id);
   }
 
   private async sendOne(
@@ -211,6 +299,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       this.responses.set(key, responses);
     }
     const ref: RequestRef = { uri: doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
+    this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
     this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
     const token = await this.environments.token();
@@ -404,7 +493,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         secretValues: [],
       };
       await store.add(
-        sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }),
+        sender.entryFromExchange(prepared, response, {
+          file: entry.file,
+          environment: envs.selected,
+          resource: typed.resource,
+          issues: typed.issues,
+          secrets: [token, ...foreignSecrets],
+          resent: true,
+        }),
       );
       const summary = results.summaryFromSend(result, prepared, scrub);
       const describe = (p: string) => sender.describeAt(checker.catalog, response.ok ? typed.resource : null, p);
@@ -436,6 +532,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     // Stored without the token already; scrubbed again with the tokens known now.
     const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
     const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
+    const { localTime } = await import('./model/history');
     const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
     const describe = (p: string) => sender.describeAt(checker.catalog, ok ? (entry.resource ?? null) : null, p);
     this.presenter.show(
@@ -446,13 +543,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         describe,
         environment: entry.environment,
         tokenSet: true,
+        fromHistory: localTime(entry.time, Date.now()),
       },
       true,
     );
   }
 
   /** Sends the request a response view shows again, found in its file by name, title or request line. */
-  async sendAgain(ref: RequestRef): Promise<void> {
+  async sendAgain(ref: RequestRef, allPages = false): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(ref.uri);
     const { requests, checker } = await load();
     const { requests: all } = requests.parseRequests(checker, doc.getText(), this.environments.environments(doc.uri));
@@ -465,7 +563,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       void vscode.window.showWarningMessage(`lpreq: the request ${ref.method} ${ref.target} is no longer in ${vscode.workspace.asRelativePath(ref.uri)}.`);
       return;
     }
-    await this.send(ref.uri, found.line);
+    await this.send(ref.uri, found.line, allPages);
   }
 
   /** "Copy as cURL" of a response view: the request as it was prepared, the token read from $LPREQ_TOKEN. */

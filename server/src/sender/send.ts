@@ -334,6 +334,7 @@ async function sendWithDependencies(
         environment: options.environments?.selected,
         resource: result.resource,
         issues: result.issues,
+        pages: response.pages,
         // Every secret of the flow stays out of history, as the token does.
         secrets: [...secrets, ...foreignSecrets],
       });
