@@ -317,6 +317,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       readFile: (file, encoding) => this.readBodyFileOf(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
+      defaultHeaders: this.settings().defaultHeaders,
       allPages: o.allPages,
       signal: o.signal,
       ...exchangeOptions(this.settings()),
@@ -406,6 +407,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       readFile: (file, encoding) => this.readBodyFileOf(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
+      defaultHeaders: this.settings().defaultHeaders,
     });
     if (!prepared.ok) {
       void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
@@ -475,7 +477,13 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
       const token = await this.environments.token();
       const foreignSecrets = await this.environments.otherTokens();
-      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1 });
+      // The chosen environment's `$tls`, as for any send.
+      const tls = sender.environmentTls(envs);
+      if ('error' in tls) {
+        void vscode.window.showErrorMessage(`lpreq: not sent: ${tls.error}`);
+        return;
+      }
+      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1, tls: tls.tls });
       const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
       const typed = response.ok
         ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub)

@@ -131,3 +131,9 @@ test('settings fall back to defaults and map to the sender options', () => {
   assert.equal(s.historySize, DEFAULT_SETTINGS.historySize);
   assert.deepEqual(exchangeOptions(s), { timeoutMs: 5000, maxBodyBytes: DEFAULT_SETTINGS.maxBodySize, maxRedirects: 0, proxy: 'http://p:3128' });
 });
+
+test('lpreq.defaultHeaders is read as header pairs; anything but text values is left out', () => {
+  assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? { 'X-Source': 'lpreq', 'X-Bad': 3 } : undefined)).defaultHeaders, [['X-Source', 'lpreq']]);
+  assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? ['X-Source: lpreq'] : undefined)).defaultHeaders, []);
+  assert.deepEqual(DEFAULT_SETTINGS.defaultHeaders, []);
+});

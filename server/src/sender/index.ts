@@ -40,7 +40,7 @@
  * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
-export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead } from './prepare';
+export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead, SendEnvironments } from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
 export { proxyFor } from './connection';
@@ -48,7 +48,7 @@ export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './res
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
-export { sendBlock, isSecretPrompt, wasSent } from './send';
+export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
 export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
