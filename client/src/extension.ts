@@ -99,6 +99,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
+  register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
+    const code = await sender.generateCode(...lensArgs(uri, line), language);
+    if (code) await documents.open(code.name, code.text);
+  });
   register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.
   register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/index';
 import { Checker, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
-import type { ResponseStore, HistoryStore, SendResult, BodyFileRead } from '../../server/src/sender/index';
+import type { ResponseStore, HistoryStore, SendResult, BodyFileRead, PreparedRequest, CodeLanguage } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
@@ -384,9 +384,16 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     for (const c of this.inFlight) c.abort();
   }
 
-  async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
+  /**
+   * The request at the code lens or cursor, prepared as it would be sent (its prompts asked),
+   * with the token and every secret it may carry, for a copied command or generated code.
+   */
+  private async prepareForCopy(
+    uri?: vscode.Uri,
+    line?: number,
+  ): Promise<{ prepared: PreparedRequest; token: string | undefined; secrets: string[]; sender: SenderModule } | undefined> {
     const t = await this.target(uri, line);
-    if (!t) return;
+    if (!t) return undefined;
     const { sender, checker } = await load();
     const responses = this.responses.get(t.doc.uri.toString());
     const block = t.parsed.blocks[t.request.blockIndex].block;
@@ -398,7 +405,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         request: requestName(block) ?? `${t.request.method} ${t.request.target}`,
         secret: sender.isSecretPrompt(p.name),
       });
-      if (value === undefined) return;
+      if (value === undefined) return undefined;
       prompts.set(p.name, value);
     }
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
@@ -411,25 +418,59 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     });
     if (!prepared.ok) {
       void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
-      return;
+      return undefined;
     }
     // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them.
     const token = await this.environments.token();
     const secrets = [...prepared.secrets, ...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
+    return { prepared: prepared.request, token, secrets, sender };
+  }
+
+  /**
+   * "Generate Code": the request as a fetch (JavaScript) or Python requests program, which
+   * reads the token from LPREQ_TOKEN when it runs; the token is never written into it.
+   */
+  async generateCode(uri?: vscode.Uri, line?: number, language?: unknown): Promise<{ name: string; text: string } | undefined> {
+    let chosen: CodeLanguage | undefined = language === 'javascript' || language === 'python' ? language : undefined;
+    if (!chosen) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'JavaScript (fetch)', language: 'javascript' as const, description: 'Node 18 or later, or a browser' },
+          { label: 'Python (requests)', language: 'python' as const, description: 'pip install requests' },
+        ],
+        { title: 'lpreq: Generate Code', placeHolder: 'The language of the program; it reads the token from LPREQ_TOKEN when it runs' },
+      );
+      chosen = picked?.language;
+    }
+    if (!chosen) return undefined;
+    const copy = await this.prepareForCopy(uri, line);
+    if (!copy) return undefined;
+    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets });
+    const what = (copy.prepared.title ?? copy.prepared.name ?? `${copy.prepared.method} ${path.posix.basename(new URL(copy.prepared.url).pathname)}`).replace(
+      /[\\/:*?"<>|\r\n]+/g,
+      ' ',
+    );
+    return { name: `${what.trim() || copy.prepared.method}.${chosen === 'javascript' ? 'mjs' : 'py'}`, text };
+  }
+
+  async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
+    const copy = await this.prepareForCopy(uri, line);
+    if (!copy) return;
+    const { prepared, token, secrets, sender } = copy;
     if (withToken) {
       if (!token) {
         void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
         return;
       }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token, secrets }));
+      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets }));
       void vscode.window.showWarningMessage(
         'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
       );
       return;
     }
-    const command = sender.toCurl(prepared.request, { token, secrets });
+    const command = sender.toCurl(prepared, { token, secrets });
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
       `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,

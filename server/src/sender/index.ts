@@ -29,6 +29,7 @@
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
  * - toCurl(prepared, { includeToken?, token?, secrets? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
+ * - toCode(prepared, 'javascript' | 'python', { token?, secrets? }) -> string   ("Generate Code": fetch or Python requests; the token read from LPREQ_TOKEN when it runs, never written)
  * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
@@ -59,6 +60,8 @@ export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } fr
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
 export { toCurl, shellQuote } from './curl';
+export { toCode } from './codegen';
+export type { CodeLanguage, CodeOptions } from './codegen';
 export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
 export { stringifyExact } from './exactNumbers';
 export type { CurlOptions } from './curl';
