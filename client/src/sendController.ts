@@ -262,7 +262,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const pick = vscode.window.createQuickPick<Item>();
     pick.title = 'lpreq: History';
-    pick.placeholder = 'Show an answer (Enter), or send the request again (the button, or Alt+Enter)';
+    pick.placeholder = 'Show an answer (Enter), or send the request again (the button at the right of an entry)';
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;
     pick.items = items;
