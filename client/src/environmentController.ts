@@ -4,8 +4,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Environments, hasOwn, own } from '../../server/src/core/index';
+import { hasOwn, own } from '../../server/src/core/index';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
+import type { SendEnvironments } from '../../server/src/sender/index';
 import { environmentChoices, isProtected, statusBarText, tokenSecretKey, validSelection, withoutMetaKeys } from './model/environments';
 
 const SELECTED_KEY = 'lpreq.environment';
@@ -74,9 +75,10 @@ export class EnvironmentController implements vscode.Disposable {
   }
 
   /** What the sender is given: the variables without `$` settings, and the chosen environment. */
-  environments(fileUri?: vscode.Uri): Environments {
+  environments(fileUri?: vscode.Uri): SendEnvironments {
     const files = this.environmentFiles(fileUri);
-    return { environments: withoutMetaKeys(files.environments), selected: validSelection(this.selected, files.environments) };
+    // With each environment's `$tls` and `$defaultHeaders`: the sender uses the chosen one's.
+    return { environments: withoutMetaKeys(files.environments), selected: validSelection(this.selected, files.environments), options: files.options };
   }
 
   isProtected(fileUri?: vscode.Uri): boolean {

@@ -110,6 +110,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
+  register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
+    const code = await sender.generateCode(...lensArgs(uri, line), language);
+    if (code) await documents.open(code.name, code.text);
+  });
   register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.
   register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));
@@ -128,6 +132,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.response.clear', () => responseView.clear());
   register('lpreq.history.resend', (item?: HistoryItem) => (item ? sender.resend(item.id) : undefined));
   register('lpreq.history.show', (item?: HistoryItem) => (item ? sender.showHistoryEntry(item.id) : undefined));
+  register('lpreq.rerunLastRequest', () => sender.rerunLast());
+  register('lpreq.history.pick', () => sender.pickHistory());
   register('lpreq.history.clear', async () => {
     const answer = await vscode.window.showWarningMessage('Clear the lpreq history of this workspace?', { modal: true }, 'Clear');
     if (answer === 'Clear') await historyStore()?.clear();

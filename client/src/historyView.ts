@@ -10,6 +10,7 @@ const ICONS: Record<HistoryItem['icon'], [string, string]> = {
   pass: ['pass', 'testing.iconPassed'],
   warning: ['warning', 'editorWarning.foreground'],
   error: ['error', 'errorForeground'],
+  cancelled: ['circle-slash', 'disabledForeground'],
 };
 
 export class HistoryView implements vscode.TreeDataProvider<HistoryItem>, vscode.Disposable {

@@ -45,6 +45,8 @@ export interface ShownResponse {
    * host for that alone: never sent to the webview.
    */
   curlSecrets?: string[];
+  /** Shown from the history: when the answer was received, in local time. */
+  fromHistory?: string;
 }
 
 /** What the panels ask of the rest of the extension. */
@@ -138,7 +140,13 @@ export class ResponsePanels implements vscode.Disposable {
   }
 
   show(shown: ShownResponse): void {
-    const context: ViewContext = { id: 0, environment: shown.environment, tokenSet: shown.tokenSet, fromRequest: shown.ref !== undefined };
+    const context: ViewContext = {
+      id: 0,
+      environment: shown.environment,
+      tokenSet: shown.tokenSet,
+      fromRequest: shown.ref !== undefined,
+      fromHistory: shown.fromHistory,
+    };
     const title = viewTitle(shown.summary.method, shown.summary.url, shown.summary.status, shown.summary.error?.kind);
     const state = this.panelFor(shown.key, title);
     context.id = state.nextId++;
@@ -153,6 +161,22 @@ export class ResponsePanels implements vscode.Disposable {
       const bytes = Buffer.from(shown.summary.bodyText, 'utf8');
       this.post(state, { type: 'body', id: view.id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     }
+  }
+
+  /**
+   * A view that answers no single request (the summary of a run): its data and text body as
+   * they are. It has no request behind it, so its buttons act on nothing.
+   */
+  showView(key: string, view: ViewData, text: string): void {
+    const state = this.panelFor(key, view.title);
+    view.id = state.nextId++;
+    state.shown = undefined;
+    state.view = view;
+    state.nodes = new Map();
+    state.panel.title = view.title;
+    this.post(state, { type: 'state', view });
+    const bytes = Buffer.from(text, 'utf8');
+    this.post(state, { type: 'body', id: view.id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
   }
 
   /** Shows the field at a path in the view of `key`. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/index';
 import { Checker, documentScope, LineIndex, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
-import type { ResponseStore, HistoryStore, SendResult, BodyFileRead } from '../../server/src/sender/index';
+import type { ResponseStore, HistoryStore, SendResult, BodyFileRead, PreparedRequest, CodeLanguage } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
@@ -17,6 +17,7 @@ import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
+import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
 
 type SenderModule = typeof import('../../server/src/sender/index');
 type RequestsModule = typeof import('./model/requests');
@@ -53,6 +54,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   /** Responses by request name, per document, for `{{name.response...}}` chaining. */
   private readonly responses = new Map<string, ResponseStore>();
   private readonly inFlight = new Set<AbortController>();
+  /** The request sent last in this window, for Rerun Last Request (Ctrl+Alt+L). */
+  private last: { ref: RequestRef; allPages: boolean } | undefined;
 
   constructor(
     private readonly environments: EnvironmentController,
@@ -167,7 +170,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     if (!t) return;
     if (!(await this.confirm(t.doc, [t.request]))) return;
     await this.run(describeRequest(t.request), async (signal, progress) => {
-      const result = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
+      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
       if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency') void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
     });
   }
@@ -176,25 +179,112 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await this.target(uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
+    const started = Date.now();
+    const outcomes: RunOutcome[] = [];
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
-        let ok = 0;
-        let failed = 0;
+        const { sender } = await load();
+        const secrets = [await this.environments.token(), ...(await this.environments.otherTokens(t.doc.uri))];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
           progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-          const result = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
-          if (result.ok) ok++;
-          else failed++;
+          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
+          // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
+          const message =
+            result.error?.message ?? (failedAssertions > 0 ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed` : undefined);
+          outcomes.push({
+            label: describeRequest(r),
+            method: r.method,
+            target: r.target,
+            status: result.response?.status ?? null,
+            errorKind: result.error?.kind,
+            // Shown in the view and its body: through the scrubber, as every response text is.
+            message: message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
+            sent: sender.wasSent(result),
+            ok: result.ok && failedAssertions === 0,
+            durationMs: result.response?.durationMs ?? 0,
+          });
         }
-        const skipped = t.all.length - ok - failed;
-        void vscode.window.showInformationMessage(
-          `lpreq: sent ${ok + failed} of ${t.all.length} requests: ${ok} OK, ${failed} failed${skipped > 0 ? `, ${skipped} cancelled` : ''}.`,
-        );
       },
       false,
     );
+    const counts = runCounts(outcomes, t.all.length);
+    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
+    if (this.settings().responseView === 'editor') {
+      const { view, text } = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started);
+      this.presenter.panels.showView(`lpreq.run#${t.doc.uri.toString()}`, view, text);
+    }
+    void vscode.window.showInformationMessage(
+      `lpreq: ${file}: ${counts.sent} of ${counts.total} requests sent: ${counts.passed} passed, ${counts.failed} failed${counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : ''}.`,
+    );
+  }
+
+  /**
+   * Rerun Last Request (Ctrl+Alt+L), as in REST Client: the request sent last in this window,
+   * read again from its file as it is now; after a restart, the newest exchange of the history.
+   */
+  async rerunLast(): Promise<void> {
+    if (this.last) {
+      await this.sendAgain(this.last.ref, this.last.allPages);
+      return;
+    }
+    const [newest] = (await this.history()?.list(1)) ?? [];
+    if (!newest) {
+      void vscode.window.showInformationMessage('lpreq: nothing was sent yet, so there is no last request to send again.');
+      return;
+    }
+    await this.resend(newest.id);
+  }
+
+  /**
+   * The history as a quick pick (Ctrl+Alt+H): picking an entry shows its answer in the
+   * response view; the entry's button, or Alt+Enter, sends it again.
+   */
+  async pickHistory(): Promise<void> {
+    const store = this.history();
+    if (!store) {
+      void vscode.window.showInformationMessage('lpreq: the history is off (lpreq.historySize is 0).');
+      return;
+    }
+    const { historyItems } = await import('./model/history');
+    const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
+    const icons: Record<string, string> = { pass: 'pass', warning: 'warning', error: 'error', cancelled: 'circle-slash' };
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = historyItems(await store.list()).map((h) => ({
+      id: h.id,
+      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+      description: h.description,
+      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
+      buttons: [rerun],
+    }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
+      return;
+    }
+    const pick = vscode.window.createQuickPick<Item>();
+    pick.title = 'lpreq: History';
+    pick.placeholder = 'Show an answer (Enter), or send the request again (the button at the right of an entry)';
+    pick.matchOnDescription = true;
+    pick.matchOnDetail = true;
+    pick.items = items;
+    const chosen = await new Promise<{ id: string; again: boolean } | undefined>((resolve) => {
+      pick.onDidTriggerItemButton((e) => {
+        resolve({ id: e.item.id, again: true });
+        pick.hide();
+      });
+      pick.onDidAccept(() => {
+        const item = pick.selectedItems[0] ?? pick.activeItems[0];
+        resolve(item ? { id: item.id, again: false } : undefined);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+    pick.dispose();
+    if (!chosen) return;
+    if (chosen.again) await this.resend(chosen.id);
+    else await this.showHistoryEntry(chosen.id);
   }
 
   private async sendOne(
@@ -202,7 +292,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     parsed: LpreqDocument,
     r: RequestInfo,
     o: { allPages: boolean; signal: AbortSignal; progress: vscode.Progress<{ message?: string }> },
-  ): Promise<SendResult> {
+  ): Promise<{ result: SendResult; failedAssertions: number }> {
     const { sender, results, trees, checker } = await load();
     const key = doc.uri.toString();
     let responses = this.responses.get(key);
@@ -211,6 +301,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       this.responses.set(key, responses);
     }
     const ref: RequestRef = { uri: doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
+    this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
     this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
     const token = await this.environments.token();
@@ -229,6 +320,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       readFile: (file, encoding) => this.readBodyFileOf(doc, file, encoding),
       history: this.history(),
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
+      defaultHeaders: this.settings().defaultHeaders,
       allPages: o.allPages,
       signal: o.signal,
       ...exchangeOptions(this.settings()),
@@ -273,7 +365,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
         `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
-    return result;
+    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
   }
 
   /**
@@ -307,9 +399,16 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     for (const c of this.inFlight) c.abort();
   }
 
-  async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
+  /**
+   * The request at the code lens or cursor, prepared as it would be sent (its prompts asked),
+   * with the token and every secret it may carry, for a copied command or generated code.
+   */
+  private async prepareForCopy(
+    uri?: vscode.Uri,
+    line?: number,
+  ): Promise<{ prepared: PreparedRequest; token: string | undefined; secrets: string[]; sender: SenderModule } | undefined> {
     const t = await this.target(uri, line);
-    if (!t) return;
+    if (!t) return undefined;
     const { sender, checker } = await load();
     const responses = this.responses.get(t.doc.uri.toString());
     const block = t.parsed.blocks[t.request.blockIndex].block;
@@ -321,7 +420,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         request: requestName(block) ?? `${t.request.method} ${t.request.target}`,
         secret: sender.isSecretPrompt(p.name),
       });
-      if (value === undefined) return;
+      if (value === undefined) return undefined;
       prompts.set(p.name, value);
     }
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
@@ -330,28 +429,63 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       readFile: (file, encoding) => this.readBodyFileOf(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
       prompts,
+      defaultHeaders: this.settings().defaultHeaders,
     });
     if (!prepared.ok) {
       void vscode.window.showErrorMessage(`lpreq: ${prepared.error}`);
-      return;
+      return undefined;
     }
     // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them.
     const token = await this.environments.token();
     const secrets = [...prepared.secrets, ...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
+    return { prepared: prepared.request, token, secrets, sender };
+  }
+
+  /**
+   * "Generate Code": the request as a fetch (JavaScript) or Python requests program, which
+   * reads the token from LPREQ_TOKEN when it runs; the token is never written into it.
+   */
+  async generateCode(uri?: vscode.Uri, line?: number, language?: unknown): Promise<{ name: string; text: string } | undefined> {
+    let chosen: CodeLanguage | undefined = language === 'javascript' || language === 'python' ? language : undefined;
+    if (!chosen) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'JavaScript (fetch)', language: 'javascript' as const, description: 'Node 18 or later, or a browser' },
+          { label: 'Python (requests)', language: 'python' as const, description: 'pip install requests' },
+        ],
+        { title: 'lpreq: Generate Code', placeHolder: 'The language of the program; it reads the token from LPREQ_TOKEN when it runs' },
+      );
+      chosen = picked?.language;
+    }
+    if (!chosen) return undefined;
+    const copy = await this.prepareForCopy(uri, line);
+    if (!copy) return undefined;
+    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets });
+    const what = (copy.prepared.title ?? copy.prepared.name ?? `${copy.prepared.method} ${path.posix.basename(new URL(copy.prepared.url).pathname)}`).replace(
+      /[\\/:*?"<>|\r\n]+/g,
+      ' ',
+    );
+    return { name: `${what.trim() || copy.prepared.method}.${chosen === 'javascript' ? 'mjs' : 'py'}`, text };
+  }
+
+  async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
+    const copy = await this.prepareForCopy(uri, line);
+    if (!copy) return;
+    const { prepared, token, secrets, sender } = copy;
     if (withToken) {
       if (!token) {
         void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
         return;
       }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared.request, { includeToken: true, token, secrets }));
+      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets }));
       void vscode.window.showWarningMessage(
         'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
       );
       return;
     }
-    const command = sender.toCurl(prepared.request, { token, secrets });
+    const command = sender.toCurl(prepared, { token, secrets });
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
       `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,
@@ -399,7 +533,13 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
       const token = await this.environments.token();
       const foreignSecrets = await this.environments.otherTokens();
-      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1 });
+      // The chosen environment's `$tls`, as for any send.
+      const tls = sender.environmentTls(envs);
+      if ('error' in tls) {
+        void vscode.window.showErrorMessage(`lpreq: not sent: ${tls.error}`);
+        return;
+      }
+      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1, tls: tls.tls });
       const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
       const typed = response.ok
         ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub)
@@ -417,7 +557,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         secretValues: [],
       };
       await store.add(
-        sender.entryFromExchange(prepared, response, { file: entry.file, resource: typed.resource, issues: typed.issues, secrets: [token, ...foreignSecrets] }),
+        sender.entryFromExchange(prepared, response, {
+          file: entry.file,
+          environment: envs.selected,
+          resource: typed.resource,
+          issues: typed.issues,
+          secrets: [token, ...foreignSecrets],
+          resent: true,
+        }),
       );
       const summary = results.summaryFromSend(result, prepared, scrub);
       const describe = (p: string) => sender.describeAt(checker.catalog, response.ok ? typed.resource : null, p);
@@ -449,6 +596,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     // Stored without the token already; scrubbed again with the tokens known now.
     const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
     const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
+    const { localTime } = await import('./model/history');
     const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
     const describe = (p: string) => sender.describeAt(checker.catalog, ok ? (entry.resource ?? null) : null, p);
     this.presenter.show(
@@ -459,13 +607,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         describe,
         environment: entry.environment,
         tokenSet: true,
+        fromHistory: localTime(entry.time, Date.now()),
       },
       true,
     );
   }
 
   /** Sends the request a response view shows again, found in its file by name, title or request line. */
-  async sendAgain(ref: RequestRef): Promise<void> {
+  async sendAgain(ref: RequestRef, allPages = false): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(ref.uri);
     const { requests, checker } = await load();
     const { requests: all } = requests.parseRequests(checker, doc.getText(), this.environments.environments(doc.uri));
@@ -478,7 +627,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       void vscode.window.showWarningMessage(`lpreq: the request ${ref.method} ${ref.target} is no longer in ${vscode.workspace.asRelativePath(ref.uri)}.`);
       return;
     }
-    await this.send(ref.uri, found.line);
+    await this.send(ref.uri, found.line, allPages);
   }
 
   /** "Copy as cURL" of a response view: the request as it was prepared, the token read from $LPREQ_TOKEN. */

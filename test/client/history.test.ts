@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ago, historyItems, requestFromEntry, shortUrl } from '../../client/src/model/history';
+import { ago, historyItems, historyMarks, localTime, requestFromEntry, shortUrl } from '../../client/src/model/history';
 import { readSettings, exchangeOptions, DEFAULT_SETTINGS } from '../../client/src/model/settings';
 import { summaryFromHistory } from '../../client/src/model/sendResult';
 import type { HistoryEntry } from '../../server/src/sender/history';
@@ -29,14 +29,49 @@ const entry: HistoryEntry = {
   issues: [],
 };
 
-test('history items say what was sent, how it went and when', () => {
-  const [item] = historyItems([entry], Date.parse('2026-01-01T10:05:00.000Z'));
-  assert.equal(item.label, 'POST /api/v1/courses/1/modules');
-  assert.equal(item.description, '200 · 42 ms · 5 min ago · createModule');
-  assert.equal(item.icon, 'pass');
+test('history items name the request as its file does, with the file, the environment and a local time', () => {
+  // Local times are built from local parts, so the test holds in any time zone.
+  const sent = new Date(2026, 0, 1, 9, 5, 7);
+  const now = new Date(2026, 0, 1, 9, 10, 0).getTime();
+  const summary = { ...entry, time: sent.toISOString(), file: '/w/examples/modules.lpreq', environment: 'local' };
+  const [named] = historyItems([summary], now);
+  assert.equal(named.label, 'createModule');
+  assert.equal(named.description, '200 · POST · modules.lpreq · local · 09:05:07');
+  assert.match(named.tooltip, /POST http:\/\/127\.0\.0\.1:4010\/api\/v1\/courses\/1\/modules/);
+  assert.match(named.tooltip, /Environment: local/);
+  assert.equal(named.icon, 'pass');
+  // A `###` title wins over the name; without either, the request line is the label.
+  assert.equal(historyItems([{ ...summary, title: 'Create a module' }], now)[0].label, 'Create a module');
+  const [bare] = historyItems([{ ...summary, name: undefined }], now);
+  assert.equal(bare.label, 'POST /api/v1/courses/1/modules');
+  assert.equal(bare.description, '200 · modules.lpreq · local · 09:05:07');
   assert.equal(historyItems([{ ...entry, status: null }])[0].icon, 'error');
   assert.equal(ago('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:00:30Z')), 'just now');
   assert.equal(shortUrl('not a url'), 'not a url');
+});
+
+test('Fetch All, cancelled and resent answers are marked', () => {
+  const now = new Date(2026, 0, 1, 12, 0, 0).getTime();
+  const time = new Date(2026, 0, 1, 11, 0, 0).toISOString();
+  const paged = historyItems([{ ...entry, time, pages: 25 }], now)[0];
+  assert.match(paged.description, /· all pages \(25\)$/);
+  const cancelled = historyItems([{ ...entry, time, status: null, errorKind: 'cancelled' }], now)[0];
+  assert.equal(cancelled.icon, 'cancelled');
+  assert.match(cancelled.description, /^cancelled · /);
+  // Cancelled while the body came: the status is there, and the mark says the rest.
+  const cut = historyItems([{ ...entry, time, errorKind: 'cancelled' }], now)[0];
+  assert.match(cut.description, /^200 · .* · cancelled$/);
+  assert.equal(cut.icon, 'cancelled');
+  assert.deepEqual(historyMarks({ ...entry, resent: true }), ['sent again from history']);
+  assert.equal(historyItems([{ ...entry, time, status: null, errorKind: 'refused' }], now)[0].description.split(' · ')[0], 'failed');
+});
+
+test('local times: the clock today, the day this year, the date before', () => {
+  const now = new Date(2026, 5, 15, 18, 0, 0).getTime();
+  assert.equal(localTime(new Date(2026, 5, 15, 8, 4, 3).toISOString(), now), '08:04:03');
+  assert.equal(localTime(new Date(2026, 2, 14, 9, 26, 53).toISOString(), now), 'Mar 14 09:26');
+  assert.equal(localTime(new Date(2025, 11, 31, 23, 59, 0).toISOString(), now), '2025-12-31 23:59');
+  assert.equal(localTime('not a time', now), 'not a time');
 });
 
 function rebuilt(e: HistoryEntry, readBytes?: Parameters<typeof requestFromEntry>[2]) {
@@ -95,4 +130,10 @@ test('settings fall back to defaults and map to the sender options', () => {
   assert.equal(s.timeout, 5000);
   assert.equal(s.historySize, DEFAULT_SETTINGS.historySize);
   assert.deepEqual(exchangeOptions(s), { timeoutMs: 5000, maxBodyBytes: DEFAULT_SETTINGS.maxBodySize, maxRedirects: 0, proxy: 'http://p:3128' });
+});
+
+test('lpreq.defaultHeaders is read as header pairs; anything but text values is left out', () => {
+  assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? { 'X-Source': 'lpreq', 'X-Bad': 3 } : undefined)).defaultHeaders, [['X-Source', 'lpreq']]);
+  assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? ['X-Source: lpreq'] : undefined)).defaultHeaders, []);
+  assert.deepEqual(DEFAULT_SETTINGS.defaultHeaders, []);
 });

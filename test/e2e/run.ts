@@ -685,11 +685,57 @@ async function main(): Promise<number> {
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'local' }).first().click();
   });
 
-  await check('the exchange is in the History view', async () => {
+  await check('the exchange is in the History view, named by its title, with its file and environment', async () => {
     await runCommand(page, 'lpreq: Focus on History View');
     const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'History' }) }).first();
-    await view.locator('.monaco-list-row', { hasText: 'POST /api/v1/courses/1/modules' }).first().waitFor({ timeout: 20_000 });
+    const row = view.locator('.monaco-list-row', { hasText: 'Create a module' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    const text = await row.innerText();
+    if (!text.includes(REQUEST_FILE) || !text.includes('local')) throw new Error(`history row: ${text}`);
+    await view.locator('.monaco-list-row', { hasText: 'A slow list' }).filter({ hasText: 'cancelled' }).first().waitFor({ timeout: 10_000 });
+    await shot(page, 'history-view.png', true);
   });
+
+  await check(
+    'Rerun Last Request (Ctrl+Alt+L) sends the last request again; the history quick pick (Ctrl+Alt+H) shows an answer from the history',
+    async () => {
+      const path = '/api/v1/courses/2/modules';
+      const count = () => api!.received.filter((r) => r.url.startsWith(path)).length;
+      await toTop(page);
+      await sendLine(page, 'courses/2/modules');
+      await responseFrame(page, /^401/, 30_000);
+      const before = count();
+      await page
+        .locator('.editor-instance .view-line')
+        .first()
+        .click({ position: { x: 4, y: 4 } });
+      await page.keyboard.press('Control+Alt+L');
+      const deadline = Date.now() + 20_000;
+      while (count() === before && Date.now() < deadline) await page.waitForTimeout(200);
+      if (count() !== before + 1) throw new Error(`Ctrl+Alt+L sent ${count() - before} requests to ${path}, not one`);
+      await page.keyboard.press('Control+Alt+H');
+      const pick = page.locator('.quick-input-widget');
+      // The newest first: the answer just sent again.
+      const newest = pick.locator('.monaco-list-row').first();
+      await newest.waitFor({ timeout: 10_000 });
+      const first = await newest.innerText();
+      if (!first.includes('A course the token may not read') || !first.includes('401') || !first.includes(REQUEST_FILE))
+        throw new Error(`newest entry: ${first}`);
+      await shot(page, 'history-pick.png');
+      await pick.locator('input').fill('Create a module');
+      await pick.locator('.monaco-list-row', { hasText: 'Create a module' }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      // The view that shows it comes forward over the 401's a moment later.
+      const until = Date.now() + 20_000;
+      for (;;) {
+        const f = await responseFrame(page, /^\d{3}/, 20_000);
+        if ((await f.locator('.banner', { hasText: 'From the history' }).count()) > 0) break;
+        if (Date.now() > until) throw new Error('no response view says the answer is from the history');
+        await page.waitForTimeout(250);
+      }
+      await shot(page, 'history-answer.png', true);
+    },
+  );
 
   await check('history is kept in the extension storage folder, without the token', async () => {
     const index = findFiles(ws!.userData, (p) => p.endsWith(join('history', 'index.jsonl')));

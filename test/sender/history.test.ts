@@ -212,3 +212,46 @@ test('clearing while another store adds: no add fails', async () => {
     [],
   );
 });
+
+test('the index says what a list shows: the title, the pages merged, why no answer came, a resend', async () => {
+  const store = new HistoryStore(freshDir());
+  const prepared = {
+    method: 'GET',
+    url: 'http://h/m',
+    headers: [],
+    blockIndex: 0,
+    returns: null,
+    paginated: true,
+    paging: 'link' as const,
+    title: 'List modules',
+  };
+  const cancelled = {
+    ok: false,
+    status: null,
+    statusText: '',
+    headers: {},
+    body: null,
+    bodyText: '',
+    bodyKind: 'empty' as const,
+    bytes: 0,
+    durationMs: 3,
+    timing: { totalMs: 3 },
+    url: 'http://h/m',
+    redirects: [],
+    tokenSent: false,
+    warnings: [],
+    error: { kind: 'cancelled' as const, message: 'the request was cancelled' },
+  };
+  await store.add(entryFromExchange(prepared, cancelled, { environment: 'local' }));
+  await store.add(entryFromExchange(prepared, { ...cancelled, ok: true, status: 200, error: undefined }, { pages: 25, resent: true }));
+  await store.add(entryFromExchange(prepared, { ...cancelled, ok: true, status: 200, error: undefined }, { pages: 1 }));
+  const [one, paged, first] = await store.list();
+  assert.equal(first.title, 'List modules');
+  assert.equal(first.errorKind, 'cancelled');
+  assert.equal(first.environment, 'local');
+  assert.equal(paged.pages, 25);
+  assert.equal(paged.resent, true);
+  assert.equal(paged.errorKind, undefined);
+  // One page is no Fetch All.
+  assert.equal(one.pages, undefined);
+});

@@ -260,7 +260,7 @@ test("JetBrains' # @timeout and # @connection-timeout go with the request and in
   const r = prepare('# @timeout 2 m\n# @connection-timeout 500 ms\nGET /api/v1/courses/42/modules\n');
   assert.equal(r.timeoutMs, 120_000);
   assert.equal(r.connectTimeoutMs, 500);
-  assert.match(toCurl(r), /--connect-timeout 0\.5 --max-time 120 /);
+  assert.match(toCurl(r), /\n {2}--connect-timeout 0\.5 \\\n {2}--max-time 120 \\\n/);
   const plain = prepare('GET /api/v1/courses/42/modules\n');
   assert.equal(plain.timeoutMs, undefined);
   assert.doesNotMatch(toCurl(plain), /--max-time|--connect-timeout/);

@@ -114,6 +114,7 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
     assert.deepEqual(caps.executeCommandProvider?.commands.sort(), [
       'lpreq.copyAsCurl',
       'lpreq.fetchAllPages',
+      'lpreq.generateCode',
       'lpreq.selectEnvironment',
       'lpreq.send',
       'lpreq.sendAll',
@@ -419,13 +420,27 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
     open(c, uri);
     const shown = c.waitFor((m) => m.method === 'window/showMessage' && String((m.params as { message: string }).message).includes('curl '), 20_000);
     const { command } = await c.request<{ command: string }>('workspace/executeCommand', { command: 'lpreq.copyAsCurl', arguments: [uri, LIST_LINE] }, 20_000);
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
     assert.equal(
       command,
-      `curl ${api.origin}/api/v1/courses/1/modules -H 'Accept: application/json' -H 'User-Agent: lpreq/${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}' -H "Authorization: Bearer $LPREQ_TOKEN"`,
+      `curl ${api.origin}/api/v1/courses/1/modules \\\n  -H 'Accept: application/json' \\\n  -H 'User-Agent: lpreq/${version}' \\\n  -H "Authorization: Bearer $LPREQ_TOKEN"`,
     );
+    // The message is one line: a status line (Helix) or an echo area (Emacs) shows one.
     const message = String(((await shown).params as { message: string }).message);
-    assert.ok(message.includes(command));
+    assert.ok(message.includes(command.replace(/ \\\n\s*/g, ' ')), message);
+    assert.ok(!message.includes('\n'));
     assert.ok(!message.includes(TOKEN) && !message.includes(PRIVATE_TOKEN));
+    // Generate Code answers the program, which reads the token from the environment.
+    const js = await c.request<{ code: string }>(
+      'workspace/executeCommand',
+      { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'javascript'] },
+      20_000,
+    );
+    assert.match(js.code, /process\.env\.LPREQ_TOKEN/);
+    const py = await c.request<{ code: string }>('workspace/executeCommand', { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'python'] }, 20_000);
+    assert.match(py.code, /os\.environ\["LPREQ_TOKEN"\]/);
+    for (const code of [js.code, py.code]) assert.ok(!code.includes(TOKEN) && !code.includes(PRIVATE_TOKEN));
+    await assert.rejects(c.request('workspace/executeCommand', { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'cobol'] }, 20_000));
   });
 });
 

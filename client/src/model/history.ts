@@ -10,7 +10,7 @@ export interface HistoryItem {
   label: string;
   description: string;
   tooltip: string;
-  icon: 'pass' | 'error' | 'warning';
+  icon: 'pass' | 'error' | 'warning' | 'cancelled';
 }
 
 /** `3 min ago`, `yesterday`, or the date. */
@@ -25,6 +25,26 @@ export function ago(time: string, now: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The time of an entry in the user's own time zone (the index keeps UTC): `14:03:12` today,
+ * `Mar 14 14:03` this year, `2024-03-14 14:03` before.
+ */
+export function localTime(time: string, now: number): string {
+  const t = Date.parse(time);
+  if (Number.isNaN(t)) return time;
+  const d = new Date(t);
+  const today = new Date(now);
+  const clock = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  if (d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate()) {
+    return `${clock}:${two(d.getSeconds())}`;
+  }
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getMonth()];
+  if (d.getFullYear() === today.getFullYear()) return `${month} ${d.getDate()} ${clock}`;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${clock}`;
+}
+
 /** The path and query of a URL, for a short label. */
 export function shortUrl(url: string): string {
   try {
@@ -35,15 +55,55 @@ export function shortUrl(url: string): string {
   }
 }
 
+/** The last part of a file path, on any system. */
+function baseName(file: string): string {
+  return file.split(/[\\/]/).pop() || file;
+}
+
+/** What is special about an answer, in words a list can show: `all pages (25)`, `cancelled`, `sent again`. */
+export function historyMarks(s: HistorySummary): string[] {
+  const marks: string[] = [];
+  if (s.pages !== undefined) marks.push(`all pages (${s.pages})`);
+  if (s.errorKind === 'cancelled') marks.push('cancelled');
+  if (s.resent) marks.push('sent again from history');
+  return marks;
+}
+
+/**
+ * One entry as a list shows it: the request as the file names it (its `###` title or `@name`,
+ * else METHOD path), then the status, the file, the environment and the local time, and what
+ * is special about the answer (all pages, cancelled, sent again from history).
+ */
 export function historyItem(s: HistorySummary, now: number): HistoryItem {
-  const status = s.status === null ? 'failed' : String(s.status);
-  const ok = s.status !== null && s.status >= 200 && s.status < 300;
+  const cancelled = s.errorKind === 'cancelled';
+  const status = s.status !== null ? String(s.status) : cancelled ? 'cancelled' : 'failed';
+  const ok = s.status !== null && s.status >= 200 && s.status < 300 && s.errorKind === undefined;
+  const request = `${s.method} ${shortUrl(s.url)}`;
+  const label = s.title ?? s.name ?? request;
+  const marks = historyMarks(s).filter((m) => m !== 'cancelled' || s.status !== null);
+  const parts = [
+    status,
+    ...(label !== request ? [s.method] : []),
+    ...(s.file !== undefined ? [baseName(s.file)] : []),
+    ...(s.environment !== undefined ? [s.environment] : []),
+    localTime(s.time, now),
+    ...marks,
+  ];
+  const tooltip = [
+    label !== request ? label : undefined,
+    `${s.method} ${s.url}`,
+    `${status} in ${Math.round(s.durationMs)} ms${s.pages !== undefined ? `, ${s.pages} pages merged` : ''}`,
+    s.file !== undefined ? `File: ${s.file}` : undefined,
+    s.environment !== undefined ? `Environment: ${s.environment}` : undefined,
+    `At ${localTime(s.time, now)} (${ago(s.time, now)})`,
+    s.resent ? 'Sent again from the history' : undefined,
+  ].filter((l): l is string => l !== undefined);
   return {
     id: s.id,
-    label: `${s.method} ${shortUrl(s.url)}`,
-    description: `${status} · ${Math.round(s.durationMs)} ms · ${ago(s.time, now)}${s.name ? ` · ${s.name}` : ''}`,
-    tooltip: `${s.method} ${s.url}\n${status} in ${Math.round(s.durationMs)} ms\n${s.time}`,
-    icon: ok ? 'pass' : s.status === null || s.status >= 500 ? 'error' : 'warning',
+    label,
+    description: parts.join(' · '),
+    tooltip: tooltip.join('\n'),
+    icon: cancelled ? 'cancelled' : ok ? 'pass' : s.status === null || s.status >= 500 ? 'error' : 'warning',
   };
 }
 

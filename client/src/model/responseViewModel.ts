@@ -23,6 +23,8 @@ export interface ViewContext {
   tokenSet: boolean;
   /** Whether the request can be sent again and copied as cURL (a request of an open file, not only a history entry). */
   fromRequest: boolean;
+  /** Shown from the history, not sent now: when it was received, in local time. */
+  fromHistory?: string;
 }
 
 /** A short name of a URL for titles: its last path segment that is not an id (`modules`, `modules 7`). */
@@ -131,6 +133,9 @@ function setTokenAction(environment: string | undefined): ViewAction {
 function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[] {
   const out: Banner[] = [];
   const env = ctx.environment;
+  if (ctx.fromHistory !== undefined) {
+    out.push({ kind: 'info', text: `From the history: this answer was received at ${ctx.fromHistory}${env ? ` in '${env}'` : ''}; nothing was sent now.` });
+  }
   if (s.status === null) {
     if (s.error?.kind === 'cancelled') out.push({ kind: 'cancelled', text: 'Cancelled: the request was stopped before its answer was complete.' });
     else

@@ -18,6 +18,8 @@ export interface LpreqSettings {
   responseView: 'editor' | 'sidebar';
   /** `lpreq.response.reuse`: one response view for every request, instead of one per request. */
   responseReuse: boolean;
+  /** `lpreq.defaultHeaders`: headers every request gets unless it (or its environment's `$defaultHeaders`) sets them. */
+  defaultHeaders: [string, string][];
 }
 
 export const DEFAULT_SETTINGS: LpreqSettings = {
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: LpreqSettings = {
   confirmSendWithErrors: true,
   responseView: 'editor',
   responseReuse: false,
+  defaultHeaders: [],
 };
 
 /** The configuration key of a setting under `lpreq.`, where it is not the setting's own name. */
@@ -79,7 +82,14 @@ export function readSettings(get: (key: string) => unknown): LpreqSettings {
     }
   }
   if (out.responseView !== 'editor' && out.responseView !== 'sidebar') out.responseView = DEFAULT_SETTINGS.responseView;
+  out.defaultHeaders = headerPairs(get('defaultHeaders'));
   return out;
+}
+
+/** `{ "X-Trace": "lpreq" }` as header pairs; values that are not text are left out (the sender checks the names). */
+function headerPairs(value: unknown): [string, string][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([n, v]): [string, string][] => (typeof v === 'string' ? [[n, v]] : []));
 }
 
 /** The exchange options of the settings (the token and the signal are added by the caller). */

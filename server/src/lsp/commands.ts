@@ -15,6 +15,7 @@ export const COMMANDS = {
   sendAll: 'lpreq.sendAll',
   fetchAllPages: 'lpreq.fetchAllPages',
   copyAsCurl: 'lpreq.copyAsCurl',
+  generateCode: 'lpreq.generateCode',
   selectEnvironment: 'lpreq.selectEnvironment',
 } as const;
 
@@ -27,6 +28,7 @@ export interface CommandOptions {
 
 export type Command =
   | { command: typeof COMMANDS.send | typeof COMMANDS.fetchAllPages | typeof COMMANDS.copyAsCurl; uri: string; line: number; options: CommandOptions }
+  | { command: typeof COMMANDS.generateCode; uri: string; line: number; language: 'javascript' | 'python'; options: CommandOptions }
   | { command: typeof COMMANDS.sendAll; uri: string; options: CommandOptions }
   | { command: typeof COMMANDS.selectEnvironment; name: string | null | undefined };
 
@@ -75,6 +77,12 @@ export function parseCommand(params: unknown): Command {
     case COMMANDS.copyAsCurl:
       if (list.length > 3) throw invalid(`${command} takes a URI, a line and options`);
       return { command, uri: uriArgument(list[0], command), line: lineArgument(list[1], command), options: optionsArgument(list[2], command) };
+    case COMMANDS.generateCode: {
+      if (list.length > 4) throw invalid(`${command} takes a URI, a line, a language and options`);
+      const language = list[2];
+      if (language !== 'javascript' && language !== 'python') throw invalid(`${command}: the third argument is "javascript" or "python"`);
+      return { command, uri: uriArgument(list[0], command), line: lineArgument(list[1], command), language, options: optionsArgument(list[3], command) };
+    }
     case COMMANDS.sendAll:
       if (list.length > 2) throw invalid(`${command} takes a URI and options`);
       return { command, uri: uriArgument(list[0], command), options: optionsArgument(list[1], command) };

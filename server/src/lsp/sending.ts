@@ -26,6 +26,9 @@ import {
   sendSetup,
   SetupError,
   toCurl,
+  toCode,
+  type CodeLanguage,
+  type PreparedRequest,
   tokenNotes,
   HistoryStore,
   projectStore,
@@ -87,6 +90,8 @@ export class ServerSending {
         return this.sendAll(command.uri, command.options, token, workDoneToken);
       case COMMANDS.copyAsCurl:
         return this.copyAsCurl(command.uri, command.line, command.options);
+      case COMMANDS.generateCode:
+        return this.generateCode(command.uri, command.line, command.language, command.options);
       case COMMANDS.selectEnvironment:
         return this.selectEnvironment(command.name);
     }
@@ -394,8 +399,12 @@ export class ServerSending {
     return false;
   }
 
-  /** The curl command of the request at `line`: the token's place reads $LPREQ_TOKEN, every other secret is ***. */
-  async copyAsCurl(uri: string, line: number, options: CommandOptions): Promise<{ command: string }> {
+  /** The request at `line` prepared as it would be sent, and the secrets to keep out of a copy of it. */
+  private async prepareForCopy(
+    uri: string,
+    line: number,
+    options: CommandOptions,
+  ): Promise<{ request: PreparedRequest; token?: string; secrets: (string | undefined)[] }> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
     const setup = this.setup(target.file);
@@ -414,11 +423,23 @@ export class ServerSending {
     });
     const secrets = [setup.privateToken, ...prepared.secrets, ...prepared.foreignSecrets];
     if (!prepared.ok) throw new ResponseError(ErrorCodes.InvalidRequest, scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]));
-    const command = toCurl(prepared.request, { token: setup.token, secrets });
+    return { request: prepared.request, token: setup.token, secrets };
+  }
+
+  /** The curl command of the request at `line`: the token's place reads $LPREQ_TOKEN, every other secret is ***. */
+  async copyAsCurl(uri: string, line: number, options: CommandOptions): Promise<{ command: string }> {
+    const { request, token, secrets } = await this.prepareForCopy(uri, line, options);
+    const command = toCurl(request, { token, secrets });
     // The server cannot write the clipboard: the command is the answer, and shown (docs/editors.md).
     // One line: a status line (Helix) or an echo area (Emacs) shows one.
-    this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command}`);
+    this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`);
     return { command };
+  }
+
+  /** "Generate Code" of the request at `line`: the program is the answer; it reads the token from LPREQ_TOKEN when it runs. */
+  async generateCode(uri: string, line: number, language: CodeLanguage, options: CommandOptions): Promise<{ language: CodeLanguage; code: string }> {
+    const { request, token, secrets } = await this.prepareForCopy(uri, line, options);
+    return { language, code: toCode(request, language, { token, secrets }) };
   }
 
   /**

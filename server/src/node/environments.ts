@@ -20,7 +20,33 @@ export interface EnvironmentFiles {
   environments: Record<string, Record<string, string>>;
   /** Variables that come from the private file, by environment (never shown in hovers or logs). */
   privateNames: Record<string, Set<string>>;
+  /** The `$tls` and `$defaultHeaders` settings of each environment that has any. */
+  options?: Record<string, EnvironmentOptions>;
 }
+
+/**
+ * `$tls` of an environment: how lpreq connects to its base_url's origin over https (a staging
+ * host with a company CA or one that asks for a client certificate). Paths are absolute,
+ * resolved from the folder of the environment file that wrote them.
+ */
+export interface TlsSettings {
+  /** false: any certificate is accepted (a test host with a self-signed one). Default true. */
+  rejectUnauthorized?: boolean;
+  /** PEM file of the certificate authorities to trust (instead of the system's). */
+  ca?: string;
+  /** PEM files of the client certificate and its key, for a server that asks for one. */
+  cert?: string;
+  key?: string;
+}
+
+export interface EnvironmentOptions {
+  tls?: TlsSettings;
+  /** `$defaultHeaders`: headers every request of the environment gets unless it sets them. */
+  defaultHeaders?: [string, string][];
+}
+
+/** What one environment of one file says besides its variables. */
+type FileOptions = Record<string, EnvironmentOptions>;
 
 function isRoot(dir: string, stopAt?: string): boolean {
   return dir === dirname(dir) || (stopAt !== undefined && dir === stopAt) || existsSync(join(dir, '.git'));
@@ -37,7 +63,7 @@ function findUp(dir: string, name: string, stopAt?: string): string | undefined 
   }
 }
 
-function parseEnvironmentFile(text: string, file: string): Record<string, Record<string, string>> {
+function parseEnvironmentFile(text: string, file: string): { environments: Record<string, Record<string, string>>; options: FileOptions } {
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -54,7 +80,52 @@ function parseEnvironmentFile(text: string, file: string): Record<string, Record
   }
   const read = readEnvironments(json);
   if ('problem' in read) throw new EnvironmentFileError(`${file}: expected { "env name": { "variable": "value" } }; at ${read.at}: ${read.problem}`);
-  return read.environments;
+  const options: FileOptions = Object.create(null) as FileOptions;
+  for (const [name, vars] of Object.entries(json as Record<string, unknown>)) {
+    if (!hasOwn(read.environments, name)) continue;
+    const found = readOptions(vars as Record<string, unknown>, dirname(file));
+    if ('problem' in found) throw new EnvironmentFileError(`${file}: at ${name}.${found.at}: ${found.problem}`);
+    if (found.options.tls || found.options.defaultHeaders) setOwn(options, name, found.options);
+  }
+  return { environments: read.environments, options };
+}
+
+const TLS_KEYS = new Set(['rejectUnauthorized', 'ca', 'cert', 'key']);
+
+/**
+ * `$tls` and `$defaultHeaders` of one environment, checked: a misspelt key of `$tls` would
+ * otherwise be a certificate check silently left as it was, so it is a mistake of the file.
+ */
+function readOptions(vars: Record<string, unknown>, dir: string): { options: EnvironmentOptions } | { at: string; problem: string } {
+  const options: EnvironmentOptions = {};
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const tls = own(vars, '$tls');
+  if (tls !== undefined) {
+    if (!isObject(tls)) return { at: '$tls', problem: 'expected an object such as { "ca": "./ca.pem" }' };
+    const out: TlsSettings = {};
+    for (const [k, v] of Object.entries(tls)) {
+      if (!TLS_KEYS.has(k)) return { at: `$tls.${k}`, problem: 'not a TLS option (rejectUnauthorized, ca, cert, key)' };
+      if (k === 'rejectUnauthorized') {
+        if (typeof v !== 'boolean') return { at: `$tls.${k}`, problem: 'expected true or false' };
+        out.rejectUnauthorized = v;
+      } else {
+        if (typeof v !== 'string' || v.trim().length === 0) return { at: `$tls.${k}`, problem: 'expected the path of a PEM file, relative to this file' };
+        out[k as 'ca' | 'cert' | 'key'] = resolve(dir, v);
+      }
+    }
+    options.tls = out;
+  }
+  const headers = own(vars, '$defaultHeaders');
+  if (headers !== undefined) {
+    if (!isObject(headers)) return { at: '$defaultHeaders', problem: 'expected an object of header names and values' };
+    const out: [string, string][] = [];
+    for (const [k, v] of Object.entries(headers)) {
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return { at: `$defaultHeaders.${k}`, problem: 'expected a text value' };
+      out.push([k, String(v)]);
+    }
+    options.defaultHeaders = out;
+  }
+  return { options };
 }
 
 /**
@@ -105,24 +176,36 @@ const SHARED_ENVIRONMENT = '$shared';
 export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (error: EnvironmentFileError) => void): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
-  const load = (file: string | undefined): Record<string, Record<string, string>> => {
-    if (!file) return {};
+  const load = (file: string | undefined): { environments: Record<string, Record<string, string>>; options: FileOptions } => {
+    const none = { environments: {}, options: Object.create(null) as FileOptions };
+    if (!file) return none;
     try {
       return parseEnvironmentFile(readEnvironmentFile(file), file);
     } catch (e) {
       if (!onProblem || !(e instanceof EnvironmentFileError)) throw e;
       onProblem(e);
-      return {};
+      return none;
     }
   };
-  const sharedEnvs = load(shared);
-  const privateEnvs = load(priv);
+  const sharedFile = load(shared);
+  const privateFile = load(priv);
+  const sharedEnvs = sharedFile.environments;
+  const privateEnvs = privateFile.environments;
   const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
   // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
   if (names.size === 0 && (hasOwn(sharedEnvs, SHARED_ENVIRONMENT) || hasOwn(privateEnvs, SHARED_ENVIRONMENT))) names.add(SHARED_ENVIRONMENT);
   const environments: Record<string, Record<string, string>> = {};
   const privateNames: Record<string, Set<string>> = {};
+  const options: Record<string, EnvironmentOptions> = Object.create(null) as Record<string, EnvironmentOptions>;
   for (const name of names) {
+    // Settings are layered as variables are: each TLS option and each header (by its name, in any case) from the nearest layer that has it.
+    const merged = mergeOptions([
+      own(sharedFile.options, SHARED_ENVIRONMENT),
+      own(privateFile.options, SHARED_ENVIRONMENT),
+      own(sharedFile.options, name),
+      own(privateFile.options, name),
+    ]);
+    if (merged) setOwn(options, name, merged);
     const vars: Record<string, string> = {};
     const fromPrivate = new Set<string>();
     const layers: [Record<string, string> | undefined, boolean][] = [
@@ -141,7 +224,18 @@ export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (
     setOwn(environments, name, vars);
     if (fromPrivate.size > 0) setOwn(privateNames, name, fromPrivate);
   }
-  return { shared, private: priv, environments, privateNames };
+  return { shared, private: priv, environments, privateNames, options };
+}
+
+function mergeOptions(layers: (EnvironmentOptions | undefined)[]): EnvironmentOptions | undefined {
+  let tls: TlsSettings | undefined;
+  let headers: Map<string, [string, string]> | undefined;
+  for (const layer of layers) {
+    if (layer?.tls) tls = { ...tls, ...layer.tls };
+    for (const [n, v] of layer?.defaultHeaders ?? []) (headers ??= new Map()).set(n.toLowerCase(), [n, v]);
+  }
+  if (!tls && !headers) return undefined;
+  return { ...(tls ? { tls } : {}), ...(headers ? { defaultHeaders: [...headers.values()] } : {}) };
 }
 
 /** Where a variable is written in an environment file: the key's offsets in the file's text. */

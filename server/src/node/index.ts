@@ -3,7 +3,15 @@
  * client): environment files, body files read from inside the workspace, the one reader of
  * text input, the catalog from a folder. Code outside node/ imports them through this file.
  */
-export { EnvironmentFileError, loadEnvironmentFiles, environmentDefinitions, type EnvironmentFiles } from './environments';
+export {
+  EnvironmentFileError,
+  loadEnvironmentFiles,
+  environmentDefinitions,
+  type EnvironmentFiles,
+  type EnvironmentOptions,
+  type TlsSettings,
+} from './environments';
+export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
 export { loadCatalogFromDir } from './catalogFiles';

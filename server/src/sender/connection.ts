@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { Agent, Client, ProxyAgent, buildConnector } from 'undici';
 import type { ExchangeError, ExchangeOptions } from './exchange';
 import { isLoopback } from './outgoing';
+import type { TlsFiles } from '../node/index';
 
 /** The proxy that applies to `url`, from the option or the environment. */
 export function proxyFor(url: URL, options: Pick<ExchangeOptions, 'proxy' | 'env'>): string | undefined {
@@ -38,7 +39,7 @@ export interface HopTiming {
  * apart: the connector's socket says when TCP connected ('connect') before undici is told
  * that TLS is done. A failed handshake is timed as well (a certificate refused after 40 ms).
  */
-export function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
+export function timedAgent(timeoutMs: number, timing: HopTiming, tls?: TlsFiles): Agent {
   const lookup = (hostname: string, opts: object, callback: (...args: unknown[]) => void) => {
     const t = performance.now();
     dnsLookup(hostname, opts as { all?: boolean }, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
@@ -46,7 +47,8 @@ export function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
       callback(err, address, family);
     });
   };
-  const base = buildConnector({ timeout: timeoutMs, lookup } as unknown as buildConnector.BuildOptions);
+  // The environment's `$tls` (CA, client certificate, or no check), for the hops it applies to.
+  const base = buildConnector({ ...tls, timeout: timeoutMs, lookup } as unknown as buildConnector.BuildOptions);
   const connect: buildConnector.connector = (opts, callback) => {
     const t = performance.now();
     let tcpAt: number | undefined;
@@ -69,10 +71,12 @@ export function timedAgent(timeoutMs: number, timing: HopTiming): Agent {
  * An agent through `proxy`. undici connects to a proxy again and again when it closes the
  * connection before answering: `onProxyClosed` is told at the first such close instead.
  */
-export function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void): ProxyAgent {
+export function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void, tls?: TlsFiles): ProxyAgent {
   return new ProxyAgent({
     uri: proxy,
     proxyTls: { timeout: connectTimeoutMs },
+    // The TLS inside the tunnel is with the target: the environment's `$tls` is for it, not for the proxy.
+    ...(tls ? { requestTls: { ...tls } } : {}),
     clientFactory: (origin, opts) => {
       const connect = (opts as { connect: buildConnector.connector }).connect;
       const watched: buildConnector.connector = (connectOpts, callback) =>

@@ -1,5 +1,5 @@
 /**
- * "Copy as cURL": a prepared request as one curl command for a POSIX shell. No secret is
+ * "Copy as cURL": a prepared request as one curl command for a POSIX shell, an option a line. No secret is
  * written into it unless the caller asks in so many words (`includeToken: true`): by default
  * the command reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the
  * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
@@ -46,35 +46,40 @@ function quoted(word: string, options: CurlOptions): string {
     .join('"$LPREQ_TOKEN"');
 }
 
+/**
+ * The command, one option a line (`\` continues it), as REST Client and browsers copy it: a
+ * long request reads and edits line by line, and a POSIX shell runs it as it is.
+ */
 export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): string {
-  const parts: string[] = ['curl'];
-  if (prepared.method === 'HEAD') parts.push('--head');
-  else if (prepared.method !== 'GET' || prepared.body) parts.push('-X', quoted(prepared.method, options));
-  parts.push(quoted(prepared.url, options));
+  const first: string[] = ['curl'];
+  if (prepared.method === 'HEAD') first.push('--head');
+  else if (prepared.method !== 'GET' || prepared.body) first.push('-X', quoted(prepared.method, options));
+  first.push(quoted(prepared.url, options));
+  const lines: string[][] = [first];
   // The request's own `# @timeout` and `# @connection-timeout`, in curl's seconds.
-  if (prepared.connectTimeoutMs !== undefined) parts.push('--connect-timeout', String(prepared.connectTimeoutMs / 1000));
-  if (prepared.timeoutMs !== undefined) parts.push('--max-time', String(prepared.timeoutMs / 1000));
+  if (prepared.connectTimeoutMs !== undefined) lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
+  if (prepared.timeoutMs !== undefined) lines.push(['--max-time', String(prepared.timeoutMs / 1000)]);
   for (const [name, value] of prepared.headers) {
     // A credential written in the file is not copied either.
     if (name.toLowerCase() === 'authorization') continue;
-    parts.push('-H', quoted(`${name}: ${value}`, options));
+    lines.push(['-H', quoted(`${name}: ${value}`, options)]);
   }
   // The token goes where the sender sends it: to base_url's origin, connected to as itself (no other Host).
   if (tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers)) {
     if (options.includeToken === true && options.token) {
-      parts.push('-H', shellQuote(`Authorization: Bearer ${options.token}`));
+      lines.push(['-H', shellQuote(`Authorization: Bearer ${options.token}`)]);
     } else {
-      parts.push('-H', '"Authorization: Bearer $LPREQ_TOKEN"');
+      lines.push(['-H', '"Authorization: Bearer $LPREQ_TOKEN"']);
     }
   }
   if (prepared.body) {
     if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
-      parts.push('-H', quoted(`Content-Type: ${prepared.body.contentType}`, options));
+      lines.push(['-H', quoted(`Content-Type: ${prepared.body.contentType}`, options)]);
     }
     // --data-binary sends the bytes as they are: the form body is already encoded. A body file
     // sent as it is stays a file (`@path`): its bytes may not survive a shell string.
     const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    parts.push('--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options));
+    lines.push(['--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options)]);
   }
-  return parts.join(' ');
+  return lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
 }

@@ -15,6 +15,7 @@ import { own, setOwn } from '../core/index';
 import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
 import { bodyText, checkOutgoing, hopOrigin, isLoopback, namesServer } from './outgoing';
 import { interpretBody, readBody } from './responseBody';
+import type { TlsFiles } from '../node/index';
 
 export type FailureKind =
   | 'refused'
@@ -118,6 +119,12 @@ export interface ExchangeOptions {
    * carries one is not sent to any origin, and a header that carries one is left out.
    */
   foreignSecrets?: (string | undefined)[];
+  /**
+   * The environment's `$tls` files: used only on https hops to `prepared.tokenOrigin` (the
+   * origin of its base_url), so that a redirect to another host is checked as usual and gets
+   * no client certificate.
+   */
+  tls?: TlsFiles;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -271,12 +278,21 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
       proxyUsed = proxy;
+      const tls = options.tls && parsed.protocol === 'https:' && origin !== undefined && origin === prepared.tokenOrigin ? options.tls : undefined;
+      if (tls?.rejectUnauthorized === false && hop === 0) {
+        result.warnings.push(`the certificate of ${parsed.host} is not checked ($tls "rejectUnauthorized": false): anyone on the way could read the token`);
+      }
       dispatcher = proxy
-        ? proxyAgent(proxy, connectTimeoutMs, () => {
-            proxyClosed = true;
-            controller.abort();
-          })
-        : timedAgent(connectTimeoutMs, hopTiming);
+        ? proxyAgent(
+            proxy,
+            connectTimeoutMs,
+            () => {
+              proxyClosed = true;
+              controller.abort();
+            },
+            tls,
+          )
+        : timedAgent(connectTimeoutMs, hopTiming, tls);
       const pending = request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,

@@ -31,10 +31,17 @@ export interface HistorySummary {
   /** The environment it was sent in, and the origin of that environment's base_url: with the file and the name they say which request this was (`lastOf`). */
   environment?: string;
   baseOrigin?: string;
+  /** The request's `###` title, for a list that names requests as the file does. */
+  title?: string;
+  /** Fetch All Pages: how many pages were merged into the answer. */
+  pages?: number;
+  /** Why no (complete) answer came, when none did: a cancelled request is not a failed one. */
+  errorKind?: ExchangeError['kind'];
+  /** Sent again from the history (not from its request file). */
+  resent?: boolean;
 }
 
 export interface HistoryEntry extends HistorySummary {
-  title?: string;
   request: {
     method: string;
     url: string;
@@ -93,7 +100,16 @@ const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cook
 export function entryFromExchange(
   request: PreparedRequest,
   response: ExchangeResult,
-  extra: { file?: string; environment?: string; resource?: string | null; issues?: ResponseIssue[]; secrets?: (string | undefined)[] } = {},
+  extra: {
+    file?: string;
+    environment?: string;
+    resource?: string | null;
+    issues?: ResponseIssue[];
+    secrets?: (string | undefined)[];
+    /** Pages merged (Fetch All Pages); more than one is recorded. */
+    pages?: number;
+    resent?: boolean;
+  } = {},
 ): NewHistoryEntry {
   const entry: NewHistoryEntry = {
     method: request.method,
@@ -105,6 +121,9 @@ export function entryFromExchange(
     file: extra.file,
     ...(extra.environment !== undefined ? { environment: extra.environment } : {}),
     ...(request.tokenOrigin !== undefined ? { baseOrigin: request.tokenOrigin } : {}),
+    ...(extra.pages !== undefined && extra.pages > 1 ? { pages: extra.pages } : {}),
+    ...(response.error ? { errorKind: response.error.kind } : {}),
+    ...(extra.resent ? { resent: true } : {}),
     request: {
       method: request.method,
       url: request.url,
@@ -167,6 +186,10 @@ export class HistoryStore {
         ...(full.file !== undefined ? { file: full.file } : {}),
         ...(full.environment !== undefined ? { environment: full.environment } : {}),
         ...(full.baseOrigin !== undefined ? { baseOrigin: full.baseOrigin } : {}),
+        ...(full.title !== undefined ? { title: full.title } : {}),
+        ...(full.pages !== undefined ? { pages: full.pages } : {}),
+        ...(full.errorKind !== undefined ? { errorKind: full.errorKind } : {}),
+        ...(full.resent ? { resent: true } : {}),
       };
       // Read, extended and replaced under the lock: another process doing the same at once
       // would otherwise replace the index with one that lacks this line.

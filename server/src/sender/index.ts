@@ -29,6 +29,7 @@
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
  * - toCurl(prepared, { includeToken?, token?, secrets? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
+ * - toCode(prepared, 'javascript' | 'python', { token?, secrets? }) -> string   ("Generate Code": fetch or Python requests; the token read from LPREQ_TOKEN when it runs, never written)
  * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
@@ -43,7 +44,7 @@
  * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
 export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
-export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead } from './prepare';
+export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead, SendEnvironments } from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
 export { proxyFor } from './connection';
@@ -51,7 +52,7 @@ export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './res
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
-export { sendBlock, isSecretPrompt, wasSent } from './send';
+export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
 export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
@@ -62,6 +63,8 @@ export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } fr
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
 export { toCurl, shellQuote } from './curl';
+export { toCode } from './codegen';
+export type { CodeLanguage, CodeOptions } from './codegen';
 export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
 export { stringifyExact } from './exactNumbers';
 export type { CurlOptions } from './curl';

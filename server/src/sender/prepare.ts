@@ -27,6 +27,7 @@ import {
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
 import { VERSION } from '../version';
+import type { EnvironmentOptions } from '../node/index';
 
 export interface PreparedRequest {
   method: string;
@@ -76,9 +77,22 @@ export interface RequestSecrets {
 
 export type PrepareResult = ({ ok: true; request: PreparedRequest } & RequestSecrets) | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
 
+/** Environments as the node helpers read them: with each one's `$tls` and `$defaultHeaders`. */
+export type SendEnvironments = Environments & { options?: Record<string, EnvironmentOptions> };
+
+/** The `$tls` and `$defaultHeaders` of the chosen environment, if it has any. */
+export function environmentOptions(env: SendEnvironments | undefined): EnvironmentOptions | undefined {
+  return env?.selected !== undefined && env.options ? own(env.options, env.selected) : undefined;
+}
+
 export interface PrepareOptions {
   /** Environments (shared and private merged) and the chosen one. */
-  environments?: Environments;
+  environments?: SendEnvironments;
+  /**
+   * Headers every request gets unless it sets them (the editor's `lpreq.defaultHeaders`); the
+   * environment's `$defaultHeaders` win over these. Their values may use variables.
+   */
+  defaultHeaders?: readonly (readonly [string, string])[];
   system?: SystemContext;
   /** Values of `{{name.response...}}` references (request chaining). */
   reference?: ReferenceResolver;
@@ -116,6 +130,8 @@ function contentTypeOfFile(path: string): string {
   return 'application/octet-stream';
 }
 
+/** An HTTP header name (RFC 9110's token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
 export const USER_AGENT = `lpreq/${VERSION}`;
 
@@ -240,9 +256,18 @@ function buildRequest(
     .map((p) => ({ name: resolve(p.name.text, undefined, true), value: resolve(p.value.text, undefined, true) }));
 
   const headers: [string, string][] = block.headers.map((h) => [resolve(h.name.text), resolve(h.value.text)]);
-  const badName = headers.find(([n]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n));
+  const badName = headers.find(([n]) => !HEADER_NAME.test(n));
   if (badName && errors.length === 0) return fail(`cannot send: the header name '${badName[0]}' is not a valid HTTP header name`, errors);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  // Default headers after the request's own, before lpreq's Accept and User-Agent: the
+  // request wins, then the environment's `$defaultHeaders`, then the editor's setting.
+  for (const [name, value] of [...(environmentOptions(options.environments)?.defaultHeaders ?? []), ...(options.defaultHeaders ?? [])]) {
+    if (!HEADER_NAME.test(name)) {
+      if (errors.length === 0) return fail(`cannot send: the default header name '${name}' is not a valid HTTP header name`, errors);
+      continue;
+    }
+    if (!has(name.toLowerCase())) headers.push([name, resolve(value)]);
+  }
   if (!has('accept')) headers.push(['Accept', 'application/json']);
   if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);
 

@@ -6,7 +6,6 @@
 import {
   type Checker,
   type Diagnostic,
-  type Environments,
   documentScope,
   RequestsBefore,
   SECRET_NAME,
@@ -20,14 +19,18 @@ import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseS
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
-import { blockNamed, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions } from './prepare';
+import { blockNamed, environmentOptions, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions, type SendEnvironments } from './prepare';
+import { readTlsFiles, type TlsFiles } from '../node/index';
 import { scrubSecrets } from './secrets';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
 export interface SendBlockOptions extends PagingOptions {
   checker: Checker;
-  environments?: Environments;
+  /** With each environment's `$tls` (used unless `tls` is given) and `$defaultHeaders`. */
+  environments?: SendEnvironments;
+  /** Headers every request of the flow gets unless it sets them (prepare.ts). */
+  defaultHeaders?: PrepareOptions['defaultHeaders'];
   system?: SystemContext;
   /** Follow the next pages and merge them (only for the request itself, not its dependencies); a request marked `# @all-pages` always does. */
   allPages?: boolean;
@@ -141,20 +144,30 @@ export function wasSent(result: SendResult): boolean {
 /** Sends block `blockIndex` of `document`, with the requests it refers to first. Never throws. */
 export async function sendBlock(document: LpreqDocument, blockIndex: number, options: SendBlockOptions): Promise<SendResult> {
   const responses = options.responses ?? new Map();
-  try {
-    return await sendWithDependencies(document, blockIndex, { ...options, responses }, [], true);
-  } catch (e) {
-    return {
-      ok: false,
-      resource: null,
-      issues: [],
-      error: { kind: 'prepare', message: `internal error while sending: ${(e as Error)?.message ?? String(e)}` },
-      warnings: [],
-      diagnostics: [],
-      dependencies: [],
-      secretValues: [],
-    };
+  let tls = options.tls;
+  if (tls === undefined) {
+    const read = environmentTls(options.environments);
+    if ('error' in read) return notSent({ kind: 'tls', message: `not sent: ${read.error}` });
+    tls = read.tls;
   }
+  try {
+    return await sendWithDependencies(document, blockIndex, { ...options, responses, tls }, [], true);
+  } catch (e) {
+    return notSent({ kind: 'prepare', message: `internal error while sending: ${(e as Error)?.message ?? String(e)}` });
+  }
+}
+
+function notSent(error: NonNullable<SendResult['error']>): SendResult {
+  return { ok: false, resource: null, issues: [], error, warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
+}
+
+/**
+ * The chosen environment's `$tls` files, read now (every host that sends gets them: the
+ * command line, the language server, the editor). None when it has no `$tls`.
+ */
+export function environmentTls(environments: SendEnvironments | undefined): { tls?: TlsFiles } | { error: string } {
+  const settings = environmentOptions(environments)?.tls;
+  return settings ? readTlsFiles(settings, environments?.selected) : {};
 }
 
 async function sendWithDependencies(
@@ -276,6 +289,7 @@ async function sendWithDependencies(
     prompts,
     overrides: options.overrides,
     readFile: options.readFile,
+    defaultHeaders: options.defaultHeaders,
   });
   for (const s of [...prepared.secrets, ...prepared.foreignSecrets]) if (!result.secretValues.includes(s)) result.secretValues.push(s);
   if (!prepared.ok) {
@@ -334,6 +348,7 @@ async function sendWithDependencies(
         environment: options.environments?.selected,
         resource: result.resource,
         issues: result.issues,
+        pages: response.pages,
         // Every secret of the flow stays out of history, as the token does.
         secrets: [...secrets, ...foreignSecrets],
       });

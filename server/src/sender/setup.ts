@@ -9,9 +9,9 @@
  */
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hasOwn, own, type Environments } from '../core/index';
+import { hasOwn, own } from '../core/index';
 import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, readTextFileSync, type EnvironmentFiles } from '../node/index';
-import type { PrepareOptions } from './prepare';
+import type { PrepareOptions, SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';
 import { parseDotenv, type SystemContext } from './variables';
@@ -23,7 +23,7 @@ export interface SendSetup {
   files: EnvironmentFiles;
   /** The environment chosen (undefined: there are no environments). */
   selected: string | undefined;
-  environments: Environments;
+  environments: SendEnvironments;
   token: string | undefined;
   /** Where the token comes from; undefined when there is none. */
   tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined;
@@ -91,7 +91,7 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   return {
     files,
     selected,
-    environments: { environments: files.environments, selected },
+    environments: { environments: files.environments, selected, options: files.options },
     token,
     tokenFrom,
     privateToken,

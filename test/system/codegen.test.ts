@@ -1,0 +1,87 @@
+/**
+ * "Generate Code" run for real: the JavaScript with this Node, the Python with python3 (compiled
+ * always; run when the requests package is there), against a server on 127.0.0.1. The server
+ * gets what lpreq would send, and the token only from LPREQ_TOKEN in the program's environment.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { toCode } from '../../server/src/sender/codegen';
+import { prepareRequest } from '../../server/src/sender/prepare';
+import { tempDir } from '../helpers';
+import { doc, startServer, testChecker, type TestServer } from '../sender/server';
+
+const TOKEN = 'Run-Code-Token-123456';
+const run = promisify(execFile);
+let server: TestServer;
+before(async () => {
+  server = await startServer((_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1}'));
+});
+after(() => server.close());
+
+function request(text: string) {
+  const r = prepareRequest(testChecker(), doc(text), 0, {
+    environments: { environments: { local: { base_url: server.origin } }, selected: 'local' },
+  });
+  assert.ok(r.ok, r.ok ? '' : r.error);
+  return r.request;
+}
+
+const REQUESTS = [
+  'POST /api/v1/courses/1/modules\nX-Trace: "quoted" \\ back\n\nmodule[name] = Wëek 1 & more\nmodule[position] = 2\n',
+  'POST /api/v1/courses/1/modules\nContent-Type: application/json\n\n{"module": {"name": "It\'s \\"Week\\" 1 ✓"}}\n',
+  'GET /api/v1/courses/1/modules?search_term=a b&include[]=items\n',
+];
+
+const python = spawnSync('python3', ['--version']).status === 0;
+const requestsInstalled = python && spawnSync('python3', ['-c', 'import requests']).status === 0;
+
+for (const [i, text] of REQUESTS.entries()) {
+  const sent = () => request(text);
+
+  test(`the generated JavaScript runs and sends what lpreq sends (${i + 1})`, async () => {
+    const r = sent();
+    const file = join(tempDir('codegen'), 'request.mjs');
+    writeFileSync(file, toCode(r, 'javascript', { token: TOKEN }));
+    assert.equal(spawnSync(process.execPath, ['--check', file]).status, 0);
+    const before = server.received.length;
+    const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN }, timeout: 20_000 });
+    assert.match(stdout, /^201 Created/);
+    const got = server.received.slice(before);
+    assert.equal(got.length, 1);
+    assert.equal(got[0].method, r.method);
+    assert.equal(`${server.origin}${got[0].url}`, r.url);
+    assert.equal(got[0].headers.authorization, `Bearer ${TOKEN}`);
+    assert.equal(got[0].headers['x-trace'], r.headers.find(([n]) => n === 'X-Trace')?.[1]);
+    assert.equal(got[0].body, r.body?.text ?? '');
+  });
+
+  test(`the generated Python compiles, and runs when requests is installed (${i + 1})`, { skip: python ? false : 'python3 is not installed' }, async (t) => {
+    const r = sent();
+    const dir = tempDir('codegen');
+    const file = join(dir, 'request.py');
+    writeFileSync(file, toCode(r, 'python', { token: TOKEN }));
+    const compiled = spawnSync('python3', ['-m', 'py_compile', file], { encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: join(dir, 'cache') } });
+    assert.equal(compiled.status, 0, compiled.stderr);
+    if (!requestsInstalled) {
+      t.skip('the Python package requests is not installed: compiled only');
+      return;
+    }
+    const before = server.received.length;
+    const { stdout } = await run('python3', [file], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN },
+      timeout: 30_000,
+    });
+    assert.match(stdout, /^201 Created/);
+    const got = server.received.slice(before);
+    assert.equal(got.length, 1);
+    assert.equal(got[0].method, r.method);
+    // requests writes `[` and `]` of a query percent-encoded: the same URL once decoded, as servers read it.
+    assert.equal(decodeURIComponent(`${server.origin}${got[0].url}`), decodeURIComponent(r.url));
+    assert.equal(got[0].headers.authorization, `Bearer ${TOKEN}`);
+    assert.equal(got[0].body, r.body?.text ?? '');
+  });
+}
