@@ -44,9 +44,13 @@ for (const [label, text] of CASES) {
     assert.match(js, /\["Authorization", "Bearer " \+ process\.env\.LPREQ_TOKEN\]/);
     assert.match(py, /"Authorization": "Bearer " \+ os\.environ\["LPREQ_TOKEN"\]/);
     if (text.includes('{{token}}') && !text.includes('Authorization')) {
-      assert.ok(js.split('process.env.LPREQ_TOKEN').length > 2, js);
+      // Beside the guard that says to set it, and the Authorization header.
+      assert.ok(js.split('process.env.LPREQ_TOKEN').length > 3, js);
       assert.ok(py.split('os.environ["LPREQ_TOKEN"]').length > 2, py);
     }
+    // Without LPREQ_TOKEN the program stops and says to set it, instead of sending "Bearer undefined".
+    assert.match(js, /if \(!process\.env\.LPREQ_TOKEN\) throw new Error/);
+    assert.match(py, /if not os\.environ\.get\("LPREQ_TOKEN"\):\n {4}raise SystemExit/);
     // JavaScript that parses (compiled, never run here; test/system/codegen.test.ts runs it).
     assert.doesNotThrow(() => new Script(js), js);
   });

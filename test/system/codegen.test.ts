@@ -59,6 +59,16 @@ for (const [i, text] of REQUESTS.entries()) {
     assert.equal(got[0].body, r.body?.text ?? '');
   });
 
+  test(`the generated JavaScript without LPREQ_TOKEN says to set it and sends nothing (${i + 1})`, async () => {
+    const file = join(tempDir('codegen'), 'request.mjs');
+    writeFileSync(file, toCode(sent(), 'javascript', { token: TOKEN }));
+    const before = server.received.length;
+    const r = spawnSync(process.execPath, [file], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 20_000 });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /LPREQ_TOKEN/);
+    assert.equal(server.received.length, before);
+  });
+
   test(`the generated Python compiles, and runs when requests is installed (${i + 1})`, { skip: python ? false : 'python3 is not installed' }, async (t) => {
     const r = sent();
     const dir = tempDir('codegen');

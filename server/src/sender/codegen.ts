@@ -87,6 +87,11 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   if (prepared.noRedirect) lines.push('    redirect: "manual",');
   if (prepared.timeoutMs !== undefined) lines.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
   lines.push('  });', '  console.log(response.status, response.statusText);', '  console.log(await response.text());', '}', '', 'main();', '');
+  // Without the variable the program would send "Bearer undefined": it says what to set instead.
+  const main = lines.indexOf('async function main() {');
+  if (lines.some((l) => l.includes(JAVASCRIPT.token))) {
+    lines.splice(main + 1, 0, '  if (!process.env.LPREQ_TOKEN) throw new Error("set the environment variable LPREQ_TOKEN to your access token first");');
+  }
   return lines.join('\n');
 }
 
@@ -123,6 +128,16 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
   if (prepared.noRedirect) lines.push('    allow_redirects=False,');
   // requests waits forever without a timeout: the request's own, else the sender's default.
   lines.push(`    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`, ')', 'print(response.status_code, response.reason)', 'print(response.text)', '');
+  // Without the variable os.environ raises a bare KeyError: the program says what to set instead.
+  if (lines.some((l) => l.includes(PYTHON.token))) {
+    lines.splice(
+      lines.indexOf('response = requests.request('),
+      0,
+      'if not os.environ.get("LPREQ_TOKEN"):',
+      '    raise SystemExit("set the environment variable LPREQ_TOKEN to your access token first")',
+      '',
+    );
+  }
   return lines.join('\n');
 }
 
