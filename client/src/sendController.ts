@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, readBodyFile, workspaceFolder } from '../../server/src/node/index';
+import { bodyFileReader, readBodyFile, workspaceFolder, type TlsSettings } from '../../server/src/node/index';
 import { Checker, documentScope, LineIndex, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
 import type { ResponseStore, HistoryStore, SendResult, BodyFileRead, PreparedRequest, CodeLanguage } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
@@ -406,7 +406,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   private async prepareForCopy(
     uri?: vscode.Uri,
     line?: number,
-  ): Promise<{ prepared: PreparedRequest; token: string | undefined; secrets: string[]; sender: SenderModule } | undefined> {
+  ): Promise<{ prepared: PreparedRequest; token: string | undefined; secrets: string[]; sender: SenderModule; tls: TlsSettings | undefined } | undefined> {
     const t = await this.target(uri, line);
     if (!t) return undefined;
     const { sender, checker } = await load();
@@ -423,8 +423,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       if (value === undefined) return undefined;
       prompts.set(p.name, value);
     }
+    const environments = this.environments.environments(t.doc.uri);
     const prepared = sender.prepareRequest(checker, t.parsed, t.request.blockIndex, {
-      environments: this.environments.environments(t.doc.uri),
+      environments,
       system: systemContext(t.doc, sender.parseDotenv),
       readFile: (file, encoding) => this.readBodyFileOf(t.doc, file, encoding),
       reference: (ref) => sender.referenceValue(ref, responses?.get(ref.name)),
@@ -440,7 +441,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     // without the token holds none of them.
     const token = await this.environments.token();
     const secrets = [...prepared.secrets, ...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
-    return { prepared: prepared.request, token, secrets, sender };
+    return { prepared: prepared.request, token, secrets, sender, tls: sender.environmentOptions(environments)?.tls };
   }
 
   /**
@@ -473,19 +474,19 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return;
-    const { prepared, token, secrets, sender } = copy;
+    const { prepared, token, secrets, sender, tls } = copy;
     if (withToken) {
       if (!token) {
         void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
         return;
       }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets }));
+      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets, tls }));
       void vscode.window.showWarningMessage(
         'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
       );
       return;
     }
-    const command = sender.toCurl(prepared, { token, secrets });
+    const command = sender.toCurl(prepared, { token, secrets, tls });
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
       `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,

@@ -62,3 +62,21 @@ test('the command is one option a line, each line but the last continued with a 
   assert.ok(!lines.at(-1)!.endsWith('\\'));
   assert.ok(lines.includes('  -H "Authorization: Bearer $LPREQ_TOKEN" \\'));
 });
+
+test("the environment's $tls becomes curl's options where the sender uses it: https to base_url's origin", () => {
+  const tls = { rejectUnauthorized: false, ca: '/certs/staging ca.pem', cert: '/certs/client.pem', key: '/certs/client.key' };
+  const staging = { environments: { staging: { base_url: 'https://staging.example.edu' } }, selected: 'staging' };
+  const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, { environments: staging, system });
+  assert.ok(r.ok);
+  const lines = toCurl(r.request, { tls })
+    .split(' \\\n')
+    .map((l) => l.trim());
+  assert.ok(lines.includes('--insecure'));
+  assert.ok(lines.includes("--cacert '/certs/staging ca.pem'"));
+  assert.ok(lines.includes('--cert /certs/client.pem'));
+  assert.ok(lines.includes('--key /certs/client.key'));
+  // Another origin, or plain http, gets none of them, as the sender applies none there.
+  for (const url of ['https://elsewhere.example/x', 'http://staging.example.edu/api/v1/courses/1/modules']) {
+    assert.doesNotMatch(toCurl({ ...r.request, url }, { tls }), /--insecure|--cacert|--cert|--key/);
+  }
+});

@@ -15,7 +15,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
-import { readTextInput } from '../node/index';
+import { readTextInput, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
   prepareRequest,
@@ -26,6 +26,7 @@ import {
   sendSetup,
   SetupError,
   toCurl,
+  environmentOptions,
   toCode,
   type CodeLanguage,
   type PreparedRequest,
@@ -404,7 +405,7 @@ export class ServerSending {
     uri: string,
     line: number,
     options: CommandOptions,
-  ): Promise<{ request: PreparedRequest; token?: string; secrets: (string | undefined)[] }> {
+  ): Promise<{ request: PreparedRequest; token?: string; secrets: (string | undefined)[]; tls?: TlsSettings }> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
     const setup = this.setup(target.file);
@@ -423,13 +424,13 @@ export class ServerSending {
     });
     const secrets = [setup.privateToken, ...prepared.secrets, ...prepared.foreignSecrets];
     if (!prepared.ok) throw new ResponseError(ErrorCodes.InvalidRequest, scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]));
-    return { request: prepared.request, token: setup.token, secrets };
+    return { request: prepared.request, token: setup.token, secrets, tls: environmentOptions(setup.environments)?.tls };
   }
 
   /** The curl command of the request at `line`: the token's place reads $LPREQ_TOKEN, every other secret is ***. */
   async copyAsCurl(uri: string, line: number, options: CommandOptions): Promise<{ command: string }> {
-    const { request, token, secrets } = await this.prepareForCopy(uri, line, options);
-    const command = toCurl(request, { token, secrets });
+    const { request, token, secrets, tls } = await this.prepareForCopy(uri, line, options);
+    const command = toCurl(request, { token, secrets, tls });
     // The server cannot write the clipboard: the command is the answer, and shown (docs/editors.md).
     // One line: a status line (Helix) or an echo area (Emacs) shows one.
     this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`);

@@ -5,6 +5,7 @@
  * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
  * token) is written `***`.
  */
+import type { TlsSettings } from '../node/index';
 import { tokenAllowed } from './outgoing';
 import type { PreparedRequest } from './prepare';
 import { scrubSecrets } from './secrets';
@@ -16,6 +17,11 @@ export interface CurlOptions {
   token?: string;
   /** The other secrets the request may carry (PrepareResult's `secrets` and `foreignSecrets`): `***` unless `includeToken`. */
   secrets?: (string | undefined)[];
+  /**
+   * The environment's `$tls` (its paths absolute): written as curl's options when the request
+   * goes to base_url's origin over https, where the sender applies them, and nowhere else.
+   */
+  tls?: TlsSettings;
 }
 
 /** Quotes a word for a POSIX shell: `'...'` with `'` written as `'\''`. */
@@ -59,6 +65,7 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   // The request's own `# @timeout` and `# @connection-timeout`, in curl's seconds.
   if (prepared.connectTimeoutMs !== undefined) lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
   if (prepared.timeoutMs !== undefined) lines.push(['--max-time', String(prepared.timeoutMs / 1000)]);
+  lines.push(...tlsOptions(prepared, options));
   for (const [name, value] of prepared.headers) {
     // A credential written in the file is not copied either.
     if (name.toLowerCase() === 'authorization') continue;
@@ -82,4 +89,23 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
     lines.push(['--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options)]);
   }
   return lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
+}
+
+/** curl's options for the environment's `$tls`, where the sender would use it: https to base_url's origin. */
+function tlsOptions(prepared: PreparedRequest, options: CurlOptions): string[][] {
+  const tls = options.tls;
+  if (!tls || !prepared.url.startsWith('https:') || prepared.tokenOrigin === undefined) return [];
+  let origin: string;
+  try {
+    origin = new URL(prepared.url).origin;
+  } catch {
+    return [];
+  }
+  if (origin !== prepared.tokenOrigin) return [];
+  const lines: string[][] = [];
+  if (tls.rejectUnauthorized === false) lines.push(['--insecure']);
+  if (tls.ca !== undefined) lines.push(['--cacert', quoted(tls.ca, options)]);
+  if (tls.cert !== undefined) lines.push(['--cert', quoted(tls.cert, options)]);
+  if (tls.key !== undefined) lines.push(['--key', quoted(tls.key, options)]);
+  return lines;
 }

@@ -28,7 +28,7 @@
  *   Follows Link rel="next" (or EndKey/StartKey) and merges the pages.
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
- * - toCurl(prepared, { includeToken?, token?, secrets? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
+ * - toCurl(prepared, { includeToken?, token?, secrets?, tls? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
  * - toCode(prepared, 'javascript' | 'python', { token?, secrets? }) -> string   ("Generate Code": fetch or Python requests; the token read from LPREQ_TOKEN when it runs, never written)
  * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
@@ -43,7 +43,7 @@
  *   Send Request calls too.
  * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
-export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, USER_AGENT } from './prepare';
+export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, environmentOptions, USER_AGENT } from './prepare';
 export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead, SendEnvironments } from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
