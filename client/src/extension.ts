@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
-  const tests = new TestExplorer(environments, settings, output);
+  const tests = new TestExplorer(environments, settings, output, (uri, line, result, assertions, o) => sender.showExchange(uri, line, result, assertions, o));
   context.subscriptions.push(tests);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
+  register('lpreq.tests.showResponse', (item: unknown) => tests.showResponse(item));
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
     const code = await sender.generateCode(...lensArgs(uri, line), language);

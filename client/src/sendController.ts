@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readBodyFile, workspaceFolder, type TlsSettings } from '../../server/src/node/index';
 import { Checker, documentScope, LineIndex, promptVariables, requestName, targetPath, type LpreqDocument, own } from '../../server/src/core/index';
-import type { ResponseStore, HistoryStore, SendResult, BodyFileRead, PreparedRequest, CodeLanguage } from '../../server/src/sender/index';
+import type { ResponseStore, HistoryStore, SendResult, BodyFileRead, PreparedRequest, CodeLanguage, AssertionResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
@@ -293,7 +293,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     r: RequestInfo,
     o: { allPages: boolean; signal: AbortSignal; progress: vscode.Progress<{ message?: string }> },
   ): Promise<{ result: SendResult; failedAssertions: number }> {
-    const { sender, results, trees, checker } = await load();
+    const { sender, checker } = await load();
     const key = doc.uri.toString();
     let responses = this.responses.get(key);
     if (!responses) {
@@ -344,7 +344,26 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             secrets: secrets.filter((x): x is string => typeof x === 'string'),
           })
         : undefined;
-    const summary = results.summaryFromSend(result, { method: r.method, url: r.target }, (text) => sender.scrubSecrets(text, secrets), assertions);
+    await this.present(viewKey, ref, result, assertions, { secrets, token, environment: environments.selected });
+    this.historyView.refresh();
+    const status = result.response?.status ?? result.error?.kind ?? 'no response';
+    this.output.info(
+      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
+        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
+    );
+    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
+  }
+
+  /** A response in the view (its summary scrubbed of every secret given), typed by the docs when it is a success. */
+  private async present(
+    viewKey: string,
+    ref: RequestRef,
+    result: SendResult,
+    assertions: AssertionResult[] | undefined,
+    o: { secrets: (string | undefined)[]; token: string | undefined; environment: string | undefined },
+  ): Promise<void> {
+    const { sender, results, trees, checker } = await load();
+    const summary = results.summaryFromSend(result, { method: ref.method, url: ref.target }, (text) => sender.scrubSecrets(text, o.secrets), assertions);
     // Only a success answer is typed by the docs: an error body is not the documented resource.
     const returns = result.ok ? result.resource : null;
     const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
@@ -353,19 +372,32 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       summary,
       tree: new trees.ResponseTree(summary, describe, this.nextIdPrefix()),
       describe,
-      environment: environments.selected,
-      tokenSet: token !== undefined && token.length > 0,
+      environment: o.environment,
+      tokenSet: o.token !== undefined && o.token.length > 0,
       ref,
       prepared: result.request,
-      curlSecrets: secrets.filter((x): x is string => typeof x === 'string' && x !== token),
+      curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
     });
+  }
+
+  /**
+   * An exchange of a test run (the Testing view) in the response view, with its assertion
+   * results, as Send Request shows its own: the same view of the request, scrubbed the same way.
+   */
+  async showExchange(
+    uri: vscode.Uri,
+    line: number,
+    result: SendResult,
+    assertions: AssertionResult[],
+    o: { environment: string | undefined; token: string | undefined; secrets: string[] },
+  ): Promise<void> {
+    const t = await this.target(uri, line);
+    if (!t) return;
+    const r = t.request;
+    const ref: RequestRef = { uri: t.doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
+    const secrets = [o.token, await this.environments.token(), ...o.secrets, ...(await this.environments.otherTokens(t.doc.uri)), ...result.secretValues];
+    await this.present(this.presenter.key(ref), ref, result, assertions, { secrets, token: o.token, environment: o.environment });
     this.historyView.refresh();
-    const status = result.response?.status ?? result.error?.kind ?? 'no response';
-    this.output.info(
-      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
-        `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
-    );
-    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
   }
 
   /**

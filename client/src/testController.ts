@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import { bodyFileReader, readTextInput, TestIgnore } from '../../server/src/node/index';
 import { parseDocument, LineIndex } from '../../server/src/core/index';
-import type { RequestResult, RunOptions, TestSource } from '../../server/src/sender/index';
+import type { AssertionResult, RequestResult, RunOptions, SendResult, TestSource } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import { assertionOutcome, requestOutcome, testRequests, type Outcome, type TestRequest } from './model/testResults';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
@@ -19,6 +19,18 @@ import { askPrompt, confirmProtected, load, systemContext } from './sendControll
 
 const FILES = '**/*.lpreq';
 const NOT_WALKED = '**/{node_modules,.git}/**';
+
+/** A test's exchange in a run, and what the response view needs to show it scrubbed. */
+interface Exchange {
+  uri: vscode.Uri;
+  /** The request line, from 0. */
+  line: number;
+  result: SendResult;
+  assertions: AssertionResult[];
+  environment: string | undefined;
+  token: string | undefined;
+  secrets: string[];
+}
 
 /** Where a test item stands: its file, and the request it runs (none for a file). */
 interface ItemData {
@@ -34,11 +46,21 @@ export class TestExplorer implements vscode.Disposable {
   private discovered = false;
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly mockProfile: vscode.TestRunProfile;
+  /** Each request item's exchange in its last run: what "Show Response" shows (its next run replaces it). */
+  private readonly exchanges = new WeakMap<vscode.TestItem, Exchange>();
 
   constructor(
     private readonly environments: EnvironmentController,
     private readonly settings: () => LpreqSettings,
     private readonly output: vscode.LogOutputChannel,
+    /** Shows a test's exchange in the response view (SendController.showExchange). */
+    private readonly show: (
+      uri: vscode.Uri,
+      line: number,
+      result: SendResult,
+      assertions: AssertionResult[],
+      o: Omit<Exchange, 'uri' | 'line' | 'result' | 'assertions'>,
+    ) => Promise<void>,
   ) {
     // Files are looked for when the Testing view first asks, not at activation.
     this.controller.resolveHandler = async (item) => {
@@ -205,6 +227,8 @@ export class TestExplorer implements vscode.Disposable {
         }
       }
       const token = mockRun ? mockRun.token : await this.environments.token();
+      const sent = new Map<string, SendResult>();
+      const shown: Exchange[] = [];
       // Every token secret storage keeps: a mock run sends none of them, a real run only the chosen one, only to its base_url.
       const others = await this.environments.otherTokens();
       const kept = await this.environments.token();
@@ -288,14 +312,33 @@ export class TestExplorer implements vscode.Disposable {
             item.children.forEach((c) => run.started(c));
           },
           dependencySent: (file, name) => run.appendOutput(`${file}: first sending '${name}', which a request refers to\r\n`),
+          requestSent: (file, r, exchange) => sent.set(`${file}#${r.blockIndex}`, exchange),
           requestFinished: (file, r) => {
             const f = byFile.get(file);
             const item = f?.items.get(r.blockIndex);
             if (f && item) this.report(run, f.uri, item, r);
+            const exchange = sent.get(`${file}#${r.blockIndex}`);
+            sent.delete(`${file}#${r.blockIndex}`);
+            if (f && item) this.exchanges.delete(item);
+            if (f && item && exchange) {
+              shown.push({
+                uri: f.uri,
+                line: r.line - 1,
+                result: exchange,
+                assertions: r.assertions,
+                environment: mockRun ? 'built-in mock' : env || undefined,
+                token,
+                secrets: foreignSecrets,
+              });
+              this.exchanges.set(item, shown[shown.length - 1]);
+            }
           },
         },
       };
       const result = await sender.runTests(sources, options);
+      // A run of one request shows its response, as Send Request would; after a larger run, "Show Response" on a test does.
+      const ran = [...byFile.values()].reduce((n, f) => n + f.items.size, 0);
+      if (ran === 1 && shown.length === 1) await this.showExchange(shown[0]);
       run.appendOutput(
         `${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}${result.cancelled ? ' (cancelled)' : ''}\r\n`,
       );
@@ -336,6 +379,22 @@ export class TestExplorer implements vscode.Disposable {
         `      line ${a.line}  ${a.text}\r\n        ${a.expected !== undefined ? `expected: ${a.expected}\r\n        ` : ''}actual:   ${a.actual ?? a.message}\r\n`,
       );
     }
+  }
+
+  /** "Show Response" of a test item (or of its assertion's request): its exchange in the last run. */
+  async showResponse(item: unknown): Promise<void> {
+    // The command is given the item it was run on: a request, or one of its assertions.
+    const test = item !== null && typeof item === 'object' && 'id' in item ? (item as vscode.TestItem) : undefined;
+    const exchange = test && (this.exchanges.get(test) ?? (test.parent ? this.exchanges.get(test.parent) : undefined));
+    if (!exchange) {
+      void vscode.window.showInformationMessage('lpreq: this test sent nothing in the last run; run it first.');
+      return;
+    }
+    await this.showExchange(exchange);
+  }
+
+  private async showExchange(e: Exchange): Promise<void> {
+    await this.show(e.uri, e.line, e.result, e.assertions, { environment: e.environment, token: e.token, secrets: e.secrets });
   }
 
   dispose(): void {

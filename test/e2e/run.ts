@@ -789,6 +789,22 @@ async function main(): Promise<number> {
     await shot(page, 'test-explorer-mock.png', true);
   });
 
+  await check('a test run of one request shows its response and its assertions in the response view', async () => {
+    await page.keyboard.press(`${mod}+P`);
+    await page.locator('.quick-input-widget input').fill(TESTS_FILE);
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: TESTS_FILE }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
+    // The cursor on the request line of "The second module is Week 3" (line 10), and that test alone run.
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('10');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Test: Run Test at Cursor');
+    const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);
+    await f.locator('.tab', { hasText: 'Assertions (0/1)' }).click();
+    await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
+  });
+
   await check('Send Request evaluates the assertions, and the response view lists them with the actual value', async () => {
     await sendLine(page, 'courses/1/modules');
     const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);

@@ -96,6 +96,8 @@ test('requests run in file order; a named request is sent once, and later refere
   const track: RunEvents = {
     fileStarted: (file, requests) => events.push(`start ${file} ${requests.map((r) => r.line).join(',')}`),
     requestStarted: (_f, r) => events.push(`request ${r.line}`),
+    // The exchange itself, for a host that shows the response: the status it answered.
+    requestSent: (_f, r, exchange) => events.push(`sent ${r.line} ${exchange.response?.status}`),
     requestFinished: (_f, r) => events.push(`done ${r.line} ${r.passed}`),
     fileFinished: (f) => events.push(`end ${f.file} ${f.requests.length}`),
   };
@@ -129,12 +131,16 @@ test('requests run in file order; a named request is sent once, and later refere
   assert.deepEqual(events, [
     'start flow.lpreq 5,17,22,25',
     'request 5',
+    'sent 5 200',
     'done 5 true',
     'request 17',
+    'sent 17 200',
     'done 17 true',
     'request 22',
+    'sent 22 200',
     'done 22 true',
     'request 25',
+    'sent 25 404',
     'done 25 false',
     'end flow.lpreq 4',
   ]);

@@ -135,6 +135,12 @@ export interface RunEvents {
   requestStarted?(file: string, request: { name: string; line: number; blockIndex: number }): void;
   /** A request this one refers to is sent first. */
   dependencySent?(file: string, name: string): void;
+  /**
+   * A request's exchange, as sendBlock returned it, before its assertions are evaluated: for a
+   * host that shows the response (the editor's response view). Not scrubbed: whatever shows it
+   * scrubs it, as with sendBlock's own result.
+   */
+  requestSent?(file: string, request: { name: string; line: number; blockIndex: number }, exchange: SendResult): void;
   requestFinished?(file: string, result: RequestResult): void;
   fileFinished?(result: FileResult): void;
 }
@@ -375,6 +381,7 @@ async function runRequest(
     responses,
     onDependency: (name) => options.events?.dependencySent?.(source.file, name),
   });
+  options.events?.requestSent?.(source.file, test, result);
   for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)]) if (name !== undefined) attempted.add(name);
   const response = result.response;
   base.sent = wasSent(result);
