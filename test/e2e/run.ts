@@ -805,6 +805,33 @@ async function main(): Promise<number> {
     await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
   });
 
+  await check('Send All Requests in File ends with a run summary that counts a failed assertion as a failure', async () => {
+    // assertions.lpreq is the active editor: three requests, one whose assertion fails, one the fake API does not know.
+    await runCommand(page, 'lpreq: Send All Requests in File');
+    const f = await responseFrame(page, /of 3 passed/, 60_000);
+    const status = await f.locator('.status').first().innerText();
+    if (!/^1 of 3 passed/.test(status.trim())) throw new Error(`the run summary says '${status}', expected 1 of 3 passed`);
+    await f
+      .getByText(/1 assertion failed/)
+      .first()
+      .waitFor({ timeout: 10_000 });
+  });
+
+  await check('Generate Code writes a fetch program that reads the token from LPREQ_TOKEN, never the token', async () => {
+    await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
+    await runCommand(page, 'lpreq: Generate Code');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'JavaScript (fetch)' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: '.mjs' }).waitFor({ timeout: 15_000 });
+    // The program opens beside the request file: its own editor.
+    const program = page.locator('.editor-instance', { hasText: 'async function main' }).first();
+    await program.waitFor({ timeout: 10_000 });
+    const code = (await program.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+    if (!code.includes('process.env.LPREQ_TOKEN')) throw new Error(`the program does not read LPREQ_TOKEN:\n${code}`);
+    if (code.includes(TOKEN)) throw new Error('the generated program holds the token');
+    await page.keyboard.press(`${mod}+W`);
+  });
+
   await check('Send Request evaluates the assertions, and the response view lists them with the actual value', async () => {
     await sendLine(page, 'courses/1/modules');
     const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);
