@@ -13,7 +13,7 @@
  * which costs a tenth of building 150,000 objects for JSON.stringify.
  */
 import type { CodeAction, Command } from 'vscode-languageserver/node';
-import { followsPages, type Block, type LanguageService } from '../core/index';
+import { followsPages, type Block, type Endpoint, type LanguageService } from '../core/index';
 import { COMMANDS } from './commands';
 import { JsonText } from './diagnosticsEncoder';
 import { cacheKey, type DocumentState } from './documents';
@@ -39,9 +39,15 @@ export class CodeLenses {
 
   constructor(private readonly service: () => LanguageService) {}
 
-  /** What the lenses of a block need from the catalog, found ahead (while the diagnostics cache fills, diagnostics.ts). */
-  prepare(block: Block, state: DocumentState): void {
-    if (block.request?.methodKnown) this.isPaged(block, state, cacheKey(state));
+  /**
+   * What the lenses of a block need from the catalog, found ahead (while the diagnostics cache
+   * fills, diagnostics.ts): from the endpoint the open pass checked the request against when
+   * there is one (the same one matchBlock finds in the same scope), else by matching.
+   */
+  prepare(block: Block, state: DocumentState, endpoint: Endpoint | undefined): void {
+    if (!block.request?.methodKnown) return;
+    if (endpoint) this.paged.set(block, { key: cacheKey(state), paged: followsPages(endpoint) });
+    else this.isPaged(block, state, cacheKey(state));
   }
 
   private isPaged(block: Block, state: DocumentState, key: string): boolean {

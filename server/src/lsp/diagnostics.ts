@@ -7,7 +7,17 @@
  */
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ForwardPositions, outlineOf, RequestsBefore, type Block, type BlockRef, type LanguageService } from '../core/index';
+import {
+  ForwardPositions,
+  outlineOf,
+  RequestsBefore,
+  type Block,
+  type BlockRef,
+  type Diagnostic,
+  type Endpoint,
+  type EnvironmentInfo,
+  type LanguageService,
+} from '../core/index';
 import { markReusable } from './diagnosticsEncoder';
 import { cacheKey, type Documents, type DocumentState } from './documents';
 import type { Guard } from './guard';
@@ -21,6 +31,20 @@ interface BlockDiagnostic {
 }
 
 const NO_DIAGNOSTICS: readonly LspDiagnostic[] = [];
+const NO_BLOCK_DIAGNOSTICS: BlockDiagnostic[] = [];
+
+/**
+ * What the pass that published a document just opened found of each block (Checker.diagnose's
+ * onChecked), in the environment it was checked in: the block cache is filled from it, not by
+ * checking every block again.
+ */
+interface OpenedChecks {
+  version: number;
+  env: EnvironmentInfo | undefined;
+  /** Each outline block's diagnostics (offsets relative to the block) and the endpoint its request was checked against, by block index. */
+  found: (readonly Diagnostic[])[];
+  endpoints: (Endpoint | undefined)[];
+}
 
 /** How long one slice of prepare() may run, in milliseconds: a request that arrives meanwhile waits for it. */
 const SLICE_MS = 2;
@@ -33,10 +57,15 @@ export class DiagnosticsPublisher {
   /** A block's diagnostics placed at its current first line (most edits move no block). */
   private readonly placedDiagnostics = new WeakMap<BlockDiagnostic[], { line: number; diagnostics: LspDiagnostic[] }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Per document just opened, until its block cache is filled. */
+  private readonly opened = new Map<string, OpenedChecks>();
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs: number;
-  /** Also done for each block while an opened document is prepared (the code lenses' catalog lookups). */
-  prepareBlock?: (block: Block, state: DocumentState) => void;
+  /**
+   * Also done for each block while an opened document is prepared (the code lenses' catalog
+   * lookups), with the endpoint the open pass checked its request against when it matched one.
+   */
+  prepareBlock?: (block: Block, state: DocumentState, endpoint: Endpoint | undefined) => void;
 
   constructor(
     private readonly connection: Connection,
@@ -60,8 +89,12 @@ export class DiagnosticsPublisher {
   private diagnoseBlock(block: Block, key: string, before: RequestsBefore): BlockDiagnostic[] {
     const cached = this.blockDiagnostics.get(block);
     if (cached && cached.key === key && cached.at === before.key) return cached.list;
-    const found = this.service().checkBlock(this.documents.full(block), before.scope);
-    let list: BlockDiagnostic[] = [];
+    return this.keep(block, key, before, this.service().checkBlock(this.documents.full(block), before.scope));
+  }
+
+  /** Keeps a block's diagnostics (offsets relative to the block) in the cache, as LSP diagnostics with lines relative to the block. */
+  private keep(block: Block, key: string, before: RequestsBefore, found: readonly Diagnostic[]): BlockDiagnostic[] {
+    let list = NO_BLOCK_DIAGNOSTICS;
     if (found.length > 0) {
       // The line breaks of the editor (a lone \r too), as for the whole document at open.
       const cursor = new ForwardPositions(block.text);
@@ -127,8 +160,19 @@ export class DiagnosticsPublisher {
     const version = document.version;
     const text = document.getText();
     const outline: BlockRef[] = [];
-    const found = this.service().diagnose(text, this.documents.environmentFor(uri), (start, block) => outline.push({ start, block: outlineOf(block) }));
+    const env = this.documents.environmentFor(uri);
+    const checks: OpenedChecks = { version, env, found: [], endpoints: [] };
+    const found = this.service().diagnose(
+      text,
+      env,
+      (start, block) => outline.push({ start, block: outlineOf(block) }),
+      (_k, diagnostics, endpoint) => {
+        checks.found.push(diagnostics);
+        checks.endpoints.push(endpoint);
+      },
+    );
     this.documents.outlined(document, text, outline);
+    this.opened.set(uri, checks);
     // Positions in one pass over the text: the document's index of every line is built later, off this path.
     const cursor = new ForwardPositions(text);
     const diagnostics = found.map((d) => {
@@ -158,7 +202,10 @@ export class DiagnosticsPublisher {
    */
   private prepare(uri: string, version: number, from: number, walked?: RequestsBefore): void {
     const document = this.documents.get(uri);
-    if (!document || document.version !== version) return;
+    if (!document || document.version !== version) {
+      if (this.opened.get(uri)?.version === version) this.opened.delete(uri);
+      return;
+    }
     if (from === -1) {
       // Every position a request gives is read through it: built before the first one comes.
       void document.lineCount;
@@ -171,17 +218,42 @@ export class DiagnosticsPublisher {
     const key = cacheKey(state);
     const blocks = state.parsed.blocks;
     const before = walked ?? new RequestsBefore(state.scope);
+    const checks = this.openedChecks(uri, state);
     let k = from;
     while (k < blocks.length) {
       const to = Math.min(blocks.length, k + BLOCKS_BETWEEN_CHECKS);
       for (; k < to; k++) {
-        this.placed(document, blocks[k].start, blocks[k].block, key, before);
-        this.prepareBlock?.(blocks[k].block, state);
+        const block = blocks[k].block;
+        // What the open pass found of the block (its blocks are the state's while the version is the same), unless the cache has it already.
+        if (checks && !this.blockDiagnostics.has(block)) this.keep(block, key, before, checks.found[k]);
+        this.placed(document, blocks[k].start, block, key, before);
+        this.prepareBlock?.(block, state, checks?.endpoints[k]);
         before.pass(blocks[k].block);
       }
       if (stop()) break;
     }
     if (k < blocks.length) this.prepareLater(uri, version, k, before);
+    else this.opened.delete(uri);
+  }
+
+  /**
+   * What the open pass found, while it holds for the state: the same version, and the same
+   * environment (an environment file may have changed meanwhile, and the state been made
+   * with the new one).
+   */
+  private openedChecks(uri: string, state: DocumentState): OpenedChecks | undefined {
+    const opened = this.opened.get(uri);
+    if (!opened) return undefined;
+    const env = state.env;
+    if (
+      opened.version === state.version &&
+      opened.found.length === state.parsed.blocks.length &&
+      opened.env?.environments === env?.environments &&
+      opened.env?.selected === env?.selected
+    )
+      return opened;
+    this.opened.delete(uri);
+    return undefined;
   }
 
   /** Publishes the document's diagnostics once no edit came for `debounceMs`. */
@@ -199,6 +271,7 @@ export class DiagnosticsPublisher {
 
   /** A closed document: nothing pending for it, and no diagnostics left in the editor. */
   closed(uri: string): void {
+    this.opened.delete(uri);
     const pending = this.timers.get(uri);
     if (pending) clearTimeout(pending);
     this.timers.delete(uri);
