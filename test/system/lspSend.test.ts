@@ -147,6 +147,25 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
         ['lpreq: Copy as cURL', 'lpreq.copyAsCurl', uri, CREATE_LINE],
       ],
     );
+    // Asked again, the same lenses (the server keeps its answer); after a change they move with the text, even when a client
+    // sends a change without raising the version.
+    assert.deepEqual(await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } }), lenses);
+    const lensLines = async () =>
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } })).map((l) => [l.range.start.line, l.command.arguments[1]]);
+    for (const [version, shift] of [
+      [2, 1],
+      [2, 2],
+    ]) {
+      c.notify('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# a note\n' }],
+      });
+      const at = [LIST_LINE + shift, LIST_LINE + shift, LIST_LINE + shift, CREATE_LINE + shift, CREATE_LINE + shift];
+      assert.deepEqual(
+        await lensLines(),
+        at.map((line) => [line, line]),
+      );
+    }
     const untitled = 'untitled:Untitled-1';
     open(c, untitled);
     assert.deepEqual(await c.request('textDocument/codeLens', { textDocument: { uri: untitled } }), []);

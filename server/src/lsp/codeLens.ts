@@ -13,7 +13,7 @@
  * which costs a tenth of building 150,000 objects for JSON.stringify.
  */
 import type { CodeAction, Command } from 'vscode-languageserver/node';
-import { followsPages, type Block, type Endpoint, type LanguageService } from '../core/index';
+import { followsPages, type Block, type Endpoint, type LanguageService, type LpreqDocument } from '../core/index';
 import { COMMANDS } from './commands';
 import { JsonText } from './diagnosticsEncoder';
 import { cacheKey, type DocumentState } from './documents';
@@ -36,6 +36,13 @@ export class CodeLenses {
   private readonly paged = new WeakMap<Block, { key: string; paged: boolean }>();
   /** Each block's lenses as JSON, while its line, the document's URI and the scope key are those it was written for. */
   private readonly written = new WeakMap<Block, { key: string; line: number; uri: string; json: string }>();
+  /**
+   * Each open document's last answer, while its parse (a new one at every change of the
+   * text, whatever the version says) and the scope key are those it was written for: an editor asks again for the lenses of a document that did not change (on
+   * every scroll or focus), and four megabytes written and encoded again each time cost
+   * tens of milliseconds and left as much garbage.
+   */
+  private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
 
   constructor(private readonly service: () => LanguageService) {}
 
@@ -82,6 +89,8 @@ export class CodeLenses {
     const uri = document.uri;
     if (!uri.startsWith('file:')) return new JsonText('[]');
     const key = cacheKey(state);
+    const last = this.answers.get(document);
+    if (last && last.parsed === state.parsed && last.key === key) return last.answer;
     const send = lensPieces(TITLES.send, COMMANDS.send, uri);
     const pages = lensPieces(TITLES.fetchAllPages, COMMANDS.fetchAllPages, uri);
     const curl = lensPieces(TITLES.copyAsCurl, COMMANDS.copyAsCurl, uri);
@@ -100,7 +109,9 @@ export class CodeLenses {
       this.written.set(block, { key, line, uri, json });
       out.push(json);
     }
-    return new JsonText(`[${out.join(',')}]`);
+    const answer = new JsonText(`[${out.join(',')}]`);
+    this.answers.set(document, { parsed: state.parsed, key, answer });
+    return answer;
   }
 
   /** The same commands as code actions of the request at `offset`: for an editor that shows no code lenses (Helix, Emacs's eglot). */

@@ -7,7 +7,7 @@
  * serialises and encodes only the few that changed, and copies the rest, instead of
  * stringifying and encoding half a megabyte. A result the server wrote as JSON text itself
  * (JsonText: the code lenses of a document, 20,000 of them for 10,000 requests) is written
- * as it is.
+ * as it is, from bytes encoded once.
  */
 import type { ContentTypeEncoder, ContentTypeEncoderOptions, Message } from 'vscode-languageserver/node';
 
@@ -24,7 +24,15 @@ const reusable = new WeakSet<object>();
  * toJSON, the same JSON.
  */
 export class JsonText {
+  /** The text as UTF-8, made once: an answer kept and sent again (the code lenses of a version) is not encoded again. */
+  private encoded: Buffer | undefined;
+
   constructor(readonly text: string) {}
+
+  get bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.text);
+    return this.encoded;
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.text);
@@ -40,6 +48,7 @@ export function markReusable(diagnostic: object): void {
 const MARK = '\u0000lpreq:diagnostics\u0000';
 const MARK_JSON = JSON.stringify(MARK);
 const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
 
 function diagnosticsOf(message: Message): unknown[] | undefined {
   const m = message as { method?: unknown; params?: { diagnostics?: unknown } };
@@ -62,7 +71,12 @@ export function encodeMessage(message: Message): Buffer {
   const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
   // Written out in the library's order of keys: jsonrpc, id, result.
   if (response.result instanceof JsonText) {
-    return Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":${response.result.text}}`);
+    // One copy of its bytes: they may be sent again, so the message is not written into them.
+    return Buffer.concat([
+      Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`),
+      response.result.bytes,
+      CLOSE,
+    ]);
   }
   const diagnostics = diagnosticsOf(message);
   // Diagnostics published once (those of a document just opened) are encoded with the rest
