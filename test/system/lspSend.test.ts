@@ -166,6 +166,24 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
         at.map((line) => [line, line]),
       );
     }
+    // Written as bytes around each line number: lines of one to four digits, and a URI beyond ASCII.
+    const wide = 'file:///tmp/%C3%A9/déjà 😀.lpreq';
+    const lines = [0, 9, 11, 99, 101, 1234];
+    const text: string[] = [];
+    for (const line of lines) {
+      while (text.length < line - 1) text.push('');
+      if (text.length === line - 1) text.push('###');
+      text.push('GET https://lms.example.edu/api/v1/courses/1/modules');
+    }
+    open(c, wide, text.join('\n'));
+    assert.deepEqual(
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri: wide } })).map((l) => [
+        l.range.start.line,
+        l.command.title,
+        ...l.command.arguments,
+      ]),
+      lines.flatMap((line) => ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line])),
+    );
     const untitled = 'untitled:Untitled-1';
     open(c, untitled);
     assert.deepEqual(await c.request('textDocument/codeLens', { textDocument: { uri: untitled } }), []);

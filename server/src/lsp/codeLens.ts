@@ -9,8 +9,10 @@
  * same, and found ahead while the diagnostics cache fills (`prepare`).
  *
  * A document of 10,000 requests has 20,000 lenses, four megabytes of JSON: they are written
- * as JSON text directly (JsonText), each lens from the same few pieces around its line,
- * which costs a tenth of building 150,000 objects for JSON.stringify.
+ * as UTF-8 JSON directly (JsonText), each lens from the same few encoded pieces around its
+ * line, into one buffer sized first: a few milliseconds, where building 150,000 objects for
+ * JSON.stringify, or joining 20,000 strings and encoding the result, took tens. The answer
+ * is kept until the document's text or scope changes.
  */
 import type { CodeAction, Command } from 'vscode-languageserver/node';
 import { followsPages, type Block, type Endpoint, type LanguageService, type LpreqDocument } from '../core/index';
@@ -21,21 +23,47 @@ import type { EditableDocument } from './editableDocument';
 
 const TITLES = { send: 'Send Request', fetchAllPages: 'Fetch All Pages', copyAsCurl: 'Copy as cURL' } as const;
 
-/** One lens's JSON is `before + line + middle + line + after + line + end`: the pieces, for one command and document. */
-function lensPieces(title: string, command: string, uri: string): { before: string; middle: string; after: string; end: string } {
-  return {
-    before: '{"range":{"start":{"line":',
-    middle: ',"character":0},"end":{"line":',
-    after: `,"character":0}},"command":{"title":${JSON.stringify(title)},"command":${JSON.stringify(command)},"arguments":[${JSON.stringify(uri)},`,
-    end: ']}}',
-  };
+/** One lens's JSON is `before + line + middle + line + after + line + end`: its pieces as UTF-8, for one command and document. */
+function lensPieces(title: string, command: string, uri: string): { before: Buffer; middle: Buffer; after: Buffer; end: Buffer; fixed: number } {
+  const before = Buffer.from('{"range":{"start":{"line":');
+  const middle = Buffer.from(',"character":0},"end":{"line":');
+  const after = Buffer.from(
+    `,"character":0}},"command":{"title":${JSON.stringify(title)},"command":${JSON.stringify(command)},"arguments":[${JSON.stringify(uri)},`,
+  );
+  const end = Buffer.from(']}}');
+  return { before, middle, after, end, fixed: before.length + middle.length + after.length + end.length };
+}
+
+type LensPieces = ReturnType<typeof lensPieces>;
+
+/** The count of decimal digits of a line number. */
+function digitsOf(n: number): number {
+  let digits = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+  return digits;
+}
+
+/** Writes a line number's digits at `at`; returns the offset after them. */
+function writeLine(out: Buffer, at: number, n: number, digits: number): number {
+  for (let i = at + digits - 1, x = n; i >= at; i--, x = Math.floor(x / 10)) out[i] = 48 + (x % 10);
+  return at + digits;
+}
+
+/** Writes one lens at `at`; returns the offset after it. */
+function writeLens(out: Buffer, at: number, p: LensPieces, line: number, digits: number): number {
+  out.set(p.before, at);
+  at = writeLine(out, at + p.before.length, line, digits);
+  out.set(p.middle, at);
+  at = writeLine(out, at + p.middle.length, line, digits);
+  out.set(p.after, at);
+  at = writeLine(out, at + p.after.length, line, digits);
+  out.set(p.end, at);
+  return at + p.end.length;
 }
 
 export class CodeLenses {
   /** Whether each block's endpoint is paged, with the scope key it was matched in. */
   private readonly paged = new WeakMap<Block, { key: string; paged: boolean }>();
-  /** Each block's lenses as JSON, while its line, the document's URI and the scope key are those it was written for. */
-  private readonly written = new WeakMap<Block, { key: string; line: number; uri: string; json: string }>();
   /**
    * Each open document's last answer, while its parse (a new one at every change of the
    * text, whatever the version says) and the scope key are those it was written for: an editor asks again for the lenses of a document that did not change (on
@@ -94,22 +122,35 @@ export class CodeLenses {
     const send = lensPieces(TITLES.send, COMMANDS.send, uri);
     const pages = lensPieces(TITLES.fetchAllPages, COMMANDS.fetchAllPages, uri);
     const curl = lensPieces(TITLES.copyAsCurl, COMMANDS.copyAsCurl, uri);
-    const lens = (p: typeof send, line: number) => p.before + line + p.middle + line + p.after + line + p.end;
-    const out: string[] = [];
+    // The line of each request, negative when its endpoint is paged (three lenses), and the answer's length.
+    const lines: number[] = [];
+    let size = 2;
     for (const { start, block } of state.parsed.blocks) {
       const request = block.request;
       if (!request?.methodKnown) continue;
       const line = document.positionAt(start + request.start).line;
-      const kept = this.written.get(block);
-      if (kept && kept.line === line && kept.key === key && kept.uri === uri) {
-        out.push(kept.json);
-        continue;
-      }
-      const json = this.isPaged(block, state, key) ? `${lens(send, line)},${lens(pages, line)},${lens(curl, line)}` : `${lens(send, line)},${lens(curl, line)}`;
-      this.written.set(block, { key, line, uri, json });
-      out.push(json);
+      const paged = this.isPaged(block, state, key);
+      lines.push(paged ? -line - 1 : line);
+      size += send.fixed + curl.fixed + (paged ? pages.fixed : 0) + (paged ? 9 : 6) * digitsOf(line) + (paged ? 3 : 2);
     }
-    const answer = new JsonText(`[${out.join(',')}]`);
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    out[at++] = 0x5b;
+    for (let i = 0; i < lines.length; i++) {
+      const paged = lines[i] < 0;
+      const line = paged ? -lines[i] - 1 : lines[i];
+      const digits = digitsOf(line);
+      if (i > 0) out[at++] = 0x2c;
+      at = writeLens(out, at, send, line, digits);
+      if (paged) {
+        out[at++] = 0x2c;
+        at = writeLens(out, at, pages, line, digits);
+      }
+      out[at++] = 0x2c;
+      at = writeLens(out, at, curl, line, digits);
+    }
+    out[at++] = 0x5d;
+    const answer = new JsonText(out.subarray(0, at));
     this.answers.set(document, { parsed: state.parsed, key, answer });
     return answer;
   }

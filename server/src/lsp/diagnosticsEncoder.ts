@@ -27,15 +27,18 @@ export class JsonText {
   /** The text as UTF-8, made once: an answer kept and sent again (the code lenses of a version) is not encoded again. */
   private encoded: Buffer | undefined;
 
-  constructor(readonly text: string) {}
+  /** JSON text, or its UTF-8 bytes. */
+  constructor(private readonly json: string | Buffer) {
+    if (typeof json !== 'string') this.encoded = json;
+  }
 
   get bytes(): Buffer {
-    this.encoded ??= Buffer.from(this.text);
+    this.encoded ??= Buffer.from(this.json as string);
     return this.encoded;
   }
 
   toJSON(): unknown {
-    return JSON.parse(this.text);
+    return JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8'));
   }
 }
 
