@@ -6,7 +6,7 @@
  * document's URI and the request line. They read only what a block's outline keeps (its
  * request line), so a document just opened is not parsed in full for them; whether a
  * request's endpoint is paged is kept per block while the block and the scope stay the
- * same, and found ahead while the diagnostics cache fills (`prepare`).
+ * same, and known ahead for a document just opened (`prepare`).
  *
  * A document of 10,000 requests has 20,000 lenses, four megabytes of JSON: they are written
  * as UTF-8 JSON directly (JsonText), each lens from the same few encoded pieces around its
@@ -61,28 +61,35 @@ function writeLens(out: Buffer, at: number, p: LensPieces, line: number, digits:
   return at + p.end.length;
 }
 
+interface PagedEntry {
+  readonly key: string;
+  readonly paged: boolean;
+}
+
 export class CodeLenses {
   /** Whether each block's endpoint is paged, with the scope key it was matched in. */
-  private readonly paged = new WeakMap<Block, { key: string; paged: boolean }>();
+  private readonly paged = new WeakMap<Block, PagedEntry>();
+  private entries: { key: string; yes: PagedEntry; no: PagedEntry } | undefined;
   /**
-   * Each open document's last answer, while its parse (a new one at every change of the
-   * text, whatever the version says) and the scope key are those it was written for: an editor asks again for the lenses of a document that did not change (on
-   * every scroll or focus), and four megabytes written and encoded again each time cost
-   * tens of milliseconds and left as much garbage.
+   * Each open document's last answer, while its parse (a new one at every change of the text,
+   * whatever the version says) and the scope key are those it was written for: an editor
+   * asks again for the lenses of a document that did not change (on every scroll or focus),
+   * and four megabytes written and encoded again each time cost tens of milliseconds and
+   * left as much garbage.
    */
   private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
 
   constructor(private readonly service: () => LanguageService) {}
 
   /**
-   * What the lenses of a block need from the catalog, found ahead (while the diagnostics cache
-   * fills, diagnostics.ts): from the endpoint the open pass checked the request against when
-   * there is one (the same one matchBlock finds in the same scope), else by matching.
+   * What the lenses of a block need from the catalog, found ahead for a document just opened
+   * (diagnostics.ts): from the endpoint the open pass checked the request against when there
+   * is one (the same one matchBlock finds in the same scope), else by matching.
    */
-  prepare(block: Block, state: DocumentState, endpoint: Endpoint | undefined): void {
+  prepare(block: Block, state: DocumentState, key: string, endpoint: Endpoint | undefined): void {
     if (!block.request?.methodKnown) return;
-    if (endpoint) this.paged.set(block, { key: cacheKey(state), paged: followsPages(endpoint) });
-    else this.isPaged(block, state, cacheKey(state));
+    if (endpoint) this.paged.set(block, this.entry(key, followsPages(endpoint)));
+    else this.isPaged(block, state, key);
   }
 
   private isPaged(block: Block, state: DocumentState, key: string): boolean {
@@ -90,8 +97,14 @@ export class CodeLenses {
     if (known && known.key === key) return known.paged;
     const match = this.service().checker.matchBlock(block, state.scope);
     const paged = followsPages(match?.kind === 'matched' ? match.endpoint : undefined);
-    this.paged.set(block, { key, paged });
+    this.paged.set(block, this.entry(key, paged));
     return paged;
+  }
+
+  /** The entry of `paged` for a scope key: one object per key and answer, shared by the blocks (entries are never changed). */
+  private entry(key: string, paged: boolean): PagedEntry {
+    if (this.entries?.key !== key) this.entries = { key, yes: { key, paged: true }, no: { key, paged: false } };
+    return paged ? this.entries.yes : this.entries.no;
   }
 
   /** The commands of the request of one block, at the line of its request line. */

@@ -64,8 +64,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     },
   };
   // An editor that shows the server's code lenses gets them at once after open: what they need of the catalog is known while the diagnostics cache fills.
-  session.diagnostics.prepareBlock = (block, state, endpoint) => {
-    if (session.client.lenses) session.lenses.prepare(block, state, endpoint);
+  session.diagnostics.prepareBlock = (block, state, key, endpoint) => {
+    if (session.client.lenses) session.lenses.prepare(block, state, key, endpoint);
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);
