@@ -36,6 +36,9 @@ function lensPieces(title: string, command: string, uri: string): { before: Buff
 
 type LensPieces = ReturnType<typeof lensPieces>;
 
+/** Room left before an answer for the message's start (`{"jsonrpc":"2.0","id":...,"result":`, an id of up to 80 characters). */
+const MESSAGE_ROOM = 128;
+
 /** The count of decimal digits of a line number. */
 function digitsOf(n: number): number {
   let digits = 1;
@@ -146,8 +149,9 @@ export class CodeLenses {
       lines.push(paged ? -line - 1 : line);
       size += send.fixed + curl.fixed + (paged ? pages.fixed : 0) + (paged ? 9 : 6) * digitsOf(line) + (paged ? 3 : 2);
     }
-    const out = Buffer.allocUnsafe(size);
-    let at = 0;
+    // With room before and after for the message around it (JsonText.frameMessage).
+    const out = Buffer.allocUnsafe(MESSAGE_ROOM + size + 1);
+    let at = MESSAGE_ROOM;
     out[at++] = 0x5b;
     for (let i = 0; i < lines.length; i++) {
       const paged = lines[i] < 0;
@@ -163,7 +167,7 @@ export class CodeLenses {
       at = writeLens(out, at, curl, line, digits);
     }
     out[at++] = 0x5d;
-    const answer = new JsonText(out.subarray(0, at));
+    const answer = new JsonText(out.subarray(0, at + 1), MESSAGE_ROOM);
     this.answers.set(document, { parsed: state.parsed, key, answer });
     return answer;
   }

@@ -27,9 +27,16 @@ export class JsonText {
   /** The text as UTF-8, made once: an answer kept and sent again (the code lenses of a version) is not encoded again. */
   private encoded: Buffer | undefined;
 
-  /** JSON text, or its UTF-8 bytes. */
-  constructor(private readonly json: string | Buffer) {
-    if (typeof json !== 'string') this.encoded = json;
+  /**
+   * JSON text, or its UTF-8 bytes. Bytes may stand in a larger buffer with room before them
+   * (`room` bytes) and one byte after them: the message is then written around them in place
+   * (frameMessage).
+   */
+  constructor(
+    private readonly json: string | Buffer,
+    private readonly room = 0,
+  ) {
+    if (typeof json !== 'string') this.encoded = json.subarray(room, json.length - (room > 0 ? 1 : 0));
   }
 
   get bytes(): Buffer {
@@ -37,8 +44,22 @@ export class JsonText {
     return this.encoded;
   }
 
+  /**
+   * The whole message around the bytes, written in the room left for it, without copying
+   * them; undefined when there is no room (or not enough). The connection writes one message
+   * at a time and the next only once the last is written out, so the room is free again.
+   */
+  frameMessage(prefix: Buffer): Buffer | undefined {
+    const framed = this.json;
+    if (typeof framed === 'string' || prefix.length > this.room) return undefined;
+    const from = this.room - prefix.length;
+    framed.set(prefix, from);
+    framed[framed.length - 1] = 0x7d;
+    return framed.subarray(from);
+  }
+
   toJSON(): unknown {
-    return JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8'));
+    return JSON.parse(this.bytes.toString('utf8'));
   }
 }
 
@@ -74,12 +95,10 @@ export function encodeMessage(message: Message): Buffer {
   const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
   // Written out in the library's order of keys: jsonrpc, id, result.
   if (response.result instanceof JsonText) {
-    // One copy of its bytes: they may be sent again, so the message is not written into them.
-    return Buffer.concat([
-      Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`),
-      response.result.bytes,
-      CLOSE,
-    ]);
+    const prefix = Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`);
+    // Written around the bytes where they stand when they were made with room for it: an answer of megabytes, sent again and
+    // again, is not copied (and its copy left to the collector) each time. Else one copy.
+    return response.result.frameMessage(prefix) ?? Buffer.concat([prefix, response.result.bytes, CLOSE]);
   }
   const diagnostics = diagnosticsOf(message);
   // Diagnostics published once (those of a document just opened) are encoded with the rest
