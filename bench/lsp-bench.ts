@@ -341,6 +341,10 @@ async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms
       codeLens.push(performance.now() - t);
       codeLensOut.push(client.lastMessageStartedAt - t);
       count = found.length;
+      // Parsing 4 MB leaves the client 20 to 30 MB of garbage, whose collection on the other core
+      // took the server's CPU during the next request (7 to 9 ms in the server's own handler, 0.2
+      // without it): collected here, outside the timed requests, as before the completions below.
+      collectClientGarbage();
     } else if (k % 5 === 3) {
       const t = performance.now();
       await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 1 } });
