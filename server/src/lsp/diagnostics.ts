@@ -164,15 +164,11 @@ export class DiagnosticsPublisher {
       },
     );
     this.documents.outlined(document, text, outline);
-    // Positions in one pass over the text.
-    const cursor = new ForwardPositions(text);
-    const diagnostics = published.map((d) => {
-      const start = cursor.at(d.start);
-      return diagnostic(d, { start, end: cursor.fork().at(Math.max(d.start, d.end)) });
-    });
+    // The index of the document's lines, which every request reads first, gives the positions.
+    const diagnostics = published.map((d) => diagnostic(d, { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) }));
     // The state is made of the outline in the same environment diagnose read (the files are
     // read once until they change), so what it found of each block is the block's entry of
-    // the cache where it stands. Every request reads the index of the document's lines first.
+    // the cache where it stands.
     const state = this.documents.outlineState(document);
     const key = cacheKey(state);
     const before = new RequestsBefore(state.scope);
@@ -184,7 +180,6 @@ export class DiagnosticsPublisher {
       this.prepareBlock?.(block, state, key, endpoints[k]);
       before.pass(block);
     }
-    void document.lineCount;
     void this.connection.sendDiagnostics({ uri, version, diagnostics });
   }
 
