@@ -3,7 +3,9 @@
  * block in full (server/src/lsp/documents.ts). What may be answered from outlines must be
  * the same as from the parsed document: the scope, symbols and folding, and completion and
  * hover with only the block at the cursor parsed in full. Every example and conformance
- * file, at every offset of a sample.
+ * file, at every offset of a sample. And what the pass that publishes a document just
+ * opened tells of each block, from which the server fills its block cache, must be what
+ * checking that block again would give.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,9 @@ import { blockIndexAt, ScopeTracker } from '../../server/src/core/documentIndex'
 import { hover } from '../../server/src/core/hover';
 import { outlineOf, parseBlock, parseDocument, type LpreqDocument } from '../../server/src/core/parser';
 import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
+import { RequestsBefore } from '../../server/src/core/checker';
+import { byPosition, type Diagnostic } from '../../server/src/core/checker/diagnostics';
+import type { Endpoint } from '../../server/src/core/catalog/catalog';
 import { getChecker } from './helpers';
 import { ROOT, SHARED } from '../helpers';
 
@@ -75,4 +80,49 @@ test('outlines: completion and hover with only the block at the cursor parsed eq
     }
   }
   assert.ok(compared > 1500, `${compared} offsets`);
+});
+
+test("outlines: what diagnose tells of each block is that block's check where it stands, and the endpoint matchBlock finds", () => {
+  const checker = getChecker();
+  // A variable used above its definition and defined twice (diagnose checks such blocks again at the end), and request names used above and below.
+  const late = [
+    'GET {{base_url}}/api/v1/courses/{{course}}/modules?per_page={{size}}',
+    '###',
+    '# @name first',
+    'GET {{base_url}}/api/v1/courses/{{course}}/assignments',
+    '###',
+    '@size = 10',
+    'GET {{base_url}}/api/v1/courses/{{first.response.body.$.id}}/users?per_page={{size}}',
+    '###',
+    '@size = 20',
+    '@course = 7',
+    'GET {{base_url}}/api/v1/courses/{{later.response.body.$.id}}/quizzes',
+    '###',
+    '# @name later',
+    'GET /not/the/api',
+  ].join('\n');
+  let blocks = 0;
+  let matched = 0;
+  for (const { name, text } of [...documents, { name: 'late definitions', text: late }]) {
+    const parsed = parseDocument(text);
+    const before = new RequestsBefore(new ScopeTracker().update(parsed, env).scope);
+    const told: { diagnostics: readonly Diagnostic[]; endpoint: Endpoint | undefined }[] = [];
+    checker.diagnose(text, env, undefined, (k, diagnostics, endpoint) => {
+      assert.equal(k, told.length, name);
+      told.push({ diagnostics, endpoint });
+    });
+    assert.equal(told.length, parsed.blocks.length, name);
+    for (let k = 0; k < parsed.blocks.length; k++) {
+      const block = parsed.blocks[k].block;
+      assert.deepEqual(told[k].diagnostics, checker.checkBlock(block, before.scope).sort(byPosition), `${name} block ${k}`);
+      const match = checker.matchBlock(block, before.scope);
+      if (told[k].endpoint) {
+        assert.equal(told[k].endpoint, match?.kind === 'matched' ? match.endpoint : undefined, `${name} block ${k}`);
+        matched++;
+      } else assert.notEqual(match?.kind, 'matched', `${name} block ${k}: a target with no problem that matched is told`);
+      before.pass(block);
+      blocks++;
+    }
+  }
+  assert.ok(blocks > 100 && matched > 50, `${blocks} blocks, ${matched} matched`);
 });

@@ -147,6 +147,43 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
         ['lpreq: Copy as cURL', 'lpreq.copyAsCurl', uri, CREATE_LINE],
       ],
     );
+    // Asked again, the same lenses (the server keeps its answer); after a change they move with the text, even when a client
+    // sends a change without raising the version.
+    assert.deepEqual(await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } }), lenses);
+    const lensLines = async () =>
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } })).map((l) => [l.range.start.line, l.command.arguments[1]]);
+    for (const [version, shift] of [
+      [2, 1],
+      [2, 2],
+    ]) {
+      c.notify('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# a note\n' }],
+      });
+      const at = [LIST_LINE + shift, LIST_LINE + shift, LIST_LINE + shift, CREATE_LINE + shift, CREATE_LINE + shift];
+      assert.deepEqual(
+        await lensLines(),
+        at.map((line) => [line, line]),
+      );
+    }
+    // Written as bytes around each line number: lines of one to four digits, and a URI beyond ASCII.
+    const wide = 'file:///tmp/%C3%A9/déjà 😀.lpreq';
+    const lines = [0, 9, 11, 99, 101, 1234];
+    const text: string[] = [];
+    for (const line of lines) {
+      while (text.length < line - 1) text.push('');
+      if (text.length === line - 1) text.push('###');
+      text.push('GET https://lms.example.edu/api/v1/courses/1/modules');
+    }
+    open(c, wide, text.join('\n'));
+    assert.deepEqual(
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri: wide } })).map((l) => [
+        l.range.start.line,
+        l.command.title,
+        ...l.command.arguments,
+      ]),
+      lines.flatMap((line) => ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line])),
+    );
     const untitled = 'untitled:Untitled-1';
     open(c, untitled);
     assert.deepEqual(await c.request('textDocument/codeLens', { textDocument: { uri: untitled } }), []);

@@ -5,7 +5,7 @@
  * (their text, versions and environment), calls these, and turns offsets into its own
  * positions; nothing here knows LSP, a file or a clock.
  */
-import type { Catalog } from './catalog/catalog';
+import type { Catalog, Endpoint } from './catalog/catalog';
 import { Checker, documentScope, shiftDiagnostic, type Diagnostic, type Environments, type VariableScope } from './checker';
 import { codeActions, type CodeAction, type TextEdit } from './codeActions';
 import { complete, type CompletionEntry, type CompletionOptions } from './completion';
@@ -41,8 +41,16 @@ export interface LanguageService {
   reparse(previous: LpreqDocument, text: TextSource, start: number, end: number, insertedLength: number): Reparse;
   /** The variables and request names of a parsed document (for a host that keeps no ScopeTracker). */
   scope(parsed: LpreqDocument, env?: Environments): VariableScope;
-  /** The diagnostics of a text without keeping its tree; offsets are the text's. `onBlock` sees each block as it is parsed. */
-  diagnose(text: string, env?: Environments, onBlock?: (start: number, block: Block) => void): Diagnostic[];
+  /**
+   * The diagnostics of a text without keeping its tree; offsets are the text's. `onBlock` sees
+   * each block as it is parsed, `onChecked` each block's final diagnostics (Checker.diagnose).
+   */
+  diagnose(
+    text: string,
+    env?: Environments,
+    onBlock?: (start: number, block: Block) => void,
+    onChecked?: (index: number, diagnostics: readonly Diagnostic[], endpoint: Endpoint | undefined) => void,
+  ): Diagnostic[];
   /** One block's diagnostics, offsets relative to the block, in the scope given (RequestsBefore's where it stands). */
   checkBlock(block: Block, scope: VariableScope): Diagnostic[];
   complete(doc: ServiceDocument, offset: number, options?: CompletionOptions): CompletionEntry[];
@@ -80,7 +88,7 @@ export function createLanguageService(catalog: Catalog): LanguageService {
     parse: (text, previous) => parseDocument(text, previous),
     reparse: (previous, text, start, end, insertedLength) => reparseEdit(previous, text, start, end, insertedLength),
     scope: (parsed, env) => documentScope(parsed, env),
-    diagnose: (text, env, onBlock) => checker.diagnose(text, env, onBlock),
+    diagnose: (text, env, onBlock, onChecked) => checker.diagnose(text, env, onBlock, onChecked),
     checkBlock: (block, scope) => checker.checkBlock(block, scope),
     complete: (doc, offset, options) => complete(context(doc), doc.parsed, offset, options),
     hover: (doc, offset) => hover(context(doc), doc.parsed, offset),

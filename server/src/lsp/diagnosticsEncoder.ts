@@ -7,7 +7,7 @@
  * serialises and encodes only the few that changed, and copies the rest, instead of
  * stringifying and encoding half a megabyte. A result the server wrote as JSON text itself
  * (JsonText: the code lenses of a document, 20,000 of them for 10,000 requests) is written
- * as it is.
+ * as it is, from bytes encoded once.
  */
 import type { ContentTypeEncoder, ContentTypeEncoderOptions, Message } from 'vscode-languageserver/node';
 
@@ -24,10 +24,42 @@ const reusable = new WeakSet<object>();
  * toJSON, the same JSON.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** The text as UTF-8, made once: an answer kept and sent again (the code lenses of a version) is not encoded again. */
+  private encoded: Buffer | undefined;
+
+  /**
+   * JSON text, or its UTF-8 bytes. Bytes may stand in a larger buffer with room before them
+   * (`room` bytes) and one byte after them: the message is then written around them in place
+   * (frameMessage).
+   */
+  constructor(
+    private readonly json: string | Buffer,
+    private readonly room = 0,
+  ) {
+    if (typeof json !== 'string') this.encoded = json.subarray(room, json.length - (room > 0 ? 1 : 0));
+  }
+
+  get bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.json as string);
+    return this.encoded;
+  }
+
+  /**
+   * The whole message around the bytes, written in the room left for it, without copying
+   * them; undefined when there is no room (or not enough). The connection writes one message
+   * at a time and the next only once the last is written out, so the room is free again.
+   */
+  frameMessage(prefix: Buffer): Buffer | undefined {
+    const framed = this.json;
+    if (typeof framed === 'string' || prefix.length > this.room) return undefined;
+    const from = this.room - prefix.length;
+    framed.set(prefix, from);
+    framed[framed.length - 1] = 0x7d;
+    return framed.subarray(from);
+  }
 
   toJSON(): unknown {
-    return JSON.parse(this.text);
+    return JSON.parse(this.bytes.toString('utf8'));
   }
 }
 
@@ -40,6 +72,7 @@ export function markReusable(diagnostic: object): void {
 const MARK = '\u0000lpreq:diagnostics\u0000';
 const MARK_JSON = JSON.stringify(MARK);
 const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
 
 function diagnosticsOf(message: Message): unknown[] | undefined {
   const m = message as { method?: unknown; params?: { diagnostics?: unknown } };
@@ -62,7 +95,10 @@ export function encodeMessage(message: Message): Buffer {
   const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
   // Written out in the library's order of keys: jsonrpc, id, result.
   if (response.result instanceof JsonText) {
-    return Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":${response.result.text}}`);
+    const prefix = Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`);
+    // Written around the bytes where they stand when they were made with room for it: an answer of megabytes, sent again and
+    // again, is not copied (and its copy left to the collector) each time. Else one copy.
+    return response.result.frameMessage(prefix) ?? Buffer.concat([prefix, response.result.bytes, CLOSE]);
   }
   const diagnostics = diagnosticsOf(message);
   // Diagnostics published once (those of a document just opened) are encoded with the rest

@@ -24,9 +24,8 @@ function isBreak(c: number): boolean {
   return c === CR || c === LF;
 }
 
-/** Offsets where lines start after a line break in `text` (\r\n, \n or a lone \r), each plus `base`. */
-function breaksIn(text: string, base: number): number[] {
-  const out: number[] = [];
+/** Offsets where lines start after a line break in `text` (\r\n, \n or a lone \r), each plus `base`, pushed to `out`. */
+function breaksIn(text: string, base: number, out: number[] = []): number[] {
   // Without a \r (the usual case), the line starts are found by indexOf, not character by character.
   if (text.indexOf('\r') === -1) {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(base + i + 1);
@@ -262,7 +261,8 @@ export class EditableDocument implements TextDocument {
   }
 
   private lines(): number[] {
-    this.lineOffsets ??= [0, ...breaksIn(this.getText(), 0)];
+    // Pushed to the table itself: spreading 70,000 line starts into a new array took three times as long.
+    this.lineOffsets ??= breaksIn(this.getText(), 0, [0]);
     return this.lineOffsets;
   }
 

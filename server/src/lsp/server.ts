@@ -63,9 +63,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => log(`code lens refresh: ${String(e)}`));
     },
   };
-  // An editor that shows the server's code lenses gets them at once after open: their catalog lookups are made while the diagnostics cache fills.
-  session.diagnostics.prepareBlock = (block, state) => {
-    if (session.client.lenses) session.lenses.prepare(block, state);
+  // An editor that shows the server's code lenses gets them at once after open: what they need of the catalog is known while the diagnostics cache fills.
+  session.diagnostics.prepareBlock = (block, state, key, endpoint) => {
+    if (session.client.lenses) session.lenses.prepare(block, state, key, endpoint);
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);

@@ -3,7 +3,7 @@
  * assertions of section 6).
  * One interpreter for every rule kind of the catalog; no endpoint is special-cased here.
  */
-import type { Catalog } from '../catalog/catalog';
+import type { Catalog, Endpoint } from '../catalog/catalog';
 import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
@@ -43,9 +43,18 @@ export class Checker {
    * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
    * garbage collector little. The result equals checkDocument(parseDocument(text), env).
    * `onBlock` is shown each block as it is parsed, with its offset (a host keeps what it
-   * needs of it: the language server its outline, outlineOf).
+   * needs of it: the language server its outline, outlineOf). `onChecked` is told, at the
+   * end, each block's final diagnostics (offsets relative to the block, sorted), those
+   * checkBlock gives the block in the document's scope where it stands, and the endpoint
+   * its request was checked against (when its target could be read and matched one): a
+   * host that caches per block need not check or match the blocks again.
    */
-  diagnose(text: string, env?: Environments, onBlock?: (start: number, block: Block) => void): Diagnostic[] {
+  diagnose(
+    text: string,
+    env?: Environments,
+    onBlock?: (start: number, block: Block) => void,
+    onChecked?: (index: number, diagnostics: readonly Diagnostic[], endpoint: Endpoint | undefined) => void,
+  ): Diagnostic[] {
     const starts = blockBoundaries(text);
     const blockText = (k: number) => text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length);
     // One pass: each block is checked with the scope of the blocks up to it, and every
@@ -72,6 +81,8 @@ export class Checker {
     let lastDefinition = -1;
     const keys: number[] = [];
     const found: Diagnostic[][] = [];
+    /** The endpoint each block was checked against (only for onChecked). */
+    const endpoints: (Endpoint | undefined)[] = [];
     for (let k = 0; k < starts.length; k++) {
       current = k;
       const block = parseBlock(blockText(k));
@@ -92,7 +103,9 @@ export class Checker {
         }
       }
       keys.push(before.key);
-      const diagnostics = this.checkBlock(block, scope);
+      const diagnostics: Diagnostic[] = [];
+      const endpoint = this.checkInto(block, scope, diagnostics);
+      if (onChecked) endpoints.push(endpoint);
       // Most blocks have none: their empty lists are not kept to the end.
       found.push(diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics);
       before.pass(block);
@@ -111,14 +124,18 @@ export class Checker {
     for (let i = 0; i < stale.length; i++) {
       const k = stale[i];
       if (i > 0 && stale[i - 1] === k) continue;
-      found[k] = this.checkBlock(parseBlock(blockText(k)), before.scopeAt(keys[k]));
+      const diagnostics: Diagnostic[] = [];
+      const endpoint = this.checkInto(parseBlock(blockText(k)), before.scopeAt(keys[k]), diagnostics);
+      found[k] = diagnostics;
+      if (onChecked) endpoints[k] = endpoint;
     }
     before.restart(NOTHING);
     const out: Diagnostic[] = [];
     for (let k = 0; k < found.length; k++) {
       const diagnostics = found[k];
-      if (diagnostics.length === 0) continue;
       if (diagnostics.length > 1) diagnostics.sort(byPosition);
+      onChecked?.(k, diagnostics, endpoints[k]);
+      if (diagnostics.length === 0) continue;
       for (const d of diagnostics) out.push(shiftDiagnostic(d, starts[k]));
     }
     return out;
@@ -153,6 +170,12 @@ export class Checker {
   /** Checks one block; offsets in the result are relative to the block. Never throws on any input. */
   checkBlock(block: Block, scope: VariableScope): Diagnostic[] {
     const out: Diagnostic[] = [];
+    this.checkInto(block, scope, out);
+    return out;
+  }
+
+  /** Checks one block into `out`; returns the endpoint its request was checked against, if its target could be read and matched one. */
+  private checkInto(block: Block, scope: VariableScope, out: Diagnostic[]): Endpoint | undefined {
     for (let i = 0; i < block.problems.length; i++) {
       const p = block.problems[i];
       out.push(diag('syntax', p.message, p.start, p.end));
@@ -163,7 +186,7 @@ export class Checker {
     const check = checkTarget(this.matcher, block, scope, out);
     if (check) checkSent(check);
     if (block.assertions.length > 0) checkAssertions(block, this.catalog, check, out);
-    return out;
+    return check?.endpoint;
   }
 }
 
