@@ -108,7 +108,7 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   // this runs for every assertion line of every check of a file, and what it allocates beyond
   // the tree is garbage at once.
   const start = skipSpaces(text, from, to);
-  if (start + ASSERTION_PREFIX.length > to || !text.startsWith(ASSERTION_PREFIX, start)) {
+  if (start + ASSERTION_PREFIX.length > to || text.charCodeAt(start) !== 63 || text.charCodeAt(start + 1) !== 63) {
     return problemAt(shift, 'an assertion line starts with ??', start, to);
   }
   let at = start + ASSERTION_PREFIX.length;
@@ -211,11 +211,11 @@ export function readAssertion(text: string, from: number, to: number, shift: num
 function fieldWordAt(text: string, s: number, e: number): 'status' | 'duration' | 'header' | 'body' | undefined {
   switch (e - s) {
     case 4:
-      return text.startsWith('body', s) ? 'body' : undefined;
+      return writtenAt(text, s, 'body') ? 'body' : undefined;
     case 6:
-      return text.startsWith('status', s) ? 'status' : text.startsWith('header', s) ? 'header' : undefined;
+      return writtenAt(text, s, 'status') ? 'status' : writtenAt(text, s, 'header') ? 'header' : undefined;
     case 8:
-      return text.startsWith('duration', s) ? 'duration' : undefined;
+      return writtenAt(text, s, 'duration') ? 'duration' : undefined;
     default:
       return undefined;
   }
@@ -232,8 +232,18 @@ const OPERATORS_BY_LENGTH: readonly (readonly AssertionOperator[])[] = (() => {
 function operatorAt(text: string, s: number, e: number): AssertionOperator | undefined {
   const candidates = OPERATORS_BY_LENGTH[e - s];
   if (candidates === undefined) return undefined;
-  for (let i = 0; i < candidates.length; i++) if (text.startsWith(candidates[i], s)) return candidates[i];
+  for (let i = 0; i < candidates.length; i++) if (writtenAt(text, s, candidates[i])) return candidates[i];
   return undefined;
+}
+
+/**
+ * Whether `word` is written at `at` of `text`. A loop of charCodeAt, which V8's optimising
+ * compiler inlines, where `startsWith` stays a call of a built-in: it took a third of the time
+ * of reading an assertion line.
+ */
+function writtenAt(text: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
+  return true;
 }
 
 /**
