@@ -1,5 +1,5 @@
 /** The assertion lines of a block (LPREQ-FORMAT section 6), taken out before its other lines are read. */
-import { parseAssertion } from '../assertion';
+import { readAssertion } from '../assertion';
 import type { Block } from './tree';
 import { add, scratchEnds, scratchStarts, skipBlanks } from './scan';
 
@@ -18,7 +18,7 @@ export function takeAssertions(text: string, count: number, from: number, block:
     const e = ends[k];
     const lead = skipBlanks(text, s, e);
     if (lead + 1 < e && text.charCodeAt(lead) === 63 && text.charCodeAt(lead + 1) === 63) {
-      block.assertions = add(block.assertions, parseAssertion(text.slice(s, e), s));
+      block.assertions = add(block.assertions, readAssertion(text, s, e, 0));
       continue;
     }
     if (kept !== k) {
