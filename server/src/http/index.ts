@@ -1,7 +1,8 @@
 /**
  * An HTTP request as the checker reads it, shared by the hosts that answer HTTP (the mock)
  * and those that pass it on (the proxy): routing, body decoding, the check, and what an
- * answer and a log line say about the exchange. Node only; no I/O of its own.
+ * answer and a log line say about the exchange; and the listening server both use
+ * (listener.ts, the one part that does I/O).
  */
 export { checkHttpRequest, type RequestProblem, type RequestCheck } from './check';
 export { flatten, type Pair } from './pairs';
@@ -18,4 +19,5 @@ export {
   type DecodedBody,
   type CheckedRequest,
 } from './request';
+export { createListener } from './listener';
 export { violationsHeader, logTarget, MAX_HEADER_LENGTH, type Violation } from './violations';

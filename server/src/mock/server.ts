@@ -5,11 +5,22 @@
  * never a dead process.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Catalog, Endpoint } from '../core';
 import { Checker, findParameter } from '../core';
-import { checkRequest, decodeBody, logTarget, requestUrl, routeRequest, violationsHeader, type DecodedBody, type Pair, type RequestProblem } from '../http';
+import {
+  checkRequest,
+  createListener,
+  decodeBody,
+  logTarget,
+  requestUrl,
+  routeRequest,
+  violationsHeader,
+  type DecodedBody,
+  type Pair,
+  type RequestProblem,
+} from '../http';
 import { HttpError, type MockContext, type Outcome } from './context';
 import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
@@ -82,66 +93,34 @@ export class MockServer {
   readonly server: Server;
   private readonly materializer: Materializer;
   private readonly scopes?: Set<string>;
-  private readonly sockets = new Set<Socket>();
+  private readonly destroyConnections: () => void;
 
   constructor(private readonly options: MockServerOptions) {
     this.checker = new Checker(options.catalog);
     this.materializer = new Materializer(options.catalog);
     this.scopes = options.scopes ? new Set(options.scopes) : undefined;
-    const requestTimeout = options.requestTimeout ?? 30_000;
-    this.server = createServer(
-      {
-        requestTimeout,
-        headersTimeout: Math.min(10_000, requestTimeout),
-        keepAliveTimeout: 10_000,
-        maxHeaderSize: 32 * 1024,
-        connectionsCheckingInterval: 1_000,
-      },
-      (req, res) => {
+    const listener = createListener({
+      requestTimeout: options.requestTimeout ?? 30_000,
+      keepAliveTimeout: 10_000,
+      handle: (req, res) => {
         this.handle(req, res).catch((e: unknown) => this.fail(res, e));
       },
-    );
-    this.server.keepAliveTimeout = 10_000;
-    this.server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-      socket.on('error', () => socket.destroy());
-    });
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      // Malformed HTTP (in the head, or in a chunked body) or a client too slow with its
-      // request: a plain answer, then close. Once the head has arrived, the request's own
-      // response answers, unless it has started already.
-      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (!socket.writable || response?.headersSent) {
-        socket.destroy();
-        return;
-      }
-      const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const status = timeout ? 408 : tooLarge ? 431 : 400;
-      const problem = {
-        message: timeout ? 'the request took too long to arrive' : tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1',
-        code: timeout ? 'request-timeout' : 'malformed-request',
-      };
-      if (response) {
-        response.on('finish', () => socket.destroy());
-        this.send(response, errorReply(status, [problem], { Connection: 'close' }));
-        return;
-      }
-      const body = JSON.stringify(errorReply(status, [problem]).body);
+      answer: (m) => ({
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify(errorReply(m.status, [{ message: m.message, code: m.code }]).body),
+      }),
       // No request to log the usual way: its head never arrived whole.
-      this.options.onRequest?.({ method: '-', target: '-', status, ms: 0, warnings: [] });
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      onHeadless: (m) => this.options.onRequest?.({ method: '-', target: '-', status: m.status, ms: 0, warnings: [] }),
     });
+    this.server = listener.server;
+    this.destroyConnections = listener.destroyConnections;
   }
 
   /** Closes the listener and every open connection. */
   close(): Promise<void> {
     return new Promise((resolve) => {
       this.server.close(() => resolve());
-      for (const s of this.sockets) s.destroy();
+      this.destroyConnections();
     });
   }
 

@@ -12,8 +12,8 @@
  * the rest streams on and the record says "not checked". Every exchange runs inside one
  * try/catch: a failure is a plain 502 (or a closed connection once the answer has begun).
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +21,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { CODES, Checker, own, type Catalog, type Endpoint } from '../core';
 import {
   checkRequest,
+  createListener,
   decodeBody,
   isCheckedBodyType,
   logTarget,
@@ -94,7 +95,7 @@ export class ProxyServer {
   private readonly maxChecked: number;
   /** This proxy's pseudonym in `Via`: a request that carries it has come round to the proxy again. */
   private readonly via = `1.1 lpreq-${randomBytes(4).toString('hex')}`;
-  private readonly sockets = new Set<Socket>();
+  private readonly destroyConnections: () => void;
   private inFlight = 0;
   private closing = false;
   private idle: (() => void) | undefined;
@@ -110,48 +111,16 @@ export class ProxyServer {
       bodyTimeout: this.timeoutMs,
       connect: { timeout: Math.min(this.timeoutMs, 10_000) },
     });
-    const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.server = createServer(
-      {
-        requestTimeout,
-        headersTimeout: Math.min(10_000, requestTimeout),
-        keepAliveTimeout: 5_000,
-        maxHeaderSize: 32 * 1024,
-        connectionsCheckingInterval: 1_000,
-      },
-      (req, res) => {
+    const listener = createListener({
+      requestTimeout: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: 5_000,
+      handle: (req, res) => {
         this.handle(req, res).catch((e: unknown) => this.fail(res, e));
       },
-    );
-    this.server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-      socket.on('error', () => socket.destroy());
+      answer: (m) => ({ contentType: 'text/plain; charset=utf-8', body: `lpreq proxy: ${m.message}\n` }),
     });
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      // Malformed HTTP (in the head, or in a chunked body) or a client too slow with its
-      // request: a plain answer, then close. Once the head has arrived, the request's own
-      // response answers (so that its record has the status), unless it has started already.
-      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (!socket.writable || response?.headersSent) {
-        socket.destroy();
-        return;
-      }
-      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const text =
-        status === 408 ? 'the request took too long to arrive' : status === 431 ? 'the request headers are too large' : 'the request is not valid HTTP/1.1';
-      if (response) {
-        response.on('finish', () => socket.destroy());
-        const body = `lpreq proxy: ${text}\n`;
-        response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-        response.end(body);
-        return;
-      }
-      const body = `lpreq proxy: ${text}\n`;
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    });
+    this.server = listener.server;
+    this.destroyConnections = listener.destroyConnections;
   }
 
   /**
@@ -167,7 +136,7 @@ export class ProxyServer {
       await Promise.race([new Promise<void>((resolve) => (this.idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     }
-    for (const s of this.sockets) s.destroy();
+    this.destroyConnections();
     await closed;
     await this.pool.destroy().catch(() => undefined);
   }
