@@ -8,26 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
-import { json, startProxy, startServer, type TestServer } from './server';
+import { json, startProxy, startServer, type TestServer, preparedGet } from './server';
 
 const TOKEN = 'tok-1234567890';
 let api: TestServer;
 let other: TestServer;
 const spill = mkdtempSync(join(tmpdir(), 'lpreq-spill-'));
 
-function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return {
-    method: 'GET',
-    url,
-    headers: [['Accept', 'application/json']],
-    blockIndex: 0,
-    returns: null,
-    paginated: false,
-    paging: 'link',
-    tokenOrigin: api.origin,
-    ...extra,
-  };
-}
+const request = (url: string, extra: Partial<PreparedRequest> = {}) => preparedGet(url, api.origin, extra);
 
 before(async () => {
   other = await startServer((req, res) => {

@@ -13,7 +13,7 @@ import { sendPrepared, type ExchangeOptions } from '../../server/src/sender/exch
 import { entryFromExchange } from '../../server/src/sender/history';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
 import { tempDir } from '../helpers';
-import { json, startServer, type Received, type TestServer } from './server';
+import { json, startServer, type Received, type TestServer, preparedGet } from './server';
 
 // Lower-case hex arrives exactly in a header name (undici lower-cases names): the audit's case.
 const TOKEN = '0123456789abcdef0123';
@@ -22,19 +22,7 @@ const PROMPT = 'hunter2-Prompt';
 let api: TestServer;
 let other: TestServer;
 
-function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return {
-    method: 'GET',
-    url,
-    headers: [['Accept', 'application/json']],
-    blockIndex: 0,
-    returns: null,
-    paginated: false,
-    paging: 'link',
-    tokenOrigin: api.origin,
-    ...extra,
-  };
-}
+const request = (url: string, extra: Partial<PreparedRequest> = {}) => preparedGet(url, api.origin, extra);
 
 /** Whether a request a server received carries `secret` anywhere: method, URL, a header name or value, the body; in any case. */
 function carries(r: Received, secret: string): boolean {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { Checker } from '../../server/src/core/checker';
 import { parseDocument } from '../../server/src/core/parser';
+import type { PreparedRequest } from '../../server/src/sender/prepare';
 
 export interface Received {
   method: string;
@@ -106,4 +107,19 @@ export function testChecker(): Checker {
 
 export function doc(text: string) {
   return parseDocument(text);
+}
+
+/** A GET as the sender's pure step prepares it, the token bound to `tokenOrigin`; `extra` changes any part. */
+export function preparedGet(url: string, tokenOrigin: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
+  return {
+    method: 'GET',
+    url,
+    headers: [['Accept', 'application/json']],
+    blockIndex: 0,
+    returns: null,
+    paginated: false,
+    paging: 'link',
+    tokenOrigin,
+    ...extra,
+  };
 }

@@ -11,25 +11,13 @@ import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
-import { json, startServer, type TestServer } from '../sender/server';
+import { json, startServer, type TestServer, preparedGet } from '../sender/server';
 
 const TOKEN = 'out-token-0123456789';
 let api: TestServer;
 let dir: string;
 
-function request(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  return {
-    method: 'GET',
-    url,
-    headers: [['Accept', 'application/json']],
-    blockIndex: 0,
-    returns: null,
-    paginated: false,
-    paging: 'link',
-    tokenOrigin: api.origin,
-    ...extra,
-  };
-}
+const request = (url: string, extra: Partial<PreparedRequest> = {}) => preparedGet(url, api.origin, extra);
 
 /** Runs `lpreq send` in-process in the test folder and captures what it prints. */
 async function send(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
