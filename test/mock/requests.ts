@@ -5,7 +5,8 @@
  */
 import type { Catalog } from '../../server/src/core/catalog/catalog';
 
-const DEFAULTS: Record<string, string> = {
+/** Seeded ids and values for path placeholders, so that a request reaches its handler. */
+export const DEFAULTS: Record<string, string> = {
   course_id: '42',
   account_id: '1',
   group_id: '60',

@@ -9,6 +9,7 @@ import { bundledCatalog } from '../../server/src/catalogData';
 import { MAX_PARAMETERS } from '../../server/src/mock/index';
 import { flatten } from '../../server/src/http';
 import { errorsOf, withMock } from './mockClient';
+import { DEFAULTS } from './requests';
 
 type Obj = Record<string, unknown>;
 
@@ -191,29 +192,7 @@ test('a JSON body nested very deep is a 400 invalid-json', () =>
 const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype);
 
 /** Seeded ids for path placeholders, so that most requests reach their handler. */
-const SEEDED: Record<string, string> = {
-  course_id: '42',
-  account_id: '1',
-  group_id: '60',
-  user_id: '1001',
-  section_id: '420',
-  module_id: '7',
-  quiz_id: '9',
-  assignment_id: '7',
-  folder_id: '301',
-  dest_folder_id: '302',
-  external_tool_id: '17',
-  communication_channel_id: '15',
-  type: 'email',
-  address: 'elena.vasquez@northwind.example.edu',
-  notification: 'new_announcement',
-  date: '2026-09-12',
-  grader_id: '7',
-  submission_id: '501',
-  full_path: 'handouts',
-  id: '7',
-  category: 'x',
-};
+const SEEDED: Record<string, string> = { ...DEFAULTS, full_path: 'handouts', id: '7', category: 'x' };
 
 test('Object.prototype names in path values, parameter names, bracket keys, values and JSON keys are never a 500, and change no prototype', () =>
   withMock(async (call) => {
