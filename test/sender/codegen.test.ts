@@ -3,24 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Script } from 'node:vm';
 import { toCode } from '../../server/src/sender/codegen';
-import { prepareRequest } from '../../server/src/sender/prepare';
 import { carriesSecret } from '../../server/src/sender/secrets';
-import { doc, testChecker } from './server';
-
-const TOKEN = 'Code-Token-1234567';
-const PROD_TOKEN = 'prod-token-7654321';
-const ANSWER = 'pa55 w0rd/answer';
-const environments = {
-  environments: { local: { base_url: 'http://127.0.0.1:4010', token: TOKEN }, prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN } },
-  selected: 'local',
-};
-const system = { processEnv: { LPREQ_TOKEN: TOKEN }, dotenv: { PROD_API_TOKEN: PROD_TOKEN } };
-
-function prepared(text: string) {
-  const r = prepareRequest(testChecker(), doc(text), 0, { environments, system, prompts: new Map([['password', ANSWER]]) });
-  assert.ok(r.ok, r.ok ? '' : r.error);
-  return r;
-}
+import { ANSWER, PROD_TOKEN, prepared, TOKEN } from './secretRequests';
 
 const CASES: [string, string][] = [
   ['a plain GET', 'GET /api/v1/courses/1/modules\n'],

@@ -5,15 +5,7 @@ import { toCurl } from '../../server/src/sender/curl';
 import { prepareRequest } from '../../server/src/sender/prepare';
 import { carriesSecret } from '../../server/src/sender/secrets';
 import { doc, testChecker } from './server';
-
-const TOKEN = 'Curl-Token-1234567';
-const PROD_TOKEN = 'prod-token-7654321';
-const ANSWER = 'pa55 w0rd/answer';
-const environments = {
-  environments: { local: { base_url: 'http://127.0.0.1:4010', token: TOKEN }, prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN } },
-  selected: 'local',
-};
-const system = { processEnv: { LPREQ_TOKEN: TOKEN }, dotenv: { PROD_API_TOKEN: PROD_TOKEN } };
+import { ANSWER, PROD_TOKEN, prepared, system, TOKEN } from './secretRequests';
 
 const CASES: [string, string][] = [
   ['{{token}} in the query', 'GET /api/v1/courses/1/modules?access_token={{token}}\n'],
@@ -25,12 +17,6 @@ const CASES: [string, string][] = [
   ['a secret prompt answer in a header', '# @prompt password\nGET /api/v1/courses/1/modules\nX-Pass: {{password}}\n'],
   ["another environment's token through $dotenv", 'GET /api/v1/courses/1/modules?t={{$dotenv PROD_API_TOKEN}}\n'],
 ];
-
-function prepared(text: string) {
-  const r = prepareRequest(testChecker(), doc(text), 0, { environments, system, prompts: new Map([['password', ANSWER]]) });
-  assert.ok(r.ok, r.ok ? '' : r.error);
-  return r;
-}
 
 for (const [label, text] of CASES) {
   test(`Copy as cURL without the token writes no secret: ${label}`, () => {
