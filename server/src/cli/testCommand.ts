@@ -8,7 +8,7 @@
  * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
  * could not be read, a run cancelled).
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, type Environments } from '../core/index';
 import { startMockRun, type MockRun } from '../mockRun';
@@ -42,8 +42,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
   }
 }
 
-/** What sending one file's requests takes: the sender's setup, with the mock's environments when it runs. */
-interface FileSetup {
+/** What sending the requests of one folder's files takes: the sender's setup, with the mock's environments when it runs. */
+interface FolderSetup {
   setup: SendSetup;
   environments: Environments;
   /** Tokens that must not go anywhere in this run (a real one, when the mock gets its own). */
@@ -97,11 +97,14 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       `no request file to run in ${args.positionals.join(' ')}: ${ignored.length > 0 ? 'every one is left out by .lpreqtestignore' : 'none found'}`,
     );
 
-  // Each file's environment is settled before anything is sent, as `lpreq send` settles it: a
-  // broken environment file, an unknown --env or an unusable token stops the run here.
-  const setups = new Map<Input, FileSetup>();
-  const warned = new Set<string>();
+  // Each folder's environment is settled before anything is sent, as `lpreq send` settles it
+  // (all it finds depends on the folder of the file): a broken environment file, an unknown
+  // --env or an unusable token stops the run here.
+  const setups = new Map<string, FolderSetup>();
+  const folderOf = (input: Input) => dirname(input.absolute ?? resolve(io.cwd, '-'));
   for (const input of inputs) {
+    const folder = folderOf(input);
+    if (setups.has(folder)) continue;
     let setup: SendSetup;
     try {
       // Standard input has no file: its environment is the working folder's.
@@ -110,12 +113,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       if (e instanceof SetupError) throw new UsageError(e.message);
       throw e;
     }
-    for (const w of setup.warnings) {
-      if (!warned.has(w)) io.stderr(`lpreq: ${w}\n`);
-      warned.add(w);
-    }
+    for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
     const foreign = mock ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
-    setups.set(input, { setup, environments: setup.environments, foreign });
+    setups.set(folder, { setup, environments: setup.environments, foreign });
   }
 
   let running: MockRun | undefined;
@@ -149,7 +149,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
         yield { file: input.display, problem: read.problem };
         continue;
       }
-      const { setup, environments } = setups.get(input) as FileSetup;
+      const { setup, environments } = setups.get(folderOf(input)) as FolderSetup;
       yield {
         file: input.display,
         text: read.text,
