@@ -806,7 +806,10 @@ async function main(): Promise<number> {
   });
 
   await check('Send All Requests in File ends with a run summary that counts a failed assertion as a failure', async () => {
-    // assertions.lpreq is the active editor: three requests, one whose assertion fails, one the fake API does not know.
+    // assertions.lpreq, in front again (the last check left the response view focused): three
+    // requests, one whose assertion fails, one the fake API does not know.
+    await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
     await runCommand(page, 'lpreq: Send All Requests in File');
     const f = await responseFrame(page, /of 3 passed/, 60_000);
     const status = await f.locator('.status').first().innerText();
