@@ -43,13 +43,25 @@ const MAX_ENTRIES = 10_000;
 interface Verdicts {
   /** Whether they depend on the endpoint the request matched: only a PATH into the body does. */
   readonly onEndpoint: boolean;
-  /** By the documented path the request matched (undefined: none, or it does not matter). */
-  readonly byPath: Map<EndpointPath | undefined, readonly Diagnostic[]>;
+  /** What they give when the endpoint does not matter, or under a request that matched none; undefined until asked. */
+  anywhere: readonly Diagnostic[] | undefined;
+  /** What they give by the documented path the request matched, when that matters. */
+  byPath: Map<EndpointPath, readonly Diagnostic[]> | undefined;
 }
 
 /** A line's verdicts, with the line read (offsets from its first character). */
 interface LineVerdicts extends Verdicts {
   readonly read: AssertionParse;
+}
+
+/** The verdicts kept for the request under the documented path `path` (undefined: a path does not matter, or none matched). */
+function kept(known: Verdicts, path: EndpointPath | undefined): readonly Diagnostic[] | undefined {
+  return path === undefined ? known.anywhere : known.byPath?.get(path);
+}
+
+function keep(known: Verdicts, path: EndpointPath | undefined, found: readonly Diagnostic[]): void {
+  if (path === undefined) known.anywhere = found;
+  else (known.byPath ??= new Map()).set(path, found);
 }
 
 /**
@@ -78,17 +90,17 @@ export class AssertionVerdicts {
     let known = this.sections.get(section);
     if (known === undefined) {
       if (this.sections.size >= MAX_ENTRIES) this.sections.clear();
-      known = { onEndpoint: false, byPath: new Map() };
-      for (let i = 0; i < lines.length && !known.onEndpoint; i += 2) {
-        if (this.line(block.text.slice(lines[i], lines[i + 1])).onEndpoint) known = { onEndpoint: true, byPath: known.byPath };
-      }
+      let onEndpoint = false;
+      for (let i = 0; i < lines.length && !onEndpoint; i += 2) onEndpoint = this.line(block.text.slice(lines[i], lines[i + 1])).onEndpoint;
+      known = { onEndpoint, anywhere: undefined, byPath: undefined };
       this.sections.set(tableKey(section), known);
     }
-    const key = known.onEndpoint ? check?.path : undefined;
-    let found = known.byPath.get(key);
+    // Looked up without a closure or an object made: this runs for every block that has assertions.
+    const path = known.onEndpoint ? check?.path : undefined;
+    let found = kept(known, path);
     if (found === undefined) {
-      found = this.checkSection(block, key === undefined ? undefined : check);
-      known.byPath.set(key, found);
+      found = this.checkSection(block, path === undefined ? undefined : check);
+      keep(known, path, found);
     }
     for (let k = 0; k < found.length; k++) out.push(placed(found[k], from));
   }
@@ -99,11 +111,11 @@ export class AssertionVerdicts {
     let out: Diagnostic[] | undefined;
     for (let i = 0; i < lines.length; i += 2) {
       const known = this.line(block.text.slice(lines[i], lines[i + 1]));
-      const key = known.onEndpoint ? check?.path : undefined;
-      let found = known.byPath.get(key);
+      const path = known.onEndpoint ? check?.path : undefined;
+      let found = kept(known, path);
       if (found === undefined) {
-        found = verdictOf(known.read, this.catalog, key === undefined ? undefined : check);
-        known.byPath.set(key, found);
+        found = verdictOf(known.read, this.catalog, path === undefined ? undefined : check);
+        keep(known, path, found);
       }
       for (let k = 0; k < found.length; k++) (out ??= []).push(placed(found[k], lines[i] - lines[0]));
     }
@@ -116,7 +128,7 @@ export class AssertionVerdicts {
     if (known === undefined) {
       if (this.lines.size >= MAX_ENTRIES) this.lines.clear();
       const read = readAssertion(text, 0, text.length, 0);
-      known = { read, onEndpoint: onEndpoint(read), byPath: new Map() };
+      known = { read, onEndpoint: onEndpoint(read), anywhere: undefined, byPath: undefined };
       this.lines.set(tableKey(text), known);
     }
     return known;
