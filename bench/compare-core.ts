@@ -7,7 +7,7 @@
  * drift of the machine's speed reaches both builds alike; the figures are medians of every
  * run (and the fastest), in wall-clock and in CPU time, and the ratio B/A of each mode is
  * given with the spread of the per-round ratios. `LPREQ_BENCH_ASSERTIONS=3` gives each request
- * three assertion lines.
+ * three assertion lines, and `LPREQ_BENCH_DISTINCT=1` makes them differ from request to request.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -53,12 +53,14 @@ function main() {
   const count = Number(process.env.LPREQ_BENCH_REQUESTS ?? 10000);
   // LPREQ_BENCH_ASSERTIONS=3: each request carries that many assertion lines (issue 19).
   const assertions = Number(process.env.LPREQ_BENCH_ASSERTIONS ?? 0);
+  // LPREQ_BENCH_DISTINCT=1: no two requests share their status and duration lines.
+  const distinct = process.env.LPREQ_BENCH_DISTINCT === '1';
   const builds = { A: join(resolve(a), 'dist', 'library.js'), B: join(resolve(b), 'dist', 'library.js') };
   mkdirSync(DATA, { recursive: true });
   const library = createRequire(import.meta.filename)(builds.B) as typeof import('../server/src/library');
-  const file = join(DATA, `compare-${count}${assertions > 0 ? `-${assertions}-assertions` : ''}.lpreq`);
+  const file = join(DATA, `compare-${count}${assertions > 0 ? `-${assertions}-assertions` : ''}${distinct ? '-distinct' : ''}.lpreq`);
   const catalog = library.bundledCatalog();
-  writeFileSync(file, toLpreq(generateRequests(catalog, count), { catalog, assertions }));
+  writeFileSync(file, toLpreq(generateRequests(catalog, count), { catalog, assertions, distinct }));
   const script = join(DATA, 'compare-child.cjs');
   writeFileSync(script, CHILD);
   const clocks = ['wall', 'cpu'] as const;

@@ -96,8 +96,13 @@ function assertionsFor(catalog: Catalog, endpoint: Endpoint, rnd: () => number):
   return out;
 }
 
-/** The requests as an .lpreq file; with `catalog` and `assertions`, each request carries that many assertion lines (up to three). */
-export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catalog; assertions?: number } = {}): string {
+/**
+ * The requests as an .lpreq file; with `catalog` and `assertions`, each request carries that
+ * many assertion lines (up to three). With `distinct`, no two requests share their status and
+ * duration lines (`?? status != 1000N`, `?? duration < 2000N`): a file where a checker has no
+ * line it has seen before.
+ */
+export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catalog; assertions?: number; distinct?: boolean } = {}): string {
   const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
   const rnd = random(11);
   requests.forEach((r, i) => {
@@ -106,7 +111,13 @@ export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catal
     );
     for (const [k, v] of r.params) parts.push(`${k} = ${v}\n`);
     const endpoint = options.catalog?.endpointById.get(r.endpoint);
-    if (endpoint && options.assertions) for (const line of assertionsFor(options.catalog!, endpoint, rnd).slice(0, options.assertions)) parts.push(`${line}\n`);
+    if (endpoint && options.assertions) {
+      for (const line of assertionsFor(options.catalog!, endpoint, rnd).slice(0, options.assertions)) {
+        parts.push(
+          `${options.distinct ? line.replace(/^\?\? status == \d+$/, `?? status != ${10000 + i}`).replace(/^\?\? duration < 2000$/, `?? duration < ${20000 + i}`) : line}\n`,
+        );
+      }
+    }
     parts.push('\n');
   });
   return parts.join('');

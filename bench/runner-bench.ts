@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { bundledCatalog } from '../server/src/catalogData';
-import { Checker, parseDocument, type Assertion } from '../server/src/core/index';
+import { assertionsOf, Checker, parseDocument, type Assertion } from '../server/src/core/index';
 import { startMock } from '../server/src/mock/index';
 import { evaluateAssertion, prepareRequest, requestBlocks, runTests, sendBlock, sendPrepared } from '../server/src/sender/index';
 
@@ -133,7 +133,7 @@ export async function runRunnerBench(): Promise<RunnerBench> {
 
   // The runner's own work on one response, alone: its five assertions evaluated, what they show scrubbed.
   const sample = await sendPrepared(prepared[2], { token: mock.token });
-  const assertions = document.blocks[requestBlocks(document)[2]].block.assertions.map((a) => a.assertion as Assertion);
+  const assertions = assertionsOf(document.blocks[requestBlocks(document)[2]].block).map((a) => a.assertion as Assertion);
   const evaluate = () => assertions.map((a) => evaluateAssertion(a, sample, a.expected?.text, { secrets: [mock.token] }));
   for (let k = 0; k < 2000; k++) evaluate();
   const evaluations: number[] = [];

@@ -334,7 +334,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const secrets = [token, ...foreignSecrets, ...result.secretValues];
     // The request's assertions, evaluated as a test run evaluates them (the runner's own step).
     const assertions =
-      parsed.blocks[r.blockIndex].block.assertions.length > 0 && result.response
+      parsed.blocks[r.blockIndex].block.assertionLines.length > 0 && result.response
         ? sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
             checker,
             lines: new LineIndex(parsed.text),

@@ -1,7 +1,7 @@
 /** The parser: structure, offsets, line endings, recovery and block reuse. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDocument, parseBlock, findVariableReferences, blockBoundaries, requestTarget, targetOffset } from '../../server/src/core/parser';
+import { assertionsOf, parseDocument, parseBlock, findVariableReferences, blockBoundaries, requestTarget, targetOffset } from '../../server/src/core/parser';
 
 const slice = (text: string, t: { start: number; end: number }) => text.slice(t.start, t.end);
 
@@ -197,12 +197,14 @@ test('assertion lines are taken out of the block wherever they stand after the r
     b.headers.map((h) => h.name.text),
     ['Accept', 'X-Trace'],
   );
-  assert.equal(b.assertions.length, 4);
+  assert.equal(assertionsOf(b).length, 4);
   assert.deepEqual(
-    b.assertions.slice(0, 3).map((a) => a.assertion && slice(withAssertions, a.assertion)),
+    assertionsOf(b)
+      .slice(0, 3)
+      .map((a) => a.assertion && slice(withAssertions, a.assertion)),
     ['?? status == 200', '?? header content-type includes json', '?? body $.name == Week 5'],
   );
-  const bad = b.assertions[3];
+  const bad = assertionsOf(b)[3];
   assert.ok(bad.problem);
   assert.equal(slice(withAssertions, bad.problem), 'bogus');
 });
@@ -224,13 +226,13 @@ test('an assertion line inside a multi-line JSON body is left out of the body, o
   assert.ok(b.jsonBody);
   assert.deepEqual(JSON.parse(b.jsonBody.text), { attempt: 1, quiz_submissions: [] });
   assert.equal(b.jsonBody.text.length, b.jsonBody.end - b.jsonBody.start);
-  assert.equal(b.assertions.length, 2);
-  assert.ok(b.assertions.every((a) => a.assertion !== undefined));
+  assert.equal(assertionsOf(b).length, 2);
+  assert.ok(assertionsOf(b).every((a) => a.assertion !== undefined));
 });
 
 test('a block without assertion lines has none, and ?? before the request line is not one', () => {
-  assert.deepEqual(parseBlock('GET /api/v1/courses/1/modules\n').assertions, []);
+  assert.deepEqual(assertionsOf(parseBlock('GET /api/v1/courses/1/modules\n')), []);
   const b = parseBlock('?? status == 200\nGET /api/v1/courses/1/modules\n');
-  assert.deepEqual(b.assertions, []);
+  assert.deepEqual(assertionsOf(b), []);
   assert.ok(b.problems.length > 0);
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertionsOf } from '../../server/src/core/parser';
 import { codeActions } from '../../server/src/core/codeActions';
 import { complete } from '../../server/src/core/completion';
 import { formatDocument } from '../../server/src/core/formatting';
@@ -139,7 +140,7 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
       ...d.blocks.flatMap((b) => b.block.params.map((p) => p.value.text)),
       // An assertion keeps its meaning: its field, header name, path, operator and EXPECTED as written.
       ...d.blocks.flatMap((b) =>
-        b.block.assertions.map((x) => {
+        assertionsOf(b.block).map((x) => {
           const a = x.assertion;
           if (!a) return `problem: ${x.problem.message}`;
           const f = a.field;

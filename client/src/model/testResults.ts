@@ -5,7 +5,7 @@
  * state and messages of those tests. The runner is the one `lpreq test` uses; this only maps
  * what it reports. Lines here are 0-based, as the editor counts them.
  */
-import { lineOfOffset, lineStarts, type LpreqDocument } from '../../../server/src/core/index';
+import { assertionsOf, lineOfOffset, lineStarts, type LpreqDocument } from '../../../server/src/core/index';
 import type { AssertionResult, RequestResult } from '../../../server/src/sender/index';
 
 export interface TestAssertion {
@@ -36,7 +36,7 @@ export function testRequests(document: LpreqDocument, named: readonly { name: st
   const out: TestRequest[] = [];
   for (const { name, blockIndex } of named) {
     const { start, block } = document.blocks[blockIndex];
-    if (!block.request || block.assertions.length === 0) continue;
+    if (!block.request || block.assertionLines.length === 0) continue;
     const count = (seen.get(name) ?? 0) + 1;
     seen.set(name, count);
     const id = count === 1 ? name : `${name} #${count}`;
@@ -47,7 +47,7 @@ export function testRequests(document: LpreqDocument, named: readonly { name: st
       blockIndex,
       line: lineOfOffset(starts, start + block.request.start),
       endLine: lineOfOffset(starts, Math.max(start, end)),
-      assertions: block.assertions.map((a, k) => {
+      assertions: assertionsOf(block).map((a, k) => {
         const span = a.assertion ?? a.problem;
         return { id: `${id}/${k}`, label: block.text.slice(span.start, span.end).trim(), line: lineOfOffset(starts, start + span.start) };
       }),

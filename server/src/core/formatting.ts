@@ -5,7 +5,7 @@
  * around them are (an assertion's EXPECTED is kept as written, its inner spaces too; a line
  * that cannot be read as an assertion is left alone).
  */
-import type { LpreqDocument } from './parser';
+import { assertionsOf, type LpreqDocument } from './parser';
 import type { TextEdit } from './codeActions';
 
 export function formatDocument(doc: LpreqDocument): TextEdit[] {
@@ -38,7 +38,7 @@ export function formatDocument(doc: LpreqDocument): TextEdit[] {
       const value = p.value.text;
       replaceLine(start + lineStart, start + lineEndOf(p.start), value ? `${lead}${p.name.text} = ${value}` : `${lead}${p.name.text} =`);
     }
-    for (const read of block.assertions) {
+    for (const read of assertionsOf(block)) {
       const a = read.assertion;
       if (!a) continue;
       const f = a.field;

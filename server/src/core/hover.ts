@@ -7,7 +7,7 @@
 import { lookupParameter } from './catalog/parameters';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
-import { findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
+import { assertionsOf, findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
 import { CODES } from './codes';
@@ -41,7 +41,7 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   if (variable)
     return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
 
-  const assertion = block.assertions.find((a) => a.assertion !== undefined && rel >= a.assertion.start && rel <= a.assertion.end)?.assertion;
+  const assertion = assertionsOf(block).find((a) => a.assertion !== undefined && rel >= a.assertion.start && rel <= a.assertion.end)?.assertion;
   if (assertion) return shift(hoverAssertion(ctx, block, assertion, rel));
 
   const request = block.request;

@@ -13,7 +13,7 @@
 import { readsVariables, requestNamesOf } from './checker';
 import { lookupParameter } from './catalog/parameters';
 import type { ServiceContext } from './documentIndex';
-import { findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
+import { assertionsOf, findVariableReferences, promptVariables, type Block, type LpreqDocument } from './parser';
 import { parseRequestReference } from './variables';
 import { nameSpan } from './assertion';
 import type { Endpoint } from './catalog/catalog';
@@ -81,7 +81,7 @@ export function blockSemanticTokens(ctx: ServiceContext, block: Block, fileNames
     }
   }
 
-  if (block.assertions.length > 0) assertionTokens(ctx, block, endpoint, out);
+  if (block.assertionLines.length > 0) assertionTokens(ctx, block, endpoint, out);
   if (block.text.includes('{{')) variableTokens(ctx, block, fileNames, out);
   // A token is on one line of the editor, which breaks lines at a lone \r too.
   return out.filter((t) => !/[\r\n]/.test(block.text.slice(t.start, t.end))).sort((a, b) => a.start - b.start);
@@ -130,7 +130,7 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
  * "or null". A line that cannot be read, or an EXPECTED with a `{{variable}}`, is the grammar's.
  */
 function assertionTokens(ctx: ServiceContext, block: Block, endpoint: Endpoint | undefined, out: SemanticToken[]) {
-  for (const read of block.assertions) {
+  for (const read of assertionsOf(block)) {
     const a = read.assertion;
     if (!a) continue;
     const field = a.field;

@@ -70,7 +70,8 @@ export function checkHttpRequest(checker: Checker, request: { method: string; pa
     params,
     jsonBody,
     bodyStart: requestLine.end + 1,
-    assertions: [],
+    assertionLines: [],
+    assertionsRead: undefined,
     scriptSets: [],
     problems: [],
   };

@@ -10,14 +10,24 @@
  * code that knows an endpoint. Where the docs do not show a value's inside, or the request
  * matches no documented endpoint, a PATH is not checked at all.
  */
-import { canonicalOperator, nameSpan, type Assertion, type AssertionOperator, type Expected, type JsonPathSegment } from '../assertion';
-import type { Catalog } from '../catalog/catalog';
+import {
+  canonicalOperator,
+  nameSpan,
+  readAssertion,
+  type Assertion,
+  type AssertionOperator,
+  type AssertionParse,
+  type Expected,
+  type JsonPathSegment,
+} from '../assertion';
+import type { Catalog, EndpointPath } from '../catalog/catalog';
 import { SCALAR_TYPES, walkPath, type PlaceType } from '../catalog/resources';
 import type { Block } from '../parser';
 import { enumSuggestions } from '../suggest';
 import { isNearMiss } from '../catalog/parameters';
 import { isDate, isDateTime, typeProblem } from '../values';
-import { diag, type Diagnostic, type DiagnosticData } from './diagnostics';
+import { tableKey } from '../tableKey';
+import { diag, NO_DIAGNOSTICS, type Diagnostic, type DiagnosticData } from './diagnostics';
 import type { RequestCheck } from './context';
 
 /** The operators that order their operands: they need a number, an integer, a DateTime or a Date. */
@@ -26,14 +36,122 @@ const ORDERING: ReadonlySet<AssertionOperator> = new Set(['<', '<=', '>', '>='])
 const NUMERIC: ReadonlySet<string> = new Set(['integer', 'number']);
 const TEMPORAL: ReadonlySet<string> = new Set(['DateTime', 'Date']);
 
-/** Checks every assertion line of a block. `check` is what the checks share when the request matched a documented endpoint. */
-export function checkAssertions(block: Block, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {
-  const assertions = block.assertions;
-  for (let i = 0; i < assertions.length; i++) {
-    const read = assertions[i];
-    if (read.problem) out.push(diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end));
-    else checkAssertion(read.assertion, catalog, check, out);
+/** The entries kept in each of a checker's tables: past this many, a table starts again. */
+const MAX_ENTRIES = 10_000;
+
+/** What the check of a line or of a block's assertion lines found, offsets from the first character of the text checked. */
+interface Verdicts {
+  /** Whether they depend on the endpoint the request matched: only a PATH into the body does. */
+  readonly onEndpoint: boolean;
+  /** What they give when the endpoint does not matter, or under a request that matched none; undefined until asked. */
+  anywhere: readonly Diagnostic[] | undefined;
+  /** What they give by the documented path the request matched, when that matters. */
+  byPath: Map<EndpointPath, readonly Diagnostic[]> | undefined;
+}
+
+/** A line's verdicts, with the line read (offsets from its first character). */
+interface LineVerdicts extends Verdicts {
+  readonly read: AssertionParse;
+}
+
+/** The verdicts kept for the request under the documented path `path` (undefined: a path does not matter, or none matched). */
+function kept(known: Verdicts, path: EndpointPath | undefined): readonly Diagnostic[] | undefined {
+  return path === undefined ? known.anywhere : known.byPath?.get(path);
+}
+
+function keep(known: Verdicts, path: EndpointPath | undefined, found: readonly Diagnostic[]): void {
+  if (path === undefined) known.anywhere = found;
+  else (known.byPath ??= new Map()).set(path, found);
+}
+
+/**
+ * The checks of assertion lines, kept by the text as written. A file repeats its assertion
+ * lines: `?? status == 200` and `?? duration < 2000` under every request, the same lines
+ * under each request to an endpoint. What they find depends on nothing but their text and,
+ * for a PATH into the body, the documented path the request matched (which gives the
+ * endpoint, what it returns and how messages name it). So a block's assertion lines, from
+ * the first to the last, are looked up at once by their text; a text not seen before is
+ * checked line by line, each line looked up in turn; a line not seen before is read and
+ * checked. A line seen before is neither read nor checked again, and the tree reads its
+ * lines only when asked (`assertionsOf`). One pair of tables a checker, since the verdicts
+ * come from its catalog; each bounded, emptied when full.
+ */
+export class AssertionVerdicts {
+  private readonly sections = new Map<string, Verdicts>();
+  private readonly lines = new Map<string, LineVerdicts>();
+
+  constructor(private readonly catalog: Catalog) {}
+
+  /** Checks every assertion line of a block. `check` is what the checks share when the request matched a documented endpoint. */
+  checkBlock(block: Block, check: RequestCheck | undefined, out: Diagnostic[]): void {
+    const lines = block.assertionLines;
+    const from = lines[0];
+    const section = block.text.slice(from, lines[lines.length - 1]);
+    let known = this.sections.get(section);
+    if (known === undefined) {
+      if (this.sections.size >= MAX_ENTRIES) this.sections.clear();
+      let onEndpoint = false;
+      for (let i = 0; i < lines.length && !onEndpoint; i += 2) onEndpoint = this.line(block.text.slice(lines[i], lines[i + 1])).onEndpoint;
+      known = { onEndpoint, anywhere: undefined, byPath: undefined };
+      this.sections.set(tableKey(section), known);
+    }
+    // Looked up without a closure or an object made: this runs for every block that has assertions.
+    const path = known.onEndpoint ? check?.path : undefined;
+    let found = kept(known, path);
+    if (found === undefined) {
+      found = this.checkSection(block, path === undefined ? undefined : check);
+      keep(known, path, found);
+    }
+    for (let k = 0; k < found.length; k++) out.push(placed(found[k], from));
   }
+
+  /** The diagnostics of a block's assertion lines, offsets from the first one's start. */
+  private checkSection(block: Block, check: RequestCheck | undefined): readonly Diagnostic[] {
+    const lines = block.assertionLines;
+    let out: Diagnostic[] | undefined;
+    for (let i = 0; i < lines.length; i += 2) {
+      const known = this.line(block.text.slice(lines[i], lines[i + 1]));
+      const path = known.onEndpoint ? check?.path : undefined;
+      let found = kept(known, path);
+      if (found === undefined) {
+        found = verdictOf(known.read, this.catalog, path === undefined ? undefined : check);
+        keep(known, path, found);
+      }
+      for (let k = 0; k < found.length; k++) (out ??= []).push(placed(found[k], lines[i] - lines[0]));
+    }
+    return out ?? NO_DIAGNOSTICS;
+  }
+
+  /** A line's entry: read at the first sight of its text. */
+  private line(text: string): LineVerdicts {
+    let known = this.lines.get(text);
+    if (known === undefined) {
+      if (this.lines.size >= MAX_ENTRIES) this.lines.clear();
+      const read = readAssertion(text, 0, text.length, 0);
+      known = { read, onEndpoint: onEndpoint(read), anywhere: undefined, byPath: undefined };
+      this.lines.set(tableKey(text), known);
+    }
+    return known;
+  }
+}
+
+/** Whether what a line's check finds depends on the endpoint its request matched: a PATH into the body does. */
+function onEndpoint(read: AssertionParse): boolean {
+  const field = read.assertion?.field;
+  return field !== undefined && field.kind === 'body' && field.path !== undefined;
+}
+
+/** The diagnostics of one assertion line read (offsets as its read has them). */
+function verdictOf(read: AssertionParse, catalog: Catalog, check: RequestCheck | undefined): readonly Diagnostic[] {
+  if (read.problem) return [diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end)];
+  const out: Diagnostic[] = [];
+  checkAssertion(read.assertion, catalog, check, out);
+  return out.length > 0 ? out : NO_DIAGNOSTICS;
+}
+
+/** A diagnostic of the table, moved to where its line stands: always a new object, since the table's are shared. */
+function placed(d: Diagnostic, by: number): Diagnostic {
+  return { ...d, start: d.start + by, end: d.end + by };
 }
 
 function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | undefined, out: Diagnostic[]): void {

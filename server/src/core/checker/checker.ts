@@ -14,7 +14,7 @@ import { checkTarget } from './path';
 import { NO_PARAMS, type RequestCheck } from './context';
 import { checkJsonBody, guardDepth } from './jsonBody';
 import { checkParameters } from './parameters';
-import { checkAssertions } from './assertions';
+import { AssertionVerdicts } from './assertions';
 
 export class Checker {
   readonly matcher: EndpointMatcher;
@@ -27,9 +27,12 @@ export class Checker {
    * checkDocument's).
    */
   private readonly walk = new RequestsBefore(emptyScope());
+  /** The assertion lines checked so far, by their text as written. */
+  private readonly assertionVerdicts: AssertionVerdicts;
 
   constructor(readonly catalog: Catalog) {
     this.matcher = new EndpointMatcher(catalog);
+    this.assertionVerdicts = new AssertionVerdicts(catalog);
   }
 
   /** Checks a whole text (parse + check). */
@@ -185,7 +188,7 @@ export class Checker {
     if (block.metadata.length > 0) checkDurations(block, out);
     const check = checkTarget(this.matcher, block, scope, out);
     if (check) checkSent(check);
-    if (block.assertions.length > 0) checkAssertions(block, this.catalog, check, out);
+    if (block.assertionLines.length > 0) this.assertionVerdicts.checkBlock(block, check, out);
     return check?.endpoint;
   }
 }

@@ -2,10 +2,11 @@
  * The checks of a block's text that need no endpoint: variable references, an access token
  * written in a header, the durations of its metadata, and which parts of the block are sent.
  */
-import { promptVariables, type Block } from '../parser';
+import { assertionsOf, promptVariables, type Block } from '../parser';
 import { DURATION_KEYS, parseDuration } from '../metadata';
 import { isSystemVariable, parseRequestReference } from '../variables';
 import { diag, type Diagnostic } from './diagnostics';
+import { tableKey } from '../tableKey';
 import { scopeHasRequest, scopeHasValue, type VariableScope } from './scope';
 import { NO_PARAMS } from './context';
 
@@ -68,7 +69,7 @@ function kindOf(expression: string): ExpressionKind {
     kind = ref ? { kind: 'request', name: ref.name } : { kind: 'name' };
   }
   if (expressionKinds.size > 10_000) expressionKinds.clear();
-  expressionKinds.set(expression, kind);
+  expressionKinds.set(tableKey(expression), kind);
   return kind;
 }
 
@@ -120,7 +121,7 @@ export function checkDurations(block: Block, out: Diagnostic[]): void {
 /** Whether [start, end) of a block stands where `{{variables}}` are read: a part that is sent, or an assertion's EXPECTED. */
 export function readsVariables(block: Block, start: number, end: number): boolean {
   if (isSentRange(block, start, end)) return true;
-  const assertions = block.assertions;
+  const assertions = assertionsOf(block);
   for (let i = 0; i < assertions.length; i++) {
     const expected = assertions[i].assertion?.expected;
     if (expected && start >= expected.start && end <= expected.end) return true;

@@ -16,6 +16,8 @@ import { parseHead, parseQueryLines } from './head';
 import { parseBody, parseHeaders } from './body';
 import { takeAssertions } from './assertions';
 
+export { assertionsOf } from './assertions';
+
 export * from './tree';
 export * from './queries';
 
@@ -61,7 +63,8 @@ function parseBlockLines(text: string): Block {
     jsonBody: undefined,
     fileBody: undefined,
     bodyStart: undefined,
-    assertions: NONE,
+    assertionLines: NONE,
+    assertionsRead: undefined,
     scriptSets: NONE,
     problems: NONE,
   };
@@ -95,7 +98,8 @@ export function outlineOf(block: Block): Block {
     jsonBody: undefined,
     fileBody: undefined,
     bodyStart: undefined,
-    assertions: NONE,
+    assertionLines: NONE,
+    assertionsRead: undefined,
     scriptSets: block.scriptSets,
     problems: NONE,
   };

@@ -104,11 +104,18 @@ export interface Block {
   /** Blank line between headers and body, when present. */
   bodyStart?: number;
   /**
-   * The assertion lines (`?? FIELD OPERATOR [EXPECTED]`, LPREQ-FORMAT section 6), in order,
-   * each read or the reason it cannot be: they are taken out of the block before its query
-   * lines, headers and body are read, so the lines around them keep their meaning.
+   * Where the assertion lines stand (`?? FIELD OPERATOR [EXPECTED]`, LPREQ-FORMAT section 6):
+   * the start and end of each, in order, two numbers a line. They are taken out of the block
+   * before its query lines, headers and body are read, so the lines around them keep their
+   * meaning. `assertionsOf(block)` reads them.
    */
-  assertions: AssertionParse[];
+  assertionLines: number[];
+  /**
+   * The assertion lines read, each an assertion or the reason it cannot be one: filled by
+   * `assertionsOf` at its first call, not by the parser. A file's check reads most assertion
+   * lines from the checker's table of lines already seen, and never needs them read here.
+   */
+  assertionsRead: AssertionParse[] | undefined;
   /** Variables that JetBrains scripts of this block set (`client.global.set("id", ...)`); lpreq does not run them. */
   scriptSets: ScriptSet[];
   problems: Problem[];

@@ -11,6 +11,7 @@
  * The run reads no history and writes none: what it finds depends on this run alone.
  */
 import {
+  assertionsOf,
   type Catalog,
   type Diagnostic,
   type Environments,
@@ -255,7 +256,7 @@ function errorsByBlock(document: LpreqDocument, diagnostics: Diagnostic[]): Map<
 /** The assertions of a block as results not evaluated (the request was skipped or not sent). */
 function unevaluated(document: LpreqDocument, blockIndex: number, lines: LineIndex, message: string): AssertionResult[] {
   const { start, block } = document.blocks[blockIndex];
-  return block.assertions.map((a) => {
+  return assertionsOf(block).map((a) => {
     const span = a.assertion ?? a.problem;
     const text = block.text.slice(span.start, span.end).trim();
     return { line: lines.at(start + span.start).line, text, passed: false, actual: null, message, start: start + span.start, end: start + span.end };
@@ -412,11 +413,13 @@ async function runRequest(
   // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
   const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
   if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
-  else if (block.assertions.length === 0) {
+  else if (block.assertionLines.length === 0) {
     if (response.status < 200 || response.status >= 300)
       base.failure = { kind: 'status', message: `answered ${response.status}, and a request without assertions passes on 2xx` };
-  } else if (failed > 0)
-    base.failure = { kind: 'assertion', message: `${failed} of ${block.assertions.length} assertion${block.assertions.length === 1 ? '' : 's'} did not hold` };
+  } else if (failed > 0) {
+    const total = base.assertions.length;
+    base.failure = { kind: 'assertion', message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold` };
+  }
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
 }
@@ -449,7 +452,7 @@ export function evaluateBlockAssertions(document: LpreqDocument, blockIndex: num
   }
   const out: AssertionResult[] = [];
   const documentedType = documentedTypes(context.checker.catalog, result.request?.returns ?? null);
-  for (const entry of block.assertions) {
+  for (const entry of assertionsOf(block)) {
     if (entry.problem) {
       const p = entry.problem;
       out.push({
