@@ -19,6 +19,8 @@ import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
+import { CopyCommands } from './copyCommands';
+import { HistoryCommands } from './historyCommands';
 import { TestExplorer } from './testController';
 
 let client: LanguageClient | undefined;
@@ -76,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     documents,
     {
       sendAgain: (ref): Promise<void> => sender.sendAgain(ref),
-      copyCurl: (shown): Promise<void> => sender.copyCurlOf(shown),
+      copyCurl: (shown): Promise<void> => copies.copyCurlOf(shown),
       setToken: (environment) => environments.setToken(false, environment),
       cancel: () => sender.cancel(),
     },
@@ -84,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   const presenter: ResponsePresenter = new ResponsePresenter(responseView, panels, settings);
   const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
+  const copies: CopyCommands = new CopyCommands(environments, settings, (uri) => sender.responsesOf(uri));
+  const history = new HistoryCommands(environments, presenter, historyView, settings, historyStore, (title, task) => sender.run(title, task));
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
   const tests = new TestExplorer(environments, settings, output, (uri, line, result, assertions, o) => sender.showExchange(uri, line, result, assertions, o));
@@ -110,12 +114,12 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.tests.showResponse', (item: unknown) => tests.showResponse(item));
-  register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line)));
+  register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => copies.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
-    const code = await sender.generateCode(...lensArgs(uri, line), language);
+    const code = await copies.generateCode(...lensArgs(uri, line), language);
     if (code) await documents.open(code.name, code.text);
   });
-  register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => sender.copyAsCurl(...lensArgs(uri, line), true));
+  register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => copies.copyAsCurl(...lensArgs(uri, line), true));
   // An environment name as argument (from a key binding's "args") chooses it without the picker.
   register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));
   // An environment name as argument (a response view's "Set Access Token for 'local'") sets that one's.
@@ -131,10 +135,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.response.openRaw', () => responseView.openRaw());
   register('lpreq.response.showDocumentation', (node?: ResponseNode) => responseView.showDocumentation(node));
   register('lpreq.response.clear', () => responseView.clear());
-  register('lpreq.history.resend', (item?: HistoryItem) => (item ? sender.resend(item.id) : undefined));
-  register('lpreq.history.show', (item?: HistoryItem) => (item ? sender.showHistoryEntry(item.id) : undefined));
-  register('lpreq.rerunLastRequest', () => sender.rerunLast());
-  register('lpreq.history.pick', () => sender.pickHistory());
+  register('lpreq.history.resend', (item?: HistoryItem) => (item ? history.resend(item.id) : undefined));
+  register('lpreq.history.show', (item?: HistoryItem) => (item ? history.showHistoryEntry(item.id) : undefined));
+  register('lpreq.rerunLastRequest', () => sender.rerunLast(() => history.resendNewest()));
+  register('lpreq.history.pick', () => history.pickHistory());
   register('lpreq.history.clear', async () => {
     const answer = await vscode.window.showWarningMessage('Clear the lpreq history of this workspace?', { modal: true }, 'Clear');
     if (answer === 'Clear') await historyStore()?.clear();

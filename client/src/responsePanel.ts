@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { DocumentedType, PreparedRequest } from '../../server/src/sender/index';
+import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
 import type { HostMessage, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
@@ -45,6 +46,8 @@ export interface ShownResponse {
    * host for that alone: never sent to the webview.
    */
   curlSecrets?: string[];
+  /** The environment's `$tls` the request was sent with, for the copied command's TLS options. Kept in the extension host too. */
+  curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
 }

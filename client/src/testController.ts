@@ -15,7 +15,7 @@ import type { AssertionResult, RequestResult, RunOptions, SendResult, TestSource
 import type { EnvironmentController } from './environmentController';
 import { assertionOutcome, requestOutcome, testRequests, type Outcome, type TestRequest } from './model/testResults';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import { askPrompt, confirmProtected, load, systemContext } from './sendController';
+import { askPrompt, confirmProtected, load, systemContext } from './sendSupport';
 
 const FILES = '**/*.lpreq';
 const NOT_WALKED = '**/{node_modules,.git}/**';

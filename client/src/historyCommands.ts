@@ -1,0 +1,206 @@
+/**
+ * The history of exchanges in the editor: the quick pick (Ctrl+Alt+H), an entry shown in the
+ * response view, and an entry sent again to the URL it went to, with the chosen
+ * environment's token and `$tls`. Entries are stored without the token or any secret; they
+ * are scrubbed again with the tokens known now before they are shown.
+ */
+import * as vscode from 'vscode';
+import { readBodyFile, workspaceFolder } from '../../server/src/node/index';
+import { own, targetPath } from '../../server/src/core/index';
+import type { HistoryStore, SendResult } from '../../server/src/sender/index';
+import type { EnvironmentController } from './environmentController';
+import type { HistoryView } from './historyView';
+import { needsConfirmation } from './model/environments';
+import { exchangeOptions, type LpreqSettings } from './model/settings';
+import type { ResponsePresenter } from './responsePresenter';
+import { confirmProtected, load, nextTreeIdPrefix } from './sendSupport';
+
+/** Runs a send with its progress and Cancel (SendController.run). */
+type RunWithProgress = (title: string, task: (signal: AbortSignal) => Promise<void>) => Promise<void>;
+
+export class HistoryCommands {
+  constructor(
+    private readonly environments: EnvironmentController,
+    private readonly presenter: ResponsePresenter,
+    private readonly historyView: HistoryView,
+    private readonly settings: () => LpreqSettings,
+    private readonly history: () => HistoryStore | undefined,
+    private readonly run: RunWithProgress,
+  ) {}
+
+  /** The newest exchange of the history sent again: Rerun Last Request after a restart. */
+  async resendNewest(): Promise<void> {
+    const [newest] = (await this.history()?.list(1)) ?? [];
+    if (!newest) {
+      void vscode.window.showInformationMessage('lpreq: nothing was sent yet, so there is no last request to send again.');
+      return;
+    }
+    await this.resend(newest.id);
+  }
+
+  /**
+   * The history as a quick pick (Ctrl+Alt+H): picking an entry shows its answer in the
+   * response view; the entry's button, or Alt+Enter, sends it again.
+   */
+  async pickHistory(): Promise<void> {
+    const store = this.history();
+    if (!store) {
+      void vscode.window.showInformationMessage('lpreq: the history is off (lpreq.historySize is 0).');
+      return;
+    }
+    const { historyItems } = await import('./model/history');
+    const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
+    const icons: Record<string, string> = { pass: 'pass', warning: 'warning', error: 'error', cancelled: 'circle-slash' };
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = historyItems(await store.list()).map((h) => ({
+      id: h.id,
+      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+      description: h.description,
+      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
+      buttons: [rerun],
+    }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
+      return;
+    }
+    const pick = vscode.window.createQuickPick<Item>();
+    pick.title = 'lpreq: History';
+    pick.placeholder = 'Show an answer (Enter), or send the request again (the button at the right of an entry)';
+    pick.matchOnDescription = true;
+    pick.matchOnDetail = true;
+    pick.items = items;
+    const chosen = await new Promise<{ id: string; again: boolean } | undefined>((resolve) => {
+      pick.onDidTriggerItemButton((e) => {
+        resolve({ id: e.item.id, again: true });
+        pick.hide();
+      });
+      pick.onDidAccept(() => {
+        const item = pick.selectedItems[0] ?? pick.activeItems[0];
+        resolve(item ? { id: item.id, again: false } : undefined);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+    pick.dispose();
+    if (!chosen) return;
+    if (chosen.again) await this.resend(chosen.id);
+    else await this.showHistoryEntry(chosen.id);
+  }
+
+  /** Sends a stored exchange again, to the URL it went to; the token is the chosen environment's. */
+  async resend(historyId: string): Promise<void> {
+    const store = this.history();
+    if (!store) return;
+    const { sender, checker, results, trees } = await load();
+    const entry = await store.get(historyId);
+    if (!entry) {
+      void vscode.window.showWarningMessage('lpreq: that exchange is no longer in history.');
+      return;
+    }
+    const { requestFromEntry } = await import('./model/history');
+    const target = targetPath(entry.request.url, () => undefined);
+    const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
+    const envs = this.environments.environments();
+    const base = envs.selected ? own(envs.environments, envs.selected)?.base_url : undefined;
+    let tokenOrigin: string | undefined;
+    try {
+      tokenOrigin = base ? new URL(base).origin : undefined;
+    } catch {
+      tokenOrigin = undefined;
+    }
+    const rebuilt = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin }, (file) => {
+      // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
+      if (entry.file === undefined) return { error: 'the request file it was sent from is not known, so its workspace is not either' };
+      const read = readBodyFile(file, undefined, workspaceFolder(entry.file, this.environments.environmentFiles(vscode.Uri.file(entry.file))));
+      return 'error' in read ? read : { bytes: read.bytes ?? Buffer.from(read.text, 'utf8') };
+    });
+    if ('error' in rebuilt) {
+      void vscode.window.showErrorMessage(`lpreq: cannot send it again: ${rebuilt.error}`);
+      return;
+    }
+    const prepared = rebuilt;
+    if (needsConfirmation(prepared.method, this.environments.isProtected())) {
+      const env = envs.selected ?? '';
+      if (!(await confirmProtected(`'${env}' is a protected environment. Send ${prepared.method} ${prepared.url} to '${env}' again?`))) return;
+    }
+    const key = this.presenter.key(undefined);
+    this.presenter.sending(key, prepared, `Sending ${prepared.method} ${prepared.url} again …`);
+    await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
+      const token = await this.environments.token();
+      const foreignSecrets = await this.environments.otherTokens();
+      // The chosen environment's `$tls`, as for any send.
+      const tls = sender.environmentTls(envs);
+      if ('error' in tls) {
+        void vscode.window.showErrorMessage(`lpreq: not sent: ${tls.error}`);
+        return;
+      }
+      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1, tls: tls.tls });
+      const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
+      const typed = response.ok
+        ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub)
+        : { resource: null, issues: [] };
+      const result: SendResult = {
+        ok: response.ok,
+        request: prepared,
+        response,
+        resource: typed.resource,
+        issues: typed.issues,
+        error: response.error,
+        warnings: response.warnings,
+        diagnostics: [],
+        dependencies: [],
+        secretValues: [],
+      };
+      await store.add(
+        sender.entryFromExchange(prepared, response, {
+          file: entry.file,
+          environment: envs.selected,
+          resource: typed.resource,
+          issues: typed.issues,
+          secrets: [token, ...foreignSecrets],
+          resent: true,
+        }),
+      );
+      const summary = results.summaryFromSend(result, prepared, scrub);
+      const describe = (p: string) => sender.describeAt(checker.catalog, response.ok ? typed.resource : null, p);
+      this.presenter.show({
+        key: this.presenter.key(undefined),
+        summary,
+        tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
+        describe,
+        environment: envs.selected,
+        tokenSet: token !== undefined && token.length > 0,
+        prepared,
+        curlSecrets: foreignSecrets,
+        curlTls: sender.environmentOptions(envs)?.tls,
+      });
+      this.historyView.refresh();
+    });
+  }
+
+  async showHistoryEntry(historyId: string): Promise<void> {
+    const store = this.history();
+    const entry = await store?.get(historyId);
+    if (!entry) return;
+    const { sender, results, trees, checker } = await load();
+    // Stored without the token already; scrubbed again with the tokens known now.
+    const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
+    const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
+    const { localTime } = await import('./model/history');
+    const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;
+    const describe = (p: string) => sender.describeAt(checker.catalog, ok ? (entry.resource ?? null) : null, p);
+    this.presenter.show(
+      {
+        key: this.presenter.key(undefined),
+        summary,
+        tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
+        describe,
+        environment: entry.environment,
+        tokenSet: true,
+        fromHistory: localTime(entry.time, Date.now()),
+      },
+      true,
+    );
+  }
+}

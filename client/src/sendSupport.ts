@@ -1,0 +1,122 @@
+/**
+ * What the editor's ways of sending share: the sender and the catalog loaded on first use,
+ * the request a command is about, a body file read as the command line reads it, the
+ * questions asked before or while sending (a protected environment, a prompt variable), the
+ * system variables' sources, and the ids of response trees.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { bodyFileReader } from '../../server/src/node/index';
+import { Checker, type LpreqDocument } from '../../server/src/core/index';
+import type { BodyFileRead } from '../../server/src/sender/index';
+import type { EnvironmentController } from './environmentController';
+import type { RequestInfo } from './model/requestInfo';
+
+export type SenderModule = typeof import('../../server/src/sender/index');
+type RequestsModule = typeof import('./model/requests');
+type SendResultModule = typeof import('./model/sendResult');
+type TreeModule = typeof import('./model/responseTree');
+
+interface Loaded {
+  sender: SenderModule;
+  requests: RequestsModule;
+  results: SendResultModule;
+  trees: TreeModule;
+  checker: Checker;
+}
+
+/** The sender and the catalog are loaded on first use, not at activation (the core's code runs at activation: the environments use its own-property lookups). */
+let loading: Promise<Loaded> | undefined;
+export function load(): Promise<Loaded> {
+  loading ??= (async () => {
+    const [sender, requests, results, trees, catalog] = await Promise.all([
+      import('../../server/src/sender/index'),
+      import('./model/requests'),
+      import('./model/sendResult'),
+      import('./model/responseTree'),
+      import('../../server/src/catalogData'),
+    ]);
+    return { sender, requests, results, trees, checker: new Checker(catalog.bundledCatalog()) };
+  })();
+  return loading;
+}
+
+/** The document and request a command is about: the code lens's (its document and line), or the cursor's. */
+export async function requestAt(
+  environments: EnvironmentController,
+  uri?: vscode.Uri,
+  line?: number,
+): Promise<{ doc: vscode.TextDocument; parsed: LpreqDocument; request: RequestInfo; all: RequestInfo[] } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const doc = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
+  if (!doc || doc.languageId !== 'lpreq') {
+    void vscode.window.showWarningMessage('lpreq: open a .lpreq file and put the cursor in a request.');
+    return undefined;
+  }
+  const { requests, checker } = await load();
+  const { document: parsed, requests: all } = requests.parseRequests(checker, doc.getText(), environments.environments(doc.uri));
+  const at = typeof line === 'number' ? line : editor && editor.document === doc ? editor.selection.active.line : 0;
+  const request = requests.requestAtLine(all, at);
+  if (!request) {
+    void vscode.window.showWarningMessage('lpreq: this file has no request (a line like GET /api/v1/courses).');
+    return undefined;
+  }
+  return { doc, parsed, request, all };
+}
+
+/** A body file (`< ./body.json`), relative to the request file's folder and inside its workspace, as the command line reads it. */
+export function readBodyFileOf(environments: EnvironmentController, doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
+  if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
+  return bodyFileReader(doc.uri.fsPath, environments.environmentFiles(doc.uri))(file, encoding);
+}
+
+let generation = 0;
+
+/** A prefix for the node ids of the next response tree, so that a new response starts collapsed as it should. */
+export function nextTreeIdPrefix(): string {
+  return `g${++generation}`;
+}
+
+/**
+ * The confirmation of a request that changes data in a protected environment: a modal whose
+ * first button, the one focused and pressed by Enter, is Cancel. VS Code's modal always adds a
+ * button of its own for Escape, which the first item cannot be; it is named Don't Send (as
+ * Save, Don't Save, Cancel), so that no two buttons read the same.
+ */
+export async function confirmProtected(message: string, detail?: string): Promise<boolean> {
+  const cancel: vscode.MessageItem = { title: 'Cancel' };
+  const send: vscode.MessageItem = { title: 'Send' };
+  const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
+  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, cancel, send, close);
+  return answer === send;
+}
+
+/** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */
+export async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
+  return await vscode.window.showInputBox({
+    title: `lpreq: ${q.request} asks for {{${q.name}}}`,
+    prompt: q.description || `The value of {{${q.name}}} for this request`,
+    placeHolder: q.name,
+    password: q.secret,
+    ignoreFocusOut: true,
+  });
+}
+
+/**
+ * What system variables read when the editor sends: the extension host's environment
+ * (`{{$processEnv NAME}}`, `{{$env.NAME}}`), the `.env` file beside the request file
+ * (`{{$dotenv NAME}}`) and the workspace folder (`{{$projectRoot}}`), as the command line does.
+ */
+export function systemContext(doc: { uri: vscode.Uri }, parseDotenv: (text: string) => Record<string, string>) {
+  let dotenv: Record<string, string> = {};
+  if (doc.uri.scheme === 'file') {
+    try {
+      dotenv = parseDotenv(readFileSync(path.join(path.dirname(doc.uri.fsPath), '.env'), 'utf8'));
+    } catch {
+      // No .env file: {{$dotenv NAME}} stays unresolved and says so.
+    }
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
+}
