@@ -86,7 +86,7 @@ export class CopyCommands {
     if (!chosen) return undefined;
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return undefined;
-    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets });
+    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets, tls: copy.tls });
     const what = (copy.prepared.title ?? copy.prepared.name ?? `${copy.prepared.method} ${path.posix.basename(new URL(copy.prepared.url).pathname)}`).replace(
       /[\\/:*?"<>|\r\n]+/g,
       ' ',

@@ -5,13 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { toCode } from '../../server/src/sender/codegen';
 import { prepareRequest } from '../../server/src/sender/prepare';
-import { tempDir } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 import { doc, startServer, testChecker, type TestServer } from '../sender/server';
 
 const TOKEN = 'Run-Code-Token-123456';
@@ -95,3 +97,52 @@ for (const [i, text] of REQUESTS.entries()) {
     assert.equal(got[0].body, r.body?.text ?? '');
   });
 }
+
+test("the generated JavaScript (undici) and Python with the environment's $tls trust the server's certificate and present the client's", async () => {
+  const tlsDir = join(ROOT, 'test', 'fixtures', 'tls');
+  const seen: { authorization?: string; clientCert: boolean }[] = [];
+  const https = createServer(
+    {
+      cert: readFileSync(join(tlsDir, 'cert.pem')),
+      key: readFileSync(join(tlsDir, 'key.pem')),
+      requestCert: true,
+      rejectUnauthorized: true,
+      ca: readFileSync(join(tlsDir, 'client-cert.pem')),
+    },
+    (req, res) => {
+      seen.push({ authorization: req.headers.authorization, clientCert: Boolean((req.socket as { authorized?: boolean }).authorized) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    },
+  );
+  await new Promise<void>((r) => https.listen(0, '127.0.0.1', r));
+  try {
+    const origin = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+    const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, {
+      environments: { environments: { staging: { base_url: origin } }, selected: 'staging' },
+    });
+    assert.ok(r.ok);
+    const tls = { ca: join(tlsDir, 'cert.pem'), cert: join(tlsDir, 'client-cert.pem'), key: join(tlsDir, 'client-key.pem') };
+    // Beside this repository's node_modules, where `import("undici")` finds the package a user installs with npm.
+    const dir = mkdtempSync(join(ROOT, 'test', '.codegen-'));
+    try {
+      const file = join(dir, 'request.mjs');
+      writeFileSync(file, toCode(r.request, 'javascript', { token: TOKEN, tls }));
+      const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN }, timeout: 20_000 });
+      assert.match(stdout, /^200 OK/);
+      assert.deepEqual(seen, [{ authorization: `Bearer ${TOKEN}`, clientCert: true }]);
+      if (requestsInstalled) {
+        // Python's requests, with verify= and cert= from the same settings.
+        const py = join(dir, 'request.py');
+        writeFileSync(py, toCode(r.request, 'python', { token: TOKEN, tls }));
+        const ran = await run('python3', [py], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN }, timeout: 30_000 });
+        assert.match(ran.stdout, /^200 OK/);
+        assert.equal(seen.length, 2);
+        assert.deepEqual(seen[1], { authorization: `Bearer ${TOKEN}`, clientCert: true });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    https.close();
+  }
+});

@@ -439,8 +439,8 @@ export class ServerSending {
 
   /** "Generate Code" of the request at `line`: the program is the answer; it reads the token from LPREQ_TOKEN when it runs. */
   async generateCode(uri: string, line: number, language: CodeLanguage, options: CommandOptions): Promise<{ language: CodeLanguage; code: string }> {
-    const { request, token, secrets } = await this.prepareForCopy(uri, line, options);
-    return { language, code: toCode(request, language, { token, secrets }) };
+    const { request, token, secrets, tls } = await this.prepareForCopy(uri, line, options);
+    return { language, code: toCode(request, language, { token, secrets, tls }) };
   }
 
   /**

@@ -4,6 +4,8 @@
  * it from the environment when it runs (`process.env.LPREQ_TOKEN`, `os.environ["LPREQ_TOKEN"]`),
  * and every other secret the request carries is written `***` (the one scrubber of secrets.ts).
  */
+import type { TlsSettings } from '../node/index';
+import { tlsFor } from './curl';
 import { tokenAllowed } from './outgoing';
 import type { PreparedRequest } from './prepare';
 import { scrubSecrets } from './secrets';
@@ -15,6 +17,11 @@ export interface CodeOptions {
   token?: string;
   /** The other secrets the request may carry: written `***`. */
   secrets?: (string | undefined)[];
+  /**
+   * The environment's `$tls` (its paths absolute): the program trusts, presents and checks
+   * certificates as the sender would, where the sender would (https to base_url's origin).
+   */
+  tls?: TlsSettings;
 }
 
 /** Where the token stood in a text, until the text is written as code. */
@@ -68,11 +75,17 @@ function title(prepared: PreparedRequest): string {
 function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   const e = (t: string) => expression(t, JAVASCRIPT, options);
   const { headers, token } = headersOf(prepared);
+  // Node's fetch takes no TLS options: with the environment's $tls, undici's fetch (the one Node's is made of) takes an Agent that has them.
+  const tls = tlsFor(prepared, options.tls);
+  const connect = tls ? agentOptions(tls) : [];
   const lines = [
     `// ${title(prepared)}`,
     token ? '// The access token is read from the environment variable LPREQ_TOKEN when it runs.' : '// It sends no access token.',
-    '// Node 18 or later: node request.mjs',
+    connect.length > 0
+      ? "// Node 18 or later, with undici for the environment's TLS settings: npm install undici; node request.mjs"
+      : '// Node 18 or later: node request.mjs',
     'async function main() {',
+    ...(connect.length > 0 ? ['  const { readFileSync } = await import("node:fs");', '  const { Agent, fetch } = await import("undici");'] : []),
     `  const response = await fetch(${e(prepared.url)}, {`,
     `    method: ${e(prepared.method)},`,
     '    headers: [',
@@ -86,6 +99,7 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   }
   if (prepared.noRedirect) lines.push('    redirect: "manual",');
   if (prepared.timeoutMs !== undefined) lines.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
+  if (connect.length > 0) lines.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
   lines.push('  });', '  console.log(response.status, response.statusText);', '  console.log(await response.text());', '}', '', 'main();', '');
   // Without the variable the program would send "Bearer undefined": it says what to set instead.
   const main = lines.indexOf('async function main() {');
@@ -126,6 +140,11 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
     lines.push(file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`);
   }
   if (prepared.noRedirect) lines.push('    allow_redirects=False,');
+  const tls = tlsFor(prepared, options.tls);
+  if (tls?.rejectUnauthorized === false) lines.push('    verify=False,');
+  else if (tls?.ca !== undefined) lines.push(`    verify=${PYTHON.literal(tls.ca)},`);
+  if (tls?.cert !== undefined)
+    lines.push(`    cert=${tls.key !== undefined ? `(${PYTHON.literal(tls.cert)}, ${PYTHON.literal(tls.key)})` : PYTHON.literal(tls.cert)},`);
   // requests waits forever without a timeout: the request's own, else the sender's default.
   lines.push(`    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`, ')', 'print(response.status_code, response.reason)', 'print(response.text)', '');
   // Without the variable os.environ raises a bare KeyError: the program says what to set instead.
@@ -139,6 +158,16 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The options of undici's Agent's connection for the environment's $tls (the files read when the program runs). */
+function agentOptions(tls: TlsSettings): string[] {
+  const out: string[] = [];
+  if (tls.rejectUnauthorized === false) out.push('rejectUnauthorized: false');
+  if (tls.ca !== undefined) out.push(`ca: readFileSync(${JAVASCRIPT.literal(tls.ca)})`);
+  if (tls.cert !== undefined) out.push(`cert: readFileSync(${JAVASCRIPT.literal(tls.cert)})`);
+  if (tls.key !== undefined) out.push(`key: readFileSync(${JAVASCRIPT.literal(tls.key)})`);
+  return out;
 }
 
 /** The request as a program in `language`, holding no secret. */

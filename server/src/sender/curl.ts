@@ -91,17 +91,26 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   return lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
 }
 
-/** curl's options for the environment's `$tls`, where the sender would use it: https to base_url's origin. */
-function tlsOptions(prepared: PreparedRequest, options: CurlOptions): string[][] {
-  const tls = options.tls;
-  if (!tls || !prepared.url.startsWith('https:') || prepared.tokenOrigin === undefined) return [];
+/**
+ * The environment's `$tls` where the sender applies it: to a request over https to
+ * base_url's origin. Undefined elsewhere (another origin, plain http), as the sender applies
+ * none there; a copied command and generated code follow the same rule.
+ */
+export function tlsFor(prepared: PreparedRequest, tls: TlsSettings | undefined): TlsSettings | undefined {
+  if (!tls || !prepared.url.startsWith('https:') || prepared.tokenOrigin === undefined) return undefined;
   let origin: string;
   try {
     origin = new URL(prepared.url).origin;
   } catch {
-    return [];
+    return undefined;
   }
-  if (origin !== prepared.tokenOrigin) return [];
+  return origin === prepared.tokenOrigin ? tls : undefined;
+}
+
+/** curl's options for the environment's `$tls`, where the sender would use it. */
+function tlsOptions(prepared: PreparedRequest, options: CurlOptions): string[][] {
+  const tls = tlsFor(prepared, options.tls);
+  if (!tls) return [];
   const lines: string[][] = [];
   if (tls.rejectUnauthorized === false) lines.push(['--insecure']);
   if (tls.ca !== undefined) lines.push(['--cacert', quoted(tls.ca, options)]);
