@@ -110,9 +110,6 @@ function answerRoom(lenses: DocumentLenses, blocks: number, lineCount: number): 
   return MESSAGE_ROOM + 2 + blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length + 1;
 }
 
-/** How much of the memory of a first answer is readied at a time (`reserve`). */
-const RESERVE_STEP = 512 * 1024;
-
 /** Room left before an answer for the message's start (`{"jsonrpc":"2.0","id":...,"result":`, an id of up to 80 characters). */
 const MESSAGE_ROOM = 128;
 
@@ -140,8 +137,6 @@ export class CodeLenses {
    * left as much garbage.
    */
   private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
-  /** The memory readied for a document's first answer (`reserve`). */
-  private readonly reserved = new WeakMap<EditableDocument, Buffer>();
 
   constructor(private readonly service: () => LanguageService) {}
 
@@ -208,9 +203,7 @@ export class CodeLenses {
     // in order: each line is looked for from the last one on.
     const blocks = state.parsed.blocks;
     const size = answerRoom(lenses, blocks.length, document.lineCount);
-    const reserved = this.reserved.get(document);
-    this.reserved.delete(document);
-    const out = reserved !== undefined && reserved.length >= size ? reserved : Buffer.allocUnsafe(size);
+    const out = Buffer.allocUnsafe(size);
     let at = MESSAGE_ROOM;
     out[at++] = 0x5b;
     let line = 0;
@@ -235,28 +228,6 @@ export class CodeLenses {
     const answer = new JsonText(out.subarray(0, at + 1), MESSAGE_ROOM);
     this.answers.set(document, { parsed: state.parsed, key, answer });
     return answer;
-  }
-
-  /**
-   * Readies the memory of the first answer of a document just opened, once its diagnostics
-   * are out (diagnostics.ts): the pages of a new buffer of megabytes are faulted in by the
-   * kernel as they are first written, 3 ms for 4 MB, a third of the first answer. They are
-   * written ahead, 512 KB a turn of the event loop (a quarter of a millisecond, all a request
-   * may wait for), and the answer is written into them, however far that went.
-   */
-  reserve(document: EditableDocument, state: DocumentState): void {
-    const uri = document.uri;
-    if (!uri.startsWith('file:') || this.answers.has(document)) return;
-    const buffer = Buffer.allocUnsafe(answerRoom(lensesOf(uri), state.parsed.blocks.length, document.lineCount));
-    this.reserved.set(document, buffer);
-    const touch = (from: number) => {
-      // Taken by the answer, or given up for another.
-      if (this.reserved.get(document) !== buffer) return;
-      const to = Math.min(buffer.length, from + RESERVE_STEP);
-      buffer.fill(0, from, to);
-      if (to < buffer.length) setImmediate(touch, to);
-    };
-    setImmediate(touch, 0);
   }
 
   /** The same commands as code actions of the request at `offset`: for an editor that shows no code lenses (Helix, Emacs's eglot). */

@@ -45,8 +45,6 @@ export class DiagnosticsPublisher {
    * the scope key and the endpoint the open pass checked its request against when it matched one.
    */
   prepareBlock?: (block: Block, state: DocumentState, key: string, endpoint: Endpoint | undefined) => void;
-  /** Told once the diagnostics of a document just opened are on their way (the code lenses ready their memory then). */
-  opened?: (uri: string) => void;
 
   constructor(
     private readonly connection: Connection,
@@ -183,7 +181,6 @@ export class DiagnosticsPublisher {
       before.pass(block);
     }
     void this.connection.sendDiagnostics({ uri, version, diagnostics });
-    this.opened?.(uri);
   }
 
   /** Publishes the document's diagnostics once no edit came for `debounceMs`. */
