@@ -184,7 +184,7 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
       ]),
       lines.flatMap((line) => ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line])),
     );
-    // A document that grew before its lenses were first asked for: the answer is sized for the document as it is then.
+    // A document that grew before its lenses were first asked for: the memory readied at open is too small, the answer is sized anew.
     const grown = 'file:///tmp/grown.lpreq';
     open(c, grown, 'GET https://lms.example.edu/api/v1/courses/1/modules');
     c.notify('textDocument/didChange', {

@@ -137,6 +137,8 @@ export class CodeLenses {
    * left as much garbage.
    */
   private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
+  /** The memory readied for a document's first answer (`reserve`). */
+  private readonly reserved = new WeakMap<EditableDocument, Buffer>();
 
   constructor(private readonly service: () => LanguageService) {}
 
@@ -203,7 +205,9 @@ export class CodeLenses {
     // in order: each line is looked for from the last one on.
     const blocks = state.parsed.blocks;
     const size = answerRoom(lenses, blocks.length, document.lineCount);
-    const out = Buffer.allocUnsafe(size);
+    const reserved = this.reserved.get(document);
+    this.reserved.delete(document);
+    const out = reserved !== undefined && reserved.length >= size ? reserved : Buffer.allocUnsafe(size);
     let at = MESSAGE_ROOM;
     out[at++] = 0x5b;
     let line = 0;
@@ -228,6 +232,21 @@ export class CodeLenses {
     const answer = new JsonText(out.subarray(0, at + 1), MESSAGE_ROOM);
     this.answers.set(document, { parsed: state.parsed, key, answer });
     return answer;
+  }
+
+  /**
+   * Readies the memory of the first answer of a document just opened, before its diagnostics
+   * go out (diagnostics.ts), for an editor that asks for lenses: the kernel faults in the pages
+   * of a new buffer as they are first written, 3 ms of the first answer's 9 to 13 for 10,000
+   * requests (5.6 MB, sized for the longest lenses, for an answer of 4). Before the diagnostics
+   * they add as much to them, lost in their noise; after them, between requests, they held up
+   * the first completions.
+   */
+  reserve(document: EditableDocument, state: DocumentState): void {
+    if (!document.uri.startsWith('file:') || this.answers.has(document)) return;
+    const buffer = Buffer.allocUnsafe(answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount));
+    buffer.fill(0);
+    this.reserved.set(document, buffer);
   }
 
   /** The same commands as code actions of the request at `offset`: for an editor that shows no code lenses (Helix, Emacs's eglot). */
