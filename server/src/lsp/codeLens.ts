@@ -110,6 +110,9 @@ function answerRoom(lenses: DocumentLenses, blocks: number, lineCount: number): 
   return MESSAGE_ROOM + 2 + blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length + 1;
 }
 
+/** The most memory readied for a first answer (`reserve`): about 15,000 requests' lenses. */
+const MOST_RESERVED = 8 * 1024 * 1024;
+
 /** Room left before an answer for the message's start (`{"jsonrpc":"2.0","id":...,"result":`, an id of up to 80 characters). */
 const MESSAGE_ROOM = 128;
 
@@ -244,7 +247,10 @@ export class CodeLenses {
    */
   reserve(document: EditableDocument, state: DocumentState): void {
     if (!document.uri.startsWith('file:') || this.answers.has(document)) return;
-    const buffer = Buffer.allocUnsafe(answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount));
+    const size = answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount);
+    // Not for a far larger document: the diagnostics would wait for every page of it.
+    if (size > MOST_RESERVED) return;
+    const buffer = Buffer.allocUnsafe(size);
     buffer.fill(0);
     this.reserved.set(document, buffer);
   }
