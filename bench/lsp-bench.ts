@@ -5,7 +5,10 @@
  * sessions. The reference, measured in the same run: a bare node process that answers
  * `initialize` and nothing else, the floor for any server written for node.
  *
- *   node scripts/build.mjs && node --import tsx bench/lsp-bench.ts [--requests N] [--sessions N]
+ *   node scripts/build.mjs && node --import tsx bench/lsp-bench.ts [--requests N] [--sessions N] [--lenses-first]
+ *
+ * With --lenses-first, the first request after the first diagnostics is the code lenses (then
+ * every 25th, as without it): the first answer at the earliest moment an editor may ask.
  */
 import { bundledCatalog } from '../server/src/catalogData';
 import type { CatalogParameter, Endpoint } from '../server/src/core/index';
@@ -45,6 +48,8 @@ export interface LspBenchOptions {
   afterOpenMs?: number;
   /** Another build's `bin/lpreq.js` (LPREQ_BENCH_BASE): its sessions alternate with this build's, for the figures after open. */
   baseBin?: string;
+  /** The code lenses are the first request after the first diagnostics (else the 13th). */
+  lensesFirst?: boolean;
 }
 
 export interface LspBenchFigures {
@@ -326,7 +331,7 @@ export function formatLspBench(f: LspBenchFigures): string {
 }
 
 /** Completions, hovers and code lenses one after another from the first diagnostics on, for `ms`. */
-async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms: number, lenses: boolean): Promise<AfterOpenFigures> {
+async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms: number, lenses: boolean, lensesFirst = false): Promise<AfterOpenFigures> {
   const completion: number[] = [];
   const hover: number[] = [];
   const codeLens: number[] = [];
@@ -335,7 +340,7 @@ async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms
   const start = performance.now();
   for (let k = 0; performance.now() - start < ms; k++) {
     const line = nameLines[(k * 7919) % nameLines.length];
-    if (lenses && k % 25 === 12) {
+    if (lenses && k % 25 === (lensesFirst ? 0 : 12)) {
       const t = performance.now();
       const found = await client.request<unknown[]>('textDocument/codeLens', { textDocument: { uri } });
       codeLens.push(performance.now() - t);
@@ -396,7 +401,7 @@ async function runSession(
     const first = await open;
     const openToDiagnosticsMs = performance.now() - t1;
     const lenses = (client.initializeResult as { capabilities: { codeLensProvider?: unknown } }).capabilities.codeLensProvider !== undefined;
-    const opened = await afterOpen(client, uri, nameLines, options.afterOpenMs ?? 2000, lenses);
+    const opened = await afterOpen(client, uri, nameLines, options.afterOpenMs ?? 2000, lenses, options.lensesFirst);
 
     // One-character edits in string values spread through the document.
     const editTimes: number[] = [];
@@ -465,6 +470,7 @@ if (require.main === module) {
     requests: at !== -1 ? Number(process.argv[at + 1]) : undefined,
     sessions: sessionsAt !== -1 ? Number(process.argv[sessionsAt + 1]) : undefined,
     baseBin: process.env.LPREQ_BENCH_BASE,
+    lensesFirst: process.argv.includes('--lenses-first'),
   }).then(
     (figures) => console.log(`${formatLspBench(figures)}\n\n${formatAfterOpen(figures, 2000)}`),
     (e: unknown) => {

@@ -35,8 +35,15 @@ function same(mine: EditableDocument, theirs: TextDocument, probe: number) {
   assert.equal(mine.getText(), text);
   assert.equal(mine.lineCount, theirs.lineCount);
   assert.equal(mine.version, theirs.version);
-  for (let offset = -2; offset <= text.length + 2; offset += 1 + (probe % 3))
-    assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset), `positionAt ${offset}`);
+  // lineAt: the line of positionAt, also looked for from an earlier line (offsets in order) and from a wrong one.
+  let last = 0;
+  for (let offset = -2; offset <= text.length + 2; offset += 1 + (probe % 3)) {
+    const position = theirs.positionAt(offset);
+    assert.deepEqual(mine.positionAt(offset), position, `positionAt ${offset}`);
+    assert.equal(mine.lineAt(offset, last), position.line, `lineAt ${offset} from ${last}`);
+    assert.equal(mine.lineAt(offset, position.line + 1 + probe), position.line, `lineAt ${offset} from a later line`);
+    last = position.line;
+  }
   for (let line = -1; line <= theirs.lineCount + 1; line++) {
     assert.deepEqual(mine.getLineRange(line), theirs.getLineRange(line), `getLineRange ${line}`);
     assert.equal(mine.getEOLCharacters(line), theirs.getEOLCharacters(line), `getEOLCharacters ${line}`);

@@ -215,7 +215,7 @@ export class LspClient {
       rootUri,
       capabilities: {
         workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, ...workspaceCapabilities },
-        textDocument: { completion: { completionItem: { snippetSupport: true } } },
+        textDocument: { completion: { completionItem: { snippetSupport: true } }, codeLens: {} },
         window: windowCapabilities,
       },
       initializationOptions,

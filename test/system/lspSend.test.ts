@@ -184,6 +184,24 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
       ]),
       lines.flatMap((line) => ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line])),
     );
+    // A document that grew before its lenses were first asked for: the memory readied at open is too small, the answer is sized anew.
+    const grown = 'file:///tmp/grown.lpreq';
+    open(c, grown, 'GET https://lms.example.edu/api/v1/courses/1/modules');
+    c.notify('textDocument/didChange', {
+      textDocument: { uri: grown, version: 2 },
+      contentChanges: [
+        {
+          range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
+          text: '\n###\nGET https://lms.example.edu/api/v1/courses/1/modules\n'.repeat(40),
+        },
+      ],
+    });
+    assert.deepEqual(
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri: grown } }))
+        .filter((l) => l.command.title === 'Send Request')
+        .map((l) => l.range.start.line),
+      [0, ...Array.from({ length: 40 }, (_, k) => 2 + k * 3)],
+    );
     const untitled = 'untitled:Untitled-1';
     open(c, untitled);
     assert.deepEqual(await c.request('textDocument/codeLens', { textDocument: { uri: untitled } }), []);

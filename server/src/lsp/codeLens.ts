@@ -9,10 +9,11 @@
  * same, and known ahead for a document just opened (`prepare`).
  *
  * A document of 10,000 requests has 20,000 lenses, four megabytes of JSON: they are written
- * as UTF-8 JSON directly (JsonText), each lens from the same few encoded pieces around its
- * line, into one buffer sized first: a few milliseconds, where building 150,000 objects for
- * JSON.stringify, or joining 20,000 strings and encoding the result, took tens. The answer
- * is kept until the document's text or scope changes.
+ * as UTF-8 JSON directly (JsonText), each request's lenses copied from one encoded template
+ * with its line number written in (RequestLenses), into one buffer sized first: a few
+ * milliseconds, where building 150,000 objects for JSON.stringify, or joining 20,000 strings
+ * and encoding the result, took tens. The answer is kept until the document's text or scope
+ * changes.
  */
 import type { CodeAction, Command } from 'vscode-languageserver/node';
 import { followsPages, type Block, type Endpoint, type LanguageService, type LpreqDocument } from '../core/index';
@@ -23,18 +24,94 @@ import type { EditableDocument } from './editableDocument';
 
 const TITLES = { send: 'Send Request', fetchAllPages: 'Fetch All Pages', copyAsCurl: 'Copy as cURL' } as const;
 
-/** One lens's JSON is `before + line + middle + line + after + line + end`: its pieces as UTF-8, for one command and document. */
-function lensPieces(title: string, command: string, uri: string): { before: Buffer; middle: Buffer; after: Buffer; end: Buffer; fixed: number } {
-  const before = Buffer.from('{"range":{"start":{"line":');
-  const middle = Buffer.from(',"character":0},"end":{"line":');
-  const after = Buffer.from(
+/** One lens's JSON is `before + line + middle + line + after + line + end`, for one command and document. */
+function lensParts(title: string, command: string, uri: string): string[] {
+  return [
+    '{"range":{"start":{"line":',
+    ',"character":0},"end":{"line":',
     `,"character":0}},"command":{"title":${JSON.stringify(title)},"command":${JSON.stringify(command)},"arguments":[${JSON.stringify(uri)},`,
-  );
-  const end = Buffer.from(']}}');
-  return { before, middle, after, end, fixed: before.length + middle.length + after.length + end.length };
+    ']}}',
+  ];
 }
 
-type LensPieces = ReturnType<typeof lensPieces>;
+/**
+ * The lenses of one request (`,send,curl` or `,send,pages,curl`: a comma before each) as
+ * UTF-8, for line numbers of one count of digits, with the line number of the last request
+ * written in. A request's lenses are this buffer with its own line number written over the
+ * last one's (only the digits that differ: line numbers grow by a few lines from one request
+ * to the next), then one copy into the answer. Copying each lens's four pieces and writing
+ * every digit of its three line numbers took twice as long.
+ */
+class RequestLenses {
+  readonly bytes: Buffer;
+  /** Where each copy of the line number ends, three a lens. */
+  private readonly ends: Int32Array;
+  /** The line number written in, -1 before the first. */
+  private line = -1;
+
+  constructor(
+    lenses: string[][],
+    private readonly digits: number,
+  ) {
+    const pieces: Buffer[] = [];
+    const ends: number[] = [];
+    let length = 0;
+    const add = (text: string) => {
+      const bytes = Buffer.from(text);
+      pieces.push(bytes);
+      length += bytes.length;
+    };
+    for (const [before, middle, after, end] of lenses) {
+      add(',');
+      for (const piece of [before, middle, after]) {
+        add(piece);
+        add('0'.repeat(digits));
+        ends.push(length);
+      }
+      add(end);
+    }
+    this.bytes = Buffer.concat(pieces, length);
+    this.ends = Int32Array.from(ends);
+  }
+
+  /** Writes `line` (of this count of digits) in place of the last request's. */
+  at(line: number): Buffer {
+    const { bytes, ends } = this;
+    let x = line;
+    let last = this.line;
+    for (let k = 1; k <= this.digits && x !== last; k++) {
+      const digit = 48 + (x % 10);
+      for (let s = 0; s < ends.length; s++) bytes[ends[s] - k] = digit;
+      x = Math.floor(x / 10);
+      last = last < 0 ? last : Math.floor(last / 10);
+    }
+    this.line = line;
+    return this.bytes;
+  }
+}
+
+/** The lenses of a document, each command's pieces around its line number. */
+interface DocumentLenses {
+  send: string[];
+  pages: string[];
+  curl: string[];
+}
+
+function lensesOf(uri: string): DocumentLenses {
+  return {
+    send: lensParts(TITLES.send, COMMANDS.send, uri),
+    pages: lensParts(TITLES.fetchAllPages, COMMANDS.fetchAllPages, uri),
+    curl: lensParts(TITLES.copyAsCurl, COMMANDS.copyAsCurl, uri),
+  };
+}
+
+/** The length of a buffer that holds the answer for `blocks` requests and lines up to `lineCount`, with room for the message around it. */
+function answerRoom(lenses: DocumentLenses, blocks: number, lineCount: number): number {
+  return MESSAGE_ROOM + 2 + blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length + 1;
+}
+
+/** The most memory readied for a first answer (`reserve`): about 15,000 requests' lenses. */
+const MOST_RESERVED = 8 * 1024 * 1024;
 
 /** Room left before an answer for the message's start (`{"jsonrpc":"2.0","id":...,"result":`, an id of up to 80 characters). */
 const MESSAGE_ROOM = 128;
@@ -44,24 +121,6 @@ function digitsOf(n: number): number {
   let digits = 1;
   for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
   return digits;
-}
-
-/** Writes a line number's digits at `at`; returns the offset after them. */
-function writeLine(out: Buffer, at: number, n: number, digits: number): number {
-  for (let i = at + digits - 1, x = n; i >= at; i--, x = Math.floor(x / 10)) out[i] = 48 + (x % 10);
-  return at + digits;
-}
-
-/** Writes one lens at `at`; returns the offset after it. */
-function writeLens(out: Buffer, at: number, p: LensPieces, line: number, digits: number): number {
-  out.set(p.before, at);
-  at = writeLine(out, at + p.before.length, line, digits);
-  out.set(p.middle, at);
-  at = writeLine(out, at + p.middle.length, line, digits);
-  out.set(p.after, at);
-  at = writeLine(out, at + p.after.length, line, digits);
-  out.set(p.end, at);
-  return at + p.end.length;
 }
 
 interface PagedEntry {
@@ -81,6 +140,8 @@ export class CodeLenses {
    * left as much garbage.
    */
   private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
+  /** The memory readied for a document's first answer (`reserve`). */
+  private readonly reserved = new WeakMap<EditableDocument, Buffer>();
 
   constructor(private readonly service: () => LanguageService) {}
 
@@ -135,41 +196,63 @@ export class CodeLenses {
     const key = cacheKey(state);
     const last = this.answers.get(document);
     if (last && last.parsed === state.parsed && last.key === key) return last.answer;
-    const send = lensPieces(TITLES.send, COMMANDS.send, uri);
-    const pages = lensPieces(TITLES.fetchAllPages, COMMANDS.fetchAllPages, uri);
-    const curl = lensPieces(TITLES.copyAsCurl, COMMANDS.copyAsCurl, uri);
-    // The line of each request, negative when its endpoint is paged (three lenses), and the answer's length.
-    const lines: number[] = [];
-    let size = 2;
-    for (const { start, block } of state.parsed.blocks) {
-      const request = block.request;
-      if (!request?.methodKnown) continue;
-      const line = document.positionAt(start + request.start).line;
-      const paged = this.isPaged(block, state, key);
-      lines.push(paged ? -line - 1 : line);
-      size += send.fixed + curl.fixed + (paged ? pages.fixed : 0) + (paged ? 9 : 6) * digitsOf(line) + (paged ? 3 : 2);
-    }
-    // With room before and after for the message around it (JsonText.frameMessage).
-    const out = Buffer.allocUnsafe(MESSAGE_ROOM + size + 1);
+    const lenses = lensesOf(uri);
+    // A request's lenses by count of digits of its line, paged (three lenses) or not.
+    const templates: RequestLenses[] = [];
+    const requestLenses = (paged: boolean, digits: number) =>
+      (templates[digits * 2 + (paged ? 1 : 0)] ??= new RequestLenses(paged ? [lenses.send, lenses.pages, lenses.curl] : [lenses.send, lenses.curl], digits));
+    // One pass, into a buffer long enough for every request's three lenses with the longest line
+    // numbers (a second pass to size it exactly cost as much as the writing; the pages not
+    // written are never touched): `[`, the lenses (without the first request's comma), `]`, with
+    // room before and after for the message around them (JsonText.frameMessage). Requests come
+    // in order: each line is looked for from the last one on.
+    const blocks = state.parsed.blocks;
+    const size = answerRoom(lenses, blocks.length, document.lineCount);
+    const reserved = this.reserved.get(document);
+    this.reserved.delete(document);
+    const out = reserved !== undefined && reserved.length >= size ? reserved : Buffer.allocUnsafe(size);
     let at = MESSAGE_ROOM;
     out[at++] = 0x5b;
-    for (let i = 0; i < lines.length; i++) {
-      const paged = lines[i] < 0;
-      const line = paged ? -lines[i] - 1 : lines[i];
-      const digits = digitsOf(line);
-      if (i > 0) out[at++] = 0x2c;
-      at = writeLens(out, at, send, line, digits);
-      if (paged) {
-        out[at++] = 0x2c;
-        at = writeLens(out, at, pages, line, digits);
+    let line = 0;
+    let first = true;
+    for (const { start, block } of blocks) {
+      const request = block.request;
+      if (!request?.methodKnown) continue;
+      line = document.lineAt(start + request.start, line);
+      const bytes = requestLenses(this.isPaged(block, state, key), digitsOf(line)).at(line);
+      if (first) {
+        // The first request's lenses without their comma: written over the `[`, which is put back.
+        out.set(bytes, at - 1);
+        out[at - 1] = 0x5b;
+        at += bytes.length - 1;
+        first = false;
+      } else {
+        out.set(bytes, at);
+        at += bytes.length;
       }
-      out[at++] = 0x2c;
-      at = writeLens(out, at, curl, line, digits);
     }
     out[at++] = 0x5d;
     const answer = new JsonText(out.subarray(0, at + 1), MESSAGE_ROOM);
     this.answers.set(document, { parsed: state.parsed, key, answer });
     return answer;
+  }
+
+  /**
+   * Readies the memory of the first answer of a document just opened, before its diagnostics
+   * go out (diagnostics.ts), for an editor that asks for lenses: the kernel faults in the pages
+   * of a new buffer as they are first written, 3 ms of the first answer's 9 to 13 for 10,000
+   * requests (5.6 MB, sized for the longest lenses, for an answer of 4). Before the diagnostics
+   * they add as much to them, lost in their noise; after them, between requests, they held up
+   * the first completions.
+   */
+  reserve(document: EditableDocument, state: DocumentState): void {
+    if (!document.uri.startsWith('file:') || this.answers.has(document)) return;
+    const size = answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount);
+    // Not for a far larger document: the diagnostics would wait for every page of it.
+    if (size > MOST_RESERVED) return;
+    const buffer = Buffer.allocUnsafe(size);
+    buffer.fill(0);
+    this.reserved.set(document, buffer);
   }
 
   /** The same commands as code actions of the request at `offset`: for an editor that shows no code lenses (Helix, Emacs's eglot). */

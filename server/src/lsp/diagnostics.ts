@@ -45,6 +45,8 @@ export class DiagnosticsPublisher {
    * the scope key and the endpoint the open pass checked its request against when it matched one.
    */
   prepareBlock?: (block: Block, state: DocumentState, key: string, endpoint: Endpoint | undefined) => void;
+  /** Told of a document just opened before its diagnostics go out (the code lenses ready the memory of their answer). */
+  opened?: (uri: string) => void;
 
   constructor(
     private readonly connection: Connection,
@@ -180,6 +182,7 @@ export class DiagnosticsPublisher {
       this.prepareBlock?.(block, state, key, endpoints[k]);
       before.pass(block);
     }
+    this.opened?.(uri);
     void this.connection.sendDiagnostics({ uri, version, diagnostics });
   }
 

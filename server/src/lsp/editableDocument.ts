@@ -124,6 +124,20 @@ export class EditableDocument implements TextDocument {
     return { line, character: this.beforeBreak(at, lines[line]) - lines[line] };
   }
 
+  /**
+   * The line of an offset: positionAt's line, without making the position. With `from`, a line
+   * at or before the offset's, it is looked for from there on: offsets in order (the requests
+   * of a document) cost one pass over the lines, not a search each.
+   */
+  lineAt(offset: number, from = 0): number {
+    const lines = this.lines();
+    const at = Math.max(0, Math.min(offset, this.size));
+    if (from <= 0 || from >= lines.length || lines[from] > at) return lineOfOffset(lines, at);
+    let line = from;
+    while (line + 1 < lines.length && lines[line + 1] <= at) line++;
+    return line;
+  }
+
   offsetAt(position: Position): number {
     const lines = this.lines();
     if (position.line >= lines.length) return this.size;

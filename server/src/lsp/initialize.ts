@@ -32,6 +32,7 @@ export function registerInitialize(session: Session): void {
     // An editor with lpreq's own lenses and commands (the VS Code extension) says so: the server's
     // would be shown twice, and a command id both register is an error there.
     client.lenses = init.clientLenses !== true;
+    client.asksLenses = params.capabilities?.textDocument?.codeLens !== undefined;
     client.workDoneProgress = params.capabilities?.window?.workDoneProgress === true;
     client.showDocument = params.capabilities?.window?.showDocument?.support === true;
     client.codeLensRefresh = params.capabilities?.workspace?.codeLens?.refreshSupport === true;

@@ -53,7 +53,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       sending ??= new ServerSending(session);
       return sending;
     },
-    client: { completion: { snippets: true }, semanticRefresh: false, lenses: true, workDoneProgress: false, showDocument: false, codeLensRefresh: false },
+    client: {
+      completion: { snippets: true },
+      semanticRefresh: false,
+      lenses: true,
+      asksLenses: false,
+      workDoneProgress: false,
+      showDocument: false,
+      codeLensRefresh: false,
+    },
     recheckAll() {
       session.diagnostics.recheckAll();
       // The colours of {{variables}} depend on the environment too: the editor asks again.
@@ -66,6 +74,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // An editor that shows the server's code lenses gets them at once after open: what they need of the catalog is known while the diagnostics cache fills.
   session.diagnostics.prepareBlock = (block, state, key, endpoint) => {
     if (session.client.lenses) session.lenses.prepare(block, state, key, endpoint);
+  };
+  // An editor that asks for code lenses asks for a document's as soon as it is open: the memory of the answer is readied first.
+  session.diagnostics.opened = (uri) => {
+    const document = documents.get(uri);
+    if (document && session.client.lenses && session.client.asksLenses) session.lenses.reserve(document, documents.outlineState(document));
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);

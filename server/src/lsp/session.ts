@@ -23,6 +23,8 @@ export interface ClientSupport {
    * the client shows its own (initializationOptions `clientLenses`, the VS Code extension).
    */
   lenses: boolean;
+  /** It asks for code lenses (it declares `textDocument.codeLens`). */
+  asksLenses: boolean;
   /** It shows progress the server creates (`window/workDoneProgress/create`). */
   workDoneProgress: boolean;
   /** It opens a document the server names (`window/showDocument`). */
