@@ -110,8 +110,8 @@ function answerRoom(lenses: DocumentLenses, blocks: number, lineCount: number): 
   return MESSAGE_ROOM + 2 + blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length + 1;
 }
 
-/** The most memory readied for a first answer (`reserve`): about 15,000 requests' lenses. */
-const MOST_RESERVED = 8 * 1024 * 1024;
+/** The largest first answer written ahead (`writeAhead`): about 15,000 requests' lenses. */
+const MOST_AHEAD = 8 * 1024 * 1024;
 
 /** Room left before an answer for the message's start (`{"jsonrpc":"2.0","id":...,"result":`, an id of up to 80 characters). */
 const MESSAGE_ROOM = 128;
@@ -140,8 +140,6 @@ export class CodeLenses {
    * left as much garbage.
    */
   private readonly answers = new WeakMap<EditableDocument, { parsed: LpreqDocument; key: string; answer: JsonText }>();
-  /** The memory readied for a document's first answer (`reserve`). */
-  private readonly reserved = new WeakMap<EditableDocument, Buffer>();
 
   constructor(private readonly service: () => LanguageService) {}
 
@@ -208,9 +206,7 @@ export class CodeLenses {
     // in order: each line is looked for from the last one on.
     const blocks = state.parsed.blocks;
     const size = answerRoom(lenses, blocks.length, document.lineCount);
-    const reserved = this.reserved.get(document);
-    this.reserved.delete(document);
-    const out = reserved !== undefined && reserved.length >= size ? reserved : Buffer.allocUnsafe(size);
+    const out = Buffer.allocUnsafe(size);
     let at = MESSAGE_ROOM;
     out[at++] = 0x5b;
     let line = 0;
@@ -238,21 +234,18 @@ export class CodeLenses {
   }
 
   /**
-   * Readies the memory of the first answer of a document just opened, before its diagnostics
-   * go out (diagnostics.ts), for an editor that asks for lenses: the kernel faults in the pages
-   * of a new buffer as they are first written, 3 ms of the first answer's 9 to 13 for 10,000
-   * requests (5.6 MB, sized for the longest lenses, for an answer of 4). Before the diagnostics
-   * they add as much to them, lost in their noise; after them, between requests, they held up
-   * the first completions.
+   * Writes the first answer of a document just opened before its diagnostics go out
+   * (diagnostics.ts), for an editor that asks for lenses: such an editor asks for them as soon
+   * as the document is open, and the first answer, written by code V8 has not compiled yet
+   * into new memory the kernel faults in page by page, took 7 to 15 ms for 10,000 requests
+   * where a later one takes 0.2. Written after the diagnostics, between requests, it held up
+   * the first completions instead; before them it adds 12 to 17 ms to them
+   * (docs/performance.md).
    */
-  reserve(document: EditableDocument, state: DocumentState): void {
-    if (!document.uri.startsWith('file:') || this.answers.has(document)) return;
-    const size = answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount);
-    // Not for a far larger document: the diagnostics would wait for every page of it.
-    if (size > MOST_RESERVED) return;
-    const buffer = Buffer.allocUnsafe(size);
-    buffer.fill(0);
-    this.reserved.set(document, buffer);
+  writeAhead(document: EditableDocument, state: DocumentState): void {
+    // Not for a far larger document: its diagnostics would wait for all of it.
+    if (!document.uri.startsWith('file:') || answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount) > MOST_AHEAD) return;
+    this.lenses(document, state);
   }
 
   /** The same commands as code actions of the request at `offset`: for an editor that shows no code lenses (Helix, Emacs's eglot). */

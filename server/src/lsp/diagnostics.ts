@@ -45,7 +45,7 @@ export class DiagnosticsPublisher {
    * the scope key and the endpoint the open pass checked its request against when it matched one.
    */
   prepareBlock?: (block: Block, state: DocumentState, key: string, endpoint: Endpoint | undefined) => void;
-  /** Told of a document just opened before its diagnostics go out (the code lenses ready the memory of their answer). */
+  /** Told of a document just opened before its diagnostics go out (the code lenses write their first answer). */
   opened?: (uri: string) => void;
 
   constructor(

@@ -75,10 +75,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   session.diagnostics.prepareBlock = (block, state, key, endpoint) => {
     if (session.client.lenses) session.lenses.prepare(block, state, key, endpoint);
   };
-  // An editor that asks for code lenses asks for a document's as soon as it is open: the memory of the answer is readied first.
+  // An editor that asks for code lenses asks for a document's as soon as it is open: the answer is written first.
   session.diagnostics.opened = (uri) => {
     const document = documents.get(uri);
-    if (document && session.client.lenses && session.client.asksLenses) session.lenses.reserve(document, documents.outlineState(document));
+    if (document && session.client.lenses && session.client.asksLenses) session.lenses.writeAhead(document, documents.outlineState(document));
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);
