@@ -5,6 +5,7 @@ import type { Catalog, Endpoint, EndpointPath, Method } from './catalog/catalog'
 import { editDistance } from './suggest';
 import { isDate } from './values';
 import { own } from './own';
+import { tableKey } from './tableKey';
 
 export interface PathSegment {
   text: string;
@@ -177,10 +178,13 @@ function pathOf(text: string, remember: boolean): string | undefined {
   const path = slash === -1 ? '' : text.slice(slash);
   if (remember) {
     if (urlPaths.size > 1000) urlPaths.clear();
-    urlPaths.set(text, path);
+    urlPaths.set(tableKey(text), tableKey(path));
   }
   return path;
 }
+
+/** The bindings of a kept shape's result: none (never read; never added to). */
+const NO_BINDINGS: Map<string, string> = new Map();
 
 /** One segment of a cached path shape: the shapes that continue it, and the result of the shape that ends here. */
 interface ShapeNode {
@@ -326,7 +330,7 @@ export class EndpointMatcher {
       let next: ShapeNode | undefined = node.next.get(key);
       if (!next) {
         next = { next: new Map(), result: undefined };
-        node.next.set(key, next);
+        node.next.set(tableKey(key), next);
         this.shapeCount++;
       }
       node = next;
@@ -334,7 +338,9 @@ export class EndpointMatcher {
     let shape = node.result;
     if (!shape) {
       shape = this.matchUncached(target, method);
-      node.result = shape;
+      // Kept without the bindings of the request it was found for: their values are pieces of
+      // that request's text, and would keep its document alive. Each match binds its own.
+      node.result = shape.kind === 'matched' ? { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: NO_BINDINGS } : shape;
     }
     if (shape.kind !== 'matched') return shape;
     return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: bind(shape.path, target) };

@@ -123,13 +123,16 @@ export class AssertionVerdicts {
   }
 
   /** A line's entry: read at the first sight of its text. */
-  private line(text: string): LineVerdicts {
-    let known = this.lines.get(text);
+  private line(written: string): LineVerdicts {
+    let known = this.lines.get(written);
     if (known === undefined) {
       if (this.lines.size >= MAX_ENTRIES) this.lines.clear();
+      // Read from the copy that is the key: the texts of the read, and the messages made of
+      // them, are then pieces of the copy, not of the document.
+      const text = tableKey(written);
       const read = readAssertion(text, 0, text.length, 0);
       known = { read, onEndpoint: onEndpoint(read), anywhere: undefined, byPath: undefined };
-      this.lines.set(tableKey(text), known);
+      this.lines.set(text, known);
     }
     return known;
   }

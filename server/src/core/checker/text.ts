@@ -59,9 +59,11 @@ type ExpressionKind = { kind: 'system'; verdict: string | undefined } | { kind: 
 /** Kinds of the expressions seen: the same few recur in every block. Bounded in size. */
 const expressionKinds = new Map<string, ExpressionKind>();
 
-function kindOf(expression: string): ExpressionKind {
-  let kind = expressionKinds.get(expression);
+function kindOf(written: string): ExpressionKind {
+  let kind = expressionKinds.get(written);
   if (kind) return kind;
+  // Read from a copy: the names and messages kept in the table are then pieces of the copy, not of the document.
+  const expression = tableKey(written);
   if (expression.startsWith('$')) {
     kind = { kind: 'system', verdict: isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable` };
   } else {
@@ -69,7 +71,7 @@ function kindOf(expression: string): ExpressionKind {
     kind = ref ? { kind: 'request', name: ref.name } : { kind: 'name' };
   }
   if (expressionKinds.size > 10_000) expressionKinds.clear();
-  expressionKinds.set(tableKey(expression), kind);
+  expressionKinds.set(expression, kind);
   return kind;
 }
 
