@@ -10,10 +10,11 @@
  *
  * A document of 10,000 requests has 20,000 lenses, four megabytes of JSON: they are written
  * as UTF-8 JSON directly (JsonText), each request's lenses copied from one encoded template
- * with its line number written in (RequestLenses), into one buffer sized first: a few
- * milliseconds, where building 150,000 objects for JSON.stringify, or joining 20,000 strings
- * and encoding the result, took tens. The answer is kept until the document's text or scope
- * changes.
+ * with its line number written in (RequestLenses), in one pass into one buffer sized for the
+ * longest lenses: a few milliseconds, where building 150,000 objects for JSON.stringify, or
+ * joining 20,000 strings and encoding the result, took tens. The answer is kept until the
+ * document's text or scope changes; for an editor that asks for lenses, the first answer of
+ * a document just opened is written before its diagnostics go out (`writeAhead`).
  */
 import type { CodeAction, Command } from 'vscode-languageserver/node';
 import { followsPages, type Block, type Endpoint, type LanguageService, type LpreqDocument } from '../core/index';
@@ -239,7 +240,7 @@ export class CodeLenses {
    * as the document is open, and the first answer, written by code V8 has not compiled yet
    * into new memory the kernel faults in page by page, took 7 to 15 ms for 10,000 requests
    * where a later one takes 0.2. Written after the diagnostics, between requests, it held up
-   * the first completions instead; before them it adds 12 to 17 ms to them
+   * the first completions instead; before them it adds 12 to 20 ms to them
    * (docs/performance.md).
    */
   writeAhead(document: EditableDocument, state: DocumentState): void {
