@@ -107,7 +107,7 @@ test("outlines: what diagnose tells of each block is that block's check where it
     const parsed = parseDocument(text);
     const before = new RequestsBefore(new ScopeTracker().update(parsed, env).scope);
     const told: { diagnostics: readonly Diagnostic[]; endpoint: Endpoint | undefined }[] = [];
-    checker.diagnose(text, env, undefined, (k, diagnostics, endpoint) => {
+    checker.diagnose(text, env, (k, diagnostics, endpoint) => {
       assert.equal(k, told.length, name);
       told.push({ diagnostics, endpoint });
     });

@@ -42,13 +42,12 @@ export interface LanguageService {
   /** The variables and request names of a parsed document (for a host that keeps no ScopeTracker). */
   scope(parsed: LpreqDocument, env?: Environments): VariableScope;
   /**
-   * The diagnostics of a text without keeping its tree; offsets are the text's. `onBlock` sees
-   * each block as it is parsed, `onChecked` each block's final diagnostics (Checker.diagnose).
+   * The diagnostics of a text without keeping its tree; offsets are the text's. `onChecked`
+   * is told each block's final diagnostics (Checker.diagnose).
    */
   diagnose(
     text: string,
     env?: Environments,
-    onBlock?: (start: number, block: Block) => void,
     onChecked?: (index: number, diagnostics: readonly Diagnostic[], endpoint: Endpoint | undefined) => void,
   ): Diagnostic[];
   /** One block's diagnostics, offsets relative to the block, in the scope given (RequestsBefore's where it stands). */
@@ -88,7 +87,7 @@ export function createLanguageService(catalog: Catalog): LanguageService {
     parse: (text, previous) => parseDocument(text, previous),
     reparse: (previous, text, start, end, insertedLength) => reparseEdit(previous, text, start, end, insertedLength),
     scope: (parsed, env) => documentScope(parsed, env),
-    diagnose: (text, env, onBlock, onChecked) => checker.diagnose(text, env, onBlock, onChecked),
+    diagnose: (text, env, onChecked) => checker.diagnose(text, env, onChecked),
     checkBlock: (block, scope) => checker.checkBlock(block, scope),
     complete: (doc, offset, options) => complete(context(doc), doc.parsed, offset, options),
     hover: (doc, offset) => hover(context(doc), doc.parsed, offset),

@@ -26,8 +26,8 @@ import { malformedChange } from './fromProto';
 
 /**
  * The parse of a document's version, and what its services read besides it. Right after a
- * document is opened its blocks are outlines (outlineOf: what the pass that published its
- * diagnostics saw of each), parsed in full only when a service needs them (`stateOf`,
+ * document is opened its blocks are outlines (parseOutline: what is read of each block's head
+ * after the pass that published its diagnostics), parsed in full only when a service needs them (`stateOf`,
  * `quickState`), or for a moment, without being kept, to check them (`Documents.full`).
  */
 export interface DocumentState extends ServiceDocument {
@@ -74,7 +74,7 @@ export class Documents {
   private readonly open = new Map<string, EditableDocument>();
   private readonly states = new Map<string, DocumentState>();
   private readonly outlines = new Map<string, Outline>();
-  /** Blocks that are outlines (outlineOf). */
+  /** Blocks that are outlines (parseOutline, outlineOf). */
   private readonly outlineBlocks = new WeakSet<Block>();
   /** Told when an outline gives way to its block parsed in full: what is kept by block moves to it. */
   readonly realized: ((outline: Block, block: Block) => void)[] = [];

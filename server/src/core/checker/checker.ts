@@ -45,8 +45,8 @@ export class Checker {
    * The diagnostics of a text, without keeping its tree: what `lpreq check` needs. Each block
    * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
    * garbage collector little. The result equals checkDocument(parseDocument(text), env).
-   * `onBlock` is shown each block as it is parsed, with its offset (a host keeps what it
-   * needs of it: the language server its outline, outlineOf). `onChecked` is told, at the
+   * (A host that keeps an outline of the blocks reads it afterwards, `parseOutline`: kept
+   * while this runs, it would live through the collections of all its garbage.) `onChecked` is told, at the
    * end, each block's final diagnostics (offsets relative to the block, sorted), those
    * checkBlock gives the block in the document's scope where it stands, and the endpoint
    * its request was checked against (when its target could be read and matched one): a
@@ -55,7 +55,6 @@ export class Checker {
   diagnose(
     text: string,
     env?: Environments,
-    onBlock?: (start: number, block: Block) => void,
     onChecked?: (index: number, diagnostics: readonly Diagnostic[], endpoint: Endpoint | undefined) => void,
   ): Diagnostic[] {
     const starts = blockBoundaries(text);
@@ -89,7 +88,6 @@ export class Checker {
     for (let k = 0; k < starts.length; k++) {
       current = k;
       const block = parseBlock(blockText(k));
-      onBlock?.(starts[k], block);
       for (let i = 0; i < block.variables.length; i++) {
         const v = block.variables[i];
         scope.values.set(v.name.text, v.value.text);

@@ -48,9 +48,21 @@ function scriptSets(text: string): ScriptSet[] {
  * what comes before and on the request line, query continuation lines, headers, and the body.
  */
 function parseBlockLines(text: string): Block {
+  const block = emptyBlock(text);
+  let count = splitLines(text);
+  let k = parseHead(text, count, block);
+  if (!block.request) return block;
+  count = takeAssertions(text, count, k, block);
+  k = parseQueryLines(text, count, k, block);
+  k = parseHeaders(text, count, k, block);
+  parseBody(text, count, k, block);
+  return block;
+}
+
+function emptyBlock(text: string): Block {
   // Every field from the start, in one order: all blocks share one shape, which keeps the
   // code that reads them monomorphic.
-  const block: Block = {
+  return {
     text,
     separator: undefined,
     title: undefined,
@@ -68,14 +80,6 @@ function parseBlockLines(text: string): Block {
     scriptSets: NONE,
     problems: NONE,
   };
-  let count = splitLines(text);
-  let k = parseHead(text, count, block);
-  if (!block.request) return block;
-  count = takeAssertions(text, count, k, block);
-  k = parseQueryLines(text, count, k, block);
-  k = parseHeaders(text, count, k, block);
-  parseBody(text, count, k, block);
-  return block;
 }
 
 /**
@@ -103,6 +107,23 @@ export function outlineOf(block: Block): Block {
     scriptSets: block.scriptSets,
     problems: NONE,
   };
+}
+
+/**
+ * The outline of a block (`outlineOf(parseBlock(text))`), read from its head alone: the lines
+ * up to the request line and its path lines, and the names its scripts set. A host that
+ * checked a document with `diagnose` makes its outline with this afterwards: outlines kept
+ * while `diagnose` runs live through the young generation's collections of all its garbage,
+ * which cost more than reading the heads again.
+ */
+export function parseOutline(text: string): Block {
+  const block = emptyBlock(text);
+  parseHead(text, splitLines(text), block);
+  // What parseHead finds beyond the outline (a query string's parameters, problems) is not in it.
+  block.params = NONE;
+  block.problems = NONE;
+  if (text.includes('{%')) block.scriptSets = scriptSets(text);
+  return block;
 }
 
 /** Offsets of the blocks of a document: the start and each line that begins with `###`. */
