@@ -13,7 +13,7 @@ import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { ResponsePresenter } from './responsePresenter';
-import { confirmProtected, load, nextTreeIdPrefix } from './sendSupport';
+import { confirmProtected, load, nextTreeIdPrefix, presentResult } from './sendSupport';
 
 /** Runs a send with its progress and Cancel (SendController.run). */
 type RunWithProgress = (title: string, task: (signal: AbortSignal) => Promise<void>) => Promise<void>;
@@ -92,7 +92,7 @@ export class HistoryCommands {
   async resend(historyId: string): Promise<void> {
     const store = this.history();
     if (!store) return;
-    const { sender, checker, results, trees } = await load();
+    const { sender, checker } = await load();
     const entry = await store.get(historyId);
     if (!entry) {
       void vscode.window.showWarningMessage('lpreq: that exchange is no longer in history.');
@@ -162,18 +162,11 @@ export class HistoryCommands {
           resent: true,
         }),
       );
-      const summary = results.summaryFromSend(result, prepared, scrub);
-      const describe = (p: string) => sender.describeAt(checker.catalog, response.ok ? typed.resource : null, p);
-      this.presenter.show({
-        key: this.presenter.key(undefined),
-        summary,
-        tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
-        describe,
+      await presentResult(this.presenter, this.presenter.key(undefined), undefined, result, undefined, {
+        secrets: [token, ...foreignSecrets],
+        token,
         environment: envs.selected,
-        tokenSet: token !== undefined && token.length > 0,
-        prepared,
-        curlSecrets: foreignSecrets,
-        curlTls: sender.environmentOptions(envs)?.tls,
+        tls: sender.environmentOptions(envs)?.tls,
       });
       this.historyView.refresh();
     });

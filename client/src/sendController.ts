@@ -7,7 +7,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TlsSettings } from '../../server/src/node/index';
 import { documentScope, LineIndex, type LpreqDocument } from '../../server/src/core/index';
 import type { ResponseStore, HistoryStore, SendResult, AssertionResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
@@ -18,7 +17,7 @@ import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
-import { askPrompt, confirmProtected, load, nextTreeIdPrefix, readBodyFileOf, requestAt, systemContext } from './sendSupport';
+import { askPrompt, confirmProtected, load, presentResult, readBodyFileOf, requestAt, systemContext } from './sendSupport';
 
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -244,7 +243,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             secrets: secrets.filter((x): x is string => typeof x === 'string'),
           })
         : undefined;
-    await this.present(viewKey, ref, result, assertions, {
+    await presentResult(this.presenter, viewKey, ref, result, assertions, {
       secrets,
       token,
       environment: environments.selected,
@@ -257,33 +256,6 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
     return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
-  }
-
-  /** A response in the view (its summary scrubbed of every secret given), typed by the docs when it is a success. */
-  private async present(
-    viewKey: string,
-    ref: RequestRef,
-    result: SendResult,
-    assertions: AssertionResult[] | undefined,
-    o: { secrets: (string | undefined)[]; token: string | undefined; environment: string | undefined; tls?: TlsSettings },
-  ): Promise<void> {
-    const { sender, results, trees, checker } = await load();
-    const summary = results.summaryFromSend(result, { method: ref.method, url: ref.target }, (text) => sender.scrubSecrets(text, o.secrets), assertions);
-    // Only a success answer is typed by the docs: an error body is not the documented resource.
-    const returns = result.ok ? result.resource : null;
-    const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
-    this.presenter.show({
-      key: viewKey,
-      summary,
-      tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
-      describe,
-      environment: o.environment,
-      tokenSet: o.token !== undefined && o.token.length > 0,
-      ref,
-      prepared: result.request,
-      curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
-      curlTls: o.tls,
-    });
   }
 
   /**
@@ -302,7 +274,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const r = t.request;
     const ref: RequestRef = { uri: t.doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
     const secrets = [o.token, await this.environments.token(), ...o.secrets, ...(await this.environments.otherTokens(t.doc.uri)), ...result.secretValues];
-    await this.present(this.presenter.key(ref), ref, result, assertions, { secrets, token: o.token, environment: o.environment });
+    await presentResult(this.presenter, this.presenter.key(ref), ref, result, assertions, { secrets, token: o.token, environment: o.environment });
     this.historyView.refresh();
   }
 

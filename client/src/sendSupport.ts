@@ -7,11 +7,13 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader } from '../../server/src/node/index';
+import { bodyFileReader, type TlsSettings } from '../../server/src/node/index';
 import { Checker, type LpreqDocument } from '../../server/src/core/index';
-import type { BodyFileRead } from '../../server/src/sender/index';
+import type { AssertionResult, BodyFileRead, SendResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { RequestInfo } from './model/requestInfo';
+import type { RequestRef } from './responsePanel';
+import type { ResponsePresenter } from './responsePresenter';
 
 export type SenderModule = typeof import('../../server/src/sender/index');
 type RequestsModule = typeof import('./model/requests');
@@ -69,6 +71,40 @@ export async function requestAt(
 export function readBodyFileOf(environments: EnvironmentController, doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
   if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
   return bodyFileReader(doc.uri.fsPath, environments.environmentFiles(doc.uri))(file, encoding);
+}
+
+/**
+ * A send's result in the response view (its summary scrubbed of every secret given), typed by
+ * the docs when it is a success: for Send Request, a test run's exchange and a history entry
+ * sent again. `ref` is the request in its file, when there is one to send again from.
+ */
+export async function presentResult(
+  presenter: ResponsePresenter,
+  key: string,
+  ref: RequestRef | undefined,
+  result: SendResult,
+  assertions: AssertionResult[] | undefined,
+  o: { secrets: (string | undefined)[]; token: string | undefined; environment: string | undefined; tls?: TlsSettings },
+): Promise<void> {
+  const { sender, results, trees, checker } = await load();
+  // What the summary names when the result holds no request (it was not sent).
+  const fallback = ref ? { method: ref.method, url: ref.target } : { method: result.request?.method ?? '', url: result.request?.url ?? '' };
+  const summary = results.summaryFromSend(result, fallback, (text) => sender.scrubSecrets(text, o.secrets), assertions);
+  // Only a success answer is typed by the docs: an error body is not the documented resource.
+  const returns = result.ok ? result.resource : null;
+  const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
+  presenter.show({
+    key,
+    summary,
+    tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
+    describe,
+    environment: o.environment,
+    tokenSet: o.token !== undefined && o.token.length > 0,
+    ref,
+    prepared: result.request,
+    curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
+    curlTls: o.tls,
+  });
 }
 
 let generation = 0;

@@ -145,10 +145,10 @@ export class DiagnosticsPublisher {
    * A document just opened: its diagnostics come from one pass over the text that keeps
    * nothing (`diagnose`, the same diagnostics as checking the parsed document), which takes
    * about half the time of parsing into a kept tree and checking it; then an outline of each
-   * block is read from its head (`parseOutline`). The outline is the document's tree until a service needs a block in full
-   * (Documents.stateOf, quickState): a tree of a large document kept whole would cost the
-   * garbage collector pauses of tens of milliseconds while it is built, as long as a request
-   * waits.
+   * block is read from its head (`parseOutline`). The outline is the document's tree until a
+   * service needs a block in full (Documents.stateOf, quickState): a tree of a large document
+   * kept whole would cost the garbage collector pauses of tens of milliseconds while it is
+   * built, as long as a request waits.
    *
    * Before the diagnostics go out, the document's state, the index of its lines and the
    * per-block cache that later publishes read are made, the cache from each block's

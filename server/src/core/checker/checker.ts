@@ -46,11 +46,11 @@ export class Checker {
    * is parsed, checked and dropped; nothing outlives its block, so a large file costs the
    * garbage collector little. The result equals checkDocument(parseDocument(text), env).
    * (A host that keeps an outline of the blocks reads it afterwards, `parseOutline`: kept
-   * while this runs, it would live through the collections of all its garbage.) `onChecked` is told, at the
-   * end, each block's final diagnostics (offsets relative to the block, sorted), those
-   * checkBlock gives the block in the document's scope where it stands, and the endpoint
-   * its request was checked against (when its target could be read and matched one): a
-   * host that caches per block need not check or match the blocks again.
+   * while this runs, it would live through the collections of all its garbage.)
+   * `onChecked` is told, at the end, each block's final diagnostics (offsets relative to the
+   * block, sorted), those checkBlock gives the block in the document's scope where it stands,
+   * and the endpoint its request was checked against (when its target could be read and
+   * matched one): a host that caches per block need not check or match the blocks again.
    */
   diagnose(
     text: string,
