@@ -5,7 +5,17 @@ import layering from './eslint-rules/layering.mjs';
 import ownLookup from './eslint-rules/own-lookup.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'bench/.data/**', 'test/.tmp/**', '.vscode-test/**', 'test/e2e/.code-server/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      'bench/.data/**',
+      'test/.tmp/**',
+      '.vscode-test/**',
+      'test/e2e/.code-server/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,7 +29,11 @@ export default tseslint.config(
         'error',
         {
           allowForKnownSafeCalls: [
-            { from: 'package', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'], package: 'node:test' },
+            {
+              from: 'package',
+              name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+              package: 'node:test',
+            },
           ],
         },
       ],

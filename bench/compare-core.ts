@@ -44,7 +44,9 @@ process.stdout.write(JSON.stringify({ wall, cpu }));
 function main() {
   const [a, b = ROOT] = process.argv.slice(2);
   if (!a) {
-    console.error('usage: node --expose-gc --import tsx bench/compare-core.ts <folder of build A> [<folder of build B>]');
+    console.error(
+      'usage: node --expose-gc --import tsx bench/compare-core.ts <folder of build A> [<folder of build B>]',
+    );
     process.exitCode = 2;
     return;
   }
@@ -58,7 +60,10 @@ function main() {
   const builds = { A: join(resolve(a), 'dist', 'library.js'), B: join(resolve(b), 'dist', 'library.js') };
   mkdirSync(DATA, { recursive: true });
   const library = createRequire(import.meta.filename)(builds.B) as typeof import('../server/src/library');
-  const file = join(DATA, `compare-${count}${assertions > 0 ? `-${assertions}-assertions` : ''}${distinct ? '-distinct' : ''}.lpreq`);
+  const file = join(
+    DATA,
+    `compare-${count}${assertions > 0 ? `-${assertions}-assertions` : ''}${distinct ? '-distinct' : ''}.lpreq`,
+  );
   const catalog = library.bundledCatalog();
   writeFileSync(file, toLpreq(generateRequests(catalog, count), { catalog, assertions, distinct }));
   const script = join(DATA, 'compare-child.cjs');
@@ -73,7 +78,9 @@ function main() {
       const roundMedian = { wall: { A: 0, B: 0 }, cpu: { A: 0, B: 0 } };
       // A first in even rounds, B first in odd ones: neither always runs on a warmer machine.
       for (const build of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-        const r = spawnSync(process.execPath, ['--expose-gc', script, builds[build], mode, file, String(runs)], { encoding: 'utf8' });
+        const r = spawnSync(process.execPath, ['--expose-gc', script, builds[build], mode, file, String(runs)], {
+          encoding: 'utf8',
+        });
         if (r.status !== 0) throw new Error(`${build} ${mode} failed: ${r.stderr}`);
         const measured = JSON.parse(r.stdout) as Record<Clock, number[]>;
         for (const clock of clocks) {

@@ -15,7 +15,9 @@ export const ROOT = join(import.meta.dirname, '..');
 
 // The figures time the shipped code: the library bundle that `npm run build`
 // makes (dist/library.js), not the TypeScript sources as tsx transpiles them on the fly.
-const library = createRequire(import.meta.filename)(join(ROOT, 'dist', 'library.js')) as typeof import('../server/src/library');
+const library = createRequire(import.meta.filename)(
+  join(ROOT, 'dist', 'library.js'),
+) as typeof import('../server/src/library');
 const { bundledCatalog, defaultChecker, parse: parseDocument } = library;
 const DATA = join(ROOT, 'bench', '.data');
 
@@ -100,15 +102,31 @@ process.stdout.write(JSON.stringify(times));
   );
   // `asserted` is diagnose over the same requests with three assertions each (issue 19), in turns with the rest.
   const modes = ['parse', 'tree', 'diagnose', 'asserted', 'ajv'] as const;
-  const times = { parse: [] as number[], tree: [] as number[], diagnose: [] as number[], asserted: [] as number[], ajv: [] as number[] };
+  const times = {
+    parse: [] as number[],
+    tree: [] as number[],
+    diagnose: [] as number[],
+    asserted: [] as number[],
+    ajv: [] as number[],
+  };
   for (let round = 0; round < 3; round++) {
     for (const mode of modes) {
-      const r = spawnSync(process.execPath, ['--expose-gc', script, mode, lpreqFile, assertedFile, jsonFile, schemaFile, String(runs)], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        ['--expose-gc', script, mode, lpreqFile, assertedFile, jsonFile, schemaFile, String(runs)],
+        { encoding: 'utf8' },
+      );
       if (r.status !== 0) throw new Error(`in-process ${mode} failed: ${r.stderr}`);
       times[mode].push(...(JSON.parse(r.stdout) as number[]));
     }
   }
-  return { parse: median(times.parse), tree: median(times.tree), diagnose: median(times.diagnose), asserted: median(times.asserted), ajv: median(times.ajv) };
+  return {
+    parse: median(times.parse),
+    tree: median(times.tree),
+    diagnose: median(times.diagnose),
+    asserted: median(times.asserted),
+    ajv: median(times.ajv),
+  };
 }
 
 function runProcess(args: string[]): void {
@@ -183,7 +201,9 @@ export async function runCoreBench(sizes = [1000, 10000], runs = 7): Promise<Cor
       ajv: ajvMs,
     } = childMedians(lpreqFile, assertedFile, jsonFile, join(DATA, 'schema.json'), runs);
     const jsonDoc = JsonTextDocument.create('file:///bench.json', 'json', 1, json);
-    const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () => jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)));
+    const jsonServiceMs = await timeMedian(Math.max(3, Math.floor(runs / 2)), () =>
+      jsonService.doValidation(jsonDoc, jsonService.parseJSONDocument(jsonDoc)),
+    );
     const processes = interleavedMedians(runs, {
       lpreq: () => runProcess([join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', lpreqFile]),
       lpreqAssertions: () => runProcess([join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', assertedFile]),

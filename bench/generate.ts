@@ -45,7 +45,12 @@ export interface GeneratedRequest {
 
 /** Endpoints whose requests can be generated valid from their parameters alone (no rules to satisfy). */
 function usable(e: Endpoint): boolean {
-  return e.body === 'form' && e.rules.length === 0 && !e.params.some((p) => p.required && p.isPattern) && e.params.filter((p) => !p.isPattern).length >= 3;
+  return (
+    e.body === 'form' &&
+    e.rules.length === 0 &&
+    !e.params.some((p) => p.required && p.isPattern) &&
+    e.params.filter((p) => !p.isPattern).length >= 3
+  );
 }
 
 export function generateRequests(catalog: Catalog, count: number, seed = 7): GeneratedRequest[] {
@@ -56,13 +61,22 @@ export function generateRequests(catalog: Catalog, count: number, seed = 7): Gen
     const e = endpoints[Math.floor(rnd() * endpoints.length)];
     const tpl = e.paths[Math.floor(rnd() * e.paths.length)];
     const path = tpl.segments
-      .map((s) => (s.kind === 'literal' ? s.text : s.rest ? 'course files/week 1' : s.name === 'date' ? '2026-01-15' : String(1 + Math.floor(rnd() * 900))))
+      .map((s) =>
+        s.kind === 'literal'
+          ? s.text
+          : s.rest
+            ? 'course files/week 1'
+            : s.name === 'date'
+              ? '2026-01-15'
+              : String(1 + Math.floor(rnd() * 900)),
+      )
       .join('/');
     const required = e.params.filter((p) => p.required && !p.isPattern);
     const optional = e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated);
     const chosen = new Set(required);
     // About 8 lines a request: title, request line, a header, a blank line, up to 4 parameters, a blank line.
-    while (chosen.size < Math.min(4, required.length + optional.length)) chosen.add(optional[Math.floor(rnd() * optional.length)]);
+    while (chosen.size < Math.min(4, required.length + optional.length))
+      chosen.add(optional[Math.floor(rnd() * optional.length)]);
     const params: [string, string][] = [...chosen]
       .filter((p) => !tpl.segments.some((s) => s.kind === 'placeholder' && (s.name === p.name || s.name === p.inPath)))
       .map((p) => [p.name, valueFor(p, rnd)]);
@@ -102,7 +116,10 @@ function assertionsFor(catalog: Catalog, endpoint: Endpoint, rnd: () => number):
  * duration lines (`?? status != 1000N`, `?? duration < 2000N`): a file where a checker has no
  * line it has seen before.
  */
-export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catalog; assertions?: number; distinct?: boolean } = {}): string {
+export function toLpreq(
+  requests: GeneratedRequest[],
+  options: { catalog?: Catalog; assertions?: number; distinct?: boolean } = {},
+): string {
   const parts: string[] = ['@base_url = http://127.0.0.1:4010\n'];
   const rnd = random(11);
   requests.forEach((r, i) => {
@@ -125,7 +142,12 @@ export function toLpreq(requests: GeneratedRequest[], options: { catalog?: Catal
 
 export function toJson(requests: GeneratedRequest[]): string {
   return JSON.stringify(
-    requests.map((r) => ({ endpoint: r.endpoint, method: r.method, path: r.path, params: Object.fromEntries(r.params) })),
+    requests.map((r) => ({
+      endpoint: r.endpoint,
+      method: r.method,
+      path: r.path,
+      params: Object.fromEntries(r.params),
+    })),
     null,
     1,
   );

@@ -134,7 +134,8 @@ async function bareNodeInitialize(): Promise<number> {
 
 function sampleValue(p: CatalogParameter, i: number): string {
   if (p.enum && p.enum.length > 0) return p.enum[i % p.enum.length];
-  if (p.format === 'context_code' || p.format === 'id_or_context_code') return `${p.contextTypes?.[0] ?? 'course'}_${100 + (i % 50)}`;
+  if (p.format === 'context_code' || p.format === 'id_or_context_code')
+    return `${p.contextTypes?.[0] ?? 'course'}_${100 + (i % 50)}`;
   switch (p.type) {
     case 'integer':
       return String(1 + (i % 500));
@@ -152,9 +153,16 @@ function sampleValue(p: CatalogParameter, i: number): string {
 }
 
 /** Realistic requests across the catalog, about 8 lines each. Returns the text, where values stand, and the requests as data. */
-export function generateDocument(requests: number): { text: string; valueLines: number[]; nameLines: number[]; generated: GeneratedRequest[] } {
+export function generateDocument(requests: number): {
+  text: string;
+  valueLines: number[];
+  nameLines: number[];
+  generated: GeneratedRequest[];
+} {
   const catalog = bundledCatalog();
-  const endpoints: Endpoint[] = catalog.endpoints.filter((e) => e.body !== 'json' && !e.paths[0].template.includes('{*'));
+  const endpoints: Endpoint[] = catalog.endpoints.filter(
+    (e) => e.body !== 'json' && !e.paths[0].template.includes('{*'),
+  );
   const lines = ['@base_url = https://lms.example.edu', '@course = 42', ''];
   const valueLines: number[] = [];
   const nameLines: number[] = [];
@@ -169,14 +177,22 @@ export function generateDocument(requests: number): { text: string; valueLines: 
     lines.push(`${e.method} {{base_url}}${path}`);
     lines.push('Accept: application/json');
     lines.push('');
-    const chosen = [...e.params.filter((p) => p.required && !p.isPattern), ...e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated)].slice(0, 3);
+    const chosen = [
+      ...e.params.filter((p) => p.required && !p.isPattern),
+      ...e.params.filter((p) => !p.required && !p.isPattern && !p.deprecated),
+    ].slice(0, 3);
     for (const p of chosen) {
       nameLines.push(lines.length);
       if (p.type === 'string' && !p.enum && !p.format) valueLines.push(lines.length);
       lines.push(`${p.name} = ${sampleValue(p, i)}`);
     }
     lines.push('');
-    generated.push({ endpoint: e.id, method: e.method, path: path.replace('{{course}}', '42'), params: chosen.map((p) => [p.name, sampleValue(p, i)]) });
+    generated.push({
+      endpoint: e.id,
+      method: e.method,
+      path: path.replace('{{course}}', '42'),
+      params: chosen.map((p) => [p.name, sampleValue(p, i)]),
+    });
   }
   return { text: lines.join('\n'), valueLines, nameLines, generated };
 }
@@ -283,7 +299,9 @@ function afterOpenRows(label: string, list: AfterOpenFigures[]): string[] {
   return list.map(
     (a, i) =>
       `| ${label} ${i + 1} | ${a.firstCompletionsMs.map((x) => x.toFixed(1)).join(', ')} | ${a.completionP50Ms.toFixed(2)} / ${a.completionMaxMs.toFixed(1)} | ${a.hoverP50Ms.toFixed(2)} / ${a.hoverMaxMs.toFixed(1)} | ${
-        a.codeLensP50Ms === undefined ? '(none)' : `${a.codeLensP50Ms.toFixed(1)} / ${(a.codeLensMaxMs ?? 0).toFixed(1)} (${a.codeLensCount} lenses)`
+        a.codeLensP50Ms === undefined
+          ? '(none)'
+          : `${a.codeLensP50Ms.toFixed(1)} / ${(a.codeLensMaxMs ?? 0).toFixed(1)} (${a.codeLensCount} lenses)`
       } | ${a.codeLensOutP50Ms === undefined ? '' : `${a.codeLensOutP50Ms.toFixed(1)} / ${(a.codeLensOutMaxMs ?? 0).toFixed(1)}`} | ${a.requests} |`,
   );
 }
@@ -309,8 +327,16 @@ export function formatLspBench(f: LspBenchFigures): string {
     '| measure | result | target |',
     '|---|---:|---:|',
     row('completion, median', f.completionMedianMs.toFixed(2), '2'),
-    row('reference: vscode-json-languageservice completing in the same requests as JSON, in-process, median', f.jsonServiceCompletionMs.toFixed(2), ''),
-    row('completion, slowest (median of the sessions; worst of all)', `${f.completionMaxMs.toFixed(1)}; ${f.completionWorstMs.toFixed(1)}`, '10'),
+    row(
+      'reference: vscode-json-languageservice completing in the same requests as JSON, in-process, median',
+      f.jsonServiceCompletionMs.toFixed(2),
+      '',
+    ),
+    row(
+      'completion, slowest (median of the sessions; worst of all)',
+      `${f.completionMaxMs.toFixed(1)}; ${f.completionWorstMs.toFixed(1)}`,
+      '10',
+    ),
     row(`edit to republished diagnostics (debounce ${f.debounceMs} ms)`, f.editToDiagnosticsMedianMs.toFixed(1), '100'),
     row(
       're-diagnosis work after an edit (the above without the debounce; worst session)',
@@ -323,7 +349,11 @@ export function formatLspBench(f: LspBenchFigures): string {
     row('resident memory, MB', f.rssMb.toFixed(0), '150'),
     ...(f.baseOpenToDiagnosticsMs !== undefined
       ? [
-          row('base build (LPREQ_BENCH_BASE), in turns with this one: open to first diagnostics', f.baseOpenToDiagnosticsMs.toFixed(0), ''),
+          row(
+            'base build (LPREQ_BENCH_BASE), in turns with this one: open to first diagnostics',
+            f.baseOpenToDiagnosticsMs.toFixed(0),
+            '',
+          ),
           row('base build: resident memory, MB', (f.baseRssMb ?? 0).toFixed(0), ''),
         ]
       : []),
@@ -331,7 +361,14 @@ export function formatLspBench(f: LspBenchFigures): string {
 }
 
 /** Completions, hovers and code lenses one after another from the first diagnostics on, for `ms`. */
-async function afterOpen(client: LspClient, uri: string, nameLines: number[], ms: number, lenses: boolean, lensesFirst = false): Promise<AfterOpenFigures> {
+async function afterOpen(
+  client: LspClient,
+  uri: string,
+  nameLines: number[],
+  ms: number,
+  lenses: boolean,
+  lensesFirst = false,
+): Promise<AfterOpenFigures> {
   const completion: number[] = [];
   const hover: number[] = [];
   const codeLens: number[] = [];
@@ -400,7 +437,9 @@ async function runSession(
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     const first = await open;
     const openToDiagnosticsMs = performance.now() - t1;
-    const lenses = (client.initializeResult as { capabilities: { codeLensProvider?: unknown } }).capabilities.codeLensProvider !== undefined;
+    const lenses =
+      (client.initializeResult as { capabilities: { codeLensProvider?: unknown } }).capabilities.codeLensProvider !==
+      undefined;
     const opened = await afterOpen(client, uri, nameLines, options.afterOpenMs ?? 2000, lenses, options.lensesFirst);
 
     // One-character edits in string values spread through the document.
@@ -433,7 +472,10 @@ async function runSession(
       const lineText = lines[line] ?? '';
       const character = k % 2 === 0 ? 0 : lineText.length;
       const t = performance.now();
-      const result = await client.request<{ items: unknown[] } | null>('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+      const result = await client.request<{ items: unknown[] } | null>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line, character },
+      });
       completionTimes.push(performance.now() - t);
       counts.push(result?.items.length ?? 0);
     }

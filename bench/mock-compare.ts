@@ -71,7 +71,8 @@ export interface CompareOptions {
 /** The paginated list (6 modules, 3 a page) and the module item, as both servers are sent them. */
 const LIST_PATH = '/api/v1/courses/42/modules?per_page=3';
 const ITEM_PATH = '/api/v1/courses/42/modules/7/items';
-const ITEM_BODY = 'module_item[type]=Assignment&module_item[content_id]=305&module_item[title]=Bench%20reading&module_item[indent]=1';
+const ITEM_BODY =
+  'module_item[type]=Assignment&module_item[content_id]=305&module_item[title]=Bench%20reading&module_item[indent]=1';
 const HEADERS = { authorization: `Bearer ${TOKEN}` };
 const FORM_HEADERS = { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -150,8 +151,20 @@ function median(values: number[]): number {
  * then for each kind half a second of untimed load to warm the server, then `seconds` of
  * timed load. A request started in the timed window counts, however late it ends.
  */
-async function measureServer(origin: string, clients: number, seconds: number, failures: string[], kinds: Kind[]): Promise<Map<Kind, Figure>> {
-  const pool = new Pool(origin, { connections: clients, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+async function measureServer(
+  origin: string,
+  clients: number,
+  seconds: number,
+  failures: string[],
+  kinds: Kind[],
+): Promise<Map<Kind, Figure>> {
+  const pool = new Pool(origin, {
+    connections: clients,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
   const send = async (kind: Kind): Promise<void> => {
     const r =
       kind === 'GET list'
@@ -190,7 +203,12 @@ async function measureServer(origin: string, clients: number, seconds: number, f
       await Promise.all(Array.from({ length: clients }, () => load(until, latencies)));
       const elapsed = (performance.now() - begun) / 1000;
       latencies.sort((x, y) => x - y);
-      figures.set(kind, { requestsPerSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), failed });
+      figures.set(kind, {
+        requestsPerSecond: latencies.length / elapsed,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+        failed,
+      });
       failed = 0;
     }
     return figures;
@@ -219,7 +237,11 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
   const prism = options.against === undefined ? prismBin() : undefined;
   const prismPort = await freePort();
   const prismChild = prism
-    ? await start('other', [prism.bin, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn', document], prismPort)
+    ? await start(
+        'other',
+        [prism.bin, 'mock', '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn', document],
+        prismPort,
+      )
     : undefined;
   const otherName = prism ? `Prism ${prism.version}` : `the mock of ${options.against ?? ''}`;
   const samples = new Map<string, Figure[]>();
@@ -238,7 +260,11 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
             // items earlier measurements created do not weigh on later ones.
             const bin = server === 'other' ? (options.against ?? LPREQ) : LPREQ;
             const mockPort = await freePort();
-            const mock = await start(server, [bin, 'mock', '--port', String(mockPort), '--token', TOKEN, ...quiet], mockPort);
+            const mock = await start(
+              server,
+              [bin, 'mock', '--port', String(mockPort), '--token', TOKEN, ...quiet],
+              mockPort,
+            );
             try {
               figures = await measureServer(`http://127.0.0.1:${mockPort}`, clients, seconds, failures, kinds);
             } finally {
@@ -270,10 +296,22 @@ export async function runMockCompare(options: CompareOptions = {}): Promise<Comp
   const cells: CompareCell[] = [];
   for (const kind of kinds) {
     for (const clients of clientCounts) {
-      cells.push({ kind, clients, lpreq: medianOf(`lpreq mock|${kind}|${clients}`), other: medianOf(`other|${kind}|${clients}`) });
+      cells.push({
+        kind,
+        clients,
+        lpreq: medianOf(`lpreq mock|${kind}|${clients}`),
+        other: medianOf(`other|${kind}|${clients}`),
+      });
     }
   }
-  return { rounds, seconds, otherName, cells, failures, wallSeconds: Math.round((performance.now() - wallStart) / 1000) };
+  return {
+    rounds,
+    seconds,
+    otherName,
+    cells,
+    failures,
+    wallSeconds: Math.round((performance.now() - wallStart) / 1000),
+  };
 }
 
 export function formatMockCompare(result: CompareResult): string {

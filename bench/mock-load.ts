@@ -52,9 +52,13 @@ function freePort(): Promise<number> {
 
 function startChild(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN, '--quiet'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'lpreq.js'), 'mock', '--port', String(port), '--token', TOKEN, '--quiet'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the mock did not start in 15 s: ${out}`)), 15_000);
     child.stdout?.on('data', (d: Buffer) => {
@@ -109,7 +113,13 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
   const port = await freePort();
   const child = await startChild(port);
   const origin = `http://127.0.0.1:${port}`;
-  const pool = new Pool(origin, { connections: clients, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const pool = new Pool(origin, {
+    connections: clients,
+    pipelining: 1,
+    keepAliveTimeout: 10_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
   const headers = { authorization: `Bearer ${TOKEN}` };
   const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };
   const latencies: number[] = [];
@@ -119,7 +129,9 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
   const faults: Record<string, string> = {};
   try {
     // Slow clients start with the load: they send half a request and wait.
-    const slow = Array.from({ length: 20 }, () => rawExchange(port, 'GET /api/v1/courses HTTP/1.1\r\nHost: x\r\n', 25_000, true));
+    const slow = Array.from({ length: 20 }, () =>
+      rawExchange(port, 'GET /api/v1/courses HTTP/1.1\r\nHost: x\r\n', 25_000, true),
+    );
 
     // Every client connects and is answered once before the timed load: 1,000 connections
     // opened at once against a server already busy with the first few hundred are accepted
@@ -159,7 +171,8 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
               body: new URLSearchParams({ title, todo_date: '2026-09-20' }).toString(),
             });
             const body = (await r.body.json()) as { id?: number; title?: string };
-            if (r.statusCode !== 200 || typeof body.id !== 'number' || body.title !== title) throw new Error(`create answered ${r.statusCode}`);
+            if (r.statusCode !== 200 || typeof body.id !== 'number' || body.title !== title)
+              throw new Error(`create answered ${r.statusCode}`);
             acknowledged.add(body.id);
           } else {
             const r = await pool.request({ path: READS[(n + i) % READS.length], method: 'GET', headers });
@@ -187,10 +200,15 @@ export async function runMockLoad(options: MockLoadOptions = {}): Promise<MockLo
       if (!String(r.headers.link ?? '').includes('rel="next"')) break;
     }
     const unique = new Set(present);
-    const consistent = unique.size === present.length && present.length === acknowledged.size && [...acknowledged].every((id) => unique.has(id));
+    const consistent =
+      unique.size === present.length &&
+      present.length === acknowledged.size &&
+      [...acknowledged].every((id) => unique.has(id));
 
     // Faults.
-    faults.garbage = statusLine(await rawExchange(port, Buffer.from('\x16\x03\x01 GARBAGE\r\n\x00\x00\r\n\r\n', 'binary'), 5000));
+    faults.garbage = statusLine(
+      await rawExchange(port, Buffer.from('\x16\x03\x01 GARBAGE\r\n\x00\x00\r\n\r\n', 'binary'), 5000),
+    );
     faults.oversizedBody = statusLine(
       await rawExchange(
         port,
@@ -265,7 +283,11 @@ function flag(name: string, fallback: number): number {
 }
 
 if (require.main === module) {
-  runMockLoad({ seconds: flag('seconds', 20), clients: flag('clients', 1000), log: (l) => process.stderr.write(`${l}\n`) }).then(
+  runMockLoad({
+    seconds: flag('seconds', 20),
+    clients: flag('clients', 1000),
+    log: (l) => process.stderr.write(`${l}\n`),
+  }).then(
     (figures) => {
       process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
       process.exitCode = figures.failed === 0 && figures.consistent && figures.aliveAfterFaults ? 0 : 1;

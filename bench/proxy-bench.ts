@@ -28,12 +28,23 @@ interface Exchange {
 
 /** A list the checker and the typed schemas read whole (Module[] with items), and a form POST. */
 const EXCHANGES: Exchange[] = [
-  { name: 'GET modules?include[]=items', method: 'GET', path: '/api/v1/courses/42/modules?include[]=items&per_page=10' },
-  { name: 'POST module item', method: 'POST', path: '/api/v1/courses/42/modules/7/items', body: 'module_item[type]=SubHeader&module_item[title]=Bench' },
+  {
+    name: 'GET modules?include[]=items',
+    method: 'GET',
+    path: '/api/v1/courses/42/modules?include[]=items&per_page=10',
+  },
+  {
+    name: 'POST module item',
+    method: 'POST',
+    path: '/api/v1/courses/42/modules/7/items',
+    body: 'module_item[type]=SubHeader&module_item[title]=Bench',
+  },
 ];
 
 function start(argv: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), ...argv], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), ...argv], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`lpreq ${argv[0]} printed no address`)), 20_000);
@@ -54,7 +65,10 @@ async function once(pool: Pool, e: Exchange): Promise<number> {
   const r = await pool.request({
     method: e.method,
     path: e.path,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(e.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(e.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
     body: e.body,
   });
   await r.body.arrayBuffer();
@@ -139,7 +153,8 @@ export function formatProxyBench(rows: ProxyBenchRow[]): string {
     '| exchange | direct p50 ms | through the proxy p50 ms | added at p50 ms | ratio p50 | direct p99 ms | proxy p99 ms |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
-      (r) => `| ${r.name} | ${f(r.directP50)} | ${f(r.proxyP50)} | ${f(r.addedP50)} | ${r.ratioP50.toFixed(2)} | ${f(r.directP99)} | ${f(r.proxyP99)} |`,
+      (r) =>
+        `| ${r.name} | ${f(r.directP50)} | ${f(r.proxyP50)} | ${f(r.addedP50)} | ${r.ratioP50.toFixed(2)} | ${f(r.directP99)} | ${f(r.proxyP99)} |`,
     ),
   ];
   const worst = Math.max(...rows.map((r) => r.addedP50));

@@ -25,7 +25,14 @@ import { request } from 'undici';
 import { bundledCatalog } from '../server/src/catalogData';
 import { assertionsOf, Checker, parseDocument, type Assertion } from '../server/src/core/index';
 import { startMock } from '../server/src/mock/index';
-import { evaluateAssertion, prepareRequest, requestBlocks, runTests, sendBlock, sendPrepared } from '../server/src/sender/index';
+import {
+  evaluateAssertion,
+  prepareRequest,
+  requestBlocks,
+  runTests,
+  sendBlock,
+  sendPrepared,
+} from '../server/src/sender/index';
 
 const REQUESTS = 200;
 const PROCESS_REQUESTS = 20;
@@ -36,7 +43,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** Module 5 to 9 of course 42 in turns: five reads of the seeded data, each checked five ways. */
 function file(): string {
-  const names = ['Week 0: Orientation', 'Week 1: Lab Safety', 'Week 2: Microscopy', 'Week 3: Cell Membranes', 'Week 4: Osmosis'];
+  const names = [
+    'Week 0: Orientation',
+    'Week 1: Lab Safety',
+    'Week 2: Microscopy',
+    'Week 3: Cell Membranes',
+    'Week 4: Osmosis',
+  ];
   const blocks: string[] = [];
   for (let i = 0; i < REQUESTS; i++) {
     const id = 5 + (i % 5);
@@ -109,7 +122,9 @@ export async function runRunnerBench(): Promise<RunnerBench> {
     },
     undici: async () => {
       for (const url of urls) {
-        const r = await request(url, { headers: { authorization: `Bearer ${mock.token}`, accept: 'application/json' } });
+        const r = await request(url, {
+          headers: { authorization: `Bearer ${mock.token}`, accept: 'application/json' },
+        });
         JSON.parse(await r.body.text());
         if (r.statusCode !== 200) failures++;
       }
@@ -133,8 +148,11 @@ export async function runRunnerBench(): Promise<RunnerBench> {
 
   // The runner's own work on one response, alone: its five assertions evaluated, what they show scrubbed.
   const sample = await sendPrepared(prepared[2], { token: mock.token });
-  const assertions = assertionsOf(document.blocks[requestBlocks(document)[2]].block).map((a) => a.assertion as Assertion);
-  const evaluate = () => assertions.map((a) => evaluateAssertion(a, sample, a.expected?.text, { secrets: [mock.token] }));
+  const assertions = assertionsOf(document.blocks[requestBlocks(document)[2]].block).map(
+    (a) => a.assertion as Assertion,
+  );
+  const evaluate = () =>
+    assertions.map((a) => evaluateAssertion(a, sample, a.expected?.text, { secrets: [mock.token] }));
   for (let k = 0; k < 2000; k++) evaluate();
   const evaluations: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -156,10 +174,14 @@ export async function runRunnerBench(): Promise<RunnerBench> {
     // The mock answers in this process: spawnSync would block the event loop it answers on.
     const sendOnce = (line: number) =>
       new Promise<void>((resolve) => {
-        const child = spawn(process.execPath, [bin, 'send', 'bench.lpreq', '--line', String(line), '--no-history', '--format', 'json'], {
-          cwd: dir,
-          env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: mock.token },
-        });
+        const child = spawn(
+          process.execPath,
+          [bin, 'send', 'bench.lpreq', '--line', String(line), '--no-history', '--format', 'json'],
+          {
+            cwd: dir,
+            env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: mock.token },
+          },
+        );
         child.on('close', (code) => {
           if (code !== 0) failures++;
           resolve();

@@ -61,7 +61,12 @@ export function runScrubBench(): ScrubBench {
     scrubSecrets(`GET https://lms.example.edu/api/v1/courses?access_token=${fresh}\n${text.slice(0, 1000)}`, [fresh]);
     first.push(performance.now() - t);
   }
-  return { megabytes: text.length / 1e6, scrubMs: median(scrub), referenceMs: median(reference), firstUseMs: median(first) };
+  return {
+    megabytes: text.length / 1e6,
+    scrubMs: median(scrub),
+    referenceMs: median(reference),
+    firstUseMs: median(first),
+  };
 }
 
 export function formatScrubBench(r: ScrubBench): string {

@@ -82,7 +82,11 @@ export async function runSendBench(options: { rounds?: number } = {}): Promise<S
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: REQUEST } });
     const lspOnce = async () => {
       const t = performance.now();
-      const result = await client.request<{ ok: boolean }>('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, 2] }, 30_000);
+      const result = await client.request<{ ok: boolean }>(
+        'workspace/executeCommand',
+        { command: 'lpreq.send', arguments: [uri, 2] },
+        30_000,
+      );
       if (!result.ok) throw new Error(`lpreq.send: ${JSON.stringify(result)}`);
       return performance.now() - t;
     };

@@ -46,7 +46,11 @@ export interface ViewBench {
 export function runViewBench(): ViewBench {
   const text = bigBody();
   const count = (JSON.parse(text) as unknown[]).length;
-  const issues = Array.from({ length: count }, (_, i) => ({ path: `$[${i}].x_internal_rank`, code: 'undocumented-field', message: 'not documented' }));
+  const issues = Array.from({ length: count }, (_, i) => ({
+    path: `$[${i}].x_internal_rank`,
+    code: 'undocumented-field',
+    message: 'not documented',
+  }));
   // A text body of the same size with short lines (a log, a CSV): its line index.
   const lines = JSON.stringify(JSON.parse(text), null, 1);
   const first: number[] = [];
@@ -146,7 +150,13 @@ export function formatViewBench(r: ViewBench): string {
     `| find (the whole text, any case) and reveal the match | ${r.searchMs.toFixed(1)} ms |`,
   ];
   if (r.e2e) {
-    out.push('', `In the real editor (the last \`npm run test:e2e\`, ${String(r.e2e.time)}):`, '', '| what | ms |', '|---|---|');
+    out.push(
+      '',
+      `In the real editor (the last \`npm run test:e2e\`, ${String(r.e2e.time)}):`,
+      '',
+      '| what | ms |',
+      '|---|---|',
+    );
     for (const [k, v] of Object.entries(r.e2e)) if (k !== 'time') out.push(`| ${k} | ${String(v)} |`);
   } else out.push('', 'No end-to-end figures: run `npm run test:e2e` to measure the view in the real editor.');
   return out.join('\n');

@@ -51,7 +51,8 @@ function loadBundle(bundle, options = {}) {
     try {
       const file = id === undefined ? undefined : readFileSync(cachePathOf(bundle));
       if (file === undefined) status = 'absent';
-      else if (file.length > ID_BYTES && file.subarray(0, ID_BYTES).equals(headerOf(id))) cachedData = file.subarray(ID_BYTES);
+      else if (file.length > ID_BYTES && file.subarray(0, ID_BYTES).equals(headerOf(id)))
+        cachedData = file.subarray(ID_BYTES);
       else status = 'stale';
     } catch {
       // No cache (not built yet, or removed): compile from source.

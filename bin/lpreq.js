@@ -8,7 +8,14 @@ const { join } = require('node:path');
 const { existsSync } = require('node:fs');
 const { loadBundle, processIo } = require('./loadBundle');
 
-const separate = { send: 'send.js', mock: 'mock.js', proxy: 'proxy.js', lsp: 'lsp.js', test: 'test.js', export: 'export.js' };
+const separate = {
+  send: 'send.js',
+  mock: 'mock.js',
+  proxy: 'proxy.js',
+  lsp: 'lsp.js',
+  test: 'test.js',
+  export: 'export.js',
+};
 const command = process.argv[2];
 const bundle = join(__dirname, '..', 'dist', separate[command] || 'lpreq.js');
 const load = process.env.LPREQ_CODE_CACHE === '0' ? require : loadBundle;

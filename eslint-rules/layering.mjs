@@ -45,13 +45,21 @@ export default {
   meta: {
     type: 'problem',
     docs: { description: 'the core is pure, and layers are reached through their entry files' },
-    schema: [{ type: 'object', properties: { exempt: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+    schema: [
+      {
+        type: 'object',
+        properties: { exempt: { type: 'array', items: { type: 'string' } } },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       corePackage: 'The core imports no editor, protocol, network or Node module ({{source}}): hosts do I/O.',
       coreOutside: 'The core imports nothing outside server/src/core ({{source}}).',
       entry: 'Import server/src/{{layer}} through its entry file ({{entry}}), not {{source}}.',
-      clientServer: 'The client imports server code only through the entry files of the core, the sender and the node helpers ({{source}}).',
-      webview: 'The webview imports only its own folder, client/webview, and no package or Node module ({{source}}): it runs in a browser page.',
+      clientServer:
+        'The client imports server code only through the entry files of the core, the sender and the node helpers ({{source}}).',
+      webview:
+        'The webview imports only its own folder, client/webview, and no package or Node module ({{source}}): it runs in a browser page.',
       clientWebview: 'The extension imports only the pure models of the webview, client/webview/model ({{source}}).',
     },
   },
@@ -65,12 +73,17 @@ export default {
     function check(node, source) {
       if (typeof source !== 'string') return;
       if (from === 'webview') {
-        const inside = source.startsWith('.') && layerOf(posix(relative(cwd, resolve(dirname(context.filename), source)))) === 'webview';
+        const inside =
+          source.startsWith('.') &&
+          layerOf(posix(relative(cwd, resolve(dirname(context.filename), source)))) === 'webview';
         if (!inside) context.report({ node, messageId: 'webview', data: { source } });
         return;
       }
       if (!source.startsWith('.')) {
-        if (from === 'core' && (NOT_IN_CORE.test(source) || source.startsWith('node:') || BUILTINS.has(source.split('/')[0]))) {
+        if (
+          from === 'core' &&
+          (NOT_IN_CORE.test(source) || source.startsWith('node:') || BUILTINS.has(source.split('/')[0]))
+        ) {
           context.report({ node, messageId: 'corePackage', data: { source } });
         }
         return;
@@ -82,7 +95,8 @@ export default {
         return;
       }
       if (to === 'webview') {
-        if (!target.startsWith('client/webview/model/')) context.report({ node, messageId: 'clientWebview', data: { source } });
+        if (!target.startsWith('client/webview/model/'))
+          context.report({ node, messageId: 'clientWebview', data: { source } });
         return;
       }
       if (to === undefined || to === from || to === 'server' || to === 'client' || to === 'bench') return;
@@ -102,9 +116,11 @@ export default {
       ExportAllDeclaration: (node) => check(node, node.source.value),
       ImportExpression: (node) => check(node, literal(node.source)),
       CallExpression: (node) => {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node, literal(node.arguments[0]));
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require')
+          check(node, literal(node.arguments[0]));
       },
-      TSImportType: (node) => check(node, literal(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument)),
+      TSImportType: (node) =>
+        check(node, literal(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument)),
     };
   },
 };

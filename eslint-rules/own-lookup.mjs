@@ -13,7 +13,15 @@ function isChosenKey(type) {
   return parts.every((t) => {
     const f = t.flags;
     if (f & (ts.TypeFlags.NumberLike | ts.TypeFlags.ESSymbolLike | ts.TypeFlags.BigIntLike)) return true;
-    if (f & (ts.TypeFlags.StringLiteral | ts.TypeFlags.EnumLiteral | ts.TypeFlags.BooleanLiteral | ts.TypeFlags.Undefined | ts.TypeFlags.Null)) return true;
+    if (
+      f &
+      (ts.TypeFlags.StringLiteral |
+        ts.TypeFlags.EnumLiteral |
+        ts.TypeFlags.BooleanLiteral |
+        ts.TypeFlags.Undefined |
+        ts.TypeFlags.Null)
+    )
+      return true;
     return false;
   });
 }
@@ -23,7 +31,15 @@ function isStringKeyed(checker, type) {
   const parts = type.isUnion() ? type.types : [type];
   return parts.some((t) => {
     if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
-    if (t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike)) return false;
+    if (
+      t.flags &
+      (ts.TypeFlags.Undefined |
+        ts.TypeFlags.Null |
+        ts.TypeFlags.StringLike |
+        ts.TypeFlags.NumberLike |
+        ts.TypeFlags.BooleanLike)
+    )
+      return false;
     if (checker.isArrayType(t) || checker.isTupleType(t)) return false;
     const apparent = checker.getApparentType(t);
     return checker.getIndexInfoOfType(apparent, ts.IndexKind.String) !== undefined;

@@ -10,7 +10,10 @@ import { writeNotices } from './notices.mjs';
 const catalogAsText = {
   name: 'catalog-as-text',
   setup(b) {
-    b.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.json$/ }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
+    b.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.json$/ }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: 'text',
+    }));
   },
 };
 
@@ -19,7 +22,9 @@ const catalogAsText = {
 const jsoncAsEsm = {
   name: 'jsonc-parser-esm',
   setup(b) {
-    b.onResolve({ filter: /^jsonc-parser$/ }, (args) => b.resolve('jsonc-parser/lib/esm/main.js', { kind: args.kind, resolveDir: args.resolveDir }));
+    b.onResolve({ filter: /^jsonc-parser$/ }, (args) =>
+      b.resolve('jsonc-parser/lib/esm/main.js', { kind: args.kind, resolveDir: args.resolveDir }),
+    );
   },
 };
 
@@ -65,10 +70,19 @@ const entries = [
 ];
 
 const results = await Promise.all(
-  entries.filter((e) => existsSync(e.in)).map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
+  entries
+    .filter((e) => existsSync(e.in))
+    .map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
 );
 if (existsSync('client/src/extension.ts')) {
-  results.push(await build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }));
+  results.push(
+    await build({
+      ...common,
+      entryPoints: ['client/src/extension.ts'],
+      outfile: 'dist/client.js',
+      external: ['vscode'],
+    }),
+  );
 }
 // The response view's webview: a browser bundle of its own, and its stylesheet, in the only
 // folder the webview may load from (dist/media, its localResourceRoots).

@@ -13,7 +13,10 @@ const examples = join(root, 'examples');
 
 function run(bundle, args, drive) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [runner, join(root, 'dist', bundle), ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [runner, join(root, 'dist', bundle), ...args], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`${bundle}: the warm-up run took more than 30 s`));

@@ -11,14 +11,17 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const lpreq = join(root, 'bin', 'lpreq.js');
-const run = (args, options = {}) => spawnSync(process.execPath, [lpreq, ...args], { cwd: root, stdio: 'inherit', ...options });
+const run = (args, options = {}) =>
+  spawnSync(process.execPath, [lpreq, ...args], { cwd: root, stdio: 'inherit', ...options });
 const failing = 'examples/failing-assertions.lpreq';
 
 console.log('\n== lpreq check examples/  (examples/mistakes.lpreq holds deliberate mistakes) ==\n');
 const check = run(['check', 'examples']);
 if (check.status === 2) process.exit(2);
 
-console.log('\n== lpreq test --mock examples/  (every request with its assertions, against the built-in mock; expected: all pass) ==\n');
+console.log(
+  '\n== lpreq test --mock examples/  (every request with its assertions, against the built-in mock; expected: all pass) ==\n',
+);
 const passing = run(['test', '--mock', 'examples']);
 if (passing.status !== 0) {
   console.log(`\nlpreq test --mock examples/ ended with exit ${passing.status}: the examples should all pass`);
@@ -27,7 +30,10 @@ if (passing.status !== 0) {
 
 // What the file is expected to show depends on whether the checker of this build reads
 // assertions against the docs: ask it, and say so before the run.
-const checked = spawnSync(process.execPath, [lpreq, 'check', '--format', 'json', failing], { cwd: root, encoding: 'utf8' });
+const checked = spawnSync(process.execPath, [lpreq, 'check', '--format', 'json', failing], {
+  cwd: root,
+  encoding: 'utf8',
+});
 const lines = readFileSync(join(root, failing), 'utf8').split('\n');
 const enumLine = lines.findIndex((l) => l.startsWith('?? body $.workflow_state == published')) + 1;
 const refused = (JSON.parse(checked.stdout || '[]') ?? []).some((d) => d.line === enumLine && d.severity === 'error');
@@ -39,7 +45,9 @@ console.log(
 );
 const intended = run(['test', '--mock', failing]);
 if (intended.status !== 1) {
-  console.log(`\nlpreq test --mock ${failing} ended with exit ${intended.status}, not 1: its failures are meant to be caught`);
+  console.log(
+    `\nlpreq test --mock ${failing} ended with exit ${intended.status}, not 1: its failures are meant to be caught`,
+  );
   process.exit(1);
 }
 console.log('\n   The two failures above are intended: lpreq test exits 1 for them, and npm start goes on.');

@@ -23,8 +23,13 @@ function note(code: CodeName): string {
 /** docs/codes.md. */
 export function codesPage(): string {
   const own = CODE_NAMES.filter((c) => !CODES[c].format && !CODES[c].checkOnly).map((c) => `\`${c}\``);
-  const sections = [...new Set(CODE_NAMES.map((c) => CODES[c].format).filter((f): f is string => f !== undefined))].sort();
-  const sectionText = sections.length > 1 ? `sections ${sections.slice(0, -1).join(', ')} and ${sections[sections.length - 1]}` : `section ${sections[0]}`;
+  const sections = [
+    ...new Set(CODE_NAMES.map((c) => CODES[c].format).filter((f): f is string => f !== undefined)),
+  ].sort();
+  const sectionText =
+    sections.length > 1
+      ? `sections ${sections.slice(0, -1).join(', ')} and ${sections[sections.length - 1]}`
+      : `section ${sections[0]}`;
   const checkOnly = CODE_NAMES.filter((c) => CODES[c].checkOnly).map((c) => `\`${c}\``);
   const lines = [
     '# Diagnostic codes',

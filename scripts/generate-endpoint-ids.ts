@@ -24,7 +24,8 @@ export function endpointIdsSource(endpointFiles: Record<string, unknown>): strin
   ];
   for (const [file, json] of Object.entries(endpointFiles).sort(([a], [b]) => (a < b ? -1 : 1))) {
     lines.push(`  // ${file}`);
-    for (const { id } of (json as { endpoints: { id: string }[] }).endpoints) lines.push(`  | '${id.replace(/[\\']/g, '\\$&')}'`);
+    for (const { id } of (json as { endpoints: { id: string }[] }).endpoints)
+      lines.push(`  | '${id.replace(/[\\']/g, '\\$&')}'`);
   }
   lines[lines.length - 1] += ';';
   return `${lines.join('\n')}\n`;

@@ -11,9 +11,11 @@ export const LAZY_BUILTINS = new Map([
 ]);
 
 /** Matches a path of one of the files above, in any node_modules folder (nested ones too). */
-export const LAZY_BUILTINS_FILTER = /[\\/]node_modules[\\/](vscode-languageserver[\\/]lib[\\/]node[\\/]files|vscode-jsonrpc[\\/]lib[\\/]node[\\/]main)\.js$/;
+export const LAZY_BUILTINS_FILTER =
+  /[\\/]node_modules[\\/](vscode-languageserver[\\/]lib[\\/]node[\\/]files|vscode-jsonrpc[\\/]lib[\\/]node[\\/]main)\.js$/;
 
-const LAZY_BUILTIN = 'function __lazyBuiltin(name) { let m; return new Proxy({}, { get(_, key) { m ??= require(name); return m[key]; } }); }';
+const LAZY_BUILTIN =
+  'function __lazyBuiltin(name) { let m; return new Proxy({}, { get(_, key) { m ??= require(name); return m[key]; } }); }';
 
 /** The key of LAZY_BUILTINS that `path` is, or undefined. */
 export function lazyBuiltinsKey(path) {
@@ -29,7 +31,10 @@ export function lazyBuiltinsKey(path) {
  */
 export function patchLazyBuiltins(source, path) {
   const key = lazyBuiltinsKey(path);
-  if (key === undefined) throw new Error(`lazy builtins: ${path} is not one of the files this patch knows (${[...LAZY_BUILTINS.keys()].join(', ')})`);
+  if (key === undefined)
+    throw new Error(
+      `lazy builtins: ${path} is not one of the files this patch knows (${[...LAZY_BUILTINS.keys()].join(', ')})`,
+    );
   let contents = source;
   for (const name of LAZY_BUILTINS.get(key)) {
     const call = `require(${JSON.stringify(name)})`;

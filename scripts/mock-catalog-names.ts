@@ -26,7 +26,9 @@ interface ResourcesJson {
   externalResources: { name: string }[];
 }
 const endpoints = ['A', 'B', 'C'].flatMap(
-  (doc) => (JSON.parse(readFileSync(join(ROOT, `schemas/${doc}.endpoints.json`), 'utf8')) as { endpoints: EndpointJson[] }).endpoints,
+  (doc) =>
+    (JSON.parse(readFileSync(join(ROOT, `schemas/${doc}.endpoints.json`), 'utf8')) as { endpoints: EndpointJson[] })
+      .endpoints,
 );
 const resources = JSON.parse(readFileSync(join(ROOT, 'schemas/resources.json'), 'utf8')) as ResourcesJson;
 // Earlier kinds win: `active` is counted as an enum value, not as a field.
@@ -40,7 +42,8 @@ for (const e of endpoints) {
   }
 }
 for (const e of endpoints)
-  for (const path of e.paths) for (const m of (typeof path === 'string' ? path : path.path).matchAll(/\{\*?(\w+)\}/g)) note(m[1], 'placeholder');
+  for (const path of e.paths)
+    for (const m of (typeof path === 'string' ? path : path.path).matchAll(/\{\*?(\w+)\}/g)) note(m[1], 'placeholder');
 for (const r of resources.resources) note(r.name, 'resource');
 for (const r of resources.externalResources) note(r.name, 'resource');
 for (const r of resources.resources) for (const f of r.fields) note(f.name, 'field');
@@ -123,5 +126,10 @@ if (process.argv.includes('--by-name'))
       .join(' '),
   );
 console.log(
-  JSON.stringify({ stringLiterals: literals, byKind: Object.fromEntries(literalsByKind), byRole: Object.fromEntries(literalsByRole), propertyKeys: keys }),
+  JSON.stringify({
+    stringLiterals: literals,
+    byKind: Object.fromEntries(literalsByKind),
+    byRole: Object.fromEntries(literalsByRole),
+    propertyKeys: keys,
+  }),
 );

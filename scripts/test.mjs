@@ -23,14 +23,22 @@ function collect(path, out) {
 
 /** Each file in a process of its own, as node's test runner does. */
 function perFile(files, env = process.env) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env }).status ?? 1;
+  return (
+    spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+      stdio: 'inherit',
+      env,
+    }).status ?? 1
+  );
 }
 
 /** Every file in this one process after another (scripts/inProcessTests.mjs): no process start per file. */
 function inOneProcess(files, env = process.env) {
   return (
-    spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=spec', join('scripts', 'inProcessTests.mjs'), ...files], { stdio: 'inherit', env })
-      .status ?? 1
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--test-reporter=spec', join('scripts', 'inProcessTests.mjs'), ...files],
+      { stdio: 'inherit', env },
+    ).status ?? 1
   );
 }
 
@@ -40,8 +48,13 @@ const paths = args.filter((a) => a !== '--quick');
 if (paths.length > 0) process.exit(perFile(paths.flatMap((p) => collect(p, []))));
 
 const system = join('test', 'system');
-const inProcess = collect('test', []).filter((f) => !f.startsWith(system + sep) && !f.startsWith(join('test', 'e2e') + sep));
-if (quick) process.exit(inOneProcess(inProcess, { ...process.env, LPREQ_FUZZ_RUNS: process.env.LPREQ_FUZZ_RUNS ?? QUICK_FUZZ_RUNS }));
+const inProcess = collect('test', []).filter(
+  (f) => !f.startsWith(system + sep) && !f.startsWith(join('test', 'e2e') + sep),
+);
+if (quick)
+  process.exit(
+    inOneProcess(inProcess, { ...process.env, LPREQ_FUZZ_RUNS: process.env.LPREQ_FUZZ_RUNS ?? QUICK_FUZZ_RUNS }),
+  );
 const first = inOneProcess(inProcess);
 const second = perFile(collect(system, []));
 process.exit(first !== 0 ? first : second);

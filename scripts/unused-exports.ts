@@ -54,7 +54,9 @@ export function unusedExports(folders = ['server/src', 'client/src']): UnusedExp
   const prog = program();
   const checker = prog.getTypeChecker();
   const rel = (f: string) => relative(ROOT, f).split(sep).join('/');
-  const sources = prog.getSourceFiles().filter((sf) => !sf.isDeclarationFile && !rel(sf.fileName).startsWith('node_modules/'));
+  const sources = prog
+    .getSourceFiles()
+    .filter((sf) => !sf.isDeclarationFile && !rel(sf.fileName).startsWith('node_modules/'));
   /** The files that refer to each symbol (an alias followed to what it names). */
   const usedIn = new Map<ts.Symbol, Set<string>>();
   const resolve = (s: ts.Symbol): ts.Symbol => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
@@ -108,7 +110,8 @@ function isReexportOnly(prog: ts.Program, file: string, target: ts.Symbol, check
     if (ts.isExportDeclaration(node)) return;
     if (ts.isIdentifier(node)) {
       const s = checker.getSymbolAtLocation(node);
-      if (s && (s === target || (s.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(s) === target))) other = true;
+      if (s && (s === target || (s.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(s) === target)))
+        other = true;
     }
     ts.forEachChild(node, visit);
   };
@@ -130,6 +133,7 @@ function countInFile(prog: ts.Program, file: string, target: ts.Symbol, checker:
 
 if (process.argv[1] === import.meta.filename) {
   const found = unusedExports(process.argv.length > 2 ? process.argv.slice(2) : undefined);
-  for (const u of found) console.log(`${u.file}: ${u.name}${u.usedInOwnFile ? ' (used only in its own file)' : ' (used nowhere)'}`);
+  for (const u of found)
+    console.log(`${u.file}: ${u.name}${u.usedInOwnFile ? ' (used only in its own file)' : ' (used nowhere)'}`);
   console.log(`${found.length} export(s)`);
 }

@@ -29,7 +29,16 @@ export class CopyCommands {
   private async prepareForCopy(
     uri?: vscode.Uri,
     line?: number,
-  ): Promise<{ prepared: PreparedRequest; token: string | undefined; secrets: string[]; sender: SenderModule; tls: TlsSettings | undefined } | undefined> {
+  ): Promise<
+    | {
+        prepared: PreparedRequest;
+        token: string | undefined;
+        secrets: string[];
+        sender: SenderModule;
+        tls: TlsSettings | undefined;
+      }
+    | undefined
+  > {
     const t = await requestAt(this.environments, uri, line);
     if (!t) return undefined;
     const { sender, checker } = await load();
@@ -63,7 +72,11 @@ export class CopyCommands {
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them.
     const token = await this.environments.token();
-    const secrets = [...prepared.secrets, ...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
+    const secrets = [
+      ...prepared.secrets,
+      ...prepared.foreignSecrets,
+      ...(await this.environments.otherTokens(t.doc.uri)),
+    ];
     return { prepared: prepared.request, token, secrets, sender, tls: sender.environmentOptions(environments)?.tls };
   }
 
@@ -71,15 +84,26 @@ export class CopyCommands {
    * "Generate Code": the request as a fetch (JavaScript) or Python requests program, which
    * reads the token from LPREQ_TOKEN when it runs; the token is never written into it.
    */
-  async generateCode(uri?: vscode.Uri, line?: number, language?: unknown): Promise<{ name: string; text: string } | undefined> {
+  async generateCode(
+    uri?: vscode.Uri,
+    line?: number,
+    language?: unknown,
+  ): Promise<{ name: string; text: string } | undefined> {
     let chosen: CodeLanguage | undefined = language === 'javascript' || language === 'python' ? language : undefined;
     if (!chosen) {
       const picked = await vscode.window.showQuickPick(
         [
-          { label: 'JavaScript (fetch)', language: 'javascript' as const, description: 'Node 18 or later, or a browser' },
+          {
+            label: 'JavaScript (fetch)',
+            language: 'javascript' as const,
+            description: 'Node 18 or later, or a browser',
+          },
           { label: 'Python (requests)', language: 'python' as const, description: 'pip install requests' },
         ],
-        { title: 'lpreq: Generate Code', placeHolder: 'The language of the program; it reads the token from LPREQ_TOKEN when it runs' },
+        {
+          title: 'lpreq: Generate Code',
+          placeHolder: 'The language of the program; it reads the token from LPREQ_TOKEN when it runs',
+        },
       );
       chosen = picked?.language;
     }
@@ -87,10 +111,11 @@ export class CopyCommands {
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return undefined;
     const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets, tls: copy.tls });
-    const what = (copy.prepared.title ?? copy.prepared.name ?? `${copy.prepared.method} ${path.posix.basename(new URL(copy.prepared.url).pathname)}`).replace(
-      /[\\/:*?"<>|\r\n]+/g,
-      ' ',
-    );
+    const what = (
+      copy.prepared.title ??
+      copy.prepared.name ??
+      `${copy.prepared.method} ${path.posix.basename(new URL(copy.prepared.url).pathname)}`
+    ).replace(/[\\/:*?"<>|\r\n]+/g, ' ');
     return { name: `${what.trim() || copy.prepared.method}.${chosen === 'javascript' ? 'mjs' : 'py'}`, text };
   }
 
@@ -100,7 +125,9 @@ export class CopyCommands {
     const { prepared, token, secrets, sender, tls } = copy;
     if (withToken) {
       if (!token) {
-        void vscode.window.showWarningMessage('lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.');
+        void vscode.window.showWarningMessage(
+          'lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.',
+        );
         return;
       }
       await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets, tls }));
@@ -121,7 +148,11 @@ export class CopyCommands {
     if (!shown.prepared) return;
     const { sender } = await load();
     const token = await this.environments.token();
-    await vscode.env.clipboard.writeText(sender.toCurl(shown.prepared, { token, secrets: shown.curlSecrets ?? [], tls: shown.curlTls }));
-    void vscode.window.showInformationMessage('lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.');
+    await vscode.env.clipboard.writeText(
+      sender.toCurl(shown.prepared, { token, secrets: shown.curlSecrets ?? [], tls: shown.curlTls }),
+    );
+    void vscode.window.showInformationMessage(
+      'lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.',
+    );
   }
 }

@@ -7,12 +7,23 @@ import * as vscode from 'vscode';
 import { hasOwn, own } from '../../server/src/core/index';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
 import type { SendEnvironments } from '../../server/src/sender/index';
-import { environmentChoices, isProtected, statusBarText, tokenSecretKey, validSelection, withoutMetaKeys } from './model/environments';
+import {
+  environmentChoices,
+  isProtected,
+  statusBarText,
+  tokenSecretKey,
+  validSelection,
+  withoutMetaKeys,
+} from './model/environments';
 
 const SELECTED_KEY = 'lpreq.environment';
 
 export class EnvironmentController implements vscode.Disposable {
-  private readonly statusBar = vscode.window.createStatusBarItem('lpreq.environment', vscode.StatusBarAlignment.Left, 50);
+  private readonly statusBar = vscode.window.createStatusBarItem(
+    'lpreq.environment',
+    vscode.StatusBarAlignment.Left,
+    50,
+  );
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
@@ -67,7 +78,9 @@ export class EnvironmentController implements vscode.Disposable {
       try {
         this.files = dir ? loadEnvironmentFiles(dir, this.rootFor(fileUri)) : { environments: {}, privateNames: {} };
       } catch (e) {
-        this.output.warn(e instanceof EnvironmentFileError ? (e as Error).message : `environment files: ${(e as Error).message}`);
+        this.output.warn(
+          e instanceof EnvironmentFileError ? (e as Error).message : `environment files: ${(e as Error).message}`,
+        );
         this.files = { environments: {}, privateNames: {} };
       }
     }
@@ -78,12 +91,20 @@ export class EnvironmentController implements vscode.Disposable {
   environments(fileUri?: vscode.Uri): SendEnvironments {
     const files = this.environmentFiles(fileUri);
     // With each environment's `$tls` and `$defaultHeaders`: the sender uses the chosen one's.
-    return { environments: withoutMetaKeys(files.environments), selected: validSelection(this.selected, files.environments), options: files.options };
+    return {
+      environments: withoutMetaKeys(files.environments),
+      selected: validSelection(this.selected, files.environments),
+      options: files.options,
+    };
   }
 
   isProtected(fileUri?: vscode.Uri): boolean {
     const name = this.selected;
-    return isProtected(name, name === undefined ? undefined : own(this.environmentFiles(fileUri).environments, name), this.protectedSetting());
+    return isProtected(
+      name,
+      name === undefined ? undefined : own(this.environmentFiles(fileUri).environments, name),
+      this.protectedSetting(),
+    );
   }
 
   /** The token of the chosen environment, from secret storage. */
@@ -109,14 +130,18 @@ export class EnvironmentController implements vscode.Disposable {
     this.files = undefined;
     const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());
     const withToken = new Set<string>();
-    for (const name of Object.keys(files.environments)) if (await this.context.secrets.get(tokenSecretKey(name))) withToken.add(name);
+    for (const name of Object.keys(files.environments))
+      if (await this.context.secrets.get(tokenSecretKey(name))) withToken.add(name);
     const choices = environmentChoices(files.environments, {
       selected: this.selected,
       protectedSetting: this.protectedSetting(),
       withToken,
       privateNames: files.privateNames,
     });
-    const items: (vscode.QuickPickItem & { name?: string; edit?: true })[] = choices.map((c) => ({ ...c, label: c.picked ? `${c.label} $(check)` : c.label }));
+    const items: (vscode.QuickPickItem & { name?: string; edit?: true })[] = choices.map((c) => ({
+      ...c,
+      label: c.picked ? `${c.label} $(check)` : c.label,
+    }));
     const where = files.shared ?? files.private;
     items.push(
       { label: '', kind: vscode.QuickPickItemKind.Separator },
@@ -124,7 +149,9 @@ export class EnvironmentController implements vscode.Disposable {
     );
     const picked = await vscode.window.showQuickPick(items, {
       title: 'lpreq: Select Environment',
-      placeHolder: where ? `Environments of ${vscode.workspace.asRelativePath(where)}` : 'No http-client.env.json found beside the request file or above it',
+      placeHolder: where
+        ? `Environments of ${vscode.workspace.asRelativePath(where)}`
+        : 'No http-client.env.json found beside the request file or above it',
       matchOnDescription: true,
     });
     if (!picked) return;
@@ -144,7 +171,8 @@ export class EnvironmentController implements vscode.Disposable {
     const open = [files.shared, files.private].filter((f): f is string => f !== undefined);
     if (open.length === 0) {
       const dir = this.dirFor(fileUri);
-      if (dir === undefined) return void vscode.window.showWarningMessage('lpreq: open a folder to keep environment files in it');
+      if (dir === undefined)
+        return void vscode.window.showWarningMessage('lpreq: open a folder to keep environment files in it');
       const created = vscode.Uri.file(path.join(dir, 'http-client.env.json'));
       await vscode.workspace.fs.writeFile(created, new TextEncoder().encode(NEW_ENVIRONMENT_FILE));
       open.push(created.fsPath);
@@ -173,7 +201,10 @@ export class EnvironmentController implements vscode.Disposable {
 
   /** Sets the token of the chosen environment, or of `environment` (a response view's "Set Access Token for 'local'"). */
   async setToken(replace: boolean, environment?: string): Promise<void> {
-    const env = environment !== undefined && hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, environment) ? environment : this.selected;
+    const env =
+      environment !== undefined && hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, environment)
+        ? environment
+        : this.selected;
     const key = tokenSecretKey(env);
     const existing = await this.context.secrets.get(key);
     const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;

@@ -61,8 +61,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     if (!store || storeKeep !== keep) {
       // The sender's module is loaded by then (history is used after a send or by the view).
       const base = context.storageUri ?? context.globalStorageUri;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { HistoryStore: Store } = require('../../server/src/sender/index') as typeof import('../../server/src/sender/index');
+      const { HistoryStore: Store } =
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('../../server/src/sender/index') as typeof import('../../server/src/sender/index');
       store = new Store(path.join(base.fsPath, 'history'), { keep });
       storeKeep = keep;
     }
@@ -85,12 +86,23 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     output,
   );
   const presenter: ResponsePresenter = new ResponsePresenter(responseView, panels, settings);
-  const sender: SendController = new SendController(environments, presenter, historyView, settings, historyStore, output);
+  const sender: SendController = new SendController(
+    environments,
+    presenter,
+    historyView,
+    settings,
+    historyStore,
+    output,
+  );
   const copies: CopyCommands = new CopyCommands(environments, settings, (uri) => sender.responsesOf(uri));
-  const history = new HistoryCommands(environments, presenter, historyView, settings, historyStore, (title, task) => sender.run(title, task));
+  const history = new HistoryCommands(environments, presenter, historyView, settings, historyStore, (title, task) =>
+    sender.run(title, task),
+  );
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
-  const tests = new TestExplorer(environments, settings, output, (uri, line, result, assertions, o) => sender.showExchange(uri, line, result, assertions, o));
+  const tests = new TestExplorer(environments, settings, output, (uri, line, result, assertions, o) =>
+    sender.showExchange(uri, line, result, assertions, o),
+  );
   context.subscriptions.push(tests);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
@@ -119,11 +131,17 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     const code = await copies.generateCode(...lensArgs(uri, line), language);
     if (code) await documents.open(code.name, code.text);
   });
-  register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) => copies.copyAsCurl(...lensArgs(uri, line), true));
+  register('lpreq.copyAsCurlWithToken', (uri?: unknown, line?: unknown) =>
+    copies.copyAsCurl(...lensArgs(uri, line), true),
+  );
   // An environment name as argument (from a key binding's "args") chooses it without the picker.
-  register('lpreq.selectEnvironment', (name?: unknown) => (typeof name === 'string' ? environments.choose(name) : environments.select()));
+  register('lpreq.selectEnvironment', (name?: unknown) =>
+    typeof name === 'string' ? environments.choose(name) : environments.select(),
+  );
   // An environment name as argument (a response view's "Set Access Token for 'local'") sets that one's.
-  register('lpreq.setToken', (name?: unknown) => environments.setToken(false, typeof name === 'string' ? name : undefined));
+  register('lpreq.setToken', (name?: unknown) =>
+    environments.setToken(false, typeof name === 'string' ? name : undefined),
+  );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
   register('lpreq.showOutput', () => output.show());
@@ -140,7 +158,11 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.rerunLastRequest', () => sender.rerunLast(() => history.resendNewest()));
   register('lpreq.history.pick', () => history.pickHistory());
   register('lpreq.history.clear', async () => {
-    const answer = await vscode.window.showWarningMessage('Clear the lpreq history of this workspace?', { modal: true }, 'Clear');
+    const answer = await vscode.window.showWarningMessage(
+      'Clear the lpreq history of this workspace?',
+      { modal: true },
+      'Clear',
+    );
     if (answer === 'Clear') await historyStore()?.clear();
     historyView.refresh();
   });

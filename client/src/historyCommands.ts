@@ -32,7 +32,9 @@ export class HistoryCommands {
   async resendNewest(): Promise<void> {
     const [newest] = (await this.history()?.list(1)) ?? [];
     if (!newest) {
-      void vscode.window.showInformationMessage('lpreq: nothing was sent yet, so there is no last request to send again.');
+      void vscode.window.showInformationMessage(
+        'lpreq: nothing was sent yet, so there is no last request to send again.',
+      );
       return;
     }
     await this.resend(newest.id);
@@ -50,7 +52,12 @@ export class HistoryCommands {
     }
     const { historyItems } = await import('./model/history');
     const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
-    const icons: Record<string, string> = { pass: 'pass', warning: 'warning', error: 'error', cancelled: 'circle-slash' };
+    const icons: Record<string, string> = {
+      pass: 'pass',
+      warning: 'warning',
+      error: 'error',
+      cancelled: 'circle-slash',
+    };
     type Item = vscode.QuickPickItem & { id: string };
     const items: Item[] = historyItems(await store.list()).map((h) => ({
       id: h.id,
@@ -109,12 +116,21 @@ export class HistoryCommands {
     } catch {
       tokenOrigin = undefined;
     }
-    const rebuilt = requestFromEntry(entry, { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin }, (file) => {
-      // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
-      if (entry.file === undefined) return { error: 'the request file it was sent from is not known, so its workspace is not either' };
-      const read = readBodyFile(file, undefined, workspaceFolder(entry.file, this.environments.environmentFiles(vscode.Uri.file(entry.file))));
-      return 'error' in read ? read : { bytes: read.bytes ?? Buffer.from(read.text, 'utf8') };
-    });
+    const rebuilt = requestFromEntry(
+      entry,
+      { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin },
+      (file) => {
+        // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
+        if (entry.file === undefined)
+          return { error: 'the request file it was sent from is not known, so its workspace is not either' };
+        const read = readBodyFile(
+          file,
+          undefined,
+          workspaceFolder(entry.file, this.environments.environmentFiles(vscode.Uri.file(entry.file))),
+        );
+        return 'error' in read ? read : { bytes: read.bytes ?? Buffer.from(read.text, 'utf8') };
+      },
+    );
     if ('error' in rebuilt) {
       void vscode.window.showErrorMessage(`lpreq: cannot send it again: ${rebuilt.error}`);
       return;
@@ -122,7 +138,12 @@ export class HistoryCommands {
     const prepared = rebuilt;
     if (needsConfirmation(prepared.method, this.environments.isProtected())) {
       const env = envs.selected ?? '';
-      if (!(await confirmProtected(`'${env}' is a protected environment. Send ${prepared.method} ${prepared.url} to '${env}' again?`))) return;
+      if (
+        !(await confirmProtected(
+          `'${env}' is a protected environment. Send ${prepared.method} ${prepared.url} to '${env}' again?`,
+        ))
+      )
+        return;
     }
     const key = this.presenter.key(undefined);
     this.presenter.sending(key, prepared, `Sending ${prepared.method} ${prepared.url} again …`);
@@ -135,10 +156,22 @@ export class HistoryCommands {
         void vscode.window.showErrorMessage(`lpreq: not sent: ${tls.error}`);
         return;
       }
-      const response = await sender.sendAllPages(prepared, { ...exchangeOptions(this.settings()), token, foreignSecrets, signal, maxPages: 1, tls: tls.tls });
+      const response = await sender.sendAllPages(prepared, {
+        ...exchangeOptions(this.settings()),
+        token,
+        foreignSecrets,
+        signal,
+        maxPages: 1,
+        tls: tls.tls,
+      });
       const scrub = (text: string) => sender.scrubSecrets(text, [token, ...foreignSecrets]);
       const typed = response.ok
-        ? sender.checkResponse(checker.catalog, prepared.returns, response.bodyKind === 'empty' ? null : response.body, scrub)
+        ? sender.checkResponse(
+            checker.catalog,
+            prepared.returns,
+            response.bodyKind === 'empty' ? null : response.body,
+            scrub,
+          )
         : { resource: null, issues: [] };
       const result: SendResult = {
         ok: response.ok,

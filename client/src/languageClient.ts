@@ -40,7 +40,11 @@ export function restartingErrorHandler(output: vscode.LogOutputChannel): ErrorHa
   };
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, environment: string | undefined): LanguageClient {
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  environment: string | undefined,
+): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },

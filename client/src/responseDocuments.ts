@@ -49,7 +49,10 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     const uri = this.set(name, markdown);
     await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, async () => {
       // No Markdown preview (it is a built-in extension that can be disabled): the text itself.
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), {
+        preview: true,
+        viewColumn: vscode.ViewColumn.Beside,
+      });
     });
   }
 

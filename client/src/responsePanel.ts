@@ -162,7 +162,11 @@ export class ResponsePanels implements vscode.Disposable {
     if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary') {
       // Bytes, not a string: a string would be escaped as JSON on its way to the webview.
       const bytes = Buffer.from(shown.summary.bodyText, 'utf8');
-      this.post(state, { type: 'body', id: view.id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+      this.post(state, {
+        type: 'body',
+        id: view.id,
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      });
     }
   }
 
@@ -179,7 +183,11 @@ export class ResponsePanels implements vscode.Disposable {
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
     const bytes = Buffer.from(text, 'utf8');
-    this.post(state, { type: 'body', id: view.id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+    this.post(state, {
+      type: 'body',
+      id: view.id,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    });
   }
 
   /** Shows the field at a path in the view of `key`. */
@@ -208,7 +216,9 @@ export class ResponsePanels implements vscode.Disposable {
         for (const m of state.queue.splice(0)) void state.panel.webview.postMessage(m);
         return;
       case 'rendered':
-        this.output.info(`response view: the body of ${state.panel.title} drawn ${message.ms.toFixed(0)} ms after it arrived`);
+        this.output.info(
+          `response view: the body of ${state.panel.title} drawn ${message.ms.toFixed(0)} ms after it arrived`,
+        );
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
@@ -279,7 +289,10 @@ export class ResponsePanels implements vscode.Disposable {
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);
         return;
       case 'saveResponse': {
-        const head = [`HTTP/1.1 ${s.status ?? ''} ${s.statusText}`.trimEnd(), ...Object.entries(s.headers).map(([k, v]) => `${k}: ${v}`)];
+        const head = [
+          `HTTP/1.1 ${s.status ?? ''} ${s.statusText}`.trimEnd(),
+          ...Object.entries(s.headers).map(([k, v]) => `${k}: ${v}`),
+        ];
         await saveText(`${fileName(name)}.http`, `${head.join('\n')}\n\n${s.bodyText}`);
         return;
       }
@@ -339,7 +352,13 @@ function valueAt(body: unknown, path: string): { found: boolean; value?: unknown
   let v = body;
   for (const seg of segments) {
     if (typeof seg === 'number' && Array.isArray(v) && seg >= 0 && seg < v.length) v = v[seg] as unknown;
-    else if (typeof seg === 'string' && v && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, seg))
+    else if (
+      typeof seg === 'string' &&
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      Object.prototype.hasOwnProperty.call(v, seg)
+    )
       v = own(v as Record<string, unknown>, seg);
     else return { found: false };
   }
@@ -355,7 +374,10 @@ function fileName(title: string): string {
 
 async function saveText(suggested: string, text: string): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined, saveLabel: 'Save' });
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, suggested) : undefined,
+    saveLabel: 'Save',
+  });
   if (!target) return;
   await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
   vscode.window.setStatusBarMessage(`lpreq: saved ${vscode.workspace.asRelativePath(target)}`, 3000);
@@ -366,5 +388,8 @@ async function openRequest(ref: RequestRef): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(ref.uri);
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === ref.uri.toString());
   const position = new vscode.Position(Math.min(ref.line, doc.lineCount - 1), 0);
-  await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
+  await vscode.window.showTextDocument(doc, {
+    viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One,
+    selection: new vscode.Range(position, position),
+  });
 }

@@ -47,7 +47,9 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     this.view.message = undefined;
     this.view.description = this.tree.summary();
     this.view.badge =
-      badge && this.tree.issueCount > 0 ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` } : undefined;
+      badge && this.tree.issueCount > 0
+        ? { value: this.tree.issueCount, tooltip: `${this.tree.issueCount} differences from the documentation` }
+        : undefined;
     void vscode.commands.executeCommand('setContext', 'lpreq.hasResponse', true);
     this.changed.fire(undefined);
   }
@@ -85,7 +87,8 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
       const [id, color] = ICONS[node.icon];
       item.iconPath = new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
     }
-    if (node.kind === 'issue' && node.jsonPath) item.command = { command: 'lpreq.response.copyPath', title: 'Copy JSON Path', arguments: [node] };
+    if (node.kind === 'issue' && node.jsonPath)
+      item.command = { command: 'lpreq.response.copyPath', title: 'Copy JSON Path', arguments: [node] };
     return item;
   }
 
@@ -113,7 +116,10 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     const r = this.tree?.response;
     if (!r) return;
     const name = viewTitle(r.method, r.url, r.status, r.error?.kind);
-    await this.documents.open(`${name}.${bodyExtension(r.bodyKind, r.contentType)}`, rawBodyText(r.bodyKind, r.body, r.bodyText));
+    await this.documents.open(
+      `${name}.${bodyExtension(r.bodyKind, r.contentType)}`,
+      rawBodyText(r.bodyKind, r.body, r.bodyText),
+    );
   }
 
   /** A field's documentation in one read-only Markdown preview. */

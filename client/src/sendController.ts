@@ -17,7 +17,15 @@ import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
-import { askPrompt, confirmProtected, load, presentResult, readBodyFileOf, requestAt, systemContext } from './sendSupport';
+import {
+  askPrompt,
+  confirmProtected,
+  load,
+  presentResult,
+  readBodyFileOf,
+  requestAt,
+  systemContext,
+} from './sendSupport';
 
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -45,13 +53,22 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     if (!this.settings().showCodeLens) return [];
     const { requests, checker } = await load();
     if (token.isCancellationRequested) return [];
-    const { requests: list } = requests.parseRequests(checker, document.getText(), this.environments.environments(document.uri));
+    const { requests: list } = requests.parseRequests(
+      checker,
+      document.getText(),
+      this.environments.environments(document.uri),
+    );
     const lenses: vscode.CodeLens[] = [];
     for (const r of list) {
       const range = new vscode.Range(r.line, 0, r.line, 0);
       const args = [document.uri, r.line];
       lenses.push(
-        new vscode.CodeLens(range, { title: '$(play) Send Request', command: 'lpreq.sendRequest', arguments: args, tooltip: 'Send this request (Ctrl+Alt+R)' }),
+        new vscode.CodeLens(range, {
+          title: '$(play) Send Request',
+          command: 'lpreq.sendRequest',
+          arguments: args,
+          tooltip: 'Send this request (Ctrl+Alt+R)',
+        }),
       );
       if (r.paginated) {
         lenses.push(
@@ -79,7 +96,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   private errorsIn(doc: vscode.TextDocument, r: RequestInfo): vscode.Diagnostic[] {
     return vscode.languages
       .getDiagnostics(doc.uri)
-      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error && d.range.start.line >= r.startLine && d.range.start.line <= r.endLine);
+      .filter(
+        (d) =>
+          d.severity === vscode.DiagnosticSeverity.Error &&
+          d.range.start.line >= r.startLine &&
+          d.range.start.line <= r.endLine,
+      );
   }
 
   /** Asks about errors and protected environments; true when the requests may go. */
@@ -105,7 +127,10 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const env = this.environments.selected;
     const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
     if (changing.length > 0) {
-      const what = changing.length === 1 ? `${changing[0].method} '${describeRequest(changing[0])}'` : `${changing.length} requests that change data`;
+      const what =
+        changing.length === 1
+          ? `${changing[0].method} '${describeRequest(changing[0])}'`
+          : `${changing.length} requests that change data`;
       return confirmProtected(
         `'${env ?? ''}' is a protected environment. Send ${what} to '${env ?? ''}'?`,
         'POST, PUT, PATCH and DELETE change data on the server.',
@@ -120,7 +145,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     if (!(await this.confirm(t.doc, [t.request]))) return;
     await this.run(describeRequest(t.request), async (signal, progress) => {
       const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
-      if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency') void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
+      if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency')
+        void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
     });
   }
 
@@ -138,10 +164,17 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
           progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, { allPages: false, signal, progress });
+          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, {
+            allPages: false,
+            signal,
+            progress,
+          });
           // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
           const message =
-            result.error?.message ?? (failedAssertions > 0 ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed` : undefined);
+            result.error?.message ??
+            (failedAssertions > 0
+              ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed`
+              : undefined);
           outcomes.push({
             label: describeRequest(r),
             method: r.method,
@@ -149,7 +182,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             status: result.response?.status ?? null,
             errorKind: result.error?.kind,
             // Shown in the view and its body: through the scrubber, as every response text is.
-            message: message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
+            message:
+              message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
             sent: sender.wasSent(result),
             ok: result.ok && failedAssertions === 0,
             durationMs: result.response?.durationMs ?? 0,
@@ -199,7 +233,14 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       responses = new Map();
       this.responses.set(key, responses);
     }
-    const ref: RequestRef = { uri: doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
+    const ref: RequestRef = {
+      uri: doc.uri,
+      line: r.line,
+      method: r.method,
+      target: r.target,
+      name: r.name,
+      title: r.title,
+    };
     this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
     this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
@@ -227,7 +268,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
       ask: askPrompt,
       confirmNote: async (q) =>
-        (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
+        (await vscode.window.showWarningMessage(
+          `${q.request} is marked @note. Send it?`,
+          { modal: true, detail: q.note || undefined },
+          'Send',
+        )) === 'Send',
     });
     const sentMs = Date.now() - started;
     const secrets = [token, ...foreignSecrets, ...result.secretValues];
@@ -272,9 +317,26 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await requestAt(this.environments, uri, line);
     if (!t) return;
     const r = t.request;
-    const ref: RequestRef = { uri: t.doc.uri, line: r.line, method: r.method, target: r.target, name: r.name, title: r.title };
-    const secrets = [o.token, await this.environments.token(), ...o.secrets, ...(await this.environments.otherTokens(t.doc.uri)), ...result.secretValues];
-    await presentResult(this.presenter, this.presenter.key(ref), ref, result, assertions, { secrets, token: o.token, environment: o.environment });
+    const ref: RequestRef = {
+      uri: t.doc.uri,
+      line: r.line,
+      method: r.method,
+      target: r.target,
+      name: r.name,
+      title: r.title,
+    };
+    const secrets = [
+      o.token,
+      await this.environments.token(),
+      ...o.secrets,
+      ...(await this.environments.otherTokens(t.doc.uri)),
+      ...result.secretValues,
+    ];
+    await presentResult(this.presenter, this.presenter.key(ref), ref, result, assertions, {
+      secrets,
+      token: o.token,
+      environment: o.environment,
+    });
     this.historyView.refresh();
   }
 
@@ -293,7 +355,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', true);
     try {
       await vscode.window.withProgress(
-        { location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: `lpreq: sending ${title}`, cancellable: !quiet },
+        {
+          location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
+          title: `lpreq: sending ${title}`,
+          cancellable: !quiet,
+        },
         async (progress, cancel) => {
           cancel.onCancellationRequested(() => controller.abort());
           await task(controller.signal, progress);
@@ -320,7 +386,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       all.find((r) => r.method === ref.method && r.target === ref.target) ??
       requests.requestAtLine(all, ref.line);
     if (!found) {
-      void vscode.window.showWarningMessage(`lpreq: the request ${ref.method} ${ref.target} is no longer in ${vscode.workspace.asRelativePath(ref.uri)}.`);
+      void vscode.window.showWarningMessage(
+        `lpreq: the request ${ref.method} ${ref.target} is no longer in ${vscode.workspace.asRelativePath(ref.uri)}.`,
+      );
       return;
     }
     await this.send(ref.uri, found.line, allPages);

@@ -57,7 +57,11 @@ export async function requestAt(
     return undefined;
   }
   const { requests, checker } = await load();
-  const { document: parsed, requests: all } = requests.parseRequests(checker, doc.getText(), environments.environments(doc.uri));
+  const { document: parsed, requests: all } = requests.parseRequests(
+    checker,
+    doc.getText(),
+    environments.environments(doc.uri),
+  );
   const at = typeof line === 'number' ? line : editor && editor.document === doc ? editor.selection.active.line : 0;
   const request = requests.requestAtLine(all, at);
   if (!request) {
@@ -68,7 +72,12 @@ export async function requestAt(
 }
 
 /** A body file (`< ./body.json`), relative to the request file's folder and inside its workspace, as the command line reads it. */
-export function readBodyFileOf(environments: EnvironmentController, doc: vscode.TextDocument, file: string, encoding: string | undefined): BodyFileRead {
+export function readBodyFileOf(
+  environments: EnvironmentController,
+  doc: vscode.TextDocument,
+  file: string,
+  encoding: string | undefined,
+): BodyFileRead {
   if (doc.uri.scheme !== 'file') return { error: 'an unsaved request file has no folder to read it from' };
   return bodyFileReader(doc.uri.fsPath, environments.environmentFiles(doc.uri))(file, encoding);
 }
@@ -88,7 +97,9 @@ export async function presentResult(
 ): Promise<void> {
   const { sender, results, trees, checker } = await load();
   // What the summary names when the result holds no request (it was not sent).
-  const fallback = ref ? { method: ref.method, url: ref.target } : { method: result.request?.method ?? '', url: result.request?.url ?? '' };
+  const fallback = ref
+    ? { method: ref.method, url: ref.target }
+    : { method: result.request?.method ?? '', url: result.request?.url ?? '' };
   const summary = results.summaryFromSend(result, fallback, (text) => sender.scrubSecrets(text, o.secrets), assertions);
   // Only a success answer is typed by the docs: an error body is not the documented resource.
   const returns = result.ok ? result.resource : null;
@@ -129,7 +140,12 @@ export async function confirmProtected(message: string, detail?: string): Promis
 }
 
 /** Asks for a prompt variable (`# @prompt name description`) as REST Client does; undefined when the user cancels. */
-export async function askPrompt(q: { name: string; description: string; request: string; secret: boolean }): Promise<string | undefined> {
+export async function askPrompt(q: {
+  name: string;
+  description: string;
+  request: string;
+  secret: boolean;
+}): Promise<string | undefined> {
   return await vscode.window.showInputBox({
     title: `lpreq: ${q.request} asks for {{${q.name}}}`,
     prompt: q.description || `The value of {{${q.name}}} for this request`,
@@ -154,5 +170,9 @@ export function systemContext(doc: { uri: vscode.Uri }, parseDotenv: (text: stri
     }
   }
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-  return { processEnv: process.env, dotenv, projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined) };
+  return {
+    processEnv: process.env,
+    dotenv,
+    projectRoot: folder?.uri.fsPath ?? (doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined),
+  };
 }

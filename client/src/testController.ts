@@ -70,7 +70,12 @@ export class TestExplorer implements vscode.Disposable {
       this.ignore = new TestIgnore();
       await this.discover();
     };
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, false), true);
+    this.controller.createRunProfile(
+      'Run',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token, false),
+      true,
+    );
     this.mockProfile = this.controller.createRunProfile(
       'Run against the built-in mock',
       vscode.TestRunProfileKind.Run,
@@ -232,19 +237,32 @@ export class TestExplorer implements vscode.Disposable {
       // Every token secret storage keeps: a mock run sends none of them, a real run only the chosen one, only to its base_url.
       const others = await this.environments.otherTokens();
       const kept = await this.environments.token();
-      const foreignSecrets = mockRun ? [kept, ...others].filter((t): t is string => typeof t === 'string' && t.length > 0) : others;
-      const byFile = new Map<string, { uri: vscode.Uri; requests: TestRequest[]; items: Map<number, vscode.TestItem> }>();
+      const foreignSecrets = mockRun
+        ? [kept, ...others].filter((t): t is string => typeof t === 'string' && t.length > 0)
+        : others;
+      const byFile = new Map<
+        string,
+        { uri: vscode.Uri; requests: TestRequest[]; items: Map<number, vscode.TestItem> }
+      >();
       const sources: TestSource[] = [];
       let changing: boolean | undefined;
       for (const [key, want] of this.wanted(request)) {
         const read = await this.textOf(want.uri);
         const file = this.controller.items.get(key);
         if (read.text === undefined) {
-          if (file) run.errored(file, new vscode.TestMessage(`${vscode.workspace.asRelativePath(want.uri)}: ${read.problem ?? 'could not be read'}`));
+          if (file)
+            run.errored(
+              file,
+              new vscode.TestMessage(
+                `${vscode.workspace.asRelativePath(want.uri)}: ${read.problem ?? 'could not be read'}`,
+              ),
+            );
           continue;
         }
         // The items are made from the text that runs, so results land on the lines they concern.
-        const requests = (await this.update(want.uri, read.text)).filter((r) => want.ids === undefined || want.ids.has(r.id));
+        const requests = (await this.update(want.uri, read.text)).filter(
+          (r) => want.ids === undefined || want.ids.has(r.id),
+        );
         const fileItem = this.controller.items.get(key);
         if (!fileItem || requests.length === 0) continue;
         const items = new Map<number, vscode.TestItem>();
@@ -260,12 +278,23 @@ export class TestExplorer implements vscode.Disposable {
         if (mockRun) {
           let setup;
           try {
-            setup = sender.sendSetup(want.uri.fsPath, { environment: undefined, env: {}, chooseWith: 'the environment', forMock: true });
+            setup = sender.sendSetup(want.uri.fsPath, {
+              environment: undefined,
+              env: {},
+              chooseWith: 'the environment',
+              forMock: true,
+            });
           } catch (e) {
             run.errored(fileItem, new vscode.TestMessage((e as Error).message));
             continue;
           }
-          source = { file: '', text: read.text, environments: mockRun.environments(setup), system: setup.system, readFile: setup.readFile };
+          source = {
+            file: '',
+            text: read.text,
+            environments: mockRun.environments(setup),
+            system: setup.system,
+            readFile: setup.readFile,
+          };
           foreignSecrets.push(...[setup.token].filter((t): t is string => typeof t === 'string' && t.length > 0));
         } else {
           const files = this.environments.environmentFiles(want.uri);
@@ -295,7 +324,11 @@ export class TestExplorer implements vscode.Disposable {
         ...(mockRun ? { ...mockRun.options, proxy: undefined } : {}),
         ask: askPrompt,
         confirmNote: async (q) =>
-          (await vscode.window.showWarningMessage(`${q.request} is marked @note. Send it?`, { modal: true, detail: q.note || undefined }, 'Send')) === 'Send',
+          (await vscode.window.showWarningMessage(
+            `${q.request} is marked @note. Send it?`,
+            { modal: true, detail: q.note || undefined },
+            'Send',
+          )) === 'Send',
         confirmChange:
           changing && !mockRun
             ? (q) =>
@@ -311,7 +344,8 @@ export class TestExplorer implements vscode.Disposable {
             run.started(item);
             item.children.forEach((c) => run.started(c));
           },
-          dependencySent: (file, name) => run.appendOutput(`${file}: first sending '${name}', which a request refers to\r\n`),
+          dependencySent: (file, name) =>
+            run.appendOutput(`${file}: first sending '${name}', which a request refers to\r\n`),
           requestSent: (file, r, exchange) => sent.set(`${file}#${r.blockIndex}`, exchange),
           requestFinished: (file, r) => {
             const f = byFile.get(file);
@@ -342,7 +376,9 @@ export class TestExplorer implements vscode.Disposable {
       run.appendOutput(
         `${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}${result.cancelled ? ' (cancelled)' : ''}\r\n`,
       );
-      this.output.info(`test run ${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed`);
+      this.output.info(
+        `test run ${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed`,
+      );
     } catch (e) {
       this.output.error(`test run: ${(e as Error).stack ?? String(e)}`);
       run.appendOutput(`the run stopped: ${(e as Error).message}\r\n`);
@@ -358,7 +394,9 @@ export class TestExplorer implements vscode.Disposable {
     const apply = (target: vscode.TestItem, outcome: Outcome) => {
       const messages = outcome.messages.map((m) => {
         const message =
-          m.expected !== undefined && m.actual !== undefined ? vscode.TestMessage.diff(m.text, m.expected, m.actual) : new vscode.TestMessage(m.text);
+          m.expected !== undefined && m.actual !== undefined
+            ? vscode.TestMessage.diff(m.text, m.expected, m.actual)
+            : new vscode.TestMessage(m.text);
         message.location = new vscode.Location(uri, new vscode.Position(m.line, 0));
         return message;
       });
@@ -394,7 +432,11 @@ export class TestExplorer implements vscode.Disposable {
   }
 
   private async showExchange(e: Exchange): Promise<void> {
-    await this.show(e.uri, e.line, e.result, e.assertions, { environment: e.environment, token: e.token, secrets: e.secrets });
+    await this.show(e.uri, e.line, e.result, e.assertions, {
+      environment: e.environment,
+      token: e.token,
+      secrets: e.secrets,
+    });
   }
 
   dispose(): void {

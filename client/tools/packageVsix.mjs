@@ -18,12 +18,17 @@ const run = (cmd, args, cwd) => {
 run(process.execPath, ['scripts/build.mjs'], root);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'dist'), { recursive: true });
-for (const f of ['client.js', 'server.js', 'THIRD-PARTY-NOTICES.txt', 'media']) cpSync(join(root, 'dist', f), join(stage, 'dist', f), { recursive: true });
-for (const f of ['syntaxes', 'json-schemas', 'language-configuration.json', '.vscodeignore']) cpSync(join(root, f), join(stage, f), { recursive: true });
+for (const f of ['client.js', 'server.js', 'THIRD-PARTY-NOTICES.txt', 'media'])
+  cpSync(join(root, 'dist', f), join(stage, 'dist', f), { recursive: true });
+for (const f of ['syntaxes', 'json-schemas', 'language-configuration.json', '.vscodeignore'])
+  cpSync(join(root, f), join(stage, f), { recursive: true });
 mkdirSync(join(stage, 'images'));
-for (const f of ['icon.png', 'activity.svg', 'file-icon.svg']) cpSync(join(root, 'images', f), join(stage, 'images', f));
-for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md']) if (existsSync(join(root, f))) cpSync(join(root, f), join(stage, f));
-if (!existsSync(join(stage, 'README.md'))) writeFileSync(join(stage, 'README.md'), '# lpreq\n\nWrite, check and send requests to the Learning Platform API.\n');
+for (const f of ['icon.png', 'activity.svg', 'file-icon.svg'])
+  cpSync(join(root, 'images', f), join(stage, 'images', f));
+for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md'])
+  if (existsSync(join(root, f))) cpSync(join(root, f), join(stage, f));
+if (!existsSync(join(stage, 'README.md')))
+  writeFileSync(join(stage, 'README.md'), '# lpreq\n\nWrite, check and send requests to the Learning Platform API.\n');
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 for (const key of ['files', 'scripts', 'dependencies', 'devDependencies', 'bin', 'private']) delete pkg[key];

@@ -19,7 +19,10 @@ export function parse(text: string, previous?: LpreqDocument): LpreqDocument {
 }
 
 /** Parses and checks a text; offsets in the diagnostics are offsets of the text. */
-export function check(text: string, environments?: Environments): { document: LpreqDocument; diagnostics: Diagnostic[] } {
+export function check(
+  text: string,
+  environments?: Environments,
+): { document: LpreqDocument; diagnostics: Diagnostic[] } {
   return defaultChecker().checkText(text, environments);
 }
 

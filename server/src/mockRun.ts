@@ -34,7 +34,10 @@ export async function startMockRun(who: string): Promise<MockRun> {
     token: running.token,
     options: {
       overrides: new Map([['base_url', running.url]]),
-      confineTo: { origin: running.url, why: `${who} sends only to the built-in mock: write the request with {{base_url}} or a path that starts with /` },
+      confineTo: {
+        origin: running.url,
+        why: `${who} sends only to the built-in mock: write the request with {{base_url}} or a path that starts with /`,
+      },
       // The mock is on this machine: no proxy of the environment applies.
       env: {},
     },

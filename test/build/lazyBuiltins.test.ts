@@ -27,7 +27,10 @@ test('the installed vscode-languageserver and vscode-jsonrpc are patched: each b
       assert.ok(patched.includes(`__lazyBuiltin(${JSON.stringify(name)})`), `${file}: ${name} is not lazy`);
     }
     // The rest of the file is what it was.
-    assert.ok(patched.includes('require("path")') || patched.includes('require("fs")'), `${file}: other requires are kept`);
+    assert.ok(
+      patched.includes('require("path")') || patched.includes('require("fs")'),
+      `${file}: other requires are kept`,
+    );
   }
 });
 
@@ -43,8 +46,20 @@ test('the patch fails, naming the file and the builtin, when the vendored code n
 
 test('a nested copy of a package (vscode-languageclient has its own vscode-jsonrpc) is the same file to the patch', async () => {
   const { lazyBuiltinsKey, LAZY_BUILTINS_FILTER } = await load();
-  const nested = join(ROOT, 'node_modules', 'vscode-languageclient', 'node_modules', 'vscode-jsonrpc', 'lib', 'node', 'main.js');
+  const nested = join(
+    ROOT,
+    'node_modules',
+    'vscode-languageclient',
+    'node_modules',
+    'vscode-jsonrpc',
+    'lib',
+    'node',
+    'main.js',
+  );
   assert.match(nested, LAZY_BUILTINS_FILTER);
   assert.equal(lazyBuiltinsKey(nested), 'vscode-jsonrpc/lib/node/main.js');
-  assert.equal(lazyBuiltinsKey('C:\\p\\node_modules\\vscode-languageserver\\lib\\node\\files.js'), 'vscode-languageserver/lib/node/files.js');
+  assert.equal(
+    lazyBuiltinsKey('C:\\p\\node_modules\\vscode-languageserver\\lib\\node\\files.js'),
+    'vscode-languageserver/lib/node/files.js',
+  );
 });

@@ -11,7 +11,9 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 const contribution = pkg.contributes.jsonValidation[0];
 const schemaFile = join(ROOT, contribution.url);
-const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as { definitions: { environment: { properties: Record<string, unknown> } } };
+const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as {
+  definitions: { environment: { properties: Record<string, unknown> } };
+};
 const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
 
 test('the schema is contributed for both environment files and is packaged', () => {
@@ -22,7 +24,11 @@ test('the schema is contributed for both environment files and is packaged', () 
 });
 
 test('the example and fixture environment files are valid', () => {
-  for (const file of ['examples/http-client.env.json', 'examples/http-client.private.env.json.example', 'test/fixtures/diagnostics/http-client.env.json']) {
+  for (const file of [
+    'examples/http-client.env.json',
+    'examples/http-client.private.env.json.example',
+    'test/fixtures/diagnostics/http-client.env.json',
+  ]) {
     const ok = validate(JSON.parse(readFileSync(join(ROOT, file), 'utf8')));
     assert.ok(ok, `${file}: ${JSON.stringify(validate.errors)}`);
   }
@@ -48,8 +54,11 @@ for (const [file, valid] of cases) {
 }
 
 test("every $-setting of an environment the sender reads is described in the schema (a new one, $tls or $defaultHeaders, goes beside '$protected')", () => {
-  const readers = ['server/src/sender/setup.ts', 'server/src/node/environments.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+  const readers = ['server/src/sender/setup.ts', 'server/src/node/environments.ts']
+    .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+    .join('\n');
   const read = new Set([...readers.matchAll(/'(\$[A-Za-z]+)'/g)].map((m) => m[1]).filter((k) => k !== '$shared'));
   assert.ok(read.has('$protected'));
-  for (const key of read) assert.ok(Object.hasOwn(schema.definitions.environment.properties, key), `${key} is read but not in the schema`);
+  for (const key of read)
+    assert.ok(Object.hasOwn(schema.definitions.environment.properties, key), `${key} is read but not in the schema`);
 });

@@ -18,7 +18,10 @@ test('an environment is protected by the setting or by "$protected": true in its
   const dir = tempDir('env');
   writeFileSync(
     join(dir, 'http-client.env.json'),
-    JSON.stringify({ prod: { base_url: 'https://lms.example.edu', $protected: true }, local: { base_url: 'http://127.0.0.1:4010' } }),
+    JSON.stringify({
+      prod: { base_url: 'https://lms.example.edu', $protected: true },
+      local: { base_url: 'http://127.0.0.1:4010' },
+    }),
   );
   const files = loadEnvironmentFiles(dir, dir);
   assert.equal(isProtected('prod', files.environments.prod, []), true);
@@ -64,9 +67,16 @@ test('"$shared" variables are in every environment, each layer overridden by the
   const dir = tempDir('env');
   writeFileSync(
     join(dir, 'http-client.env.json'),
-    JSON.stringify({ $shared: { course: '42', base_url: 'http://shared' }, local: { base_url: 'http://127.0.0.1:4010' }, prod: { course: '7' } }),
+    JSON.stringify({
+      $shared: { course: '42', base_url: 'http://shared' },
+      local: { base_url: 'http://127.0.0.1:4010' },
+      prod: { course: '7' },
+    }),
   );
-  writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ $shared: { token: 'secret', course: '99' }, prod: { token: 'prod-secret' } }));
+  writeFileSync(
+    join(dir, 'http-client.private.env.json'),
+    JSON.stringify({ $shared: { token: 'secret', course: '99' }, prod: { token: 'prod-secret' } }),
+  );
   const files = loadEnvironmentFiles(dir, dir);
   assert.deepEqual(Object.keys(files.environments).sort(), ['local', 'prod']);
   assert.deepEqual(files.environments.local, { course: '99', base_url: 'http://127.0.0.1:4010', token: 'secret' });
@@ -88,7 +98,12 @@ test("other clients' settings in an environment file are left out, not an error:
     JSON.stringify({
       $schema: 'https://example.com/kulala.schema.json',
       $kulalaDefaultHeaders: { Accept: 'application/json' },
-      local: { base_url: 'http://127.0.0.1:4010', course: 42, Security: { Auth: { lms: { Type: 'OAuth2' } } }, nothing: null },
+      local: {
+        base_url: 'http://127.0.0.1:4010',
+        course: 42,
+        Security: { Auth: { lms: { Type: 'OAuth2' } } },
+        nothing: null,
+      },
     }),
   );
   const files = loadEnvironmentFiles(dir);

@@ -37,7 +37,10 @@ function lpreqGrammar(): Promise<IGrammar> {
     const wasm = readFileSync(join(createRequire(import.meta.filename).resolve('vscode-oniguruma'), '..', 'onig.wasm'));
     await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
     const registry = new Registry({
-      onigLib: Promise.resolve({ createOnigScanner: (s) => new oniguruma.OnigScanner(s), createOnigString: (s) => new oniguruma.OnigString(s) }),
+      onigLib: Promise.resolve({
+        createOnigScanner: (s) => new oniguruma.OnigScanner(s),
+        createOnigString: (s) => new oniguruma.OnigString(s),
+      }),
       loadGrammar: (scope) => {
         if (scope === 'source.lpreq') {
           const path = join(ROOT, 'syntaxes', 'lpreq.tmLanguage.json');
@@ -112,9 +115,17 @@ test('grammar: an assertion line has its ??, field, path segments, operator and 
 
 test('grammar: a ?? line is never a query continuation or a parameter, whatever follows it', async () => {
   const lines = await tokens(
-    ['GET /api/v1/courses/1/files', '?? status == 200', '??x=1', '?? body $.name = x', '  ?sort=size', '&order=desc', '', 'a = 1', '?? body $ isArray'].join(
-      '\n',
-    ),
+    [
+      'GET /api/v1/courses/1/files',
+      '?? status == 200',
+      '??x=1',
+      '?? body $.name = x',
+      '  ?sort=size',
+      '&order=desc',
+      '',
+      'a = 1',
+      '?? body $ isArray',
+    ].join('\n'),
   );
   for (const line of [1, 2, 3, 8]) {
     for (const piece of lines[line]) {
@@ -141,7 +152,10 @@ test('grammar: an assertion line inside a JSON body, however deep, is an asserti
     ].join('\n'),
   );
   assert.match(scopesOf(lines, 3, '"quiz_submissions"'), /meta\.embedded\.block\.json/);
-  assert.match(scopesOf(lines, 4, '??'), /meta\.structure\.array\.json meta\.assertion\.lpreq keyword\.control\.assertion\.lpreq/);
+  assert.match(
+    scopesOf(lines, 4, '??'),
+    /meta\.structure\.array\.json meta\.assertion\.lpreq keyword\.control\.assertion\.lpreq/,
+  );
   assert.match(scopesOf(lines, 4, 'attempt'), /variable\.other\.property\.lpreq/);
   assert.doesNotMatch(scopesOf(lines, 4, '1'), /constant\.numeric\.json/);
   // The JSON after it is JSON still.

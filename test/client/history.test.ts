@@ -63,7 +63,10 @@ test('Fetch All, cancelled and resent answers are marked', () => {
   assert.match(cut.description, /^200 · .* · cancelled$/);
   assert.equal(cut.icon, 'cancelled');
   assert.deepEqual(historyMarks({ ...entry, resent: true }), ['sent again from history']);
-  assert.equal(historyItems([{ ...entry, time, status: null, errorKind: 'refused' }], now)[0].description.split(' · ')[0], 'failed');
+  assert.equal(
+    historyItems([{ ...entry, time, status: null, errorKind: 'refused' }], now)[0].description.split(' · ')[0],
+    'failed',
+  );
 });
 
 test('local times: the clock today, the day this year, the date before', () => {
@@ -77,7 +80,13 @@ test('local times: the clock today, the day this year, the date before', () => {
 function rebuilt(e: HistoryEntry, readBytes?: Parameters<typeof requestFromEntry>[2]) {
   const r = requestFromEntry(
     e,
-    { returns: 'Module', paginated: false, paging: 'link', endpointId: 'modules.create', tokenOrigin: 'http://127.0.0.1:4010' },
+    {
+      returns: 'Module',
+      paginated: false,
+      paging: 'link',
+      endpointId: 'modules.create',
+      tokenOrigin: 'http://127.0.0.1:4010',
+    },
     readBytes,
   );
   if ('error' in r) assert.fail(r.error);
@@ -92,14 +101,20 @@ test('an entry becomes a request again, without any Authorization header', () =>
   const json = rebuilt({ ...entry, request: { ...entry.request, body: '{"a":1}' } });
   assert.equal(json.body?.contentType, 'application/json');
   // The type it was sent with wins over a guess from the body; # @no-redirect is kept.
-  const kept = rebuilt({ ...entry, request: { ...entry.request, body: '[1 line]', contentType: 'text/plain', noRedirect: true } });
+  const kept = rebuilt({
+    ...entry,
+    request: { ...entry.request, body: '[1 line]', contentType: 'text/plain', noRedirect: true },
+  });
   assert.equal(kept.body?.contentType, 'text/plain');
   assert.equal(kept.noRedirect, true);
   // So are # @timeout and # @connection-timeout, when the file holds a sensible duration.
   const timed = rebuilt({ ...entry, request: { ...entry.request, timeoutMs: 120_000, connectTimeoutMs: 500 } });
   assert.equal(timed.timeoutMs, 120_000);
   assert.equal(timed.connectTimeoutMs, 500);
-  const damaged = rebuilt({ ...entry, request: { ...entry.request, timeoutMs: -1, connectTimeoutMs: 'soon' as unknown as number } });
+  const damaged = rebuilt({
+    ...entry,
+    request: { ...entry.request, timeoutMs: -1, connectTimeoutMs: 'soon' as unknown as number },
+  });
   assert.equal(damaged.timeoutMs, undefined);
   assert.equal(damaged.connectTimeoutMs, undefined);
 });
@@ -108,12 +123,19 @@ test("a body file's bytes are read again to resend it, never the text that descr
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0xff]);
   const fromFile: HistoryEntry = {
     ...entry,
-    request: { ...entry.request, body: '[6 bytes of binary data from ./logo.png]', contentType: 'image/png', bodyFile: '/w/logo.png' },
+    request: {
+      ...entry.request,
+      body: '[6 bytes of binary data from ./logo.png]',
+      contentType: 'image/png',
+      bodyFile: '/w/logo.png',
+    },
   };
   const again = rebuilt(fromFile, (path) => (path === '/w/logo.png' ? { bytes: png } : { error: 'no such file' }));
   assert.equal(again.body?.bytes, png);
   assert.equal(again.body?.contentType, 'image/png');
-  const gone = requestFromEntry(fromFile, { returns: null, paginated: false, paging: 'link' }, () => ({ error: 'no such file' }));
+  const gone = requestFromEntry(fromFile, { returns: null, paginated: false, paging: 'link' }, () => ({
+    error: 'no such file',
+  }));
   assert.ok('error' in gone && /logo\.png: no such file/.test(gone.error));
   assert.ok('error' in requestFromEntry(fromFile, { returns: null, paginated: false, paging: 'link' }));
 });
@@ -126,14 +148,24 @@ test('a stored entry shows again as a response with its body parsed', () => {
 });
 
 test('settings fall back to defaults and map to the sender options', () => {
-  const s = readSettings((k) => ({ timeout: 5000, followRedirects: false, proxy: ' http://p:3128 ', historySize: 'x' })[k as string]);
+  const s = readSettings(
+    (k) => ({ timeout: 5000, followRedirects: false, proxy: ' http://p:3128 ', historySize: 'x' })[k as string],
+  );
   assert.equal(s.timeout, 5000);
   assert.equal(s.historySize, DEFAULT_SETTINGS.historySize);
-  assert.deepEqual(exchangeOptions(s), { timeoutMs: 5000, maxBodyBytes: DEFAULT_SETTINGS.maxBodySize, maxRedirects: 0, proxy: 'http://p:3128' });
+  assert.deepEqual(exchangeOptions(s), {
+    timeoutMs: 5000,
+    maxBodyBytes: DEFAULT_SETTINGS.maxBodySize,
+    maxRedirects: 0,
+    proxy: 'http://p:3128',
+  });
 });
 
 test('lpreq.defaultHeaders is read as header pairs; anything but text values is left out', () => {
-  assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? { 'X-Source': 'lpreq', 'X-Bad': 3 } : undefined)).defaultHeaders, [['X-Source', 'lpreq']]);
+  assert.deepEqual(
+    readSettings((k) => (k === 'defaultHeaders' ? { 'X-Source': 'lpreq', 'X-Bad': 3 } : undefined)).defaultHeaders,
+    [['X-Source', 'lpreq']],
+  );
   assert.deepEqual(readSettings((k) => (k === 'defaultHeaders' ? ['X-Source: lpreq'] : undefined)).defaultHeaders, []);
   assert.deepEqual(DEFAULT_SETTINGS.defaultHeaders, []);
 });

@@ -12,7 +12,10 @@ const PAGE = `<!DOCTYPE html>
 test('an HTML page reads as its title and text, one block a line', () => {
   const page = readHtml(PAGE);
   assert.equal(page.title, '500 Internal Server Error — LMS');
-  assert.equal(page.text, "Something went wrong\nWe're sorry: the request could not be completed.\nTry again\nContact <support>");
+  assert.equal(
+    page.text,
+    "Something went wrong\nWe're sorry: the request could not be completed.\nTry again\nContact <support>",
+  );
   assert.ok(!page.text.includes('not text') && !page.text.includes('color') && !page.text.includes('comment'));
 });
 

@@ -42,11 +42,20 @@ test('paths are written as the sender writes them, and read back', () => {
 });
 
 test('a body is shown pretty-printed, line for line as JSON.stringify writes it', () => {
-  const body = { id: 7, name: 'Week "1"', nested: { a: [1, 2, { b: null }], empty: {}, none: [] }, ok: true, 'a b': -1.5e3 };
+  const body = {
+    id: 7,
+    name: 'Week "1"',
+    nested: { a: [1, 2, { b: null }], empty: {}, none: [] },
+    ok: true,
+    'a b': -1.5e3,
+  };
   const text = JSON.stringify(body);
   assert.deepEqual(lines(new JsonBodyModel(text)), JSON.stringify(body, null, 2).split('\n'));
   // Spaces and line breaks of the text as the server wrote it do not matter.
-  assert.deepEqual(lines(new JsonBodyModel(JSON.stringify(body, null, 4).replace(/\n/g, '\r\n'))), JSON.stringify(body, null, 2).split('\n'));
+  assert.deepEqual(
+    lines(new JsonBodyModel(JSON.stringify(body, null, 4).replace(/\n/g, '\r\n'))),
+    JSON.stringify(body, null, 2).split('\n'),
+  );
   for (const scalar of ['12', '"text"', 'null', 'true']) assert.deepEqual(lines(new JsonBodyModel(scalar)), [scalar]);
   assert.equal(new JsonBodyModel('').rowCount, 0);
 });
@@ -127,7 +136,11 @@ test('names with escapes and names like Object.prototype members are members lik
 
 test('issues are marked at their value, counted inside a closed container and a closed range', () => {
   const body = Array.from({ length: 300 }, (_, i) => ({ id: i, x_rank: i }));
-  const issues = body.map((_, i) => ({ path: `$[${i}].x_rank`, code: 'undocumented-field', message: 'not documented' }));
+  const issues = body.map((_, i) => ({
+    path: `$[${i}].x_rank`,
+    code: 'undocumented-field',
+    message: 'not documented',
+  }));
   const model = new JsonBodyModel(JSON.stringify(body), issues);
   const row = model.rowOfPath('$[3].x_rank')!;
   assert.equal(model.row(row).issues?.length, 1);
@@ -142,21 +155,33 @@ test('issues are marked at their value, counted inside a closed container and a 
 });
 
 test('a text that is not whole JSON is shown as far as it reads, and never loops', () => {
-  for (const text of ['{"a": [1, 2', '[1, 2,, 3]', '{"a" 1}', '{"a":}', '[{]', '"unterminated', '{"a":1}}}}', '[' + '['.repeat(5000)]) {
+  for (const text of [
+    '{"a": [1, 2',
+    '[1, 2,, 3]',
+    '{"a" 1}',
+    '{"a":}',
+    '[{]',
+    '"unterminated',
+    '{"a":1}}}}',
+    '[' + '['.repeat(5000),
+  ]) {
     const model = new JsonBodyModel(text);
     for (let i = 0; i < model.rowCount; i++) model.row(i);
     assert.ok(model.rowCount >= 1 || text.trim() === '', text);
   }
   fc.assert(
-    fc.property(fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '1', 'a', ' ', '\\') }), (text) => {
-      const model = new JsonBodyModel(text);
-      const n = Math.min(model.rowCount, 200);
-      for (let i = 0; i < n; i++) {
-        model.row(i);
-        model.toggle(i);
-      }
-      model.rowOfOffset(text.length >> 1);
-    }),
+    fc.property(
+      fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '1', 'a', ' ', '\\') }),
+      (text) => {
+        const model = new JsonBodyModel(text);
+        const n = Math.min(model.rowCount, 200);
+        for (let i = 0; i < n; i++) {
+          model.row(i);
+          model.toggle(i);
+        }
+        model.rowOfOffset(text.length >> 1);
+      },
+    ),
     { numRuns: fuzzRuns(300) },
   );
 });

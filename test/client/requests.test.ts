@@ -57,8 +57,12 @@ test('lines of offsets', () => {
 test('Fetch All Pages is offered exactly where the sender follows pages, the webhook list (EndKey/StartKey) included', async () => {
   const { prepareRequest } = await import('../../server/src/sender/prepare');
   const { parseDocument } = await import('../../server/src/core/parser');
-  const lines = (await import('node:fs')).readFileSync(new URL('../fixtures/documented-endpoints.txt', import.meta.url), 'utf8').split('\n');
-  const requests = lines.filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l)).map((l) => l.replace(/\{[^}]+\}/g, '1'));
+  const lines = (await import('node:fs'))
+    .readFileSync(new URL('../fixtures/documented-endpoints.txt', import.meta.url), 'utf8')
+    .split('\n');
+  const requests = lines
+    .filter((l) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(l))
+    .map((l) => l.replace(/\{[^}]+\}/g, '1'));
   const paged: string[] = [];
   for (const request of requests) {
     const lens = parseRequests(checker, `${request}\n`).requests[0];

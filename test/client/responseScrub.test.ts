@@ -19,9 +19,15 @@ before(async () => {
     const auth = String(req.headers.authorization ?? '');
     if (req.url.startsWith('/api/v1/courses/1/modules/1')) {
       // The token echoed in a JSON body, a header and a redirect's address.
-      return json(res, 200, { id: 1, name: `Module for ${auth}`, nested: [{ auth }], [auth]: 'as a key' }, { 'x-echo': auth });
+      return json(
+        res,
+        200,
+        { id: 1, name: `Module for ${auth}`, nested: [{ auth }], [auth]: 'as a key' },
+        { 'x-echo': auth },
+      );
     }
-    if (req.url.startsWith('/api/v1/courses/1/modules/2')) return json(res, 401, { errors: [{ message: `the token ${auth} is not valid` }] });
+    if (req.url.startsWith('/api/v1/courses/1/modules/2'))
+      return json(res, 401, { errors: [{ message: `the token ${auth} is not valid` }] });
     res.writeHead(200, { 'content-type': 'text/plain' });
     return res.end(`plain text with ${auth} and ${req.url}`);
   });
@@ -64,7 +70,12 @@ test("a request's assertions in the view: evaluated as a run evaluates them, the
     secrets: [],
   });
   assert.ok(assertions[1].actual?.includes(TOKEN), 'the test needs an actual value that holds the token');
-  const summary = summaryFromSend(result, { method: 'GET', url: '' }, (s: string) => scrubSecrets(s, [TOKEN]), assertions);
+  const summary = summaryFromSend(
+    result,
+    { method: 'GET', url: '' },
+    (s: string) => scrubSecrets(s, [TOKEN]),
+    assertions,
+  );
   const view = buildView(summary, { id: 1, tokenSet: true, fromRequest: true });
   assert.deepEqual(
     view.assertions.map((a) => [a.line, a.passed, a.expected]),

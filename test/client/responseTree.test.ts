@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { checkResponse, describeAt } from '../../server/src/sender/typed';
-import { CHUNK, ResponseTree, previewValue, type ResponseNode, type ResponseSummary } from '../../client/src/model/responseTree';
+import {
+  CHUNK,
+  ResponseTree,
+  previewValue,
+  type ResponseNode,
+  type ResponseSummary,
+} from '../../client/src/model/responseTree';
 import { copyText, documentationMarkdown } from '../../client/src/model/format';
 
 const catalog = bundledCatalog();
@@ -113,19 +119,35 @@ test('a range counts the issues of its elements', () => {
 });
 
 test('errors are shown plainly: no response, API error body, text body', () => {
-  const refused = treeOf({ ...summary(null, null), status: null, bodyKind: 'empty', error: { kind: 'refused', message: 'nothing listens on 127.0.0.1:1' } });
+  const refused = treeOf({
+    ...summary(null, null),
+    status: null,
+    bodyKind: 'empty',
+    error: { kind: 'refused', message: 'nothing listens on 127.0.0.1:1' },
+  });
   const r = refused.roots();
   assert.equal(r[0].label, 'Connection refused');
   assert.equal(r[0].icon, 'error');
   assert.match(r[0].description ?? '', /nothing listens/);
 
-  const apiError = treeOf({ ...summary({ errors: [{ message: 'not found' }] }, null), status: 404, statusText: 'Not Found', apiError: 'not found' });
+  const apiError = treeOf({
+    ...summary({ errors: [{ message: 'not found' }] }, null),
+    status: 404,
+    statusText: 'Not Found',
+    apiError: 'not found',
+  });
   const e = apiError.roots();
   assert.equal(e[0].label, '404 Not Found');
   assert.equal(e[0].icon, 'error');
   assert.equal(find(e, 'API error').description, 'not found');
 
-  const text = treeOf({ ...summary(null, null), body: 'oops\nline 2', bodyText: 'oops\nline 2', bodyKind: 'text', status: 502 });
+  const text = treeOf({
+    ...summary(null, null),
+    body: 'oops\nline 2',
+    bodyText: 'oops\nline 2',
+    bodyKind: 'text',
+    status: 502,
+  });
   const t = find(text.roots(), 'Body (not JSON)');
   assert.deepEqual(
     text.children(t).map((n) => n.label),
@@ -135,7 +157,9 @@ test('errors are shown plainly: no response, API error body, text body', () => {
 
 test('enum values show their meaning when the docs give one', () => {
   const fake = (p: string) =>
-    p === '$.state' ? { type: 'string', enum: ['locked', 'unlocked'], enumDescriptions: { locked: 'cannot be opened yet' } } : undefined;
+    p === '$.state'
+      ? { type: 'string', enum: ['locked', 'unlocked'], enumDescriptions: { locked: 'cannot be opened yet' } }
+      : undefined;
   const tree = new ResponseTree({ ...summary({ state: 'locked' }, null), resource: 'X' }, fake);
   const state = tree.children(find(tree.roots(), 'X'))[0];
   assert.equal(state.description, '"locked" · string (cannot be opened yet)');

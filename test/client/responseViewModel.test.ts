@@ -59,7 +59,16 @@ test('merged pages: "25 pages · 2,500 items · 721 KB · 1.0 s"', () => {
 
 test('a 401 is an error body, never the success resource: the API messages first, and Set Access Token', () => {
   const body = { errors: [{ message: 'Invalid access token.' }, { message: 'Log in again.' }] };
-  const v = buildView(summary({ status: 401, statusText: 'Unauthorized', body, resource: null, apiErrors: ['Invalid access token.', 'Log in again.'] }), ctx);
+  const v = buildView(
+    summary({
+      status: 401,
+      statusText: 'Unauthorized',
+      body,
+      resource: null,
+      apiErrors: ['Invalid access token.', 'Log in again.'],
+    }),
+    ctx,
+  );
   assert.equal(v.bodyLabel, 'Error body');
   assert.equal(v.typed, false);
   assert.ok(!v.facts.includes('Module[]'));
@@ -77,17 +86,35 @@ test('a 401 is an error body, never the success resource: the API messages first
 
 test("the side bar's tree is as honest: an error body is an error body, a cancelled request is not a failure", () => {
   const body = { errors: [{ message: 'Invalid access token.' }] };
-  const error = new ResponseTree(summary({ status: 401, statusText: 'Unauthorized', body, resource: 'Module[]' }), () => ({ type: 'Module[]' }));
+  const error = new ResponseTree(
+    summary({ status: 401, statusText: 'Unauthorized', body, resource: 'Module[]' }),
+    () => ({ type: 'Module[]' }),
+  );
   const labels = error.roots().map((n) => n.label);
   assert.ok(labels.includes('Error body') && !labels.includes('Module[]'), labels.join(', '));
-  const none = { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty' as const, bytes: 0, resource: null };
-  const cancelled = new ResponseTree(summary({ ...none, error: { kind: 'cancelled', message: 'the request was cancelled' } }), () => undefined);
+  const none = {
+    status: null,
+    statusText: '',
+    headers: {},
+    body: null,
+    bodyText: '',
+    bodyKind: 'empty' as const,
+    bytes: 0,
+    resource: null,
+  };
+  const cancelled = new ResponseTree(
+    summary({ ...none, error: { kind: 'cancelled', message: 'the request was cancelled' } }),
+    () => undefined,
+  );
   assert.equal(cancelled.summary(), 'cancelled');
   assert.equal(cancelled.roots()[0].icon, 'info');
 });
 
 test('the response settings: the editor by default, the side bar when asked, one view per request unless reuse', () => {
-  assert.deepEqual([readSettings(() => undefined).responseView, readSettings(() => undefined).responseReuse], ['editor', false]);
+  assert.deepEqual(
+    [readSettings(() => undefined).responseView, readSettings(() => undefined).responseReuse],
+    ['editor', false],
+  );
   const values = new Map<string, unknown>([
     ['response.view', 'sidebar'],
     ['response.reuse', true],
@@ -105,7 +132,10 @@ test('a request sent without a token says so, and offers to set one for its envi
   assert.equal(banner.actions?.[0].id, 'setToken');
   assert.equal(v.request?.tokenNote, 'No access token went with it.');
   // A 401 then has one offer, not two.
-  const unauthorized = buildView(summary({ tokenSent: false, status: 401, statusText: 'Unauthorized', resource: null }), { ...ctx, tokenSet: false });
+  const unauthorized = buildView(
+    summary({ tokenSent: false, status: 401, statusText: 'Unauthorized', resource: null }),
+    { ...ctx, tokenSet: false },
+  );
   assert.equal(unauthorized.banners.flatMap((b) => b.actions ?? []).filter((a) => a.id === 'setToken').length, 1);
   // An Authorization header written in the request is not "without a token".
   assert.equal(buildView(summary({ tokenSent: false, authorizationWritten: true }), ctx).banners.length, 0);
@@ -114,21 +144,45 @@ test('a request sent without a token says so, and offers to set one for its envi
 test('an HTML 500 is a page: its own body kind, labelled an error page, its markup a click away', () => {
   const html = '<html><head><title>Oops</title></head><body><h1>Server error</h1></body></html>';
   const v = buildView(
-    summary({ status: 500, statusText: 'Internal Server Error', body: html, bodyText: html, bodyKind: 'text', contentType: 'text/html', resource: null }),
+    summary({
+      status: 500,
+      statusText: 'Internal Server Error',
+      body: html,
+      bodyText: html,
+      bodyKind: 'text',
+      contentType: 'text/html',
+      resource: null,
+    }),
     ctx,
   );
   assert.equal(v.bodyKind, 'html');
   assert.equal(v.bodyLabel, 'Error page (HTML)');
   assert.equal(v.status.tone, 'server-error');
   assert.ok(v.actions.some((a) => a.id === 'openRaw' && a.label === 'Open Markup'));
-  const text = buildView(summary({ body: 'plain', bodyText: 'plain', bodyKind: 'text', contentType: 'text/plain', resource: null }), ctx);
+  const text = buildView(
+    summary({ body: 'plain', bodyText: 'plain', bodyKind: 'text', contentType: 'text/plain', resource: null }),
+    ctx,
+  );
   assert.equal(text.bodyKind, 'text');
   assert.equal(text.bodyLabel, 'Text');
 });
 
 test('cancelled is cancelled, not failed; a failure says what failed', () => {
-  const none = { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty' as const, bytes: 0, durationMs: 120, resource: null };
-  const cancelled = buildView(summary({ ...none, error: { kind: 'cancelled', message: 'the request was cancelled' } }), ctx);
+  const none = {
+    status: null,
+    statusText: '',
+    headers: {},
+    body: null,
+    bodyText: '',
+    bodyKind: 'empty' as const,
+    bytes: 0,
+    durationMs: 120,
+    resource: null,
+  };
+  const cancelled = buildView(
+    summary({ ...none, error: { kind: 'cancelled', message: 'the request was cancelled' } }),
+    ctx,
+  );
   assert.equal(cancelled.status.text, 'Cancelled');
   assert.equal(cancelled.status.tone, 'cancelled');
   assert.deepEqual(
@@ -136,7 +190,10 @@ test('cancelled is cancelled, not failed; a failure says what failed', () => {
     ['cancelled'],
   );
   assert.equal(cancelled.title, 'GET modules · cancelled');
-  const refused = buildView(summary({ ...none, error: { kind: 'refused', message: '127.0.0.1:4010 refused the connection' } }), ctx);
+  const refused = buildView(
+    summary({ ...none, error: { kind: 'refused', message: '127.0.0.1:4010 refused the connection' } }),
+    ctx,
+  );
   assert.equal(refused.status.text, 'Connection refused');
   assert.equal(refused.status.tone, 'failed');
   assert.equal(refused.banners[0].kind, 'error');
@@ -148,7 +205,11 @@ test('the request as sent: the token masked, the body and the redirects', () => 
   const v = buildView(
     summary({
       method: 'POST',
-      sent: { headers: [['Accept', 'application/json']], body: 'module%5Bname%5D=Week+1', contentType: 'application/x-www-form-urlencoded' },
+      sent: {
+        headers: [['Accept', 'application/json']],
+        body: 'module%5Bname%5D=Week+1',
+        contentType: 'application/x-www-form-urlencoded',
+      },
       redirects: [{ status: 302, from: 'http://a/x', to: 'http://a/y' }],
     }),
     ctx,
@@ -164,7 +225,10 @@ test('the request as sent: the token masked, the body and the redirects', () => 
 });
 
 test('timing: DNS, TCP, TLS, first byte and download, each from where it starts', () => {
-  const v = buildView(summary({ timing: { dnsMs: 5, connectMs: 15, tlsMs: 20, firstByteMs: 100, downloadMs: 50, totalMs: 151 } }), ctx);
+  const v = buildView(
+    summary({ timing: { dnsMs: 5, connectMs: 15, tlsMs: 20, firstByteMs: 100, downloadMs: 50, totalMs: 151 } }),
+    ctx,
+  );
   assert.deepEqual(
     v.timing.map((t) => [t.label, t.startMs, t.ms]),
     [
@@ -180,7 +244,11 @@ test('timing: DNS, TCP, TLS, first byte and download, each from where it starts'
 
 test('issues grouped by path pattern and kind, the largest group first', () => {
   const issues = [
-    ...Array.from({ length: 2500 }, (_, i) => ({ path: `$[${i}].x_internal_rank`, code: 'undocumented-field' as const, message: 'not documented' })),
+    ...Array.from({ length: 2500 }, (_, i) => ({
+      path: `$[${i}].x_internal_rank`,
+      code: 'undocumented-field' as const,
+      message: 'not documented',
+    })),
     { path: '$[3].position', code: 'type-mismatch' as const, message: 'a string' },
     { path: '$[9].position', code: 'type-mismatch' as const, message: 'a string' },
     { path: '$[4].position', code: 'undocumented-field' as const, message: 'odd' },
@@ -188,7 +256,11 @@ test('issues grouped by path pattern and kind, the largest group first', () => {
   const groups = groupIssues(issues);
   assert.deepEqual(
     groups.map((g) => groupLabel(g)),
-    ['$[*].x_internal_rank · undocumented × 2,500', '$[*].position · type mismatch × 2', '$[*].position · undocumented'],
+    [
+      '$[*].x_internal_rank · undocumented × 2,500',
+      '$[*].position · type mismatch × 2',
+      '$[*].position · undocumented',
+    ],
   );
   assert.equal(groups[0].paths[0], '$[0].x_internal_rank');
   assert.equal(groups[0].paths.length, 50);
@@ -211,8 +283,16 @@ test('names and numbers as the view writes them', () => {
 
 test('what the webview sends is checked: the right shapes pass, anything else is dropped and nothing throws', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'action', action: 'copyCurl' }), { type: 'action', action: 'copyCurl' });
-  assert.deepEqual(parseWebviewMessage({ type: 'describe', id: 3, patterns: ['$[*].id'] }), { type: 'describe', id: 3, patterns: ['$[*].id'] });
-  assert.deepEqual(parseWebviewMessage({ type: 'copy', what: 'value', path: '$[0]' }), { type: 'copy', what: 'value', path: '$[0]' });
+  assert.deepEqual(parseWebviewMessage({ type: 'describe', id: 3, patterns: ['$[*].id'] }), {
+    type: 'describe',
+    id: 3,
+    patterns: ['$[*].id'],
+  });
+  assert.deepEqual(parseWebviewMessage({ type: 'copy', what: 'value', path: '$[0]' }), {
+    type: 'copy',
+    what: 'value',
+    path: '$[0]',
+  });
   assert.deepEqual(parseWebviewMessage({ type: 'tree', id: 1, parent: null }), { type: 'tree', id: 1, parent: null });
   for (const bad of [
     null,
@@ -253,7 +333,8 @@ test('the page: no network, no inline script, the one script by its nonce, style
   assert.deepEqual(directives.get('default-src'), ["'none'"]);
   assert.deepEqual(directives.get('script-src'), ["'nonce-abc123'"]);
   assert.deepEqual(directives.get('style-src'), ['https://file+.vscode-resource.vscode-cdn.net']);
-  for (const absent of ['connect-src', 'img-src', 'font-src', 'frame-src', 'media-src']) assert.equal(directives.has(absent), false, absent);
+  for (const absent of ['connect-src', 'img-src', 'font-src', 'frame-src', 'media-src'])
+    assert.equal(directives.has(absent), false, absent);
   assert.ok(!csp.includes('unsafe'), csp);
   const page = responsePage({
     cspSource: 'vscode-resource:',

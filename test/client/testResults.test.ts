@@ -92,7 +92,13 @@ let run: RunResult;
 before(async () => {
   mock = await startMockRun('the test');
   run = await runTests(
-    [{ file: 'requests.lpreq', text: TEXT, environments: mock.environments({ files: { environments: {}, privateNames: {} }, selected: undefined }) }],
+    [
+      {
+        file: 'requests.lpreq',
+        text: TEXT,
+        environments: mock.environments({ files: { environments: {}, privateNames: {} }, selected: undefined }),
+      },
+    ],
     {
       checker,
       token: mock.token,
@@ -167,7 +173,12 @@ test('skipped, status and no-answer results map to skipped, failed and errored',
     warnings: [],
   };
   assert.equal(requestOutcome({ ...base, skipped: true }).state, 'skipped');
-  const status = requestOutcome({ ...base, sent: true, status: 404, failure: { kind: 'status', message: 'answered 404' } });
+  const status = requestOutcome({
+    ...base,
+    sent: true,
+    status: 404,
+    failure: { kind: 'status', message: 'answered 404' },
+  });
   assert.deepEqual([status.state, status.messages[0].line], ['failed', 2]);
   const refused = requestOutcome({ ...base, sent: true, failure: { kind: 'exchange', message: 'connection refused' } });
   assert.deepEqual([refused.state, refused.messages[0].text], ['errored', 'connection refused']);

@@ -1,7 +1,13 @@
 /** The virtualised list's window: the rows drawn for a scroll position, in a normal and in a scaled scroller. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contentHeight, rowVisible, rowWindow, scrollTopFor, type ListMetrics } from '../../client/webview/model/viewport';
+import {
+  contentHeight,
+  rowVisible,
+  rowWindow,
+  scrollTopFor,
+  type ListMetrics,
+} from '../../client/webview/model/viewport';
 
 const small: ListMetrics = { rowCount: 1000, rowHeight: 20, viewportHeight: 400, maxHeight: 10_000_000 };
 // 2 million rows of 20 px are 40 million pixels: more than a browser draws, so the scroller is scaled.
@@ -29,7 +35,10 @@ test('a scaled scroller reaches every row, the first and the last, and draws the
   for (const scrollTop of [1, 12345, 4_999_999, 9_999_000]) {
     const w = rowWindow(scrollTop, huge, 0);
     assert.ok(w.top <= scrollTop + 0.001, `${scrollTop}: first row at ${w.top}`);
-    assert.ok(w.top + (w.end - w.first) * huge.rowHeight >= Math.min(scrollTop + huge.viewportHeight, contentHeight(huge)) - 0.001);
+    assert.ok(
+      w.top + (w.end - w.first) * huge.rowHeight >=
+        Math.min(scrollTop + huge.viewportHeight, contentHeight(huge)) - 0.001,
+    );
   }
 });
 

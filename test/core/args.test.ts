@@ -7,7 +7,12 @@ import { run as runSend } from '../../server/src/cli/sendCommand';
 import { runCheck } from '../../server/src/cli/check';
 import type { Io } from '../../server/src/cli/check';
 
-const spec: Record<string, FlagSpec> = { line: { value: true }, env: { value: true }, prompt: { value: true, repeat: true }, yes: {} };
+const spec: Record<string, FlagSpec> = {
+  line: { value: true },
+  env: { value: true },
+  prompt: { value: true, repeat: true },
+  yes: {},
+};
 
 /** argv -> the flag a usage error names, or the values parsed. */
 const cases: [string[], string | Record<string, unknown>][] = [
@@ -38,7 +43,15 @@ test('a flag that takes one value, given twice, is a usage error naming it; repe
 
 function io(): Io & { err: () => string } {
   let err = '';
-  return { stdout: () => undefined, stderr: (s) => (err += s), readStdin: () => '', isTTY: false, env: {}, cwd: process.cwd(), err: () => err };
+  return {
+    stdout: () => undefined,
+    stderr: (s) => (err += s),
+    readStdin: () => '',
+    isTTY: false,
+    env: {},
+    cwd: process.cwd(),
+    err: () => err,
+  };
 }
 
 test('lpreq send, check and mock: a repeated one-value flag exits 2 and names the flag', async () => {

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalOperator, expectedRegExp, isAssertionLine, parseAssertion, type JsonPathSegment } from '../../server/src/core/assertion';
+import {
+  canonicalOperator,
+  expectedRegExp,
+  isAssertionLine,
+  parseAssertion,
+  type JsonPathSegment,
+} from '../../server/src/core/assertion';
 
 interface Valid {
   line: string;
@@ -18,7 +24,10 @@ interface Invalid {
   line: string;
   span: [number, number];
 }
-const cases = JSON.parse(readFileSync(join(__dirname, '../fixtures/assertions/syntax.json'), 'utf8')) as { valid: Valid[]; invalid: Invalid[] };
+const cases = JSON.parse(readFileSync(join(__dirname, '../fixtures/assertions/syntax.json'), 'utf8')) as {
+  valid: Valid[];
+  invalid: Invalid[];
+};
 
 function segmentOf(s: JsonPathSegment): (string | number)[] {
   return s.kind === 'name' ? ['name', s.name] : s.kind === 'index' ? ['index', s.index] : [s.kind];

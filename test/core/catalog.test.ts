@@ -25,7 +25,9 @@ test('every documented endpoint is in the catalog, and the catalog adds none', (
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
   const normalise = (s: string) => s.replace(/\{\*?[^}]+\}/g, '{}');
-  const inCatalog = new Set(catalog.endpoints.flatMap((e) => e.paths.map((p) => normalise(`${e.method} ${p.template}`))));
+  const inCatalog = new Set(
+    catalog.endpoints.flatMap((e) => e.paths.map((p) => normalise(`${e.method} ${p.template}`))),
+  );
   const documented = new Set(listed.map(normalise));
   const missing = [...documented].filter((e) => !inCatalog.has(e));
   const extra = [...inCatalog].filter((e) => !documented.has(e));
@@ -50,7 +52,9 @@ test('every endpoint and resource cites its document and an existing section', (
 
 test('every path of document A, B and C appears in the catalog with its method', () => {
   // The docs write paths in backticks or table cells; each /api/... path string in them must match a catalog path.
-  const templates = new Set(catalog.endpoints.flatMap((e) => e.paths.map((p) => p.template.replace(/\{\*?[^}]+\}/g, '{}'))));
+  const templates = new Set(
+    catalog.endpoints.flatMap((e) => e.paths.map((p) => p.template.replace(/\{\*?[^}]+\}/g, '{}'))),
+  );
   for (const [doc, text] of Object.entries(docs)) {
     const written = [...text.matchAll(/`(\/api\/[^`\s]+)`/g)].flatMap((m) => {
       // `{courses|users|groups}` stands for three literal segments.
@@ -79,7 +83,8 @@ test('every endpoint states its purpose in the docs words', () => {
 test('scope strings are url:METHOD|path for every path', () => {
   const modules = catalog.endpointById.get('modules.list');
   assert.equal(modules?.paths[0].scope, 'url:GET|/api/v1/courses/:course_id/modules');
-  for (const e of catalog.endpoints) for (const p of e.paths) assert.match(p.scope, /^url:(GET|POST|PUT|DELETE|PATCH)\|\/api\//);
+  for (const e of catalog.endpoints)
+    for (const p of e.paths) assert.match(p.scope, /^url:(GET|POST|PUT|DELETE|PATCH)\|\/api\//);
 });
 
 test('docs/codes.md explains every diagnostic code (the language server links there)', () => {
@@ -89,7 +94,10 @@ test('docs/codes.md explains every diagnostic code (the language server links th
 
 test('zod checks the resources when they are first asked for, and a broken resource file fails there', () => {
   const endpointFiles = Object.fromEntries(
-    ['A', 'B', 'C'].map((d) => [`${d}.endpoints.json`, JSON.parse(readFileSync(join(ROOT, 'schemas', `${d}.endpoints.json`), 'utf8')) as unknown]),
+    ['A', 'B', 'C'].map((d) => [
+      `${d}.endpoints.json`,
+      JSON.parse(readFileSync(join(ROOT, 'schemas', `${d}.endpoints.json`), 'utf8')) as unknown,
+    ]),
   );
   let reads = 0;
   const broken = loadCatalog({
@@ -102,7 +110,10 @@ test('zod checks the resources when they are first asked for, and a broken resou
   assert.equal(broken.endpoints.length, catalog.endpoints.length);
   assert.equal(reads, 0, 'loading the endpoints does not read the resources');
   assert.throws(() => broken.resources, CatalogError);
-  const good = loadCatalog({ endpointFiles, resourceFile: JSON.parse(readFileSync(join(ROOT, 'schemas', 'resources.json'), 'utf8')) as unknown });
+  const good = loadCatalog({
+    endpointFiles,
+    resourceFile: JSON.parse(readFileSync(join(ROOT, 'schemas', 'resources.json'), 'utf8')) as unknown,
+  });
   assert.equal(good.resources.size, catalog.resources.size);
   assert.equal(good.resources, good.resources, 'indexed once');
 });

@@ -44,7 +44,10 @@ test('a folder is checked recursively and file names are joined with the folder 
 test('exit 0 with warnings only, and text output names file:line:col, severity and code', async () => {
   const { code, stdout } = await runCli(['check', join(invalid, '117-module-create-name-typo.lpreq')]);
   assert.equal(code, 0);
-  assert.match(stdout, /117-module-create-name-typo\.lpreq:7:1: warning unknown-parameter: module\[nmae\] .*did you mean module\[name\]\?/);
+  assert.match(
+    stdout,
+    /117-module-create-name-typo\.lpreq:7:1: warning unknown-parameter: module\[nmae\] .*did you mean module\[name\]\?/,
+  );
   assert.match(stdout, /1 file checked: 0 errors, 1 warning/);
 });
 
@@ -55,13 +58,20 @@ test('standard input with -', async () => {
 });
 
 test('a byte order mark is not a column: line 1 counts from after it, as editors show it', async () => {
-  const { stdout } = await runCli(['check', '--format', 'json', '-'], { stdin: '\ufeffGET /api/v1/courses/{{x}}/modules\n' });
+  const { stdout } = await runCli(['check', '--format', 'json', '-'], {
+    stdin: '\ufeffGET /api/v1/courses/{{x}}/modules\n',
+  });
   const [d] = JSON.parse(stdout);
   assert.deepEqual([d.code, d.line, d.column, d.endColumn], ['unresolved-variable', 1, 21, 26]);
 });
 
 test('sarif: SARIF 2.1.0 with one rule per code and results pointing at rules', async () => {
-  const { stdout } = await runCli(['check', '--format', 'sarif', join(invalid, '139-appointment-group-create-bare-context-code-visibility-hidden.lpreq')]);
+  const { stdout } = await runCli([
+    'check',
+    '--format',
+    'sarif',
+    join(invalid, '139-appointment-group-create-bare-context-code-visibility-hidden.lpreq'),
+  ]);
   const sarif = JSON.parse(stdout);
   assert.equal(sarif.version, '2.1.0');
   const run = sarif.runs[0];
@@ -91,8 +101,16 @@ test('sarif: locations are URIs, with spaces, # and % in names percent-encoded, 
 });
 
 test('github: workflow command annotations with escaped properties', async () => {
-  const { stdout } = await runCli(['check', '--format', 'github', join(invalid, '322-find-recipients-deprecated.lpreq')]);
-  assert.match(stdout.trim(), /^::warning file=.*322-find-recipients-deprecated\.lpreq,line=4,col=\d+,endLine=4,endColumn=\d+,title=lpreq deprecated::.+$/);
+  const { stdout } = await runCli([
+    'check',
+    '--format',
+    'github',
+    join(invalid, '322-find-recipients-deprecated.lpreq'),
+  ]);
+  assert.match(
+    stdout.trim(),
+    /^::warning file=.*322-find-recipients-deprecated\.lpreq,line=4,col=\d+,endLine=4,endColumn=\d+,title=lpreq deprecated::.+$/,
+  );
 });
 
 const usage: [string, string[], RegExp][] = [
@@ -101,7 +119,11 @@ const usage: [string, string[], RegExp][] = [
   ['a bad flag', ['check', '--formt', 'json', '.'], /unknown option --formt/],
   ['a bad format', ['check', '--format', 'xml', '.'], /--format must be one of text, json, sarif, github/],
   ['a flag without its value', ['check', '--env'], /--env needs a value/],
-  ['an unknown environment', ['check', '--env', 'nope', join(SHARED, 'conformance', 'valid')], /no environment named 'nope'/],
+  [
+    'an unknown environment',
+    ['check', '--env', 'nope', join(SHARED, 'conformance', 'valid')],
+    /no environment named 'nope'/,
+  ],
   ['an unknown command', ['chek'], /unknown command 'chek'/],
 ];
 for (const [what, argv, message] of usage) {
@@ -175,10 +197,19 @@ test('environments and variables named like Object.prototype members are names l
     join(dir, 'http-client.env.json'),
     '{"__proto__": {"base_url": "http://127.0.0.1:4010", "course": "1"}, "constructor": {"base_url": "http://127.0.0.1:4010", "toString": "2", "__proto__": "3"}}',
   );
-  writeFileSync(join(dir, 'a.lpreq'), 'GET {{base_url}}/api/v1/courses/{{toString}}/modules?search_term={{__proto__}}\n');
+  writeFileSync(
+    join(dir, 'a.lpreq'),
+    'GET {{base_url}}/api/v1/courses/{{toString}}/modules?search_term={{__proto__}}\n',
+  );
   const codes = async (env: string) => {
     const { code, stdout, stderr } = await runCli(['check', '--format', 'json', '--env', env, join(dir, 'a.lpreq')]);
-    return { code, found: code === 2 ? stderr : (JSON.parse(stdout) as { code: string; column: number }[]).map((d) => `${d.code}@${d.column}`) };
+    return {
+      code,
+      found:
+        code === 2
+          ? stderr
+          : (JSON.parse(stdout) as { code: string; column: number }[]).map((d) => `${d.code}@${d.column}`),
+    };
   };
   // The environment `constructor` defines base_url, toString and __proto__: nothing is unresolved.
   assert.deepEqual(await codes('constructor'), { code: 0, found: [] });

@@ -24,27 +24,33 @@ interface Diag {
   code: string;
 }
 
-test('symbolic links to files and folders are followed; a loop neither hangs nor repeats a file', { timeout: 30_000 }, async () => {
-  const root = join(tmp, 'sym');
-  mkdirSync(join(root, 'real'), { recursive: true });
-  mkdirSync(join(root, 'links'), { recursive: true });
-  writeFileSync(join(root, 'real', 'a.lpreq'), 'GET /api/v1/courses/1/modulez\n');
-  symlinkSync(join('..', 'real', 'a.lpreq'), join(root, 'links', 'b.lpreq'));
-  symlinkSync(join('..', 'real'), join(root, 'links', 'sub'));
-  // A cycle: links/loop/links/loop/... is links again.
-  symlinkSync('..', join(root, 'links', 'loop'));
-  const { code, stdout, stderr } = await runCli(['check', '--format', 'json', join('sym', 'links')], { cwd: tmp });
-  assert.equal(stderr, '');
-  assert.equal(code, 1);
-  // a.lpreq is reached three ways (b.lpreq, loop/real/a.lpreq, sub/a.lpreq): checked once, under the name it first came with.
-  assert.deepEqual(
-    JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
-    [[join('sym', 'links', 'b.lpreq'), 'unknown-endpoint']],
-  );
-  // Named on the command line through a link and directly: still once.
-  const twice = await runCli(['check', '--format', 'json', join('sym', 'real', 'a.lpreq'), join('sym', 'links')], { cwd: tmp });
-  assert.equal(JSON.parse(twice.stdout).length, 1);
-});
+test(
+  'symbolic links to files and folders are followed; a loop neither hangs nor repeats a file',
+  { timeout: 30_000 },
+  async () => {
+    const root = join(tmp, 'sym');
+    mkdirSync(join(root, 'real'), { recursive: true });
+    mkdirSync(join(root, 'links'), { recursive: true });
+    writeFileSync(join(root, 'real', 'a.lpreq'), 'GET /api/v1/courses/1/modulez\n');
+    symlinkSync(join('..', 'real', 'a.lpreq'), join(root, 'links', 'b.lpreq'));
+    symlinkSync(join('..', 'real'), join(root, 'links', 'sub'));
+    // A cycle: links/loop/links/loop/... is links again.
+    symlinkSync('..', join(root, 'links', 'loop'));
+    const { code, stdout, stderr } = await runCli(['check', '--format', 'json', join('sym', 'links')], { cwd: tmp });
+    assert.equal(stderr, '');
+    assert.equal(code, 1);
+    // a.lpreq is reached three ways (b.lpreq, loop/real/a.lpreq, sub/a.lpreq): checked once, under the name it first came with.
+    assert.deepEqual(
+      JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
+      [[join('sym', 'links', 'b.lpreq'), 'unknown-endpoint']],
+    );
+    // Named on the command line through a link and directly: still once.
+    const twice = await runCli(['check', '--format', 'json', join('sym', 'real', 'a.lpreq'), join('sym', 'links')], {
+      cwd: tmp,
+    });
+    assert.equal(JSON.parse(twice.stdout).length, 1);
+  },
+);
 
 test('a folder of only symbolic links is checked, not a green run of nothing', async () => {
   const root = join(tmp, 'only-links');
@@ -142,7 +148,10 @@ test("a binary or too large file among good ones is reported as that file's prob
 
   const github = await runCli(['check', '--format', 'github', 'mixed'], { cwd: tmp });
   assert.equal(github.code, 2);
-  assert.match(github.stdout, /^::error file=mixed\/a-binary\.lpreq,line=1,col=1,.*title=lpreq unreadable-file::.*binary/m);
+  assert.match(
+    github.stdout,
+    /^::error file=mixed\/a-binary\.lpreq,line=1,col=1,.*title=lpreq unreadable-file::.*binary/m,
+  );
   assert.match(github.stderr, /2 files could not be read/);
 
   const sarif = await runCli(['check', '--format', 'sarif', 'mixed'], { cwd: tmp });
@@ -165,7 +174,9 @@ test('UTF-16 with a byte order mark (either order) is read as text; positions co
   writeFileSync(join(tmp, 'le.lpreq'), le);
   writeFileSync(join(tmp, 'be.lpreq'), be);
   writeFileSync(join(tmp, 'bom8.lpreq'), `\ufeff${text}`);
-  const { code, stdout } = await runCli(['check', '--format', 'json', 'le.lpreq', 'be.lpreq', 'bom8.lpreq'], { cwd: tmp });
+  const { code, stdout } = await runCli(['check', '--format', 'json', 'le.lpreq', 'be.lpreq', 'bom8.lpreq'], {
+    cwd: tmp,
+  });
   assert.equal(code, 1);
   assert.deepEqual(
     JSON.parse(stdout).map((d: Diag) => [d.file, d.code, d.line, d.column, d.endColumn]),
@@ -182,7 +193,10 @@ test('an environment file in UTF-16 with a byte order mark (as PowerShell writes
   const root = join(tmp, 'env16');
   mkdirSync(root, { recursive: true });
   const json = JSON.stringify({ local: { course: '7' } });
-  writeFileSync(join(root, 'http-client.env.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(json, 'utf16le')]));
+  writeFileSync(
+    join(root, 'http-client.env.json'),
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(json, 'utf16le')]),
+  );
   writeFileSync(join(root, 'a.lpreq'), 'GET /api/v1/courses/{{course}}/modules\n');
   const { code, stdout, stderr } = await runCli(['check', '--format', 'json', '--env', 'local', 'env16'], { cwd: tmp });
   assert.equal(stderr, '');
@@ -200,7 +214,10 @@ test('control characters in file names and in quoted values are printed escaped;
   assert.equal(text.code, 1);
   assert.doesNotMatch(text.stdout, RAW_CONTROL);
   assert.doesNotMatch(text.stdout, /\u202e/);
-  assert.match(text.stdout, /e\\x1b\[31mred\\x07\.lpreq:1:\d+: error unknown-endpoint: .*\\x1b\]0;pwned\\x07\/x\\x9b2J\\u202e/);
+  assert.match(
+    text.stdout,
+    /e\\x1b\[31mred\\x07\.lpreq:1:\d+: error unknown-endpoint: .*\\x1b\]0;pwned\\x07\/x\\x9b2J\\u202e/,
+  );
 
   const github = await runCli(['check', '--format', 'github', 'ctl'], { cwd: tmp });
   assert.doesNotMatch(github.stdout, RAW_CONTROL);

@@ -45,7 +45,13 @@ function expectations(text: string): Expected[] {
     }
     // `#^` marks a diagnostic that starts at column 1 (a caret cannot stand under the '#').
     const atStart = m[1] === '#' && m[2].length === 1;
-    out.push({ line: target + 1, column: atStart ? 1 : m[1].length + 1, length: m[2].length, severity: m[3], code: m[4] });
+    out.push({
+      line: target + 1,
+      column: atStart ? 1 : m[1].length + 1,
+      length: m[2].length,
+      severity: m[3],
+      code: m[4],
+    });
   });
   return out;
 }
@@ -72,11 +78,19 @@ for (const file of fixtures) {
       .map((d) => {
         const s = index.at(d.start);
         const e = index.at(d.end);
-        return { line: s.line, column: s.column, length: e.line === s.line ? e.column - s.column : -1, severity: d.severity, code: d.code };
+        return {
+          line: s.line,
+          column: s.column,
+          length: e.line === s.line ? e.column - s.column : -1,
+          severity: d.severity,
+          code: d.code,
+        };
       });
     const wanted = expectations(text);
-    const render = (x: { line: number; column: number; length: number; severity: string; code: string }, exact: boolean) =>
-      `${x.line}:${x.column}${exact ? `+${x.length}` : ''} ${x.severity} ${x.code}`;
+    const render = (
+      x: { line: number; column: number; length: number; severity: string; code: string },
+      exact: boolean,
+    ) => `${x.line}:${x.column}${exact ? `+${x.length}` : ''} ${x.severity} ${x.code}`;
     const exactOf = (w: Expected) => w.length > 1;
     const foundRendered = found
       .map((f) => {

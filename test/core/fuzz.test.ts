@@ -94,7 +94,11 @@ const mutated = fc
   .tuple(
     fc.constantFrom(...corpus),
     fc.array(
-      fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }))),
+      fc.tuple(
+        fc.nat(),
+        fc.nat({ max: 40 }),
+        fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 })),
+      ),
       { maxLength: 6 },
     ),
   )
@@ -108,7 +112,10 @@ const mutated = fc
   });
 
 const random = fc
-  .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 60 })
+  .array(
+    fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 8 })),
+    { maxLength: 60 },
+  )
   .map((a) => a.join(''));
 
 const protoName = fc.constantFrom(...PROTO_NAMES);
@@ -124,7 +131,9 @@ const prototypeNamed = fc
     endpoint: fc.constantFrom(...bundledCatalog().endpoints),
     path: fc.nat(),
     pathValues: fc.array(fc.oneof(fc.constant('1'), protoName), { minLength: 4, maxLength: 4 }),
-    params: fc.array(fc.tuple(fc.nat(), fc.nat(), protoName, fc.oneof(protoName, fc.nat()), fc.nat({ max: 4 })), { maxLength: 6 }),
+    params: fc.array(fc.tuple(fc.nat(), fc.nat(), protoName, fc.oneof(protoName, fc.nat()), fc.nat({ max: 4 })), {
+      maxLength: 6,
+    }),
     json: fc.boolean(),
     extras: fc.array(fc.tuple(fc.nat({ max: 9 }), protoName, protoName), { maxLength: 3 }),
   })
@@ -146,7 +155,12 @@ const prototypeNamed = fc
           .map((s) => `[${s}]`)
           .join('');
       const documented = param?.enum ?? [];
-      const v = typeof value === 'number' ? (documented.length > 0 ? documented[value % documented.length] : String(value)) : value;
+      const v =
+        typeof value === 'number'
+          ? documented.length > 0
+            ? documented[value % documented.length]
+            : String(value)
+          : value;
       return [written, how === 2 ? `{{${v}}}` : v];
     });
     const head: string[] = [];
@@ -158,16 +172,24 @@ const prototypeNamed = fc
       else if (kind === 2) head.push(`# @${a} ${b}`);
       else if (kind === 3) headers.push(`${a}: {{${b}}}`);
       else if (kind === 4) headers.push(`X-A: {{$processEnv ${a}}} {{$dotenv ${b}}} {{$env.${a}}}`);
-      else if (kind === 5) headers.push(`X-B: {{$timestamp 1 ${a}}} {{$datetime iso8601 1 ${b}}} {{$localDatetime ${a}}}`);
+      else if (kind === 5)
+        headers.push(`X-B: {{$timestamp 1 ${a}}} {{$datetime iso8601 1 ${b}}} {{$localDatetime ${a}}}`);
       else if (kind === 6) headers.push(`X-C: {{${a}.response.body.$.${b}}} {{${a}.response.headers.${b}}}`);
       else if (kind === 7) headers.push(`X-D: {{%${a}}}`);
       else if (kind === 8) {
         // Assertion lines whose paths, header names and values are names of Object.prototype.
-        assertions.push(`?? body $.${a} exists`, `?? body $['${b}'][*].${a} == ${b}`, `?? body $[0].${a}.${b} != {{${a}}}`, `?? header ${a} includes ${b}`);
+        assertions.push(
+          `?? body $.${a} exists`,
+          `?? body $['${b}'][*].${a} == ${b}`,
+          `?? body $[0].${a}.${b} != {{${a}}}`,
+          `?? header ${a} includes ${b}`,
+        );
       } else head.push(`# @prompt ${a}`);
     }
     const body = json
-      ? JSON.stringify(Object.fromEntries(pairs.map(([n, v]) => [n.replace(/\[.*$/, ''), Object.fromEntries([[n, v]])])))
+      ? JSON.stringify(
+          Object.fromEntries(pairs.map(([n, v]) => [n.replace(/\[.*$/, ''), Object.fromEntries([[n, v]])])),
+        )
       : pairs.map(([n, v]) => `${n} = ${v}`).join('\n');
     return `${head.join('\n')}\n${endpoint.method} ${target}\n${headers.join('\n')}${headers.length ? '\n' : ''}\n${body}\n${assertions.map((x) => `${x}\n`).join('')}`;
   });
@@ -185,13 +207,18 @@ test('Object.prototype names in every place a name goes: the checker never throw
   ];
   let runs = 0;
   fc.assert(
-    fc.property(fc.oneof({ weight: 3, arbitrary: prototypeNamed }, { weight: 1, arbitrary: mutated }), fc.nat(), (text, e) => {
-      runs++;
-      const env = envs[e % envs.length];
-      const diagnostics = checker.checkDocument(parseDocument(text), env);
-      for (const d of diagnostics) assert.ok(d.start >= 0 && d.end >= d.start && d.end <= text.length, JSON.stringify(d));
-      assert.deepEqual(checker.diagnose(text, env), diagnostics);
-    }),
+    fc.property(
+      fc.oneof({ weight: 3, arbitrary: prototypeNamed }, { weight: 1, arbitrary: mutated }),
+      fc.nat(),
+      (text, e) => {
+        runs++;
+        const env = envs[e % envs.length];
+        const diagnostics = checker.checkDocument(parseDocument(text), env);
+        for (const d of diagnostics)
+          assert.ok(d.start >= 0 && d.end >= d.start && d.end <= text.length, JSON.stringify(d));
+        assert.deepEqual(checker.diagnose(text, env), diagnostics);
+      },
+    ),
     { numRuns: FUZZ_RUNS, seed: 20261123 },
   );
   assert.equal(runs, FUZZ_RUNS);
@@ -256,13 +283,33 @@ test('Object.prototype names in an assertion path are undocumented fields of a r
       ['unknown-field', 'unknown-field'],
       name,
     );
-    assert.deepEqual(codes(`GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.${name} == x\n`), ['unknown-field'], name);
+    assert.deepEqual(
+      codes(`GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.${name} == x\n`),
+      ['unknown-field'],
+      name,
+    );
     // A map takes any key, and its values have the documented fields.
-    assert.deepEqual(codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.enabled == true\n`), [], name);
-    assert.deepEqual(codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.${name} exists\n`), ['unknown-field'], name);
+    assert.deepEqual(
+      codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.enabled == true\n`),
+      [],
+      name,
+    );
+    assert.deepEqual(
+      codes(`GET /api/v1/accounts/1/roles/3\n?? body $.permissions.${name}.${name} exists\n`),
+      ['unknown-field'],
+      name,
+    );
     // Where the docs do not show the fields: nothing.
-    assert.deepEqual(codes(`GET /api/v1/courses/1/external_tools/5\n?? body $.custom_fields.${name} exists\n`), [], name);
+    assert.deepEqual(
+      codes(`GET /api/v1/courses/1/external_tools/5\n?? body $.custom_fields.${name} exists\n`),
+      [],
+      name,
+    );
     // An enum field compared with the name, and the name as a header.
-    assert.deepEqual(codes(`GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == ${name}\n?? header ${name} == ${name}\n`), ['invalid-enum'], name);
+    assert.deepEqual(
+      codes(`GET /api/v1/courses/1/modules/2\n?? body $.workflow_state == ${name}\n?? header ${name} == ${name}\n`),
+      ['invalid-enum'],
+      name,
+    );
   }
 });

@@ -1,7 +1,15 @@
 /** The parser: structure, offsets, line endings, recovery and block reuse. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertionsOf, parseDocument, parseBlock, findVariableReferences, blockBoundaries, requestTarget, targetOffset } from '../../server/src/core/parser';
+import {
+  assertionsOf,
+  parseDocument,
+  parseBlock,
+  findVariableReferences,
+  blockBoundaries,
+  requestTarget,
+  targetOffset,
+} from '../../server/src/core/parser';
 
 const slice = (text: string, t: { start: number; end: number }) => text.slice(t.start, t.end);
 
@@ -108,7 +116,9 @@ test('a JSON body is the rest of the block', () => {
 });
 
 test('recovery: a broken line does not hide the rest of the block or the next block', () => {
-  const doc = parseDocument('POST /api/v1/x\n\nno equals here\nname = ok\n###\nGETT /api/v1/y\n### next\nGET /api/v1/z\n');
+  const doc = parseDocument(
+    'POST /api/v1/x\n\nno equals here\nname = ok\n###\nGETT /api/v1/y\n### next\nGET /api/v1/z\n',
+  );
   assert.equal(doc.blocks[0].block.problems.length, 1);
   assert.equal(doc.blocks[0].block.params[0].name.text, 'name');
   assert.equal(doc.blocks[1].block.problems.length, 1);

@@ -38,7 +38,11 @@ test('positions: lineStarts and lineOfOffset count lines as TextDocument does', 
         const starts = lineStarts(text);
         assert.equal(starts.length, doc.lineCount, JSON.stringify(text));
         for (let offset = 0; offset <= text.length; offset++) {
-          assert.equal(lineOfOffset(starts, offset), doc.positionAt(offset).line, `offset ${offset} of ${JSON.stringify(text)}`);
+          assert.equal(
+            lineOfOffset(starts, offset),
+            doc.positionAt(offset).line,
+            `offset ${offset} of ${JSON.stringify(text)}`,
+          );
         }
       },
     ),

@@ -5,7 +5,12 @@ import { printable, printableJson } from '../../server/src/cli/terminalText';
 
 /** What a terminal acts on or reorders by: C0, DEL, C1, bidirectional controls. */
 function isControl(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
 }
 
 const every: string[] = [];

@@ -44,14 +44,23 @@ export async function run(): Promise<void> {
     .findIndex((l) => l.startsWith('module[position]'));
   await editor.edit((e) => e.insert(new vscode.Position(line, doc.lineAt(line).text.length), '\nmodule[req'));
   const position = new vscode.Position(line + 1, 'module[req'.length);
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
-  const item = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label).includes('require_sequential_progress'));
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    uri,
+    position,
+  );
+  const item = list.items.find((i) =>
+    (typeof i.label === 'string' ? i.label : i.label.label).includes('require_sequential_progress'),
+  );
   assert.ok(item, 'no completion for module[require_sequential_progress]');
   editor.selection = new vscode.Selection(position, position);
   await vscode.commands.executeCommand('editor.action.triggerSuggest');
   await new Promise((r) => setTimeout(r, 1000));
   await vscode.commands.executeCommand('acceptSelectedSuggestion');
-  await until('the accepted completion', () => doc.getText().includes('module[require_sequential_progress]') || undefined);
+  await until(
+    'the accepted completion',
+    () => doc.getText().includes('module[require_sequential_progress]') || undefined,
+  );
 
   // Fix the error (so that no modal question stops the test) and send with the environment's base_url.
   const fixed = doc

@@ -24,22 +24,41 @@ async function main(): Promise<number> {
     const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('build failed');
     const suite = join(ws.root, 'suite.js');
-    await build({ entryPoints: [join(__dirname, 'electron-suite.ts')], outfile: suite, bundle: true, platform: 'node', format: 'cjs', external: ['vscode'] });
+    await build({
+      entryPoints: [join(__dirname, 'electron-suite.ts')],
+      outfile: suite,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+    });
     await results.check('the checks inside VS Code (diagnostic, completion, send, typed response)', async () => {
       const code = await runTests({
         version,
         extensionDevelopmentPath: repo,
         extensionTestsPath: suite,
-        launchArgs: [ws.workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', ws.userData, '--extensions-dir', ws.extensions],
+        launchArgs: [
+          ws.workspace,
+          '--disable-extensions',
+          '--disable-workspace-trust',
+          '--user-data-dir',
+          ws.userData,
+          '--extensions-dir',
+          ws.extensions,
+        ],
         extensionTestsEnv: { LPREQ_E2E_BASE_URL: api.baseUrl },
       });
       if (code !== 0) throw new Error(`the suite exited with ${code}`);
     });
     await results.check('the API received the request', async () => {
-      if (!api.received.some((q) => q.method === 'POST' && q.url === '/api/v1/courses/1/modules')) throw new Error('no POST arrived');
+      if (!api.received.some((q) => q.method === 'POST' && q.url === '/api/v1/courses/1/modules'))
+        throw new Error('no POST arrived');
     });
     await results.check('no file holds a token-like Authorization value', async () => {
-      const hits = [...filesContaining(ws.workspace, 'Bearer '), ...filesContaining(join(ws.userData, 'User'), 'Bearer ')];
+      const hits = [
+        ...filesContaining(ws.workspace, 'Bearer '),
+        ...filesContaining(join(ws.userData, 'User'), 'Bearer '),
+      ];
       if (hits.length > 0) throw new Error(`found in ${hits.join(', ')}`);
     });
   } finally {

@@ -226,7 +226,11 @@ export function makeWorkspace(baseUrl: string): Workspace {
   writeFileSync(join(workspace, TESTS_FILE), testsFileText());
   writeFileSync(
     join(workspace, 'http-client.env.json'),
-    JSON.stringify({ local: { base_url: baseUrl }, production: { base_url: 'https://lms.example.edu', $protected: true } }, null, 2),
+    JSON.stringify(
+      { local: { base_url: baseUrl }, production: { base_url: 'https://lms.example.edu', $protected: true } },
+      null,
+      2,
+    ),
   );
   writeFileSync(
     join(userData, 'User', 'settings.json'),

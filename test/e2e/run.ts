@@ -136,15 +136,22 @@ function startCodeServer(port: number, w: Workspace): Promise<ChildProcess> {
 }
 
 function buildVsix(out: string): void {
-  const r = spawnSync(process.execPath, [join(repo, 'client/tools/packageVsix.mjs'), out], { cwd: repo, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(repo, 'client/tools/packageVsix.mjs'), out], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   if (r.status !== 0 || !existsSync(out)) throw new Error(`packaging failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 function installVsix(vsix: string, w: Workspace): void {
-  const r = spawnSync(node24, [entry, '--user-data-dir', w.userData, '--extensions-dir', w.extensions, '--install-extension', vsix], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    node24,
+    [entry, '--user-data-dir', w.userData, '--extensions-dir', w.extensions, '--install-extension', vsix],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (r.status !== 0) throw new Error(`--install-extension failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -401,7 +408,8 @@ async function main(): Promise<number> {
     await row.click();
     await page.keyboard.press('End');
     const text = await editorText(page);
-    if (!text.includes('module[require_sequential_progress]')) throw new Error(`the completion was not inserted:\n${text}`);
+    if (!text.includes('module[require_sequential_progress]'))
+      throw new Error(`the completion was not inserted:\n${text}`);
     // Finish the line with a valid value (the completion may have inserted `= ` already).
     const line = text.split('\n').find((l) => l.includes('module[require_sequential_progress]')) ?? '';
     if (!line.includes('=')) await page.keyboard.type(' = ');
@@ -443,67 +451,85 @@ async function main(): Promise<number> {
     const post = api!.received.find((r) => r.method === 'POST');
     if (!post) throw new Error('the API received no POST');
     if (post.url !== '/api/v1/courses/1/modules') throw new Error(`POST went to ${post.url}`);
-    if (post.authorization !== `Bearer ${TOKEN}`) throw new Error('the token from secret storage was not sent to the environment base_url');
-    if (!post.body.includes('module%5Bname%5D=Week+1') && !post.body.includes('module[name]=Week')) throw new Error(`form body: ${post.body}`);
+    if (post.authorization !== `Bearer ${TOKEN}`)
+      throw new Error('the token from secret storage was not sent to the environment base_url');
+    if (!post.body.includes('module%5Bname%5D=Week+1') && !post.body.includes('module[name]=Week'))
+      throw new Error(`form body: ${post.body}`);
   });
 
-  await check('the response view opens beside the request, typed: status, resource, a field and its documented type; focus stays in the request', async () => {
-    const tab = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200' }).first();
-    await tab.waitFor({ timeout: 30_000 });
-    const groups = await page.locator('.editor-group-container').count();
-    if (groups < 2) throw new Error(`the response is not beside the request (${groups} editor group)`);
-    // (The test project has no DOM types: code run in the page is written as text.)
-    const focusInRequest = await page.evaluate("document.activeElement?.closest('.editor-instance')?.querySelector('.view-lines') != null");
-    if (!focusInRequest) throw new Error('the focus left the request');
-    const f = await responseFrame(page, '200 OK');
-    const facts = await f.locator('.facts').innerText();
-    if (!/Module/.test(facts) || !/1 issue/.test(facts) || !/local/.test(facts)) throw new Error(`header line: ${facts}`);
-    if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Module') throw new Error('the body tab is not labelled Module');
-    const position = f.locator('.row[data-path="$.position"]');
-    await position.waitFor();
-    await f.locator('.row[data-path="$.position"] .type', { hasText: 'integer' }).waitFor({ timeout: 10_000 });
-    if (!(await position.innerText()).includes(String(MODULE.position))) throw new Error(`position row: ${await position.innerText()}`);
-    await f.locator('.row[data-path="$.experimental_flag"] .type', { hasText: 'undocumented' }).waitFor();
-    await f.locator('.row[data-path="$.experimental_flag"] .issue-mark').waitFor();
-    // The server echoed the token in a header: the view shows it masked, and its page holds it nowhere.
-    await f.locator('.tab[data-tab="headers"]').click();
-    const echoed = await f.locator('tr', { hasText: 'x-echoed-authorization' }).innerText();
-    if (!echoed.includes('Bearer ***')) throw new Error(`the echoed header reads: ${echoed}`);
-    for (const frame of page.frames()) {
-      const html = String(await frame.evaluate('document.documentElement?.outerHTML ?? ""').catch(() => ''));
-      if (html.includes(TOKEN)) throw new Error(`the token is in the page of ${frame.url().slice(0, 80)}`);
-    }
-    await f.locator('.tab[data-tab="body"]').click();
-  });
+  await check(
+    'the response view opens beside the request, typed: status, resource, a field and its documented type; focus stays in the request',
+    async () => {
+      const tab = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200' }).first();
+      await tab.waitFor({ timeout: 30_000 });
+      const groups = await page.locator('.editor-group-container').count();
+      if (groups < 2) throw new Error(`the response is not beside the request (${groups} editor group)`);
+      // (The test project has no DOM types: code run in the page is written as text.)
+      const focusInRequest = await page.evaluate(
+        "document.activeElement?.closest('.editor-instance')?.querySelector('.view-lines') != null",
+      );
+      if (!focusInRequest) throw new Error('the focus left the request');
+      const f = await responseFrame(page, '200 OK');
+      const facts = await f.locator('.facts').innerText();
+      if (!/Module/.test(facts) || !/1 issue/.test(facts) || !/local/.test(facts))
+        throw new Error(`header line: ${facts}`);
+      if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Module')
+        throw new Error('the body tab is not labelled Module');
+      const position = f.locator('.row[data-path="$.position"]');
+      await position.waitFor();
+      await f.locator('.row[data-path="$.position"] .type', { hasText: 'integer' }).waitFor({ timeout: 10_000 });
+      if (!(await position.innerText()).includes(String(MODULE.position)))
+        throw new Error(`position row: ${await position.innerText()}`);
+      await f.locator('.row[data-path="$.experimental_flag"] .type', { hasText: 'undocumented' }).waitFor();
+      await f.locator('.row[data-path="$.experimental_flag"] .issue-mark').waitFor();
+      // The server echoed the token in a header: the view shows it masked, and its page holds it nowhere.
+      await f.locator('.tab[data-tab="headers"]').click();
+      const echoed = await f.locator('tr', { hasText: 'x-echoed-authorization' }).innerText();
+      if (!echoed.includes('Bearer ***')) throw new Error(`the echoed header reads: ${echoed}`);
+      for (const frame of page.frames()) {
+        const html = String(await frame.evaluate('document.documentElement?.outerHTML ?? ""').catch(() => ''));
+        if (html.includes(TOKEN)) throw new Error(`the token is in the page of ${frame.url().slice(0, 80)}`);
+      }
+      await f.locator('.tab[data-tab="body"]').click();
+    },
+  );
 
-  await check("the view's actions: Copy as cURL without the token, Copy Body, and the raw body as a read-only document", async () => {
-    const f = await responseFrame(page, '200 OK');
-    await f.locator('.toolbar [data-action="copyCurl"]').click();
-    await page.locator('.notification-toast', { hasText: 'curl command copied' }).first().waitFor({ timeout: 10_000 });
-    const curl = String(await page.evaluate('navigator.clipboard.readText()'));
-    if (!curl.includes('$LPREQ_TOKEN') || curl.includes(TOKEN)) throw new Error(`copied: ${curl}`);
-    await f.locator('.toolbar [data-action="copyBody"]').click();
-    await page.waitForTimeout(300);
-    const body = String(await page.evaluate('navigator.clipboard.readText()'));
-    if (!body.includes('"experimental_flag":true')) throw new Error(`copied body: ${body}`);
-    await f.locator('.toolbar [data-action="openRaw"]').click();
-    const raw = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200.json' }).first();
-    await raw.waitFor({ timeout: 10_000 });
-    if ((await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).count()) > 0) throw new Error('an Untitled document was opened');
-    if (/dirty/.test((await raw.getAttribute('class')) ?? '')) throw new Error('the raw body asks to be saved');
-    // Beside the view, in its group: no third column.
-    if ((await page.locator('.editor-group-container').count()) !== 2) throw new Error('the raw body opened a third column');
-    await raw.hover();
-    await raw.locator('.tab-actions .action-label').first().click();
-    await raw.waitFor({ state: 'detached', timeout: 10_000 });
-    // A field's documentation: one read-only Markdown preview.
-    await f.locator('.row[data-path="$.workflow_state"] .type').click();
-    const docs = page.locator('.tabs-container .tab', { hasText: 'lpreq documentation.md' }).first();
-    await docs.waitFor({ timeout: 15_000 });
-    await docs.hover();
-    await docs.locator('.tab-actions .action-label').first().click();
-    await docs.waitFor({ state: 'detached', timeout: 10_000 });
-  });
+  await check(
+    "the view's actions: Copy as cURL without the token, Copy Body, and the raw body as a read-only document",
+    async () => {
+      const f = await responseFrame(page, '200 OK');
+      await f.locator('.toolbar [data-action="copyCurl"]').click();
+      await page
+        .locator('.notification-toast', { hasText: 'curl command copied' })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      const curl = String(await page.evaluate('navigator.clipboard.readText()'));
+      if (!curl.includes('$LPREQ_TOKEN') || curl.includes(TOKEN)) throw new Error(`copied: ${curl}`);
+      await f.locator('.toolbar [data-action="copyBody"]').click();
+      await page.waitForTimeout(300);
+      const body = String(await page.evaluate('navigator.clipboard.readText()'));
+      if (!body.includes('"experimental_flag":true')) throw new Error(`copied body: ${body}`);
+      await f.locator('.toolbar [data-action="openRaw"]').click();
+      const raw = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200.json' }).first();
+      await raw.waitFor({ timeout: 10_000 });
+      if ((await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).count()) > 0)
+        throw new Error('an Untitled document was opened');
+      if (/dirty/.test((await raw.getAttribute('class')) ?? '')) throw new Error('the raw body asks to be saved');
+      // Beside the view, in its group: no third column.
+      if ((await page.locator('.editor-group-container').count()) !== 2)
+        throw new Error('the raw body opened a third column');
+      await raw.hover();
+      await raw.locator('.tab-actions .action-label').first().click();
+      await raw.waitFor({ state: 'detached', timeout: 10_000 });
+      // A field's documentation: one read-only Markdown preview.
+      await f.locator('.row[data-path="$.workflow_state"] .type').click();
+      const docs = page.locator('.tabs-container .tab', { hasText: 'lpreq documentation.md' }).first();
+      await docs.waitFor({ timeout: 15_000 });
+      await docs.hover();
+      await docs.locator('.tab-actions .action-label').first().click();
+      await docs.waitFor({ state: 'detached', timeout: 10_000 });
+    },
+  );
   await shot(page, 'response-view.png');
   if (screenshots) {
     // The other tabs, to look at.
@@ -516,30 +542,42 @@ async function main(): Promise<number> {
     await f?.locator('.tab[data-tab="body"]').click();
   }
 
-  await check('a 401 is an error body with the API message first, and offers "Set Access Token for \'local\'"', async () => {
-    await sendLine(page, 'courses/2/modules');
-    const f = await responseFrame(page, '401 Unauthorized');
-    if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Error body') throw new Error('the body is not called an error body');
-    if (/Module/.test(await f.locator('.facts').innerText())) throw new Error('the error body is labelled with the success resource');
-    await f.locator('.api-errors li', { hasText: 'Invalid access token.' }).waitFor();
-    const set = f.locator('.banner [data-action="setToken"]').first();
-    if ((await set.innerText()) !== "Set Access Token for 'local'") throw new Error(`the action reads '${await set.innerText()}'`);
-    await shot(page, 'response-401.png');
-    await set.click();
-    const input = page.locator('.quick-input-widget input[type="password"]');
-    await input.waitFor({ timeout: 10_000 });
-    const prompt = await page.locator('.quick-input-widget').innerText();
-    if (!prompt.includes("'local'")) throw new Error(`the token prompt does not name the environment: ${prompt}`);
-    await page.keyboard.press('Escape');
-  });
+  await check(
+    'a 401 is an error body with the API message first, and offers "Set Access Token for \'local\'"',
+    async () => {
+      await sendLine(page, 'courses/2/modules');
+      const f = await responseFrame(page, '401 Unauthorized');
+      if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Error body')
+        throw new Error('the body is not called an error body');
+      if (/Module/.test(await f.locator('.facts').innerText()))
+        throw new Error('the error body is labelled with the success resource');
+      await f.locator('.api-errors li', { hasText: 'Invalid access token.' }).waitFor();
+      const set = f.locator('.banner [data-action="setToken"]').first();
+      if ((await set.innerText()) !== "Set Access Token for 'local'")
+        throw new Error(`the action reads '${await set.innerText()}'`);
+      await shot(page, 'response-401.png');
+      await set.click();
+      const input = page.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ timeout: 10_000 });
+      const prompt = await page.locator('.quick-input-widget').innerText();
+      if (!prompt.includes("'local'")) throw new Error(`the token prompt does not name the environment: ${prompt}`);
+      await page.keyboard.press('Escape');
+    },
+  );
 
   await check('an HTML 500 shows its title and its text, the markup one click away', async () => {
     await sendLine(page, 'courses/3/modules');
     const f = await responseFrame(page, '500 Internal Server Error');
-    if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Error page (HTML)') throw new Error('the page is not called an HTML error page');
+    if ((await f.locator('.tab[data-tab="body"]').innerText()) !== 'Error page (HTML)')
+      throw new Error('the page is not called an HTML error page');
     await f.locator('.html-title', { hasText: HTML_500_TITLE }).waitFor();
-    await f.locator('.page-text p', { hasText: 'The server encountered an internal error and was unable to complete your request.' }).waitFor();
-    if ((await f.locator('.page-text', { hasText: 'console.log' }).count()) > 0) throw new Error('a script is shown as text');
+    await f
+      .locator('.page-text p', {
+        hasText: 'The server encountered an internal error and was unable to complete your request.',
+      })
+      .waitFor();
+    if ((await f.locator('.page-text', { hasText: 'console.log' }).count()) > 0)
+      throw new Error('a script is shown as text');
     await shot(page, 'response-html-error.png');
     await f.locator('[data-action="toggleMarkup"]').click();
     await f.locator('.row', { hasText: '<h1>Internal Server Error</h1>' }).first().waitFor();
@@ -602,11 +640,15 @@ async function main(): Promise<number> {
     const f = await responseFrame(page, '200 OK', 30_000, /KB/);
     await f.locator('.facts', { hasText: 'issues' }).waitFor({ timeout: 30_000 });
     await f.locator('.tab[data-tab="issues"]').click();
-    const group = f.locator('.issue-group-label', { hasText: `$[*].x_internal_rank · undocumented × ${GROUPED_COUNT.toLocaleString('en-US')}` });
+    const group = f.locator('.issue-group-label', {
+      hasText: `$[*].x_internal_rank · undocumented × ${GROUPED_COUNT.toLocaleString('en-US')}`,
+    });
     await group.waitFor();
     await shot(page, 'response-issues.png');
     await group.click();
-    await f.locator('.panel-body:not([hidden]) .row.selected[data-path="$[0].x_internal_rank"]').waitFor({ timeout: 10_000 });
+    await f
+      .locator('.panel-body:not([hidden]) .row.selected[data-path="$[0].x_internal_rank"]')
+      .waitFor({ timeout: 10_000 });
     // Find reveals a match in a closed range (Ctrl+F searches the whole body, not the rows on screen).
     await f.locator('.list').click();
     await page.keyboard.press('Control+F');
@@ -615,32 +657,42 @@ async function main(): Promise<number> {
     await page.keyboard.press('Escape');
   });
 
-  await check('a request in flight is said and dims the previous answer; Cancel shows it cancelled, not failed', async () => {
-    await sendLine(page, 'courses/6/modules');
-    let f = await responseFrame(page, '200 OK', SLOW_MS + 15_000, /^\d+ B\b/);
-    await f.locator('.status').waitFor();
-    await sendLine(page, 'courses/6/modules');
-    await f.locator('.banner-progress', { hasText: "Sending 'A slow list'" }).waitFor({ timeout: 10_000 });
-    await f.locator('.content.busy').waitFor();
-    await shot(page, 'response-in-flight.png', true);
-    await f.locator('.banner-progress [data-action="cancel"]').click();
-    f = await responseFrame(page, 'Cancelled', 15_000);
-    await f.locator('.banner-cancelled').waitFor();
-    if ((await f.locator('.banner-error').count()) > 0) throw new Error('a cancelled request is shown as failed');
-  });
+  await check(
+    'a request in flight is said and dims the previous answer; Cancel shows it cancelled, not failed',
+    async () => {
+      await sendLine(page, 'courses/6/modules');
+      let f = await responseFrame(page, '200 OK', SLOW_MS + 15_000, /^\d+ B\b/);
+      await f.locator('.status').waitFor();
+      await sendLine(page, 'courses/6/modules');
+      await f.locator('.banner-progress', { hasText: "Sending 'A slow list'" }).waitFor({ timeout: 10_000 });
+      await f.locator('.content.busy').waitFor();
+      await shot(page, 'response-in-flight.png', true);
+      await f.locator('.banner-progress [data-action="cancel"]').click();
+      f = await responseFrame(page, 'Cancelled', 15_000);
+      await f.locator('.banner-cancelled').waitFor();
+      if ((await f.locator('.banner-error').count()) > 0) throw new Error('a cancelled request is shown as failed');
+    },
+  );
 
-  await check('from the response view, the environment stays in the status bar and Ctrl+Alt+E opens the picker, with "Edit environment files…"', async () => {
-    const f = await responseFrame(page, 'Cancelled', 15_000);
-    await f.locator('.status').click();
-    await page.waitForTimeout(300);
-    if (!(await page.locator('.statusbar-item', { hasText: 'local' }).first().isVisible())) throw new Error('the environment left the status bar');
-    await page.keyboard.press('Control+Alt+E');
-    const edit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Edit environment files…' }).first();
-    await edit.waitFor({ timeout: 10_000 });
-    await shot(page, 'environment-picker-from-view.png', true);
-    await edit.click();
-    await page.locator('.tabs-container .tab', { hasText: 'http-client.env.json' }).first().waitFor({ timeout: 10_000 });
-  });
+  await check(
+    'from the response view, the environment stays in the status bar and Ctrl+Alt+E opens the picker, with "Edit environment files…"',
+    async () => {
+      const f = await responseFrame(page, 'Cancelled', 15_000);
+      await f.locator('.status').click();
+      await page.waitForTimeout(300);
+      if (!(await page.locator('.statusbar-item', { hasText: 'local' }).first().isVisible()))
+        throw new Error('the environment left the status bar');
+      await page.keyboard.press('Control+Alt+E');
+      const edit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Edit environment files…' }).first();
+      await edit.waitFor({ timeout: 10_000 });
+      await shot(page, 'environment-picker-from-view.png', true);
+      await edit.click();
+      await page
+        .locator('.tabs-container .tab', { hasText: 'http-client.env.json' })
+        .first()
+        .waitFor({ timeout: 10_000 });
+    },
+  );
 
   await check('"Copy as cURL" copies a command that reads the token from $LPREQ_TOKEN', async () => {
     await toTop(page);
@@ -665,14 +717,19 @@ async function main(): Promise<number> {
       await page.locator('.monaco-dialog-box', { hasText: 'protected environment' }).waitFor({ timeout: 15_000 });
     }
     const text = await page.locator('.monaco-dialog-box').innerText();
-    if (!/'production' is a protected environment\. Send POST 'createModule' to 'production'\?/.test(text)) throw new Error(`dialog: ${text}`);
+    if (!/'production' is a protected environment\. Send POST 'createModule' to 'production'\?/.test(text))
+      throw new Error(`dialog: ${text}`);
     if (!/Don't Send/.test(text)) throw new Error(`dialog buttons: ${text}`);
     const focused = String(await page.evaluate("document.activeElement?.innerText ?? ''"));
     if (focused.trim() !== 'Cancel') throw new Error(`the default button is '${focused}', not Cancel`);
     const background = String(
-      await page.locator('.statusbar-item', { hasText: 'production' }).first().evaluate('(el) => getComputedStyle(el).backgroundColor'),
+      await page
+        .locator('.statusbar-item', { hasText: 'production' })
+        .first()
+        .evaluate('(el) => getComputedStyle(el).backgroundColor'),
     );
-    if (/^rgba\(0, 0, 0, 0\)$|^transparent$/.test(background)) throw new Error('the protected environment is not coloured in the status bar');
+    if (/^rgba\(0, 0, 0, 0\)$|^transparent$/.test(background))
+      throw new Error('the protected environment is not coloured in the status bar');
     await shot(page, 'protected-environment.png');
     const posts = api!.received.filter((r) => r.method === 'POST').length;
     // Enter presses the default button: nothing is sent.
@@ -692,7 +749,11 @@ async function main(): Promise<number> {
     await row.waitFor({ timeout: 20_000 });
     const text = await row.innerText();
     if (!text.includes(REQUEST_FILE) || !text.includes('local')) throw new Error(`history row: ${text}`);
-    await view.locator('.monaco-list-row', { hasText: 'A slow list' }).filter({ hasText: 'cancelled' }).first().waitFor({ timeout: 10_000 });
+    await view
+      .locator('.monaco-list-row', { hasText: 'A slow list' })
+      .filter({ hasText: 'cancelled' })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await shot(page, 'history-view.png', true);
   });
 
@@ -760,9 +821,14 @@ async function main(): Promise<number> {
         throw new Error(`${REQUEST_FILE} is listed, but it has no assertions`);
       const before = api!.received.length;
       await runCommand(page, 'Test: Run All Tests');
-      await waitFor(() => logLines(/test run in local: 1 passed, 2 failed/).length > 0, 30_000, 'the run in local did not end with 1 passed, 2 failed');
+      await waitFor(
+        () => logLines(/test run in local: 1 passed, 2 failed/).length > 0,
+        30_000,
+        'the run in local did not end with 1 passed, 2 failed',
+      );
       if (api!.received.length === before) throw new Error('the run sent nothing to the API');
-      if (!api!.received.slice(before).every((r) => r.authorization === `Bearer ${TOKEN}`)) throw new Error('a request of the run went without the token');
+      if (!api!.received.slice(before).every((r) => r.authorization === `Bearer ${TOKEN}`))
+        throw new Error('a request of the run went without the token');
       // The file with the results in its gutter and the failure's message at its line.
       await page.keyboard.press(`${mod}+P`);
       await page.locator('.quick-input-widget input').fill(TESTS_FILE);
@@ -777,17 +843,21 @@ async function main(): Promise<number> {
     },
   );
 
-  await check('the run profile "against the built-in mock" sends only to the mock: its module passes, and the fake API gets nothing', async () => {
-    const before = api!.received.length;
-    await runCommand(page, 'lpreq: Run Tests Against the Built-in Mock');
-    await waitFor(
-      () => logLines(/test run against the built-in mock: 1 passed, 2 failed/).length > 0,
-      30_000,
-      'the run against the mock did not end with 1 passed, 2 failed',
-    );
-    if (api!.received.length !== before) throw new Error(`the run against the mock sent ${api!.received.length - before} requests to the fake API`);
-    await shot(page, 'test-explorer-mock.png', true);
-  });
+  await check(
+    'the run profile "against the built-in mock" sends only to the mock: its module passes, and the fake API gets nothing',
+    async () => {
+      const before = api!.received.length;
+      await runCommand(page, 'lpreq: Run Tests Against the Built-in Mock');
+      await waitFor(
+        () => logLines(/test run against the built-in mock: 1 passed, 2 failed/).length > 0,
+        30_000,
+        'the run against the mock did not end with 1 passed, 2 failed',
+      );
+      if (api!.received.length !== before)
+        throw new Error(`the run against the mock sent ${api!.received.length - before} requests to the fake API`);
+      await shot(page, 'test-explorer-mock.png', true);
+    },
+  );
 
   await check('a test run of one request shows its response and its assertions in the response view', async () => {
     await page.keyboard.press(`${mod}+P`);
@@ -805,53 +875,69 @@ async function main(): Promise<number> {
     await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
   });
 
-  await check('Send All Requests in File ends with a run summary that counts a failed assertion as a failure', async () => {
-    // assertions.lpreq, in front again (the last check left the response view focused): three
-    // requests, one whose assertion fails, one the fake API does not know.
-    await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
-    await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
-    await runCommand(page, 'lpreq: Send All Requests in File');
-    const f = await responseFrame(page, /of 3 passed/, 60_000);
-    const status = await f.locator('.status').first().innerText();
-    if (!/^1 of 3 passed/.test(status.trim())) throw new Error(`the run summary says '${status}', expected 1 of 3 passed`);
-    await f
-      .getByText(/1 assertion failed/)
-      .first()
-      .waitFor({ timeout: 10_000 });
-  });
+  await check(
+    'Send All Requests in File ends with a run summary that counts a failed assertion as a failure',
+    async () => {
+      // assertions.lpreq, in front again (the last check left the response view focused): three
+      // requests, one whose assertion fails, one the fake API does not know.
+      await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
+      await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
+      await runCommand(page, 'lpreq: Send All Requests in File');
+      const f = await responseFrame(page, /of 3 passed/, 60_000);
+      const status = await f.locator('.status').first().innerText();
+      if (!/^1 of 3 passed/.test(status.trim()))
+        throw new Error(`the run summary says '${status}', expected 1 of 3 passed`);
+      await f
+        .getByText(/1 assertion failed/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+    },
+  );
 
-  await check('Generate Code writes a fetch program that reads the token from LPREQ_TOKEN, never the token', async () => {
-    await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
-    await runCommand(page, 'lpreq: Generate Code');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'JavaScript (fetch)' }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: '.mjs' }).waitFor({ timeout: 15_000 });
-    // The program opens beside the request file: its own editor.
-    const program = page.locator('.editor-instance', { hasText: 'async function main' }).first();
-    await program.waitFor({ timeout: 10_000 });
-    const code = (await program.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
-    if (!code.includes('process.env.LPREQ_TOKEN')) throw new Error(`the program does not read LPREQ_TOKEN:\n${code}`);
-    if (code.includes(TOKEN)) throw new Error('the generated program holds the token');
-    await page.keyboard.press(`${mod}+W`);
-  });
+  await check(
+    'Generate Code writes a fetch program that reads the token from LPREQ_TOKEN, never the token',
+    async () => {
+      await page.locator('.tabs-container .tab', { hasText: TESTS_FILE }).first().click();
+      await runCommand(page, 'lpreq: Generate Code');
+      await page
+        .locator('.quick-input-widget .monaco-list-row', { hasText: 'JavaScript (fetch)' })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: '.mjs' }).waitFor({ timeout: 15_000 });
+      // The program opens beside the request file: its own editor.
+      const program = page.locator('.editor-instance', { hasText: 'async function main' }).first();
+      await program.waitFor({ timeout: 10_000 });
+      const code = (await program.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+      if (!code.includes('process.env.LPREQ_TOKEN')) throw new Error(`the program does not read LPREQ_TOKEN:\n${code}`);
+      if (code.includes(TOKEN)) throw new Error('the generated program holds the token');
+      await page.keyboard.press(`${mod}+W`);
+    },
+  );
 
-  await check('Send Request evaluates the assertions, and the response view lists them with the actual value', async () => {
-    await sendLine(page, 'courses/1/modules');
-    const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);
-    await f.locator('.tab', { hasText: 'Assertions (0/1)' }).click();
-    await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
-    await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
-    await shot(page, 'response-assertions.png', true);
-    // Back to lpreq's side bar, where the next check looks for the Response view, and the
-    // editor's whole height (the run opened the Test Results panel below it).
-    await runCommand(page, 'lpreq: Focus on History View');
-    await runCommand(page, 'View: Hide Panel');
-  });
+  await check(
+    'Send Request evaluates the assertions, and the response view lists them with the actual value',
+    async () => {
+      await sendLine(page, 'courses/1/modules');
+      const f = await responseFrame(page, '200 OK', 30_000, /1 of 1 assertion failed/);
+      await f.locator('.tab', { hasText: 'Assertions (0/1)' }).click();
+      await f.locator('.assertion.fail .actual', { hasText: '"Week 2"' }).waitFor({ timeout: 10_000 });
+      await f.locator('.assertion.fail .expected', { hasText: 'Week 3' }).waitFor();
+      await shot(page, 'response-assertions.png', true);
+      // Back to lpreq's side bar, where the next check looks for the Response view, and the
+      // editor's whole height (the run opened the Test Results panel below it).
+      await runCommand(page, 'lpreq: Focus on History View');
+      await runCommand(page, 'View: Hide Panel');
+    },
+  );
 
   await check('lpreq.response.view "sidebar" keeps the typed tree in the side bar', async () => {
     // A workspace setting: the editor watches the workspace's files.
     mkdirSync(join(ws!.workspace, '.vscode'), { recursive: true });
-    writeFileSync(join(ws!.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'lpreq.response.view': 'sidebar' }, null, 2));
+    writeFileSync(
+      join(ws!.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'lpreq.response.view': 'sidebar' }, null, 2),
+    );
     const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Response' }) }).first();
     // The view is contributed when the setting says sidebar: it shows once the editor has read the file.
     await view.waitFor({ timeout: 20_000 });
@@ -865,7 +951,10 @@ async function main(): Promise<number> {
 
   if (screenshots) {
     // The same view in a dark theme, to look at (not a check).
-    writeFileSync(join(ws!.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': 'Default Dark Modern' }, null, 2));
+    writeFileSync(
+      join(ws!.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'workbench.colorTheme': 'Default Dark Modern' }, null, 2),
+    );
     await page.waitForTimeout(1500);
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility').catch(() => undefined);
     await toTop(page);
@@ -882,41 +971,51 @@ async function main(): Promise<number> {
     await shot(page, 'response-view-dark.png');
   }
 
-  await check('a ### title is typed as written (Enter is not taken by a suggestion); Fetch All Pages stands above the webhook list too', async () => {
-    // titles.lpreq is written with the workspace (fixture.ts).
-    await page.keyboard.press(`${mod}+P`);
-    await page.locator('.quick-input-widget input').fill('titles.lpreq');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'titles.lpreq' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: 'titles.lpreq' }).waitFor();
-    await page.locator('.codelens-decoration a', { hasText: 'Fetch All Pages' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.editor-instance .view-line').first().click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('### List subscriptions', { delay: 40 });
-    await page.waitForTimeout(600);
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('GET', { delay: 40 });
-    await page.keyboard.press('Escape');
-    const text = await editorText(page);
-    if (!text.includes('### List subscriptions\nGET')) throw new Error(`the title line was changed:\n${text}`);
-    await shot(page, 'title-typed.png', true);
-  });
+  await check(
+    'a ### title is typed as written (Enter is not taken by a suggestion); Fetch All Pages stands above the webhook list too',
+    async () => {
+      // titles.lpreq is written with the workspace (fixture.ts).
+      await page.keyboard.press(`${mod}+P`);
+      await page.locator('.quick-input-widget input').fill('titles.lpreq');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'titles.lpreq' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'titles.lpreq' }).waitFor();
+      await page.locator('.codelens-decoration a', { hasText: 'Fetch All Pages' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.editor-instance .view-line').first().click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('### List subscriptions', { delay: 40 });
+      await page.waitForTimeout(600);
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('GET', { delay: 40 });
+      await page.keyboard.press('Escape');
+      const text = await editorText(page);
+      if (!text.includes('### List subscriptions\nGET')) throw new Error(`the title line was changed:\n${text}`);
+      await shot(page, 'title-typed.png', true);
+    },
+  );
 
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.
     await page.waitForTimeout(1500);
-    const hits = [...filesContaining(ws!.workspace, TOKEN), ...filesContaining(ws!.userData, TOKEN), ...filesContaining(ws!.extensions, TOKEN)];
+    const hits = [
+      ...filesContaining(ws!.workspace, TOKEN),
+      ...filesContaining(ws!.userData, TOKEN),
+      ...filesContaining(ws!.extensions, TOKEN),
+    ];
     if (hits.length > 0) throw new Error(`the token was found in:\n${hits.join('\n')}`);
   });
 
-  await check('the language server registers no command that the extension registers too (VS Code refuses a command id twice)', async () => {
-    const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'))
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n');
-    if (!/language server started/.test(logs)) throw new Error('no "language server started" line in the logs');
-    const clash = /command '?lpreq\.[\w.]+'? already exists/i.exec(logs);
-    if (clash) throw new Error(`a command was registered twice: ${clash[0]}`);
-  });
+  await check(
+    'the language server registers no command that the extension registers too (VS Code refuses a command id twice)',
+    async () => {
+      const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+      if (!/language server started/.test(logs)) throw new Error('no "language server started" line in the logs');
+      const clash = /command '?lpreq\.[\w.]+'? already exists/i.exec(logs);
+      if (clash) throw new Error(`a command was registered twice: ${clash[0]}`);
+    },
+  );
 
   await check('activation is logged and under 100 ms', async () => {
     const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'));

@@ -47,31 +47,45 @@ const shape = (path: string) => path.replace(/\{\*?\w+\}/g, '{}');
 test('the document is valid OpenAPI 3.1 for Redocly: no errors, and only the warnings the API itself causes', async () => {
   const { lintFromString, createConfig } = await import('@redocly/openapi-core');
   const config = await createConfig({ extends: ['recommended'] });
-  const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: join(ROOT, 'openapi.json'), config });
-  const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`);
+  const problems = await lintFromString({
+    source: JSON.stringify(doc),
+    absoluteRef: join(ROOT, 'openapi.json'),
+    config,
+  });
+  const errors = problems
+    .filter((p) => p.severity === 'error')
+    .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`);
   assert.deepEqual(errors, []);
   // What is left are warnings about the API, not about the export: the docs give no license
   // and no 4xx for most operations, two documented channel paths are ambiguous, and some
   // resources are described but returned by no endpoint.
   const warnings = new Set(problems.map((p) => p.ruleId));
-  assert.deepEqual([...warnings].sort(), ['info-license', 'no-ambiguous-paths', 'no-unused-components', 'operation-4xx-response']);
+  assert.deepEqual([...warnings].sort(), [
+    'info-license',
+    'no-ambiguous-paths',
+    'no-unused-components',
+    'operation-4xx-response',
+  ]);
 });
 
 test('every schema is valid JSON Schema 2020-12', () => {
   const ajv = new Ajv2020({ strict: false });
-  const schemas: [string, unknown][] = Object.entries((doc.components as JsonObject).schemas as JsonObject).map(([name, s]) => [
-    `components.schemas.${name}`,
-    s,
-  ]);
+  const schemas: [string, unknown][] = Object.entries((doc.components as JsonObject).schemas as JsonObject).map(
+    ([name, s]) => [`components.schemas.${name}`, s],
+  );
   for (const { path, method, op } of operations()) {
     for (const p of op.parameters ?? []) schemas.push([`${method} ${path} ${p.in} ${p.name}`, p.schema]);
-    for (const [media, content] of Object.entries<any>(op.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${media}`, content.schema]);
+    for (const [media, content] of Object.entries<any>(op.requestBody?.content ?? {}))
+      schemas.push([`${method} ${path} body ${media}`, content.schema]);
     for (const [status, response] of Object.entries<any>(op.responses)) {
-      for (const content of Object.values<any>(response.content ?? {})) schemas.push([`${method} ${path} ${status}`, content.schema]);
+      for (const content of Object.values<any>(response.content ?? {}))
+        schemas.push([`${method} ${path} ${status}`, content.schema]);
     }
   }
   assert.ok(schemas.length > 500);
-  const invalid = schemas.filter(([, s]) => !ajv.validateSchema(s as object)).map(([where]) => `${where}: ${ajv.errorsText()}`);
+  const invalid = schemas
+    .filter(([, s]) => !ajv.validateSchema(s as object))
+    .map(([where]) => `${where}: ${ajv.errorsText()}`);
   assert.deepEqual(invalid, []);
 });
 
@@ -93,7 +107,11 @@ test('every catalog endpoint is an operation on each of its documented paths', (
       assert.equal(op.deprecated === true, endpoint.deprecated === true || path.deprecated, endpoint.id);
       assert.ok(op.summary.length > 0 && endpoint.purpose.startsWith(op.summary), endpoint.id);
       // The rules OpenAPI cannot express travel as the catalog's own data (as JSON: the catalog's tables have no prototype).
-      assert.deepEqual(op['x-lpreq-rules'], endpoint.rules.length > 0 ? JSON.parse(JSON.stringify(endpoint.rules)) : undefined, endpoint.id);
+      assert.deepEqual(
+        op['x-lpreq-rules'],
+        endpoint.rules.length > 0 ? JSON.parse(JSON.stringify(endpoint.rules)) : undefined,
+        endpoint.id,
+      );
       // Every placeholder is a required path parameter.
       const placeholders = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path');
@@ -136,8 +154,12 @@ function instanceOf(p: CatalogParameter): string {
 test('every parameter: in the query or the form body, by its bracket name, with its required marker, enum and array-ness', () => {
   for (const endpoint of catalog.endpoints) {
     for (const { op } of operationsOf(endpoint)) {
-      const pathNames = new Set((op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p['x-lpreq-placeholder'] ?? p.name));
-      const query = new Map<string, any>((op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]));
+      const pathNames = new Set(
+        (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p['x-lpreq-placeholder'] ?? p.name),
+      );
+      const query = new Map<string, any>(
+        (op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]),
+      );
       const form = op.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
       if (endpoint.body === 'json') {
         assert.ok(op.requestBody.content['application/json'].schema, endpoint.id);
@@ -161,11 +183,23 @@ test('every parameter: in the query or the form body, by its bracket name, with 
         assert.equal(required, p.required === true, `${endpoint.id} ${p.name} required`);
         assert.equal(schema.type === 'array', p.isArray, `${endpoint.id} ${p.name} array`);
         if (p.isArray && !inQuery)
-          assert.deepEqual(op.requestBody.content['application/x-www-form-urlencoded'].encoding[p.name], { style: 'form', explode: true });
+          assert.deepEqual(op.requestBody.content['application/x-www-form-urlencoded'].encoding[p.name], {
+            style: 'form',
+            explode: true,
+          });
         const value = valueOf(schema);
-        if (p.enum && !p.enumOpen) assert.deepEqual(value.enum, p.type === 'string' ? p.enum : p.enum.map(Number), `${endpoint.id} ${p.name} enum`);
+        if (p.enum && !p.enumOpen)
+          assert.deepEqual(
+            value.enum,
+            p.type === 'string' ? p.enum : p.enum.map(Number),
+            `${endpoint.id} ${p.name} enum`,
+          );
         if (p.enumOpen) assert.equal(value.enum, undefined);
-        assert.equal((inQuery ? query.get(p.name) : schema).deprecated === true, Boolean(p.deprecated), `${endpoint.id} ${p.name} deprecated`);
+        assert.equal(
+          (inQuery ? query.get(p.name) : schema).deprecated === true,
+          Boolean(p.deprecated),
+          `${endpoint.id} ${p.name} deprecated`,
+        );
       }
       // Nothing the catalog does not list.
       const listed = new Set(endpoint.params.map((p) => p.name));
@@ -191,15 +225,24 @@ test('every resource is a schema: its fields, enums as the catalog lists them, n
     );
     for (const field of resource.fields) {
       const property = schema.properties[field.name];
-      const enumOf = (s: any): unknown[] | undefined => s.enum ?? (s.items ? enumOf(s.items) : s.anyOf?.map(enumOf).find(Boolean));
+      const enumOf = (s: any): unknown[] | undefined =>
+        s.enum ?? (s.items ? enumOf(s.items) : s.anyOf?.map(enumOf).find(Boolean));
       if (field.enum && !field.enumOpen) {
         const values = enumOf(property)?.filter((v) => v !== null);
-        assert.deepEqual(values, field.type.startsWith('integer') ? field.enum.map(Number) : field.enum, `${resource.name}.${field.name}`);
+        assert.deepEqual(
+          values,
+          field.type.startsWith('integer') ? field.enum.map(Number) : field.enum,
+          `${resource.name}.${field.name}`,
+        );
       } else {
         assert.equal(enumOf(property), undefined, `${resource.name}.${field.name}`);
       }
       // Null is accepted exactly where the docs say "or null".
-      assert.equal(validate({ [field.name]: null }), field.nullable === true || field.type === 'any', `${resource.name}.${field.name} null`);
+      assert.equal(
+        validate({ [field.name]: null }),
+        field.nullable === true || field.type === 'any',
+        `${resource.name}.${field.name} null`,
+      );
     }
   }
 });
@@ -232,10 +275,15 @@ test('the response schemas accept exactly the real responses the typed check acc
     let schemaOk = true;
     if (schema) {
       validated++;
-      const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"lpreq:openapi#/components/')) as object;
+      const rebased = JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', '"lpreq:openapi#/components/'),
+      ) as object;
       schemaOk = ajv.validate(rebased, e.body);
     }
-    if (schemaOk !== typedOk) disagreements.push(`${e.id}: schema ${schemaOk ? 'accepts' : 'rejects'}, typed check ${typedOk ? 'accepts' : 'rejects'}`);
+    if (schemaOk !== typedOk)
+      disagreements.push(
+        `${e.id}: schema ${schemaOk ? 'accepts' : 'rejects'}, typed check ${typedOk ? 'accepts' : 'rejects'}`,
+      );
   }
   assert.equal(exchanges.length, 145);
   assert.ok(validated > 120);
@@ -268,7 +316,12 @@ test('a catalog of one made-up endpoint: the export follows the data, and any na
             purpose: 'create a part. Returns Widget',
             returns: 'Widget',
             params: [
-              { name: '__proto__', type: 'string', required: true, description: 'a name no object should take for its prototype' },
+              {
+                name: '__proto__',
+                type: 'string',
+                required: true,
+                description: 'a name no object should take for its prototype',
+              },
               { name: 'part[kind]', type: 'string', enum: ['a', 'b'], description: 'kind' },
               { name: 'part[tags][]', type: 'integer', description: 'tags' },
             ],
@@ -279,7 +332,12 @@ test('a catalog of one made-up endpoint: the export follows the data, and any na
     },
     resourceFile: {
       resources: [
-        { name: 'Widget', source: { doc: 'A', section: 'Widget' }, description: 'w', fields: [{ name: '__proto__', type: 'integer', nullable: true }] },
+        {
+          name: 'Widget',
+          source: { doc: 'A', section: 'Widget' },
+          description: 'w',
+          fields: [{ name: '__proto__', type: 'integer', nullable: true }],
+        },
       ],
       externalResources: [],
     },
@@ -296,11 +354,17 @@ test('a catalog of one made-up endpoint: the export follows the data, and any na
   assert.deepEqual(Object.keys(body.schema.properties), ['__proto__', 'part[kind]', 'part[tags][]']);
   assert.ok(Object.hasOwn(body.schema.properties, '__proto__'));
   assert.deepEqual(body.schema.required, ['__proto__']);
-  assert.deepEqual(body.schema.properties['part[tags][]'], { type: 'array', items: { type: 'integer' }, description: 'tags' });
+  assert.deepEqual(body.schema.properties['part[tags][]'], {
+    type: 'array',
+    items: { type: 'integer' },
+    description: 'tags',
+  });
   assert.deepEqual(body.encoding, { 'part[tags][]': { style: 'form', explode: true } });
   assert.deepEqual(op['x-lpreq-rules'], [{ kind: 'conflicts', params: ['__proto__', 'part[kind]'], text: 'not both' }]);
   assert.ok(Object.hasOwn(out.components.schemas.Widget.properties, '__proto__'));
-  assert.deepEqual(JSON.parse(JSON.stringify(out.components.schemas.Widget.properties)), { ['__proto__']: { type: ['integer', 'null'] } });
+  assert.deepEqual(JSON.parse(JSON.stringify(out.components.schemas.Widget.properties)), {
+    ['__proto__']: { type: ['integer', 'null'] },
+  });
   assert.deepEqual(out.tags, [{ name: 'Widgets', description: 'Document A, section "Widgets".' }]);
 });
 
@@ -348,7 +412,10 @@ for (const [what, argv] of badArguments) {
 }
 
 test('the built command line runs export (bin/lpreq.js)', () => {
-  const ok = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'export', 'openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ok = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'export', 'openapi'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   assert.equal(ok.status, 0, ok.stderr);
   assert.deepEqual(JSON.parse(ok.stdout), doc);
   const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'export'], { encoding: 'utf8' });

@@ -39,9 +39,13 @@ function freePort(): Promise<number> {
  * listening below the info log level); rejects after 30 s or if it exits first.
  */
 async function startPrism(document: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', document], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', document],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -80,7 +84,12 @@ test('Prism serves the exported document and answers as it says', { timeout: 90_
     const base = `http://127.0.0.1:${port}/api/v1`;
     const auth = { authorization: 'Bearer prism-test' };
     const form = { ...auth, 'content-type': 'application/x-www-form-urlencoded' };
-    const call = async (method: 'GET' | 'POST' | 'PUT', path: string, headers: Record<string, string>, body?: string) => {
+    const call = async (
+      method: 'GET' | 'POST' | 'PUT',
+      path: string,
+      headers: Record<string, string>,
+      body?: string,
+    ) => {
       const r = await request(`${base}${path}`, { method, headers, body });
       const text = await r.body.text();
       return { status: r.statusCode, headers: r.headers, json: text ? (JSON.parse(text) as unknown) : undefined };
@@ -114,7 +123,12 @@ test('Prism serves the exported document and answers as it says', { timeout: 90_
     const outside = await call('POST', '/courses/42/modules/7/items', form, 'module_item[type]=Folder');
     assert.equal(outside.status, 422);
     assert.match(JSON.stringify(outside.json), /module_item\[type\]/);
-    const notInteger = await call('POST', '/courses/42/modules/7/items', form, 'module_item[type]=SubHeader&module_item[position]=second');
+    const notInteger = await call(
+      'POST',
+      '/courses/42/modules/7/items',
+      form,
+      'module_item[type]=SubHeader&module_item[position]=second',
+    );
     assert.equal(notInteger.status, 422);
 
     // Path placeholders take their documented forms: an id or sis_course_id:..., not a word.
@@ -128,11 +142,23 @@ test('Prism serves the exported document and answers as it says', { timeout: 90_
       'PUT',
       '/courses/42/quizzes/9/submissions/3',
       json,
-      JSON.stringify({ quiz_submissions: [{ attempt: 1, fudge_points: null, questions: { '17': { score: 2, comment: null } } }] }),
+      JSON.stringify({
+        quiz_submissions: [{ attempt: 1, fudge_points: null, questions: { '17': { score: 2, comment: null } } }],
+      }),
     );
     assert.equal(scored.status, 200);
     assert.ok(Array.isArray((scored.json as { quiz_submissions?: unknown }).quiz_submissions));
-    assert.equal((await call('PUT', '/courses/42/quizzes/9/submissions/3', json, JSON.stringify({ quiz_submissions: [{ fudge_points: 1 }] }))).status, 400);
+    assert.equal(
+      (
+        await call(
+          'PUT',
+          '/courses/42/quizzes/9/submissions/3',
+          json,
+          JSON.stringify({ quiz_submissions: [{ fudge_points: 1 }] }),
+        )
+      ).status,
+      400,
+    );
 
     // Bearer authentication is required; an undocumented path is not found.
     assert.equal((await call('GET', '/courses/42/modules', {})).status, 401);

@@ -27,7 +27,9 @@ function check(input: string, label: string, expected: string) {
       .slice(0, 30)
       .join(', ')}`,
   );
-  const result = applyEdits(text, [{ start: item.start, end: item.end, newText: item.snippet ? expandSnippet(item.insertText) : item.insertText }]);
+  const result = applyEdits(text, [
+    { start: item.start, end: item.end, newText: item.snippet ? expandSnippet(item.insertText) : item.insertText },
+  ]);
   assert.equal(result, expected, `${label} at ${JSON.stringify(input)}`);
   return item;
 }
@@ -53,15 +55,31 @@ const cases: [string, string, string][] = [
     'module[name]',
     'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = ',
   ],
-  ['POST /api/v1/courses/42/modules\n|\nmodule[position] = 1\n', 'module[name]', 'POST /api/v1/courses/42/modules\n\nmodule[name] = \nmodule[position] = 1\n'],
+  [
+    'POST /api/v1/courses/42/modules\n|\nmodule[position] = 1\n',
+    'module[name]',
+    'POST /api/v1/courses/42/modules\n\nmodule[name] = \nmodule[position] = 1\n',
+  ],
   // Parameter names: full names, bracket levels, patterns with their values as choices.
   [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
   [`${ITEMS}module_item[|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
   [`${ITEMS}module_item[|]`, 'module_item[title]', `${ITEMS}module_item[title] = `],
   [`${ITEMS}module_item[|`, 'module_item[completion_requirement][', `${ITEMS}module_item[completion_requirement][`],
-  [`${ITEMS}module_item[completion_requirement][|`, 'module_item[completion_requirement][type]', `${ITEMS}module_item[completion_requirement][type] = `],
-  ['PUT /api/v1/accounts/1/roles/3\n\nperm|', 'permissions[{X}][enabled]', 'PUT /api/v1/accounts/1/roles/3\n\npermissions[become_user][enabled] = '],
-  ['PUT /api/v1/accounts/1/roles/3\n\npermissions[|', 'permissions[manage_courses][', 'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses]['],
+  [
+    `${ITEMS}module_item[completion_requirement][|`,
+    'module_item[completion_requirement][type]',
+    `${ITEMS}module_item[completion_requirement][type] = `,
+  ],
+  [
+    'PUT /api/v1/accounts/1/roles/3\n\nperm|',
+    'permissions[{X}][enabled]',
+    'PUT /api/v1/accounts/1/roles/3\n\npermissions[become_user][enabled] = ',
+  ],
+  [
+    'PUT /api/v1/accounts/1/roles/3\n\npermissions[|',
+    'permissions[manage_courses][',
+    'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses][',
+  ],
   ['GET /api/v1/courses/1/files?so|', 'sort', 'GET /api/v1/courses/1/files?sort='],
   ['GET /api/v1/courses/1/files?sort=size&or|', 'order', 'GET /api/v1/courses/1/files?sort=size&order='],
   ['GET /api/v1/courses/1/files\n  &or|', 'order', 'GET /api/v1/courses/1/files\n  &order='],
@@ -80,7 +98,11 @@ const cases: [string, string, string][] = [
   ],
   ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}'],
   // A request's own prompt variables, and names a JetBrains script sets.
-  ['# @prompt course_id The course\nGET /api/v1/courses/{{cou|', 'course_id', '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}'],
+  [
+    '# @prompt course_id The course\nGET /api/v1/courses/{{cou|',
+    'course_id',
+    '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}',
+  ],
   [
     'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|',
     'picked',
@@ -92,8 +114,16 @@ const cases: [string, string, string][] = [
   ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt variable What to ask\nGET /api/v1/courses'],
   // Headers and their values.
   ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
-  ['GET /api/v1/courses/1/files\nAuthorization: |', 'Bearer {{token}}', 'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}'],
-  ['GET /api/v1/courses/1/files\nContent-Type: |', 'application/json', 'GET /api/v1/courses/1/files\nContent-Type: application/json'],
+  [
+    'GET /api/v1/courses/1/files\nAuthorization: |',
+    'Bearer {{token}}',
+    'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}',
+  ],
+  [
+    'GET /api/v1/courses/1/files\nContent-Type: |',
+    'application/json',
+    'GET /api/v1/courses/1/files\nContent-Type: application/json',
+  ],
 ];
 
 const MODULE = 'GET /api/v1/courses/42/modules/7\n';
@@ -124,15 +154,27 @@ const assertionCases: [string, string, string][] = [
   [`${MODULES}?? body $.|`, '[0]', `${MODULES}?? body $[0]`],
   [`${MODULES}?? body $[|`, '[*]', `${MODULES}?? body $[*]`],
   [`${MODULES}?? body $[*].|`, 'items', `${MODULES}?? body $[*].items`],
-  [`${MODULES}?? body $[*].items[0].|`, 'completion_requirement', `${MODULES}?? body $[*].items[0].completion_requirement`],
-  [`${MODULES}?? body $[0].items[0].completion_requirement.|`, 'min_score', `${MODULES}?? body $[0].items[0].completion_requirement.min_score`],
+  [
+    `${MODULES}?? body $[*].items[0].|`,
+    'completion_requirement',
+    `${MODULES}?? body $[*].items[0].completion_requirement`,
+  ],
+  [
+    `${MODULES}?? body $[0].items[0].completion_requirement.|`,
+    'min_score',
+    `${MODULES}?? body $[0].items[0].completion_requirement.min_score`,
+  ],
   // A map: any key, its values' fields; a wrapper resource.
   [
     'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.|',
     'enabled',
     'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.enabled',
   ],
-  ['GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.|', 'quiz_submissions', 'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.quiz_submissions'],
+  [
+    'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.|',
+    'quiz_submissions',
+    'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.quiz_submissions',
+  ],
   // Operators after a path; EXPECTED: enum values, booleans, null where the docs allow it.
   [`${MODULE}?? body $.position |`, '>=', `${MODULE}?? body $.position >= `],
   [`${MODULE}?? body $.workflow_state |`, '!=', `${MODULE}?? body $.workflow_state != `],
@@ -180,7 +222,9 @@ test('completion on an assertion line: fields carry their types as detail and th
     ['[*]', '[0]'],
   );
   // Enum values with the docs' words for each.
-  const state = itemsAt('GET /api/v1/appointment_groups/3\n?? body $.workflow_state == |').items.find((i) => i.label === 'pending');
+  const state = itemsAt('GET /api/v1/appointment_groups/3\n?? body $.workflow_state == |').items.find(
+    (i) => i.label === 'pending',
+  );
   assert.match(state?.documentation ?? '', /unpublished and invisible to participants/);
   // The documented statuses of the endpoint, errors with their conditions.
   const statuses = itemsAt('GET /api/v1/courses/42/folders/by_path/a/b\n?? status == |').items;
@@ -293,8 +337,12 @@ test('completion: {{ leaves out the variable its line defines, the request it st
 });
 
 test('completion: a conditional requirement whose condition holds ranks with the required ones', () => {
-  const items = itemsAt('POST /api/v1/courses/42/modules/7/items\n\nmodule_item[type] = Page\n|').items.filter((i) => i.kind === 'parameter');
-  const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0)).map((i) => i.label);
+  const items = itemsAt('POST /api/v1/courses/42/modules/7/items\n\nmodule_item[type] = Page\n|').items.filter(
+    (i) => i.kind === 'parameter',
+  );
+  const sorted = [...items]
+    .sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0))
+    .map((i) => i.label);
   assert.equal(sorted[0], 'module_item[page_url]');
   assert.match(items.find((i) => i.label === 'module_item[page_url]')?.detail ?? '', /★ .*Required here/);
   assert.doesNotMatch(items.find((i) => i.label === 'module_item[content_id]')?.detail ?? '', /★/);
@@ -333,7 +381,9 @@ test('completion inside a JSON body: what the request misses as it stands comes 
     '{"module_item": {"ti|": "Week 1", "type": "Page"}}',
     '{"module_item": {"ti|": {"a": [1, "}"]}, "type": "Page"}}',
   ]) {
-    const ranked = itemsAt(`POST /api/v1/courses/42/modules/7/items\n\n${body}`).items.sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
+    const ranked = itemsAt(`POST /api/v1/courses/42/modules/7/items\n\n${body}`).items.sort((a, b) =>
+      a.sortText < b.sortText ? -1 : 1,
+    );
     assert.equal(ranked[0].label, 'page_url', body);
   }
   // One level up, the object that leads to it.
@@ -345,7 +395,11 @@ test('completion: nothing inside scripts, redirections and body file lines; {{% 
   assert.deepEqual(itemsAt('GET /api/v1/courses/1/modules\n\n> {% client.global.set("a", 1); cl| %}\n').items, []);
   assert.deepEqual(itemsAt('POST /api/v1/courses/1/modules\n\n< ./bo|').items, []);
   assert.deepEqual(itemsAt('GET /api/v1/courses/1/modules\n\n>> ./out|').items, []);
-  check('@term = x\nGET /api/v1/courses/1/modules?search_term={{%te|', 'term', '@term = x\nGET /api/v1/courses/1/modules?search_term={{%term}}');
+  check(
+    '@term = x\nGET /api/v1/courses/1/modules?search_term={{%te|',
+    'term',
+    '@term = x\nGET /api/v1/courses/1/modules?search_term={{%term}}',
+  );
 });
 
 test('completion: snippets become plain text for a client without snippet support', async () => {
@@ -356,11 +410,19 @@ test('completion: snippets become plain text for a client without snippet suppor
 
 test('completion: a header name typed before its colon keeps the colon, and the header being rewritten is offered', () => {
   check('GET /api/v1/courses\nAcc|: application/json\n', 'Accept', 'GET /api/v1/courses\nAccept: application/json\n');
-  check('GET /api/v1/courses\nCont|ent-Type: text/plain\n', 'Content-Type', 'GET /api/v1/courses\nContent-Type: text/plain\n');
+  check(
+    'GET /api/v1/courses\nCont|ent-Type: text/plain\n',
+    'Content-Type',
+    'GET /api/v1/courses\nContent-Type: text/plain\n',
+  );
 });
 
 test("completion: nothing in the indentation before a line's content (an edit there would land after the cursor)", () => {
-  for (const input of ['GET /api/v1/courses\n|  Accept: application/json\n', '|    GET /api/v1/courses\n', 'GET /api/v1/courses\n| ?page=2\n']) {
+  for (const input of [
+    'GET /api/v1/courses\n|  Accept: application/json\n',
+    '|    GET /api/v1/courses\n',
+    'GET /api/v1/courses\n| ?page=2\n',
+  ]) {
     const { items } = itemsAt(input);
     assert.deepEqual(
       items.map((i) => i.label),
@@ -371,9 +433,17 @@ test("completion: nothing in the indentation before a line's content (an edit th
 });
 
 test('completion inside a written path: a whole path replaces the rest of it (not the query), a segment keeps the slash after it', () => {
-  check('GET /api/v1/cour|ses/42/files?sort=size\n', 'courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules?sort=size\n');
+  check(
+    'GET /api/v1/cour|ses/42/files?sort=size\n',
+    'courses/{course_id}/modules',
+    'GET /api/v1/courses/{course_id}/modules?sort=size\n',
+  );
   check('GET /api/v1/cour|x/42/files\n', 'courses/', 'GET /api/v1/courses/42/files\n');
-  check('GET |/api/v1/courses/42/files\n', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules\n');
+  check(
+    'GET |/api/v1/courses/42/files\n',
+    '/api/v1/courses/{course_id}/modules',
+    'GET /api/v1/courses/{course_id}/modules\n',
+  );
 });
 
 test('completion: every item carries its documentation', () => {
@@ -407,7 +477,8 @@ test("completion: whole paths come by resource (the docs' section), each with it
   const { items } = itemsAt('GET |');
   const paths = items.filter((i) => i.kind === 'path').sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
   assert.ok(paths.length > 50);
-  const endpointOf = (label: string) => catalog.endpoints.find((e) => e.paths.some((p) => p.template === label) && e.method === 'GET');
+  const endpointOf = (label: string) =>
+    catalog.endpoints.find((e) => e.paths.some((p) => p.template === label) && e.method === 'GET');
   const gets = paths.filter((p) => endpointOf(p.label) !== undefined && !p.deprecated);
   // Each resource's paths stand together: a section, once left, does not come back.
   const sections = gets.map((p) => endpointOf(p.label)!.source.section);
@@ -436,6 +507,10 @@ test('completion: request templates where a request begins, never in a value, a 
       at,
     );
   }
-  const get = check('get|', 'Request (GET)', '### List modules\nGET {{base_url}}/api/v1/courses/{{course_id}}/modules\nAccept: application/json\n');
+  const get = check(
+    'get|',
+    'Request (GET)',
+    '### List modules\nGET {{base_url}}/api/v1/courses/{{course_id}}/modules\nAccept: application/json\n',
+  );
   assert.equal(get.snippet, true);
 });

@@ -8,7 +8,11 @@ import { fuzzRuns } from '../fuzzRuns';
 const encodeMessage = (m: Message) => encodeBytes(m).toString('utf8');
 
 const publish = (uri: string, diagnostics: unknown[]) =>
-  ({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: 3, diagnostics } }) as unknown as Message;
+  ({
+    jsonrpc: '2.0',
+    method: 'textDocument/publishDiagnostics',
+    params: { uri, version: 3, diagnostics },
+  }) as unknown as Message;
 
 test('encoder: a publishDiagnostics message reads back as the message, whatever its diagnostics and URI hold', () => {
   const odd = {
@@ -35,9 +39,17 @@ test('encoder: a publishDiagnostics message reads back as the message, whatever 
 test('encoder: other messages are JSON.stringify, and a diagnostic serialised once gives the same text again', () => {
   const request = { jsonrpc: '2.0', id: 1, result: { items: [{ label: 'a' }] } } as unknown as Message;
   assert.equal(encodeMessage(request), JSON.stringify(request));
-  const notDiagnostics = { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'x', diagnostics: 'none' } } as unknown as Message;
+  const notDiagnostics = {
+    jsonrpc: '2.0',
+    method: 'textDocument/publishDiagnostics',
+    params: { uri: 'x', diagnostics: 'none' },
+  } as unknown as Message;
   assert.equal(encodeMessage(notDiagnostics), JSON.stringify(notDiagnostics));
-  const d = { range: { start: { line: 4, character: 1 }, end: { line: 4, character: 9 } }, code: 'unknown-parameter', message: 'm' };
+  const d = {
+    range: { start: { line: 4, character: 1 }, end: { line: 4, character: 9 } },
+    code: 'unknown-parameter',
+    message: 'm',
+  };
   markReusable(d);
   const first = encodeMessage(publish('file:///a', [d]));
   assert.equal(encodeMessage(publish('file:///a', [d])), first);
@@ -54,18 +66,26 @@ test('encoder: the bytes are the UTF-8 of the JSON, with characters beyond ASCII
 
 test('encoder: random diagnostics and URIs read back as JSON.stringify gives them', () => {
   const diagnostic = fc.record({
-    range: fc.record({ start: fc.record({ line: fc.nat(), character: fc.nat() }), end: fc.record({ line: fc.nat(), character: fc.nat() }) }),
+    range: fc.record({
+      start: fc.record({ line: fc.nat(), character: fc.nat() }),
+      end: fc.record({ line: fc.nat(), character: fc.nat() }),
+    }),
     severity: fc.integer({ min: 1, max: 4 }),
     code: fc.string(),
     message: fc.string({ unit: 'binary' }),
     data: fc.option(fc.jsonValue(), { nil: undefined }),
   });
   fc.assert(
-    fc.property(fc.string({ unit: 'binary' }), fc.array(diagnostic, { maxLength: 8 }), fc.boolean(), (uri, diagnostics, reuse) => {
-      if (reuse) for (const d of diagnostics) markReusable(d);
-      const message = publish(uri, diagnostics);
-      assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
-    }),
+    fc.property(
+      fc.string({ unit: 'binary' }),
+      fc.array(diagnostic, { maxLength: 8 }),
+      fc.boolean(),
+      (uri, diagnostics, reuse) => {
+        if (reuse) for (const d of diagnostics) markReusable(d);
+        const message = publish(uri, diagnostics);
+        assert.deepEqual(JSON.parse(encodeMessage(message)), JSON.parse(JSON.stringify(message)));
+      },
+    ),
     { numRuns: fuzzRuns(500), seed: 20261122 },
   );
 });
@@ -99,7 +119,13 @@ test('encoder: a result written as JSON text is written as it is, and reads as t
   const framed = new JsonText(room, 40);
   for (const id of [7, 'a "quoted" id', null, 8, 123456, 'an id far too long for the room left before the answer', 9]) {
     const result =
-      id === 8 ? new JsonText(JSON.stringify(lenses)) : typeof id === 'number' && id > 8 ? framed : typeof id === 'string' && id.length > 20 ? framed : kept;
+      id === 8
+        ? new JsonText(JSON.stringify(lenses))
+        : typeof id === 'number' && id > 8
+          ? framed
+          : typeof id === 'string' && id.length > 20
+            ? framed
+            : kept;
     const message = { jsonrpc: '2.0', id, result } as unknown as Message;
     assert.equal(encodeMessage(message), JSON.stringify({ jsonrpc: '2.0', id, result: lenses }));
     // The library's own encoder (VS Code's IPC) is JSON.stringify: toJSON gives the value.

@@ -9,7 +9,20 @@ import { parseDocument } from '../../server/src/core/parser';
 import { fuzzRuns } from '../fuzzRuns';
 
 /** Text made of pieces that stress line breaks, separators and chunk edges. */
-const piece = fc.constantFrom('a', 'bc', '\n', '\r\n', '\r', '###', ' x = 1', 'GET /api/v1/courses/1/modules', 'é', '😀', '\uFEFF', '');
+const piece = fc.constantFrom(
+  'a',
+  'bc',
+  '\n',
+  '\r\n',
+  '\r',
+  '###',
+  ' x = 1',
+  'GET /api/v1/courses/1/modules',
+  'é',
+  '😀',
+  '\uFEFF',
+  '',
+);
 const textArb = fc.array(piece, { maxLength: 60 }).map((p) => p.join(''));
 
 interface Edit {
@@ -67,57 +80,70 @@ test('a range past the end is clamped to the text', () => {
 
 test('edit after edit, positions, offsets, lines and text are those of TextDocument (chunks of 1 to 7 characters)', () => {
   fc.assert(
-    fc.property(textArb, fc.array(editArb, { maxLength: 12 }), fc.integer({ min: 1, max: 7 }), (initial, edits, chunk) => {
-      const mine = new EditableDocument('u', 'lpreq', 1, initial, chunk);
-      const theirs = TextDocument.create('u', 'lpreq', 1, initial);
-      same(mine, theirs, 0);
-      let version = 1;
-      for (const e of edits) {
-        version++;
-        // Lines within the document (TextDocument takes a range past the end as it is, and its
-        // line table gets holes); characters past a line's end are clamped alike by both.
-        const n = theirs.lineCount;
-        const line = (l: number) => ((l % n) + n) % n;
-        const range = { start: { line: line(e.startLine), character: e.startChar }, end: { line: line(e.endLine), character: e.endChar } };
-        const change = e.full ? { text: e.text } : { range, text: e.text };
-        mine.update([change], version);
-        TextDocument.update(theirs, [change], version);
-        // Reads between edits only sometimes: most edits come one after another, unjoined.
-        if (version % 3 === 0) same(mine, theirs, version);
-        assert.equal(mine.slice(1, 9), theirs.getText().slice(1, 9));
-        assert.equal(mine.charCodeAt(2), theirs.getText().charCodeAt(2));
-      }
-      same(mine, theirs, 1);
-    }),
+    fc.property(
+      textArb,
+      fc.array(editArb, { maxLength: 12 }),
+      fc.integer({ min: 1, max: 7 }),
+      (initial, edits, chunk) => {
+        const mine = new EditableDocument('u', 'lpreq', 1, initial, chunk);
+        const theirs = TextDocument.create('u', 'lpreq', 1, initial);
+        same(mine, theirs, 0);
+        let version = 1;
+        for (const e of edits) {
+          version++;
+          // Lines within the document (TextDocument takes a range past the end as it is, and its
+          // line table gets holes); characters past a line's end are clamped alike by both.
+          const n = theirs.lineCount;
+          const line = (l: number) => ((l % n) + n) % n;
+          const range = {
+            start: { line: line(e.startLine), character: e.startChar },
+            end: { line: line(e.endLine), character: e.endChar },
+          };
+          const change = e.full ? { text: e.text } : { range, text: e.text };
+          mine.update([change], version);
+          TextDocument.update(theirs, [change], version);
+          // Reads between edits only sometimes: most edits come one after another, unjoined.
+          if (version % 3 === 0) same(mine, theirs, version);
+          assert.equal(mine.slice(1, 9), theirs.getText().slice(1, 9));
+          assert.equal(mine.charCodeAt(2), theirs.getText().charCodeAt(2));
+        }
+        same(mine, theirs, 1);
+      },
+    ),
     { numRuns: fuzzRuns(400), seed: 20261122 },
   );
 });
 
 test('the re-parse reads the edited document around the edit and gives the parse of its text', () => {
   fc.assert(
-    fc.property(textArb, fc.array(editArb, { maxLength: 10 }), fc.integer({ min: 1, max: 9 }), (initial, edits, chunk) => {
-      const doc = new EditableDocument('u', 'lpreq', 1, initial, chunk);
-      let parsed = parseDocument(initial);
-      let version = 1;
-      for (const e of edits) {
-        const range = {
-          start: { line: Math.max(0, e.startLine), character: Math.max(0, e.startChar) },
-          end: { line: Math.max(0, e.endLine), character: Math.max(0, e.endChar) },
-        };
-        let start = doc.offsetAt(range.start);
-        let end = doc.offsetAt(range.end);
-        if (start > end) [start, end] = [end, start];
-        const ordered = { start: doc.positionAt(start), end: doc.positionAt(end) };
-        doc.update([{ range: ordered, text: e.text }], ++version);
-        parsed = reparseEdit(parsed, doc, start, end, e.text.length).document;
-        const full = parseDocument(doc.getText());
-        assert.deepEqual(
-          parsed.blocks.map((b) => [b.start, b.block.text]),
-          full.blocks.map((b) => [b.start, b.block.text]),
-        );
-        assert.equal(parsed.text, doc.getText());
-      }
-    }),
+    fc.property(
+      textArb,
+      fc.array(editArb, { maxLength: 10 }),
+      fc.integer({ min: 1, max: 9 }),
+      (initial, edits, chunk) => {
+        const doc = new EditableDocument('u', 'lpreq', 1, initial, chunk);
+        let parsed = parseDocument(initial);
+        let version = 1;
+        for (const e of edits) {
+          const range = {
+            start: { line: Math.max(0, e.startLine), character: Math.max(0, e.startChar) },
+            end: { line: Math.max(0, e.endLine), character: Math.max(0, e.endChar) },
+          };
+          let start = doc.offsetAt(range.start);
+          let end = doc.offsetAt(range.end);
+          if (start > end) [start, end] = [end, start];
+          const ordered = { start: doc.positionAt(start), end: doc.positionAt(end) };
+          doc.update([{ range: ordered, text: e.text }], ++version);
+          parsed = reparseEdit(parsed, doc, start, end, e.text.length).document;
+          const full = parseDocument(doc.getText());
+          assert.deepEqual(
+            parsed.blocks.map((b) => [b.start, b.block.text]),
+            full.blocks.map((b) => [b.start, b.block.text]),
+          );
+          assert.equal(parsed.text, doc.getText());
+        }
+      },
+    ),
     { numRuns: fuzzRuns(400), seed: 7 },
   );
 });
@@ -131,7 +157,8 @@ test('a paste of 200,000 lines in the middle of a document keeps lines and offse
   mine.update([change], 2);
   TextDocument.update(theirs, [change], 2);
   assert.equal(mine.lineCount, theirs.lineCount);
-  for (const offset of [0, 3500, 3501, 1_203_500, 1_203_507, mine.length]) assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset));
+  for (const offset of [0, 3500, 3501, 1_203_500, 1_203_507, mine.length])
+    assert.deepEqual(mine.positionAt(offset), theirs.positionAt(offset));
   assert.equal(mine.offsetAt({ line: 150_000, character: 2 }), theirs.offsetAt({ line: 150_000, character: 2 }));
   assert.equal(mine.getText(), theirs.getText());
 });

@@ -8,7 +8,9 @@ import { formatDocument } from '../../server/src/core/formatting';
 import { applyEdits, cursor, getChecker, load } from './helpers';
 
 const ENV = {
-  environments: { dev: { base_url: 'http://127.0.0.1:4010', token: 'tok-123', client_key: 'shh-private', course: '42' } },
+  environments: {
+    dev: { base_url: 'http://127.0.0.1:4010', token: 'tok-123', client_key: 'shh-private', course: '42' },
+  },
   selected: 'dev',
   privateNames: { dev: new Set(['client_key']) },
   sharedFile: '/w/http-client.env.json',
@@ -26,9 +28,18 @@ const hovers: [string, RegExp | null][] = [
     'GET /api/v1/cou|rses/1/modules',
     /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/:course_id\/modules`/,
   ],
-  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[ty|pe] = Page', /module\\_item\\\[type\\\][\s\S]*\*\*Required\*\*[\s\S]*`ExternalTool`/],
-  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[content_id|] = 1', /Required: .*Required except for ExternalUrl, Page, SubHeader/],
-  ['POST /api/v1/courses/1/modules/2/items\n\nmodule_item[completion_requirement][type] = must_sub|mit', /applies to Assignment and Quiz/],
+  [
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[ty|pe] = Page',
+    /module\\_item\\\[type\\\][\s\S]*\*\*Required\*\*[\s\S]*`ExternalTool`/,
+  ],
+  [
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[content_id|] = 1',
+    /Required: .*Required except for ExternalUrl, Page, SubHeader/,
+  ],
+  [
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[completion_requirement][type] = must_sub|mit',
+    /applies to Assignment and Quiz/,
+  ],
   ['GET {{base_u|rl}}/api/v1/courses', /http:\/\/127\.0\.0\.1:4010[\s\S]*Environment `dev`/],
   ['@c = 7\nGET /api/v1/courses/{{|c}}/modules', /= `7`[\s\S]*line 1/],
   ['@c = 7\n@gree|ting = hello {{c}}\nGET /api/v1/courses/{{greeting}}/modules', /greeting/],
@@ -37,15 +48,24 @@ const hovers: [string, RegExp | null][] = [
   ['GET /api/v1/courses?x={{client_|key}}', /\(secret\)/],
   ['# a comm|ent\nGET /x', null],
   // A prompt of the request wins over the environment's value, on a use and on its own line.
-  ['# @prompt course Which course?\nGET /api/v1/courses/{{cou|rse}}/modules', /prompt variable \(line 1\)[\s\S]*Which course\?/],
+  [
+    '# @prompt course Which course?\nGET /api/v1/courses/{{cou|rse}}/modules',
+    /prompt variable \(line 1\)[\s\S]*Which course\?/,
+  ],
   ['# @prompt cou|rse Which course?\nGET /api/v1/courses/{{course}}/modules', /prompt variable/],
-  ['GET /api/v1/courses\n\n> {% client.global.set("picked", 1); %}\n###\nGET /api/v1/courses/{{pic|ked}}', /set by a script[\s\S]*does not run scripts/],
+  [
+    'GET /api/v1/courses\n\n> {% client.global.set("picked", 1); %}\n###\nGET /api/v1/courses/{{pic|ked}}',
+    /set by a script[\s\S]*does not run scripts/,
+  ],
   // The metadata keys lpreq acts on say what they do.
   ['# @no-red|irect\nGET /api/v1/courses/1/modules', /request metadata[\s\S]*not followed/],
   ['# @no|te Deletes it\nDELETE /api/v1/courses/1/modules/2', /Asks before the request is sent/],
   ['# @time|out 2 m\nGET /api/v1/courses', /request metadata[\s\S]*replaces the timeout setting/],
   // A path line of JetBrains' client is part of the path: the endpoint, and its query's parameters.
-  ['GET /api/v1/courses/1\n    /mod|ules\n    ?include[]=items', /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`/],
+  [
+    'GET /api/v1/courses/1\n    /mod|ules\n    ?include[]=items',
+    /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`/,
+  ],
   ['GET /api/v1/courses/1\n    /modules?inc|lude[]=items', /include\\\[\\\]/],
   // Assertion lines: a path segment is the documented field (type, note, values), an operator says what it does.
   [
@@ -56,13 +76,28 @@ const hovers: [string, RegExp | null][] = [
     'GET /api/v1/courses/1/modules\n?? body $[*].items[0].compl|etion_requirement.type exists',
     /completion\\_requirement\*\* · `CompletionRequirement` · field of `ModuleItem`/,
   ],
-  ['GET /api/v1/courses/1/modules\n?? body $[*].it|ems[0].title exists', /`ModuleItem\[\] or null`[\s\S]*present only sometimes/],
+  [
+    'GET /api/v1/courses/1/modules\n?? body $[*].it|ems[0].title exists',
+    /`ModuleItem\[\] or null`[\s\S]*present only sometimes/,
+  ],
   ['GET /api/v1/courses/1/modules\n?? body $[*].items[|0].title exists', /An element of the list `ModuleItem\[\]`/],
-  ['GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.ena|bled == true', /\*\*enabled\*\* · `boolean` · field of `RolePermissions`/],
-  ['GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_co|urses.enabled == true', /`RolePermissions` · a value of the map `RolePermissionMap`/],
-  ['GET /api/v1/courses/1/modules/2\n?? body |$.name exists', /The response of `GET \/api\/v1\/courses\/\{course_id\}\/modules\/\{id\}`: `Module`/],
+  [
+    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.ena|bled == true',
+    /\*\*enabled\*\* · `boolean` · field of `RolePermissions`/,
+  ],
+  [
+    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_co|urses.enabled == true',
+    /`RolePermissions` · a value of the map `RolePermissionMap`/,
+  ],
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body |$.name exists',
+    /The response of `GET \/api\/v1\/courses\/\{course_id\}\/modules\/\{id\}`: `Module`/,
+  ],
   ['GET /api/v1/courses/1/modules/2\n?? body $.publish_final_grade == nu|ll', null],
-  ['GET /api/v1/appointment_groups/3\n?? body $.workflow_state == pen|ding', /`pending` · value of \*\*workflow\\_state\*\*[\s\S]*unpublished and invisible/],
+  [
+    'GET /api/v1/appointment_groups/3\n?? body $.workflow_state == pen|ding',
+    /`pending` · value of \*\*workflow\\_state\*\*[\s\S]*unpublished and invisible/,
+  ],
   ['GET /api/v1/courses/1/external_tools/5\n?? body $.course_navigation.anyth|ing exists', /does not show/],
   ['GET /api/v1/courses/1/modules/2\n?? body $.nm|ae exists', null],
   ['GET /api/v1/courses/1/modules/2\n?? sta|tus == 200', /`status` · assertion field/],
@@ -111,7 +146,11 @@ const fixes: [string, RegExp, string][] = [
     /^Add module_item\[type\]/,
     'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[title] = x\nmodule_item[type] = \n',
   ],
-  ['POST /api/v1/courses/1/modules/2/it|ems\n', /^Add module_item\[type\]/, 'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = \n'],
+  [
+    'POST /api/v1/courses/1/modules/2/it|ems\n',
+    /^Add module_item\[type\]/,
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = \n',
+  ],
   [
     'POST /api/v1/courses/1/modules/2/it|ems\r\nAccept: application/json\r\n',
     /^Add module_item\[type\]/,
@@ -124,7 +163,11 @@ const fixes: [string, RegExp, string][] = [
   ],
   ['GET /api/v1/courses/1/files\n\nsrot| = size\n', /Change to 'sort'/, 'GET /api/v1/courses/1/files\n\nsort = size\n'],
   ['GET /api/v1/courses/1/files?order=ds|c\n', /Change to 'desc'/, 'GET /api/v1/courses/1/files?order=desc\n'],
-  ['GET {{base_url}}/api/v1/courses/1/files/qou|ta?x=1\n', /Change to 'quota'/, 'GET {{base_url}}/api/v1/courses/1/files/quota?x=1\n'],
+  [
+    'GET {{base_url}}/api/v1/courses/1/files/qou|ta?x=1\n',
+    /Change to 'quota'/,
+    'GET {{base_url}}/api/v1/courses/1/files/quota?x=1\n',
+  ],
   [
     'POST /api/v1/accounts/1/roles\n\nlabel = x\npermissions[manage_files][enab|d] = 1\n',
     /Change to 'permissions\[manage_files\]\[enabled\]'/,
@@ -137,7 +180,11 @@ const fixes: [string, RegExp, string][] = [
     'POST /api/v1/planner_notes\n\ntitle = x\nlinked_object_type = wiki_page\nlinked_object_id = 1\n',
   ],
   // The successor is already there: the deprecated name is removed, not renamed into a duplicate.
-  ['POST /api/v1/accounts/1/roles\n\nlabel = Grader\nro|le = Grader\n', /Remove the deprecated parameter/, 'POST /api/v1/accounts/1/roles\n\nlabel = Grader\n'],
+  [
+    'POST /api/v1/accounts/1/roles\n\nlabel = Grader\nro|le = Grader\n',
+    /Remove the deprecated parameter/,
+    'POST /api/v1/accounts/1/roles\n\nlabel = Grader\n',
+  ],
   [
     'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_id = 1\nparent_folder_path| = x\n',
     /Remove parent_folder_path/,
@@ -148,8 +195,16 @@ const fixes: [string, RegExp, string][] = [
     /Remove parent_folder_id/,
     'POST /api/v1/folders/1/folders\n\nname = a\nparent_folder_path = x\n',
   ],
-  ['GET /api/v1/courses/{cour|se_id}/modules\n', /define @course_id/, '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n'],
-  ['@course_id = 4\nGET /api/v1/courses/{cour|se_id}/modules\n', /Use \{\{course_id\}\}/, '@course_id = 4\nGET /api/v1/courses/{{course_id}}/modules\n'],
+  [
+    'GET /api/v1/courses/{cour|se_id}/modules\n',
+    /define @course_id/,
+    '@course_id = \nGET /api/v1/courses/{{course_id}}/modules\n',
+  ],
+  [
+    '@course_id = 4\nGET /api/v1/courses/{cour|se_id}/modules\n',
+    /Use \{\{course_id\}\}/,
+    '@course_id = 4\nGET /api/v1/courses/{{course_id}}/modules\n',
+  ],
   // A name in use elsewhere (here a {{course_id}} of another request) is not taken over.
   [
     'GET /api/v1/courses/12|34/modules\n###\nGET /api/v1/courses/1234/files\n###\nGET /api/v1/courses/{{course_id}}/files\n',
@@ -157,8 +212,16 @@ const fixes: [string, RegExp, string][] = [
     '@course_id_2 = 1234\nGET /api/v1/courses/{{course_id_2}}/modules\n###\nGET /api/v1/courses/{{course_id_2}}/files\n###\nGET /api/v1/courses/{{course_id}}/files\n',
   ],
   // Assertions: the closest documented field, the closest enum value (quotes kept), each value of a short enum.
-  ['GET /api/v1/courses/1/modules/2\n?? body $.nm|ae exists\n', /Change to 'name'/, 'GET /api/v1/courses/1/modules/2\n?? body $.name exists\n'],
-  ["GET /api/v1/courses/1/modules/2\n?? body $['nm|ae'] exists\n", /Change to 'name'/, "GET /api/v1/courses/1/modules/2\n?? body $['name'] exists\n"],
+  [
+    'GET /api/v1/courses/1/modules/2\n?? body $.nm|ae exists\n',
+    /Change to 'name'/,
+    'GET /api/v1/courses/1/modules/2\n?? body $.name exists\n',
+  ],
+  [
+    "GET /api/v1/courses/1/modules/2\n?? body $['nm|ae'] exists\n",
+    /Change to 'name'/,
+    "GET /api/v1/courses/1/modules/2\n?? body $['name'] exists\n",
+  ],
   [
     'GET /api/v1/courses/1/modules\n?? body $[*].items[0].completion_requirement.tpye| exists\n',
     /Change to 'type'/,
@@ -209,7 +272,8 @@ test('code action: a deprecated parameter is replaced by its successor', () => {
   );
 });
 
-const DOC = '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n\n### Make\nPOST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}\n';
+const DOC =
+  '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n\n### Make\nPOST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}\n';
 
 test('symbols: one per request with method, path, title and @name', () => {
   const { doc } = load(DOC);
@@ -250,10 +314,16 @@ test('navigation: definition, references and rename of a variable and a named re
   assert.deepEqual(definitions(doc, symbol!), [{ start: 1, end: 2 }]);
   assert.equal(references(doc, symbol!, true).length, 3);
   const edits = (r: ReturnType<typeof rename>) => ('error' in r ? assert.fail(r.error) : r);
-  assert.equal(applyEdits(DOC, edits(rename(doc, symbol!, 'course'))), DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='));
+  assert.equal(
+    applyEdits(DOC, edits(rename(doc, symbol!, 'course'))),
+    DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='),
+  );
   const req = symbolAt(doc, DOC.indexOf('list.response') + 1);
   assert.equal(req?.kind, 'request');
-  assert.equal(applyEdits(DOC, edits(rename(doc, req!, 'all'))), DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'));
+  assert.equal(
+    applyEdits(DOC, edits(rename(doc, req!, 'all'))),
+    DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'),
+  );
   // Refused, with the reason: a bad name, a name already taken (here or in an environment), a variable this file does not define.
   assert.ok('error' in rename(doc, symbol!, 'bad name'));
   assert.ok('error' in rename(doc, symbol!, 'base_url', ['base_url']));
@@ -265,7 +335,8 @@ test('navigation: definition, references and rename of a variable and a named re
 });
 
 test('navigation: a prompt variable is defined by its # @prompt line, used in its own request only, and renamed there', () => {
-  const text = '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt course\nGET /api/v1/courses/{{course}}/modules?x={{%course}}\n';
+  const text =
+    '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt course\nGET /api/v1/courses/{{course}}/modules?x={{%course}}\n';
   const { doc } = load(text);
   const second = text.indexOf('###');
   const use = symbolAt(doc, text.indexOf('{{course}}/modules') + 3)!;
@@ -310,7 +381,8 @@ test('navigation: a prompt variable is defined by its # @prompt line, used in it
 });
 
 test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {
-  const input = '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n';
+  const input =
+    '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n';
   const { doc } = load(input);
   const out = applyEdits(input, formatDocument(doc));
   assert.equal(
@@ -394,12 +466,19 @@ for (const [input, first, others] of enumCases) {
 
 test('unresolved-variable names the environments that define a name the chosen one lacks', () => {
   const env = {
-    environments: { local: { base_url: 'http://a', course: '1' }, staging: { base_url: 'http://b' }, production: { base_url: 'https://c', course: '3' } },
+    environments: {
+      local: { base_url: 'http://a', course: '1' },
+      staging: { base_url: 'http://b' },
+      production: { base_url: 'https://c', course: '3' },
+    },
     selected: 'staging',
   };
-  const text = 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n###\nGET {{base_url}}/api/v1/courses/{{nowhere}}/modules\n';
+  const text =
+    'GET {{base_url}}/api/v1/courses/{{course}}/modules\n###\nGET {{base_url}}/api/v1/courses/{{nowhere}}/modules\n';
   for (const diagnostics of [getChecker().checkDocument(load(text, env).doc, env), getChecker().diagnose(text, env)]) {
-    const found = diagnostics.filter((d) => d.code === 'unresolved-variable').map((d) => ({ name: text.slice(d.start, d.end), message: d.message }));
+    const found = diagnostics
+      .filter((d) => d.code === 'unresolved-variable')
+      .map((d) => ({ name: text.slice(d.start, d.end), message: d.message }));
     assert.deepEqual(
       found.map((f) => f.name),
       ['{{course}}', '{{nowhere}}'],

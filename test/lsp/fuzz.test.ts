@@ -84,11 +84,18 @@ test('fuzz: mutated and random documents through every service at random offsets
     `{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`,
   ) as Record<string, Record<string, string>>;
   const privateNames = Object.fromEntries(PROTO_NAMES.slice(0, 3).map((n) => [n, new Set([n])]));
-  const envs = [undefined, { environments, privateNames }, ...PROTO_NAMES.map((selected) => ({ environments, privateNames, selected }))];
+  const envs = [
+    undefined,
+    { environments, privateNames },
+    ...PROTO_NAMES.map((selected) => ({ environments, privateNames, selected })),
+  ];
   const documents = fuzzRuns(400);
   let runs = 0;
   for (let i = 0; i < documents; i++) {
-    const text = i % 10 === 9 ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('') : mutate(SEEDS[i % SEEDS.length], r);
+    const text =
+      i % 10 === 9
+        ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('')
+        : mutate(SEEDS[i % SEEDS.length], r);
     const { ctx, doc } = load(text, envs[i % envs.length]);
     const diagnostics = checker.checkDocument(doc);
     for (let k = 0; k < 5; k++) {
@@ -135,7 +142,8 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
     const { doc } = load(text);
     const edits = formatDocument(doc);
     let out = text;
-    for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+    for (const e of [...edits].sort((a, b) => b.start - a.start))
+      out = out.slice(0, e.start) + e.newText + out.slice(e.end);
     const values = (d: typeof doc) => [
       ...d.blocks.flatMap((b) => b.block.params.map((p) => p.value.text)),
       // An assertion keeps its meaning: its field, header name, path, operator and EXPECTED as written.
@@ -144,7 +152,12 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
           const a = x.assertion;
           if (!a) return `problem: ${x.problem.message}`;
           const f = a.field;
-          return JSON.stringify([f.kind, f.kind === 'header' ? f.name : f.kind === 'body' ? f.path?.text : '', a.operator, a.expected?.raw]);
+          return JSON.stringify([
+            f.kind,
+            f.kind === 'header' ? f.name : f.kind === 'body' ? f.path?.text : '',
+            a.operator,
+            a.expected?.raw,
+          ]);
         }),
       ),
     ];

@@ -22,7 +22,11 @@ import type { Endpoint } from '../../server/src/core/catalog/catalog';
 import { getChecker } from './helpers';
 import { ROOT, SHARED } from '../helpers';
 
-const files = [join(ROOT, 'examples'), join(SHARED, 'conformance', 'valid'), join(SHARED, 'conformance', 'invalid')].flatMap((dir) =>
+const files = [
+  join(ROOT, 'examples'),
+  join(SHARED, 'conformance', 'valid'),
+  join(SHARED, 'conformance', 'invalid'),
+].flatMap((dir) =>
   readdirSync(dir)
     .filter((f) => f.endsWith('.lpreq'))
     .sort()
@@ -44,7 +48,10 @@ function parsedAt(outline: LpreqDocument, offset: number): LpreqDocument {
   return { text: outline.text, blocks };
 }
 
-const env = { environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42', token: 'secret-token-value' } }, selected: 'local' };
+const env = {
+  environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42', token: 'secret-token-value' } },
+  selected: 'local',
+};
 
 test('outlines: the scope, symbols and folding of an outlined document are those of the parsed one', () => {
   for (const { name, text } of documents) {
@@ -114,12 +121,17 @@ test("outlines: what diagnose tells of each block is that block's check where it
     assert.equal(told.length, parsed.blocks.length, name);
     for (let k = 0; k < parsed.blocks.length; k++) {
       const block = parsed.blocks[k].block;
-      assert.deepEqual(told[k].diagnostics, checker.checkBlock(block, before.scope).sort(byPosition), `${name} block ${k}`);
+      assert.deepEqual(
+        told[k].diagnostics,
+        checker.checkBlock(block, before.scope).sort(byPosition),
+        `${name} block ${k}`,
+      );
       const match = checker.matchBlock(block, before.scope);
       if (told[k].endpoint) {
         assert.equal(told[k].endpoint, match?.kind === 'matched' ? match.endpoint : undefined, `${name} block ${k}`);
         matched++;
-      } else assert.notEqual(match?.kind, 'matched', `${name} block ${k}: a target with no problem that matched is told`);
+      } else
+        assert.notEqual(match?.kind, 'matched', `${name} block ${k}: a target with no problem that matched is told`);
       before.pass(block);
       blocks++;
     }

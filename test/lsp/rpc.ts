@@ -27,7 +27,10 @@ export class LspClient {
   /** When the first byte of the last message read arrived (performance.now()): a server's answer is out then, whatever its size. */
   lastMessageStartedAt = 0;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   private readonly listeners: ((m: Message) => void)[] = [];
   readonly notifications: Message[] = [];
   stderr = '';
@@ -132,7 +135,10 @@ export class LspClient {
     const answers: Promise<unknown>[] = [];
     for (const m of messages) {
       const id = m.request ? this.nextId++ : undefined;
-      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method: m.method, params: m.params }), 'utf8');
+      const body = Buffer.from(
+        JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method: m.method, params: m.params }),
+        'utf8',
+      );
       frames.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body);
       if (id === undefined) continue;
       answers.push(
@@ -141,7 +147,11 @@ export class LspClient {
             this.pending.delete(id);
             reject(new Error(`${m.method}: no answer in ${timeoutMs} ms`));
           }, timeoutMs);
-          this.pending.set(id, { resolve: (r) => (r.error ? reject(new Error(`${m.method}: ${r.error.message}`)) : resolve(r.result)), reject, timer });
+          this.pending.set(id, {
+            resolve: (r) => (r.error ? reject(new Error(`${m.method}: ${r.error.message}`)) : resolve(r.result)),
+            reject,
+            timer,
+          });
         }),
       );
     }
@@ -162,7 +172,10 @@ export class LspClient {
         reject(new Error(`${method}: no answer in ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (m) => (m.error ? reject(Object.assign(new Error(`${method}: ${m.error.message}`), { code: m.error.code })) : resolve(m.result as T)),
+        resolve: (m) =>
+          m.error
+            ? reject(Object.assign(new Error(`${method}: ${m.error.message}`), { code: m.error.code }))
+            : resolve(m.result as T),
         reject,
         timer,
       });
@@ -196,7 +209,11 @@ export class LspClient {
     uri: string,
     version?: number,
     timeoutMs = 10000,
-  ): Promise<{ uri: string; version?: number; diagnostics: { code: string; range: { start: { line: number; character: number } } }[] }> {
+  ): Promise<{
+    uri: string;
+    version?: number;
+    diagnostics: { code: string; range: { start: { line: number; character: number } } }[];
+  }> {
     return this.waitFor((m) => {
       if (m.method !== 'textDocument/publishDiagnostics') return false;
       const p = m.params as { uri: string; version?: number };

@@ -1,7 +1,12 @@
 /** Semantic tokens: what the catalog and the variables say of a block, as data. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockSemanticTokens, fileVariableNames, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../server/src/core/semanticTokens';
+import {
+  blockSemanticTokens,
+  fileVariableNames,
+  TOKEN_MODIFIERS,
+  TOKEN_TYPES,
+} from '../../server/src/core/semanticTokens';
 import { load } from './helpers';
 
 const ENV = { environments: { dev: { base_url: 'http://127.0.0.1:4010', course: '42' } }, selected: 'dev' };
@@ -22,7 +27,10 @@ function tokensOf(text: string): string[] {
 
 const cases: [string, string[]][] = [
   // Path values that fill placeholders; the literal segments and the base are the grammar's.
-  ['GET {{base_url}}/api/v1/courses/880/modules/12/items', ['base_url variable.readonly', '880 parameter', '12 parameter']],
+  [
+    'GET {{base_url}}/api/v1/courses/880/modules/12/items',
+    ['base_url variable.readonly', '880 parameter', '12 parameter'],
+  ],
   ['GET /api/v1/users/self/files/quota', ['self parameter']],
   ['GET /api/v1/courses/{{course}}/modules', ['course variable.readonly']],
   // Parameter names and values: an enum value, a boolean, an integer, free text.
@@ -41,18 +49,34 @@ const cases: [string, string[]][] = [
     ],
   ],
   // Query parameters too; an unknown name or a value outside the enum is left to the diagnostic.
-  ['GET /api/v1/courses/1/files?sort=size&nope=1&order=sideways', ['1 parameter', 'sort property', 'size enumMember', 'order property']],
+  [
+    'GET /api/v1/courses/1/files?sort=size&nope=1&order=sideways',
+    ['1 parameter', 'sort property', 'size enumMember', 'order property'],
+  ],
   // A deprecated parameter.
-  ['POST /api/v1/accounts/1/roles\n\nrole = Assistant\nlabel = Assistant', ['1 parameter', 'role property.deprecated', 'label property']],
+  [
+    'POST /api/v1/accounts/1/roles\n\nrole = Assistant\nlabel = Assistant',
+    ['1 parameter', 'role property.deprecated', 'label property'],
+  ],
   // Variables by where they come from: the file, the environment, the system, a prompt, a named request.
   [
     '@id = 7\n# @name made\nPOST /api/v1/courses/{{id}}/modules\n\nmodule[name] = {{$guid}}\n###\n# @prompt item\nGET /api/v1/courses/1/modules/{{made.response.body.$.id}}/items/{{item}}',
-    ['id variable', 'module[name] property', '$guid variable.defaultLibrary', '1 parameter', 'made function', 'item parameter'],
+    [
+      'id variable',
+      'module[name] property',
+      '$guid variable.defaultLibrary',
+      '1 parameter',
+      'made function',
+      'item parameter',
+    ],
   ],
   // Nothing for a path that matches no endpoint, nor for comments and metadata.
   ['# {{course}} in a comment\nGET /api/v1/nowhere/1', []],
   // `{{%name}}`: the name, without the percent sign.
-  ['GET /api/v1/courses/1/files?search_term={{%course}}', ['1 parameter', 'search_term property', 'course variable.readonly']],
+  [
+    'GET /api/v1/courses/1/files?search_term={{%course}}',
+    ['1 parameter', 'search_term property', 'course variable.readonly'],
+  ],
   // Assertion lines: the field, the documented fields a path names, the operator, a value the field takes.
   [
     'GET /api/v1/courses/1/modules\n?? status == 200\n?? body $[*].items[0].completion_requirement.type == must_submit\n?? body $[0].position >= 1\n?? body $[0].publish_final_grade != null\n?? body $[0].published == true\n?? duration < 2000',

@@ -9,7 +9,14 @@ import { ROOT, tempDir } from '../helpers';
 
 async function mock(argv: string[]) {
   let stderr = '';
-  const io: Io = { stdout: () => undefined, stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+  const io: Io = {
+    stdout: () => undefined,
+    stderr: (s) => (stderr += s),
+    readStdin: () => '',
+    isTTY: false,
+    env: {},
+    cwd: tempDir('mock'),
+  };
   writeFileSync(join(io.cwd, 'seed.json'), JSON.stringify({ institution: 'x', accounts: [] }));
   writeFileSync(join(io.cwd, 'broken.json'), '{');
   writeFileSync(join(io.cwd, 'scopes.json'), JSON.stringify([42]));
@@ -46,19 +53,41 @@ const BAD_SEED_FIELDS: [string, (seed: Record<string, Record<string, unknown>[]>
   ['a date that is not one', (s) => (s.modules[0].unlock_at = 'not a date'), 'modules.0.unlock_at'],
   ['a DateTime without a time zone', (s) => (s.assignments[0].due_at = '2026-09-11 23:59'), 'assignments.0.due_at'],
   ['a fractional position', (s) => (s.modules[1].position = 1.5), 'modules.1.position'],
-  ['an id that ties rows together, as a string', (s) => (s.module_items[0].module_id = '7'), 'module_items.0.module_id'],
-  ['an undocumented quiz submission state', (s) => (s.quiz_submissions[0].workflow_state = 'done'), 'quiz_submissions.0.workflow_state'],
+  [
+    'an id that ties rows together, as a string',
+    (s) => (s.module_items[0].module_id = '7'),
+    'module_items.0.module_id',
+  ],
+  [
+    'an undocumented quiz submission state',
+    (s) => (s.quiz_submissions[0].workflow_state = 'done'),
+    'quiz_submissions.0.workflow_state',
+  ],
   ['an undocumented module item type', (s) => (s.module_items[0].type = 'Video'), 'module_items.0.type'],
-  ['an undocumented privacy level', (s) => (s.external_tools[0].privacy_level = 'private'), 'external_tools.0.privacy_level'],
+  [
+    'an undocumented privacy level',
+    (s) => (s.external_tools[0].privacy_level = 'private'),
+    'external_tools.0.privacy_level',
+  ],
   ['a score that is not a number', (s) => (s.submissions[0].score = '18'), 'submissions.0.score'],
 ];
 
 for (const [what, spoil, field] of BAD_SEED_FIELDS) {
   test(`a seed with ${what} exits with 2, naming the file and the field`, { timeout: 10_000 }, async () => {
-    const seed = JSON.parse(readFileSync(join(ROOT, 'server', 'src', 'mock', 'seed.json'), 'utf8')) as Record<string, Record<string, unknown>[]>;
+    const seed = JSON.parse(readFileSync(join(ROOT, 'server', 'src', 'mock', 'seed.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
     spoil(seed);
     let stderr = '';
-    const io: Io = { stdout: () => undefined, stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+    const io: Io = {
+      stdout: () => undefined,
+      stderr: (s) => (stderr += s),
+      readStdin: () => '',
+      isTTY: false,
+      env: {},
+      cwd: tempDir('mock'),
+    };
     writeFileSync(join(io.cwd, 'my-data.json'), JSON.stringify(seed));
     assert.equal(await run(['--seed', 'my-data.json', '--port', '0'], io), 2);
     assert.ok(stderr.includes('my-data.json'), stderr);
@@ -107,7 +136,14 @@ for (const [host, args, warns] of [
     async () => {
       let stdout = '';
       let stderr = '';
-      const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('mock') };
+      const io: Io = {
+        stdout: (s) => (stdout += s),
+        stderr: (s) => (stderr += s),
+        readStdin: () => '',
+        isTTY: false,
+        env: {},
+        cwd: tempDir('mock'),
+      };
       let done = false;
       const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
       // A mock that started runs until SIGTERM: send it once it says so.

@@ -23,9 +23,13 @@ function cases(): { file: string; text: string; environments: Record<string, Rec
   const out = [];
   for (const sub of ['valid', 'invalid']) {
     const dir = join(DIR, sub);
-    const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     for (const name of readdirSync(dir).sort())
-      if (name.endsWith('.lpreq')) out.push({ file: `${sub}/${name}`, text: readFileSync(join(dir, name), 'utf8'), environments });
+      if (name.endsWith('.lpreq'))
+        out.push({ file: `${sub}/${name}`, text: readFileSync(join(dir, name), 'utf8'), environments });
   }
   return out;
 }
@@ -59,7 +63,8 @@ test('the mock answers 400 exactly when the checker reports an error', () =>
           const where = `${c.file} #${i + 1} ${block.title?.text ?? block.request.target.text}`;
           if (!prepared.ok) {
             // Unresolved variables and unknown methods cannot be sent at all; the checker must call them errors.
-            if (errors.length === 0) problems.push(`${where}: cannot be prepared (${prepared.error}) but the checker found no error`);
+            if (errors.length === 0)
+              problems.push(`${where}: cannot be prepared (${prepared.error}) but the checker found no error`);
             continue;
           }
           const { request } = prepared;
@@ -77,7 +82,13 @@ test('the mock answers 400 exactly when the checker reports an error', () =>
             answer = await response.text();
           }
           sent++;
-          const expected = errors.includes('unknown-endpoint') ? 404 : errors.includes('method-not-allowed') ? 405 : errors.length > 0 ? 400 : undefined;
+          const expected = errors.includes('unknown-endpoint')
+            ? 404
+            : errors.includes('method-not-allowed')
+              ? 405
+              : errors.length > 0
+                ? 400
+                : undefined;
           if (expected !== undefined && response.status !== expected)
             problems.push(`${where}: checker errors ${errors.join(', ')}, mock answered ${response.status}`);
           if (expected === undefined && (response.status < 200 || response.status > 299))

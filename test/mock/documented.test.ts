@@ -36,7 +36,8 @@ function catalogWithNewFields(): Catalog {
   const endpointFiles = structuredClone(files.endpointFiles) as Record<string, { endpoints: EndpointJson[] }>;
   const resourceFile = structuredClone(files.resourceFile) as ResourcesJson;
   const endpoint = (id: string) => endpointFiles['A.endpoints.json'].endpoints.find((e) => e.id === id) as EndpointJson;
-  const resource = (name: string) => resourceFile.resources.find((r) => r.name === name) as ResourcesJson['resources'][number];
+  const resource = (name: string) =>
+    resourceFile.resources.find((r) => r.name === name) as ResourcesJson['resources'][number];
   for (const id of ['modules.create', 'modules.update']) {
     endpoint(id).params.push(
       { name: 'module[estimated_minutes]', type: 'integer', description: 'integer' },
@@ -44,8 +45,16 @@ function catalogWithNewFields(): Catalog {
       { name: 'module[optional]', type: 'boolean', description: 'boolean' },
     );
   }
-  resource('Module').fields.push({ name: 'estimated_minutes', type: 'integer' }, { name: 'tags', type: 'string[]' }, { name: 'optional', type: 'boolean' });
-  endpoint('module_items.create').params.push({ name: 'module_item[completion_requirement][min_percent]', type: 'number', description: 'number' });
+  resource('Module').fields.push(
+    { name: 'estimated_minutes', type: 'integer' },
+    { name: 'tags', type: 'string[]' },
+    { name: 'optional', type: 'boolean' },
+  );
+  endpoint('module_items.create').params.push({
+    name: 'module_item[completion_requirement][min_percent]',
+    type: 'number',
+    description: 'number',
+  });
   resource('CompletionRequirement').fields.push({ name: 'min_percent', type: 'number', optional: true });
   return loadCatalog({ endpointFiles, resourceFile });
 }
@@ -54,7 +63,12 @@ test('a parameter and a field newly documented reach the mock without a change t
   withMock(
     async (call) => {
       const created = await call('POST', '/api/v1/courses/42/modules', {
-        form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': '45', 'module[tags][]': ['lab', 'graded'], 'module[optional]': 'true' },
+        form: {
+          'module[name]': 'Week 11',
+          'module[estimated_minutes]': '45',
+          'module[tags][]': ['lab', 'graded'],
+          'module[optional]': 'true',
+        },
       });
       assert.equal(created.status, 200);
       const module = created.body as Obj;
@@ -81,7 +95,11 @@ test('a parameter and a field newly documented reach the mock without a change t
       });
       assert.equal(item.status, 200);
       // No `completed`: the teacher's own view has no student's progress (document A, CompletionRequirement).
-      assert.deepEqual((item.body as Obj).completion_requirement, { type: 'min_score', min_score: 7, min_percent: 62.5 });
+      assert.deepEqual((item.body as Obj).completion_requirement, {
+        type: 'min_score',
+        min_score: 7,
+        min_percent: 62.5,
+      });
     },
     { catalog: catalogWithNewFields() },
   ));
@@ -89,7 +107,9 @@ test('a parameter and a field newly documented reach the mock without a change t
 test('a value that does not fit the new field is refused by the checker before the mock stores it', () =>
   withMock(
     async (call) => {
-      const answer = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': 'soon' } });
+      const answer = await call('POST', '/api/v1/courses/42/modules', {
+        form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': 'soon' },
+      });
       assert.equal(answer.status, 400);
       assert.deepEqual(
         errorsOf(answer).map((e) => [e.code, e.parameter]),
@@ -101,7 +121,9 @@ test('a value that does not fit the new field is refused by the checker before t
 
 test('without the docs, the same parameter is only a warning and the response has no such field', () =>
   withMock(async (call) => {
-    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': '45' } });
+    const created = await call('POST', '/api/v1/courses/42/modules', {
+      form: { 'module[name]': 'Week 11', 'module[estimated_minutes]': '45' },
+    });
     assert.equal(created.status, 200);
     assert.equal((created.body as Obj).estimated_minutes, undefined);
   }));
@@ -138,7 +160,12 @@ test('values are coerced by the type of the field they fill, not kept as sent', 
     { under: 'module' },
   );
   // prerequisite_module_ids is documented as a string parameter and an integer[] field: the field decides.
-  assert.deepEqual(fields, { position: 3, published: true, prerequisite_module_ids: [5, 6], unlock_at: '2026-10-01T08:00:00Z' });
+  assert.deepEqual(fields, {
+    position: 3,
+    published: true,
+    prerequisite_module_ids: [5, 6],
+    unlock_at: '2026-10-01T08:00:00Z',
+  });
 });
 
 test('a documented parameter that is no field of the resource is left to the handler', () => {
@@ -189,15 +216,20 @@ test('an empty value clears a field only where the docs say the parameter is nul
 });
 
 test('objects sent in part are merged over the stored one, maps of documented values included', () => {
-  const item = documentedFields(contextFor('module_items.update', [['module_item[completion_requirement][min_score]', '8']]), {
-    under: 'module_item',
-    current: { completion_requirement: { type: 'min_score', min_score: 5, completed: true } },
-  });
+  const item = documentedFields(
+    contextFor('module_items.update', [['module_item[completion_requirement][min_score]', '8']]),
+    {
+      under: 'module_item',
+      current: { completion_requirement: { type: 'min_score', min_score: 5, completed: true } },
+    },
+  );
   assert.deepEqual(item, { completion_requirement: { type: 'min_score', min_score: 8, completed: true } });
   const role = documentedFields(contextFor('roles.update', [['permissions[manage_grades][enabled]', 'false']]), {
     current: { permissions: { manage_grades: { explicit: true, enabled: true }, read_roster: { enabled: true } } },
   });
-  assert.deepEqual(role, { permissions: { manage_grades: { explicit: true, enabled: false }, read_roster: { enabled: true } } });
+  assert.deepEqual(role, {
+    permissions: { manage_grades: { explicit: true, enabled: false }, read_roster: { enabled: true } },
+  });
 });
 
 test('an array of objects, indexed or not, and one element of an array of objects', () => {
@@ -255,7 +287,10 @@ test('a name such as __proto__ or constructor is a key like any other', () => {
 
 test('a value outside the documented values of a parameter is a 400 naming it', () => {
   assert.equal(
-    enumValue(contextFor('notification_preferences.update', [['notification_preferences[frequency]', 'daily']]), 'notification_preferences[frequency]'),
+    enumValue(
+      contextFor('notification_preferences.update', [['notification_preferences[frequency]', 'daily']]),
+      'notification_preferences[frequency]',
+    ),
     'daily',
   );
   const name = 'notification_preferences[new_grade][frequency]';

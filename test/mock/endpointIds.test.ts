@@ -16,11 +16,18 @@ import { moduleHandlers } from '../../server/src/mock/resources/modules';
 
 test('endpointIds.ts is what the generator writes for the catalog', () => {
   const expected = endpointIdsSource(readCatalogFiles(join(ROOT, 'schemas')).endpointFiles);
-  assert.equal(readFileSync(ENDPOINT_IDS_FILE, 'utf8'), expected, 'schemas/*.endpoints.json changed: run node --import tsx scripts/generate-endpoint-ids.ts');
+  assert.equal(
+    readFileSync(ENDPOINT_IDS_FILE, 'utf8'),
+    expected,
+    'schemas/*.endpoints.json changed: run node --import tsx scripts/generate-endpoint-ids.ts',
+  );
 });
 
 test('a documented endpoint added to the catalog is a new id of the generated file', () => {
-  const files = readCatalogFiles(join(ROOT, 'schemas')).endpointFiles as Record<string, { endpoints: { id: string }[] }>;
+  const files = readCatalogFiles(join(ROOT, 'schemas')).endpointFiles as Record<
+    string,
+    { endpoints: { id: string }[] }
+  >;
   const copy = structuredClone(files);
   copy['C.endpoints.json'].endpoints.push({ ...copy['C.endpoints.json'].endpoints[0], id: 'planner_notes.archive' });
   const before = endpointIdsSource(files);

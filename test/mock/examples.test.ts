@@ -60,7 +60,10 @@ test('every example request answers 2xx from a fresh mock, sent in file order', 
         sent++;
         const result = JSON.parse(stdout) as { status: number | null; error?: { kind: string } };
         const expected = EXPECTED_OTHERWISE.get(`${file}:${line}`)?.status;
-        const ok = expected !== undefined ? result.status === expected : result.status !== null && result.status >= 200 && result.status < 300;
+        const ok =
+          expected !== undefined
+            ? result.status === expected
+            : result.status !== null && result.status >= 200 && result.status < 300;
         if (!ok)
           failures.push(
             `${file}:${line} answered ${String(result.status)}${result.error ? ` (${result.error.kind})` : ''}${stderr ? `: ${stderr.trim()}` : ''}`,

@@ -29,7 +29,9 @@ test('B, Assignment submissions, grade: posted_grade in points, as a percentage 
   withMock(async (call) => {
     // Assignment 7 is worth 20 points; 1002's submission is not graded yet.
     const grade = async (posted: string) => {
-      const r = await call('PUT', '/api/v1/courses/42/assignments/7/submissions/1002', { form: { 'submission[posted_grade]': posted } });
+      const r = await call('PUT', '/api/v1/courses/42/assignments/7/submissions/1002', {
+        form: { 'submission[posted_grade]': posted },
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body as Obj;
     };
@@ -46,12 +48,18 @@ test('B, Assignment submissions, grade: posted_grade in points, as a percentage 
     assert.equal(s.grade, 'B+');
     assert.equal('score' in s, false);
     assert.equal(typeof s.graded_at, 'string');
-    assert.ok(String(s.graded_at) >= String(s.submitted_at), `graded ${String(s.graded_at)} before submitted ${String(s.submitted_at)}`);
+    assert.ok(
+      String(s.graded_at) >= String(s.submitted_at),
+      `graded ${String(s.graded_at)} before submitted ${String(s.submitted_at)}`,
+    );
   }));
 
 test('B, Assignment submissions, grade: "the caller needs the manage grades permission", a student grading is refused', () =>
   withMock(async (call) => {
-    const r = await call('PUT', '/api/v1/courses/42/assignments/7/submissions/1002', { form: { 'submission[posted_grade]': '20' }, token: PRIYA });
+    const r = await call('PUT', '/api/v1/courses/42/assignments/7/submissions/1002', {
+      form: { 'submission[posted_grade]': '20' },
+      token: PRIYA,
+    });
     assert.equal(r.status, 403);
     assert.equal(errorsOf(r)[0].parameter, 'submission[posted_grade]');
     const after = await body(call, '/api/v1/courses/42/assignments/7/submissions/1002');
@@ -70,7 +78,10 @@ test('B, Assignment submissions, submit: "caller must be a student in the course
     // Through a section: a student of the course, but of another section, is refused there.
     const otherSection = await call('POST', '/api/v1/sections/420/assignments/7/submissions', { form, token: LENA });
     assert.equal(otherSection.status, 403);
-    assert.equal((await call('POST', '/api/v1/sections/421/assignments/7/submissions', { form, token: LENA })).status, 201);
+    assert.equal(
+      (await call('POST', '/api/v1/sections/421/assignments/7/submissions', { form, token: LENA })).status,
+      201,
+    );
   }, USERS));
 
 test('C, Outcome results: one course rollup with aggregate=course; users linked only without it, courses only with it', () =>
@@ -103,8 +114,16 @@ test('C, Outcome results: one course rollup with aggregate=course; users linked 
       [42],
     );
     // include[]=users with aggregate and include[]=courses without it name nothing to link.
-    assert.deepEqual(Object.keys((await body(call, '/api/v1/courses/42/outcome_rollups?aggregate=course&include[]=users')).linked as Obj), []);
-    assert.deepEqual(Object.keys((await body(call, '/api/v1/courses/42/outcome_rollups?include[]=courses')).linked as Obj), []);
+    assert.deepEqual(
+      Object.keys(
+        (await body(call, '/api/v1/courses/42/outcome_rollups?aggregate=course&include[]=users')).linked as Obj,
+      ),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys((await body(call, '/api/v1/courses/42/outcome_rollups?include[]=courses')).linked as Obj),
+      [],
+    );
   }));
 
 test('C, Outcome results: a user who is not a student in the context, an outcome not linked to it, are errors; sis_user_id: finds the user', () =>
@@ -127,7 +146,10 @@ test('C, Outcome results: a user who is not a student in the context, an outcome
         assert.equal(errorsOf(r)[0].parameter, parameter);
       }
     }
-    assert.equal(((await body(call, '/api/v1/courses/42/outcome_results?outcome_ids[]=401')).outcome_results as Obj[]).length, 1);
+    assert.equal(
+      ((await body(call, '/api/v1/courses/42/outcome_results?outcome_ids[]=401')).outcome_results as Obj[]).length,
+      1,
+    );
   }));
 
 test('A, External tools, list: include_parents adds the tools of the accounts above the context', () =>
@@ -158,12 +180,14 @@ test('A, External tools, create: a placement holds what was sent and its documen
     assert.deepEqual(tool.course_navigation, { enabled: 'true', text: 'Notebook', windowTarget: '_self' });
     assert.equal(tool.account_navigation, null); // "null when the placement is not configured"
     assert.equal(tool.not_selectable, false); // "default false"
-    for (const field of ['description', 'icon_url', 'selection_width', 'custom_fields']) assert.equal(field in tool, false, field);
+    for (const field of ['description', 'icon_url', 'selection_width', 'custom_fields'])
+      assert.equal(field in tool, false, field);
   }));
 
 test("A, CompletionRequirement: completed only for a student caller or with student_id, from the student's progress", () =>
   withMock(async (call) => {
-    const requirements = async (path: string, token?: string) => ((await body(call, path, token)).items as Obj[]).map((i) => [i.id, i.completion_requirement]);
+    const requirements = async (path: string, token?: string) =>
+      ((await body(call, path, token)).items as Obj[]).map((i) => [i.id, i.completion_requirement]);
     assert.deepEqual(await requirements('/api/v1/courses/42/modules/7?include[]=items'), [
       [31, { type: 'min_score', min_score: 7 }],
       [32, { type: 'must_view' }],
@@ -187,12 +211,28 @@ test('A, Module: state follows unlock_at, prerequisites and the completion requi
   withMock(async (call) => {
     const states = async (query: string, token?: string) =>
       Object.fromEntries(
-        ((await call('GET', `/api/v1/courses/42/modules?per_page=50&${query}`, token ? { token } : {})).body as Obj[]).map((m) => [m.id, m.state]),
+        (
+          (await call('GET', `/api/v1/courses/42/modules?per_page=50&${query}`, token ? { token } : {})).body as Obj[]
+        ).map((m) => [m.id, m.state]),
       );
     // Priya viewed the syllabus (Week 0's one requirement), nothing of Week 1; Week 2 needs Week 1; Week 3 unlocks on 2026-09-14.
-    assert.deepEqual(await states('student_id=1001'), { 5: 'completed', 6: 'unlocked', 7: 'locked', 8: 'locked', 9: 'completed', 12: 'completed' });
+    assert.deepEqual(await states('student_id=1001'), {
+      5: 'completed',
+      6: 'unlocked',
+      7: 'locked',
+      8: 'locked',
+      9: 'completed',
+      12: 'completed',
+    });
     // Lena completed Weeks 0 and 1 and submitted lab report 1, one of Week 2's five requirements.
-    assert.deepEqual(await states('student_id=1003'), { 5: 'completed', 6: 'completed', 7: 'started', 8: 'locked', 9: 'completed', 12: 'completed' });
+    assert.deepEqual(await states('student_id=1003'), {
+      5: 'completed',
+      6: 'completed',
+      7: 'started',
+      8: 'locked',
+      9: 'completed',
+      12: 'completed',
+    });
     assert.deepEqual(await states('student_id=sis_user_id:S1003'), await states('student_id=1003'));
     // A student's own view: only published modules, without `published`.
     const own = (await call('GET', '/api/v1/courses/42/modules', { token: LENA })).body as Obj[];
@@ -210,7 +250,8 @@ test('A, Module: state follows unlock_at, prerequisites and the completion requi
     assert.equal(week1.completed_at, '2026-08-31T08:45:00Z');
     assert.equal((await body(call, '/api/v1/courses/42/modules/6?student_id=1001')).completed_at, null);
     // Week 2 requires sequential progress: for Lena, item 32 waits for quiz 31 (min_score 7, not taken).
-    const items = (await body(call, '/api/v1/courses/42/modules/7?include[]=items&include[]=content_details', LENA)).items as Obj[];
+    const items = (await body(call, '/api/v1/courses/42/modules/7?include[]=items&include[]=content_details', LENA))
+      .items as Obj[];
     assert.deepEqual(
       items.map((i) => [i.id, (i.content_details as Obj).locked_for_user]),
       [
@@ -226,10 +267,13 @@ test('A, Module: state follows unlock_at, prerequisites and the completion requi
 test('A, Module: position is the "1-based position in the course": a deletion closes the gap, an insertion moves the others', () =>
   withMock(async (call) => {
     const positions = async () =>
-      Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=50')).body as Obj[]).map((m) => [m.id, m.position]));
+      Object.fromEntries(
+        ((await call('GET', '/api/v1/courses/42/modules?per_page=50')).body as Obj[]).map((m) => [m.id, m.position]),
+      );
     assert.equal((await call('DELETE', '/api/v1/courses/42/modules/6')).status, 200);
     assert.deepEqual(await positions(), { 5: 1, 7: 2, 8: 3, 9: 4, 12: 5 });
-    const added = (await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 5' } })).body as Obj;
+    const added = (await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Week 5' } }))
+      .body as Obj;
     assert.equal(added.position, 6);
     // Week 2 waited for the deleted Week 1: it no longer does.
     assert.deepEqual((await body(call, '/api/v1/courses/42/modules/7')).prerequisite_module_ids, []);

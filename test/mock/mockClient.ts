@@ -28,7 +28,9 @@ export function client(mock: RunningMock): Call {
     if (options.form) {
       const pairs = Array.isArray(options.form)
         ? options.form
-        : Object.entries(options.form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]]));
+        : Object.entries(options.form).flatMap(([k, v]) =>
+            Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]],
+          );
       body = new URLSearchParams(pairs).toString();
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
     } else if (options.json !== undefined) {
@@ -49,7 +51,10 @@ export function client(mock: RunningMock): Call {
 }
 
 /** Starts a mock on a free loopback port, runs `fn`, and always stops it. */
-export async function withMock(fn: (call: Call, mock: RunningMock) => Promise<void>, options: MockOptions = {}): Promise<void> {
+export async function withMock(
+  fn: (call: Call, mock: RunningMock) => Promise<void>,
+  options: MockOptions = {},
+): Promise<void> {
   const mock = await startMock({ port: 0, ...options });
   try {
     await fn(client(mock), mock);

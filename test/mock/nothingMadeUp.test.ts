@@ -55,9 +55,14 @@ test('the materializer gives what a row holds, null for a documented nullable fi
       fc.constantFrom(...resources.map((r) => r.name)).chain((name) =>
         fc.tuple(
           fc.constant(name),
-          fc.record(Object.fromEntries((catalog.resources.get(name)?.fields ?? []).filter(primitive).map((f) => [f.name, valueOf(f.type)])), {
-            requiredKeys: [],
-          }),
+          fc.record(
+            Object.fromEntries(
+              (catalog.resources.get(name)?.fields ?? []).filter(primitive).map((f) => [f.name, valueOf(f.type)]),
+            ),
+            {
+              requiredKeys: [],
+            },
+          ),
         ),
       ),
       ([name, row]) => {
@@ -70,7 +75,12 @@ test('the materializer gives what a row holds, null for a documented nullable fi
             assert.ok(Object.hasOwn(out, f.name), `${name}.${f.name} given but left out`);
           } else if (!given) {
             if (f.nullable && !f.optional) assert.equal(out[f.name], null, `${name}.${f.name}`);
-            else assert.equal(Object.hasOwn(out, f.name), false, `${name}.${f.name} made up as ${JSON.stringify(out[f.name])}`);
+            else
+              assert.equal(
+                Object.hasOwn(out, f.name),
+                false,
+                `${name}.${f.name} made up as ${JSON.stringify(out[f.name])}`,
+              );
           }
         }
       },
@@ -171,12 +181,22 @@ function documentedDefaults(catalog: Catalog): Map<string, Set<string>> {
 }
 
 /** Each primitive value of a documented field in a body, walked by its documented type. */
-function visitFields(catalog: Catalog, type: string, value: unknown, visit: (resource: string, field: string, value: unknown) => void, depth = 0): void {
+function visitFields(
+  catalog: Catalog,
+  type: string,
+  value: unknown,
+  visit: (resource: string, field: string, value: unknown) => void,
+  depth = 0,
+): void {
   if (depth > 12 || value === null || value === undefined) return;
   const alternatives = type.split('|').map((t) => t.trim());
   if (alternatives.length > 1) {
     const fitting = alternatives.find((t) =>
-      t.endsWith('[]') ? Array.isArray(value) : catalog.resources.has(t) ? typeof value === 'object' && !Array.isArray(value) : false,
+      t.endsWith('[]')
+        ? Array.isArray(value)
+        : catalog.resources.has(t)
+          ? typeof value === 'object' && !Array.isArray(value)
+          : false,
     );
     if (fitting) visitFields(catalog, fitting, value, visit, depth);
     return;
@@ -197,7 +217,8 @@ function visitFields(catalog: Catalog, type: string, value: unknown, visit: (res
     } else visitFields(catalog, f.type, v, visit, depth + 1);
   }
   if (resource.valueType)
-    for (const [k, v] of Object.entries(row)) if (!resource.fieldByName.has(k)) visitFields(catalog, resource.valueType, v, visit, depth + 1);
+    for (const [k, v] of Object.entries(row))
+      if (!resource.fieldByName.has(k)) visitFields(catalog, resource.valueType, v, visit, depth + 1);
 }
 
 /** The bundled seed with each row cut down to its ids and the keys the seed requires. */
@@ -261,13 +282,23 @@ function checker(catalog: Catalog, seed: unknown, origin: string, created: Recor
       visitFields(catalog, returns, body, (resource, field, value) => {
         const key = `${resource}.${field}`;
         const text = String(value);
-        if (Object.hasOwn(DERIVED, key) || Object.hasOwn(created, key) || held.get(field)?.has(text) || defaults.get(field)?.has(text)) return;
+        if (
+          Object.hasOwn(DERIVED, key) ||
+          Object.hasOwn(created, key) ||
+          held.get(field)?.has(text) ||
+          defaults.get(field)?.has(text)
+        )
+          return;
         // The mock's links to its own resources are made of ids.
         if (typeof value === 'string' && value.startsWith(`${origin}/`)) return;
         if (request) {
           // A boolean parameter is sent as 1 or 0 as often as true or false.
           const spelled = value === true ? ['true', '1'] : value === false ? ['false', '0'] : [text];
-          if (spelled.some((t) => request.sent.get(field)?.has(t)) || (/(^|_)id$/.test(field) && request.pathIds.has(text))) return;
+          if (
+            spelled.some((t) => request.sent.get(field)?.has(t)) ||
+            (/(^|_)id$/.test(field) && request.pathIds.has(text))
+          )
+            return;
           // A new object: its id is the mock's to give, and it is made at the clock's time.
           if (field === 'id' && typeof value === 'number') return;
           if ((field === 'created_at' || field === 'updated_at') && text.startsWith(request.clock)) return;
@@ -311,7 +342,9 @@ for (const [name, seed] of [
           const answer = await call(endpoint.method, path, { form });
           // What was sent counts as data: each value under the last name of its parameter
           // (`module_item[title]` is `title`), and the ids of the path under any name.
-          const sent = heldValues(Object.fromEntries(Object.entries(form).map(([k, v]) => [/(\w+)\]?(\[\])?$/.exec(k)?.[1] ?? k, v])));
+          const sent = heldValues(
+            Object.fromEntries(Object.entries(form).map(([k, v]) => [/(\w+)\]?(\[\])?$/.exec(k)?.[1] ?? k, v])),
+          );
           const pathIds = new Set(path.split('/').filter((segment) => /^\d+$/.test(segment)));
           assert.equal(answer.status, 200, `${id}: ${JSON.stringify(answer.body)}`);
           check(id, endpoint.returns, answer.body, { sent, pathIds, clock: mock.state.now().slice(0, 16) });

@@ -74,7 +74,9 @@ function bindingsFor(id: string, template: string): Record<string, string> {
 function fill(template: string, b: Record<string, string>): string {
   return template
     .replace(/\{\*?(\w+)\}/g, (_, name: string) =>
-      name === 'full_path' ? b[name].split('/').map(encodeURIComponent).join('/') : encodeURIComponent(b[name] ?? `missing-${name}`),
+      name === 'full_path'
+        ? b[name].split('/').map(encodeURIComponent).join('/')
+        : encodeURIComponent(b[name] ?? `missing-${name}`),
     )
     .replace(/\/$/, '');
 }
@@ -83,7 +85,8 @@ const QUERIES: Record<string, string> = {
   'modules.list': '?include[]=items&include[]=content_details',
   'modules.show': '?include[]=items&include[]=content_details',
   'external_tools.sessionless_launch': '?id=17',
-  'appointment_groups.list': '?scope=manageable&include[]=appointments&include[]=participant_count&include[]=reserved_times',
+  'appointment_groups.list':
+    '?scope=manageable&include[]=appointments&include[]=participant_count&include[]=reserved_times',
   'submissions.list_for_students': '?student_ids[]=all',
   'outcome_results.list': '?include[]=users&include[]=outcomes&include[]=alignments',
   'outcome_rollups.list': '?include[]=users&include[]=courses',
@@ -113,17 +116,31 @@ export const CREATES: [string, string, Record<string, string | string[]>, unknow
   [
     'module_items.create',
     '/api/v1/courses/42/modules/7/items',
-    { 'module_item[type]': 'ExternalUrl', 'module_item[title]': 'Link', 'module_item[external_url]': 'https://example.com' },
+    {
+      'module_item[type]': 'ExternalUrl',
+      'module_item[title]': 'Link',
+      'module_item[external_url]': 'https://example.com',
+    },
   ],
   [
     'external_tools.create',
     '/api/v1/courses/42/external_tools',
-    { name: 'Tool', privacy_level: 'public', consumer_key: 'k', shared_secret: 's', url: 'https://tool.example.com/launch' },
+    {
+      name: 'Tool',
+      privacy_level: 'public',
+      consumer_key: 'k',
+      shared_secret: 's',
+      url: 'https://tool.example.com/launch',
+    },
   ],
   [
     'appointment_groups.create',
     '/api/v1/appointment_groups',
-    { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'Advising', 'appointment_group[publish]': 'true' },
+    {
+      'appointment_group[context_codes][]': 'course_42',
+      'appointment_group[title]': 'Advising',
+      'appointment_group[publish]': 'true',
+    },
   ],
   ['folders.create', '/api/v1/courses/42/folders', { name: 'exams' }],
   ['folders.copy_file', '/api/v1/folders/302/copy_file', { source_file_id: '4411' }],
@@ -131,7 +148,12 @@ export const CREATES: [string, string, Record<string, string | string[]>, unknow
   [
     'roles.create',
     '/api/v1/accounts/1/roles',
-    { label: 'Proctor', base_role_type: 'TaEnrollment', 'permissions[manage_grades][explicit]': '1', 'permissions[manage_grades][enabled]': '1' },
+    {
+      label: 'Proctor',
+      base_role_type: 'TaEnrollment',
+      'permissions[manage_grades][explicit]': '1',
+      'permissions[manage_grades][enabled]': '1',
+    },
   ],
   ['quiz_submissions.create', '/api/v1/courses/42/quizzes/55/submissions', {}],
   [
@@ -159,10 +181,18 @@ export const CREATES: [string, string, Record<string, string | string[]>, unknow
       'subscription[TransportType]': 'https',
     },
   ],
-  ['custom_gradebook_column_data.update', '/api/v1/courses/42/custom_gradebook_columns/70/data/1002', { 'column_data[content]': 'Needs follow-up' }],
+  [
+    'custom_gradebook_column_data.update',
+    '/api/v1/courses/42/custom_gradebook_columns/70/data/1002',
+    { 'column_data[content]': 'Needs follow-up' },
+  ],
   [
     'grading_periods.update',
     '/api/v1/courses/42/grading_periods/5',
-    { 'grading_periods[][start_date]': '2026-08-24', 'grading_periods[][end_date]': '2026-10-16', 'grading_periods[][weight]': '40' },
+    {
+      'grading_periods[][start_date]': '2026-08-24',
+      'grading_periods[][end_date]': '2026-10-16',
+      'grading_periods[][weight]': '40',
+    },
   ],
 ];

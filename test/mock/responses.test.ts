@@ -27,7 +27,9 @@ test('every GET endpoint answers with its documented resource', () =>
         returns?.endsWith('[]') &&
         Array.isArray(answer.body) &&
         answer.body.length === 0 &&
-        !['appointment_groups.groups', 'appointment_groups.next_appointment', 'gradebook_history.submissions'].includes(id)
+        !['appointment_groups.groups', 'appointment_groups.next_appointment', 'gradebook_history.submissions'].includes(
+          id,
+        )
       ) {
         problems.push(`${id} ${url}: an empty list (the seed should give it something to show)`);
       }
@@ -48,7 +50,8 @@ test('creates and updates answer with their documented resource', () =>
         problems.push(`${id}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
         continue;
       }
-      for (const i of checkResponse(catalog, endpoint.returns, answer.body).issues) problems.push(`${id}: ${i.path} ${i.code} ${i.message}`);
+      for (const i of checkResponse(catalog, endpoint.returns, answer.body).issues)
+        problems.push(`${id}: ${i.path} ${i.code} ${i.message}`);
     }
     assert.deepEqual(problems, []);
   }));

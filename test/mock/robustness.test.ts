@@ -21,9 +21,20 @@ test('many unknown parameters are answered quickly, and other clients meanwhile;
       return pairs;
     };
     const deadline = <T>(p: Promise<T>, what: string) =>
-      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within 10 s`)), 10_000).unref())]);
-    const many = deadline(call('POST', '/api/v1/courses/42/modules', { form: form(50_000) }), 'the form of 50,000 parameters');
-    const tooMany = deadline(call('POST', '/api/v1/courses/42/modules', { form: form(MAX_PARAMETERS + 50_000) }), 'the form over the limit');
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`${what}: no answer within 10 s`)), 10_000).unref(),
+        ),
+      ]);
+    const many = deadline(
+      call('POST', '/api/v1/courses/42/modules', { form: form(50_000) }),
+      'the form of 50,000 parameters',
+    );
+    const tooMany = deadline(
+      call('POST', '/api/v1/courses/42/modules', { form: form(MAX_PARAMETERS + 50_000) }),
+      'the form over the limit',
+    );
     const other = deadline(call('GET', '/api/v1/courses/42/modules/7'), 'the concurrent GET');
     const [manyAnswer, tooManyAnswer, otherAnswer] = await Promise.all([many, tooMany, other]);
     assert.equal(manyAnswer.status, 200);
@@ -34,7 +45,9 @@ test('many unknown parameters are answered quickly, and other clients meanwhile;
 
 test('a JSON body of too many parameters is a 400 too, refused before it is spelled out as pairs', () =>
   withMock(async (call) => {
-    const tooMany = await call('POST', '/api/v1/courses/42/modules', { json: { module: { name: 'x' }, a: new Array(MAX_PARAMETERS + 10).fill(0) } });
+    const tooMany = await call('POST', '/api/v1/courses/42/modules', {
+      json: { module: { name: 'x' }, a: new Array(MAX_PARAMETERS + 10).fill(0) },
+    });
     assert.equal(tooMany.status, 400);
     assert.equal(errorsOf(tooMany)[0].code, 'too-many-parameters');
     // Spelling a 10 MB body out first took seconds and a gigabyte: flatten stops past its limit.
@@ -110,7 +123,13 @@ const SHAPES: [string, string, Record<string, string>, [string, string][]][] = [
   [
     'POST',
     '/api/v1/courses/42/external_tools',
-    { name: 'Tool', privacy_level: 'public', consumer_key: 'k', shared_secret: 's', url: 'https://tool.example.com/launch' },
+    {
+      name: 'Tool',
+      privacy_level: 'public',
+      consumer_key: 'k',
+      shared_secret: 's',
+      url: 'https://tool.example.com/launch',
+    },
     [
       ['custom_fields', 'x'],
       ['course_navigation', 'x'],
@@ -133,12 +152,18 @@ test('parameters in undocumented shapes are never a 500; the handler reads only 
     for (const [method, path, form, extras] of SHAPES) {
       for (const extra of extras) {
         const pairs: [string, string][] = [...Object.entries(form), extra];
-        const answer = method === 'GET' ? await call(method, `${path}?${new URLSearchParams(pairs).toString()}`) : await call(method, path, { form: pairs });
-        if (answer.status >= 500) failures.push(`${method} ${path} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        const answer =
+          method === 'GET'
+            ? await call(method, `${path}?${new URLSearchParams(pairs).toString()}`)
+            : await call(method, path, { form: pairs });
+        if (answer.status >= 500)
+          failures.push(`${method} ${path} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
       }
     }
     assert.deepEqual(failures, []);
-    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'x', 'module[prerequisite_module_ids]': '5' } });
+    const created = await call('POST', '/api/v1/courses/42/modules', {
+      form: { 'module[name]': 'x', 'module[prerequisite_module_ids]': '5' },
+    });
     assert.equal(created.status, 200);
     assert.deepEqual((created.body as Obj).prerequisite_module_ids, []);
   }));
@@ -149,7 +174,11 @@ test('every documented array parameter sent as a scalar or an object is never a 
     const catalog = bundledCatalog();
     const creates = [
       ['modules.create', '/api/v1/courses/42/modules', { 'module[name]': 'x' }],
-      ['appointment_groups.create', '/api/v1/appointment_groups', { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' }],
+      [
+        'appointment_groups.create',
+        '/api/v1/appointment_groups',
+        { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[title]': 'A' },
+      ],
       ['quiz_questions.create', '/api/v1/courses/42/quizzes/9/questions', { 'question[question_name]': 'Q' }],
     ] as const;
     for (const [id, path, form] of creates) {
@@ -165,7 +194,8 @@ test('every documented array parameter sent as a scalar or an object is never a 
           [`${base}[x]`, '1'],
         ] as [string, string][]) {
           const answer = await call(endpoint.method, path, { form: [...Object.entries(form), extra] });
-          if (answer.status >= 500) failures.push(`${id} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
+          if (answer.status >= 500)
+            failures.push(`${id} ${extra.join('=')}: ${answer.status} ${JSON.stringify(answer.body)}`);
         }
       }
     }
@@ -205,8 +235,11 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
         const name = PROTO_NAMES[n++ % PROTO_NAMES.length];
         const other = PROTO_NAMES[(n * 7) % PROTO_NAMES.length];
         const fill = (proto: boolean) =>
-          path.template.replace(/\{\*?(\w+)\}/g, (_, p: string) => encodeURIComponent(proto ? name : Object.hasOwn(SEEDED, p) ? SEEDED[p] : '1'));
-        const segmentsOf = (p: (typeof endpoint.params)[number]) => p.parsedName.segments.map((s, i) => (p.parsedName.patternAt.has(i) ? name : s));
+          path.template.replace(/\{\*?(\w+)\}/g, (_, p: string) =>
+            encodeURIComponent(proto ? name : Object.hasOwn(SEEDED, p) ? SEEDED[p] : '1'),
+          );
+        const segmentsOf = (p: (typeof endpoint.params)[number]) =>
+          p.parsedName.segments.map((s, i) => (p.parsedName.patternAt.has(i) ? name : s));
         const written = (segments: string[]) =>
           segments[0] +
           segments
@@ -232,7 +265,9 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
               [name, other],
               [`${name}[${other}]`, name],
               [`${name}[]`, other],
-              ...endpoint.params.slice(0, 3).map((p): [string, string] => [`${p.parsedName.segments[0]}[${other}]`, name]),
+              ...endpoint.params
+                .slice(0, 3)
+                .map((p): [string, string] => [`${p.parsedName.segments[0]}[${other}]`, name]),
             ],
           ],
         ];
@@ -242,10 +277,15 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
             json !== undefined
               ? await call(endpoint.method, url, { json })
               : withQuery
-                ? await call(endpoint.method, `${url}${pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''}`)
+                ? await call(
+                    endpoint.method,
+                    `${url}${pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ''}`,
+                  )
                 : await call(endpoint.method, url, { form: pairs });
           if (answer.status >= 500)
-            failures.push(`${endpoint.id} ${endpoint.method} ${url} ${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+            failures.push(
+              `${endpoint.id} ${endpoint.method} ${url} ${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+            );
         };
         for (const [what, pairs] of variants) await send(fill(false), what, pairs);
         await send(fill(true), 'Object.prototype path values', documented);
@@ -282,7 +322,9 @@ test('Object.prototype names in path values, parameter names, bracket keys, valu
     assert.equal(role.status, 200, JSON.stringify(role.body));
     const permissions = (role.body as Obj).permissions as Record<string, Obj>;
     assert.deepEqual(
-      ['constructor', 'toString'].map((n) => (Object.hasOwn(permissions, n) ? [permissions[n].explicit, permissions[n].enabled] : n)),
+      ['constructor', 'toString'].map((n) =>
+        Object.hasOwn(permissions, n) ? [permissions[n].explicit, permissions[n].enabled] : n,
+      ),
       [
         [true, true],
         [true, false],

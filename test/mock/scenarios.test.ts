@@ -21,14 +21,20 @@ test('modules: create, add items, publish, list, delete', () =>
     const id = module.id as number;
 
     const item = await call('POST', `/api/v1/courses/42/modules/${id}/items`, {
-      form: { 'module_item[type]': 'Assignment', 'module_item[content_id]': '305', 'module_item[completion_requirement][type]': 'must_submit' },
+      form: {
+        'module_item[type]': 'Assignment',
+        'module_item[content_id]': '305',
+        'module_item[completion_requirement][type]': 'must_submit',
+      },
     });
     assert.equal(item.status, 200);
     assert.equal((item.body as Obj).title, 'Lab report 3: Osmosis');
     // No `completed` for the teacher's own view (document A, CompletionRequirement: "present only for a student caller or when student_id is given").
     assert.deepEqual((item.body as Obj).completion_requirement, { type: 'must_submit' });
 
-    const missing = await call('POST', `/api/v1/courses/42/modules/${id}/items`, { form: { 'module_item[type]': 'Discussion', 'module_item[title]': 'x' } });
+    const missing = await call('POST', `/api/v1/courses/42/modules/${id}/items`, {
+      form: { 'module_item[type]': 'Discussion', 'module_item[title]': 'x' },
+    });
     assert.equal(missing.status, 400);
     assert.equal(errorsOf(missing)[0].code, 'missing-required');
     assert.equal(errorsOf(missing)[0].parameter, 'module_item[content_id]');
@@ -57,14 +63,18 @@ test('unknown paths are 404, undocumented methods 405 with Allow', () =>
 
 test('folders: conflicting parents, create by path, resolve, root, delete needs force', () =>
   withMock(async (call) => {
-    const both = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'x', parent_folder_id: '301', parent_folder_path: 'handouts' } });
+    const both = await call('POST', '/api/v1/courses/42/folders', {
+      form: { name: 'x', parent_folder_id: '301', parent_folder_path: 'handouts' },
+    });
     assert.equal(both.status, 400);
     assert.deepEqual(
       errorsOf(both).map((e) => [e.code, e.parameter]),
       [['conflicting-parameters', 'parent_folder_path']],
     );
 
-    const made = await call('POST', '/api/v1/courses/42/folders', { form: { name: 'slides', parent_folder_path: 'lectures/week 2' } });
+    const made = await call('POST', '/api/v1/courses/42/folders', {
+      form: { name: 'slides', parent_folder_path: 'lectures/week 2' },
+    });
     assert.equal(made.status, 200);
     assert.equal((made.body as Obj).full_name, 'course files/lectures/week 2/slides');
 
@@ -92,7 +102,9 @@ test('files: rename, move and copy collide without on_duplicate', () =>
     const rename = await call('PUT', '/api/v1/files/4413', { form: { name: 'lab-safety.pdf' } });
     assert.equal(rename.status, 409);
     assert.equal(errorsOf(rename)[0].code, 'duplicate-name');
-    const renamed = await call('PUT', '/api/v1/files/4413', { form: { name: 'lab-safety.pdf', on_duplicate: 'rename' } });
+    const renamed = await call('PUT', '/api/v1/files/4413', {
+      form: { name: 'lab-safety.pdf', on_duplicate: 'rename' },
+    });
     assert.equal((renamed.body as Obj).display_name, 'lab-safety-1.pdf');
 
     const copy = await call('POST', '/api/v1/folders/301/copy_file', { form: { source_file_id: '4411' } });
@@ -103,7 +115,9 @@ test('files: rename, move and copy collide without on_duplicate', () =>
 
     const move = await call('PUT', '/api/v1/files/4411', { form: { parent_folder_id: '302' } });
     assert.equal(move.status, 409);
-    const moved = await call('PUT', '/api/v1/files/4411', { form: { parent_folder_id: '302', on_duplicate: 'overwrite' } });
+    const moved = await call('PUT', '/api/v1/files/4411', {
+      form: { parent_folder_id: '302', on_duplicate: 'overwrite' },
+    });
     assert.equal(moved.status, 200);
     assert.equal((await call('GET', `/api/v1/files/${String((copied.body as Obj).id)}`)).status, 404);
   }));
@@ -122,7 +136,9 @@ test('quiz submissions: start, complete with the validation token, update only w
     const update = { quiz_submissions: [{ attempt: sub.attempt, fudge_points: 1 }] };
     assert.equal((await call('PUT', `${base}/${String(sub.id)}`, { json: update })).status, 400);
 
-    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...code, attempt: String(sub.attempt), validation_token: 'wrong' } });
+    const badToken = await call('POST', `${base}/${String(sub.id)}/complete`, {
+      form: { ...code, attempt: String(sub.attempt), validation_token: 'wrong' },
+    });
     assert.equal(badToken.status, 403);
     const wrongAttempt = await call('POST', `${base}/${String(sub.id)}/complete`, {
       form: { ...code, attempt: '7', validation_token: String(sub.validation_token) },
@@ -171,7 +187,11 @@ test('quiz submissions: a wrong or missing access code is 403 at start and at co
       assert.equal(r.status, 403);
       assert.equal(errorsOf(r)[0].code, 'invalid-access-code');
     }
-    assert.equal((await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...complete, access_code: 'osmosis42' } })).status, 200);
+    assert.equal(
+      (await call('POST', `${base}/${String(sub.id)}/complete`, { form: { ...complete, access_code: 'osmosis42' } }))
+        .status,
+      200,
+    );
     // Quiz 55 has no access code: none is asked for.
     assert.equal((await call('POST', '/api/v1/courses/42/quizzes/55/submissions')).status, 200);
   }));
@@ -211,7 +231,10 @@ test('appointment groups: pending to active on publish, never back', () =>
       form: { 'appointment_group[context_codes][]': 'course_42', 'appointment_group[publish]': 'false' },
     });
     assert.equal(back.status, 400);
-    assert.equal(((await call('GET', `/api/v1/appointment_groups/${String(group.id)}`)).body as Obj).workflow_state, 'active');
+    assert.equal(
+      ((await call('GET', `/api/v1/appointment_groups/${String(group.id)}`)).body as Obj).workflow_state,
+      'active',
+    );
   }));
 
 test('roles: built-in roles stay, custom roles deactivate and activate', () =>
@@ -325,13 +348,21 @@ test('SIS ids, self and the root folder in paths', () =>
 
 test('bad input: invalid JSON, unknown content types, large bodies, malformed HTTP', () =>
   withMock(async (call, mock) => {
-    const invalid = await call('POST', '/api/v1/courses/42/modules', { body: '{"module":', contentType: 'application/json' });
+    const invalid = await call('POST', '/api/v1/courses/42/modules', {
+      body: '{"module":',
+      contentType: 'application/json',
+    });
     assert.equal(invalid.status, 400);
     assert.equal(errorsOf(invalid)[0].code, 'invalid-json');
-    const asJson = await call('POST', '/api/v1/courses/42/modules', { json: { module: { name: 'From JSON', position: 2 } } });
+    const asJson = await call('POST', '/api/v1/courses/42/modules', {
+      json: { module: { name: 'From JSON', position: 2 } },
+    });
     assert.equal(asJson.status, 200);
     assert.equal((asJson.body as Obj).name, 'From JSON');
-    assert.equal((await call('POST', '/api/v1/courses/42/modules', { body: '<xml/>', contentType: 'application/xml' })).status, 415);
+    assert.equal(
+      (await call('POST', '/api/v1/courses/42/modules', { body: '<xml/>', contentType: 'application/xml' })).status,
+      415,
+    );
     const large = await call('POST', '/api/v1/courses/42/modules', {
       body: 'a'.repeat(10 * 1024 * 1024 + 10),
       contentType: 'application/x-www-form-urlencoded',
@@ -350,7 +381,8 @@ test('bad input: invalid JSON, unknown content types, large bodies, malformed HT
 
 test('planner notes: start_date and end_date are instants (offsets, the basic form); a date alone as end_date takes its whole day', () =>
   withMock(async (call) => {
-    const titles = async (query: string) => ((await call('GET', `/api/v1/planner_notes?${query}`)).body as Obj[]).map((n) => n.title);
+    const titles = async (query: string) =>
+      ((await call('GET', `/api/v1/planner_notes?${query}`)).body as Obj[]).map((n) => n.title);
     // Seeded: 'Order microscope slides' on 2026-09-08T12:00:00Z, 'Grade lab report 1' on 2026-09-13T17:00:00Z.
     assert.deepEqual(await titles('start_date=2026-09-13T18:00:00%2B02:00'), ['Grade lab report 1']);
     assert.deepEqual(await titles('start_date=2026-09-13T20:00:00%2B02:00'), []);
@@ -376,7 +408,9 @@ test('a 404 names the missing id once', () =>
       const message = errorsOf(r)[0]?.message ?? '';
       seen.push(`${path} ${r.status} ${errorsOf(r)[0]?.code} ids:${message.split('999').length - 1}`);
     }
-    const note = await call('POST', '/api/v1/planner_notes', { form: { title: 'x', todo_date: '2026-09-20', course_id: '999' } });
+    const note = await call('POST', '/api/v1/planner_notes', {
+      form: { title: 'x', todo_date: '2026-09-20', course_id: '999' },
+    });
     seen.push(`planner note ${note.status} ids:${(errorsOf(note)[0]?.message ?? '').split('999').length - 1}`);
     assert.deepEqual(seen, [...paths.map((p) => `${p} 404 not-found ids:1`), 'planner note 404 ids:1']);
   }));
@@ -390,8 +424,12 @@ test('modules: state only for a student view; a module placed at an occupied pos
     assert.equal(typeof studentView.state, 'string');
 
     const positions = async () =>
-      Object.fromEntries(((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]));
-    const created = await call('POST', '/api/v1/courses/42/modules', { form: { 'module[name]': 'Inserted', 'module[position]': '3' } });
+      Object.fromEntries(
+        ((await call('GET', '/api/v1/courses/42/modules?per_page=100')).body as Obj[]).map((m) => [m.id, m.position]),
+      );
+    const created = await call('POST', '/api/v1/courses/42/modules', {
+      form: { 'module[name]': 'Inserted', 'module[position]': '3' },
+    });
     const id = (created.body as Obj).id as number;
     assert.equal((created.body as Obj).position, 3);
     assert.deepEqual(await positions(), { 5: 1, 6: 2, [id]: 3, 7: 4, 8: 5, 9: 6, 12: 7 });
@@ -470,10 +508,20 @@ const CHARSET_CASES: [string, Buffer, number, string?][] = [
   ['application/x-www-form-urlencoded; charset=ISO-8859-1', Buffer.from('module[name]=Caf%E9'), 200, 'Café'],
   ['application/x-www-form-urlencoded; charset=latin1', Buffer.from('module[name]=Caf%E9+cr%E8me'), 200, 'Café crème'],
   ['application/x-www-form-urlencoded; charset=windows-1252', Buffer.from('module[name]=%80+5'), 200, '€ 5'],
-  ['application/x-www-form-urlencoded; charset="iso-8859-1"', Buffer.from([...Buffer.from('module[name]=Caf'), 0xe9]), 200, 'Café'],
+  [
+    'application/x-www-form-urlencoded; charset="iso-8859-1"',
+    Buffer.from([...Buffer.from('module[name]=Caf'), 0xe9]),
+    200,
+    'Café',
+  ],
   ['application/x-www-form-urlencoded; charset=UTF-8', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
   ['application/x-www-form-urlencoded', Buffer.from('module[name]=Caf%C3%A9'), 200, 'Café'],
-  ['application/json; charset=ISO-8859-1', Buffer.from([...Buffer.from('{"module":{"name":"Caf'), 0xe9, ...Buffer.from('"}}')]), 200, 'Café'],
+  [
+    'application/json; charset=ISO-8859-1',
+    Buffer.from([...Buffer.from('{"module":{"name":"Caf'), 0xe9, ...Buffer.from('"}}')]),
+    200,
+    'Café',
+  ],
   ['application/x-www-form-urlencoded; charset=klingon', Buffer.from('module[name]=x'), 415],
   ['application/x-www-form-urlencoded; charset=utf-16le', Buffer.from('module[name]=x', 'utf16le'), 415],
 ];

@@ -64,7 +64,9 @@ test('the header is ASCII (other characters as JSON escapes), each warning once,
 
 test('violationsHeader: a name longer than 200 characters is cut; nothing at all is no header', () => {
   assert.equal(violationsHeader([]), undefined);
-  const long = JSON.parse(violationsHeader([{ code: 'unknown-parameter', parameter: 'x'.repeat(5000) }]) ?? '') as Entry[];
+  const long = JSON.parse(
+    violationsHeader([{ code: 'unknown-parameter', parameter: 'x'.repeat(5000) }]) ?? '',
+  ) as Entry[];
   assert.equal(long[0].parameter?.length, 200);
   assert.ok(long[0].parameter?.endsWith('...'));
   const paths = JSON.parse(violationsHeader([{ code: 'undocumented-field', path: '$[0].x' }]) ?? '') as Entry[];
@@ -86,16 +88,22 @@ test('a parameter the docs say is ignored in this request is warned about and ig
     assert.equal(created.status, 200);
     assert.deepEqual(
       (warningsOf(created) ?? []).map((w) => `${w.code} ${w.parameter}`).sort(),
-      ['module_item[external_url]', 'module_item[new_tab]', 'module_item[page_url]'].map((p) => `ignored-parameter ${p}`),
+      ['module_item[external_url]', 'module_item[new_tab]', 'module_item[page_url]'].map(
+        (p) => `ignored-parameter ${p}`,
+      ),
     );
     const item = created.body as Obj;
     assert.equal(item.type, 'Assignment');
-    for (const field of ['page_url', 'external_url', 'new_tab']) assert.equal(field in item, false, `${field} was ignored`);
+    for (const field of ['page_url', 'external_url', 'new_tab'])
+      assert.equal(field in item, false, `${field} was ignored`);
     const shown = (await call('GET', `/api/v1/courses/42/modules/7/items/${String(item.id)}`)).body as Obj;
-    for (const field of ['page_url', 'external_url', 'new_tab']) assert.equal(field in shown, false, `${field} was not stored`);
+    for (const field of ['page_url', 'external_url', 'new_tab'])
+      assert.equal(field in shown, false, `${field} was not stored`);
 
     // The same parameters where they apply are kept.
-    const page = await call('POST', '/api/v1/courses/42/modules/7/items', { form: { 'module_item[type]': 'Page', 'module_item[page_url]': 'intro' } });
+    const page = await call('POST', '/api/v1/courses/42/modules/7/items', {
+      form: { 'module_item[type]': 'Page', 'module_item[page_url]': 'intro' },
+    });
     assert.equal(page.status, 200);
     assert.equal(warningsOf(page), undefined);
     assert.equal((page.body as Obj).page_url, 'intro');
@@ -105,7 +113,9 @@ test('the request log gets one entry a request: method, path and the names of th
   const entries: RequestLogEntry[] = [];
   await withMock(
     async (call) => {
-      await call('GET', '/api/v1/courses/42/modules?access_token=secret-in-query&zz=1&zz=2', { token: 'secret-in-header' });
+      await call('GET', '/api/v1/courses/42/modules?access_token=secret-in-query&zz=1&zz=2', {
+        token: 'secret-in-header',
+      });
       await call('GET', '/api/v1/courses/42/modulez');
       await call('GET', '/api/v1/courses/42/modules', { token: null });
     },

@@ -9,7 +9,14 @@ import { tempDir } from '../helpers';
 async function proxy(argv: string[]) {
   let stderr = '';
   let stdout = '';
-  const io: Io = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: () => '', isTTY: false, env: {}, cwd: tempDir('proxy') };
+  const io: Io = {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    readStdin: () => '',
+    isTTY: false,
+    env: {},
+    cwd: tempDir('proxy'),
+  };
   return { code: await run(argv, io), stderr, stdout };
 }
 
@@ -17,7 +24,11 @@ const BAD: [string, string[], RegExp][] = [
   ['no --target', [], /--target is required/],
   ['a target that is no URL', ['--target', 'lms.example.edu'], /must be an http or https URL/],
   ['a target of another scheme', ['--target', 'ftp://lms.example.edu'], /http or https URL, not ftp:/],
-  ['a target with a password in it', ['--target', 'https://me:hunter2-secret@lms.example.edu'], /must not hold a user name or password/],
+  [
+    'a target with a password in it',
+    ['--target', 'https://me:hunter2-secret@lms.example.edu'],
+    /must not hold a user name or password/,
+  ],
   ['a target with a query', ['--target', 'https://lms.example.edu/?a=1'], /must not have a query/],
   ['a port that is none', ['--target', 'http://127.0.0.1:4010', '--port', '70000'], /--port must be a port number/],
   ['an unknown option', ['--target', 'http://127.0.0.1:4010', '--stric'], /unknown option --stric/],
@@ -27,7 +38,11 @@ const BAD: [string, string[], RegExp][] = [
     ['--target', 'http://127.0.0.1:4010', '--report', join('no', 'such', 'folder', 'r.jsonl')],
     /cannot write the report/,
   ],
-  ['--target twice', ['--target', 'http://127.0.0.1:4010', '--target', 'http://127.0.0.1:4011'], /given more than once/],
+  [
+    '--target twice',
+    ['--target', 'http://127.0.0.1:4010', '--target', 'http://127.0.0.1:4011'],
+    /given more than once/,
+  ],
 ];
 
 for (const [what, argv, message] of BAD) {

@@ -11,9 +11,18 @@ import { gzipSync } from 'node:zlib';
 import { startMock } from '../../server/src/mock/index';
 import { call, startTarget, until, violationsOf, withProxy } from './proxyHarness';
 
-const json = (res: import('node:http').ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
+const json = (
+  res: import('node:http').ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+) => {
   const text = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 };
 
@@ -34,10 +43,24 @@ test('through the mock: a clean exchange is the target answer unchanged, without
 
       await until(() => records.length === 2);
       assert.deepEqual(
-        records.map((r) => [r.method, r.target, r.status, r.endpoint, r.forwarded, r.violations.map((v) => `${v.in} ${v.severity} ${v.code} ${v.parameter}`)]),
+        records.map((r) => [
+          r.method,
+          r.target,
+          r.status,
+          r.endpoint,
+          r.forwarded,
+          r.violations.map((v) => `${v.in} ${v.severity} ${v.code} ${v.parameter}`),
+        ]),
         [
           ['GET', '/api/v1/courses/42/modules/7', 200, 'modules.show', true, []],
-          ['GET', '/api/v1/courses/42/modules?include[]&zz', 200, 'modules.list', true, ['request warning unknown-parameter zz']],
+          [
+            'GET',
+            '/api/v1/courses/42/modules?include[]&zz',
+            200,
+            'modules.list',
+            true,
+            ['request warning unknown-parameter zz'],
+          ],
         ],
       );
     });
@@ -51,7 +74,11 @@ test('a JSON response is checked by the typed schemas: a field of another type a
   const target = await startTarget((req, res) => {
     if (req.url?.startsWith('/gz')) {
       const body = gzipSync(JSON.stringify(modules));
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+        'Content-Length': body.length,
+      });
       res.end(body);
       return;
     }
@@ -76,13 +103,20 @@ test('a JSON response is checked by the typed schemas: a field of another type a
 test('strict: a request with errors gets 400 with the checker errors and is not forwarded; without strict it is forwarded, with the errors in the header', async () => {
   const target = await startTarget((_req, res) => json(res, 200, { id: 1, name: 'x' }));
   try {
-    const bad = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'module[name][]=x' };
+    const bad = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'module[name][]=x',
+    };
     await withProxy(
       target.url,
       async (proxy, records) => {
         const r = await call(`${proxy.url}/api/v1/courses/42/modules`, bad);
         assert.equal(r.status, 400);
-        const body = JSON.parse(r.text) as { errors: { code: string; parameter?: string }[]; warnings?: { code: string }[] };
+        const body = JSON.parse(r.text) as {
+          errors: { code: string; parameter?: string }[];
+          warnings?: { code: string }[];
+        };
         assert.deepEqual(
           body.errors.map((e) => `${e.code} ${e.parameter}`),
           ['missing-required module[name]'],
@@ -129,7 +163,9 @@ test('the client Authorization goes to the target as sent, and is in no record, 
         assert.ok(ours.includes('invalid-enum'), ours);
         assert.equal(ours.includes(token), false, ours);
         const basic = Buffer.from(`user:${token}`).toString('base64');
-        await call(`${proxy.url}/api/v1/courses/42/modules?include[]=${token}`, { headers: { Authorization: `Basic ${basic}` } });
+        await call(`${proxy.url}/api/v1/courses/42/modules?include[]=${token}`, {
+          headers: { Authorization: `Basic ${basic}` },
+        });
         await until(() => lines.length === 2);
         for (const line of lines) {
           assert.equal(line.includes(token), false, line);
@@ -147,17 +183,23 @@ test('the client Authorization goes to the target as sent, and is in no record, 
 test('redirects are passed back, never followed: the Authorization reaches no other origin; a Location on the target is rewritten to the proxy', async () => {
   const elsewhere = await startTarget((_req, res) => json(res, 200, []));
   const target = await startTarget((req, res) => {
-    const location = req.url?.includes('away') ? `${elsewhere.url}/api/v1/courses` : `http://127.0.0.1:${target.port}/api/v1/courses/42?x=1`;
+    const location = req.url?.includes('away')
+      ? `${elsewhere.url}/api/v1/courses`
+      : `http://127.0.0.1:${target.port}/api/v1/courses/42?x=1`;
     res.writeHead(302, { Location: location, 'Content-Length': 0 });
     res.end();
   });
   try {
     await withProxy(target.url, async (proxy) => {
-      const away = await call(`${proxy.url}/api/v1/courses/42/modules?away=1`, { headers: { Authorization: 'Bearer abcdefgh' } });
+      const away = await call(`${proxy.url}/api/v1/courses/42/modules?away=1`, {
+        headers: { Authorization: 'Bearer abcdefgh' },
+      });
       assert.equal(away.status, 302);
       assert.equal(away.headers.location, `${elsewhere.url}/api/v1/courses`);
       assert.equal(elsewhere.received.length, 0);
-      const home = await call(`${proxy.url}/api/v1/courses/42/modules`, { headers: { Authorization: 'Bearer abcdefgh' } });
+      const home = await call(`${proxy.url}/api/v1/courses/42/modules`, {
+        headers: { Authorization: 'Bearer abcdefgh' },
+      });
       assert.equal(home.headers.location, `${proxy.url}/api/v1/courses/42?x=1`);
     });
   } finally {
@@ -198,12 +240,17 @@ test('hop-by-hop headers stay at their hop in both directions; end-to-end ones p
       });
       assert.equal(r.status, 200);
       const sent = target.received[0].headers;
-      for (const name of ['x-hop', 'keep-alive', 'te', 'proxy-authorization']) assert.equal(sent[name], undefined, name);
+      for (const name of ['x-hop', 'keep-alive', 'te', 'proxy-authorization'])
+        assert.equal(sent[name], undefined, name);
       assert.equal(sent['x-end-to-end'], 'there');
       assert.equal(sent.host, `127.0.0.1:${target.port}`);
       assert.match(String(sent.via), /^1\.1 lpreq-[0-9a-f]+$/);
       for (const name of ['x-hop-back', 'proxy-authenticate']) assert.equal(r.headers[name], undefined, name);
-      assert.notEqual(r.headers['keep-alive'], 'timeout=1', 'the keep-alive of the target connection is not the client one');
+      assert.notEqual(
+        r.headers['keep-alive'],
+        'timeout=1',
+        'the keep-alive of the target connection is not the client one',
+      );
       assert.equal(r.headers['x-end-to-end'], 'back');
       assert.deepEqual(r.headers['set-cookie'], ['a=1', 'b=2']);
     });

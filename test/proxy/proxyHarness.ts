@@ -1,5 +1,12 @@
 /** Test harness of the proxy: a target server of the test's own on 127.0.0.1, the proxy in front of it, and a raw HTTP client. */
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startProxy, type ExchangeRecord, type ProxyOptions, type RunningProxy } from '../../server/src/proxy/index';
 
@@ -19,7 +26,13 @@ export async function startTarget(
   const received: Target['received'] = [];
   const server = createServer((req, res) => {
     if (options.stream) {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.alloc(0) });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body: Buffer.alloc(0),
+      });
       handler(req, res, Buffer.alloc(0));
       return;
     }
@@ -27,7 +40,13 @@ export async function startTarget(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body,
+      });
       handler(req, res, body);
     });
   });
@@ -53,7 +72,10 @@ export interface Exchange {
 }
 
 /** One request with node:http (which, unlike fetch, sends hop-by-hop headers as given). */
-export function call(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string | Buffer } = {}): Promise<Exchange> {
+export function call(
+  url: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: string | Buffer } = {},
+): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -83,7 +105,12 @@ export async function withProxy(
   options: Omit<ProxyOptions, 'target'> = {},
 ): Promise<void> {
   const records: ExchangeRecord[] = [];
-  const proxy = await startProxy({ port: 0, ...options, target, onExchange: (r) => (records.push(r), options.onExchange?.(r)) });
+  const proxy = await startProxy({
+    port: 0,
+    ...options,
+    target,
+    onExchange: (r) => (records.push(r), options.onExchange?.(r)),
+  });
   try {
     await fn(proxy, records);
   } finally {

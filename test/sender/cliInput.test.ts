@@ -17,7 +17,10 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202e]
 let api: TestServer;
 let dir: string;
 
-async function send(args: string[], ask?: (q: string) => string | undefined): Promise<{ code: number; stdout: string; stderr: string; questions: string[] }> {
+async function send(
+  args: string[],
+  ask?: (q: string) => string | undefined,
+): Promise<{ code: number; stdout: string; stderr: string; questions: string[] }> {
   let stdout = '';
   let stderr = '';
   const questions: string[] = [];
@@ -41,7 +44,10 @@ async function send(args: string[], ask?: (q: string) => string | undefined): Pr
 before(async () => {
   api = await startServer((_req, res) => {
     // A hostile or broken server: escape sequences in a header value and in a text body.
-    res.writeHead(200, { 'content-type': 'text/plain', 'x-note': Buffer.from('a\u009b2Jb', 'latin1').toString('latin1') });
+    res.writeHead(200, {
+      'content-type': 'text/plain',
+      'x-note': Buffer.from('a\u009b2Jb', 'latin1').toString('latin1'),
+    });
     res.end('line one\r\n\u001b]0;pwned\u0007\u001b[2J\rover\u202eline two\n\ttabbed\n');
   });
   dir = tempDir('send-input');
@@ -83,7 +89,10 @@ test('control characters of a response are printed escaped; line breaks and tabs
 });
 
 test("a prompt's question and the messages on standard error carry no raw control character", async () => {
-  writeFileSync(join(dir, 'prompt.lpreq'), '# @name p\u001b[5m\n# @prompt id the \u001b]0;x\u0007 id\nGET {{base_url}}/x/{{id}}\n');
+  writeFileSync(
+    join(dir, 'prompt.lpreq'),
+    '# @name p\u001b[5m\n# @prompt id the \u001b]0;x\u0007 id\nGET {{base_url}}/x/{{id}}\n',
+  );
   const asked = await send(['prompt.lpreq'], () => undefined);
   assert.equal(asked.questions.length, 1);
   assert.doesNotMatch(asked.questions[0], RAW_CONTROL);

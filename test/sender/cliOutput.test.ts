@@ -15,7 +15,10 @@ const TOKEN = 'out-token-0123456789';
 let api: TestServer;
 let dir: string;
 
-async function send(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function send(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runSend([...args, '--no-history'], {
@@ -53,13 +56,18 @@ before(async () => {
         return res.end('{"id":9007199254740993,"name":"big","n":12345678901234567890123,"list":[18014398509481985]}');
       case '/big-pages': {
         const page = Number(url.searchParams.get('page') ?? '1');
-        res.writeHead(200, { 'content-type': 'application/json', ...(page < 2 ? { link: `<${api.origin}/big-pages?page=2>; rel="next"` } : {}) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(page < 2 ? { link: `<${api.origin}/big-pages?page=2>; rel="next"` } : {}),
+        });
         return res.end(`[{"id":900719925474099${page * 2 + 1}}]`);
       }
       case '/two-kb':
         return json(res, 200, { text: 'x'.repeat(2048) });
       case '/private':
-        return auth ? json(res, 200, { ok: true }) : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
+        return auth
+          ? json(res, 200, { ok: true })
+          : json(res, 401, { errors: [{ message: 'send Authorization: Bearer <token>' }] });
       default:
         return json(res, 404, { errors: [{ message: 'nothing here' }] });
     }
@@ -106,7 +114,10 @@ test('text output shows each redirect followed, up to the URL that answered', as
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split('\n');
   const at = lines.findIndex((l) => l.startsWith('GET '));
-  assert.deepEqual(lines.slice(at + 1, at + 3), [`-> 302 to ${api.origin}/moved-again`, `-> 307 to ${api.origin}/echo`]);
+  assert.deepEqual(lines.slice(at + 1, at + 3), [
+    `-> 302 to ${api.origin}/moved-again`,
+    `-> 307 to ${api.origin}/echo`,
+  ]);
   assert.match(lines[at + 3], /^HTTP 200/);
 });
 
@@ -130,7 +141,9 @@ test('a line about sending is true: a dependency that never left, a request stop
   );
   // A checker error, and a prompt nobody answers: nothing is sent, and nothing says it was.
   const before = api.received.length;
-  const p = await send([file('env', 'prompt.lpreq', '# @prompt course\nGET /echo?c={{course}}&per_page=x\n')], { LPREQ_TOKEN: TOKEN });
+  const p = await send([file('env', 'prompt.lpreq', '# @prompt course\nGET /echo?c={{course}}&per_page=x\n')], {
+    LPREQ_TOKEN: TOKEN,
+  });
   assert.equal(p.code, 1);
   assert.equal(api.received.length, before);
   assert.doesNotMatch(p.stdout + p.stderr, /\bsent (with|anyway)\b/);
@@ -146,12 +159,20 @@ test('integers beyond 2^53 stay as the server wrote them: printed, in JSON outpu
   assert.match(text.stdout, /"id": 9007199254740993,/);
   assert.match(text.stdout, /"n": 12345678901234567890123,/);
   const json = await send([path, '--name', 'big', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
-  assert.match(json.stdout, /"body":\{"id":9007199254740993,"name":"big","n":12345678901234567890123,"list":\[18014398509481985\]\}/);
+  assert.match(
+    json.stdout,
+    /"body":\{"id":9007199254740993,"name":"big","n":12345678901234567890123,"list":\[18014398509481985\]\}/,
+  );
   assert.equal((JSON.parse(json.stdout) as { status: number }).status, 200);
   const chained = await send([path, '--name', 'next', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   assert.equal(chained.code, 0, chained.stdout);
-  assert.equal(new URL(api.received.at(-1)?.url ?? '', api.origin).search, '?id=9007199254740993&list=%5B18014398509481985%5D');
-  const pages = await send([file('env', 'pages.lpreq', 'GET /big-pages\n'), '--all-pages', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
+  assert.equal(
+    new URL(api.received.at(-1)?.url ?? '', api.origin).search,
+    '?id=9007199254740993&list=%5B18014398509481985%5D',
+  );
+  const pages = await send([file('env', 'pages.lpreq', 'GET /big-pages\n'), '--all-pages', '--format', 'json'], {
+    LPREQ_TOKEN: TOKEN,
+  });
   assert.match(pages.stdout, /"body":\[\{"id":9007199254740993\},\{"id":9007199254740995\}\]/);
 });
 
@@ -174,7 +195,10 @@ test('a token shorter than 4 characters is refused; a short secret is still mask
   // A short secret prompt answer: masked after Bearer, as a whole header value and as a whole JSON string.
   const { scrubSecrets } = await import('../../server/src/sender/secrets');
   const text = 'authorization: Bearer q7z\nx-key: q7z\n{"password":"q7z","note":"q7zq7z"}';
-  assert.equal(scrubSecrets(text, [short]), 'authorization: Bearer ***\nx-key: ***\n{"password":"***","note":"q7zq7z"}');
+  assert.equal(
+    scrubSecrets(text, [short]),
+    'authorization: Bearer ***\nx-key: ***\n{"password":"***","note":"q7zq7z"}',
+  );
 });
 
 test('--max-body-size: the body limit of the editor setting, in bytes or with a unit; documented in --help', async () => {

@@ -12,8 +12,14 @@ const CASES: [string, string][] = [
   ['{{$processEnv LPREQ_TOKEN}} in the path', 'GET /api/v1/courses/{{$processEnv LPREQ_TOKEN}}/modules\n'],
   ['{{token}} in a header value', 'GET /api/v1/courses/1/modules\nX-Api-Key: key {{token}}\n'],
   ['{{token}} in a header name', 'GET /api/v1/courses/1/modules\nX-{{token}}: 1\n'],
-  ['{{token}} in a JSON body', 'POST /api/v1/courses/1/modules\nContent-Type: application/json\n\n{"module": {"name": "{{token}}"}}\n'],
-  ['a secret prompt answer in a form body', '# @prompt password\nPOST /api/v1/courses/1/modules\n\nmodule[name] = {{password}}\n'],
+  [
+    '{{token}} in a JSON body',
+    'POST /api/v1/courses/1/modules\nContent-Type: application/json\n\n{"module": {"name": "{{token}}"}}\n',
+  ],
+  [
+    'a secret prompt answer in a form body',
+    '# @prompt password\nPOST /api/v1/courses/1/modules\n\nmodule[name] = {{password}}\n',
+  ],
   ['a secret prompt answer in a header', '# @prompt password\nGET /api/v1/courses/1/modules\nX-Pass: {{password}}\n'],
   ["another environment's token through $dotenv", 'GET /api/v1/courses/1/modules?t={{$dotenv PROD_API_TOKEN}}\n'],
 ];
@@ -22,14 +28,17 @@ for (const [label, text] of CASES) {
   test(`Copy as cURL without the token writes no secret: ${label}`, () => {
     const r = prepared(text);
     const command = toCurl(r.request, { token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
-    for (const secret of [TOKEN, PROD_TOKEN, ANSWER]) assert.ok(!carriesSecret(command, [secret]), `${secret} in ${command}`);
+    for (const secret of [TOKEN, PROD_TOKEN, ANSWER])
+      assert.ok(!carriesSecret(command, [secret]), `${secret} in ${command}`);
     // The token's own place reads $LPREQ_TOKEN when the command runs.
     if (text.includes('{{token}}') || text.includes('LPREQ_TOKEN')) assert.match(command, /\$LPREQ_TOKEN/);
   });
 }
 
 test('only Copy as cURL with the token writes it', () => {
-  const r = prepared('POST /api/v1/courses/1/modules\nX-Api-Key: {{token}}\nContent-Type: application/json\n\n{"t": "{{token}}"}\n');
+  const r = prepared(
+    'POST /api/v1/courses/1/modules\nX-Api-Key: {{token}}\nContent-Type: application/json\n\n{"t": "{{token}}"}\n',
+  );
   const command = toCurl(r.request, { includeToken: true, token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
   assert.ok(command.includes(`'X-Api-Key: ${TOKEN}'`), command);
   assert.ok(command.includes(`'Authorization: Bearer ${TOKEN}'`), command);
@@ -50,7 +59,12 @@ test('the command is one option a line, each line but the last continued with a 
 });
 
 test("the environment's $tls becomes curl's options where the sender uses it: https to base_url's origin", () => {
-  const tls = { rejectUnauthorized: false, ca: '/certs/staging ca.pem', cert: '/certs/client.pem', key: '/certs/client.key' };
+  const tls = {
+    rejectUnauthorized: false,
+    ca: '/certs/staging ca.pem',
+    cert: '/certs/client.pem',
+    key: '/certs/client.key',
+  };
   const staging = { environments: { staging: { base_url: 'https://staging.example.edu' } }, selected: 'staging' };
   const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, { environments: staging, system });
   assert.ok(r.ok);

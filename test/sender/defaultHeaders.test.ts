@@ -24,18 +24,25 @@ after(async () => {
 const environments = (base: string) => ({
   environments: { local: { base_url: base, course: '42' } },
   selected: 'local',
-  options: { local: { defaultHeaders: [['X-Env', 'from-env'] as [string, string], ['Accept', 'text/csv'] as [string, string]] } },
+  options: {
+    local: { defaultHeaders: [['X-Env', 'from-env'] as [string, string], ['Accept', 'text/csv'] as [string, string]] },
+  },
 });
 
 test('the request wins, then the environment, then the setting; values use variables; lpreq adds its Accept only when none is set', () => {
-  const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{course}}/modules\nX-Req: mine\nx-setting: request\n'), 0, {
-    environments: environments('http://127.0.0.1:4010'),
-    defaultHeaders: [
-      ['X-Env', 'from-setting'],
-      ['X-Setting', 'setting'],
-      ['X-Course', 'course {{course}}'],
-    ],
-  });
+  const r = prepareRequest(
+    testChecker(),
+    doc('GET /api/v1/courses/{{course}}/modules\nX-Req: mine\nx-setting: request\n'),
+    0,
+    {
+      environments: environments('http://127.0.0.1:4010'),
+      defaultHeaders: [
+        ['X-Env', 'from-setting'],
+        ['X-Setting', 'setting'],
+        ['X-Course', 'course {{course}}'],
+      ],
+    },
+  );
   assert.ok(r.ok, r.ok ? '' : r.error);
   const headers = new Map(r.request.headers.map(([n, v]) => [n.toLowerCase(), v]));
   assert.equal(headers.get('x-req'), 'mine');
@@ -47,7 +54,9 @@ test('the request wins, then the environment, then the setting; values use varia
   // Copied commands hold them too: they are part of the request.
   assert.match(toCurl(r.request), /X-Course: course 42/);
   // A name that is no header name is refused, not sent.
-  const bad = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, { defaultHeaders: [['Bad Name', 'x']] });
+  const bad = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, {
+    defaultHeaders: [['Bad Name', 'x']],
+  });
   assert.equal(bad.ok, false);
 });
 

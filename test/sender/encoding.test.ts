@@ -1,7 +1,13 @@
 /** Encoding of parameters: every shape in the docs (compared with curl itself in test/system/curl.test.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appendQuery, encodeForm, encodeFormName, encodeFormValue, escapeUrlText } from '../../server/src/sender/encoding';
+import {
+  appendQuery,
+  encodeForm,
+  encodeFormName,
+  encodeFormValue,
+  escapeUrlText,
+} from '../../server/src/sender/encoding';
 import { SHAPES } from './formShapes';
 
 const KNOWN: [string, string][] = [
@@ -21,7 +27,10 @@ for (const [value, encoded] of KNOWN) {
 }
 
 test('names keep their brackets literally', () => {
-  assert.equal(encodeFormName('module_item[completion_requirement][type]'), 'module_item[completion_requirement][type]');
+  assert.equal(
+    encodeFormName('module_item[completion_requirement][type]'),
+    'module_item[completion_requirement][type]',
+  );
   assert.equal(encodeFormName('include[]'), 'include[]');
   assert.equal(encodeFormName('custom_fields[my field]'), 'custom_fields[my+field]');
   assert.equal(
@@ -42,7 +51,10 @@ test('the order of pairs is kept (nested pairs name[X][])', () => {
 });
 
 test('escapeUrlText keeps what is written and escapes what a URL cannot hold', () => {
-  assert.equal(escapeUrlText('/api/v1/courses/sis_course_id:A1/files?sort=size'), '/api/v1/courses/sis_course_id:A1/files?sort=size');
+  assert.equal(
+    escapeUrlText('/api/v1/courses/sis_course_id:A1/files?sort=size'),
+    '/api/v1/courses/sis_course_id:A1/files?sort=size',
+  );
   assert.equal(escapeUrlText('a b%20c%zz é'), 'a%20b%20c%25zz%20%C3%A9');
 });
 

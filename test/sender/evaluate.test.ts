@@ -34,14 +34,32 @@ interface Case {
   /** EXPECTED as resolved from its variables. */
   expected?: string;
 }
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'assertions', 'evaluation.json'), 'utf8')) as {
+const fixture = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'assertions', 'evaluation.json'), 'utf8'),
+) as {
   responses: Record<string, FixtureResponse>;
   cases: Case[];
 };
 
 function facts(r: FixtureResponse): ResponseFacts {
-  if (r.bodyKind === 'binary') return { status: r.status, durationMs: r.durationMs, headers: r.headers, body: null, bodyText: '', bodyKind: 'binary' };
-  if (r.bodyText.length === 0) return { status: r.status, durationMs: r.durationMs, headers: r.headers, body: null, bodyText: '', bodyKind: 'empty' };
+  if (r.bodyKind === 'binary')
+    return {
+      status: r.status,
+      durationMs: r.durationMs,
+      headers: r.headers,
+      body: null,
+      bodyText: '',
+      bodyKind: 'binary',
+    };
+  if (r.bodyText.length === 0)
+    return {
+      status: r.status,
+      durationMs: r.durationMs,
+      headers: r.headers,
+      body: null,
+      bodyText: '',
+      bodyKind: 'empty',
+    };
   try {
     const body = JSON.parse(r.bodyText) as unknown;
     return {
@@ -54,7 +72,14 @@ function facts(r: FixtureResponse): ResponseFacts {
       exactNumbers: exactIntegers(r.bodyText),
     };
   } catch {
-    return { status: r.status, durationMs: r.durationMs, headers: r.headers, body: r.bodyText, bodyText: r.bodyText, bodyKind: 'text' };
+    return {
+      status: r.status,
+      durationMs: r.durationMs,
+      headers: r.headers,
+      body: r.bodyText,
+      bodyText: r.bodyText,
+      bodyKind: 'text',
+    };
   }
 }
 
@@ -70,7 +95,10 @@ function evaluate(c: Case) {
   const r = fixture.responses[c.r];
   assert.ok(r, `no response ${c.r}`);
   const a = read(c.a);
-  return evaluateAssertion(a, facts(r), c.expected ?? a.expected?.text, { documentedType: documentedTypes(catalog, r.resource), secrets: r.secrets });
+  return evaluateAssertion(a, facts(r), c.expected ?? a.expected?.text, {
+    documentedType: documentedTypes(catalog, r.resource),
+    secrets: r.secrets,
+  });
 }
 
 test('each assertion of the table holds or not as the table says, and shows the actual value it says', () => {
@@ -78,8 +106,11 @@ test('each assertion of the table holds or not as the table says, and shows the 
   for (const c of fixture.cases) {
     const out = evaluate(c);
     if (out.passed !== c.passed)
-      wrong.push(`${c.r}: ${c.a}: ${out.passed ? 'holds' : 'does not hold'} (${out.message}), the table says ${c.passed ? 'holds' : 'does not'}`);
-    if (c.actual !== undefined && out.actual !== c.actual) wrong.push(`${c.r}: ${c.a}: actual ${String(out.actual)}, the table says ${String(c.actual)}`);
+      wrong.push(
+        `${c.r}: ${c.a}: ${out.passed ? 'holds' : 'does not hold'} (${out.message}), the table says ${c.passed ? 'holds' : 'does not'}`,
+      );
+    if (c.actual !== undefined && out.actual !== c.actual)
+      wrong.push(`${c.r}: ${c.a}: actual ${String(out.actual)}, the table says ${String(c.actual)}`);
     assert.ok(out.message.length > 0, `${c.a}: a message`);
   }
   assert.deepEqual(wrong, []);
@@ -94,7 +125,8 @@ function typeOf(c: Case): string {
   let value: unknown;
   if (a.field.kind === 'status') value = r.status;
   else if (a.field.kind === 'duration') value = r.durationMs;
-  else if (a.field.kind === 'header') value = Object.entries(r.headers).find(([k]) => k === (a.field as { name: string }).name.toLowerCase())?.[1];
+  else if (a.field.kind === 'header')
+    value = Object.entries(r.headers).find(([k]) => k === (a.field as { name: string }).name.toLowerCase())?.[1];
   else if (!a.field.path) value = f.bodyKind === 'empty' ? undefined : f.bodyText;
   else if (f.bodyKind !== 'json') value = undefined;
   else value = selectValues(f.body, a.field.path.segments)[0]?.value;
@@ -143,7 +175,10 @@ test('no result shows a secret of its response, in any of the ways the server wr
       const out = evaluate(c);
       assert.ok(!(out.actual ?? '').includes(secret), `${c.a}: actual ${String(out.actual)}`);
       assert.ok(!out.message.includes(secret), `${c.a}: message ${out.message}`);
-      assert.ok(!(out.actual ?? '').includes(secret.slice(0, 8)), `${c.a}: the start of the secret in ${String(out.actual)}`);
+      assert.ok(
+        !(out.actual ?? '').includes(secret.slice(0, 8)),
+        `${c.a}: the start of the secret in ${String(out.actual)}`,
+      );
     }
   }
 });
@@ -161,6 +196,7 @@ test('a long value is cut short in what a result shows, never the cut of a secre
     assert.equal(out.passed, true);
     assert.ok(out.actual !== null && out.actual.length <= 203, out.actual ?? '');
     assert.ok(out.actual.endsWith('...'));
-    for (let n = 4; n <= secret.length; n++) assert.ok(!out.actual.includes(secret.slice(0, n)), `cut at ${cut}: ${out.actual}`);
+    for (let n = 4; n <= secret.length; n++)
+      assert.ok(!out.actual.includes(secret.slice(0, n)), `cut at ${cut}: ${out.actual}`);
   }
 });

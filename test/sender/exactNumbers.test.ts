@@ -13,6 +13,10 @@ test('a body nested thousands deep is not a crash', () => {
 
 test('pages: the items of an array a later page brings first keep their indexes', () => {
   const lengths = new Map([['$.meta', 0]]);
-  assert.deepEqual(shiftExact({ '$.items[0].id': '12345678901234567891' }, lengths), { '$.items[0].id': '12345678901234567891' });
-  assert.deepEqual(shiftExact({ '$.items[1].id': '12345678901234567891' }, new Map([['$.items', 5]])), { '$.items[6].id': '12345678901234567891' });
+  assert.deepEqual(shiftExact({ '$.items[0].id': '12345678901234567891' }, lengths), {
+    '$.items[0].id': '12345678901234567891',
+  });
+  assert.deepEqual(shiftExact({ '$.items[1].id': '12345678901234567891' }, new Map([['$.items', 5]])), {
+    '$.items[6].id': '12345678901234567891',
+  });
 });

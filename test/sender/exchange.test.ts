@@ -50,7 +50,9 @@ before(async () => {
         return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, name: `item ${i}` }))));
       case '/big-echo':
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, auth: req.headers.authorization }))));
+        return res.end(
+          JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ id: i, auth: req.headers.authorization }))),
+        );
       case '/reset':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write('{"partial":');
@@ -109,7 +111,10 @@ test('timing: the TCP connection, the first byte and the download of the body ap
 
 test('timing: a TLS handshake is timed apart from the TCP connection, even when the certificate is refused', async () => {
   const dir = join(import.meta.dirname, '../fixtures/tls');
-  const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+  const server = createTlsServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+    (_req, res) => res.end('{}'),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
@@ -164,7 +169,10 @@ test('a header the user wrote that carries the token (or another secret) goes on
     ['X-Pass', encodeURIComponent('p@ss word!')],
   ];
   // Straight to another origin: dropped, with a warning.
-  const direct = await sendPrepared(request(`${other.origin}/x`, { headers }), { token: TOKEN, secrets: ['p@ss word!'] });
+  const direct = await sendPrepared(request(`${other.origin}/x`, { headers }), {
+    token: TOKEN,
+    secrets: ['p@ss word!'],
+  });
   assert.equal(direct.ok, true);
   const seen = other.received.at(-1)?.headers ?? {};
   assert.equal(seen['x-api-key'], undefined);
@@ -184,12 +192,37 @@ test('a URL or a body that carries the token (or a secret) is not sent to anothe
   const cases: [string, Partial<PreparedRequest>][] = [
     ['query', { url: `${other.origin}/x?t=${TOKEN}` }],
     ['path', { url: `${other.origin}/x/${TOKEN}` }],
-    ['lower-case escapes', { url: `${other.origin}/x?t=${[...TOKEN].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}` }],
-    ['form body', { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: `a=1&token=${encodeURIComponent(TOKEN)}` } }],
-    ['JSON body', { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }],
-    ['file body', { method: 'POST', body: { contentType: 'application/octet-stream', text: '[12 bytes]', bytes: new TextEncoder().encode(`x${TOKEN}y`) } }],
+    [
+      'lower-case escapes',
+      { url: `${other.origin}/x?t=${[...TOKEN].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}` },
+    ],
+    [
+      'form body',
+      {
+        method: 'POST',
+        body: { contentType: 'application/x-www-form-urlencoded', text: `a=1&token=${encodeURIComponent(TOKEN)}` },
+      },
+    ],
+    [
+      'JSON body',
+      { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } },
+    ],
+    [
+      'file body',
+      {
+        method: 'POST',
+        body: {
+          contentType: 'application/octet-stream',
+          text: '[12 bytes]',
+          bytes: new TextEncoder().encode(`x${TOKEN}y`),
+        },
+      },
+    ],
     ['secret, form-encoded', { url: `${other.origin}/x?pw=${encodeURIComponent(secret).replace(/%20/g, '+')}` }],
-    ['secret in a JSON body', { method: 'PUT', body: { contentType: 'application/json', text: JSON.stringify({ pw: secret }) } }],
+    [
+      'secret in a JSON body',
+      { method: 'PUT', body: { contentType: 'application/json', text: JSON.stringify({ pw: secret }) } },
+    ],
   ];
   for (const [label, extra] of cases) {
     const before = other.received.length;
@@ -203,7 +236,10 @@ test('a URL or a body that carries the token (or a secret) is not sent to anothe
   // A 307 to another origin would send the body again: the redirect is not followed.
   const before = other.received.length;
   const moved = await sendPrepared(
-    request(`${api.origin}/to-other-and-back`, { method: 'POST', body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) } }),
+    request(`${api.origin}/to-other-and-back`, {
+      method: 'POST',
+      body: { contentType: 'application/json', text: JSON.stringify({ token: TOKEN }) },
+    }),
     { token: TOKEN },
   );
   assert.equal(moved.error?.kind, 'secret-elsewhere');
@@ -212,7 +248,9 @@ test('a URL or a body that carries the token (or a secret) is not sent to anothe
   const home = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`), { token: TOKEN });
   assert.equal(home.ok, true);
   // Without an environment the token goes nowhere, not even in a URL to the request's own origin.
-  const nowhere = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`, { tokenOrigin: undefined }), { token: TOKEN });
+  const nowhere = await sendPrepared(request(`${api.origin}/ok?t=${TOKEN}`, { tokenOrigin: undefined }), {
+    token: TOKEN,
+  });
   assert.equal(nowhere.error?.kind, 'secret-elsewhere');
 });
 
@@ -221,7 +259,10 @@ test('redirects: same origin, 303 turns a POST into a GET, a loop stops at the l
   assert.equal(same.ok, true);
   assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
   const post = await sendPrepared(
-    request(`${api.origin}/see-other`, { method: 'POST', body: { contentType: 'application/x-www-form-urlencoded', text: 'a=1' } }),
+    request(`${api.origin}/see-other`, {
+      method: 'POST',
+      body: { contentType: 'application/x-www-form-urlencoded', text: 'a=1' },
+    }),
   );
   assert.equal(post.ok, true);
   assert.equal(api.received.at(-1)?.method, 'GET');
@@ -237,12 +278,18 @@ test("with no environment, a prompt's secret answer goes to the request's own or
     ['X-Api-Password', 'hunter22'],
     ['X-Api-Key', TOKEN],
   ];
-  const own = await sendPrepared(request(`${api.origin}/ok`, { headers, tokenOrigin: undefined }), { token: TOKEN, secrets: ['hunter22'] });
+  const own = await sendPrepared(request(`${api.origin}/ok`, { headers, tokenOrigin: undefined }), {
+    token: TOKEN,
+    secrets: ['hunter22'],
+  });
   assert.equal(own.ok, true);
   assert.equal(api.received.at(-1)?.headers['x-api-password'], 'hunter22');
   assert.equal(api.received.at(-1)?.headers['x-api-key'], undefined);
   assert.equal(lastAuth(api), undefined);
-  const moved = await sendPrepared(request(`${api.origin}/to-other`, { headers, tokenOrigin: undefined }), { token: TOKEN, secrets: ['hunter22'] });
+  const moved = await sendPrepared(request(`${api.origin}/to-other`, { headers, tokenOrigin: undefined }), {
+    token: TOKEN,
+    secrets: ['hunter22'],
+  });
   assert.equal(moved.ok, true);
   assert.equal(other.received.at(-1)?.headers['x-api-password'], undefined);
 });
@@ -281,7 +328,11 @@ test('a spilled body keeps no echoed token, and old spill files do not pile up',
     writeFileSync(stale, 'x');
     utimesSync(stale, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
     // A token that straddles chunk boundaries somewhere in 20,000 echoes.
-    const r = await sendPrepared(request(`${api.origin}/big-echo`), { token: TOKEN, maxBodyBytes: 1000, spillDir: folder });
+    const r = await sendPrepared(request(`${api.origin}/big-echo`), {
+      token: TOKEN,
+      maxBodyBytes: 1000,
+      spillDir: folder,
+    });
     assert.ok(r.truncated);
     const text = readFileSync(r.truncated.file, 'utf8');
     assert.ok(!text.includes(TOKEN));
@@ -333,19 +384,28 @@ test('bodies: HTML, empty, 204, binary, invalid JSON, an API error', async () =>
   assert.equal(missing.ok, false);
   assert.equal(missing.status, 404);
   assert.equal(missing.error?.kind, 'http');
-  assert.ok(missing.error.message.includes('The specified resource does not exist'), "the error carries the API's own message");
+  assert.ok(
+    missing.error.message.includes('The specified resource does not exist'),
+    "the error carries the API's own message",
+  );
 });
 
 test('a proxy from the options, and a warning for a token over plain http to another host', async () => {
   const proxy = await startProxy(api.port);
   try {
-    const r = await sendPrepared(request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }), { token: TOKEN, proxy: proxy.url });
+    const r = await sendPrepared(request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }), {
+      token: TOKEN,
+      proxy: proxy.url,
+    });
     assert.equal(r.ok, true, JSON.stringify(r.error));
     assert.deepEqual(proxy.connects, ['lms.example.test:80']);
     assert.equal(lastAuth(api), `Bearer ${TOKEN}`);
     assert.match(r.warnings.join(' '), /plain http/);
     // The same through HTTP_PROXY of the environment.
-    const viaEnv = await sendPrepared(request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }), { env: { HTTP_PROXY: proxy.url } });
+    const viaEnv = await sendPrepared(
+      request('http://lms.example.test/ok', { tokenOrigin: 'http://lms.example.test' }),
+      { env: { HTTP_PROXY: proxy.url } },
+    );
     assert.equal(viaEnv.ok, true);
     assert.equal(proxy.connects.length, 2);
   } finally {
@@ -359,14 +419,18 @@ test('the token never appears in the result', async () => {
 });
 
 test('an Authorization header written in the request is sent as written, and the token is not added (with a warning that shows neither)', async () => {
-  const r = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', 'Basic dXNlcjpwdw==']] }), { token: TOKEN });
+  const r = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', 'Basic dXNlcjpwdw==']] }), {
+    token: TOKEN,
+  });
   assert.equal(lastAuth(api), 'Basic dXNlcjpwdw==');
   assert.equal(r.tokenSent, false);
   assert.equal(r.authorizationWritten, true);
   assert.equal(r.warnings.length, 1);
   assert.ok(!r.warnings[0].includes(TOKEN) && !r.warnings[0].includes('dXNlcjpwdw'));
   // The token written in the header ({{token}}) is the token: nothing to say.
-  const same = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', `Bearer ${TOKEN}`]] }), { token: TOKEN });
+  const same = await sendPrepared(request(`${api.origin}/ok`, { headers: [['Authorization', `Bearer ${TOKEN}`]] }), {
+    token: TOKEN,
+  });
   assert.equal(same.tokenSent, true);
   assert.deepEqual(same.warnings, []);
 });
@@ -376,16 +440,28 @@ test('headers named like Object.prototype members go out and come back as writte
   const echo = await startServer((req, res) => {
     for (const name of names) res.setHeader(name, `back-${name}`);
     const raw = new Map<string, string>();
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) raw.set(req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]);
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+      raw.set(req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]);
     return json(res, 200, { got: Object.fromEntries(names.map((n) => [n, raw.get(n.toLowerCase()) ?? null])) });
   });
   try {
-    const result = await sendPrepared(request(`${echo.origin}/x`, { tokenOrigin: echo.origin, headers: names.map((n): [string, string] => [n, `out-${n}`]) }), {
-      token: TOKEN,
-    });
+    const result = await sendPrepared(
+      request(`${echo.origin}/x`, {
+        tokenOrigin: echo.origin,
+        headers: names.map((n): [string, string] => [n, `out-${n}`]),
+      }),
+      {
+        token: TOKEN,
+      },
+    );
     assert.equal(result.ok, true, JSON.stringify(result.error));
     assert.deepEqual(result.body, { got: Object.fromEntries(names.map((n) => [n, `out-${n}`])) });
-    for (const n of names) assert.equal(Object.hasOwn(result.headers, n.toLowerCase()) ? result.headers[n.toLowerCase()] : undefined, `back-${n}`, n);
+    for (const n of names)
+      assert.equal(
+        Object.hasOwn(result.headers, n.toLowerCase()) ? result.headers[n.toLowerCase()] : undefined,
+        `back-${n}`,
+        n,
+      );
   } finally {
     await echo.close();
   }

@@ -1,6 +1,16 @@
 /** The history store: add, list, get, clear, the last N, and what is left by an interrupted write (processes that write together or are killed: test/system/historyWriters.test.ts). */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -243,7 +253,9 @@ test('the index says what a list shows: the title, the pages merged, why no answ
     error: { kind: 'cancelled' as const, message: 'the request was cancelled' },
   };
   await store.add(entryFromExchange(prepared, cancelled, { environment: 'local' }));
-  await store.add(entryFromExchange(prepared, { ...cancelled, ok: true, status: 200, error: undefined }, { pages: 25, resent: true }));
+  await store.add(
+    entryFromExchange(prepared, { ...cancelled, ok: true, status: 200, error: undefined }, { pages: 25, resent: true }),
+  );
   await store.add(entryFromExchange(prepared, { ...cancelled, ok: true, status: 200, error: undefined }, { pages: 1 }));
   const [one, paged, first] = await store.list();
   assert.equal(first.title, 'List modules');

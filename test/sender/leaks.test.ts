@@ -71,7 +71,11 @@ after(async () => {
   await other.close();
 });
 
-const options = (extra: ExchangeOptions = {}): ExchangeOptions => ({ token: TOKEN, secrets: [PROMPT, MIXED], ...extra });
+const options = (extra: ExchangeOptions = {}): ExchangeOptions => ({
+  token: TOKEN,
+  secrets: [PROMPT, MIXED],
+  ...extra,
+});
 
 test('a header name that carries the token or a secret never reaches another origin, directly or through a 307', async () => {
   for (const secret of [TOKEN, MIXED, MIXED.toUpperCase(), PROMPT]) {
@@ -202,7 +206,10 @@ test('a body cut by a reset or at the size limit never ends in the start of an e
   assert.ok(long.truncated);
   assert.ok(!long.bodyText.includes(MIXED.slice(0, 3)), long.bodyText.slice(-40));
   assert.match(readFileSync(long.truncated.file, 'utf8'), /"echo":"\*\*\*","more"/);
-  const longCut = await sendPrepared(request(`${api.origin}/long-cut`), options({ maxBodyBytes: 2000, spillDir: spill }));
+  const longCut = await sendPrepared(
+    request(`${api.origin}/long-cut`),
+    options({ maxBodyBytes: 2000, spillDir: spill }),
+  );
   assert.ok(longCut.truncated && longCut.bodyIncomplete);
   const spilled = readFileSync(longCut.truncated.file, 'utf8');
   assert.ok(spilled.startsWith('{"padding":"xxx'));

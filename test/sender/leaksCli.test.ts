@@ -46,7 +46,10 @@ after(async () => {
 /** A workspace: the environment files, and the request file in a folder below them. */
 function workspace(request: string): { dir: string; file: string } {
   const dir = tempDir('ws');
-  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, prod: { base_url: 'https://lms.example.edu' } }));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ local: { base_url: api.origin }, prod: { base_url: 'https://lms.example.edu' } }),
+  );
   writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ prod: { token: PROD_TOKEN } }));
   mkdirSync(join(dir, 'requests'));
   const file = join(dir, 'requests', 'r.lpreq');
@@ -93,7 +96,9 @@ test('the history keeps no token echoed into typed-check issues (a field value, 
 
 test("a body file carries another environment's token nowhere: not to another origin, not to base_url", async () => {
   for (const target of [`${other.origin}/x`, '/api/v1/courses/1/modules']) {
-    const { dir, file } = workspace(`POST ${target}\nContent-Type: application/json\n\n< ../http-client.private.env.json\n`);
+    const { dir, file } = workspace(
+      `POST ${target}\nContent-Type: application/json\n\n< ../http-client.private.env.json\n`,
+    );
     const before = other.received.length + api.received.length;
     const r = await send([file, '--format', 'json'], dir);
     assert.equal(other.received.length + api.received.length, before, `${target}: nothing sent`);
@@ -109,7 +114,11 @@ test('a body file is read only from inside the workspace: a relative path out of
   for (const [label, body, setup] of [
     ['../..', `< ../../${outside.split('/').at(-1)}/id_rsa`, () => undefined],
     ['absolute', `< ${join(outside, 'id_rsa')}`, () => undefined],
-    ['a symlink', '< ./key.txt', (dir: string) => symlinkSync(join(outside, 'id_rsa'), join(dir, 'requests', 'key.txt'))],
+    [
+      'a symlink',
+      '< ./key.txt',
+      (dir: string) => symlinkSync(join(outside, 'id_rsa'), join(dir, 'requests', 'key.txt')),
+    ],
   ] as const) {
     const { dir, file } = workspace(`POST ${other.origin}/x\nContent-Type: text/plain\n\n${body}\n`);
     setup(dir);

@@ -15,7 +15,10 @@ const system = {
   dotenv: { SECRET_ID: 'abc' },
 };
 const environments = {
-  environments: { local: { base_url: 'http://127.0.0.1:4010', course: '42' }, prod: { base_url: 'https://lms.example.edu' } },
+  environments: {
+    local: { base_url: 'http://127.0.0.1:4010', course: '42' },
+    prod: { base_url: 'https://lms.example.edu' },
+  },
   selected: 'local',
 };
 
@@ -76,10 +79,14 @@ test('values from variables are encoded as data in a written query', () => {
 });
 
 test('a JSON body is sent as written, as application/json', () => {
-  const text = 'POST /api/v1/courses/1/quizzes/2/submissions/3/events\n\n{ "quiz_submission_events": [ { "event_type": "{{$guid}}" } ] }\n';
+  const text =
+    'POST /api/v1/courses/1/quizzes/2/submissions/3/events\n\n{ "quiz_submission_events": [ { "event_type": "{{$guid}}" } ] }\n';
   const r = prepare(text);
   assert.equal(r.body?.contentType, 'application/json');
-  assert.equal(r.body?.text, '{ "quiz_submission_events": [ { "event_type": "00000000-0000-4000-8000-000000000000" } ] }');
+  assert.equal(
+    r.body?.text,
+    '{ "quiz_submission_events": [ { "event_type": "00000000-0000-4000-8000-000000000000" } ] }',
+  );
 });
 
 test('the webhook list pages with StartKey', () => {
@@ -98,7 +105,10 @@ test('unresolved variables and a missing base_url are errors, not exceptions', (
   assert.equal(c.ok, false);
   const d = prepareRequest(testChecker(), doc('GET /x\n'), 5, {});
   assert.equal(d.ok, false);
-  const e = prepareRequest(testChecker(), doc('@a = {{b}}\n@b = {{a}}\nGET /api/v1/courses/{{a}}/modules\n'), 0, { environments, system });
+  const e = prepareRequest(testChecker(), doc('@a = {{b}}\n@b = {{a}}\nGET /api/v1/courses/{{a}}/modules\n'), 0, {
+    environments,
+    system,
+  });
   assert.equal(e.ok, false);
   assert.match(e.ok ? '' : e.error, /itself/);
 });
@@ -158,7 +168,11 @@ test('resolveText leaves unresolved references and lists them', () => {
 });
 
 test('parseDotenv', () => {
-  assert.deepEqual(parseDotenv('# c\nA=1\nexport B = "two words"\nC=x # note\nbad line\n'), { A: '1', B: 'two words', C: 'x' });
+  assert.deepEqual(parseDotenv('# c\nA=1\nexport B = "two words"\nC=x # note\nbad line\n'), {
+    A: '1',
+    B: 'two words',
+    C: 'x',
+  });
 });
 
 test('blockAtLine finds the request that holds a line', () => {
@@ -170,7 +184,9 @@ test('blockAtLine finds the request that holds a line', () => {
 });
 
 test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () => {
-  const r = prepare("POST /api/v1/courses/1/modules\nAuthorization: Bearer written-in-file\n\nmodule[name] = it's mine\n");
+  const r = prepare(
+    "POST /api/v1/courses/1/modules\nAuthorization: Bearer written-in-file\n\nmodule[name] = it's mine\n",
+  );
   const plain = toCurl(r, { token: 'sekret-token' });
   assert.ok(!plain.includes('sekret-token'));
   assert.ok(!plain.includes('written-in-file'));
@@ -185,7 +201,9 @@ test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () =
 });
 
 test("REST Client's {{%name}} sends the value percent-encoded; a variable in a header name is resolved", () => {
-  const r = prepare('@term = week 1&2\n@h = X-Trace\nGET /api/v1/courses/42/modules?search_term={{%term}}\n{{h}}: 1\nX-{{h}}-Id: 2\n');
+  const r = prepare(
+    '@term = week 1&2\n@h = X-Trace\nGET /api/v1/courses/42/modules?search_term={{%term}}\n{{h}}: 1\nX-{{h}}-Id: 2\n',
+  );
   assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules?search_term=week%201%262');
   assert.deepEqual(r.headers.slice(0, 2), [
     ['X-Trace', '1'],
@@ -194,7 +212,10 @@ test("REST Client's {{%name}} sends the value percent-encoded; a variable in a h
 });
 
 test('a header name that a variable makes invalid is reported, not sent', () => {
-  const result = prepareRequest(testChecker(), doc('@h = Bad Name\nGET /api/v1/courses/42/modules\n{{h}}: 1\n'), 0, { environments, system });
+  const result = prepareRequest(testChecker(), doc('@h = Bad Name\nGET /api/v1/courses/42/modules\n{{h}}: 1\n'), 0, {
+    environments,
+    system,
+  });
   assert.equal(result.ok, false);
   assert.match(result.ok ? '' : result.error, /header name 'Bad Name'/);
 });
@@ -206,33 +227,52 @@ test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given
   });
   assert.ok(withRoot.ok);
   assert.match(withRoot.ok ? withRoot.request.url : '', /root=%2Fwork%2Frepo/);
-  const token = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'), 0, {
-    environments,
-    system,
-  });
+  const token = prepareRequest(
+    testChecker(),
+    doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'),
+    0,
+    {
+      environments,
+      system,
+    },
+  );
   assert.equal(token.ok, false);
   assert.match(token.ok ? '' : token.error, /LPREQ_TOKEN/);
 });
 
 test('a body read from a file: as it is with <, its variables replaced with <@, typed by Content-Type or by its extension', () => {
-  const files: Record<string, string> = { 'bodies/scores.json': '{"quiz_submissions": [{"attempt": {{course}}}]}', 'notes.txt': 'a {{course}}' };
+  const files: Record<string, string> = {
+    'bodies/scores.json': '{"quiz_submissions": [{"attempt": {{course}}}]}',
+    'notes.txt': 'a {{course}}',
+  };
   const readFile = (p: string) => (p in files ? { text: files[p] } : { error: 'no such file' });
   const run = (text: string) => prepareRequest(testChecker(), doc(text), 0, { environments, system, readFile });
   const processed = run('PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n<@ bodies/scores.json\n');
-  assert.deepEqual(processed.ok && processed.request.body, { contentType: 'application/json', text: '{"quiz_submissions": [{"attempt": 42}]}' });
+  assert.deepEqual(processed.ok && processed.request.body, {
+    contentType: 'application/json',
+    text: '{"quiz_submissions": [{"attempt": 42}]}',
+  });
   const raw = run('POST /api/v1/courses/42/modules\nContent-Type: application/x-www-form-urlencoded\n\n< notes.txt\n');
-  assert.deepEqual(raw.ok && raw.request.body, { contentType: 'application/x-www-form-urlencoded', text: 'a {{course}}' });
+  assert.deepEqual(raw.ok && raw.request.body, {
+    contentType: 'application/x-www-form-urlencoded',
+    text: 'a {{course}}',
+  });
   const missing = run('POST /api/v1/courses/42/modules\n\n< nowhere.json\n');
   assert.equal(missing.ok, false);
   assert.match(missing.ok ? '' : missing.error, /nowhere\.json: no such file/);
-  const noReader = prepareRequest(testChecker(), doc('POST /api/v1/courses/42/modules\n\n< notes.txt\n'), 0, { environments, system });
+  const noReader = prepareRequest(testChecker(), doc('POST /api/v1/courses/42/modules\n\n< notes.txt\n'), 0, {
+    environments,
+    system,
+  });
   assert.equal(noReader.ok, false);
 });
 
 test('a body file sent as it is keeps its bytes; a binary one shows its size and cannot take variables', () => {
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
   const readFile = (p: string) =>
-    p === 'logo.png' ? { text: '\ufffdPNG\u0000\ufffd', bytes: png, binary: true, path: '/work/logo.png' } : { error: 'no such file' };
+    p === 'logo.png'
+      ? { text: '\ufffdPNG\u0000\ufffd', bytes: png, binary: true, path: '/work/logo.png' }
+      : { error: 'no such file' };
   const run = (text: string) => prepareRequest(testChecker(), doc(text), 0, { environments, system, readFile });
   const raw = run('POST /api/v1/courses/42/files\n\n< logo.png\n');
   assert.ok(raw.ok);
@@ -251,7 +291,9 @@ test('# @no-redirect is carried to the exchange; other requests follow redirects
 });
 
 test("JetBrains' path lines are one URL with the query they carry", () => {
-  const r = prepare('GET /api/v1/courses/{{course}}\n    /modules\n    /7/items?include[]=content_details\n    &per_page=10\n');
+  const r = prepare(
+    'GET /api/v1/courses/{{course}}\n    /modules\n    /7/items?include[]=content_details\n    &per_page=10\n',
+  );
   assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/42/modules/7/items?include[]=content_details&per_page=10');
   assert.equal(r.endpointId, 'module_items.list');
 });
@@ -264,19 +306,32 @@ test("JetBrains' # @timeout and # @connection-timeout go with the request and in
   const plain = prepare('GET /api/v1/courses/42/modules\n');
   assert.equal(plain.timeoutMs, undefined);
   assert.doesNotMatch(toCurl(plain), /--max-time|--connect-timeout/);
-  const bad = prepareRequest(testChecker(), doc('# @timeout soon\nGET /api/v1/courses/42/modules\n'), 0, { environments, system });
+  const bad = prepareRequest(testChecker(), doc('# @timeout soon\nGET /api/v1/courses/42/modules\n'), 0, {
+    environments,
+    system,
+  });
   assert.equal(bad.ok, false);
   assert.match(bad.ok ? '' : bad.error, /@timeout 'soon'/);
 });
 
 test("without a selected environment the token has no origin, whatever the file's @base_url says", () => {
-  const r = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, { system });
+  const r = prepareRequest(
+    testChecker(),
+    doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'),
+    0,
+    { system },
+  );
   assert.ok(r.ok);
   assert.equal(r.ok && r.request.tokenOrigin, undefined);
-  const unselected = prepareRequest(testChecker(), doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'), 0, {
-    environments: { ...environments, selected: undefined },
-    system,
-  });
+  const unselected = prepareRequest(
+    testChecker(),
+    doc('@base_url = https://lms.example.edu\nGET {{base_url}}/api/v1/courses/42/modules\n'),
+    0,
+    {
+      environments: { ...environments, selected: undefined },
+      system,
+    },
+  );
   assert.equal(unselected.ok && unselected.request.tokenOrigin, undefined);
 });
 
@@ -294,7 +349,10 @@ test('{{%name}} in the parameter block is not encoded twice (the form encodes it
 });
 
 test("an environment's base_url made of its variables gives the token's origin, resolved", () => {
-  const env = { environments: { local: { base_url: 'http://{{host}}:{{port}}', host: '127.0.0.1', port: '4010' } }, selected: 'local' };
+  const env = {
+    environments: { local: { base_url: 'http://{{host}}:{{port}}', host: '127.0.0.1', port: '4010' } },
+    selected: 'local',
+  };
   const r = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules\n'), 0, { environments: env, system });
   assert.ok(r.ok);
   assert.equal(r.ok && r.request.tokenOrigin, 'http://127.0.0.1:4010');
@@ -302,7 +360,10 @@ test("an environment's base_url made of its variables gives the token's origin, 
 
 test("a file variable cannot move the token's origin through an environment base_url made of variables", () => {
   const env = { environments: { local: { base_url: 'http://{{host}}:4010', host: '127.0.0.1' } }, selected: 'local' };
-  const r = prepareRequest(testChecker(), doc('@host = evil.example\nGET /api/v1/courses/42/modules\n'), 0, { environments: env, system });
+  const r = prepareRequest(testChecker(), doc('@host = evil.example\nGET /api/v1/courses/42/modules\n'), 0, {
+    environments: env,
+    system,
+  });
   assert.ok(r.ok);
   assert.equal(r.ok && r.request.tokenOrigin, 'http://127.0.0.1:4010');
   assert.match(r.ok ? r.request.url : '', /evil\.example/);
@@ -329,7 +390,9 @@ test('Object.prototype names as system-variable arguments are errors in words: n
   // Through a whole request: the request is refused with those errors, nothing thrown.
   const result = prepareRequest(
     testChecker(),
-    doc('GET /api/v1/courses/1/modules\nX-A: {{$timestamp 1 __proto__}}\nX-B: {{$processEnv constructor}}\nX-C: {{$dotenv toString}}\n'),
+    doc(
+      'GET /api/v1/courses/1/modules\nX-A: {{$timestamp 1 __proto__}}\nX-B: {{$processEnv constructor}}\nX-C: {{$dotenv toString}}\n',
+    ),
     0,
     { environments, system: { ...system, dotenv } },
   );
@@ -341,10 +404,23 @@ test('file and environment variables named like Object.prototype members resolve
   const env = JSON.parse(
     '{"environments": {"local": {"base_url": "http://127.0.0.1:4010", "__proto__": "p", "constructor": "c"}}, "selected": "local"}',
   ) as typeof environments;
-  const r = prepare('@toString = t\nGET /api/v1/courses/{{constructor}}/modules?search_term={{__proto__}}{{toString}}\n', 0, env);
+  const r = prepare(
+    '@toString = t\nGET /api/v1/courses/{{constructor}}/modules?search_term={{__proto__}}{{toString}}\n',
+    0,
+    env,
+  );
   assert.equal(r.url, 'http://127.0.0.1:4010/api/v1/courses/c/modules?search_term=pt');
-  const unknown = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{valueOf}}/modules\n'), 0, { environments: env, system });
+  const unknown = prepareRequest(testChecker(), doc('GET /api/v1/courses/{{valueOf}}/modules\n'), 0, {
+    environments: env,
+    system,
+  });
   assert.equal(unknown.ok, false);
-  const other = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, { environments: { ...env, selected: 'toString' }, system });
-  assert.ok(!other.ok || other.request.tokenOrigin === undefined, 'an environment the files do not define gives the token no origin');
+  const other = prepareRequest(testChecker(), doc('GET /api/v1/courses/1/modules\n'), 0, {
+    environments: { ...env, selected: 'toString' },
+    system,
+  });
+  assert.ok(
+    !other.ok || other.request.tokenOrigin === undefined,
+    'an environment the files do not define gives the token no origin',
+  );
 });

@@ -19,7 +19,8 @@ before(async () => {
     const url = new URL(req.url, api.origin);
     const page = Number(url.searchParams.get('page') ?? '1');
     if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'GET') {
-      const link: Record<string, string> = page < 3 ? { link: `<${api.origin}${url.pathname}?page=${page + 1}>; rel="next"` } : {};
+      const link: Record<string, string> =
+        page < 3 ? { link: `<${api.origin}${url.pathname}?page=${page + 1}>; rel="next"` } : {};
       return json(
         res,
         200,
@@ -53,7 +54,13 @@ before(async () => {
     }
     const one = /^\/api\/v1\/courses\/1\/modules\/(\d+)$/.exec(url.pathname);
     if (one && one[1] === '404') return json(res, 404, { errors: [{ message: 'no such module' }] });
-    if (one) return json(res, 200, { id: Number(one[1]), name: 'Read back', workflow_state: 'active', created_at: '2026-11-20T10:00:00Z' });
+    if (one)
+      return json(res, 200, {
+        id: Number(one[1]),
+        name: 'Read back',
+        workflow_state: 'active',
+        created_at: '2026-11-20T10:00:00Z',
+      });
     return json(res, 404, { errors: [{ message: 'no such thing' }] });
   });
 });
@@ -61,7 +68,8 @@ after(() => api.close());
 
 const environments = () => ({ environments: { local: { base_url: api.origin, course: '1' } }, selected: 'local' });
 const source = (file: string, text: string): TestSource => ({ file, text, environments: environments() });
-const received = (method: string, path: string) => api.received.filter((r) => r.method === method && new URL(r.url, api.origin).pathname === path).length;
+const received = (method: string, path: string) =>
+  api.received.filter((r) => r.method === method && new URL(r.url, api.origin).pathname === path).length;
 
 const FLOW = `@week = Week 5
 
@@ -127,7 +135,10 @@ test('requests run in file order; a named request is sent once, and later refere
   assert.equal(file.requests[1].assertions[0].expected, String(nextId - 1));
   assert.equal(file.requests[1].assertions[0].actual, String(nextId - 1));
   assert.equal(file.requests[3].failure?.kind, 'status');
-  assert.deepEqual([run.passed, run.failed, run.skipped, run.unreadable, run.bailed, run.cancelled], [3, 1, 0, 0, false, false]);
+  assert.deepEqual(
+    [run.passed, run.failed, run.skipped, run.unreadable, run.bailed, run.cancelled],
+    [3, 1, 0, 0, false, false],
+  );
   assert.deepEqual(events, [
     'start flow.lpreq 5,17,22,25',
     'request 5',
@@ -185,7 +196,10 @@ module[position] = 3
   assert.equal(broken.failure?.kind, 'invalid');
   assert.equal(broken.sent, false);
   assert.equal(broken.status, null);
-  assert.deepEqual(broken.diagnostics.map((d) => `${d.line} ${d.code}`).sort(), ['3 missing-required', '5 invalid-type']);
+  assert.deepEqual(broken.diagnostics.map((d) => `${d.line} ${d.code}`).sort(), [
+    '3 missing-required',
+    '5 invalid-type',
+  ]);
   assert.deepEqual(
     broken.assertions.map((a) => [a.line, a.passed, a.actual]),
     [[7, false, null]],
@@ -223,7 +237,10 @@ GET /api/v1/courses/1/modules
 });
 
 test('--bail skips every later request, in later files too; --grep picks by title, @name or request line', async () => {
-  const a = source('a.lpreq', '### First\nGET /api/v1/courses/1/modules/404\n\n### Second\nGET /api/v1/courses/1/modules/1\n');
+  const a = source(
+    'a.lpreq',
+    '### First\nGET /api/v1/courses/1/modules/404\n\n### Second\nGET /api/v1/courses/1/modules/1\n',
+  );
   const b = source('b.lpreq', 'GET /api/v1/courses/1/modules/2\n');
   const bailed = await runTests([a, b], { checker: testChecker(), token: TOKEN, bail: true });
   assert.equal(bailed.bailed, true);
@@ -244,7 +261,11 @@ test('--bail skips every later request, in later files too; --grep picks by titl
     byLine.files.map((f) => f.file),
     ['b.lpreq'],
   );
-  const byName = await runTests([source('flow.lpreq', FLOW)], { checker: testChecker(), token: TOKEN, grep: 'readback' });
+  const byName = await runTests([source('flow.lpreq', FLOW)], {
+    checker: testChecker(),
+    token: TOKEN,
+    grep: 'readback',
+  });
   assert.deepEqual(
     byName.files[0].requests.map((r) => [r.name, r.passed]),
     [['readBack', true]],
@@ -276,7 +297,11 @@ test('a file that could not be read is reported; a request to another origin tha
     { checker: testChecker(), token: TOKEN, confineTo: { origin: api.origin, why: 'only the test server' } },
   );
   assert.equal(run.unreadable, 1);
-  assert.deepEqual(run.files[0], { file: 'binary.lpreq', requests: [], problem: 'binary (a NUL byte in the first 8 KB)' });
+  assert.deepEqual(run.files[0], {
+    file: 'binary.lpreq',
+    requests: [],
+    problem: 'binary (a NUL byte in the first 8 KB)',
+  });
   const [elsewhere] = run.files[1].requests;
   assert.equal(elsewhere.sent, false);
   assert.equal(elsewhere.failure?.kind, 'not-sent');

@@ -43,7 +43,9 @@ const previousTmp = process.env.TMPDIR;
 /** Every UTF-16 unit of a text as a JSON `\u` escape. */
 const uEscape = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 const pct = (text: string, lower = false) =>
-  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => `%${b.toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`)
+    .join('');
 
 /** The spellings of a secret the scrubber knows, as a server or a file writes them. */
 const SPELLINGS: Record<string, (s: string) => string> = {
@@ -65,13 +67,32 @@ const CARRIERS: Record<Kind, string[]> = {
   foreign: ['{{$dotenv PROD_TOKEN}}'],
   prompt: ['{{password}}', '{{%password}}'],
 };
-const PARTS = ['path', 'query', 'header name', 'header value', 'Host', 'form value', 'JSON body', 'body file', 'body file with variables'] as const;
-const ROUTES = ['directly', 'through a 307', 'through a next-page link', 'under another Host', "to base_url's origin"] as const;
+const PARTS = [
+  'path',
+  'query',
+  'header name',
+  'header value',
+  'Host',
+  'form value',
+  'JSON body',
+  'body file',
+  'body file with variables',
+] as const;
+const ROUTES = [
+  'directly',
+  'through a 307',
+  'through a next-page link',
+  'under another Host',
+  "to base_url's origin",
+] as const;
 
 /** The texts a leak could hide in, decoded as a server could decode them: percent (`+` a space), JSON escapes, each up to twice, in any order. */
 function decodings(text: string): string[] {
   const percent = (t: string) => t.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  const json = (t: string) => t.replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\(["/\\])/g, '$1');
+  const json = (t: string) =>
+    t
+      .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/\\(["/\\])/g, '$1');
   const steps = [percent, (t: string) => percent(t.replace(/\+/g, ' ')), json];
   let all = [text];
   for (let depth = 0; depth < 2; depth++) all = [...new Set([...all, ...all.flatMap((t) => steps.map((f) => f(t)))])];
@@ -80,7 +101,13 @@ function decodings(text: string): string[] {
 function leaks(text: string, secret: string): boolean {
   return decodings(text).some((d) => d.toLowerCase().includes(secret.toLowerCase()));
 }
-const partsOf = (r: Received) => [r.method, r.url, r.body, r.raw.toString('latin1'), ...Object.entries(r.headers).flatMap(([n, v]) => [n, String(v)])];
+const partsOf = (r: Received) => [
+  r.method,
+  r.url,
+  r.body,
+  r.raw.toString('latin1'),
+  ...Object.entries(r.headers).flatMap(([n, v]) => [n, String(v)]),
+];
 
 before(async () => {
   process.env.TMPDIR = spillRoot;
@@ -97,8 +124,13 @@ before(async () => {
     // Everything it received, echoed: as it is, percent-encoded and \u-escaped in the body,
     // in a header value, and each header value that can be a header name as one.
     const seen = partsOf(req).join('\n');
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-echo-url': req.url, link: `<${other.origin}${req.url}>; rel="next"` };
-    for (const v of Object.values(req.headers)) if (typeof v === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,200}$/.test(v)) headers[`x-e-${v}`] = '1';
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-echo-url': req.url,
+      link: `<${other.origin}${req.url}>; rel="next"`,
+    };
+    for (const v of Object.values(req.headers))
+      if (typeof v === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,200}$/.test(v)) headers[`x-e-${v}`] = '1';
     // Typed-check issues quote it too: a documented field of the wrong type or value, and undocumented keys.
     const keys = Object.fromEntries(Object.entries(req.headers).map(([n, v]) => [`${n} ${String(v)}`, 1]));
     const module = {
@@ -188,8 +220,14 @@ async function check(c: Case): Promise<void> {
   const file = join(workspace, 'r.lpreq');
   writeFileSync(file, text);
   writeFileSync(join(workspace, 'body.txt'), bodyFile ?? 'none');
-  writeFileSync(join(workspace, 'http-client.env.json'), JSON.stringify({ local: { base_url: base.origin }, prod: { base_url: 'https://lms.example.edu' } }));
-  writeFileSync(join(workspace, 'http-client.private.env.json'), JSON.stringify({ local: { token: c.secrets.token }, prod: { token: c.secrets.foreign } }));
+  writeFileSync(
+    join(workspace, 'http-client.env.json'),
+    JSON.stringify({ local: { base_url: base.origin }, prod: { base_url: 'https://lms.example.edu' } }),
+  );
+  writeFileSync(
+    join(workspace, 'http-client.private.env.json'),
+    JSON.stringify({ local: { token: c.secrets.token }, prod: { token: c.secrets.foreign } }),
+  );
   const dotenv = `SPELLED_TOKEN=${SPELLINGS[c.spelling](c.secrets.token)}\nPROD_TOKEN=${SPELLINGS[c.spelling](c.secrets.foreign)}\n`;
   writeFileSync(join(workspace, '.env'), dotenv);
 
@@ -224,7 +262,10 @@ async function check(c: Case): Promise<void> {
     const atBase = base.received.includes(r) && r.headers.host === baseHost;
     for (const s of atBase ? [c.secrets.foreign] : all) {
       for (const p of partsOf(r))
-        assert.ok(!leaks(p, s), `a server (${atBase ? 'base_url' : 'another origin'}) received a secret in ${p.slice(0, 200)}\n${label}`);
+        assert.ok(
+          !leaks(p, s),
+          `a server (${atBase ? 'base_url' : 'another origin'}) received a secret in ${p.slice(0, 200)}\n${label}`,
+        );
     }
   }
   // Nor the output, the history, a spill file.
@@ -241,20 +282,26 @@ async function check(c: Case): Promise<void> {
     readFile: bodyFileReader(file, files),
   });
   if (prepared.ok) {
-    const command = toCurl(prepared.request, { token: c.secrets.token, secrets: [...prepared.secrets, ...prepared.foreignSecrets] });
+    const command = toCurl(prepared.request, {
+      token: c.secrets.token,
+      secrets: [...prepared.secrets, ...prepared.foreignSecrets],
+    });
     for (const s of all) assert.ok(!leaks(command, s), `the copied command holds a secret: ${command}\n${label}`);
   }
 }
 
 /** Secrets as tokens and answers are written: letters and digits with `/+=._~-` (and a space, `@` or `!` in an answer). */
-const secretOf = (alphabet: string) => fc.array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 18 }).map((cs) => `K${cs.join('')}9`);
+const secretOf = (alphabet: string) =>
+  fc.array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 18 }).map((cs) => `K${cs.join('')}9`);
 const TOKEN_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/+=._~-';
 
 test(`a secret in any part of a request, in any spelling, by any route, reaches only base_url's origin and nothing written (${RUNS} runs)`, async () => {
-  const secrets = fc.record({ token: secretOf(TOKEN_CHARS), foreign: secretOf(TOKEN_CHARS), prompt: secretOf(`${TOKEN_CHARS} @!`) }).filter((s) => {
-    const all = Object.values(s).map((x) => x.toLowerCase());
-    return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
-  });
+  const secrets = fc
+    .record({ token: secretOf(TOKEN_CHARS), foreign: secretOf(TOKEN_CHARS), prompt: secretOf(`${TOKEN_CHARS} @!`) })
+    .filter((s) => {
+      const all = Object.values(s).map((x) => x.toLowerCase());
+      return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
+    });
   await fc.assert(
     fc.asyncProperty(
       fc.record({

@@ -11,14 +11,21 @@ export const TOKEN = 'Copy-Token-1234567';
 export const PROD_TOKEN = 'prod-token-7654321';
 export const ANSWER = 'pa55 w0rd/answer';
 const environments = {
-  environments: { local: { base_url: 'http://127.0.0.1:4010', token: TOKEN }, prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN } },
+  environments: {
+    local: { base_url: 'http://127.0.0.1:4010', token: TOKEN },
+    prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN },
+  },
   selected: 'local',
 };
 export const system = { processEnv: { LPREQ_TOKEN: TOKEN }, dotenv: { PROD_API_TOKEN: PROD_TOKEN } };
 
 /** The request of `text` prepared in the `local` environment, `{{password}}` answered with ANSWER. */
 export function prepared(text: string) {
-  const r = prepareRequest(testChecker(), doc(text), 0, { environments, system, prompts: new Map([['password', ANSWER]]) });
+  const r = prepareRequest(testChecker(), doc(text), 0, {
+    environments,
+    system,
+    prompts: new Map([['password', ANSWER]]),
+  });
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r;
 }

@@ -54,7 +54,10 @@ test('a JSON body that writes every character as a \\u escape, letters too, in e
   }
   // A character beyond the BMP is escaped as a surrogate pair.
   const astral = 'key-\u{1F511}-9876';
-  assert.equal(scrubSecrets(JSON.stringify({ k: astral }).replace('\u{1F511}', '\\ud83d\\udd11'), [astral]), '{"k":"***"}');
+  assert.equal(
+    scrubSecrets(JSON.stringify({ k: astral }).replace('\u{1F511}', '\\ud83d\\udd11'), [astral]),
+    '{"k":"***"}',
+  );
 });
 
 test('a secret written in another case (a header name arrives lower-cased) is found and masked', () => {
@@ -76,7 +79,8 @@ test('a text cut inside a secret loses the part that could begin it, and nothing
     else if (cut <= at + TOKEN.length) assert.equal(kept, body.slice(0, at), `cut at ${cut}`);
   }
   // Percent-encoded or \u-escaped starts of a secret, even cut inside an escape.
-  for (const tail of ['tok%2F', 'tok%2', 'tok%', 'tok\\u002', 'tok\\', '\\u0074o']) assert.equal(withoutSecretStart(`abc ${tail}`, [TOKEN]), 'abc ');
+  for (const tail of ['tok%2F', 'tok%2', 'tok%', 'tok\\u002', 'tok\\', '\\u0074o'])
+    assert.equal(withoutSecretStart(`abc ${tail}`, [TOKEN]), 'abc ');
   assert.equal(withoutSecretStart('plain words', [TOKEN]), 'plain words');
   // A token as long as a JWT is looked for too.
   const jwt = `eyJ${'aB9_-'.repeat(600)}`;

@@ -35,7 +35,14 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: raw.toString('utf8'), raw };
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body: raw.toString('utf8'),
+        raw,
+      };
       received.push(r);
       Promise.resolve(handler(r, res)).catch((e: unknown) => {
         res.statusCode = 500;
@@ -62,7 +69,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 }
 
 /** A CONNECT proxy on 127.0.0.1 that sends every tunnel to `targetPort` on 127.0.0.1. */
-export async function startProxy(targetPort: number): Promise<{ url: string; connects: string[]; close(): Promise<void> }> {
+export async function startProxy(
+  targetPort: number,
+): Promise<{ url: string; connects: string[]; close(): Promise<void> }> {
   const connects: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((_req, res) => {

@@ -72,11 +72,18 @@ before(async () => {
       return json(
         res,
         200,
-        { id: id++, name: form.get('module[name]'), position: 2, workflow_state: 'active', token: req.headers.authorization },
+        {
+          id: id++,
+          name: form.get('module[name]'),
+          position: 2,
+          workflow_state: 'active',
+          token: req.headers.authorization,
+        },
         { 'x-echo': String(req.headers.authorization) },
       );
     }
-    if (url.pathname === '/api/v1/courses/42/modules') return json(res, 200, [{ id: 1, name: 'Intro \u001b[31m', workflow_state: 'active' }]);
+    if (url.pathname === '/api/v1/courses/42/modules')
+      return json(res, 200, [{ id: 1, name: 'Intro \u001b[31m', workflow_state: 'active' }]);
     const one = /^\/api\/v1\/courses\/42\/modules\/(\d+)$/.exec(url.pathname);
     if (one) return json(res, 200, { id: Number(one[1]), name: 'Week 5', workflow_state: 'active' });
     return json(res, 404, { errors: [{ message: 'no such thing' }] });
@@ -100,7 +107,15 @@ function assertShape(value: unknown): void {
   for (const f of top.files as Record<string, unknown>[]) {
     assert.deepEqual(Object.keys(f).sort(), ['file', 'requests']);
     for (const r of f.requests as Record<string, unknown>[]) {
-      assert.deepEqual(Object.keys(r).sort(), ['assertions', 'durationMs', 'line', 'name', 'passed', 'skipped', 'status']);
+      assert.deepEqual(Object.keys(r).sort(), [
+        'assertions',
+        'durationMs',
+        'line',
+        'name',
+        'passed',
+        'skipped',
+        'status',
+      ]);
       assert.equal(typeof r.name, 'string');
       assert.equal(typeof r.line, 'number');
       assert.ok(r.status === null || typeof r.status === 'number');
@@ -153,7 +168,10 @@ describe('lpreq test against a server on 127.0.0.1', () => {
     assert.deepEqual([refused.status, refused.passed, refused.skipped], [null, false, false]);
     assert.deepEqual([out.passed, out.failed], [1, 3]);
     // Why a request failed without an assertion failing, which the json has no place for, is on standard error.
-    assert.match(r.stderr, /modules\.lpreq:18: Not sent: the checker refuses it: not sent: the checker reports 2 errors/);
+    assert.match(
+      r.stderr,
+      /modules\.lpreq:18: Not sent: the checker refuses it: not sent: the checker reports 2 errors/,
+    );
     assert.ok(!r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN), 'the echoed token is in no report');
   });
 
@@ -161,9 +179,11 @@ describe('lpreq test against a server on 127.0.0.1', () => {
     const r = await lpreqTest(['--reporter', 'junit', 'requests/']);
     assert.equal(r.code, 1);
     assert.equal(XMLValidator.validate(r.stdout), true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(
-      r.stdout,
-    ) as {
+    const parsed = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase'].includes(name),
+    }).parse(r.stdout) as {
       testsuites: {
         tests: string;
         failures: string;
@@ -173,7 +193,13 @@ describe('lpreq test against a server on 127.0.0.1', () => {
           failures: string;
           errors: string;
           skipped: string;
-          testcase: { name: string; classname: string; time: string; failure?: { '#text': string; message: string } | string; skipped?: unknown }[];
+          testcase: {
+            name: string;
+            classname: string;
+            time: string;
+            failure?: { '#text': string; message: string } | string;
+            skipped?: unknown;
+          }[];
         }[];
       };
     };
@@ -210,10 +236,15 @@ describe('lpreq test against a server on 127.0.0.1', () => {
   test('junit and tap: requests after the first failure are skipped with --bail', async () => {
     const junit = await lpreqTest(['--reporter', 'junit', '--bail', 'requests/']);
     assert.equal(junit.code, 1);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(
-      junit.stdout,
-    ) as {
-      testsuites: { skipped: string; testsuite: { skipped: string; testcase: { name: string; skipped?: { message: string } }[] }[] };
+    const parsed = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase'].includes(name),
+    }).parse(junit.stdout) as {
+      testsuites: {
+        skipped: string;
+        testsuite: { skipped: string; testcase: { name: string; skipped?: { message: string } }[] }[];
+      };
     };
     assert.equal(parsed.testsuites.skipped, '3');
     assert.ok(parsed.testsuites.testsuite[1].testcase.every((c) => c.skipped !== undefined));
@@ -275,7 +306,10 @@ describe('lpreq test against a server on 127.0.0.1', () => {
       `${join('requests', 'modules.lpreq')}:18`,
       `${join('requests', 'modules.lpreq')}:20`,
     ]);
-    assert.ok(lines[0].includes('title=lpreq test%3A List \\x1b]0;pwned\\x07'), 'a colon in a property is escaped, control characters too');
+    assert.ok(
+      lines[0].includes('title=lpreq test%3A List \\x1b]0;pwned\\x07'),
+      'a colon in a property is escaped, control characters too',
+    );
     assert.ok(!r.stdout.includes(TOKEN));
   });
 
@@ -335,7 +369,10 @@ describe('lpreq test --mock', () => {
 describe('lpreq test: what lpreq send asks before sending', () => {
   test('a protected environment: without a terminal, changes are not sent unless --yes', async () => {
     const dir = tempDir('lpreq-test-protected');
-    writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ prod: { base_url: api.origin, $protected: true } }));
+    writeFileSync(
+      join(dir, 'http-client.env.json'),
+      JSON.stringify({ prod: { base_url: api.origin, $protected: true } }),
+    );
     writeFileSync(join(dir, 'create.lpreq'), 'POST /api/v1/courses/42/modules\n\nmodule[name] = Week 9\n');
     const before = api.received.length;
     const refused = await lpreqTest(['--env', 'prod', 'create.lpreq'], { cwd: dir });
@@ -419,12 +456,16 @@ interface TapPoint {
 }
 
 /** The test points of a TAP stream, as tap-parser reads them: the top level and each subtest's. */
-function parseTap(text: string): Promise<{ version: number; top: TapPoint[]; children: TapPoint[][]; result: { ok: boolean; plan: unknown } }> {
+function parseTap(
+  text: string,
+): Promise<{ version: number; top: TapPoint[]; children: TapPoint[][]; result: { ok: boolean; plan: unknown } }> {
   return new Promise((resolve) => {
     const top: TapPoint[] = [];
     const children: TapPoint[][] = [];
     let version = 0;
-    const parser = new TapParser((result: { ok: boolean; plan: unknown }) => resolve({ version, top, children, result }));
+    const parser = new TapParser((result: { ok: boolean; plan: unknown }) =>
+      resolve({ version, top, children, result }),
+    );
     parser.on('version', (v: number) => (version = v));
     parser.on('assert', (p: TapPoint) => top.push(p));
     parser.on('child', (child: TapParser) => {

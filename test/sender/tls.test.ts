@@ -38,7 +38,11 @@ async function startHttps(options: { clientCa?: Buffer; redirectTo?: () => strin
       ...(options.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: options.clientCa } : {}),
     },
     (req, res) => {
-      seen.push({ url: req.url ?? '', authorization: req.headers.authorization, clientCert: Boolean((req.socket as { authorized?: boolean }).authorized) });
+      seen.push({
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        clientCert: Boolean((req.socket as { authorized?: boolean }).authorized),
+      });
       if (options.redirectTo && req.url?.startsWith('/api/v1/courses/1/modules')) {
         res.writeHead(302, { location: `${options.redirectTo()}/api/v1/courses/2/modules` }).end();
         return;
@@ -69,7 +73,8 @@ after(() => {
 function project(local: Record<string, unknown>, privateLocal?: Record<string, unknown>): string {
   const dir = tempDir('tls');
   mkdirSync(join(dir, 'certs'));
-  for (const f of ['cert.pem', 'client-cert.pem', 'client-key.pem']) writeFileSync(join(dir, 'certs', f), readFileSync(join(TLS, f)));
+  for (const f of ['cert.pem', 'client-cert.pem', 'client-key.pem'])
+    writeFileSync(join(dir, 'certs', f), readFileSync(join(TLS, f)));
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local }));
   if (privateLocal) writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: privateLocal }));
   writeFileSync(join(dir, 'r.lpreq'), 'GET {{base_url}}/api/v1/courses/1/modules\n');
@@ -83,7 +88,10 @@ async function send(file: string) {
 }
 
 test('$tls is read from the environment files: paths relative to the file, layered as variables are, mistakes refused', () => {
-  const file = project({ base_url: plain.origin, $tls: { ca: './certs/cert.pem' } }, { $tls: { cert: 'certs/client-cert.pem', key: 'certs/client-key.pem' } });
+  const file = project(
+    { base_url: plain.origin, $tls: { ca: './certs/cert.pem' } },
+    { $tls: { cert: 'certs/client-cert.pem', key: 'certs/client-key.pem' } },
+  );
   const dir = join(file, '..');
   const files = loadEnvironmentFiles(dir);
   assert.deepEqual(files.options?.local?.tls, {
@@ -96,7 +104,11 @@ test('$tls is read from the environment files: paths relative to the file, layer
   // A misspelt option would leave the check as it was without a word: it is the file's mistake.
   for (const bad of [{ rejectUnauthorised: false }, { rejectUnauthorized: 'no' }, { ca: 42 }, 'ca.pem']) {
     project({ base_url: plain.origin, $tls: bad });
-    assert.throws(() => loadEnvironmentFiles(join(project({ base_url: plain.origin, $tls: bad }), '..')), EnvironmentFileError, JSON.stringify(bad));
+    assert.throws(
+      () => loadEnvironmentFiles(join(project({ base_url: plain.origin, $tls: bad }), '..')),
+      EnvironmentFileError,
+      JSON.stringify(bad),
+    );
   }
 });
 
@@ -123,7 +135,12 @@ test('a server that asks for a client certificate gets the one of cert and key',
   const ca = { ca: './certs/cert.pem' };
   const without = await send(project({ base_url: mutual.origin, $tls: ca }));
   assert.equal(without.response?.status ?? null, null, 'answered without a client certificate');
-  const withCert = await send(project({ base_url: mutual.origin, $tls: { ...ca, cert: './certs/client-cert.pem', key: './certs/client-key.pem' } }));
+  const withCert = await send(
+    project({
+      base_url: mutual.origin,
+      $tls: { ...ca, cert: './certs/client-cert.pem', key: './certs/client-key.pem' },
+    }),
+  );
   assert.equal(withCert.response?.status, 200, JSON.stringify(withCert.error));
   assert.equal(mutual.seen.at(-1)?.clientCert, true);
   // A certificate without its key, or a file that is not there: not sent, and said why.

@@ -13,7 +13,11 @@ const catalog = bundledCatalog();
 /** One case: a body against a documented type, and the issues expected as `path code`. */
 function check(returns: string | null, body: unknown, expected: string[]) {
   const result = checkResponse(catalog, returns, body);
-  assert.deepEqual(result.issues.map((i) => `${i.path} ${i.code}`).sort(), [...expected].sort(), JSON.stringify(result.issues, null, 1));
+  assert.deepEqual(
+    result.issues.map((i) => `${i.path} ${i.code}`).sort(),
+    [...expected].sort(),
+    JSON.stringify(result.issues, null, 1),
+  );
   for (const i of result.issues) assert.ok(i.message.length > 0);
   return result;
 }
@@ -38,13 +42,23 @@ const module = {
 const cases: [string, string | null, unknown, string[]][] = [
   ['a full Module from the docs fields', 'Module', module, []],
   ['a partial Module is normal', 'Module', { id: 1, name: 'x' }, []],
-  ['Module[] with a string count', 'Module[]', [module, { ...module, items_count: '2' }], ['$[1].items_count type-mismatch']],
+  [
+    'Module[] with a string count',
+    'Module[]',
+    [module, { ...module, items_count: '2' }],
+    ['$[1].items_count type-mismatch'],
+  ],
   ['an undocumented field', 'Module', { id: 1, colour: 'red' }, ['$.colour undocumented-field']],
   ['a value outside the enum', 'Module', { workflow_state: 'archived' }, ['$.workflow_state unknown-enum-value']],
   ['null where the docs do not allow it', 'Module', { name: null }, ['$.name type-mismatch']],
   ['null where the docs say "or null"', 'Module', { completed_at: null, items: null }, []],
   ['a malformed timestamp', 'Module', { unlock_at: '2026-13-01T00:00:00Z' }, ['$.unlock_at type-mismatch']],
-  ['timestamps with offsets and fractions', 'Module', { unlock_at: '2026-09-14T08:00:00.123-06:00', completed_at: '2026-09-14T08:00:00Z' }, []],
+  [
+    'timestamps with offsets and fractions',
+    'Module',
+    { unlock_at: '2026-09-14T08:00:00.123-06:00', completed_at: '2026-09-14T08:00:00Z' },
+    [],
+  ],
   ['a float where an integer is documented', 'Module', { position: 1.5 }, ['$.position type-mismatch']],
   [
     'nested items',
@@ -60,7 +74,12 @@ const cases: [string, string | null, unknown, string[]][] = [
     { quiz_submissions: [{ id: 1, workflow_state: 'complete' }, { id: 'x' }] },
     ['$.quiz_submissions[1].id type-mismatch'],
   ],
-  ['grading periods wrapper', 'GradingPeriodList', { grading_periods: [{ id: 1, title: 'Q1', start_date: '2026-01-01T00:00:00Z' }] }, []],
+  [
+    'grading periods wrapper',
+    'GradingPeriodList',
+    { grading_periods: [{ id: 1, title: 'Q1', start_date: '2026-01-01T00:00:00Z' }] },
+    [],
+  ],
   [
     'a map with a value type',
     'Role',
@@ -69,8 +88,18 @@ const cases: [string, string | null, unknown, string[]][] = [
   ],
   ['external resources as they come', 'User[]', [{ id: 1, anything: true }, { id: 2 }], []],
   ['an external resource must be an object', 'Group[]', [1], ['$[0] type-mismatch']],
-  ['grouped submissions pick the group form', 'Submission[]|StudentSubmissionGroup[]', [{ user_id: 1, submissions: [{ assignment_id: 2, score: 3 }] }], []],
-  ['plain submissions pick the Submission form', 'Submission[]|StudentSubmissionGroup[]', [{ assignment_id: 2, user_id: 1, score: 3 }], []],
+  [
+    'grouped submissions pick the group form',
+    'Submission[]|StudentSubmissionGroup[]',
+    [{ user_id: 1, submissions: [{ assignment_id: 2, score: 3 }] }],
+    [],
+  ],
+  [
+    'plain submissions pick the Submission form',
+    'Submission[]|StudentSubmissionGroup[]',
+    [{ assignment_id: 2, user_id: 1, score: 3 }],
+    [],
+  ],
   ['no documented resource', null, { anything: 1 }, []],
   ['an unknown type name is accepted', 'NoSuchThing', { a: 1 }, []],
   ['a string body where JSON was documented', 'Module', 'oops', ['$ type-mismatch']],
@@ -94,7 +123,15 @@ test('checkResponse never throws on strange bodies', () => {
   let deep: unknown = 1;
   for (let i = 0; i < 5000; i++) deep = { items: [deep] };
   for (const body of [undefined, null, 0, '', [], {}, [[[]]], { __proto__: { x: 1 } }, deep, Symbol.for('x')]) {
-    for (const returns of ['Module', 'Module[]', 'Role', 'CourseAuditLog', 'Submission[]|StudentSubmissionGroup[]', 'any', '|']) {
+    for (const returns of [
+      'Module',
+      'Module[]',
+      'Role',
+      'CourseAuditLog',
+      'Submission[]|StudentSubmissionGroup[]',
+      'any',
+      '|',
+    ]) {
       assert.doesNotThrow(() => checkResponse(catalog, returns, body));
     }
   }
@@ -113,7 +150,10 @@ test('the real-world exchanges: never a throw, and only the real differences', (
     path: string;
     body: unknown;
   }[];
-  const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'real-world-issues.json'), 'utf8')) as Record<string, string[]>;
+  const expected = JSON.parse(readFileSync(join(import.meta.dirname, 'real-world-issues.json'), 'utf8')) as Record<
+    string,
+    string[]
+  >;
   const matcher = new EndpointMatcher(catalog);
   const actual: Record<string, string[]> = {};
   for (const e of exchanges) {
@@ -147,7 +187,10 @@ test('describeAt: the documented type and note at a path', () => {
   assert.equal(describeAt(catalog, 'Module', '$.nope'), undefined);
   assert.equal(describeAt(catalog, null, '$'), undefined);
   assert.equal(describeAt(catalog, 'Module', 'not a path'), undefined);
-  assert.equal(describeAt(catalog, 'Submission[]|StudentSubmissionGroup[]', '$[0].submissions[0].score')?.type, 'number');
+  assert.equal(
+    describeAt(catalog, 'Submission[]|StudentSubmissionGroup[]', '$[0].submissions[0].score')?.type,
+    'number',
+  );
 });
 
 test('parseJsonPath', () => {

@@ -51,9 +51,13 @@ function shell(
 }
 
 test('the built command runs as a process: npx lpreq check', () => {
-  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')], {
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', join(invalid, '110-module-item-type-video.lpreq')],
+    {
+      encoding: 'utf8',
+    },
+  );
   assert.equal(result.status, 1);
   assert.equal(JSON.parse(result.stdout)[0].code, 'invalid-enum');
   const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--nope'], { encoding: 'utf8' });
@@ -66,7 +70,9 @@ test('a reader that stops early (lpreq check | head) ends the output quietly, wi
   for (let i = 0; i < 3000; i++) lines.push(`### ${i}\nGET /api/v1/courses/${i}/modulez\n`);
   writeFileSync(join(tmp, 'many.lpreq'), lines.join('\n'));
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', join(tmp, 'many.lpreq')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', join(tmp, 'many.lpreq')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdout.once('data', () => child.stdout.destroy());
@@ -108,24 +114,30 @@ test('standard input from /dev/zero is called binary and not read to the end', a
   }
 });
 
-test('a pipe named *.lpreq in a folder is reported, not read (it could block the run); named on the command line it is read', { timeout: 30_000 }, async () => {
-  const root = join(tmp, 'fifo');
-  mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modules\n');
-  assert.equal(spawnSync('mkfifo', [join(root, 'pipe.lpreq')]).status, 0);
-  const { code, stdout } = await runCli(['check', '--format', 'json', 'fifo'], { cwd: tmp });
-  assert.equal(code, 2);
-  assert.deepEqual(
-    JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
-    [[join('fifo', 'pipe.lpreq'), 'unreadable-file']],
-  );
-  const named = await shell(`printf 'GETT /x\\n' > fifo/pipe.lpreq & $LPREQ check --format json fifo/pipe.lpreq; s=$?; wait; exit $s`);
-  assert.equal(named.code, 1);
-  assert.deepEqual(
-    JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]),
-    [['fifo/pipe.lpreq', 'syntax']],
-  );
-});
+test(
+  'a pipe named *.lpreq in a folder is reported, not read (it could block the run); named on the command line it is read',
+  { timeout: 30_000 },
+  async () => {
+    const root = join(tmp, 'fifo');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'good.lpreq'), 'GET /api/v1/courses/1/modules\n');
+    assert.equal(spawnSync('mkfifo', [join(root, 'pipe.lpreq')]).status, 0);
+    const { code, stdout } = await runCli(['check', '--format', 'json', 'fifo'], { cwd: tmp });
+    assert.equal(code, 2);
+    assert.deepEqual(
+      JSON.parse(stdout).map((d: Diag) => [d.file, d.code]),
+      [[join('fifo', 'pipe.lpreq'), 'unreadable-file']],
+    );
+    const named = await shell(
+      `printf 'GETT /x\\n' > fifo/pipe.lpreq & $LPREQ check --format json fifo/pipe.lpreq; s=$?; wait; exit $s`,
+    );
+    assert.equal(named.code, 1);
+    assert.deepEqual(
+      JSON.parse(named.stdout).map((d: Diag) => [d.file, d.code]),
+      [['fifo/pipe.lpreq', 'syntax']],
+    );
+  },
+);
 
 test("a file without read permission is that file's problem", async () => {
   const root = join(tmp, 'locked');

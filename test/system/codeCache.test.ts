@@ -13,8 +13,13 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from '../helpers';
 
-const { loadBundle, cachePathOf, buildIdOf, BUILD_MARK } = createRequire(import.meta.filename)(join(ROOT, 'bin', 'loadBundle.js')) as {
-  loadBundle: (bundle: string, options?: { writeCache?: boolean; report?: (status: string) => void }) => Record<string, unknown>;
+const { loadBundle, cachePathOf, buildIdOf, BUILD_MARK } = createRequire(import.meta.filename)(
+  join(ROOT, 'bin', 'loadBundle.js'),
+) as {
+  loadBundle: (
+    bundle: string,
+    options?: { writeCache?: boolean; report?: (status: string) => void },
+  ) => Record<string, unknown>;
   cachePathOf: (bundle: string) => string;
   buildIdOf: (source: string) => string | undefined;
   BUILD_MARK: string;
@@ -75,7 +80,10 @@ test('no cache, a stale cache and a damaged cache: the bundle compiles from sour
   // The right build id over bytes V8 does not accept (a new source: V8 keeps compiled scripts in memory).
   const damaged = bundleIn('damaged', 'exports.answer = 44;');
   const id = buildIdOf(readFileSync(damaged, 'utf8')) ?? '';
-  writeFileSync(cachePathOf(damaged), Buffer.concat([Buffer.from(id.padEnd(64, ' '), 'latin1'), Buffer.from('not a code cache at all, just bytes')]));
+  writeFileSync(
+    cachePathOf(damaged),
+    Buffer.concat([Buffer.from(id.padEnd(64, ' '), 'latin1'), Buffer.from('not a code cache at all, just bytes')]),
+  );
   assert.deepEqual(load(damaged), { exports: { answer: 44 }, status: 'rejected' });
   // A bundle without a build id (built with --no-code-cache) never takes a cache.
   const unstamped = join(tmp, 'unstamped.js');
@@ -87,7 +95,10 @@ test('no cache, a stale cache and a damaged cache: the bundle compiles from sour
 test('the command line gives the same answer with and without the cache', () => {
   const file = join(ROOT, 'examples', 'mistakes.lpreq');
   const run = (env: NodeJS.ProcessEnv) =>
-    spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', file], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'check', '--format', 'json', file], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
   const cached = run({});
   const plain = run({ LPREQ_CODE_CACHE: '0' });
   assert.equal(cached.status, 1);

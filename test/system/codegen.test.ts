@@ -50,7 +50,10 @@ for (const [i, text] of REQUESTS.entries()) {
     writeFileSync(file, toCode(r, 'javascript', { token: TOKEN }));
     assert.equal(spawnSync(process.execPath, ['--check', file]).status, 0);
     const before = server.received.length;
-    const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN }, timeout: 20_000 });
+    const { stdout } = await run(process.execPath, [file], {
+      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+      timeout: 20_000,
+    });
     assert.match(stdout, /^201 Created/);
     const got = server.received.slice(before);
     assert.equal(got.length, 1);
@@ -65,37 +68,48 @@ for (const [i, text] of REQUESTS.entries()) {
     const file = join(tempDir('codegen'), 'request.mjs');
     writeFileSync(file, toCode(sent(), 'javascript', { token: TOKEN }));
     const before = server.received.length;
-    const r = spawnSync(process.execPath, [file], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(process.execPath, [file], {
+      env: { PATH: process.env.PATH ?? '' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /LPREQ_TOKEN/);
     assert.equal(server.received.length, before);
   });
 
-  test(`the generated Python compiles, and runs when requests is installed (${i + 1})`, { skip: python ? false : 'python3 is not installed' }, async (t) => {
-    const r = sent();
-    const dir = tempDir('codegen');
-    const file = join(dir, 'request.py');
-    writeFileSync(file, toCode(r, 'python', { token: TOKEN }));
-    const compiled = spawnSync('python3', ['-m', 'py_compile', file], { encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: join(dir, 'cache') } });
-    assert.equal(compiled.status, 0, compiled.stderr);
-    if (!requestsInstalled) {
-      t.skip('the Python package requests is not installed: compiled only');
-      return;
-    }
-    const before = server.received.length;
-    const { stdout } = await run('python3', [file], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN },
-      timeout: 30_000,
-    });
-    assert.match(stdout, /^201 Created/);
-    const got = server.received.slice(before);
-    assert.equal(got.length, 1);
-    assert.equal(got[0].method, r.method);
-    // requests writes `[` and `]` of a query percent-encoded: the same URL once decoded, as servers read it.
-    assert.equal(decodeURIComponent(`${server.origin}${got[0].url}`), decodeURIComponent(r.url));
-    assert.equal(got[0].headers.authorization, `Bearer ${TOKEN}`);
-    assert.equal(got[0].body, r.body?.text ?? '');
-  });
+  test(
+    `the generated Python compiles, and runs when requests is installed (${i + 1})`,
+    { skip: python ? false : 'python3 is not installed' },
+    async (t) => {
+      const r = sent();
+      const dir = tempDir('codegen');
+      const file = join(dir, 'request.py');
+      writeFileSync(file, toCode(r, 'python', { token: TOKEN }));
+      const compiled = spawnSync('python3', ['-m', 'py_compile', file], {
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONPYCACHEPREFIX: join(dir, 'cache') },
+      });
+      assert.equal(compiled.status, 0, compiled.stderr);
+      if (!requestsInstalled) {
+        t.skip('the Python package requests is not installed: compiled only');
+        return;
+      }
+      const before = server.received.length;
+      const { stdout } = await run('python3', [file], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN },
+        timeout: 30_000,
+      });
+      assert.match(stdout, /^201 Created/);
+      const got = server.received.slice(before);
+      assert.equal(got.length, 1);
+      assert.equal(got[0].method, r.method);
+      // requests writes `[` and `]` of a query percent-encoded: the same URL once decoded, as servers read it.
+      assert.equal(decodeURIComponent(`${server.origin}${got[0].url}`), decodeURIComponent(r.url));
+      assert.equal(got[0].headers.authorization, `Bearer ${TOKEN}`);
+      assert.equal(got[0].body, r.body?.text ?? '');
+    },
+  );
 }
 
 test("the generated JavaScript (undici) and Python with the environment's $tls trust the server's certificate and present the client's", async () => {
@@ -110,7 +124,10 @@ test("the generated JavaScript (undici) and Python with the environment's $tls t
       ca: readFileSync(join(tlsDir, 'client-cert.pem')),
     },
     (req, res) => {
-      seen.push({ authorization: req.headers.authorization, clientCert: Boolean((req.socket as { authorized?: boolean }).authorized) });
+      seen.push({
+        authorization: req.headers.authorization,
+        clientCert: Boolean((req.socket as { authorized?: boolean }).authorized),
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     },
   );
@@ -121,20 +138,30 @@ test("the generated JavaScript (undici) and Python with the environment's $tls t
       environments: { environments: { staging: { base_url: origin } }, selected: 'staging' },
     });
     assert.ok(r.ok);
-    const tls = { ca: join(tlsDir, 'cert.pem'), cert: join(tlsDir, 'client-cert.pem'), key: join(tlsDir, 'client-key.pem') };
+    const tls = {
+      ca: join(tlsDir, 'cert.pem'),
+      cert: join(tlsDir, 'client-cert.pem'),
+      key: join(tlsDir, 'client-key.pem'),
+    };
     // Beside this repository's node_modules, where `import("undici")` finds the package a user installs with npm.
     const dir = mkdtempSync(join(ROOT, 'test', '.codegen-'));
     try {
       const file = join(dir, 'request.mjs');
       writeFileSync(file, toCode(r.request, 'javascript', { token: TOKEN, tls }));
-      const { stdout } = await run(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN }, timeout: 20_000 });
+      const { stdout } = await run(process.execPath, [file], {
+        env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+        timeout: 20_000,
+      });
       assert.match(stdout, /^200 OK/);
       assert.deepEqual(seen, [{ authorization: `Bearer ${TOKEN}`, clientCert: true }]);
       if (requestsInstalled) {
         // Python's requests, with verify= and cert= from the same settings.
         const py = join(dir, 'request.py');
         writeFileSync(py, toCode(r.request, 'python', { token: TOKEN, tls }));
-        const ran = await run('python3', [py], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN }, timeout: 30_000 });
+        const ran = await run('python3', [py], {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LPREQ_TOKEN: TOKEN },
+          timeout: 30_000,
+        });
         assert.match(ran.stdout, /^200 OK/);
         assert.equal(seen.length, 2);
         assert.deepEqual(seen[1], { authorization: `Bearer ${TOKEN}`, clientCert: true });

@@ -14,7 +14,10 @@ export interface RunningCommand {
 }
 
 /** Starts `lpreq <argv>` and waits until it prints its address (or exits, or 20 s pass: then it throws with what it printed). */
-export function startCommand(argv: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningCommand> {
+export function startCommand(
+  argv: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningCommand> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), ...argv], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },

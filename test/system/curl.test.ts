@@ -13,13 +13,20 @@ const TOKEN = 'Curl-Token-1234567';
 const PROD_TOKEN = 'prod-token-7654321';
 const ANSWER = 'pa55 w0rd/answer';
 const environments = {
-  environments: { local: { base_url: 'http://127.0.0.1:4010', token: TOKEN }, prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN } },
+  environments: {
+    local: { base_url: 'http://127.0.0.1:4010', token: TOKEN },
+    prod: { base_url: 'https://lms.example.edu', token: PROD_TOKEN },
+  },
   selected: 'local',
 };
 const system = { processEnv: { LPREQ_TOKEN: TOKEN }, dotenv: { PROD_API_TOKEN: PROD_TOKEN } };
 
 function prepared(text: string) {
-  const r = prepareRequest(testChecker(), doc(text), 0, { environments, system, prompts: new Map([['password', ANSWER]]) });
+  const r = prepareRequest(testChecker(), doc(text), 0, {
+    environments,
+    system,
+    prompts: new Map([['password', ANSWER]]),
+  });
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r;
 }
@@ -65,7 +72,10 @@ test('the token written into a copied command reads $LPREQ_TOKEN, so that the co
   const r = prepared('GET /api/v1/courses/1/modules?access_token={{token}}&x=1\nX-Api-Key: key {{token}}\n');
   const command = toCurl(r.request, { token: TOKEN, secrets: [...r.secrets, ...r.foreignSecrets] });
   // The shell reads it back as the request's own words (printf in the place of curl).
-  const shown = spawnSync('sh', ['-c', command.replace(/^curl /, "printf '%s\\n' ")], { env: { LPREQ_TOKEN: TOKEN }, encoding: 'utf8' });
+  const shown = spawnSync('sh', ['-c', command.replace(/^curl /, "printf '%s\\n' ")], {
+    env: { LPREQ_TOKEN: TOKEN },
+    encoding: 'utf8',
+  });
   const words = shown.stdout.split('\n');
   assert.ok(words.includes(r.request.url), shown.stdout);
   assert.ok(words.includes(`X-Api-Key: key ${TOKEN}`), shown.stdout);

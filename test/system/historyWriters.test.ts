@@ -31,9 +31,21 @@ const entry = (n: number): NewHistoryEntry => ({
 /** Runs `count` writer processes that add `each` entries apiece to `dir` at the same moment. */
 async function writeTogether(dir: string, count: number, each: number, keep: number): Promise<void> {
   const children = Array.from({ length: count }, (_, w) =>
-    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'system', 'historyWriter.ts'), dir, String(each), String(keep), `w${w}-`], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    }),
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '..', 'system', 'historyWriter.ts'),
+        dir,
+        String(each),
+        String(keep),
+        `w${w}-`,
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    ),
   );
   const ended = children.map((c) => new Promise<number | null>((resolve) => c.once('exit', resolve)));
   await Promise.all(children.map((c) => new Promise((resolve) => c.stdout.once('data', resolve))));
@@ -82,7 +94,9 @@ test('a lock left by a writer that died does not stop later writes', async () =>
 
 test('a process killed in the middle of writing leaves every earlier entry intact', async () => {
   const dir = freshDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
@@ -129,7 +143,9 @@ test('what writers killed mid-write left (entry files no index lists, *.tmp-* fi
   const dir = freshDir();
   // Writers killed at random points of a write, three times over.
   for (let round = 0; round < 3; round++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout.once('data', () => resolve());
       child.once('exit', () => reject(new Error('the writer ended early')));
@@ -166,10 +182,14 @@ test('a history another user owns, or one without read permission, is an error (
   // Root reads every file: as root, the reader runs as nobody (65534), for whom the folder is another user's.
   const asRoot = process.getuid?.() === 0;
   if (!asRoot) chmodSync(join(dir, 'index.jsonl'), 0);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir, 'read'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'historyWriter.ts'), dir, 'read'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    },
+  );
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0);

@@ -66,7 +66,13 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
         const e = index.at(d.end);
         return [d.code, s.line - 1, s.column - 1, e.line - 1, e.column - 1];
       });
-    const actual = published.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]);
+    const actual = published.diagnostics.map((d) => [
+      d.code,
+      d.range.start.line,
+      d.range.start.character,
+      d.range.end.line,
+      d.range.end.character,
+    ]);
     assert.deepEqual(actual.sort(), expected.sort());
     assert.ok(published.diagnostics.every((d) => d.source === 'lpreq'));
     // Fix the typo with an incremental change: Asignment -> Assignment.
@@ -79,15 +85,21 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
     assert.ok(!after.diagnostics.some((d) => d.code === 'invalid-enum'));
     assert.ok(after.diagnostics.some((d) => d.code === 'unknown-parameter'));
 
-    const completion = await c.request<{ items: { label: string; textEdit: { newText: string } }[] }>('textDocument/completion', {
-      textDocument: { uri },
-      position: { line: 8, character: 40 },
-    });
+    const completion = await c.request<{ items: { label: string; textEdit: { newText: string } }[] }>(
+      'textDocument/completion',
+      {
+        textDocument: { uri },
+        position: { line: 8, character: 40 },
+      },
+    );
     assert.ok(
       completion.items.some((i) => i.label === 'order'),
       JSON.stringify(completion.items.map((i) => i.label)),
     );
-    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 8 } });
+    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 8 },
+    });
     assert.match(hover.contents.value, /ModuleItem/);
     const actions = await c.request<{ title: string; edit: unknown }[]>('textDocument/codeAction', {
       textDocument: { uri },
@@ -101,19 +113,35 @@ test('protocol: diagnostics equal `lpreq check`, then follow incremental edits',
     const symbols = await c.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
     assert.deepEqual(
       symbols.map((s) => s.name),
-      ['@course', 'POST /api/v1/courses/{{course}}/modules/7/items', 'GET /api/v1/courses/{{course}}/files?sort=size&srot=x'],
+      [
+        '@course',
+        'POST /api/v1/courses/{{course}}/modules/7/items',
+        'GET /api/v1/courses/{{course}}/files?sort=size&srot=x',
+      ],
     );
-    const edits = await c.request<unknown[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+    const edits = await c.request<unknown[]>('textDocument/formatting', {
+      textDocument: { uri },
+      options: { tabSize: 2, insertSpaces: true },
+    });
     assert.deepEqual(edits, []);
     // A request for an unknown document or a broken position gives an empty answer, not an error.
-    assert.equal(await c.request('textDocument/hover', { textDocument: { uri: 'untitled:none' }, position: { line: 0, character: 0 } }), null);
+    assert.equal(
+      await c.request('textDocument/hover', {
+        textDocument: { uri: 'untitled:none' },
+        position: { line: 0, character: 0 },
+      }),
+      null,
+    );
   });
 });
 
 test('protocol: the diagnostics published at open, from one pass over the text, equal those of the kept tree', async () => {
   // Every example and conformance file in one document: variables set again, request names
   // used before they are defined, every code, quick-fix data and tags.
-  const dirs = [join(ROOT, 'examples'), ...['invalid', 'valid'].map((d) => join(ROOT, '..', 'shared', 'conformance', d))];
+  const dirs = [
+    join(ROOT, 'examples'),
+    ...['invalid', 'valid'].map((d) => join(ROOT, '..', 'shared', 'conformance', d)),
+  ];
   const text = dirs
     .flatMap((dir) =>
       readdirSync(dir)
@@ -144,7 +172,10 @@ test('protocol: environments come from the env files, the selection and their ch
   try {
     writeFileSync(
       join(dir, 'http-client.env.json'),
-      JSON.stringify({ dev: { base_url: 'http://127.0.0.1:4010' }, prod: { base_url: 'https://lms.example.edu', only_prod: '1' } }),
+      JSON.stringify({
+        dev: { base_url: 'http://127.0.0.1:4010' },
+        prod: { base_url: 'https://lms.example.edu', only_prod: '1' },
+      }),
     );
     writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { token: 'very-secret-token' } }));
     const uri = pathToFileURL(join(dir, 'a.lpreq')).href;
@@ -156,7 +187,10 @@ test('protocol: environments come from the env files, the selection and their ch
         ((await first) as unknown as Published).diagnostics.map((d) => d.code),
         ['unresolved-variable'],
       );
-      const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 26 } });
+      const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 1, character: 26 },
+      });
       assert.match(hover.contents.value, /\(secret\)/);
       assert.ok(!hover.contents.value.includes('very-secret-token'));
       const selected = c.diagnostics(uri);
@@ -166,10 +200,13 @@ test('protocol: environments come from the env files, the selection and their ch
         ['unresolved-variable'],
       );
       // Go to definition of an environment variable: its key in the env file, for the chosen environment.
-      const defs = await c.request<{ uri: string; range: { start: { line: number; character: number } } }[]>('textDocument/definition', {
-        textDocument: { uri },
-        position: { line: 0, character: 8 },
-      });
+      const defs = await c.request<{ uri: string; range: { start: { line: number; character: number } } }[]>(
+        'textDocument/definition',
+        {
+          textDocument: { uri },
+          position: { line: 0, character: 8 },
+        },
+      );
       assert.deepEqual(
         defs.map((d) => [d.uri, d.range.start]),
         [[pathToFileURL(join(dir, 'http-client.env.json')).href, { line: 0, character: 53 }]],
@@ -179,7 +216,9 @@ test('protocol: environments come from the env files, the selection and their ch
         JSON.stringify({ dev: { base_url: 'x', only_prod: '2' }, prod: { base_url: 'y', only_prod: '3', token: 't' } }),
       );
       const changed = c.diagnostics(uri);
-      c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'http-client.env.json')).href, type: 2 }] });
+      c.notify('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: pathToFileURL(join(dir, 'http-client.env.json')).href, type: 2 }],
+      });
       assert.deepEqual(((await changed) as unknown as Published).diagnostics, []);
     }, 'dev');
   } finally {
@@ -212,7 +251,9 @@ test('protocol: an untitled document (not saved yet) is checked and completed to
   const uri = 'untitled:Untitled-1';
   await withServer(async (c) => {
     const published = c.diagnostics(uri, 1);
-    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/42/filez\n' } });
+    c.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/42/filez\n' },
+    });
     assert.deepEqual(
       (await published).diagnostics.map((d) => d.code),
       ['unknown-endpoint'],
@@ -240,18 +281,23 @@ test('protocol: an assertion line is completed, hovered, checked and fixed by th
       ],
     );
     // After `?? body $.`: Module's fields, each with its type.
-    const completion = await c.request<{ items: { label: string; detail?: string; textEdit?: { newText: string; range: unknown } }[] }>(
-      'textDocument/completion',
-      {
-        textDocument: { uri },
-        position: { line: 2, character: 10 },
-      },
-    );
+    const completion = await c.request<{
+      items: { label: string; detail?: string; textEdit?: { newText: string; range: unknown } }[];
+    }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 2, character: 10 },
+    });
     const state = completion.items.find((i) => i.label === 'workflow_state');
     assert.ok(state, JSON.stringify(completion.items.map((i) => i.label)));
     assert.equal(state.detail, 'string');
-    assert.deepEqual(state.textEdit, { newText: 'workflow_state', range: { start: { line: 2, character: 10 }, end: { line: 2, character: 10 } } });
-    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 4 } });
+    assert.deepEqual(state.textEdit, {
+      newText: 'workflow_state',
+      range: { start: { line: 2, character: 10 }, end: { line: 2, character: 10 } },
+    });
+    const hover = await c.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 4 },
+    });
     assert.match(hover.contents.value, /assertion field/);
     const actions = await c.request<{ title: string }[]>('textDocument/codeAction', {
       textDocument: { uri },
@@ -275,7 +321,12 @@ test('protocol: a broken environment file is shown to the user, not only logged'
       const shown = c.waitFor((m) => m.method === 'window/showMessage');
       const published = c.diagnostics(uri, 1);
       c.notify('textDocument/didOpen', {
-        textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n' },
+        textDocument: {
+          uri,
+          languageId: 'lpreq',
+          version: 1,
+          text: 'GET {{base_url}}/api/v1/courses/{{course}}/modules\n',
+        },
       });
       const message = (await shown) as unknown as { params: { type: number; message: string } };
       assert.equal(message.params.type, 2);
@@ -311,7 +362,12 @@ test('protocol: a broken or binary document does not stop the server', async () 
     const fixed = c.diagnostics(uri, 3);
     c.notify('textDocument/didChange', {
       textDocument: { uri, version: 3 },
-      contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'GET /api/v1/courses/1/modulez\n###\n' }],
+      contentChanges: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          text: 'GET /api/v1/courses/1/modulez\n###\n',
+        },
+      ],
     });
     assert.deepEqual(
       ((await fixed) as unknown as Published).diagnostics.filter((d) => d.range.start.line === 0).map((d) => d.code),
@@ -337,7 +393,9 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
     const opened = c.diagnostics(uri, 1);
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
-    const init = c.initializeResult as { capabilities: { semanticTokensProvider?: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } };
+    const init = c.initializeResult as {
+      capabilities: { semanticTokensProvider?: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } };
+    };
     const legend = init.capabilities.semanticTokensProvider?.legend;
     assert.ok(legend, 'semantic tokens are offered');
     const decode = (data: number[]) => {
@@ -347,7 +405,9 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
       for (let i = 0; i < data.length; i += 5) {
         line += data[i];
         character = data[i] === 0 ? character + data[i + 1] : data[i + 1];
-        out.push(`${line}:${character} ${lines[line].slice(character, character + data[i + 2])} ${legend.tokenTypes[data[i + 3]]}`);
+        out.push(
+          `${line}:${character} ${lines[line].slice(character, character + data[i + 2])} ${legend.tokenTypes[data[i + 3]]}`,
+        );
       }
       return out;
     };
@@ -372,12 +432,14 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
     assert.ok(previous.resultId);
     c.notify('textDocument/didChange', {
       textDocument: { uri, version: 2 },
-      contentChanges: [{ range: { start: { line: 4, character: 20 }, end: { line: 4, character: 24 } }, text: 'Pagee' }],
+      contentChanges: [
+        { range: { start: { line: 4, character: 20 }, end: { line: 4, character: 24 } }, text: 'Pagee' },
+      ],
     });
-    const delta = await c.request<{ resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] }>(
-      'textDocument/semanticTokens/full/delta',
-      { textDocument: { uri }, previousResultId: previous.resultId },
-    );
+    const delta = await c.request<{
+      resultId: string;
+      edits: { start: number; deleteCount: number; data: number[] }[];
+    }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: previous.resultId });
     assert.equal(delta.edits.length, 1);
     const spliced = [...previous.data];
     for (const e of delta.edits) spliced.splice(e.start, e.deleteCount, ...e.data);
@@ -391,7 +453,10 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
       '7:33 size enumMember',
     ]);
     // A delta against an unknown result is a full answer.
-    const unknown = await c.request<{ data?: number[] }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: 'nope' });
+    const unknown = await c.request<{ data?: number[] }>('textDocument/semanticTokens/full/delta', {
+      textDocument: { uri },
+      previousResultId: 'nope',
+    });
     assert.deepEqual(decode(unknown.data ?? []), decode(spliced));
   });
 });
@@ -408,10 +473,15 @@ test('protocol: semantic tokens follow the environment (the editor is told to as
     const opened = c.diagnostics(uri, 1);
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
-    const legend = (c.initializeResult as { capabilities: { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } } })
-      .capabilities.semanticTokensProvider.legend;
+    const legend = (
+      c.initializeResult as {
+        capabilities: { semanticTokensProvider: { legend: { tokenTypes: string[]; tokenModifiers: string[] } } };
+      }
+    ).capabilities.semanticTokensProvider.legend;
     const tokens = async () => {
-      const { data } = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
+      const { data } = await c.request<{ data: number[] }>('textDocument/semanticTokens/full', {
+        textDocument: { uri },
+      });
       const out: string[] = [];
       for (let i = 0; i < data.length; i += 5) {
         const modifiers = legend.tokenModifiers.filter((_, k) => data[i + 4] & (1 << k));
@@ -424,7 +494,9 @@ test('protocol: semantic tokens follow the environment (the editor is told to as
     const edited = c.diagnostics(uri, 2);
     c.notify('textDocument/didChange', {
       textDocument: { uri, version: 2 },
-      contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '@course = 42\n' }],
+      contentChanges: [
+        { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '@course = 42\n' },
+      ],
     });
     await edited;
     assert.deepEqual(await tokens(), ['parameter', 'variable', 'property', 'enumMember']);
@@ -452,7 +524,11 @@ test('protocol: semantic tokens of a large document come in slices: a completion
     const [tokens, completion] = c.together(
       [
         { method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true },
-        { method: 'textDocument/completion', params: { textDocument: { uri }, position: { line: 0, character: 0 } }, request: true },
+        {
+          method: 'textDocument/completion',
+          params: { textDocument: { uri }, position: { line: 0, character: 0 } },
+          request: true,
+        },
       ],
       60000,
     );
@@ -464,10 +540,15 @@ test('protocol: semantic tokens of a large document come in slices: a completion
       method: 'textDocument/didChange',
       params: {
         textDocument: { uri, version: 2 },
-        contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' }],
+        contentChanges: [
+          { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# edited\n' },
+        ],
       },
     };
-    const [stale] = c.together([{ method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true }, edit], 60000);
+    const [stale] = c.together(
+      [{ method: 'textDocument/semanticTokens/full', params: { textDocument: { uri } }, request: true }, edit],
+      60000,
+    );
     await assert.rejects(stale, /the document changed/);
   });
 });
@@ -481,7 +562,10 @@ test('protocol: highlights of a variable and of a named request, definitions mar
     c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
     await opened;
     type Highlight = { range: { start: { line: number; character: number } }; kind: number };
-    const variable = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 24 } });
+    const variable = await c.request<Highlight[]>('textDocument/documentHighlight', {
+      textDocument: { uri },
+      position: { line: 2, character: 24 },
+    });
     assert.deepEqual(
       variable.map((h) => [h.range.start.line, h.range.start.character, h.kind]),
       [
@@ -490,7 +574,10 @@ test('protocol: highlights of a variable and of a named request, definitions mar
         [4, 22, 2],
       ],
     );
-    const request = await c.request<Highlight[]>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 4, character: 44 } });
+    const request = await c.request<Highlight[]>('textDocument/documentHighlight', {
+      textDocument: { uri },
+      position: { line: 4, character: 44 },
+    });
     assert.deepEqual(
       request.map((h) => [h.range.start.line, h.range.start.character, h.kind]),
       [
@@ -499,7 +586,10 @@ test('protocol: highlights of a variable and of a named request, definitions mar
       ],
     );
     // Not on a variable or a request name: null, so that the editor highlights the word as text.
-    assert.equal(await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 1 } }), null);
+    assert.equal(
+      await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 2, character: 1 } }),
+      null,
+    );
   });
 });
 
@@ -520,7 +610,10 @@ test('protocol: a change whose range is given end first is applied and re-parsed
     });
     const published = (await changed) as unknown as Published;
     const after = text.replace('modules\n\n### r1', 'modules\nx### r1');
-    const symbols = await c.request<{ name: string; range: { start: { line: number } } }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    const symbols = await c.request<{ name: string; range: { start: { line: number } } }[]>(
+      'textDocument/documentSymbol',
+      { textDocument: { uri } },
+    );
     assert.deepEqual(
       symbols.map((s) => [s.name, s.range.start.line]),
       [0, 2, 3, 4, 5].map((i) => [`GET /api/v1/courses/${i}/modules`, i === 0 ? 0 : 3 * i - 1]),
@@ -560,7 +653,10 @@ function modelOffset(text: string, position: { line: number; character: number }
 
 const isIndex = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 const isPosition = (p: unknown) =>
-  typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
+  typeof p === 'object' &&
+  p !== null &&
+  isIndex((p as { line?: unknown }).line) &&
+  isIndex((p as { character?: unknown }).character);
 
 test('protocol fuzz: malformed ranges and positions are refused, never applied; the server keeps the text it believes in, and its diagnostics equal a fresh check of it', async () => {
   const { TextDocument } = await import('vscode-languageserver-textdocument');
@@ -601,9 +697,14 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
   const timer = setTimeout(() => c.kill(), 120_000);
   try {
     await c.initialize({ debounceMs: 0 });
-    type Full = { version?: number; diagnostics: { code: string; message: string; range: { start: unknown; end: unknown } }[] };
+    type Full = {
+      version?: number;
+      diagnostics: { code: string; message: string; range: { start: unknown; end: unknown } }[];
+    };
     const next = () =>
-      c.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri).then((m) => m.params as Full);
+      c
+        .waitFor((m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri)
+        .then((m) => m.params as Full);
     const expectSame = async (published: Promise<Full>, step: string) => {
       const got = await published;
       assert.equal(got.version, accepted, `${step}: the version the server holds`);
@@ -613,9 +714,15 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
         .map((d) => [d.code, d.message, model.positionAt(d.start), model.positionAt(Math.max(d.start, d.end))]);
       const seen = got.diagnostics.map((d) => [d.code, d.message, d.range.start, d.range.end]);
       const key = (x: unknown) => JSON.stringify(x);
-      assert.deepEqual(seen.map(key).sort(), fresh.map(key).sort(), `${step}: diagnostics of ${JSON.stringify(text.slice(0, 200))}...`);
+      assert.deepEqual(
+        seen.map(key).sort(),
+        fresh.map(key).sort(),
+        `${step}: diagnostics of ${JSON.stringify(text.slice(0, 200))}...`,
+      );
       // The blocks the server holds: the symbols of a fresh parse of the same text, at the same places.
-      const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+      const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', {
+        textDocument: { uri },
+      });
       const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({
         name: s.name,
         range: { start: model.positionAt(s.start), end: model.positionAt(s.end) },
@@ -645,11 +752,15 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       const change = (): Record<string, unknown> => {
         const kind = r();
         if (kind < 0.03) return { text: r() < 0.5 ? base : pick(PIECES) };
-        if (kind < 0.06) return { range: pick([null, 'x', {}, { start: { line: 0, character: 0 } }]), text: pick(PIECES) };
+        if (kind < 0.06)
+          return { range: pick([null, 'x', {}, { start: { line: 0, character: 0 } }]), text: pick(PIECES) };
         if (kind < 0.35) {
           // A range given end first, a few lines long (one across a block start is where a wrong reading shows).
           const a = Math.floor(r() * (text.length + 1));
-          return { range: { start: model.positionAt(a), end: model.positionAt(Math.max(0, a - Math.floor(r() * 120))) }, text: pick(PIECES) };
+          return {
+            range: { start: model.positionAt(a), end: model.positionAt(Math.max(0, a - Math.floor(r() * 120))) },
+            text: pick(PIECES),
+          };
         }
         return { range: { start: position(), end: position() }, text: pick(PIECES) };
       };
@@ -670,7 +781,10 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
             text = ch.text as string;
             continue;
           }
-          const range = ch.range as { start: { line: number; character: number }; end: { line: number; character: number } };
+          const range = ch.range as {
+            start: { line: number; character: number };
+            end: { line: number; character: number };
+          };
           const a = modelOffset(text, range.start);
           const b = modelOffset(text, range.end);
           text = text.slice(0, Math.min(a, b)) + (ch.text as string) + text.slice(Math.max(a, b));
@@ -687,10 +801,21 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
           c.request('textDocument/completion', { textDocument: { uri }, position: bad }),
           c.request('textDocument/definition', { textDocument: { uri }, position: bad }),
           c.request('textDocument/documentHighlight', { textDocument: { uri }, position: bad }),
-          c.request('textDocument/codeAction', { textDocument: { uri }, range: { start: bad, end: bad }, context: { diagnostics: [] } }),
-          c.request('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: bad } }),
+          c.request('textDocument/codeAction', {
+            textDocument: { uri },
+            range: { start: bad, end: bad },
+            context: { diagnostics: [] },
+          }),
+          c.request('textDocument/semanticTokens/range', {
+            textDocument: { uri },
+            range: { start: { line: 0, character: 0 }, end: bad },
+          }),
         ]);
-        assert.deepEqual(answers, [null, null, [], null, [], { data: [] }], `${step}: answers to ${JSON.stringify(bad)}`);
+        assert.deepEqual(
+          answers,
+          [null, null, [], null, [], { data: [] }],
+          `${step}: answers to ${JSON.stringify(bad)}`,
+        );
       }
       // The text stays bounded, and has blocks to edit.
       if (text.length > 6_000 || text.length < 1_000) {
@@ -703,7 +828,8 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       }
     }
     // Each refusal is a log line; the user is told once that the editor's text may differ.
-    const said = (method: string) => c.notifications.filter((m) => m.method === method).map((m) => (m.params as { message: string }).message);
+    const said = (method: string) =>
+      c.notifications.filter((m) => m.method === method).map((m) => (m.params as { message: string }).message);
     assert.ok(said('window/logMessage').some((m) => /change: refused a didChange/.test(m)));
     assert.ok(said('window/logMessage').some((m) => /hover: refused: a position must be/.test(m)));
     assert.equal(said('window/showMessage').filter((m) => /cannot be applied/.test(m)).length, 1);
@@ -720,7 +846,12 @@ async function withInitialized(params: Record<string, unknown>, fn: (c: LspClien
   const c = new LspClient();
   const timer = setTimeout(() => c.kill(), 30000);
   try {
-    c.initializeResult = await c.request('initialize', { processId: process.pid, rootUri: null, capabilities: {}, ...params });
+    c.initializeResult = await c.request('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      ...params,
+    });
     c.notify('initialized', {});
     await fn(c);
     await c.shutdown();
@@ -740,16 +871,26 @@ test('protocol: environment files are looked for up to the workspace folder that
     const folder = (name: string) => ({ uri: pathToFileURL(join(parent, name)).href, name });
     const uri = pathToFileURL(join(parent, 'second', 'a.lpreq')).href;
     const codes = (published: unknown) => (published as Published).diagnostics.map((d) => d.code);
-    await withInitialized({ workspaceFolders: [folder('first'), folder('second')], capabilities: { workspace: { workspaceFolders: true } } }, async (c) => {
-      // The second folder is the document's root: the file above it is not its environment.
-      const opened = c.diagnostics(uri, 1);
-      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/{{course}}/modules\n' } });
-      assert.deepEqual(codes(await opened), ['unresolved-variable']);
-      // The folder above both becomes the workspace folder instead of the second: its file counts now.
-      const rechecked = c.diagnostics(uri, 1);
-      c.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: pathToFileURL(parent).href, name: 'parent' }], removed: [folder('second')] } });
-      assert.deepEqual(codes(await rechecked), []);
-    });
+    await withInitialized(
+      {
+        workspaceFolders: [folder('first'), folder('second')],
+        capabilities: { workspace: { workspaceFolders: true } },
+      },
+      async (c) => {
+        // The second folder is the document's root: the file above it is not its environment.
+        const opened = c.diagnostics(uri, 1);
+        c.notify('textDocument/didOpen', {
+          textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/courses/{{course}}/modules\n' },
+        });
+        assert.deepEqual(codes(await opened), ['unresolved-variable']);
+        // The folder above both becomes the workspace folder instead of the second: its file counts now.
+        const rechecked = c.diagnostics(uri, 1);
+        c.notify('workspace/didChangeWorkspaceFolders', {
+          event: { added: [{ uri: pathToFileURL(parent).href, name: 'parent' }], removed: [folder('second')] },
+        });
+        assert.deepEqual(codes(await rechecked), []);
+      },
+    );
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
@@ -758,24 +899,37 @@ test('protocol: environment files are looked for up to the workspace folder that
 test('protocol: a completion reopens the list only in an editor that names its command (triggerSuggestCommand), whatever the editor is called', async () => {
   const uri = 'untitled:suggest.lpreq';
   const segment = async (c: LspClient) => {
-    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/cou\n' } });
-    const list = await c.request<{ items: { label: string; command?: { command: string } }[] }>('textDocument/completion', {
-      textDocument: { uri },
-      position: { line: 0, character: 15 },
+    c.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET /api/v1/cou\n' },
     });
+    const list = await c.request<{ items: { label: string; command?: { command: string } }[] }>(
+      'textDocument/completion',
+      {
+        textDocument: { uri },
+        position: { line: 0, character: 15 },
+      },
+    );
     const item = list.items.find((i) => i.label === 'courses/');
     assert.ok(item, list.items.map((i) => i.label).join(', '));
     return item.command?.command;
   };
-  await withInitialized({ clientInfo: { name: 'Visual Studio Code' } }, async (c) => assert.equal(await segment(c), undefined));
-  await withInitialized({ clientInfo: { name: 'Neovim' }, initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest' } }, async (c) =>
-    assert.equal(await segment(c), 'editor.action.triggerSuggest'),
+  await withInitialized({ clientInfo: { name: 'Visual Studio Code' } }, async (c) =>
+    assert.equal(await segment(c), undefined),
+  );
+  await withInitialized(
+    {
+      clientInfo: { name: 'Neovim' },
+      initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest' },
+    },
+    async (c) => assert.equal(await segment(c), 'editor.action.triggerSuggest'),
   );
 });
 
 test('protocol: the server says the version of package.json', async () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  await withInitialized({}, async (c) => assert.deepEqual((c.initializeResult as { serverInfo: unknown }).serverInfo, { name: 'lpreq', version }));
+  await withInitialized({}, async (c) =>
+    assert.deepEqual((c.initializeResult as { serverInfo: unknown }).serverInfo, { name: 'lpreq', version }),
+  );
 });
 
 test('protocol: "Add parameter" is a snippet edit where the client takes them (the cursor waits at the value), plain text elsewhere', async () => {
@@ -790,10 +944,16 @@ test('protocol: "Add parameter" is a snippet edit where the client takes them (t
     const c = new LspClient();
     const timer = setTimeout(() => c.kill(), 30000);
     try {
-      await c.initialize({}, null, snippets ? { workspaceEdit: { documentChanges: true, snippetEditSupport: true } } : {});
+      await c.initialize(
+        {},
+        null,
+        snippets ? { workspaceEdit: { documentChanges: true, snippetEditSupport: true } } : {},
+      );
       const uri = 'untitled:add.lpreq';
       const published = c.diagnostics(uri, 3);
-      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 3, text: 'POST /api/v1/courses/1/modules/2/items\n' } });
+      c.notify('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'lpreq', version: 3, text: 'POST /api/v1/courses/1/modules/2/items\n' },
+      });
       await published;
       const actions = await c.request<Action[]>('textDocument/codeAction', {
         textDocument: { uri },

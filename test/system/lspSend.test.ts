@@ -8,7 +8,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient, ROOT, type Message } from '../lsp/rpc';
@@ -28,11 +37,17 @@ before(async () => {
     const url = new URL(req.url, api.origin);
     if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'GET') {
       // Echoes what it was sent, the token too, in a header and the body: the file must not keep it.
-      return json(res, 200, [{ id: 1, name: 'Week 1', position: 1, x_echo: req.headers.authorization ?? 'none', items_count: 'many' }], {
-        'x-seen-authorization': req.headers.authorization ?? 'none',
-      });
+      return json(
+        res,
+        200,
+        [{ id: 1, name: 'Week 1', position: 1, x_echo: req.headers.authorization ?? 'none', items_count: 'many' }],
+        {
+          'x-seen-authorization': req.headers.authorization ?? 'none',
+        },
+      );
     }
-    if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'POST') return json(res, 200, { id: 9, name: 'Made', position: 2 });
+    if (url.pathname === '/api/v1/courses/1/modules' && req.method === 'POST')
+      return json(res, 200, { id: 9, name: 'Made', position: 2 });
     return json(res, 404, { errors: [{ message: 'not here' }] });
   });
 });
@@ -56,13 +71,21 @@ const LIST_LINE = 2;
 const CREATE_LINE = 5;
 
 /** A workspace: environment files pointing at the test server, a request file. */
-function workspace(options: { protectedEnv?: boolean; privateToken?: boolean } = {}): { dir: string; file: string; uri: string } {
+function workspace(options: { protectedEnv?: boolean; privateToken?: boolean } = {}): {
+  dir: string;
+  file: string;
+  uri: string;
+} {
   const dir = tempDir('lsp-send');
   writeFileSync(
     join(dir, 'http-client.env.json'),
-    JSON.stringify({ local: { base_url: api.origin, ...(options.protectedEnv ? { $protected: true } : {}) }, other: { base_url: 'http://127.0.0.1:9' } }),
+    JSON.stringify({
+      local: { base_url: api.origin, ...(options.protectedEnv ? { $protected: true } : {}) },
+      other: { base_url: 'http://127.0.0.1:9' },
+    }),
   );
-  if (options.privateToken) writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { token: PRIVATE_TOKEN } }));
+  if (options.privateToken)
+    writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { token: PRIVATE_TOKEN } }));
   const file = join(dir, 'requests.lpreq');
   writeFileSync(file, REQUESTS);
   return { dir, file, uri: pathToFileURL(file).href };
@@ -77,9 +100,16 @@ interface Session {
 async function withServer(
   dir: string,
   fn: (s: Session) => Promise<void>,
-  options: { env?: NodeJS.ProcessEnv; init?: unknown; window?: Record<string, unknown>; answer?: (m: Message) => unknown } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    init?: unknown;
+    window?: Record<string, unknown>;
+    answer?: (m: Message) => unknown;
+  } = {},
 ) {
-  const c = new LspClient(undefined, undefined, { env: { PATH: process.env.PATH ?? '', ...(options.env ?? { LPREQ_TOKEN: TOKEN }) } });
+  const c = new LspClient(undefined, undefined, {
+    env: { PATH: process.env.PATH ?? '', ...(options.env ?? { LPREQ_TOKEN: TOKEN }) },
+  });
   const asked: Message[] = [];
   c.answer = (m) => {
     asked.push(m);
@@ -87,7 +117,12 @@ async function withServer(
   };
   const timer = setTimeout(() => c.kill(), 60_000);
   try {
-    await c.initialize(options.init ?? {}, pathToFileURL(dir).href, {}, options.window ?? { workDoneProgress: true, showDocument: { support: true } });
+    await c.initialize(
+      options.init ?? {},
+      pathToFileURL(dir).href,
+      {},
+      options.window ?? { workDoneProgress: true, showDocument: { support: true } },
+    );
     await fn({ c, asked });
     await c.shutdown();
     assert.equal(c.process.exitCode, 0, c.stderr);
@@ -104,13 +139,21 @@ function open(c: LspClient, uri: string, text = REQUESTS) {
 type Lens = { range: { start: { line: number } }; command: { title: string; command: string; arguments: unknown[] } };
 type Published = {
   uri: string;
-  diagnostics: { code: string; severity: number; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[];
+  diagnostics: {
+    code: string;
+    severity: number;
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  }[];
 };
 
 test('lsp send: code lenses above each request of a file, none for an unsaved document; opening sends nothing', async () => {
   const { dir, uri } = workspace();
   await withServer(dir, async ({ c }) => {
-    const caps = (c.initializeResult as { capabilities: { executeCommandProvider?: { commands: string[] }; codeLensProvider?: unknown } }).capabilities;
+    const caps = (
+      c.initializeResult as {
+        capabilities: { executeCommandProvider?: { commands: string[] }; codeLensProvider?: unknown };
+      }
+    ).capabilities;
     assert.deepEqual(caps.executeCommandProvider?.commands.sort(), [
       'lpreq.copyAsCurl',
       'lpreq.fetchAllPages',
@@ -135,11 +178,14 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
       ],
     );
     // The same commands as code actions of the request under the cursor (for editors without lenses).
-    const actions = await c.request<{ title: string; command?: { command: string; arguments: unknown[] } }[]>('textDocument/codeAction', {
-      textDocument: { uri },
-      range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } },
-      context: { diagnostics: [] },
-    });
+    const actions = await c.request<{ title: string; command?: { command: string; arguments: unknown[] } }[]>(
+      'textDocument/codeAction',
+      {
+        textDocument: { uri },
+        range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } },
+        context: { diagnostics: [] },
+      },
+    );
     assert.deepEqual(
       actions.filter((a) => a.command).map((a) => [a.title, a.command?.command, ...(a.command?.arguments ?? [])]),
       [
@@ -151,14 +197,19 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
     // sends a change without raising the version.
     assert.deepEqual(await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } }), lenses);
     const lensLines = async () =>
-      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } })).map((l) => [l.range.start.line, l.command.arguments[1]]);
+      (await c.request<Lens[]>('textDocument/codeLens', { textDocument: { uri } })).map((l) => [
+        l.range.start.line,
+        l.command.arguments[1],
+      ]);
     for (const [version, shift] of [
       [2, 1],
       [2, 2],
     ]) {
       c.notify('textDocument/didChange', {
         textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# a note\n' }],
+        contentChanges: [
+          { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# a note\n' },
+        ],
       });
       const at = [LIST_LINE + shift, LIST_LINE + shift, LIST_LINE + shift, CREATE_LINE + shift, CREATE_LINE + shift];
       assert.deepEqual(
@@ -182,7 +233,9 @@ test('lsp send: code lenses above each request of a file, none for an unsaved do
         l.command.title,
         ...l.command.arguments,
       ]),
-      lines.flatMap((line) => ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line])),
+      lines.flatMap((line) =>
+        ['Send Request', 'Fetch All Pages', 'Copy as cURL'].map((title) => [line, title, wide, line]),
+      ),
     );
     // A document that grew before its lenses were first asked for: the memory readied at open is too small, the answer is sized anew.
     const grown = 'file:///tmp/grown.lpreq';
@@ -239,17 +292,33 @@ test('lsp send: lpreq.send writes the response file, scrubbed, read-only, with i
     );
     // The body after the comments is the JSON the server sent, printed with two spaces.
     const body = text.slice(text.indexOf('\n[') + 1);
-    assert.deepEqual(JSON.parse(body), [{ id: 1, name: 'Week 1', position: 1, x_echo: 'Bearer ***', items_count: 'many' }]);
+    assert.deepEqual(JSON.parse(body), [
+      { id: 1, name: 'Week 1', position: 1, x_echo: 'Bearer ***', items_count: 'many' },
+    ]);
     // The diagnostics stand on the lines of the fields: the undocumented key, the mistyped value.
     const lines = text.split('\n');
     const echo = lines.findIndex((l) => l.includes('"x_echo"'));
     const count = lines.findIndex((l) => l.includes('"items_count"'));
     const diagnostics = (await published) as unknown as Published;
     assert.deepEqual(
-      diagnostics.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]).sort(),
+      diagnostics.diagnostics
+        .map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character])
+        .sort(),
       [
-        ['type-mismatch', count, lines[count].indexOf('"many"'), count, lines[count].indexOf('"many"') + '"many"'.length],
-        ['undocumented-field', echo, lines[echo].indexOf('"x_echo"'), echo, lines[echo].indexOf('"x_echo"') + '"x_echo"'.length],
+        [
+          'type-mismatch',
+          count,
+          lines[count].indexOf('"many"'),
+          count,
+          lines[count].indexOf('"many"') + '"many"'.length,
+        ],
+        [
+          'undocumented-field',
+          echo,
+          lines[echo].indexOf('"x_echo"'),
+          echo,
+          lines[echo].indexOf('"x_echo"') + '"x_echo"'.length,
+        ],
       ].sort(),
     );
     const shown = asked.find((m) => m.method === 'window/showDocument');
@@ -273,10 +342,19 @@ test('lsp send: without window/showDocument the editor is told where the respons
     dir,
     async ({ c, asked }) => {
       open(c, uri);
-      const told = c.waitFor((m) => m.method === 'window/showMessage' && String((m.params as { message: string }).message).includes('.lpreq'), 20_000);
+      const told = c.waitFor(
+        (m) =>
+          m.method === 'window/showMessage' && String((m.params as { message: string }).message).includes('.lpreq'),
+        20_000,
+      );
       await c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000);
-      assert.match((await told).params ? String((await told).params && ((await told).params as { message: string }).message) : '', /requests\.list\.jsonc/);
-      assert.ok(!asked.some((m) => m.method === 'window/showDocument' || m.method === 'window/workDoneProgress/create'));
+      assert.match(
+        (await told).params ? String((await told).params && ((await told).params as { message: string }).message) : '',
+        /requests\.list\.jsonc/,
+      );
+      assert.ok(
+        !asked.some((m) => m.method === 'window/showDocument' || m.method === 'window/workDoneProgress/create'),
+      );
       assert.equal(api.received[api.received.length - 1].headers.authorization, `Bearer ${PRIVATE_TOKEN}`);
       const text = readFileSync(join(dir, '.lpreq', 'responses', 'requests.list.jsonc'), 'utf8');
       assert.ok(!text.includes(PRIVATE_TOKEN));
@@ -322,7 +400,14 @@ test('lsp send: a protected environment asks through showMessageRequest, Cancel 
       await c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000);
       assert.equal(asked.filter((m) => m.method === 'window/showMessageRequest').length, questions);
     },
-    { answer: (m) => (m.method === 'window/showMessageRequest' ? { title: choice } : m.method === 'window/showDocument' ? { success: true } : null) },
+    {
+      answer: (m) =>
+        m.method === 'window/showMessageRequest'
+          ? { title: choice }
+          : m.method === 'window/showDocument'
+            ? { success: true }
+            : null,
+    },
   );
 });
 
@@ -334,7 +419,10 @@ test('lsp send: progress with cancellation: cancelling the progress, or the requ
     await withServer(dir, async ({ c }) => {
       open(c, uri);
       // Cancelled through the progress the server created (window/workDoneProgress/cancel).
-      const begun = c.waitFor((m) => m.method === '$/progress' && (m.params as { value: { kind: string } }).value.kind === 'begin', 20_000);
+      const begun = c.waitFor(
+        (m) => m.method === '$/progress' && (m.params as { value: { kind: string } }).value.kind === 'begin',
+        20_000,
+      );
       const answer = c.request<{ ok: boolean; status: number | null; error?: string }>(
         'workspace/executeCommand',
         { command: 'lpreq.send', arguments: [uri, LIST_LINE] },
@@ -356,9 +444,14 @@ test('lsp send: progress with cancellation: cancelling the progress, or the requ
       assert.ok(ended, 'the progress ends');
       // Cancelled as a request ($/cancelRequest): the exchange is aborted too, and the answer is empty.
       const id = c.nextRequestId;
-      const second = c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000).catch((e: unknown) => e);
+      const second = c
+        .request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000)
+        .catch((e: unknown) => e);
       await waitUntil(
-        () => c.notifications.filter((m) => m.method === '$/progress' && (m.params as { value: { kind: string } }).value.kind === 'begin').length === 2,
+        () =>
+          c.notifications.filter(
+            (m) => m.method === '$/progress' && (m.params as { value: { kind: string } }).value.kind === 'begin',
+          ).length === 2,
       );
       c.notify('$/cancelRequest', { id });
       const answered = await second;
@@ -435,7 +528,10 @@ test('lsp send: malformed arguments are answered with an error, never read as so
       20_000,
     );
     assert.equal(sent.ok, true);
-    const hover = await c.request('textDocument/hover', { textDocument: { uri }, position: { line: LIST_LINE, character: 5 } });
+    const hover = await c.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: LIST_LINE, character: 5 },
+    });
     assert.ok(hover);
   });
 });
@@ -446,7 +542,11 @@ test('lsp send: a request name cannot place the response file elsewhere, and a .
   const elsewhere = tempDir('lsp-send-elsewhere');
   await withServer(dir, async ({ c }) => {
     open(c, uri, text);
-    const result = await c.request<{ responseUri: string }>('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, 1] }, 20_000);
+    const result = await c.request<{ responseUri: string }>(
+      'workspace/executeCommand',
+      { command: 'lpreq.send', arguments: [uri, 1] },
+      20_000,
+    );
     assert.equal(result.responseUri, pathToFileURL(join(dir, '.lpreq', 'responses', 'requests._escaped.jsonc')).href);
   });
   const linked = workspace();
@@ -454,7 +554,9 @@ test('lsp send: a request name cannot place the response file elsewhere, and a .
   await withServer(linked.dir, async ({ c }) => {
     open(c, linked.uri);
     const told = c.waitFor(
-      (m) => m.method === 'window/showMessage' && /not written|symbolic link/.test(String((m.params as { message: string }).message)),
+      (m) =>
+        m.method === 'window/showMessage' &&
+        /not written|symbolic link/.test(String((m.params as { message: string }).message)),
       20_000,
     );
     const result = await c.request<{ responseUri?: string; ok: boolean }>(
@@ -473,8 +575,15 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
   const { dir, uri } = workspace({ privateToken: true });
   await withServer(dir, async ({ c }) => {
     open(c, uri);
-    const shown = c.waitFor((m) => m.method === 'window/showMessage' && String((m.params as { message: string }).message).includes('curl '), 20_000);
-    const { command } = await c.request<{ command: string }>('workspace/executeCommand', { command: 'lpreq.copyAsCurl', arguments: [uri, LIST_LINE] }, 20_000);
+    const shown = c.waitFor(
+      (m) => m.method === 'window/showMessage' && String((m.params as { message: string }).message).includes('curl '),
+      20_000,
+    );
+    const { command } = await c.request<{ command: string }>(
+      'workspace/executeCommand',
+      { command: 'lpreq.copyAsCurl', arguments: [uri, LIST_LINE] },
+      20_000,
+    );
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
     assert.equal(
       command,
@@ -492,17 +601,30 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
       20_000,
     );
     assert.match(js.code, /process\.env\.LPREQ_TOKEN/);
-    const py = await c.request<{ code: string }>('workspace/executeCommand', { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'python'] }, 20_000);
+    const py = await c.request<{ code: string }>(
+      'workspace/executeCommand',
+      { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'python'] },
+      20_000,
+    );
     assert.match(py.code, /os\.environ\["LPREQ_TOKEN"\]/);
     for (const code of [js.code, py.code]) assert.ok(!code.includes(TOKEN) && !code.includes(PRIVATE_TOKEN));
-    await assert.rejects(c.request('workspace/executeCommand', { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'cobol'] }, 20_000));
+    await assert.rejects(
+      c.request(
+        'workspace/executeCommand',
+        { command: 'lpreq.generateCode', arguments: [uri, LIST_LINE, 'cobol'] },
+        20_000,
+      ),
+    );
   });
 });
 
 test('lsp send: lpreq.selectEnvironment offers the environments, checks again with the choice and remembers it for the next session', async () => {
   const { dir, uri } = workspace();
   const text = 'GET {{base_url}}/api/v1/courses/{{only_other}}/modules\n';
-  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin, only_other: '1' } }));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin, only_other: '1' } }),
+  );
   await withServer(
     dir,
     async ({ c, asked }) => {
@@ -513,9 +635,15 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
         [],
       );
       const again = c.diagnostics(uri);
-      const chosen = await c.request<{ environment: string | null }>('workspace/executeCommand', { command: 'lpreq.selectEnvironment', arguments: [] }, 20_000);
+      const chosen = await c.request<{ environment: string | null }>(
+        'workspace/executeCommand',
+        { command: 'lpreq.selectEnvironment', arguments: [] },
+        20_000,
+      );
       assert.deepEqual(chosen, { environment: 'local' });
-      const offered = asked.find((m) => m.method === 'window/showMessageRequest')?.params as { actions: { title: string }[] };
+      const offered = asked.find((m) => m.method === 'window/showMessageRequest')?.params as {
+        actions: { title: string }[];
+      };
       assert.deepEqual(
         offered.actions.map((a) => a.title),
         ['local', 'other', 'No environment'],
@@ -524,7 +652,9 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
         ((await again) as unknown as Published).diagnostics.map((d) => d.code),
         ['unresolved-variable'],
       );
-      assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), { environment: 'local' });
+      assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), {
+        environment: 'local',
+      });
     },
     { answer: (m) => (m.method === 'window/showMessageRequest' ? { title: 'local' } : null) },
   );
@@ -538,9 +668,15 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
         ((await first) as unknown as Published).diagnostics.map((d) => d.code),
         ['unresolved-variable'],
       );
-      const named = await c.request('workspace/executeCommand', { command: 'lpreq.selectEnvironment', arguments: [null] }, 20_000);
+      const named = await c.request(
+        'workspace/executeCommand',
+        { command: 'lpreq.selectEnvironment', arguments: [null] },
+        20_000,
+      );
       assert.deepEqual(named, { environment: null });
-      assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), { environment: null });
+      assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), {
+        environment: null,
+      });
     },
     { init: { environment: 'other' } },
   );
@@ -567,10 +703,12 @@ test('lsp send: an editor with lenses of its own (clientLenses) is offered no le
         context: { diagnostics: [] },
       });
       assert.ok(actions.every((a) => a.command === undefined));
-      const refused = await c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }).then(
-        () => undefined,
-        (e: { code?: number }) => e.code,
-      );
+      const refused = await c
+        .request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] })
+        .then(
+          () => undefined,
+          (e: { code?: number }) => e.code,
+        );
       assert.equal(refused, -32600);
     },
     { init: { clientLenses: true, environment: 'local' } },

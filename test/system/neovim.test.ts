@@ -22,7 +22,15 @@ const TOKEN = 'nvim-token-0123456789abcdef';
 let api: TestServer;
 before(async () => {
   api = await startServer((req, res) =>
-    json(res, 200, [{ id: 4410, display_name: 'syllabus.pdf', x_internal_rank: 3, size: 'large', seen: req.headers.authorization ?? 'none' }]),
+    json(res, 200, [
+      {
+        id: 4410,
+        display_name: 'syllabus.pdf',
+        x_internal_rank: 3,
+        size: 'large',
+        seen: req.headers.authorization ?? 'none',
+      },
+    ]),
   );
 });
 after(async () => {
@@ -37,9 +45,18 @@ type Diagnostic = { code: string; line: number; column: number };
 
 /** `lpreq check --format json` of a text: what every editor must show. */
 function checked(text: string, cwd: string, env: string): Diagnostic[] {
-  const r = spawnSync(process.execPath, [LPREQ_BIN, 'check', '--env', env, '--format', 'json', '-'], { cwd, input: text, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [LPREQ_BIN, 'check', '--env', env, '--format', 'json', '-'], {
+    cwd,
+    input: text,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.ok(r.status === 0 || r.status === 1, r.stderr);
-  return (JSON.parse(r.stdout) as { code: string; line: number; column: number }[]).map((d) => ({ code: d.code, line: d.line - 1, column: d.column - 1 }));
+  return (JSON.parse(r.stdout) as { code: string; line: number; column: number }[]).map((d) => ({
+    code: d.code,
+    line: d.line - 1,
+    column: d.column - 1,
+  }));
 }
 
 const sorted = (list: Diagnostic[]) => list.map((d) => `${d.line}:${d.column} ${d.code}`).sort();
@@ -48,7 +65,9 @@ const sorted = (list: Diagnostic[]) => list.map((d) => `${d.line}:${d.column} ${
 function project(): { dir: string; path: string } {
   const dir = tempDir('nvim-project');
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
-  const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as { local: Record<string, string> };
+  const environments = JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8')) as {
+    local: Record<string, string>;
+  };
   environments.local.base_url = api.origin;
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify(environments, null, 2));
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
@@ -73,116 +92,130 @@ for (const [range, config] of byRange) {
         ? false
         : `the configuration for Neovim ${range} does not apply to the installed ${version.join('.')}`;
 
-  test(`neovim ${range}: the documented configuration shows lpreq's diagnostics and completes a parameter`, { skip, timeout: 120_000 }, async () => {
-    const { dir, path } = project();
-    const text = readFileSync(path, 'utf8');
-    const lines = text.split('\n');
-    // Where the steps act: the first request (a missing-required error on its request line)
-    // and a new line typed under the misspelt `serch_term` of the files list.
-    const firstRequest = lines.findIndex((l) => l.startsWith('POST '));
-    const typedAt = lines.findIndex((l) => l.startsWith('serch_term')) + 1;
-    // The request the Send Request lens sends: the files list (a GET: nothing changes).
-    const filesList = lines.findIndex((l) => l.startsWith('GET ') && l.includes('/files'));
-    const responseFile = join(dir, '.lpreq', 'responses', `mistakes.line-${filesList + 1}.jsonc`);
-    const typed = 'sea';
-    const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
-    // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
-    const usesProjectBin = config.some((b) => b.text.includes('node_modules/.bin/lpreq'));
-    const binDir = tempDir('nvim-bin');
-    if (!usesProjectBin) symlinkSync(LPREQ_BIN, join(binDir, 'lpreq'));
+  test(
+    `neovim ${range}: the documented configuration shows lpreq's diagnostics and completes a parameter`,
+    { skip, timeout: 120_000 },
+    async () => {
+      const { dir, path } = project();
+      const text = readFileSync(path, 'utf8');
+      const lines = text.split('\n');
+      // Where the steps act: the first request (a missing-required error on its request line)
+      // and a new line typed under the misspelt `serch_term` of the files list.
+      const firstRequest = lines.findIndex((l) => l.startsWith('POST '));
+      const typedAt = lines.findIndex((l) => l.startsWith('serch_term')) + 1;
+      // The request the Send Request lens sends: the files list (a GET: nothing changes).
+      const filesList = lines.findIndex((l) => l.startsWith('GET ') && l.includes('/files'));
+      const responseFile = join(dir, '.lpreq', 'responses', `mistakes.line-${filesList + 1}.jsonc`);
+      const typed = 'sea';
+      const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
+      // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
+      const usesProjectBin = config.some((b) => b.text.includes('node_modules/.bin/lpreq'));
+      const binDir = tempDir('nvim-bin');
+      if (!usesProjectBin) symlinkSync(LPREQ_BIN, join(binDir, 'lpreq'));
 
-    const run = await runNeovim({
-      home: tempDir('nvim-home'),
-      blocks: config,
-      cwd: dir,
-      path: `${binDir}:${process.env.PATH ?? ''}`,
-      // The token the language server sends (it inherits Neovim's environment).
-      env: { LPREQ_TOKEN: TOKEN },
-      timeoutMs: 90_000,
-      steps: [
-        { step: 'open', path, timeout_ms: 20_000 },
-        { step: 'diagnostics', timeout_ms: 20_000 },
-        { step: 'insert', line: typedAt, lines: [typed] },
-        { step: 'complete', line: typedAt, character: typed.length },
-        { step: 'diagnostics' },
-        // :LpreqEnv reaches the server: it checks again, with nothing else changed.
-        { step: 'command', command: 'LpreqEnv production' },
-        { step: 'diagnostics' },
-        { step: 'command', command: 'LpreqEnv local' },
-        { step: 'diagnostics' },
-        // The code lenses, and Send Request run on the files list against the test's API.
-        { step: 'codelens', timeout_ms: 20_000 },
-        { step: 'run_lens', line: filesList, title: 'Send Request' },
-        { step: 'response', path: responseFile, timeout_ms: 30_000 },
-        // :LpreqCurl on the same line puts the command in the unnamed register.
-        { step: 'command', command: 'LpreqCurl' },
-        { step: 'register', name: '"', contains: 'curl ', timeout_ms: 20_000 },
-      ],
-    });
-    const context = `\nmessages: ${run.messages}\nstderr: ${run.stderr}\nLSP log: ${run.lspLog}`;
-    const result = (i: number, name: string): StepResult => {
-      const r = run.results[i];
-      assert.ok(r, `step ${i} (${name}) did not run${context}`);
-      assert.equal(r.step, name);
-      assert.ok(r.ok, `step ${i} (${name}) failed: ${r.error}${context}`);
-      return r;
-    };
+      const run = await runNeovim({
+        home: tempDir('nvim-home'),
+        blocks: config,
+        cwd: dir,
+        path: `${binDir}:${process.env.PATH ?? ''}`,
+        // The token the language server sends (it inherits Neovim's environment).
+        env: { LPREQ_TOKEN: TOKEN },
+        timeoutMs: 90_000,
+        steps: [
+          { step: 'open', path, timeout_ms: 20_000 },
+          { step: 'diagnostics', timeout_ms: 20_000 },
+          { step: 'insert', line: typedAt, lines: [typed] },
+          { step: 'complete', line: typedAt, character: typed.length },
+          { step: 'diagnostics' },
+          // :LpreqEnv reaches the server: it checks again, with nothing else changed.
+          { step: 'command', command: 'LpreqEnv production' },
+          { step: 'diagnostics' },
+          { step: 'command', command: 'LpreqEnv local' },
+          { step: 'diagnostics' },
+          // The code lenses, and Send Request run on the files list against the test's API.
+          { step: 'codelens', timeout_ms: 20_000 },
+          { step: 'run_lens', line: filesList, title: 'Send Request' },
+          { step: 'response', path: responseFile, timeout_ms: 30_000 },
+          // :LpreqCurl on the same line puts the command in the unnamed register.
+          { step: 'command', command: 'LpreqCurl' },
+          { step: 'register', name: '"', contains: 'curl ', timeout_ms: 20_000 },
+        ],
+      });
+      const context = `\nmessages: ${run.messages}\nstderr: ${run.stderr}\nLSP log: ${run.lspLog}`;
+      const result = (i: number, name: string): StepResult => {
+        const r = run.results[i];
+        assert.ok(r, `step ${i} (${name}) did not run${context}`);
+        assert.equal(r.step, name);
+        assert.ok(r.ok, `step ${i} (${name}) failed: ${r.error}${context}`);
+        return r;
+      };
 
-    assert.deepEqual(result(0, 'open').value, { filetype: 'lpreq', client: 'lpreq' });
+      assert.deepEqual(result(0, 'open').value, { filetype: 'lpreq', client: 'lpreq' });
 
-    const shown = result(1, 'diagnostics').value as Diagnostic[];
-    assert.ok(
-      shown.some((d) => d.code === 'missing-required' && d.line === firstRequest),
-      `missing-required on line ${firstRequest + 1}${context}`,
-    );
-    assert.deepEqual(sorted(shown), sorted(checked(text, dir, 'local')), 'the diagnostics Neovim shows are those of lpreq check');
+      const shown = result(1, 'diagnostics').value as Diagnostic[];
+      assert.ok(
+        shown.some((d) => d.code === 'missing-required' && d.line === firstRequest),
+        `missing-required on line ${firstRequest + 1}${context}`,
+      );
+      assert.deepEqual(
+        sorted(shown),
+        sorted(checked(text, dir, 'local')),
+        'the diagnostics Neovim shows are those of lpreq check',
+      );
 
-    const labels = result(3, 'complete').value as string[];
-    assert.ok(Array.isArray(labels) && labels.includes('search_term'), `completion offers search_term: ${JSON.stringify(labels).slice(0, 500)}`);
+      const labels = result(3, 'complete').value as string[];
+      assert.ok(
+        Array.isArray(labels) && labels.includes('search_term'),
+        `completion offers search_term: ${JSON.stringify(labels).slice(0, 500)}`,
+      );
 
-    // The typed line reached the server: the next diagnostics are those of the edited text.
-    assert.deepEqual(sorted(result(4, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
-    result(5, 'command');
-    assert.deepEqual(sorted(result(6, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'production')));
-    result(7, 'command');
-    assert.deepEqual(sorted(result(8, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
+      // The typed line reached the server: the next diagnostics are those of the edited text.
+      assert.deepEqual(sorted(result(4, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
+      result(5, 'command');
+      assert.deepEqual(
+        sorted(result(6, 'diagnostics').value as Diagnostic[]),
+        sorted(checked(edited, dir, 'production')),
+      );
+      result(7, 'command');
+      assert.deepEqual(sorted(result(8, 'diagnostics').value as Diagnostic[]), sorted(checked(edited, dir, 'local')));
 
-    // Send Request, Fetch All Pages (a paginated list) and Copy as cURL above the files list.
-    const lenses = result(9, 'codelens').value as { line: number; title: string; command: string }[];
-    assert.deepEqual(
-      lenses.filter((l) => l.line === filesList).map((l) => [l.title, l.command]),
-      [
-        ['Send Request', 'lpreq.send'],
-        ['Fetch All Pages', 'lpreq.fetchAllPages'],
-        ['Copy as cURL', 'lpreq.copyAsCurl'],
-      ],
-    );
-    assert.ok(lenses.some((l) => l.line === firstRequest && l.title === 'Send Request'));
-    assert.deepEqual(result(10, 'run_lens').value, ['Send Request', 'Fetch All Pages', 'Copy as cURL']);
-    const sent = api.received.find((r) => r.url.startsWith('/api/v1/courses/42/files'));
-    assert.ok(sent, `the files list reached the API: ${JSON.stringify(api.received.map((r) => r.url))}${context}`);
-    assert.equal(sent.headers.authorization, `Bearer ${TOKEN}`, 'the token of LPREQ_TOKEN went with it');
+      // Send Request, Fetch All Pages (a paginated list) and Copy as cURL above the files list.
+      const lenses = result(9, 'codelens').value as { line: number; title: string; command: string }[];
+      assert.deepEqual(
+        lenses.filter((l) => l.line === filesList).map((l) => [l.title, l.command]),
+        [
+          ['Send Request', 'lpreq.send'],
+          ['Fetch All Pages', 'lpreq.fetchAllPages'],
+          ['Copy as cURL', 'lpreq.copyAsCurl'],
+        ],
+      );
+      assert.ok(lenses.some((l) => l.line === firstRequest && l.title === 'Send Request'));
+      assert.deepEqual(result(10, 'run_lens').value, ['Send Request', 'Fetch All Pages', 'Copy as cURL']);
+      const sent = api.received.find((r) => r.url.startsWith('/api/v1/courses/42/files'));
+      assert.ok(sent, `the files list reached the API: ${JSON.stringify(api.received.map((r) => r.url))}${context}`);
+      assert.equal(sent.headers.authorization, `Bearer ${TOKEN}`, 'the token of LPREQ_TOKEN went with it');
 
-    // The response file, without the token, with its typed issues where they are; opened beside the request.
-    const response = result(11, 'response').value as { text: string; diagnostics: Diagnostic[]; shown: boolean };
-    assert.ok(!response.text.includes(TOKEN), 'the token is not in the response file');
-    assert.equal(response.text, readFileSync(responseFile, 'utf8').replace(/\n$/, ''));
-    const fileLines = response.text.split('\n');
-    const rank = fileLines.findIndex((l) => l.includes('"x_internal_rank"'));
-    const size = fileLines.findIndex((l) => l.includes('"size"'));
-    assert.deepEqual(
-      sorted(response.diagnostics),
-      sorted([
-        { code: 'undocumented-field', line: rank, column: fileLines[rank].indexOf('"x_internal_rank"') },
-        { code: 'undocumented-field', line: fileLines.findIndex((l) => l.includes('"seen"')), column: 4 },
-        { code: 'type-mismatch', line: size, column: fileLines[size].indexOf('"large"') },
-      ]),
-    );
-    assert.equal(response.shown, true, 'the response file is shown in a window');
+      // The response file, without the token, with its typed issues where they are; opened beside the request.
+      const response = result(11, 'response').value as { text: string; diagnostics: Diagnostic[]; shown: boolean };
+      assert.ok(!response.text.includes(TOKEN), 'the token is not in the response file');
+      assert.equal(response.text, readFileSync(responseFile, 'utf8').replace(/\n$/, ''));
+      const fileLines = response.text.split('\n');
+      const rank = fileLines.findIndex((l) => l.includes('"x_internal_rank"'));
+      const size = fileLines.findIndex((l) => l.includes('"size"'));
+      assert.deepEqual(
+        sorted(response.diagnostics),
+        sorted([
+          { code: 'undocumented-field', line: rank, column: fileLines[rank].indexOf('"x_internal_rank"') },
+          { code: 'undocumented-field', line: fileLines.findIndex((l) => l.includes('"seen"')), column: 4 },
+          { code: 'type-mismatch', line: size, column: fileLines[size].indexOf('"large"') },
+        ]),
+      );
+      assert.equal(response.shown, true, 'the response file is shown in a window');
 
-    const curl = result(13, 'register').value as string;
-    assert.match(curl, /^curl .*\/api\/v1\/courses\/42\/files/);
-    assert.ok(curl.includes('$LPREQ_TOKEN') && !curl.includes(TOKEN), curl);
-    assert.doesNotMatch(run.messages, /Error|E\d+:/, 'the configuration loads without errors');
-  });
+      const curl = result(13, 'register').value as string;
+      assert.match(curl, /^curl .*\/api\/v1\/courses\/42\/files/);
+      assert.ok(curl.includes('$LPREQ_TOKEN') && !curl.includes(TOKEN), curl);
+      assert.doesNotMatch(run.messages, /Error|E\d+:/, 'the configuration loads without errors');
+    },
+  );
 }

@@ -8,7 +8,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,13 +88,22 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     writeFileSync(join(work, 'npmrc'), '');
     project = join(work, 'project');
     mkdirSync(join(project, 'requests'), { recursive: true });
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'an-integration', version: '1.0.0', private: true }, null, 2));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'an-integration', version: '1.0.0', private: true }, null, 2),
+    );
 
-    const p = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: ROOT, timeout: 120_000 });
+    const p = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
     assert.equal(p.status, 0, `npm pack: ${p.stderr}`);
     packed = (JSON.parse(p.stdout) as NonNullable<typeof packed>[])[0];
 
-    const i = run('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: project, timeout: 120_000 });
+    const i = run('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', `./${tarball}`], {
+      cwd: project,
+      timeout: 120_000,
+    });
     assert.equal(i.status, 0, `npm install ./${tarball}: ${i.stdout}\n${i.stderr}`);
   });
 
@@ -112,8 +131,14 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     assert.equal(manifest.dependencies, undefined, 'the bundles hold their dependencies');
     assert.deepEqual(manifest.bin, { lpreq: 'bin/lpreq.js' });
     assert.match(String((manifest.engines as { node?: string }).node), /^>=20\./);
-    assert.deepEqual(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).devDependencies, { [pkg.name]: `file:${tarball}` });
-    assert.deepEqual(readdirSync(join(project, 'node_modules')).sort(), ['.bin', '.package-lock.json', pkg.name].sort(), 'nothing else was installed');
+    assert.deepEqual(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).devDependencies, {
+      [pkg.name]: `file:${tarball}`,
+    });
+    assert.deepEqual(
+      readdirSync(join(project, 'node_modules')).sort(),
+      ['.bin', '.package-lock.json', pkg.name].sort(),
+      'nothing else was installed',
+    );
   });
 
   test('npx lpreq --help and --version answer', () => {
@@ -181,21 +206,33 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     assert.equal(passed.status, 0, passed.stdout + passed.stderr);
     const out = JSON.parse(passed.stdout) as { passed: number; failed: number };
     assert.deepEqual([out.passed, out.failed], [2, 0]);
-    writeFileSync(join(project, 'api-tests', 'wrong.lpreq'), 'GET /api/v1/courses/42/modules/7\n?? body $.name == Week 99\n');
+    writeFileSync(
+      join(project, 'api-tests', 'wrong.lpreq'),
+      'GET /api/v1/courses/42/modules/7\n?? body $.name == Week 99\n',
+    );
     const failed = npxLpreq(['test', '--mock', '--reporter', 'junit', 'api-tests/']);
     assert.equal(failed.status, 1, failed.stderr);
     assert.match(failed.stdout, /<testsuite name="api-tests\/wrong\.lpreq" tests="1" failures="1"/);
   });
 
   test('npx lpreq lsp --stdio: initialize, open a document, diagnostics, shutdown', { timeout: 60_000 }, async () => {
-    const client = new LspClient(['lpreq', 'lsp', '--stdio'], project, { command: 'npx', env: npmEnv(), detached: true });
+    const client = new LspClient(['lpreq', 'lsp', '--stdio'], project, {
+      command: 'npx',
+      env: npmEnv(),
+      detached: true,
+    });
     try {
       const init = (await client.initialize({}, pathToFileURL(project).href)) as { serverInfo?: { name?: string } };
       assert.equal(init.serverInfo?.name, 'lpreq');
       const uri = pathToFileURL(join(project, 'requests', 'files.lpreq')).href;
       const published = client.diagnostics(uri, 1, 30_000);
       client.notify('textDocument/didOpen', {
-        textDocument: { uri, languageId: 'lpreq', version: 1, text: 'GET https://lms.example.edu/api/v1/courses/42/files?srot=size\n' },
+        textDocument: {
+          uri,
+          languageId: 'lpreq',
+          version: 1,
+          text: 'GET https://lms.example.edu/api/v1/courses/42/files?srot=size\n',
+        },
       });
       const diagnostics = (await published).diagnostics.map((d) => `${d.range.start.line} ${d.code}`);
       assert.deepEqual(diagnostics, ['0 unknown-parameter']);

@@ -24,7 +24,10 @@ function newestSource(folder: string): number {
   return newest;
 }
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'send', ...args], {
       cwd: dir,
@@ -55,20 +58,30 @@ before(async () => {
     const url = new URL(req.url, api.origin);
     if (url.pathname === '/api/v1/courses/1/modules') {
       const page = Number(url.searchParams.get('page') ?? '1');
-      const link: Record<string, string> = page < 3 ? { link: `<${api.origin}/api/v1/courses/1/modules?page=${page + 1}>; rel="next"` } : {};
+      const link: Record<string, string> =
+        page < 3 ? { link: `<${api.origin}/api/v1/courses/1/modules?page=${page + 1}>; rel="next"` } : {};
       return json(res, 200, [{ id: page, name: `M${page}`, items_count: page === 2 ? 'many' : 1 }], link);
     }
-    if (url.pathname === '/api/v1/courses/1/modules/5') return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
+    if (url.pathname === '/api/v1/courses/1/modules/5')
+      return json(res, 404, { errors: [{ message: 'The specified resource does not exist.' }] });
     if (url.pathname === '/api/v1/courses/1/modules/6' && req.method === 'PUT')
       return json(res, 200, { id: 6, name: new URLSearchParams(req.body).get('module[name]') });
     if (url.pathname === '/upload')
-      return json(res, 200, { bytes: [...req.raw], contentType: req.headers['content-type'] ?? null, authorization: req.headers.authorization ?? null });
-    if (url.pathname === '/echo') return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
+      return json(res, 200, {
+        bytes: [...req.raw],
+        contentType: req.headers['content-type'] ?? null,
+        authorization: req.headers.authorization ?? null,
+      });
+    if (url.pathname === '/echo')
+      return json(res, 200, { authorization: req.headers.authorization ?? null, query: url.search });
     if (url.pathname === '/create' && req.method === 'POST') return json(res, 201, { id: ++created });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
   dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
-  writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin }, other: { base_url: 'http://127.0.0.1:9' } }));
+  writeFileSync(
+    join(dir, 'http-client.env.json'),
+    JSON.stringify({ local: { base_url: api.origin }, other: { base_url: 'http://127.0.0.1:9' } }),
+  );
   writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ local: { token: PRIVATE_TOKEN } }));
   writeFileSync(join(dir, 'one.lpreq'), 'GET /api/v1/courses/1/modules\n');
   writeFileSync(
@@ -126,7 +139,10 @@ test('several environments and none called local: --env is required, nothing is 
   const sub = join(dir, 'two-envs');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(sub, { recursive: true });
-  writeFileSync(join(sub, 'http-client.env.json'), JSON.stringify({ prod: { base_url: api.origin }, dev: { base_url: api.origin } }));
+  writeFileSync(
+    join(sub, 'http-client.env.json'),
+    JSON.stringify({ prod: { base_url: api.origin }, dev: { base_url: api.origin } }),
+  );
   writeFileSync(join(sub, 'http-client.private.env.json'), '{}');
   writeFileSync(join(sub, 'one.lpreq'), 'GET {{base_url}}/api/v1/courses/1/modules\n');
   const before = api.received.length;
@@ -178,7 +194,10 @@ test('--line and --name choose; a 404 exits 1 with the API error', async () => {
   const out = JSON.parse(missing.stdout) as { status: number; error: { kind: string; message: string }; body: unknown };
   assert.equal(out.status, 404);
   assert.equal(out.error.kind, 'http');
-  assert.ok(out.error.message.includes('The specified resource does not exist'), "the error carries the API's own message");
+  assert.ok(
+    out.error.message.includes('The specified resource does not exist'),
+    "the error carries the API's own message",
+  );
   const list = await run(['many.lpreq', '--name', 'list', '--format', 'json']);
   assert.equal(list.code, 0);
 });
@@ -235,7 +254,9 @@ test('--prompt takes NAME=VALUE; without a terminal a prompt variable that is no
 });
 
 test('a binary body file (< ./blob.png) arrives byte for byte; <@ refuses it, since its variables cannot be replaced', async () => {
-  const blob = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x7b, 0x7b]);
+  const blob = Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x7b, 0x7b,
+  ]);
   writeFileSync(join(dir, 'blob.png'), blob);
   writeFileSync(join(dir, 'upload.lpreq'), 'POST {{base_url}}/upload\n\n< ./blob.png\n');
   const sent = await run(['upload.lpreq', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
@@ -301,7 +322,10 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
     // Nothing at all is sent without a yes: not the noted request, not the one that refers to it.
     assert.equal(api.received.length - before, code === 0 ? (name === 'first' ? 1 : 2) : 0);
     if (code === 1) {
-      const { status, error } = JSON.parse(stdout) as { status: number | null; error: { kind: string; message: string } };
+      const { status, error } = JSON.parse(stdout) as {
+        status: number | null;
+        error: { kind: string; message: string };
+      };
       assert.equal(status, null);
       // The noted request is not sent; one that refers to it fails as its dependency did.
       assert.equal(error.kind, name === 'first' ? 'prepare' : 'dependency');
@@ -315,7 +339,10 @@ test('a request that refers to another reads its last response from the history,
   try {
     writeFileSync(
       join(work, 'http-client.env.json'),
-      JSON.stringify({ local: { base_url: api.origin }, other: { base_url: api.origin.replace('127.0.0.1', 'localhost') } }),
+      JSON.stringify({
+        local: { base_url: api.origin },
+        other: { base_url: api.origin.replace('127.0.0.1', 'localhost') },
+      }),
     );
     writeFileSync(
       join(work, 'chain.lpreq'),
@@ -333,7 +360,10 @@ test('a request that refers to another reads its last response from the history,
     const json = await run([file, '--name', 'use', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
     assert.equal(json.code, 0, json.stderr);
     assert.equal(idUsed(json.stdout), `?id=${id}`);
-    assert.equal((JSON.parse(json.stdout) as { dependencies: { name: string; historyTime?: string }[] }).dependencies[0].name, 'create');
+    assert.equal(
+      (JSON.parse(json.stdout) as { dependencies: { name: string; historyTime?: string }[] }).dependencies[0].name,
+      'create',
+    );
     assert.ok((JSON.parse(json.stdout) as { dependencies: { historyTime?: string }[] }).dependencies[0].historyTime);
     const text = await run([file, '--name', 'use'], { LPREQ_TOKEN: TOKEN });
     assert.match(
@@ -341,15 +371,22 @@ test('a request that refers to another reads its last response from the history,
       /^\(used the response of 'create' from the history, sent at \d{4}-\d\d-\d\dT[^:]+:\d\d:\d\d\.\d+Z: 201; --resend-dependencies sends it again\)$/m,
     );
     assert.equal(creates() - before, 1, 'create was sent once');
-    assert.ok(existsSync(join(work, '.lpreq', 'history', 'index.jsonl')), 'the history is beside the environment files');
+    assert.ok(
+      existsSync(join(work, '.lpreq', 'history', 'index.jsonl')),
+      'the history is beside the environment files',
+    );
     assert.match(readFileSync(join(work, '.lpreq', '.gitignore'), 'utf8'), /^\*$/m);
-    for (const f of readdirSync(join(work, '.lpreq', 'history'))) assert.ok(!readFileSync(join(work, '.lpreq', 'history', f), 'utf8').includes(TOKEN));
+    for (const f of readdirSync(join(work, '.lpreq', 'history')))
+      assert.ok(!readFileSync(join(work, '.lpreq', 'history', f), 'utf8').includes(TOKEN));
 
     // --resend-dependencies sends it again, and later runs read that newer response.
     const again = await run([file, '--name', 'use', '--resend-dependencies'], { LPREQ_TOKEN: TOKEN });
     assert.match(again.stdout, /^\(sent 'create' first: 201\)$/m);
     assert.equal(creates() - before, 2);
-    assert.equal(idUsed((await run([file, '--name', 'use', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout), `?id=${id + 1}`);
+    assert.equal(
+      idUsed((await run([file, '--name', 'use', '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout),
+      `?id=${id + 1}`,
+    );
 
     // Another environment (another base_url origin) is another request: its own create is sent.
     const other = await run([file, '--name', 'use', '--env', 'other', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
@@ -361,7 +398,10 @@ test('a request that refers to another reads its last response from the history,
     assert.equal(idUsed(none.stdout), `?id=${id + 3}`);
     const own = join(work, 'own-history');
     await run([file, '--name', 'use', '--history', own], { LPREQ_TOKEN: TOKEN });
-    assert.equal(idUsed((await run([file, '--name', 'use', '--history', own, '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout), `?id=${id + 4}`);
+    assert.equal(
+      idUsed((await run([file, '--name', 'use', '--history', own, '--format', 'json'], { LPREQ_TOKEN: TOKEN })).stdout),
+      `?id=${id + 4}`,
+    );
     assert.equal(creates() - before, 5);
     assert.equal((await run([file, '--name', 'use', '--history', own, '--no-history'])).code, 2);
   } finally {
@@ -418,8 +458,14 @@ test('a protected environment: changing requests ask at a terminal, need --yes w
   const { run: runSend } = await import('../../server/src/cli/sendCommand');
   const sub = join(dir, 'protected');
   mkdirSync(sub, { recursive: true });
-  writeFileSync(join(sub, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin, $protected: true } }));
-  writeFileSync(join(sub, 'req.lpreq'), 'PUT /api/v1/courses/1/modules/6\n\nmodule[name] = x\n\n###\nGET /api/v1/courses/1/modules\n');
+  writeFileSync(
+    join(sub, 'http-client.env.json'),
+    JSON.stringify({ local: { base_url: api.origin, $protected: true } }),
+  );
+  writeFileSync(
+    join(sub, 'req.lpreq'),
+    'PUT /api/v1/courses/1/modules/6\n\nmodule[name] = x\n\n###\nGET /api/v1/courses/1/modules\n',
+  );
   const file = join('protected', 'req.lpreq');
   let before = api.received.length;
   const refused = await run([file, '--line', '1', '--format', 'json'], { LPREQ_TOKEN: TOKEN });

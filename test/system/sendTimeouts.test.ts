@@ -20,7 +20,10 @@ let dir: string;
 const request = (url: string, extra: Partial<PreparedRequest> = {}) => preparedGet(url, api.origin, extra);
 
 /** Runs `lpreq send` in-process in the test folder and captures what it prints. */
-async function send(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function send(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runSend([...args, '--no-history'], {
@@ -118,7 +121,12 @@ test('a body cut by a timeout says how many bytes arrived, and that it is incomp
   const path = file('env', 'slow.lpreq', 'GET /slow-body\n');
   const j = await send([path, '--timeout', '300', '--format', 'json'], { LPREQ_TOKEN: TOKEN });
   assert.equal(j.code, 1);
-  const out = JSON.parse(j.stdout) as { bytes: number; bodyIncomplete?: boolean; body: unknown; error: { kind: string } };
+  const out = JSON.parse(j.stdout) as {
+    bytes: number;
+    bodyIncomplete?: boolean;
+    body: unknown;
+    error: { kind: string };
+  };
   assert.deepEqual([out.error.kind, out.bytes, out.bodyIncomplete, out.body], ['timeout', 3, true, '[1,']);
   const t = await send([path, '--timeout', '300'], { LPREQ_TOKEN: TOKEN });
   assert.doesNotMatch(t.stdout, /empty body/);

@@ -15,8 +15,10 @@ import { ROOT } from '../helpers';
 /** What each document holds of its own (`N` is its number), before 1 MB of comments. */
 const CASES: Record<string, string> = {
   'a variable': '@name_of_a_variable_N = 1\nGET /api/v1/courses/{{name_of_a_variable_N}}/modules\n',
-  'a request reference': '# @name first\nGET /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/{{first.response.body.$[0].id_number_N}}/modules\n',
-  'a base address': '@base_url = https://lms-number-N.example.edu/base/path\nGET {{base_url}}/api/v1/courses/1/modules\n',
+  'a request reference':
+    '# @name first\nGET /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/{{first.response.body.$[0].id_number_N}}/modules\n',
+  'a base address':
+    '@base_url = https://lms-number-N.example.edu/base/path\nGET {{base_url}}/api/v1/courses/1/modules\n',
   'a path segment': 'GET /api/v1/courses/segment-number-long-N/modules\n',
   'assertion lines':
     'GET /api/v1/courses/1/modules\n\n?? header x-request-id == request-number-N\n?? body $[*].name == module-number-N\n?? body $[*].nmae_N exists\n',

@@ -14,7 +14,9 @@ export function isMetaKey(name: string): boolean {
 }
 
 /** The variables of each environment without its `$` settings. */
-export function withoutMetaKeys(environments: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
+export function withoutMetaKeys(
+  environments: Record<string, Record<string, string>>,
+): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const [env, vars] of Object.entries(environments)) {
     const kept: Record<string, string> = {};
@@ -29,7 +31,11 @@ export function withoutMetaKeys(environments: Record<string, Record<string, stri
  * or marked `"$protected": true` in its environment file (the file loader turns the
  * boolean into the text `true`).
  */
-export function isProtected(name: string | undefined, variables: Record<string, string> | undefined, setting: readonly string[]): boolean {
+export function isProtected(
+  name: string | undefined,
+  variables: Record<string, string> | undefined,
+  setting: readonly string[],
+): boolean {
   if (name === undefined) return false;
   if (setting.includes(name)) return true;
   const flag = own(variables, '$protected');
@@ -54,7 +60,12 @@ export interface EnvironmentChoice {
 /** The entries of the environment picker, "no environment" first, then by name. */
 export function environmentChoices(
   environments: Record<string, Record<string, string>>,
-  options: { selected?: string; protectedSetting: readonly string[]; withToken: ReadonlySet<string>; privateNames?: Record<string, Set<string>> },
+  options: {
+    selected?: string;
+    protectedSetting: readonly string[];
+    withToken: ReadonlySet<string>;
+    privateNames?: Record<string, Set<string>>;
+  },
 ): EnvironmentChoice[] {
   const out: EnvironmentChoice[] = [
     {
@@ -78,7 +89,11 @@ export function environmentChoices(
       name,
       label: `${prot ? '$(lock) ' : ''}${name}`,
       description: parts.join(' · '),
-      detail: prot ? 'protected: POST, PUT, PATCH and DELETE ask for confirmation' : privateCount > 0 ? `${privateCount} from the private file` : undefined,
+      detail: prot
+        ? 'protected: POST, PUT, PATCH and DELETE ask for confirmation'
+        : privateCount > 0
+          ? `${privateCount} from the private file`
+          : undefined,
       protected: prot,
       picked: options.selected === name,
     });
@@ -98,6 +113,9 @@ export function tokenSecretKey(environment: string | undefined): string {
 }
 
 /** Keeps a chosen environment only while the files still define it. */
-export function validSelection(selected: string | undefined, environments: Record<string, unknown>): string | undefined {
+export function validSelection(
+  selected: string | undefined,
+  environments: Record<string, unknown>,
+): string | undefined {
   return selected !== undefined && hasOwn(environments, selected) ? selected : undefined;
 }

@@ -13,7 +13,11 @@ export function copyText(value: unknown): string {
 }
 
 /** The documentation of a documented type as Markdown (tooltip and "Show Documentation"). */
-export function documentationMarkdown(label: string, doc: DocumentedType | undefined, issues: readonly ResponseIssue[] = []): string {
+export function documentationMarkdown(
+  label: string,
+  doc: DocumentedType | undefined,
+  issues: readonly ResponseIssue[] = [],
+): string {
   const lines: string[] = [];
   if (doc) {
     lines.push(

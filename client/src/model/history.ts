@@ -130,7 +130,10 @@ export function requestFromEntry(
   const text = entry.request.body;
   const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
   // The type it was sent with; older entries did not keep it, so it is told from the body.
-  const contentType = declared ?? entry.request.contentType ?? (text && /^\s*[[{]/.test(text) ? 'application/json' : 'application/x-www-form-urlencoded');
+  const contentType =
+    declared ??
+    entry.request.contentType ??
+    (text && /^\s*[[{]/.test(text) ? 'application/json' : 'application/x-www-form-urlencoded');
   let body: PreparedRequest['body'];
   const file = entry.request.bodyFile;
   if (file !== undefined) {

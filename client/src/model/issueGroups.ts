@@ -33,5 +33,7 @@ export function groupIssues(issues: readonly ViewIssue[]): IssueGroupView[] {
     group.count++;
     if (group.paths.length < PATHS_PER_GROUP) group.paths.push(issue.path);
   }
-  return [...groups.values()].sort((a, b) => b.count - a.count || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0));
+  return [...groups.values()].sort(
+    (a, b) => b.count - a.count || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0),
+  );
 }

@@ -52,7 +52,11 @@ export function listRequests(checker: Checker, document: LpreqDocument, environm
   return out;
 }
 
-export function parseRequests(checker: Checker, text: string, environments?: Environments): { document: LpreqDocument; requests: RequestInfo[] } {
+export function parseRequests(
+  checker: Checker,
+  text: string,
+  environments?: Environments,
+): { document: LpreqDocument; requests: RequestInfo[] } {
   const document = parseDocument(text);
   return { document, requests: listRequests(checker, document, environments) };
 }

@@ -6,7 +6,14 @@
  * Children are built only when asked for, from the parsed value, and long arrays are cut
  * into ranges of at most CHUNK elements, so a very large body opens at once.
  */
-import { type ExchangeResult, formatJsonPath, parseJsonPath, type DocumentedType, type ResponseIssue, type Timing } from '../../../server/src/sender/index';
+import {
+  type ExchangeResult,
+  formatJsonPath,
+  parseJsonPath,
+  type DocumentedType,
+  type ResponseIssue,
+  type Timing,
+} from '../../../server/src/sender/index';
 import { own } from '../../../server/src/core/index';
 import { documentationMarkdown } from './format';
 
@@ -47,11 +54,19 @@ export type ResponseSummary = Pick<
   /** The request as it was sent, the token left out. */
   sent?: { headers: [string, string][]; body?: string; contentType?: string };
   /** The request's assertions evaluated on this response (the runner's evaluation), when it has any. */
-  assertions?: { line: number; text: string; passed: boolean; expected?: string; actual: string | null; message: string }[];
+  assertions?: {
+    line: number;
+    text: string;
+    passed: boolean;
+    expected?: string;
+    actual: string | null;
+    message: string;
+  }[];
 };
 
 export type NodeKind = 'status' | 'error' | 'message' | 'section' | 'header' | 'issue' | 'value' | 'range' | 'text';
-export type NodeIcon = 'pass' | 'error' | 'warning' | 'info' | 'headers' | 'body' | 'field' | 'array' | 'object' | 'issues' | 'text';
+export type NodeIcon =
+  'pass' | 'error' | 'warning' | 'info' | 'headers' | 'body' | 'field' | 'array' | 'object' | 'issues' | 'text';
 
 export interface ResponseNode {
   id: string;
@@ -97,7 +112,8 @@ export function formatDuration(ms: number): string {
 /** A one-line preview of a value: strings quoted and cut, containers by size. */
 export function previewValue(value: unknown, max = 80): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.length} ${value.length === 1 ? 'item' : 'items'}]`;
+  if (Array.isArray(value))
+    return value.length === 0 ? '[]' : `[${value.length} ${value.length === 1 ? 'item' : 'items'}]`;
   if (typeof value === 'object') {
     const n = Object.keys(value as object).length;
     return n === 0 ? '{}' : `{${n} ${n === 1 ? 'field' : 'fields'}}`;
@@ -110,7 +126,11 @@ export function previewValue(value: unknown, max = 80): string {
 }
 
 function isContainer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0)
+  );
 }
 
 function startsWith(path: (string | number)[], prefix: (string | number)[]): boolean {
@@ -153,7 +173,15 @@ export class ResponseTree {
   summary(): string {
     const r = this.response;
     const parts: string[] = [];
-    parts.push(r.status === null ? (r.error?.kind === 'cancelled' ? 'cancelled' : r.error ? `failed: ${r.error.kind}` : 'no response') : `${r.status}`);
+    parts.push(
+      r.status === null
+        ? r.error?.kind === 'cancelled'
+          ? 'cancelled'
+          : r.error
+            ? `failed: ${r.error.kind}`
+            : 'no response'
+        : `${r.status}`,
+    );
     if (r.resource) parts.push(r.resource);
     if (this.issueCount > 0) parts.push(`${this.issueCount} ${this.issueCount === 1 ? 'issue' : 'issues'}`);
     return parts.join(' · ');
@@ -177,14 +205,30 @@ export class ResponseTree {
       );
     } else {
       const ok = r.status >= 200 && r.status < 300;
-      out.push(this.plain('status', 'status', `${r.status} ${r.statusText}`.trim(), timing, ok ? 'pass' : 'error', `${r.method} ${r.url}`));
-      if (r.error && r.error.kind !== 'http') out.push(this.plain('failure', 'error', labelOfFailure(r.error.kind), r.error.message, 'error'));
+      out.push(
+        this.plain(
+          'status',
+          'status',
+          `${r.status} ${r.statusText}`.trim(),
+          timing,
+          ok ? 'pass' : 'error',
+          `${r.method} ${r.url}`,
+        ),
+      );
+      if (r.error && r.error.kind !== 'http')
+        out.push(this.plain('failure', 'error', labelOfFailure(r.error.kind), r.error.message, 'error'));
     }
     if (r.apiError) out.push(this.plain('api-error', 'error', 'API error', r.apiError, 'error', r.apiError));
     if (r.pages !== undefined) {
       const more = r.incomplete ? ` (stopped: ${r.incomplete})` : '';
       out.push(
-        this.plain('pages', 'message', `${r.pages} ${r.pages === 1 ? 'page' : 'pages'}`, `merged into one body${more}`, r.incomplete ? 'warning' : 'info'),
+        this.plain(
+          'pages',
+          'message',
+          `${r.pages} ${r.pages === 1 ? 'page' : 'pages'}`,
+          `merged into one body${more}`,
+          r.incomplete ? 'warning' : 'info',
+        ),
       );
     }
     if (r.truncated) {
@@ -198,7 +242,8 @@ export class ResponseTree {
         ),
       );
     }
-    for (const [i, w] of (r.warnings ?? []).entries()) out.push(this.plain(`warning-${i}`, 'message', 'Warning', w, 'warning', w));
+    for (const [i, w] of (r.warnings ?? []).entries())
+      out.push(this.plain(`warning-${i}`, 'message', 'Warning', w, 'warning', w));
     if (r.status !== null) {
       const names = Object.keys(r.headers);
       out.push({
@@ -209,7 +254,13 @@ export class ResponseTree {
     }
     if (this.issueCount > 0) {
       out.push({
-        ...this.plain('issues', 'section', 'Issues', `${this.issueCount} · differences from the documentation`, 'issues'),
+        ...this.plain(
+          'issues',
+          'section',
+          'Issues',
+          `${this.issueCount} · differences from the documentation`,
+          'issues',
+        ),
         collapsible: 'collapsed',
         section: 'issues',
         issueCount: this.issueCount,
@@ -219,13 +270,21 @@ export class ResponseTree {
     else if (r.bodyKind === 'text') {
       const firstLine = r.bodyText.split('\n', 1)[0];
       out.push({
-        ...this.plain('text', 'section', 'Body (not JSON)', previewValue(firstLine), 'text', r.contentType ? `Content-Type: ${r.contentType}` : undefined),
+        ...this.plain(
+          'text',
+          'section',
+          'Body (not JSON)',
+          previewValue(firstLine),
+          'text',
+          r.contentType ? `Content-Type: ${r.contentType}` : undefined,
+        ),
         collapsible: r.bodyText.length > 0 ? 'collapsed' : 'none',
         section: 'text',
         contextValue: 'value',
         value: r.bodyText,
       });
-    } else if (r.bodyKind === 'binary') out.push(this.plain('binary', 'message', 'Body', `binary, ${formatBytes(r.bytes)}`, 'info'));
+    } else if (r.bodyKind === 'binary')
+      out.push(this.plain('binary', 'message', 'Body', `binary, ${formatBytes(r.bytes)}`, 'info'));
     else if (r.status !== null) out.push(this.plain('empty', 'message', 'Body', 'empty', 'info'));
     return out;
   }
@@ -240,7 +299,14 @@ export class ResponseTree {
     }
     if (node.section === 'issues') {
       return this.response.issues.map((issue, i) => ({
-        ...this.plain(`i:${i}`, 'issue', issue.path, issue.message, 'warning', `**${issue.code}** at \`${issue.path}\`\n\n${issue.message}`),
+        ...this.plain(
+          `i:${i}`,
+          'issue',
+          issue.path,
+          issue.message,
+          'warning',
+          `**${issue.code}** at \`${issue.path}\`\n\n${issue.message}`,
+        ),
         contextValue: 'value',
         jsonPath: issue.path,
         value: issue.path,
@@ -252,8 +318,21 @@ export class ResponseTree {
       const lines = this.response.bodyText.split('\n');
       const shown: ResponseNode[] = lines
         .slice(0, 500)
-        .map((line, i) => ({ ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined), contextValue: 'value', value: line }));
-      if (lines.length > 500) shown.push(this.plain('t:more', 'message', `… ${lines.length - 500} more lines`, 'open the raw body to see them', 'info'));
+        .map((line, i) => ({
+          ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined),
+          contextValue: 'value',
+          value: line,
+        }));
+      if (lines.length > 500)
+        shown.push(
+          this.plain(
+            't:more',
+            'message',
+            `… ${lines.length - 500} more lines`,
+            'open the raw body to see them',
+            'info',
+          ),
+        );
       return shown;
     }
     const segments = node.segments;
@@ -336,13 +415,16 @@ export class ResponseTree {
     if (here.length > 0) parts.unshift('⚠');
     else if (below > 0) parts.push(`${below} ${below === 1 ? 'issue' : 'issues'} inside`);
     const container = isContainer(value);
-    const icon: NodeIcon = here.length > 0 ? 'warning' : Array.isArray(value) ? 'array' : container ? 'object' : 'field';
+    const icon: NodeIcon =
+      here.length > 0 ? 'warning' : Array.isArray(value) ? 'array' : container ? 'object' : 'field';
     return {
       id: `${this.idPrefix}:${path}`,
       kind: 'value',
       label,
       description: parts.join(' · '),
-      tooltip: documentationMarkdown(path, documented, here) + (typeof value === 'string' && value.length > 80 ? `\n\n---\n\n${value.slice(0, 2000)}` : ''),
+      tooltip:
+        documentationMarkdown(path, documented, here) +
+        (typeof value === 'string' && value.length > 80 ? `\n\n---\n\n${value.slice(0, 2000)}` : ''),
       collapsible: container ? 'collapsed' : 'none',
       icon,
       contextValue: documented ? 'value documented' : 'value',
@@ -355,8 +437,26 @@ export class ResponseTree {
     };
   }
 
-  private plain(id: string, kind: NodeKind, label: string, description?: string, icon?: NodeIcon, tooltip?: string): ResponseNode {
-    return { id: `${this.idPrefix}:${id}`, kind, label, description, tooltip, icon, collapsible: 'none', contextValue: kind, issues: [], issueCount: 0 };
+  private plain(
+    id: string,
+    kind: NodeKind,
+    label: string,
+    description?: string,
+    icon?: NodeIcon,
+    tooltip?: string,
+  ): ResponseNode {
+    return {
+      id: `${this.idPrefix}:${id}`,
+      kind,
+      label,
+      description,
+      tooltip,
+      icon,
+      collapsible: 'none',
+      contextValue: kind,
+      issues: [],
+      issueCount: 0,
+    };
   }
 }
 

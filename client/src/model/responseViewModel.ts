@@ -96,11 +96,14 @@ function timingRows(s: ResponseSummary): TimingRow[] {
   const rows: TimingRow[] = [];
   const dns = t.dnsMs ?? 0;
   if (t.dnsMs !== undefined) rows.push({ label: 'DNS lookup', startMs: 0, ms: t.dnsMs });
-  if (t.connectMs !== undefined) rows.push({ label: 'TCP connection', startMs: dns, ms: Math.max(0, t.connectMs - dns) });
+  if (t.connectMs !== undefined)
+    rows.push({ label: 'TCP connection', startMs: dns, ms: Math.max(0, t.connectMs - dns) });
   const connected = (t.connectMs ?? 0) + (t.tlsMs ?? 0);
   if (t.tlsMs !== undefined) rows.push({ label: 'TLS handshake', startMs: t.connectMs ?? 0, ms: t.tlsMs });
-  if (t.firstByteMs !== undefined) rows.push({ label: 'Waiting for the first byte', startMs: connected, ms: Math.max(0, t.firstByteMs - connected) });
-  if (t.firstByteMs !== undefined && t.downloadMs !== undefined) rows.push({ label: 'Download', startMs: t.firstByteMs, ms: t.downloadMs });
+  if (t.firstByteMs !== undefined)
+    rows.push({ label: 'Waiting for the first byte', startMs: connected, ms: Math.max(0, t.firstByteMs - connected) });
+  if (t.firstByteMs !== undefined && t.downloadMs !== undefined)
+    rows.push({ label: 'Download', startMs: t.firstByteMs, ms: t.downloadMs });
   return rows;
 }
 
@@ -108,7 +111,8 @@ function sentRequest(s: ResponseSummary, ctx: ViewContext): SentRequestView | un
   if (!s.sent) return undefined;
   const headers: [string, string][] = s.sent.headers.map(([n, v]) => [n, v]);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
-  if (s.sent.body !== undefined && s.sent.contentType && !has('content-type')) headers.push(['Content-Type', s.sent.contentType]);
+  if (s.sent.body !== undefined && s.sent.contentType && !has('content-type'))
+    headers.push(['Content-Type', s.sent.contentType]);
   // The token was added by the exchange, so it is not among the headers written: shown masked.
   if (s.tokenSent && !has('authorization')) headers.push(['Authorization', 'Bearer ***']);
   const tokenNote =
@@ -134,10 +138,14 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
   const out: Banner[] = [];
   const env = ctx.environment;
   if (ctx.fromHistory !== undefined) {
-    out.push({ kind: 'info', text: `From the history: this answer was received at ${ctx.fromHistory}${env ? ` in '${env}'` : ''}; nothing was sent now.` });
+    out.push({
+      kind: 'info',
+      text: `From the history: this answer was received at ${ctx.fromHistory}${env ? ` in '${env}'` : ''}; nothing was sent now.`,
+    });
   }
   if (s.status === null) {
-    if (s.error?.kind === 'cancelled') out.push({ kind: 'cancelled', text: 'Cancelled: the request was stopped before its answer was complete.' });
+    if (s.error?.kind === 'cancelled')
+      out.push({ kind: 'cancelled', text: 'Cancelled: the request was stopped before its answer was complete.' });
     else
       out.push({
         kind: 'error',
@@ -145,7 +153,10 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
         actions: ctx.fromRequest ? [{ id: 'sendAgain', label: 'Send Again' }] : undefined,
       });
   } else if (s.error && s.error.kind !== 'http') {
-    out.push({ kind: s.error.kind === 'cancelled' ? 'cancelled' : 'error', text: `${labelOfFailure(s.error.kind)}: ${s.error.message}` });
+    out.push({
+      kind: s.error.kind === 'cancelled' ? 'cancelled' : 'error',
+      text: `${labelOfFailure(s.error.kind)}: ${s.error.message}`,
+    });
   }
   const withoutToken = s.status !== null && s.tokenSent === false && !s.authorizationWritten;
   if (withoutToken) {
@@ -165,7 +176,10 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
     });
   }
   if (kind === 'html' && s.status !== null && s.status >= 200 && s.status < 300 && s.resource) {
-    out.push({ kind: 'warning', text: `An HTML page came back where the docs say ${s.resource}: a login page or a proxy's page, not the API's answer.` });
+    out.push({
+      kind: 'warning',
+      text: `An HTML page came back where the docs say ${s.resource}: a login page or a proxy's page, not the API's answer.`,
+    });
   }
   if (s.truncated) {
     out.push({
@@ -185,15 +199,26 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
 function actions(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): ViewAction[] {
   const hasBody = s.bodyText.length > 0;
   const out: ViewAction[] = [];
-  if (ctx.fromRequest) out.push({ id: 'sendAgain', label: 'Send Again', title: 'Send the request again (the view is updated)' });
+  if (ctx.fromRequest)
+    out.push({ id: 'sendAgain', label: 'Send Again', title: 'Send the request again (the view is updated)' });
   if (ctx.fromRequest) out.push({ id: 'openRequest', label: 'Open Request', title: 'Show the request this answers' });
-  if (s.status !== null) out.push({ id: 'saveResponse', label: 'Save Response', title: 'Save the status line, the headers and the body to a file' });
+  if (s.status !== null)
+    out.push({
+      id: 'saveResponse',
+      label: 'Save Response',
+      title: 'Save the status line, the headers and the body to a file',
+    });
   if (hasBody) {
     out.push({ id: 'saveBody', label: 'Save Body', title: 'Save the body to a file' });
     out.push({ id: 'copyBody', label: 'Copy Body' });
-    out.push({ id: 'openRaw', label: kind === 'html' ? 'Open Markup' : 'Open Raw', title: 'The body as a read-only document' });
+    out.push({
+      id: 'openRaw',
+      label: kind === 'html' ? 'Open Markup' : 'Open Raw',
+      title: 'The body as a read-only document',
+    });
   }
-  if (ctx.fromRequest) out.push({ id: 'copyCurl', label: 'Copy as cURL', title: 'A curl command that reads the token from $LPREQ_TOKEN' });
+  if (ctx.fromRequest)
+    out.push({ id: 'copyCurl', label: 'Copy as cURL', title: 'A curl command that reads the token from $LPREQ_TOKEN' });
   return out;
 }
 

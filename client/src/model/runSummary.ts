@@ -46,7 +46,8 @@ export function runCounts(outcomes: readonly RunOutcome[], total: number): RunCo
 /** One line of the run's list: `✓ 200  List modules  (GET /api/v1/...)  120 ms`. */
 function line(o: RunOutcome): string {
   const mark = o.ok ? '✓' : o.errorKind === 'cancelled' ? '–' : '✗';
-  const status = o.status !== null ? String(o.status) : o.errorKind === 'cancelled' ? 'cancelled' : o.sent ? 'failed' : 'not sent';
+  const status =
+    o.status !== null ? String(o.status) : o.errorKind === 'cancelled' ? 'cancelled' : o.sent ? 'failed' : 'not sent';
   const request = `${o.method} ${o.target}`;
   const what = o.label === request ? request : `${o.label}  (${request})`;
   const why = !o.ok && o.message ? `\n      ${o.message}` : '';
@@ -54,7 +55,13 @@ function line(o: RunOutcome): string {
 }
 
 /** The run's view: the counts in the header line, each failure as a banner, every request as a line of the body. */
-export function runSummaryView(file: string, outcomes: readonly RunOutcome[], total: number, id: number, totalMs: number): { view: ViewData; text: string } {
+export function runSummaryView(
+  file: string,
+  outcomes: readonly RunOutcome[],
+  total: number,
+  id: number,
+  totalMs: number,
+): { view: ViewData; text: string } {
   const c = runCounts(outcomes, total);
   const facts = [`${c.sent} sent`, `${c.passed} passed`, `${c.failed} failed`];
   if (c.cancelled > 0) facts.push(`${c.cancelled} cancelled`);
@@ -64,9 +71,13 @@ export function runSummaryView(file: string, outcomes: readonly RunOutcome[], to
     kind: 'error',
     text: `${o.label}: ${o.status !== null ? `answered ${o.status}${o.message !== undefined ? `; ${o.message}` : ''}` : (o.message ?? 'no answer')}`,
   }));
-  if (failures.length > 10) banners.push({ kind: 'error', text: `and ${failures.length - 10} more failed (listed below)` });
-  if (c.cancelled > 0) banners.push({ kind: 'cancelled', text: `Cancelled: ${c.cancelled} of ${total} requests did not run to the end.` });
-  const text = [`Send All Requests in ${file}: ${total} requests, ${facts.join(', ')}`, '', ...outcomes.map(line)].join('\n') + '\n';
+  if (failures.length > 10)
+    banners.push({ kind: 'error', text: `and ${failures.length - 10} more failed (listed below)` });
+  if (c.cancelled > 0)
+    banners.push({ kind: 'cancelled', text: `Cancelled: ${c.cancelled} of ${total} requests did not run to the end.` });
+  const text =
+    [`Send All Requests in ${file}: ${total} requests, ${facts.join(', ')}`, '', ...outcomes.map(line)].join('\n') +
+    '\n';
   const tone: ViewData['status']['tone'] = c.failed > 0 ? 'failed' : c.cancelled > 0 ? 'cancelled' : 'ok';
   return {
     view: {

@@ -5,7 +5,13 @@
  * the flow), as the command line's output does: a server that echoes the token in a body,
  * a header or an error message does not put it on screen.
  */
-import { apiErrorMessage, apiErrorMessages, noResponse, type HistoryEntry, type SendResult } from '../../../server/src/sender/index';
+import {
+  apiErrorMessage,
+  apiErrorMessages,
+  noResponse,
+  type HistoryEntry,
+  type SendResult,
+} from '../../../server/src/sender/index';
 import { setOwn } from '../../../server/src/core/index';
 import type { ResponseSummary } from './responseTree';
 
@@ -56,7 +62,14 @@ export function summaryFromSend(
   const raw = rawSummary(result, fallback);
   // Scrubbed with the rest: an actual value or a resolved EXPECTED may hold what the server echoed.
   if (assertions && assertions.length > 0)
-    raw.assertions = assertions.map(({ line, text, passed, expected, actual, message }) => ({ line, text, passed, expected, actual, message }));
+    raw.assertions = assertions.map(({ line, text, passed, expected, actual, message }) => ({
+      line,
+      text,
+      passed,
+      expected,
+      actual,
+      message,
+    }));
   return scrubSummary(raw, scrub);
 }
 
@@ -71,7 +84,9 @@ function rawSummary(result: SendResult, fallback: { method: string; url: string 
       ...noResponse(),
       resource: null,
       issues: [],
-      error: result.error ? { kind: result.error.kind, message: result.error.message } : { kind: 'network', message: 'nothing was sent' },
+      error: result.error
+        ? { kind: result.error.kind, message: result.error.message }
+        : { kind: 'network', message: 'nothing was sent' },
       warnings: result.warnings,
     };
   }
@@ -102,7 +117,11 @@ function rawSummary(result: SendResult, fallback: { method: string; url: string 
     tokenSent: r.tokenSent,
     authorizationWritten: r.authorizationWritten,
     sent: result.request
-      ? { headers: result.request.headers.map(([n, v]) => [n, v]), body: result.request.body?.text, contentType: result.request.body?.contentType }
+      ? {
+          headers: result.request.headers.map(([n, v]) => [n, v]),
+          body: result.request.body?.text,
+          contentType: result.request.body?.contentType,
+        }
       : undefined,
   };
 }

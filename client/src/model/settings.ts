@@ -37,7 +37,10 @@ export const DEFAULT_SETTINGS: LpreqSettings = {
 };
 
 /** The configuration key of a setting under `lpreq.`, where it is not the setting's own name. */
-const CONFIG_KEYS: Partial<Record<keyof LpreqSettings, string>> = { responseView: 'response.view', responseReuse: 'response.reuse' };
+const CONFIG_KEYS: Partial<Record<keyof LpreqSettings, string>> = {
+  responseView: 'response.view',
+  responseReuse: 'response.reuse',
+};
 
 /** Settings that take a size in bytes: a number, or a text with a unit (`10MB`). */
 const BYTE_SETTINGS: ReadonlySet<keyof LpreqSettings> = new Set(['maxBodySize']);
@@ -50,7 +53,10 @@ function readBytes(key: keyof LpreqSettings, value: unknown): { bytes: number } 
   if (value === undefined || value === null) return undefined;
   const read = parseByteSize(value);
   if ('problem' in read) return { problem: `lpreq.${CONFIG_KEYS[key] ?? key}: ${read.problem}; the default is used` };
-  if (read.bytes < MIN_BODY_SIZE) return { problem: `lpreq.${CONFIG_KEYS[key] ?? key} is at least 1 KiB (1024 bytes), not ${read.bytes}; the default is used` };
+  if (read.bytes < MIN_BODY_SIZE)
+    return {
+      problem: `lpreq.${CONFIG_KEYS[key] ?? key} is at least 1 KiB (1024 bytes), not ${read.bytes}; the default is used`,
+    };
   return read;
 }
 
@@ -89,7 +95,9 @@ export function readSettings(get: (key: string) => unknown): LpreqSettings {
 /** `{ "X-Trace": "lpreq" }` as header pairs; values that are not text are left out (the sender checks the names). */
 function headerPairs(value: unknown): [string, string][] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([n, v]): [string, string][] => (typeof v === 'string' ? [[n, v]] : []));
+  return Object.entries(value as Record<string, unknown>).flatMap(([n, v]): [string, string][] =>
+    typeof v === 'string' ? [[n, v]] : [],
+  );
 }
 
 /** The exchange options of the settings (the token and the signal are added by the caller). */

@@ -30,7 +30,10 @@ export interface TestRequest {
  * The tests of a document: its requests that have assertions, as the runner names them
  * (`testsOf`). A name used twice in a file gets `#2`, `#3` after it, so ids stay unique.
  */
-export function testRequests(document: LpreqDocument, named: readonly { name: string; blockIndex: number }[]): TestRequest[] {
+export function testRequests(
+  document: LpreqDocument,
+  named: readonly { name: string; blockIndex: number }[],
+): TestRequest[] {
   const starts = lineStarts(document.text);
   const seen = new Map<string, number>();
   const out: TestRequest[] = [];
@@ -49,7 +52,11 @@ export function testRequests(document: LpreqDocument, named: readonly { name: st
       endLine: lineOfOffset(starts, Math.max(start, end)),
       assertions: assertionsOf(block).map((a, k) => {
         const span = a.assertion ?? a.problem;
-        return { id: `${id}/${k}`, label: block.text.slice(span.start, span.end).trim(), line: lineOfOffset(starts, start + span.start) };
+        return {
+          id: `${id}/${k}`,
+          label: block.text.slice(span.start, span.end).trim(),
+          line: lineOfOffset(starts, start + span.start),
+        };
       }),
     });
   }
@@ -112,7 +119,10 @@ export function requestOutcome(request: RequestResult): Outcome {
       // The checker's errors, each where it stands; the sentence first, at the request line.
       return {
         state: 'errored',
-        messages: [{ text: failure.message, line }, ...request.diagnostics.map((d) => ({ text: `${d.code}: ${d.message}`, line: d.line - 1 }))],
+        messages: [
+          { text: failure.message, line },
+          ...request.diagnostics.map((d) => ({ text: `${d.code}: ${d.message}`, line: d.line - 1 })),
+        ],
       };
     default:
       return { state: 'errored', durationMs, messages: [{ text: failure.message, line }] };

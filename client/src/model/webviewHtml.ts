@@ -15,7 +15,13 @@ export interface PageSources {
 }
 
 export function contentSecurityPolicy(p: Pick<PageSources, 'cspSource' | 'nonce'>): string {
-  return ["default-src 'none'", `style-src ${p.cspSource}`, `script-src 'nonce-${p.nonce}'`, "base-uri 'none'", "form-action 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    `style-src ${p.cspSource}`,
+    `script-src 'nonce-${p.nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

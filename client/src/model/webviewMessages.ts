@@ -15,7 +15,8 @@ const MAX_ID_CHARS = 4096;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isPath = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_PATH_CHARS && v.startsWith('$');
+const isPath = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= MAX_PATH_CHARS && v.startsWith('$');
 
 const field = (m: Record<string, unknown>, name: string): unknown => own(m, name);
 
@@ -27,18 +28,22 @@ export function parseWebviewMessage(message: unknown): WebviewMessage | undefine
       return { type };
     case 'action': {
       const action = field(message, 'action');
-      return typeof action === 'string' && (ACTION_IDS as readonly string[]).includes(action) ? { type, action: action as ActionId } : undefined;
+      return typeof action === 'string' && (ACTION_IDS as readonly string[]).includes(action)
+        ? { type, action: action as ActionId }
+        : undefined;
     }
     case 'describe': {
       const id = field(message, 'id');
       const patterns = field(message, 'patterns');
-      if (!isId(id) || !Array.isArray(patterns) || patterns.length > MAX_PATTERNS || !patterns.every(isPath)) return undefined;
+      if (!isId(id) || !Array.isArray(patterns) || patterns.length > MAX_PATTERNS || !patterns.every(isPath))
+        return undefined;
       return { type, id, patterns: [...(patterns as string[])] };
     }
     case 'tree': {
       const id = field(message, 'id');
       const parent = field(message, 'parent');
-      if (!isId(id) || !(parent === null || (typeof parent === 'string' && parent.length <= MAX_ID_CHARS))) return undefined;
+      if (!isId(id) || !(parent === null || (typeof parent === 'string' && parent.length <= MAX_ID_CHARS)))
+        return undefined;
       return { type, id, parent };
     }
     case 'copy': {

@@ -91,7 +91,8 @@ export class JsonBodyModel implements BodyModel {
       };
     }
     const value = item;
-    if (kind === 'close') return { indent: value.indent, text: value.kind === 'object' ? '}' : ']', kind: 'punct', comma: value.hasNext };
+    if (kind === 'close')
+      return { indent: value.indent, text: value.kind === 'object' ? '}' : ']', kind: 'punct', comma: value.hasNext };
     const out: RowPresentation = {
       indent: value.indent,
       key: value.isArrayElement ? undefined : value.rawKey,

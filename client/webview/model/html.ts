@@ -125,7 +125,8 @@ export function readHtml(page: string): HtmlPage {
     if (!closing && (name === 'title' || HIDDEN.has(name))) {
       const close = lower.indexOf(`</${name}`, i);
       const contentEnd = close === -1 ? html.length : close;
-      if (name === 'title' && title === undefined) title = decodeEntities(html.slice(i, contentEnd)).replace(/\s+/g, ' ').trim() || undefined;
+      if (name === 'title' && title === undefined)
+        title = decodeEntities(html.slice(i, contentEnd)).replace(/\s+/g, ' ').trim() || undefined;
       // The head holds the title: it is read there, and the rest of the head is not text.
       if (name === 'head' && title === undefined) title = readHtml(html.slice(i, contentEnd)).title;
       if (close === -1) break;

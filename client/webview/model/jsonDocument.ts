@@ -79,7 +79,8 @@ function valueEnd(text: string, i: number, end: number): number {
   if (c === OPEN_BRACE || c === OPEN_BRACKET) return containerEnd(text, i);
   while (i < end) {
     const d = text.charCodeAt(i);
-    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB) break;
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB)
+      break;
     i++;
   }
   return i;
@@ -206,7 +207,16 @@ export class JsonValue extends ItemBase {
     this.kids ??= new Array<JsonValue | undefined>(s.starts.length);
     let kid = this.kids[i];
     if (!kid) {
-      kid = new JsonValue(this.doc, this, kindAt(this.doc.text, s.starts[i]), s.starts[i], s.ends[i], i, s.keyStarts?.[i] ?? -1, s.keyEnds?.[i] ?? -1);
+      kid = new JsonValue(
+        this.doc,
+        this,
+        kindAt(this.doc.text, s.starts[i]),
+        s.starts[i],
+        s.ends[i],
+        i,
+        s.keyStarts?.[i] ?? -1,
+        s.keyEnds?.[i] ?? -1,
+      );
       kid.expanded = kid.kind === 'array' || (kid.kind === 'object' && kid.end - kid.start <= OPEN_OBJECT_MAX_CHARS);
       this.kids[i] = kid;
     }
@@ -250,7 +260,9 @@ export class JsonValue extends ItemBase {
   /** The path with every index written `[*]`: what the docs type (jsonPath.ts's pathPattern). */
   get pattern(): string {
     if (this.patternCache === undefined) {
-      this.patternCache = this.parent ? appendSegment(this.parent.pattern, this.isArrayElement ? WILDCARD : (this.key ?? '')) : '$';
+      this.patternCache = this.parent
+        ? appendSegment(this.parent.pattern, this.isArrayElement ? WILDCARD : (this.key ?? ''))
+        : '$';
     }
     return this.patternCache;
   }

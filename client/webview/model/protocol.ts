@@ -12,7 +12,17 @@ import type { ViewIssue } from './issueIndex';
 export type { ViewIssue } from './issueIndex';
 
 /** What a button of the view asks the host to do. */
-export type ActionId = 'saveResponse' | 'saveBody' | 'copyBody' | 'copyCurl' | 'sendAgain' | 'openRequest' | 'openRaw' | 'setToken' | 'cancel' | 'showOutput';
+export type ActionId =
+  | 'saveResponse'
+  | 'saveBody'
+  | 'copyBody'
+  | 'copyCurl'
+  | 'sendAgain'
+  | 'openRequest'
+  | 'openRaw'
+  | 'setToken'
+  | 'cancel'
+  | 'showOutput';
 
 export const ACTION_IDS: readonly ActionId[] = [
   'saveResponse',

@@ -31,7 +31,9 @@ export class TextLines {
     if (i < 0 || i >= starts.length) return '';
     let end = i + 1 < starts.length ? starts[i + 1] - 1 : this.text.length;
     if (end > starts[i] && this.text.charCodeAt(end - 1) === 13) end--;
-    return end - starts[i] > MAX_LINE_CHARS ? `${this.text.slice(starts[i], starts[i] + MAX_LINE_CHARS)}…` : this.text.slice(starts[i], end);
+    return end - starts[i] > MAX_LINE_CHARS
+      ? `${this.text.slice(starts[i], starts[i] + MAX_LINE_CHARS)}…`
+      : this.text.slice(starts[i], end);
   }
 
   /** The line that holds `offset`. */

@@ -52,7 +52,11 @@ export class BodyList {
     private readonly typed: boolean,
   ) {
     this.content = h('div', { class: 'list-content' });
-    this.element = h('div', { class: 'list', attrs: { tabindex: '0', role: 'tree', 'aria-label': 'Response body' } }, this.content);
+    this.element = h(
+      'div',
+      { class: 'list', attrs: { tabindex: '0', role: 'tree', 'aria-label': 'Response body' } },
+      this.content,
+    );
     this.element.addEventListener('scroll', () => this.schedule());
     this.element.addEventListener('click', (e) => this.onClick(e));
     this.element.addEventListener('dblclick', (e) => {
@@ -84,7 +88,12 @@ export class BodyList {
   }
 
   private metrics(): ListMetrics {
-    return { rowCount: this.model.rowCount, rowHeight: this.rowHeight, viewportHeight: this.element.clientHeight, maxHeight: MAX_CONTENT_HEIGHT };
+    return {
+      rowCount: this.model.rowCount,
+      rowHeight: this.rowHeight,
+      viewportHeight: this.element.clientHeight,
+      maxHeight: MAX_CONTENT_HEIGHT,
+    };
   }
 
   private schedule(): void {
@@ -142,8 +151,14 @@ export class BodyList {
     const actions = h(
       'span',
       { class: 'row-actions' },
-      button('Copy', () => el.path && this.hooks.copy('value', el.path), { title: 'Copy the value', class: 'row-button' }),
-      button('Path', () => el.path && this.hooks.copy('path', el.path), { title: 'Copy the JSON path', class: 'row-button' }),
+      button('Copy', () => el.path && this.hooks.copy('value', el.path), {
+        title: 'Copy the value',
+        class: 'row-button',
+      }),
+      button('Path', () => el.path && this.hooks.copy('path', el.path), {
+        title: 'Copy the JSON path',
+        class: 'row-button',
+      }),
     );
     const main = h('span', { class: 'row-main' }, el.key, el.colon, el.value, el.comma);
     el.root.append(el.fold, main, el.summary, el.mark, el.type, actions);
@@ -184,7 +199,9 @@ export class BodyList {
     el.comma.hidden = !row.comma;
     const summary = [
       row.summary,
-      row.issuesInside ? `${row.issuesInside.toLocaleString('en-US')} ${row.issuesInside === 1 ? 'issue' : 'issues'} inside` : undefined,
+      row.issuesInside
+        ? `${row.issuesInside.toLocaleString('en-US')} ${row.issuesInside === 1 ? 'issue' : 'issues'} inside`
+        : undefined,
     ]
       .filter(Boolean)
       .join(' · ');
@@ -284,7 +301,8 @@ export class BodyList {
       case ' ': {
         if (this.selected < 0) return;
         const fold = this.model.row(this.selected).fold;
-        const wants = e.key === 'ArrowRight' ? fold === 'closed' : e.key === 'ArrowLeft' ? fold === 'open' : fold !== undefined;
+        const wants =
+          e.key === 'ArrowRight' ? fold === 'closed' : e.key === 'ArrowLeft' ? fold === 'open' : fold !== undefined;
         if (wants && this.model.toggle(this.selected)) this.draw();
         break;
       }

@@ -40,8 +40,17 @@ export function setMarked(el: HTMLElement, text: string, query: string): void {
   if (from < text.length) el.append(text.slice(from));
 }
 
-export function button(label: string, onClick: () => void, options: { title?: string; class?: string } = {}): HTMLButtonElement {
-  const b = h('button', { class: options.class ?? 'button', title: options.title, text: label, attrs: { type: 'button' } });
+export function button(
+  label: string,
+  onClick: () => void,
+  options: { title?: string; class?: string } = {},
+): HTMLButtonElement {
+  const b = h('button', {
+    class: options.class ?? 'button',
+    title: options.title,
+    text: label,
+    attrs: { type: 'button' },
+  });
   b.addEventListener('click', (e) => {
     e.stopPropagation();
     onClick();

@@ -7,7 +7,15 @@
 import { JsonBodyModel, TextBodyModel, type BodyModel } from '../model/bodyModel';
 import { formatDuration, groupLabel } from '../model/format';
 import { readHtml } from '../model/html';
-import type { HostMessage, IssueGroupView, TreeNodeView, TypeInfo, ViewAction, ViewData, WebviewMessage } from '../model/protocol';
+import type {
+  HostMessage,
+  IssueGroupView,
+  TreeNodeView,
+  TypeInfo,
+  ViewAction,
+  ViewData,
+  WebviewMessage,
+} from '../model/protocol';
 import { BodyList } from './bodyList';
 import { button, h } from './dom';
 
@@ -115,7 +123,8 @@ function tabs(v: ViewData): HTMLElement {
     ['issues', v.issues.length > 0 ? `Issues (${v.issues.length.toLocaleString('en-US')})` : 'Issues'],
   ];
   const failed = v.assertions.filter((a) => !a.passed).length;
-  if (v.assertions.length > 0) entries.push(['assertions', `Assertions (${v.assertions.length - failed}/${v.assertions.length})`]);
+  if (v.assertions.length > 0)
+    entries.push(['assertions', `Assertions (${v.assertions.length - failed}/${v.assertions.length})`]);
   const nav = h('nav', { class: 'tabs', attrs: { role: 'tablist' } });
   for (const [id, label] of entries) {
     const b = button(label, () => selectTab(id), { class: `tab${id === tab ? ' active' : ''}` });
@@ -164,13 +173,21 @@ function bodyPanel(v: ViewData): HTMLElement {
       h(
         'div',
         { class: 'api-errors', attrs: { role: 'alert' } },
-        h('div', { class: 'api-errors-title', text: v.apiErrors.length === 1 ? 'The API says' : `The API says (${v.apiErrors.length} messages)` }),
+        h('div', {
+          class: 'api-errors-title',
+          text: v.apiErrors.length === 1 ? 'The API says' : `The API says (${v.apiErrors.length} messages)`,
+        }),
         h('ul', {}, ...v.apiErrors.map((m) => h('li', { text: m }))),
       ),
     );
   }
   if (v.bodyKind === 'none' || v.bodyKind === 'empty' || v.bodyKind === 'binary') {
-    const text = v.bodyKind === 'binary' ? 'A binary body: not shown.' : v.bodyKind === 'empty' ? 'The body is empty.' : 'No answer: no body.';
+    const text =
+      v.bodyKind === 'binary'
+        ? 'A binary body: not shown.'
+        : v.bodyKind === 'empty'
+          ? 'The body is empty.'
+          : 'No answer: no body.';
     p.append(h('div', { class: 'empty-state', text }));
     return p;
   }
@@ -188,7 +205,10 @@ function bodyPanel(v: ViewData): HTMLElement {
     p.append(pageText);
   }
   const bar = h('div', { class: 'find', attrs: { role: 'search' } });
-  const input = h('input', { class: 'find-input', attrs: { type: 'text', placeholder: 'Find in the body', 'aria-label': 'Find in the body' } });
+  const input = h('input', {
+    class: 'find-input',
+    attrs: { type: 'text', placeholder: 'Find in the body', 'aria-label': 'Find in the body' },
+  });
   const count = h('span', { class: 'find-count' });
   bar.append(
     input,
@@ -216,7 +236,12 @@ function bodyPanel(v: ViewData): HTMLElement {
   p.append(bar);
   list = new BodyList(
     new TextBodyModel(''),
-    { typeOf, askTypes, copy: (what, path) => post({ type: 'copy', what, path }), docs: (path) => post({ type: 'docs', path }) },
+    {
+      typeOf,
+      askTypes,
+      copy: (what, path) => post({ type: 'copy', what, path }),
+      docs: (path) => post({ type: 'docs', path }),
+    },
     v.typed,
   );
   p.append(list.element);
@@ -349,7 +374,8 @@ const tree = {
         post({ type: 'tree', id: view.id, parent: node.id });
       }
     }
-    if (nodes.length === 0 && parent === null) holder.append(h('div', { class: 'empty-state', text: 'Nothing to show.' }));
+    if (nodes.length === 0 && parent === null)
+      holder.append(h('div', { class: 'empty-state', text: 'Nothing to show.' }));
   },
 };
 
@@ -357,7 +383,15 @@ const tree = {
 
 function table(rows: [string, string][], empty: string): HTMLElement {
   if (rows.length === 0) return h('div', { class: 'empty-state', text: empty });
-  return h('table', { class: 'kv' }, h('tbody', {}, ...rows.map(([k, v]) => h('tr', {}, h('th', { text: k, attrs: { scope: 'row' } }), h('td', { text: v })))));
+  return h(
+    'table',
+    { class: 'kv' },
+    h(
+      'tbody',
+      {},
+      ...rows.map(([k, v]) => h('tr', {}, h('th', { text: k, attrs: { scope: 'row' } }), h('td', { text: v }))),
+    ),
+  );
 }
 
 function requestPanel(v: ViewData): HTMLElement {
@@ -365,16 +399,29 @@ function requestPanel(v: ViewData): HTMLElement {
   if (!r) return panel('request', h('div', { class: 'empty-state', text: 'The request is not known.' }));
   const MAX_BODY = 256 * 1024;
   const body =
-    r.body === undefined ? undefined : r.body.length > MAX_BODY ? `${r.body.slice(0, MAX_BODY)}\n… (${r.body.length - MAX_BODY} more characters)` : r.body;
+    r.body === undefined
+      ? undefined
+      : r.body.length > MAX_BODY
+        ? `${r.body.slice(0, MAX_BODY)}\n… (${r.body.length - MAX_BODY} more characters)`
+        : r.body;
   return panel(
     'request',
-    h('div', { class: 'request-line' }, h('span', { class: 'method', text: r.method }), h('span', { class: 'url', text: r.url })),
+    h(
+      'div',
+      { class: 'request-line' },
+      h('span', { class: 'method', text: r.method }),
+      h('span', { class: 'url', text: r.url }),
+    ),
     r.redirects.length > 0
       ? h(
           'div',
           { class: 'section' },
           h('h3', { text: `Redirects followed (${r.redirects.length})` }),
-          h('ol', { class: 'redirects' }, ...r.redirects.map((x) => h('li', { text: `${x.status}: ${x.from} → ${x.to}` }))),
+          h(
+            'ol',
+            { class: 'redirects' },
+            ...r.redirects.map((x) => h('li', { text: `${x.status}: ${x.from} → ${x.to}` })),
+          ),
         )
       : undefined,
     h(
@@ -394,7 +441,8 @@ function requestPanel(v: ViewData): HTMLElement {
 }
 
 function timingPanel(v: ViewData): HTMLElement {
-  if (v.timing.length === 0) return panel('timing', h('div', { class: 'empty-state', text: 'No timing: nothing was exchanged.' }));
+  if (v.timing.length === 0)
+    return panel('timing', h('div', { class: 'empty-state', text: 'No timing: nothing was exchanged.' }));
   const total = Math.max(v.totalMs ?? 0, ...v.timing.map((t) => t.startMs + t.ms), 1);
   const rows = v.timing.map((t) => {
     const bar = h('span', { class: 'bar' });
@@ -409,7 +457,13 @@ function timingPanel(v: ViewData): HTMLElement {
     );
   });
   rows.push(
-    h('tr', { class: 'total' }, h('th', { text: 'Total', attrs: { scope: 'row' } }), h('td', { class: 'ms', text: formatDuration(total) }), h('td', {})),
+    h(
+      'tr',
+      { class: 'total' },
+      h('th', { text: 'Total', attrs: { scope: 'row' } }),
+      h('td', { class: 'ms', text: formatDuration(total) }),
+      h('td', {}),
+    ),
   );
   return panel('timing', h('table', { class: 'timing' }, h('tbody', {}, ...rows)));
 }
@@ -421,7 +475,8 @@ function issueGroup(g: IssueGroupView): HTMLElement {
     const link = button(p, () => revealPath(p), { class: 'link', title: `Show ${p} in the body` });
     paths.append(h('li', {}, link));
   }
-  if (g.count > g.paths.length) paths.append(h('li', { class: 'note', text: `… and ${(g.count - g.paths.length).toLocaleString('en-US')} more` }));
+  if (g.count > g.paths.length)
+    paths.append(h('li', { class: 'note', text: `… and ${(g.count - g.paths.length).toLocaleString('en-US')} more` }));
   const twisty = button(
     '▸',
     () => {
@@ -430,7 +485,10 @@ function issueGroup(g: IssueGroupView): HTMLElement {
     },
     { class: 'fold foldable icon-button', title: 'List the paths' },
   );
-  const label = button(groupLabel(g), () => revealPath(g.paths[0]), { class: 'issue-group-label link', title: `Show ${g.paths[0]} in the body` });
+  const label = button(groupLabel(g), () => revealPath(g.paths[0]), {
+    class: 'issue-group-label link',
+    title: `Show ${g.paths[0]} in the body`,
+  });
   label.dataset.pattern = g.pattern;
   return h(
     'li',
@@ -447,7 +505,9 @@ function issuesPanel(v: ViewData): HTMLElement {
       'issues',
       h('div', {
         class: 'empty-state',
-        text: v.typed ? 'The body is as the documentation describes it.' : 'Only a successful answer with a documented type is checked.',
+        text: v.typed
+          ? 'The body is as the documentation describes it.'
+          : 'Only a successful answer with a documented type is checked.',
       }),
     );
   }
@@ -470,7 +530,11 @@ function assertionsPanel(v: ViewData): HTMLElement | undefined {
     h(
       'li',
       { class: `assertion ${a.passed ? 'pass' : 'fail'}` },
-      h('span', { class: 'assertion-mark', text: a.passed ? '✓' : '✗', attrs: { 'aria-label': a.passed ? 'passed' : 'failed' } }),
+      h('span', {
+        class: 'assertion-mark',
+        text: a.passed ? '✓' : '✗',
+        attrs: { 'aria-label': a.passed ? 'passed' : 'failed' },
+      }),
       h('span', { class: 'assertion-line', text: `line ${a.line}` }),
       h('code', { class: 'assertion-text', text: a.text }),
       a.passed
@@ -479,9 +543,19 @@ function assertionsPanel(v: ViewData): HTMLElement | undefined {
             'div',
             { class: 'assertion-detail' },
             a.expected !== undefined
-              ? h('div', {}, h('span', { class: 'label', text: 'expected: ' }), h('code', { class: 'expected', text: a.expected }))
+              ? h(
+                  'div',
+                  {},
+                  h('span', { class: 'label', text: 'expected: ' }),
+                  h('code', { class: 'expected', text: a.expected }),
+                )
               : undefined,
-            h('div', {}, h('span', { class: 'label', text: 'actual: ' }), h('code', { class: 'actual', text: a.actual ?? '(nothing)' })),
+            h(
+              'div',
+              {},
+              h('span', { class: 'label', text: 'actual: ' }),
+              h('code', { class: 'actual', text: a.actual ?? '(nothing)' }),
+            ),
             h('div', { class: 'assertion-message', text: a.message }),
           ),
     ),

@@ -36,7 +36,8 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
       if (!s) throw new UsageError(`unknown option --${name}`);
       if (s.value) {
         let value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-        if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+        if (value === undefined || (eq === -1 && value.startsWith('--')))
+          throw new UsageError(`--${name} needs a value`);
         value = String(value);
         if (s.choices && !s.choices.includes(value)) {
           throw new UsageError(`--${name} must be one of ${s.choices.join(', ')}, not '${value}'`);

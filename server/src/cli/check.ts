@@ -73,7 +73,8 @@ function brokenPath(absolute: string, e: unknown): string {
   if (code === 'ELOOP') return 'a symbolic link that leads back to itself';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be reached (permission denied)';
   try {
-    if (lstatSync(absolute).isSymbolicLink()) return `a symbolic link to ${readlinkSync(absolute)}, which does not exist`;
+    if (lstatSync(absolute).isSymbolicLink())
+      return `a symbolic link to ${readlinkSync(absolute)}, which does not exist`;
   } catch {
     // Not there at all.
   }
@@ -111,7 +112,8 @@ function collect(path: string, cwd: string, seen: Seen): Input[] {
   if (!stat.isDirectory()) throw new UsageError(`${path}: not a file or folder`);
   const out: Input[] = [];
   // Files met count even when they were checked under another name already (a folder named twice is not empty).
-  if (walk(absolute, path.replace(/[\\/]+$/, '') || path, seen, out) === 0) throw new UsageError(`${path}: no .lpreq file in this folder or below it`);
+  if (walk(absolute, path.replace(/[\\/]+$/, '') || path, seen, out) === 0)
+    throw new UsageError(`${path}: no .lpreq file in this folder or below it`);
   return out;
 }
 
@@ -126,7 +128,11 @@ function walk(dir: string, shown: string, seen: Seen, out: Input[]): number {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     // Its files are unknown, so it counts as an input that could not be read.
-    out.push({ display: shown, absolute: dir, problem: `cannot read the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+    out.push({
+      display: shown,
+      absolute: dir,
+      problem: `cannot read the folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    });
     seen.folders.set(real, 1);
     return 1;
   }
@@ -165,7 +171,11 @@ function walk(dir: string, shown: string, seen: Seen, out: Input[]): number {
       out.push(
         kind === 'file'
           ? { display, absolute: full }
-          : { display, absolute: full, problem: 'not a regular file (a pipe, socket or device); name it on the command line to read it' },
+          : {
+              display,
+              absolute: full,
+              problem: 'not a regular file (a pipe, socket or device); name it on the command line to read it',
+            },
       );
     }
   }
@@ -218,13 +228,24 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
     const read = await readInput(input, io);
     if (read.problem !== undefined) {
       unreadable++;
-      results.push({ file: input.display, line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'error', code: UNREADABLE_FILE, message: read.problem });
+      results.push({
+        file: input.display,
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        severity: 'error',
+        code: UNREADABLE_FILE,
+        message: read.problem,
+      });
       continue;
     }
     // The reader skipped a byte order mark: columns count from after it, as editors show them.
     const text = read.text;
     // A broken environment file is told once; its files are checked without its variables, as the editor does.
-    const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) => envProblems.add(e.message));
+    const envFiles = loadEnvironmentFiles(input.absolute ? dirname(input.absolute) : io.cwd, undefined, (e) =>
+      envProblems.add(e.message),
+    );
     if (envName !== undefined && hasOwn(envFiles.environments, envName)) envSeen = true;
     checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
@@ -246,7 +267,9 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
   }
   if (!envSeen) {
     const unread = [...envProblems].map((p) => `\n${p}`).join('');
-    throw new UsageError(`no environment named '${envName}' in http-client.env.json or http-client.private.env.json${unread}`);
+    throw new UsageError(
+      `no environment named '${envName}' in http-client.env.json or http-client.private.env.json${unread}`,
+    );
   }
   for (const p of envProblems) problems.push(`${p}; its environments are not used until it is fixed`);
   problems.push(...notes);
@@ -262,7 +285,14 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
       for (const r of results) io.stdout(`${toGithub(r)}\n`);
       break;
     default:
-      io.stdout(toText(results, inputs.length - unreadable, unreadable > 0 ? couldNotRead : undefined, io.isTTY && !io.env.NO_COLOR));
+      io.stdout(
+        toText(
+          results,
+          inputs.length - unreadable,
+          unreadable > 0 ? couldNotRead : undefined,
+          io.isTTY && !io.env.NO_COLOR,
+        ),
+      );
   }
   // The text summary says it; the other formats list the files, and a person reading the log hears it here.
   if (unreadable > 0 && format !== 'text') problems.push(`${couldNotRead} (code ${UNREADABLE_FILE} in the output)`);
@@ -276,7 +306,12 @@ function toText(results: FileDiagnostic[], files: number, unreadable: string | u
   const paint = (code: string, s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
   // File names and messages (which quote the file's values) are the only text not written here: made printable.
   const lines = results.map((r) => {
-    const sev = r.severity === 'error' ? paint('31', 'error') : r.severity === 'warning' ? paint('33', 'warning') : paint('36', r.severity);
+    const sev =
+      r.severity === 'error'
+        ? paint('31', 'error')
+        : r.severity === 'warning'
+          ? paint('33', 'warning')
+          : paint('36', r.severity);
     return `${paint('1', `${printable(r.file)}:${r.line}:${r.column}`)}: ${sev} ${paint('2', r.code)}: ${printable(r.message)}`;
   });
   const checked = results.filter((r) => r.code !== UNREADABLE_FILE);
@@ -313,7 +348,10 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
   const unread = results.filter((r) => r.code === UNREADABLE_FILE);
   const location = (r: FileDiagnostic) => ({
     physicalLocation: {
-      artifactLocation: { uri: relative(cwd, resolve(cwd, r.file)).split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },
+      artifactLocation: {
+        uri: relative(cwd, resolve(cwd, r.file)).split(sep).map(encodeURIComponent).join('/'),
+        uriBaseId: '%SRCROOT%',
+      },
       region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
     },
   });
@@ -323,7 +361,13 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
     invocation: {
       executionSuccessful: unread.length === 0,
       ...(unread.length > 0
-        ? { toolExecutionNotifications: unread.map((r) => ({ level: 'error', message: { text: `${r.file}: ${r.message}` }, locations: [location(r)] })) }
+        ? {
+            toolExecutionNotifications: unread.map((r) => ({
+              level: 'error',
+              message: { text: `${r.file}: ${r.message}` },
+              locations: [location(r)],
+            })),
+          }
         : {}),
     },
     extra: {
@@ -331,6 +375,11 @@ function toSarif(results: FileDiagnostic[], cwd: string) {
       // URIs, not paths: spaces, `#` and `%` in folder and file names are percent-encoded.
       originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(cwd).href.replace(/\/?$/, '/')}` } },
     },
-    results: results.map((r) => ({ ruleId: r.code, severity: r.severity, message: r.message, locations: [location(r)] })),
+    results: results.map((r) => ({
+      ruleId: r.code,
+      severity: r.severity,
+      message: r.message,
+      locations: [location(r)],
+    })),
   });
 }

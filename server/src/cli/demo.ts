@@ -29,7 +29,11 @@ const STEPS: Step[] = [
     why: 'every page of the modules of course 42 (BIO-101)',
   },
   { file: 'modules-and-items.lpreq', name: 'createModule', why: 'step 1 of a flow: create a module' },
-  { file: 'modules-and-items.lpreq', name: 'addLabReport', why: 'step 2: add an assignment to the module just created ({{createModule.response.body.$.id}})' },
+  {
+    file: 'modules-and-items.lpreq',
+    name: 'addLabReport',
+    why: 'step 2: add an assignment to the module just created ({{createModule.response.body.$.id}})',
+  },
   {
     file: 'modules-and-items.lpreq',
     title: 'Add a quiz that needs a minimum score (min_score is required for type min_score)',
@@ -85,8 +89,13 @@ export async function runDemo(root: string): Promise<number> {
     // Port 4010 is taken: run on a free port and point the local environment there for this run.
     mock = await startMock({ port: 0, host: '127.0.0.1', catalog });
   }
-  const environments = { environments: { ...env.environments, local: { ...local, base_url: mock.url } }, selected: 'local' };
-  console.log(`\n== lpreq mock: the local Learning Platform API at ${mock.url} (token ${mock.token ? 'generated for this run' : 'given'}) ==`);
+  const environments = {
+    environments: { ...env.environments, local: { ...local, base_url: mock.url } },
+    selected: 'local',
+  };
+  console.log(
+    `\n== lpreq mock: the local Learning Platform API at ${mock.url} (token ${mock.token ? 'generated for this run' : 'given'}) ==`,
+  );
   const documents = new Map<string, LpreqDocument>();
   const responses = new Map<string, Map<string, StoredExchange>>();
   let failures = 0;
@@ -119,7 +128,9 @@ export async function runDemo(root: string): Promise<number> {
   } finally {
     await mock.close();
   }
-  console.log(`\n== ${STEPS.length - failures} of ${STEPS.length} requests answered with 2xx; the mock has stopped ==\n`);
+  console.log(
+    `\n== ${STEPS.length - failures} of ${STEPS.length} requests answered with 2xx; the mock has stopped ==\n`,
+  );
   return failures === 0 ? 0 : 1;
 }
 

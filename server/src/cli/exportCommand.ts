@@ -23,7 +23,8 @@ export function run(argv: string[], io: Io): Promise<number> {
     }
     const [format, ...extra] = args.positionals;
     if (format === undefined) throw new UsageError(`what to export is missing\n${EXPORT_USAGE}`);
-    if (!FORMATS.has(format)) throw new UsageError(`cannot export '${format}': the one format is openapi\n${EXPORT_USAGE}`);
+    if (!FORMATS.has(format))
+      throw new UsageError(`cannot export '${format}': the one format is openapi\n${EXPORT_USAGE}`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'\n${EXPORT_USAGE}`);
     const out = flagValue(args, 'out');
     if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');

@@ -47,7 +47,9 @@ export async function main(argv: string[], given: Io): Promise<number> {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         mod = require(join(__dirname, `${command}.js`)) as typeof mod;
       } catch (e) {
-        io.stderr(`lpreq: the ${command} command is not built (${(e as Error).message.split('\n')[0]}); run npm run build\n`);
+        io.stderr(
+          `lpreq: the ${command} command is not built (${(e as Error).message.split('\n')[0]}); run npm run build\n`,
+        );
         return 2;
       }
       return await mod.run(rest, io);

@@ -55,17 +55,22 @@ export async function run(argv: string[], given: Io): Promise<number> {
       io.stdout(`${MOCK_USAGE}\n`);
       return 0;
     }
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${MOCK_USAGE}`);
+    if (args.positionals.length > 0)
+      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${MOCK_USAGE}`);
     const portText = flagValue(args, 'port') ?? '4010';
     const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
-    if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
+    if (!(port >= 0 && port <= 65535))
+      throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
     const host = flagValue(args, 'host') ?? '127.0.0.1';
     const token = flagValue(args, 'token');
     if (token !== undefined && token.trim() === '') throw new UsageError('--token must not be empty');
     // `1001=TOKEN`: requests with TOKEN are user 1001's (a student of the seed submits).
     const userTokens = (args.lists.get('user-token') ?? []).map((given) => {
       const m = /^(\d+)=(\S+)$/.exec(given);
-      if (!m) throw new UsageError(`--user-token must be USER_ID=TOKEN (a user id of the seed, then the token), not '${given.replace(/=.*/, '=...')}'`);
+      if (!m)
+        throw new UsageError(
+          `--user-token must be USER_ID=TOKEN (a user id of the seed, then the token), not '${given.replace(/=.*/, '=...')}'`,
+        );
       return { userId: Number(m[1]), token: m[2] };
     });
     let seed: SeedData | undefined;
@@ -83,7 +88,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
     if (scopesPath !== undefined) {
       const json = readJson(scopesPath, io.cwd, 'the scopes file');
       if (!Array.isArray(json) || json.some((s) => typeof s !== 'string' || !/^url:[A-Z]+\|\//.test(s))) {
-        throw new UsageError(`the scopes file ${scopesPath} must be a JSON array of scope strings such as "url:GET|/api/v1/courses/:course_id/modules"`);
+        throw new UsageError(
+          `the scopes file ${scopesPath} must be a JSON array of scope strings such as "url:GET|/api/v1/courses/:course_id/modules"`,
+        );
       }
       scopes = json as string[];
     }
@@ -96,7 +103,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
     let mock;
     try {
       // One line per request on standard error: the request log (requestLog.ts says what it may show).
-      const onRequest = args.flags.has('quiet') ? undefined : (e: RequestLogEntry) => given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings'));
+      const onRequest = args.flags.has('quiet')
+        ? undefined
+        : (e: RequestLogEntry) => given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings'));
       mock = await startMock({ port, host, seed, token, userTokens, scopes, onRequest });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -109,10 +118,17 @@ export async function run(argv: string[], given: Io): Promise<number> {
       );
     }
     io.stdout(`lpreq mock: the Learning Platform API of ${mock.state.institution} at ${mock.url}\n`);
-    io.stdout(token === undefined ? `token: ${mock.token} (any non-empty bearer token is accepted)\n` : 'token: the one given with --token\n');
-    if (userTokens.length > 0) io.stdout(`user tokens: ${userTokens.map((u) => `user ${u.userId}`).join(', ')} (given with --user-token)\n`);
+    io.stdout(
+      token === undefined
+        ? `token: ${mock.token} (any non-empty bearer token is accepted)\n`
+        : 'token: the one given with --token\n',
+    );
+    if (userTokens.length > 0)
+      io.stdout(`user tokens: ${userTokens.map((u) => `user ${u.userId}`).join(', ')} (given with --user-token)\n`);
     if (scopes) io.stdout(`scopes: ${scopes.length} scope(s) from ${scopesPath ?? ''}\n`);
-    io.stdout(`try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`);
+    io.stdout(
+      `try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`,
+    );
     io.stdout('stop with Ctrl-C\n');
     await new Promise<void>((done) => {
       const stop = () => {

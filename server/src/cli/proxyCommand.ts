@@ -25,14 +25,21 @@ function targetUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--target must be an http or https URL such as https://lms.example.edu, not '${printable(text)}'`);
+    throw new UsageError(
+      `--target must be an http or https URL such as https://lms.example.edu, not '${printable(text)}'`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be an http or https URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--target must be an http or https URL, not ${url.protocol}`);
   // A password in the URL would be printed with it, and the proxy holds no credential: the client sends its own.
   if (url.username !== '' || url.password !== '')
-    throw new UsageError('--target must not hold a user name or password: clients send their own Authorization through the proxy');
+    throw new UsageError(
+      '--target must not hold a user name or password: clients send their own Authorization through the proxy',
+    );
   if (url.search !== '' || url.hash !== '')
-    throw new UsageError('--target must not have a query or a fragment: give the origin, and a base path if the API is under one');
+    throw new UsageError(
+      '--target must not have a query or a fragment: give the origin, and a base path if the API is under one',
+    );
   return url;
 }
 
@@ -65,13 +72,22 @@ class Report {
         this.left++;
         continue;
       }
-      const where = v.parameter !== undefined ? ` (parameter ${v.parameter})` : v.path !== undefined ? ` (response ${v.path})` : '';
+      const where =
+        v.parameter !== undefined ? ` (parameter ${v.parameter})` : v.path !== undefined ? ` (response ${v.path})` : '';
       this.results.push({
         ruleId: v.code,
         severity: v.severity,
         message: `${record.method} ${record.target} ${record.status === 0 ? '-' : record.status}: ${v.message}${where}`,
         locations: [
-          { logicalLocations: [{ name: record.endpoint ?? record.target, fullyQualifiedName: `${record.method} ${record.target}`, kind: 'resource' }] },
+          {
+            logicalLocations: [
+              {
+                name: record.endpoint ?? record.target,
+                fullyQualifiedName: `${record.method} ${record.target}`,
+                kind: 'resource',
+              },
+            ],
+          },
         ],
         properties: {
           time: record.time,
@@ -90,7 +106,11 @@ class Report {
       const invocation = {
         executionSuccessful: true,
         ...(this.left > 0
-          ? { toolExecutionNotifications: [{ level: 'warning', message: { text: `${this.left} more results were left out of this report` } }] }
+          ? {
+              toolExecutionNotifications: [
+                { level: 'warning', message: { text: `${this.left} more results were left out of this report` } },
+              ],
+            }
           : {}),
       };
       writeSync(this.fd, `${JSON.stringify(sarifLog({ rules, results: this.results, invocation }), null, 2)}\n`);
@@ -102,26 +122,43 @@ class Report {
 export async function run(argv: string[], given: Io): Promise<number> {
   const io = printableErrors(given);
   try {
-    const args = parseArgs(argv, { target: { value: true }, port: { value: true }, report: { value: true }, strict: {}, help: {} });
+    const args = parseArgs(argv, {
+      target: { value: true },
+      port: { value: true },
+      report: { value: true },
+      strict: {},
+      help: {},
+    });
     if (args.flags.has('help')) {
       io.stdout(`${PROXY_USAGE}\n`);
       return 0;
     }
-    if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${PROXY_USAGE}`);
+    if (args.positionals.length > 0)
+      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${PROXY_USAGE}`);
     const targetText = flagValue(args, 'target');
-    if (targetText === undefined) throw new UsageError(`--target is required: the instance (or mock) to forward to\n${PROXY_USAGE}`);
+    if (targetText === undefined)
+      throw new UsageError(`--target is required: the instance (or mock) to forward to\n${PROXY_USAGE}`);
     const target = targetUrl(targetText);
     const portText = flagValue(args, 'port') ?? '4020';
     const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
-    if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
+    if (!(port >= 0 && port <= 65535))
+      throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
     const reportPath = flagValue(args, 'report');
     const report = reportPath === undefined ? undefined : new Report(reportPath, io.cwd);
     const strict = args.flags.has('strict');
     if (target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      io.stderr(`lpreq proxy: warning: the target ${target.origin} is plain http: the Authorization your client sends goes to it unencrypted; use https\n`);
+      io.stderr(
+        `lpreq proxy: warning: the target ${target.origin} is plain http: the Authorization your client sends goes to it unencrypted; use https\n`,
+      );
     }
     const onExchange = (record: ExchangeRecord) => {
-      given.stderr(requestLine({ ...record, problems: record.violations }, 'violations', record.forwarded ? '' : ' (not forwarded)'));
+      given.stderr(
+        requestLine(
+          { ...record, problems: record.violations },
+          'violations',
+          record.forwarded ? '' : ' (not forwarded)',
+        ),
+      );
       report?.add(record);
     };
     let proxy: RunningProxy;
@@ -139,7 +176,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
     io.stdout(
       `lpreq proxy: ${proxy.url} forwards to ${target.origin}${target.pathname.replace(/\/$/, '')}${strict ? ' (strict: requests with errors get 400)' : ''}\n`,
     );
-    io.stdout(`point your client's base URL at ${proxy.url}; violations come back in the Lpreq-Violations header${report ? ` and go to ${reportPath}` : ''}\n`);
+    io.stdout(
+      `point your client's base URL at ${proxy.url}; violations come back in the Lpreq-Violations header${report ? ` and go to ${reportPath}` : ''}\n`,
+    );
     io.stdout('stop with Ctrl-C\n');
     await new Promise<void>((done) => {
       const stop = () => {

@@ -23,7 +23,12 @@ export interface SarifResult {
 
 /** The rules of the checker's codes (docs/codes.md), in the table's order. */
 export function diagnosticRules(): SarifRule[] {
-  return CODE_NAMES.map((code) => ({ id: code, title: CODES[code].title, help: CODES[code].help, severity: CODES[code].severity }));
+  return CODE_NAMES.map((code) => ({
+    id: code,
+    title: CODES[code].title,
+    help: CODES[code].help,
+    severity: CODES[code].severity,
+  }));
 }
 
 /** SARIF's level of a severity: `info` and `note` are notes. */
@@ -31,7 +36,12 @@ function level(severity: string): string {
   return severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note';
 }
 
-export function sarifLog(run: { rules: SarifRule[]; results: SarifResult[]; invocation: Record<string, unknown>; extra?: Record<string, unknown> }) {
+export function sarifLog(run: {
+  rules: SarifRule[];
+  results: SarifResult[];
+  invocation: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+}) {
   const index = new Map(run.rules.map((r, i) => [r.id, i]));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

@@ -10,7 +10,17 @@
  */
 import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker, LineIndex, lineOfOffset, lineStarts, parseDocument, requestName, requestTarget, type LpreqDocument, setOwn } from '../core/index';
+import {
+  Checker,
+  LineIndex,
+  lineOfOffset,
+  lineStarts,
+  parseDocument,
+  requestName,
+  requestTarget,
+  type LpreqDocument,
+  setOwn,
+} from '../core/index';
 import { readTextInput } from '../node/index';
 import {
   stringifyExact,
@@ -50,25 +60,36 @@ function describeRequests(document: LpreqDocument, indexes: number[]): string {
     .join('\n');
 }
 
-function chooseBlock(document: LpreqDocument, name: string | undefined, line: number | undefined, path: string): number {
+function chooseBlock(
+  document: LpreqDocument,
+  name: string | undefined,
+  line: number | undefined,
+  path: string,
+): number {
   const requests = requestBlocks(document);
   if (requests.length === 0) throw new UsageError(`${path}: there is no request in this file`);
   if (name !== undefined) {
     const index = blockNamed(document, name);
     if (index === -1 || !document.blocks[index].block.request) {
-      throw new UsageError(`${path}: no request is named '${name}'; the requests are:\n${describeRequests(document, requests)}`);
+      throw new UsageError(
+        `${path}: no request is named '${name}'; the requests are:\n${describeRequests(document, requests)}`,
+      );
     }
     return index;
   }
   if (line !== undefined) {
     const index = blockAtLine(document, line);
     if (index === -1 || !document.blocks[index].block.request) {
-      throw new UsageError(`${path}: line ${line} is not inside a request; the requests are:\n${describeRequests(document, requests)}`);
+      throw new UsageError(
+        `${path}: line ${line} is not inside a request; the requests are:\n${describeRequests(document, requests)}`,
+      );
     }
     return index;
   }
   if (requests.length > 1) {
-    throw new UsageError(`${path} holds ${requests.length} requests: choose one with --name or --line:\n${describeRequests(document, requests)}`);
+    throw new UsageError(
+      `${path} holds ${requests.length} requests: choose one with --name or --line:\n${describeRequests(document, requests)}`,
+    );
   }
   return requests[0];
 }
@@ -114,12 +135,14 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (args.positionals.length !== 1) throw new UsageError(`send takes one request file\n${SEND_USAGE}`);
   const name = flagValue(args, 'name');
   const line = positiveInt(flagValue(args, 'line'), 'line');
-  if (name !== undefined && line !== undefined) throw new UsageError('--name and --line choose the same thing: give one of them');
+  if (name !== undefined && line !== undefined)
+    throw new UsageError('--name and --line choose the same thing: give one of them');
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const maxPages = positiveInt(flagValue(args, 'max-pages'), 'max-pages');
   const maxBodyBytes = byteSize(flagValue(args, 'max-body-size'), 'max-body-size');
   // As the editor's lpreq.maxBodySize: at least 1 KiB.
-  if (maxBodyBytes !== undefined && maxBodyBytes < 1024) throw new UsageError(`--max-body-size is at least 1024 (bytes), not ${maxBodyBytes}`);
+  if (maxBodyBytes !== undefined && maxBodyBytes < 1024)
+    throw new UsageError(`--max-body-size is at least 1024 (bytes), not ${maxBodyBytes}`);
   const format = flagValue(args, 'format') ?? 'text';
   const prompts = promptFlags(args);
   if (flagValue(args, 'history') !== undefined && args.flags.has('no-history'))
@@ -148,9 +171,13 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
   const index = new LineIndex(text);
-  const errors = checker.checkDocument(document, environments).filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
+  const errors = checker
+    .checkDocument(document, environments)
+    .filter((d) => d.severity === 'error' && d.start >= start && d.start < start + block.text.length);
   if (errors.length > 0) {
-    io.stderr(`lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; they do not stop it from being sent:\n`);
+    io.stderr(
+      `lpreq: the request has ${errors.length} error${errors.length === 1 ? '' : 's'}; they do not stop it from being sent:\n`,
+    );
     for (const d of errors) {
       const at = index.at(d.start);
       io.stderr(`  ${path}:${at.line}:${at.column} error ${d.code}: ${d.message}\n`);
@@ -234,7 +261,9 @@ function jsonText(result: SendResult): string {
   }
   // A placeholder no body can hold, replaced by the body's exact text.
   const mark = `lpreq-body-${Math.random().toString(36).slice(2)}`;
-  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () => bodyJson(result.response as NonNullable<SendResult['response']>, 0));
+  return JSON.stringify({ ...out, body: mark }).replace(JSON.stringify(mark), () =>
+    bodyJson(result.response as NonNullable<SendResult['response']>, 0),
+  );
 }
 
 /** A JSON body as text, its big integers exact; one nested too deeply to write again (thousands of levels) as it came. */
@@ -284,7 +313,9 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   const req = result.request;
   for (const dep of result.dependencies) {
     if (dep.historyTime !== undefined)
-      lines.push(`(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`);
+      lines.push(
+        `(used the response of '${dep.name}' from the history, sent at ${dep.historyTime}: ${dep.status}; --resend-dependencies sends it again)`,
+      );
     else if (dep.notSent) lines.push(`(did not send '${dep.name}', which this request refers to: see the error below)`);
     else
       lines.push(
@@ -307,9 +338,13 @@ function toText(result: SendResult, errorCount: number, environment: string | un
     if (r.bodyKind === 'json') lines.push(bodyJson(r, 2));
     else if (r.bodyKind !== 'empty') lines.push(r.bodyText);
     else if (!r.bodyIncomplete) lines.push('(empty body)');
-    if (r.bodyIncomplete) lines.push(`(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`);
+    if (r.bodyIncomplete)
+      lines.push(
+        `(the body is incomplete: ${r.bytes} byte${r.bytes === 1 ? '' : 's'} arrived before the exchange failed)`,
+      );
   }
-  if (result.error) lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
+  if (result.error)
+    lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   if (result.resource) {
     lines.push('');
@@ -319,7 +354,9 @@ function toText(result: SendResult, errorCount: number, environment: string | un
       );
     else if (result.issues.length === 0) lines.push(`${result.resource}: the body matches the documentation`);
     else {
-      lines.push(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`);
+      lines.push(
+        `${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation`,
+      );
       for (const i of result.issues) lines.push(`  ${i.path}  ${i.code}: ${i.message}`);
     }
   }

@@ -11,7 +11,8 @@ import type { Io } from './check';
 /** A flag's value as a whole number from 1 to 2^31 - 1 (Node's timers fire at once beyond it), or undefined when not given. */
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${flag} needs a positive whole number, not '${value}'`);
   if (Number(value) > 2147483647) throw new UsageError(`--${flag} is at most 2147483647, not ${value}`);
   return Number(value);
 }
@@ -65,20 +66,35 @@ export function confirmations(
   const { protectedEnv, yes, environment } = protection;
   return {
     confirmNote: io.ask
-      ? async (q) => /^\s*y(es)?\s*$/i.test((await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ?? '')
+      ? async (q) =>
+          /^\s*y(es)?\s*$/i.test(
+            (await io.ask?.(`${q.request} is marked # @note${q.note ? ` (${q.note})` : ''}. Send it? [y/N] `, false)) ??
+              '',
+          )
       : undefined,
     confirmChange:
       protectedEnv && !yes
         ? async (q) => {
             const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
-            if (io.ask) return /^\s*y(es)?\s*$/i.test((await io.ask(`${environment} is protected: send ${what}? [y/N] `, false)) ?? '');
-            io.stderr(`lpreq: ${environment} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`);
+            if (io.ask)
+              return /^\s*y(es)?\s*$/i.test(
+                (await io.ask(`${environment} is protected: send ${what}? [y/N] `, false)) ?? '',
+              );
+            io.stderr(
+              `lpreq: ${environment} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`,
+            );
             return false;
           }
         : undefined,
     ask: async (q) => {
-      if (io.ask) return await io.ask(`${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `, q.secret);
-      io.stderr(`lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`);
+      if (io.ask)
+        return await io.ask(
+          `${q.request} asks for {{${q.name}}}${q.description ? ` (${q.description})` : ''}: `,
+          q.secret,
+        );
+      io.stderr(
+        `lpreq: ${q.request} asks for {{${q.name}}} (# @prompt ${q.name}): give it with --prompt ${q.name}=VALUE\n`,
+      );
       return undefined;
     },
   };

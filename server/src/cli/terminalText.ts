@@ -12,8 +12,9 @@ import type { Io } from './check';
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 /** The same, but the line feed, the tab and a CR before a line feed, which lay text out and move nothing back. */
-// eslint-disable-next-line no-control-regex -- control characters are what this finds
-const UNPRINTABLE_IN_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+const UNPRINTABLE_IN_LINES =
+  // eslint-disable-next-line no-control-regex -- control characters are what this finds
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 /** What JSON.stringify leaves as it is: DEL, C1 and the bidirectional controls. */
 const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
@@ -25,7 +26,10 @@ const NAMED = new Map([
 
 function escape(c: string): string {
   const code = c.charCodeAt(0);
-  return NAMED.get(c) ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return (
+    NAMED.get(c) ??
+    (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  );
 }
 
 /**
@@ -42,7 +46,9 @@ export function printable(s: string, options: { lines?: boolean } = {}): string 
 /** JSON text with DEL, C1 and bidirectional controls as `\u` escapes: the same JSON value, safe on a terminal. */
 export function printableJson(json: string): string {
   UNPRINTABLE_IN_JSON.lastIndex = 0;
-  return UNPRINTABLE_IN_JSON.test(json) ? json.replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+  return UNPRINTABLE_IN_JSON.test(json)
+    ? json.replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : json;
 }
 
 /** The same streams, with what goes to standard error and each question asked made printable. */

@@ -12,7 +12,15 @@ import { dirname, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, type Environments } from '../core/index';
 import { startMockRun, type MockRun } from '../mockRun';
-import { runTests, scrubSecrets, sendSetup, SetupError, type RunOptions, type SendSetup, type TestSource } from '../sender/index';
+import {
+  runTests,
+  scrubSecrets,
+  sendSetup,
+  SetupError,
+  type RunOptions,
+  type SendSetup,
+  type TestSource,
+} from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
@@ -70,9 +78,11 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError(`no path given\n${TEST_USAGE}`);
   const envName = flagValue(args, 'env');
   const mock = args.flags.has('mock');
-  if (mock && envName !== undefined) throw new UsageError('--env and --mock both say where the requests go: give one of them');
+  if (mock && envName !== undefined)
+    throw new UsageError('--env and --mock both say where the requests go: give one of them');
   const proxy = proxyFlag(args);
-  if (mock && proxy !== undefined) throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
+  if (mock && proxy !== undefined)
+    throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
   const grep = flagValue(args, 'grep');
   if (grep !== undefined && grep.trim() === '') throw new UsageError('--grep needs some text to look for');
   const reporterName = (flagValue(args, 'reporter') ?? 'text') as ReporterName;
@@ -86,7 +96,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const ignored: string[] = [];
   for (const input of found) {
     const root = input.absolute === undefined ? undefined : walkedFrom(input.absolute, args.positionals, io.cwd);
-    const by = root !== undefined && input.absolute !== undefined ? ignore.ignoring(input.absolute, root, io.cwd) : undefined;
+    const by =
+      root !== undefined && input.absolute !== undefined ? ignore.ignoring(input.absolute, root, io.cwd) : undefined;
     if (by !== undefined) ignored.push(`${input.display} (${by})`);
     else inputs.push(input);
   }
@@ -108,13 +119,22 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     let setup: SendSetup;
     try {
       // Standard input has no file: its environment is the working folder's.
-      setup = sendSetup(input.absolute ?? resolve(io.cwd, '-'), { environment: envName, env: io.env, chooseWith: '--env', forMock: mock });
+      setup = sendSetup(input.absolute ?? resolve(io.cwd, '-'), {
+        environment: envName,
+        env: io.env,
+        chooseWith: '--env',
+        forMock: mock,
+      });
     } catch (e) {
       if (e instanceof SetupError) throw new UsageError(e.message);
       throw e;
     }
     for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
-    const foreign = mock ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
+    const foreign = mock
+      ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter(
+          (t): t is string => typeof t === 'string' && t.length > 0,
+        )
+      : [];
     setups.set(folder, { setup, environments: setup.environments, foreign });
   }
 
@@ -128,7 +148,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     for (const f of setups.values()) f.environments = running.environments(f.setup);
   }
   const all = [...setups.values()];
-  const protectedNames = mock ? '' : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
+  const protectedNames = mock
+    ? ''
+    : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
   // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
   const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
   const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
@@ -139,7 +161,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const reporter = createReporter(reporterName, {
     write,
     colour: io.isTTY && !io.env.NO_COLOR,
-    skipReason: () => (controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure'),
+    skipReason: () =>
+      controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure',
   });
 
   async function* sources(): AsyncGenerator<TestSource> {
@@ -171,7 +194,11 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     grep,
     prompts,
     foreignSecrets: all.flatMap((f) => f.foreign),
-    ...confirmations(io, { protectedEnv: protectedNames.length > 0, yes: args.flags.has('yes'), environment: protectedNames }),
+    ...confirmations(io, {
+      protectedEnv: protectedNames.length > 0,
+      yes: args.flags.has('yes'),
+      environment: protectedNames,
+    }),
     // The mock's own base_url, confinement to it, and no proxy of the environment.
     ...running?.options,
     events: {
@@ -179,7 +206,14 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
       requestFinished: (file, r) => {
         reporter.events.requestFinished?.(file, r);
-        if (reporterName === 'text' || r.passed || r.skipped || r.failure === undefined || r.failure.kind === 'assertion') return;
+        if (
+          reporterName === 'text' ||
+          r.passed ||
+          r.skipped ||
+          r.failure === undefined ||
+          r.failure.kind === 'assertion'
+        )
+          return;
         io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
         for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
       },
@@ -199,7 +233,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   for (const note of notes) io.stderr(`lpreq: ${note}\n`);
   const total = result.passed + result.failed + result.skipped;
   if (reporterName !== 'text') {
-    io.stderr(`lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`);
+    io.stderr(
+      `lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`,
+    );
   }
   if (result.cancelled) {
     io.stderr('lpreq test: cancelled\n');

@@ -72,9 +72,13 @@ function failureLines(r: RequestResult): string[] {
   if (r.failure?.kind === 'assertion') {
     return r.assertions
       .filter((a) => !a.passed)
-      .map((a) => `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}${a.actual === null ? `: ${a.message}` : ''})`);
+      .map(
+        (a) =>
+          `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}${a.actual === null ? `: ${a.message}` : ''})`,
+      );
   }
-  if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0) return r.diagnostics.map((d) => `line ${d.line}:${d.column}: error ${d.code}: ${d.message}`);
+  if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0)
+    return r.diagnostics.map((d) => `line ${d.line}:${d.column}: error ${d.code}: ${d.message}`);
   return [r.failure?.message ?? 'failed'];
 }
 
@@ -93,13 +97,17 @@ function textReporter(options: ReporterOptions): Reporter {
         if (r.skipped || r.passed) return;
         if (r.failure && r.failure.kind !== 'assertion') w(`        ${printable(r.failure.message)}`);
         for (const d of r.diagnostics)
-          w(`        ${paint('2', `line ${d.line}:${d.column}`)} ${paint('31', 'error')} ${paint('2', d.code)}: ${printable(d.message)}`);
+          w(
+            `        ${paint('2', `line ${d.line}:${d.column}`)} ${paint('31', 'error')} ${paint('2', d.code)}: ${printable(d.message)}`,
+          );
         if (r.failure?.kind !== 'assertion') return;
         for (const a of r.assertions) {
           if (a.passed) continue;
           w(`        ${paint('2', `line ${a.line}`)}  ${printable(a.text)}`);
           if (a.expected !== undefined) w(`          expected: ${printable(a.expected)}`);
-          w(`          actual:   ${a.actual === null ? paint('2', 'nothing') : printable(a.actual)}  ${paint('2', `(${printable(a.message)})`)}`);
+          w(
+            `          actual:   ${a.actual === null ? paint('2', 'nothing') : printable(a.actual)}  ${paint('2', `(${printable(a.message)})`)}`,
+          );
         }
       },
       fileFinished: (f) => {
@@ -111,7 +119,9 @@ function textReporter(options: ReporterOptions): Reporter {
       const parts = [paint(run.failed > 0 ? '31' : '32', `${run.passed} passed`), `${run.failed} failed`];
       if (run.skipped > 0) parts.push(`${run.skipped} skipped (${options.skipReason()})`);
       const unread = run.unreadable > 0 ? `; ${plural(run.unreadable, 'file')} could not be read` : '';
-      w(`\n${plural(requests, 'request')} in ${plural(run.files.length, 'file')}: ${parts.join(', ')}${unread} (${(elapsedMs / 1000).toFixed(1)} s)`);
+      w(
+        `\n${plural(requests, 'request')} in ${plural(run.files.length, 'file')}: ${parts.join(', ')}${unread} (${(elapsedMs / 1000).toFixed(1)} s)`,
+      );
     },
   };
 }
@@ -120,7 +130,12 @@ function textReporter(options: ReporterOptions): Reporter {
 
 /** XML text: control characters made printable first (XML 1.0 cannot hold most of them), then the five escapes. */
 function xml(s: string, lines = false): string {
-  return printable(s, { lines }).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return printable(s, { lines })
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 function seconds(ms: number): string {
@@ -131,7 +146,13 @@ function toJunit(run: RunResult, skipReason: string): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const suites = run.files.map((f) => junitSuite(f, skipReason));
   const totals = suites.reduce(
-    (t, s) => ({ tests: t.tests + s.tests, failures: t.failures + s.failures, errors: t.errors + s.errors, skipped: t.skipped + s.skipped, ms: t.ms + s.ms }),
+    (t, s) => ({
+      tests: t.tests + s.tests,
+      failures: t.failures + s.failures,
+      errors: t.errors + s.errors,
+      skipped: t.skipped + s.skipped,
+      ms: t.ms + s.ms,
+    }),
     { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 },
   );
   out.push(
@@ -250,7 +271,12 @@ function tapReporter(options: ReporterOptions): Reporter {
 
 function githubReporter(options: ReporterOptions): Reporter {
   const w = (line: string) => options.write(`${line}\n`);
-  const command = (file: string, at: { line: number; column?: number; endLine?: number; endColumn?: number }, title: string, message: string) => {
+  const command = (
+    file: string,
+    at: { line: number; column?: number; endLine?: number; endColumn?: number },
+    title: string,
+    message: string,
+  ) => {
     const props = [`file=${escapeProperty(printable(file))}`, `line=${at.line}`];
     if (at.column !== undefined) props.push(`col=${at.column}`);
     if (at.endLine !== undefined) props.push(`endLine=${at.endLine}`);
@@ -265,14 +291,16 @@ function githubReporter(options: ReporterOptions): Reporter {
         const title = `lpreq test: ${r.name}`;
         if (r.failure?.kind === 'assertion') {
           for (const a of r.assertions) {
-            if (!a.passed) command(file, { line: a.line }, title, `${a.text}: actual ${a.actual ?? 'nothing'} (${a.message})`);
+            if (!a.passed)
+              command(file, { line: a.line }, title, `${a.text}: actual ${a.actual ?? 'nothing'} (${a.message})`);
           }
         } else if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0) {
           for (const d of r.diagnostics) command(file, d, title, `not sent: ${d.code}: ${d.message}`);
         } else command(file, { line: r.line }, title, r.failure?.message ?? 'failed');
       },
       fileFinished: (f) => {
-        if (f.problem !== undefined) command(f.file, { line: 1 }, 'lpreq test: unreadable-file', `could not be read: ${f.problem}`);
+        if (f.problem !== undefined)
+          command(f.file, { line: 1 }, 'lpreq test: unreadable-file', `could not be read: ${f.problem}`);
       },
     },
     finish: () => undefined,

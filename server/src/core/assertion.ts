@@ -11,7 +11,19 @@
 const ASSERTION_PREFIX = '??';
 
 /** Operators that compare with an EXPECTED value. */
-const COMPARING_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'includes', 'contains', 'startsWith', 'endsWith', 'matches'] as const;
+const COMPARING_OPERATORS = [
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'includes',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'matches',
+] as const;
 /** Operators that take no EXPECTED value. */
 const UNARY_OPERATORS = ['exists', '!exists', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isNull'] as const;
 export const ASSERTION_OPERATORS = [...COMPARING_OPERATORS, ...UNARY_OPERATORS] as const;
@@ -25,7 +37,10 @@ export interface Span {
 }
 
 /** One step of a JSONPath: `$`, `.name` or `['name']`, `[N]`, `[*]`. */
-export type JsonPathSegment = ({ kind: 'root' } | { kind: 'name'; name: string } | { kind: 'index'; index: number } | { kind: 'wildcard' }) & Span;
+export type JsonPathSegment = (
+  { kind: 'root' } | { kind: 'name'; name: string } | { kind: 'index'; index: number } | { kind: 'wildcard' }
+) &
+  Span;
 
 export interface JsonPath extends Span {
   /** As written. */
@@ -62,7 +77,8 @@ export interface AssertionProblem extends Span {
   message: string;
 }
 
-export type AssertionParse = { assertion: Assertion; problem?: undefined } | { assertion?: undefined; problem: AssertionProblem };
+export type AssertionParse =
+  { assertion: Assertion; problem?: undefined } | { assertion?: undefined; problem: AssertionProblem };
 
 /** Whether a line (as written, leading blanks allowed) is an assertion line. */
 export function isAssertionLine(line: string): boolean {
@@ -114,10 +130,21 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   let at = start + ASSERTION_PREFIX.length;
   const lineEnd = trimmedEnd(text, from, to);
   if (at < to && !isBlank(text.charCodeAt(at))) {
-    return problemAt(shift, '?? is followed by a space, then the field (status, duration, header NAME, body, body PATH)', start, lineEnd);
+    return problemAt(
+      shift,
+      '?? is followed by a space, then the field (status, duration, header NAME, body, body PATH)',
+      start,
+      lineEnd,
+    );
   }
   at = skipSpaces(text, at, to);
-  if (at >= lineEnd) return problemAt(shift, 'an empty assertion: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200', start, lineEnd);
+  if (at >= lineEnd)
+    return problemAt(
+      shift,
+      'an empty assertion: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200',
+      start,
+      lineEnd,
+    );
 
   const fieldStart = at;
   const fieldEnd = wordEnd(text, at, lineEnd);
@@ -132,11 +159,24 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       break;
     case 'header': {
       at = skipSpaces(text, at, to);
-      if (at >= lineEnd) return problemAt(shift, 'header needs the name of the header: ?? header content-type includes json', fieldStart, fieldEnd);
+      if (at >= lineEnd)
+        return problemAt(
+          shift,
+          'header needs the name of the header: ?? header content-type includes json',
+          fieldStart,
+          fieldEnd,
+        );
       const nameEnd = wordEnd(text, at, lineEnd);
-      if (operatorAt(text, at, nameEnd) !== undefined) return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
+      if (operatorAt(text, at, nameEnd) !== undefined)
+        return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
       const name = text.slice(at, nameEnd);
-      field = { kind: 'header', name, nameSpan: { start: shift + at, end: shift + nameEnd }, start: shift + fieldStart, end: shift + nameEnd };
+      field = {
+        kind: 'header',
+        name,
+        nameSpan: { start: shift + at, end: shift + nameEnd },
+        start: shift + fieldStart,
+        end: shift + nameEnd,
+      };
       at = nameEnd;
       break;
     }
@@ -175,8 +215,15 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   if (operator === undefined) {
     const opWord = text.slice(opStart, opEnd);
     const why =
-      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord) ? ` (a path into the body starts with $, as in body $.${opWord})` : '';
-    return problemAt(shift, `unknown operator ${quote(opWord)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`, opStart, opEnd);
+      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord)
+        ? ` (a path into the body starts with $, as in body $.${opWord})`
+        : '';
+    return problemAt(
+      shift,
+      `unknown operator ${quote(opWord)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`,
+      opStart,
+      opEnd,
+    );
   }
   at = skipSpaces(text, opEnd, to);
   let expected: Expected | undefined;
@@ -251,7 +298,12 @@ function writtenAt(text: string, at: number, word: string): boolean {
  * hold blanks): `$`, `.name`, `['name']` or `["name"]`, `[N]`, `[*]`, in any sequence. A path
  * that starts with `.` or `[` starts at the root, as if `$` were written.
  */
-export function parseJsonPath(line: string, from: number, to = line.length, base = 0): { path: JsonPath } | { problem: AssertionProblem } {
+export function parseJsonPath(
+  line: string,
+  from: number,
+  to = line.length,
+  base = 0,
+): { path: JsonPath } | { problem: AssertionProblem } {
   // `$` is implied, not a segment. This is the hot path of every assertion line: each segment
   // is written out as an object literal (a spread, `{ kind, ...span }`, takes V8's slow path),
   // and a failure is a module function (a closure made at each call cost ten times the rest).
@@ -275,7 +327,8 @@ export function parseJsonPath(line: string, from: number, to = line.length, base
       }
       if (j === i + 1) return problemAt(base, 'a path cannot end in . or have an empty name: write $.name', i, i + 1);
       const name = line.slice(i + 1, j);
-      if (name.includes(']')) return problemAt(base, `${quote(name)} is not a name: a path is $, .name, ['name'], [N] and [*]`, i, j);
+      if (name.includes(']'))
+        return problemAt(base, `${quote(name)} is not a name: a path is $, .name, ['name'], [N] and [*]`, i, j);
       segments.push({ kind: 'name', name, start: base + i, end: base + j });
       i = j;
     } else if (c === 91) {
@@ -291,7 +344,12 @@ export function parseJsonPath(line: string, from: number, to = line.length, base
       } else return problemAt(base, `[${inner}] is not a path step: write [N], [*] or ['name']`, i, close + 1);
       i = close + 1;
     } else {
-      return problemAt(base, `${quote(line[i])} cannot stand here in a path: a path is $, .name, ['name'], [N] and [*]`, i, i + 1);
+      return problemAt(
+        base,
+        `${quote(line[i])} cannot stand here in a path: a path is $, .name, ['name'], [N] and [*]`,
+        i,
+        i + 1,
+      );
     }
   }
   if (i === from) return problemAt(base, 'a path is missing', from, from + 1);

@@ -21,19 +21,31 @@ export const ASSERTION_FIELDS: readonly AssertionFieldDoc[] = [
     name: 'body',
     doc: 'The body: without a path the whole body as text (`?? body includes Week`); with a JSONPath a value of the JSON body (`?? body $.name == Week 5`, `?? body $[*].id exists`).',
   },
-  { name: 'header', doc: 'A header of the response, by its name (case-insensitive), as text: `?? header content-type includes json`.' },
+  {
+    name: 'header',
+    doc: 'A header of the response, by its name (case-insensitive), as text: `?? header content-type includes json`.',
+  },
   { name: 'duration', doc: 'How long the response took, in milliseconds: `?? duration < 2000`.' },
 ];
 
 const OPERATOR_DOCS = new Map<AssertionOperator, string>([
-  ['==', 'Equal: a number by value, `true`/`false`, `null`, or a text as written (a quoted EXPECTED is the text inside the quotes).'],
+  [
+    '==',
+    'Equal: a number by value, `true`/`false`, `null`, or a text as written (a quoted EXPECTED is the text inside the quotes).',
+  ],
   ['!=', 'Not equal: a number by value, `true`/`false`, `null`, or a text as written.'],
   ['<', 'Less than: numbers by value, DateTime and Date values in time order.'],
   ['<=', 'Less than or equal: numbers by value, DateTime and Date values in time order.'],
   ['>', 'Greater than: numbers by value, DateTime and Date values in time order.'],
   ['>=', 'Greater than or equal: numbers by value, DateTime and Date values in time order.'],
-  ['includes', 'Contains EXPECTED: a text as a part of it, a list as one of its elements. On a documented enum field, EXPECTED is one of its values.'],
-  ['contains', 'Another name for `includes`: contains EXPECTED, a text as a part of it, a list as one of its elements.'],
+  [
+    'includes',
+    'Contains EXPECTED: a text as a part of it, a list as one of its elements. On a documented enum field, EXPECTED is one of its values.',
+  ],
+  [
+    'contains',
+    'Another name for `includes`: contains EXPECTED, a text as a part of it, a list as one of its elements.',
+  ],
   ['startsWith', 'The text begins with EXPECTED.'],
   ['endsWith', 'The text ends with EXPECTED.'],
   ['matches', 'The text matches EXPECTED, a JavaScript regular expression: `/pattern/flags`, or the pattern alone.'],
@@ -59,7 +71,11 @@ export function operatorDoc(op: AssertionOperator): string {
 /** Response headers worth asserting on; `paginated` marks Link, which paginated lists send. */
 export const RESPONSE_HEADERS: readonly { name: string; doc: string; paginated?: true }[] = [
   { name: 'content-type', doc: 'The media type of the body: the API answers `application/json`.' },
-  { name: 'link', doc: 'The URLs of the next, previous, first and last pages of a paginated list (`rel="next"`).', paginated: true },
+  {
+    name: 'link',
+    doc: 'The URLs of the next, previous, first and last pages of a paginated list (`rel="next"`).',
+    paginated: true,
+  },
   { name: 'location', doc: 'Where a created or moved resource is, or where a redirect points.' },
   { name: 'content-length', doc: 'The size of the body in bytes.' },
   { name: 'etag', doc: 'A version tag of the resource, for conditional requests.' },

@@ -60,15 +60,25 @@ function lineRangeWithBreak(text: string, start: number, end: number): { start: 
  * Code actions for the range [start, end] (absolute offsets). `diagnostics` are those of
  * the current text, absolute.
  */
-export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: number, end: number, diagnostics: Diagnostic[]): CodeAction[] {
+export function codeActions(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  start: number,
+  end: number,
+  diagnostics: Diagnostic[],
+): CodeAction[] {
   const ref = blockAt(doc, start);
   if (!ref) return [];
   const actions: CodeAction[] = [];
   // Fixes written for parameter lines would break a JSON body: there only replacing a key or a value in place applies.
   const json = ref.block.jsonBody;
-  const inJson = (d: Diagnostic) => json !== undefined && d.start >= ref.start + json.start && d.end <= ref.start + json.end;
+  const inJson = (d: Diagnostic) =>
+    json !== undefined && d.start >= ref.start + json.start && d.end <= ref.start + json.end;
   const here = diagnostics.filter(
-    (d) => d.start <= end && d.end >= start && (!inJson(d) || d.code === 'unknown-parameter' || d.code === 'invalid-enum' || d.code === 'unknown-field'),
+    (d) =>
+      d.start <= end &&
+      d.end >= start &&
+      (!inJson(d) || d.code === 'unknown-parameter' || d.code === 'invalid-enum' || d.code === 'unknown-field'),
   );
   const missingAll: { name: string; d: Diagnostic }[] = [];
   for (const d of here) {
@@ -92,9 +102,19 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
           });
         }
         for (const choice of data.choices ?? []) {
-          actions.push({ title: `Change to '${choice}'`, kind: 'quickfix', edits: [{ start: d.start, end: d.end, newText: choice }], diagnostics: [d] });
+          actions.push({
+            title: `Change to '${choice}'`,
+            kind: 'quickfix',
+            edits: [{ start: d.start, end: d.end, newText: choice }],
+            diagnostics: [d],
+          });
         }
-        if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined && !inJson(d)) {
+        if (
+          d.code === 'unknown-parameter' &&
+          data.lineStart !== undefined &&
+          data.lineEnd !== undefined &&
+          !inJson(d)
+        ) {
           actions.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
         }
         break;
@@ -102,7 +122,15 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
         const old = ref.block.params.find((p) => ref.start + p.name.start === d.start);
         if (old && data.replacement !== undefined && ref.block.params.some((p) => p.decodedName === data.replacement)) {
           // The successor is sent already (`label` beside `role`): the old name goes.
-          actions.push(removeLine(doc, ref.start + old.start, ref.start + old.end, `Remove the deprecated parameter (${data.replacement} is given)`, d));
+          actions.push(
+            removeLine(
+              doc,
+              ref.start + old.start,
+              ref.start + old.end,
+              `Remove the deprecated parameter (${data.replacement} is given)`,
+              d,
+            ),
+          );
         } else if (data.replacement !== undefined) {
           const onPath = data.replacement.startsWith('/');
           const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
@@ -125,7 +153,13 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
       case 'duplicate-parameter':
         if (data.lineStart !== undefined && data.lineEnd !== undefined) {
           actions.push(
-            removeLine(doc, data.lineStart, data.lineEnd, d.code === 'ignored-parameter' ? 'Remove the ignored parameter' : 'Remove the duplicate', d),
+            removeLine(
+              doc,
+              data.lineStart,
+              data.lineEnd,
+              d.code === 'ignored-parameter' ? 'Remove the ignored parameter' : 'Remove the duplicate',
+              d,
+            ),
           );
         }
         break;
@@ -142,7 +176,8 @@ export function codeActions(ctx: ServiceContext, doc: LpreqDocument, start: numb
     const end = suffix ?? (prefix === '' ? '\n' : '');
     const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + end;
     // Each value is a tab stop: the cursor waits at the first, Tab goes on to the next.
-    const snippet = (list: string[]) => prefix + list.map((n, i) => `${snippetText(n)} = ${list.length === 1 ? '$0' : `\${${i + 1}}`}`).join('\n') + end;
+    const snippet = (list: string[]) =>
+      prefix + list.map((n, i) => `${snippetText(n)} = ${list.length === 1 ? '$0' : `\${${i + 1}}`}`).join('\n') + end;
     const edit = (list: string[]): TextEdit => ({ start: at, end: at, newText: text(list), snippet: snippet(list) });
     for (const m of missingAll) {
       actions.push({
@@ -201,7 +236,8 @@ function conflictFixes(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic): 
   const ref = blockAt(doc, d.start);
   if (!ref) return out;
   const laterName = doc.text.slice(d.start, d.end);
-  if (data.lineStart !== undefined && data.lineEnd !== undefined) out.push(removeLine(doc, data.lineStart, data.lineEnd, `Remove ${laterName}`, d));
+  if (data.lineStart !== undefined && data.lineEnd !== undefined)
+    out.push(removeLine(doc, data.lineStart, data.lineEnd, `Remove ${laterName}`, d));
   const match = ctx.checker.matchBlock(ref.block, ctx.scope);
   if (match?.kind !== 'matched') return out;
   for (const rule of match.endpoint.rules) {
@@ -240,11 +276,20 @@ function fillPlaceholder(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic)
     const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
     edits.unshift({ start: at, end: at, newText: `@${name} = \n` });
   }
-  return { title: defined ? `Use {{${name}}}` : `Use {{${name}}} and define @${name}`, kind: 'quickfix', edits, diagnostics: [d], isPreferred: true };
+  return {
+    title: defined ? `Use {{${name}}}` : `Use {{${name}}} and define @${name}`,
+    kind: 'quickfix',
+    edits,
+    diagnostics: [d],
+    isPreferred: true,
+  };
 }
 
 /** The literal under the cursor: a whole path segment or a whole parameter value. */
-function literalAt(doc: LpreqDocument, offset: number): { text: string; start: number; end: number; hint: string } | undefined {
+function literalAt(
+  doc: LpreqDocument,
+  offset: number,
+): { text: string; start: number; end: number; hint: string } | undefined {
   const ref = blockAt(doc, offset);
   if (!ref) return undefined;
   const rel = offset - ref.start;
@@ -268,10 +313,17 @@ function literalAt(doc: LpreqDocument, offset: number): { text: string; start: n
     const hint = /^[a-z_]+$/.test(prev) && prev.endsWith('s') ? `${singular(prev)}_id` : 'id';
     return { text: seg, start: ref.start + request.target.start + s, end: ref.start + request.target.start + e, hint };
   }
-  const p = block.params.find((x) => x.source === 'body' && rel >= x.value.start && rel <= x.value.end && x.value.end > x.value.start);
+  const p = block.params.find(
+    (x) => x.source === 'body' && rel >= x.value.start && rel <= x.value.end && x.value.end > x.value.start,
+  );
   if (p && !p.value.text.includes('{{')) {
     const segments = p.decodedName.split(/[[\]]+/).filter((s) => s.length > 0);
-    return { text: p.value.text, start: ref.start + p.value.start, end: ref.start + p.value.end, hint: segments[segments.length - 1] ?? 'value' };
+    return {
+      text: p.value.text,
+      start: ref.start + p.value.start,
+      end: ref.start + p.value.end,
+      hint: segments[segments.length - 1] ?? 'value',
+    };
   }
   return undefined;
 }
@@ -293,12 +345,18 @@ function extractLiteral(doc: LpreqDocument, start: number, end: number, ctx: Ser
       const path = q === -1 ? target : target.slice(0, q);
       let from = 0;
       for (const seg of path.split('/')) {
-        if (seg === lit.text) edits.push({ start: bs + request.target.start + from, end: bs + request.target.start + from + seg.length, newText: '' });
+        if (seg === lit.text)
+          edits.push({
+            start: bs + request.target.start + from,
+            end: bs + request.target.start + from + seg.length,
+            newText: '',
+          });
         from += seg.length + 1;
       }
     }
     for (const p of block.params) {
-      if (p.source === 'body' && p.value.text === lit.text) edits.push({ start: bs + p.value.start, end: bs + p.value.end, newText: '' });
+      if (p.source === 'body' && p.value.text === lit.text)
+        edits.push({ start: bs + p.value.start, end: bs + p.value.end, newText: '' });
     }
     if (edits.length > 10000) return undefined;
   }
@@ -309,7 +367,12 @@ function extractLiteral(doc: LpreqDocument, start: number, end: number, ctx: Ser
   for (const e of edits) e.newText = `{{${name}}}`;
   const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
   edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });
-  return { title: `Extract '${lit.text}' into @${name} (${edits.length - 1} occurrences)`, kind: 'refactor.extract', edits, diagnostics: [] };
+  return {
+    title: `Extract '${lit.text}' into @${name} (${edits.length - 1} occurrences)`,
+    kind: 'refactor.extract',
+    edits,
+    diagnostics: [],
+  };
 }
 
 /** `courses` -> `course`, `quizzes` -> `quiz`, `categories` -> `category`, for a variable's name. */

@@ -26,7 +26,12 @@ export function describeEndpoint(endpoint: Endpoint, path?: EndpointPath): strin
   }
   const required = endpoint.params.filter((x) => x.required).map((x) => code(x.name));
   if (required.length > 0) lines.push('', `Required: ${required.join(', ')}`);
-  lines.push('', `Token scope: ${code(p.scope)}`, '', `Source: document ${endpoint.source.doc}, ${md(endpoint.source.section)}`);
+  lines.push(
+    '',
+    `Token scope: ${code(p.scope)}`,
+    '',
+    `Source: document ${endpoint.source.doc}, ${md(endpoint.source.section)}`,
+  );
   return lines.join('\n');
 }
 
@@ -68,7 +73,10 @@ export function describeParameter(endpoint: Endpoint, param: CatalogParameter): 
   if (param.sisForms) lines.push('', `Also accepts ${param.sisForms.map((f) => code(`${f}:...`)).join(', ')}`);
   if (param.patterns) {
     for (const [name, p] of Object.entries(param.patterns)) {
-      lines.push('', `${code(`{${name}}`)}: ${md(p.description)}${p.values ? ` (${p.values.map(code).join(', ')})` : ''}`);
+      lines.push(
+        '',
+        `${code(`{${name}}`)}: ${md(p.description)}${p.values ? ` (${p.values.map(code).join(', ')})` : ''}`,
+      );
     }
   }
   for (const n of notes) lines.push('', n);

@@ -43,7 +43,8 @@ export function blockAt(doc: LpreqDocument, offset: number): BlockRef | undefine
 }
 
 /** Where a line of a block stands: before the request, on it, in the query, headers or body, or an assertion after it. */
-export type Region = 'preamble' | 'separator' | 'request' | 'path' | 'query' | 'headers' | 'body' | 'json' | 'assertion';
+export type Region =
+  'preamble' | 'separator' | 'request' | 'path' | 'query' | 'headers' | 'body' | 'json' | 'assertion';
 
 export interface LineAt {
   /** Offsets relative to the block. */
@@ -115,7 +116,10 @@ export function isSecretVariable(name: string, env: EnvironmentInfo | undefined)
 }
 
 /** Where an environment variable comes from, for hovers: the environment name and file. */
-export function environmentSource(name: string, env: EnvironmentInfo | undefined): { environment: string; file?: string; value: string } | undefined {
+export function environmentSource(
+  name: string,
+  env: EnvironmentInfo | undefined,
+): { environment: string; file?: string; value: string } | undefined {
   if (!env) return undefined;
   const names = env.selected !== undefined ? [env.selected] : Object.keys(env.environments);
   for (const e of names) {
@@ -145,10 +149,18 @@ export class ScopeTracker {
    * (the blocks an edit removed and added), the scope is recomputed only when one of
    * them defines a variable or a request name.
    */
-  update(doc: LpreqDocument, env: Environments | undefined, change?: { removed: Block[]; added: Block[] }): { scope: VariableScope; key: number } {
+  update(
+    doc: LpreqDocument,
+    env: Environments | undefined,
+    change?: { removed: Block[]; added: Block[] },
+  ): { scope: VariableScope; key: number } {
     const envKey = environmentKey(env);
     const unchanged =
-      this.scope !== undefined && envKey === this.envKey && change !== undefined && !change.removed.some(affectsScope) && !change.added.some(affectsScope);
+      this.scope !== undefined &&
+      envKey === this.envKey &&
+      change !== undefined &&
+      !change.removed.some(affectsScope) &&
+      !change.added.some(affectsScope);
     if (!unchanged || !this.scope) {
       const next = documentScope(doc, env);
       if (!this.scope || !sameScope(this.scope, next)) this.generation++;

@@ -29,21 +29,34 @@ export function formatDocument(doc: LpreqDocument): TextEdit[] {
     for (const v of block.variables) {
       const lineStart = t.lastIndexOf('\n', v.start - 1) + 1;
       const indent = t.slice(lineStart, v.start);
-      replaceLine(start + lineStart, start + lineEndOf(v.start), `${indent}@${v.name.text} = ${v.value.text}`.trimEnd());
+      replaceLine(
+        start + lineStart,
+        start + lineEndOf(v.start),
+        `${indent}@${v.name.text} = ${v.value.text}`.trimEnd(),
+      );
     }
     for (const p of block.params) {
       if (p.source !== 'body') continue;
       const lineStart = t.lastIndexOf('\n', p.start - 1) + 1;
       const lead = t.slice(lineStart, p.name.start);
       const value = p.value.text;
-      replaceLine(start + lineStart, start + lineEndOf(p.start), value ? `${lead}${p.name.text} = ${value}` : `${lead}${p.name.text} =`);
+      replaceLine(
+        start + lineStart,
+        start + lineEndOf(p.start),
+        value ? `${lead}${p.name.text} = ${value}` : `${lead}${p.name.text} =`,
+      );
     }
     for (const read of assertionsOf(block)) {
       const a = read.assertion;
       if (!a) continue;
       const f = a.field;
-      const field = f.kind === 'header' ? `header ${f.name}` : f.kind === 'body' && f.path ? `body ${f.path.text}` : f.kind;
-      replaceLine(start + a.start, start + lineEndOf(a.start), `?? ${field} ${a.operator}${a.expected ? ` ${a.expected.raw}` : ''}`);
+      const field =
+        f.kind === 'header' ? `header ${f.name}` : f.kind === 'body' && f.path ? `body ${f.path.text}` : f.kind;
+      replaceLine(
+        start + a.start,
+        start + lineEndOf(a.start),
+        `?? ${field} ${a.operator}${a.expected ? ` ${a.expected.raw}` : ''}`,
+      );
     }
     if (block.headers.length > 0) {
       const width = Math.max(...block.headers.map((h) => h.name.text.length));
@@ -51,7 +64,11 @@ export function formatDocument(doc: LpreqDocument): TextEdit[] {
         const lineStart = h.start;
         const indent = t.slice(lineStart, h.name.start);
         const value = h.value.text;
-        replaceLine(start + lineStart, start + lineEndOf(h.start), `${indent}${h.name.text.padEnd(width)}:${value ? ` ${value}` : ''}`);
+        replaceLine(
+          start + lineStart,
+          start + lineEndOf(h.start),
+          `${indent}${h.name.text.padEnd(width)}:${value ? ` ${value}` : ''}`,
+        );
       }
     }
   }

@@ -7,7 +7,14 @@
 import { lookupParameter } from './catalog/parameters';
 import { code, describeEndpoint, describeEnumValue, describeParameter, md } from './describe';
 import { blockAt, environmentSource, isSecretVariable, lineNumberOf, type ServiceContext } from './documentIndex';
-import { assertionsOf, findVariableReferences, promptVariables, requestName, type Block, type LpreqDocument } from './parser';
+import {
+  assertionsOf,
+  findVariableReferences,
+  promptVariables,
+  requestName,
+  type Block,
+  type LpreqDocument,
+} from './parser';
 import { isSystemVariable, parseRequestReference, SYSTEM_VARIABLES } from './variables';
 import { METADATA } from './metadata';
 import { CODES } from './codes';
@@ -30,18 +37,30 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   const block = ref.block;
   const rel = offset - ref.start;
   if (rel < 0 || rel > block.text.length) return undefined;
-  const shift = (r: HoverResult | undefined) => (r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined);
+  const shift = (r: HoverResult | undefined) =>
+    r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined;
 
   // `# @no-redirect`: what the key does.
   const key = block.metadata.find((m) => rel >= m.key.start - 1 && rel <= m.key.end);
   const known = key && METADATA.find((k) => k.key === key.key.text);
-  if (key && known) return shift({ contents: `${code(`# @${known.key}`)} · request metadata\n\n${known.doc}`, start: key.key.start - 1, end: key.key.end });
+  if (key && known)
+    return shift({
+      contents: `${code(`# @${known.key}`)} · request metadata\n\n${known.doc}`,
+      start: key.key.start - 1,
+      end: key.key.end,
+    });
 
   const variable = variableAt(block, rel);
   if (variable)
-    return shift({ contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }), start: variable.start, end: variable.end });
+    return shift({
+      contents: describeVariable(ctx, doc, variable.expression, { start: ref.start, block }),
+      start: variable.start,
+      end: variable.end,
+    });
 
-  const assertion = assertionsOf(block).find((a) => a.assertion !== undefined && rel >= a.assertion.start && rel <= a.assertion.end)?.assertion;
+  const assertion = assertionsOf(block).find(
+    (a) => a.assertion !== undefined && rel >= a.assertion.start && rel <= a.assertion.end,
+  )?.assertion;
   if (assertion) return shift(hoverAssertion(ctx, block, assertion, rel));
 
   const request = block.request;
@@ -49,7 +68,8 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
     const inTarget = rel >= request.target.start && rel <= request.target.end;
     const q = request.target.text.indexOf('?');
     if (inTarget && q !== -1 && rel > request.target.start + q) return shift(hoverParameter(ctx, block, rel));
-    if (rel <= request.method.end || inTarget) return shift(hoverEndpoint(ctx, block, request.target.start, request.target.end));
+    if (rel <= request.method.end || inTarget)
+      return shift(hoverEndpoint(ctx, block, request.target.start, request.target.end));
     return undefined;
   }
   // A path line of JetBrains' client (`    /items`): the endpoint, unless the cursor is in its query.
@@ -73,7 +93,9 @@ function hoverAssertion(ctx: ServiceContext, block: Block, a: Assertion, rel: nu
   if (within(a.operatorSpan)) return { contents: operatorDoc(a.operator), ...a.operatorSpan };
   if (field.kind === 'header' && within(field.nameSpan)) {
     const known = RESPONSE_HEADERS.find((h) => h.name === field.name.toLowerCase());
-    return known ? { contents: `${code(known.name)} · response header\n\n${md(known.doc)}`, ...field.nameSpan } : undefined;
+    return known
+      ? { contents: `${code(known.name)} · response header\n\n${md(known.doc)}`, ...field.nameSpan }
+      : undefined;
   }
   if (field.kind !== 'body' || !field.path) return undefined;
   const match = ctx.checker.matchBlock(block, ctx.scope);
@@ -99,7 +121,9 @@ function hoverAssertion(ctx: ServiceContext, block: Block, a: Assertion, rel: nu
   if (path.text.startsWith('$') && rel <= path.start + 1) {
     const returns = match.endpoint.returns;
     return {
-      contents: returns ? `The response of ${code(label)}: ${code(returns)}` : `The response of ${code(label)} is not shown in the documentation.`,
+      contents: returns
+        ? `The response of ${code(label)}: ${code(returns)}`
+        : `The response of ${code(label)} is not shown in the documentation.`,
       start: path.start,
       end: path.start + 1,
     };
@@ -119,7 +143,9 @@ function variableAt(block: Block, rel: number) {
   let lineEnd = block.text.indexOf('\n', rel);
   if (lineEnd === -1) lineEnd = block.text.length;
   const line = block.text.slice(lineStart, lineEnd);
-  const reference = line.includes('{{') ? findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end) : undefined;
+  const reference = line.includes('{{')
+    ? findVariableReferences(line, lineStart).find((r) => rel >= r.start && rel <= r.end)
+    : undefined;
   if (reference) return reference;
   // `@name = value` and `# @prompt name`: hover on the definition's name shows the same (whatever the value holds).
   const v = block.variables.find((x) => rel >= x.name.start && rel <= x.name.end);
@@ -133,10 +159,18 @@ function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: nu
   if (!match) return undefined;
   if (match.kind === 'matched') return { contents: describeEndpoint(match.endpoint, match.path), start, end };
   if (match.kind === 'method-not-allowed') {
-    return { contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`, start, end };
+    return {
+      contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`,
+      start,
+      end,
+    };
   }
   if (match.kind === 'unknown-endpoint') {
-    return { contents: `${CODES['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`, start, end };
+    return {
+      contents: `${CODES['unknown-endpoint'].help}${match.near ? `\n\nNearest documented path: ${code(match.near)}` : ''}`,
+      start,
+      end,
+    };
   }
   return undefined;
 }
@@ -161,12 +195,18 @@ function hoverParameter(ctx: ServiceContext, block: Block, rel: number): HoverRe
   return undefined;
 }
 
-function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: string, at: { start: number; block: Block }): string {
+function describeVariable(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  expression: string,
+  at: { start: number; block: Block },
+): string {
   if (expression.startsWith('%') && expression.length > 1) {
     return `${describeVariable(ctx, doc, expression.slice(1), at)}\n\nWritten \`{{%...}}\`: sent percent-encoded.`;
   }
   // A prompt of the request itself wins over every other definition when it is sent.
-  const prompt = at.block.metadata.length > 0 ? promptVariables(at.block).find((p) => p.name === expression) : undefined;
+  const prompt =
+    at.block.metadata.length > 0 ? promptVariables(at.block).find((p) => p.name === expression) : undefined;
   if (prompt) {
     const line = lineNumberOf(doc.text, at.start + prompt.start) + 1;
     const asked = prompt.description ? `: ${md(prompt.description)}` : '';
@@ -174,7 +214,9 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
   }
   if (expression.startsWith('$')) {
     const head = expression.split(/\s+/, 1)[0];
-    const sys = SYSTEM_VARIABLES.find((v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)) || head.startsWith(`${v.name}(`));
+    const sys = SYSTEM_VARIABLES.find(
+      (v) => v.name === head || (v.name.endsWith('.') && head.startsWith(v.name)) || head.startsWith(`${v.name}(`),
+    );
     if (sys && isSystemVariable(expression)) return `${code(sys.name)} · system variable\n\n${md(sys.description)}`;
     return `${code(expression)} is not a known system variable`;
   }
@@ -183,7 +225,10 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
     const at = doc.blocks.find((b) => requestName(b.block) === reference.name);
     if (!at) return `${code(reference.name)}: no request has \`# @name ${md(reference.name)}\``;
     const line = lineNumberOf(doc.text, at.start + (at.block.request?.start ?? 0)) + 1;
-    const what = reference.source === 'body' ? `the response body, ${code(reference.selector)}` : `the response header ${code(reference.selector)}`;
+    const what =
+      reference.source === 'body'
+        ? `the response body, ${code(reference.selector)}`
+        : `the response header ${code(reference.selector)}`;
     return `Named request ${code(reference.name)} (line ${line}): ${what}\n\nThe value comes from the last response of that request.`;
   }
   const secret = isSecretVariable(expression, ctx.env);
@@ -203,21 +248,28 @@ function describeVariable(ctx: ServiceContext, doc: LpreqDocument, expression: s
     const rows = Object.entries(ctx.env.environments)
       .filter(([, vars]) => hasOwn(vars, expression))
       .map(
-        ([name, vars]) => `- ${code(name)}: ${secret || own(ctx.env?.privateNames, name)?.has(expression) ? '(secret)' : code(String(own(vars, expression)))}`,
+        ([name, vars]) =>
+          `- ${code(name)}: ${secret || own(ctx.env?.privateNames, name)?.has(expression) ? '(secret)' : code(String(own(vars, expression)))}`,
       );
-    if (rows.length > 1) return `${code(`{{${expression}}}`)} · no environment chosen; its value in each:\n\n${rows.join('\n')}`;
+    if (rows.length > 1)
+      return `${code(`{{${expression}}}`)} · no environment chosen; its value in each:\n\n${rows.join('\n')}`;
   }
   if (source) {
     const where = source.file ? ` (${md(source.file)})` : '';
     return `${code(`{{${expression}}}`)} = ${secret ? '(secret)' : code(source.value)}\n\nEnvironment ${code(source.environment)}${where}`;
   }
-  const set = at.block.scriptSets.find((x) => x.name === expression) ?? (ctx.scope.scriptNames?.has(expression) ? { global: true } : undefined);
+  const set =
+    at.block.scriptSets.find((x) => x.name === expression) ??
+    (ctx.scope.scriptNames?.has(expression) ? { global: true } : undefined);
   if (set) {
-    const how = set.global ? '`client.global.set`, in the response handler of an earlier request' : "`request.variables.set`, in this request's script";
+    const how = set.global
+      ? '`client.global.set`, in the response handler of an earlier request'
+      : "`request.variables.set`, in this request's script";
     return `${code(`{{${expression}}}`)} · set by a script of JetBrains' HTTP client (${how})\n\nlpreq does not run scripts: it has no value when lpreq sends this request`;
   }
   const others = ctx.scope.otherEnvironments;
   const elsewhere = others?.definedIn.get(expression);
-  if (others && elsewhere) return `${code(`{{${expression}}}`)} is not in environment ${code(others.selected)}; defined in ${elsewhere.map(code).join(', ')}`;
+  if (others && elsewhere)
+    return `${code(`{{${expression}}}`)} is not in environment ${code(others.selected)}; defined in ${elsewhere.map(code).join(', ')}`;
   return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;
 }

@@ -51,7 +51,13 @@ function documentOf(blocks: BlockRef[]): LpreqDocument {
 }
 
 /** Applies the edit [start, end) -> `insertedLength` characters of `previous`'s text, giving `text`. */
-export function reparseEdit(previous: LpreqDocument, text: TextSource, start: number, end: number, insertedLength: number): Reparse {
+export function reparseEdit(
+  previous: LpreqDocument,
+  text: TextSource,
+  start: number,
+  end: number,
+  insertedLength: number,
+): Reparse {
   const blocks = previous.blocks;
   const previousLength = endOf(previous);
   const delta = insertedLength - (end - start);
@@ -107,6 +113,7 @@ export function reparseEdit(previous: LpreqDocument, text: TextSource, start: nu
   for (let k = first; k <= last; k++) if (!used.has(blocks[k].block)) removed.push(blocks[k].block);
   const out: BlockRef[] = blocks.slice(0, first);
   for (const ref of fresh) out.push(ref);
-  for (let k = last + 1; k < blocks.length; k++) out.push(delta === 0 ? blocks[k] : { start: blocks[k].start + delta, block: blocks[k].block });
+  for (let k = last + 1; k < blocks.length; k++)
+    out.push(delta === 0 ? blocks[k] : { start: blocks[k].start + delta, block: blocks[k].block });
   return { document: typeof text === 'string' ? { text, blocks: out } : documentOf(out), removed, added };
 }

@@ -12,14 +12,29 @@ export * from './matcher';
 export * from './values';
 export * from './variables';
 export * from './suggest';
-export { loadCatalog, splitParamName, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
+export {
+  loadCatalog,
+  splitParamName,
+  type Catalog,
+  type Endpoint,
+  type CatalogParameter,
+  type Resource,
+} from './catalog/catalog';
 export type { Field } from './catalog/schema';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';
 export { own, hasOwn, setOwn, dict, dictFrom } from './own';
 export { LineIndex, ForwardPositions, lineStarts, lineOfOffset, type LineColumn, type LinePosition } from './positions';
-export { SECRET_NAME, ScopeTracker, blockAt, blockIndexAt, isSecretVariable, type EnvironmentInfo, type ServiceContext } from './documentIndex';
+export {
+  SECRET_NAME,
+  ScopeTracker,
+  blockAt,
+  blockIndexAt,
+  isSecretVariable,
+  type EnvironmentInfo,
+  type ServiceContext,
+} from './documentIndex';
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
 export { TOKEN_TYPES, TOKEN_MODIFIERS, type SemanticToken, type TokenType } from './semanticTokens';
 export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';

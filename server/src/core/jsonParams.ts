@@ -86,11 +86,17 @@ function syntaxError(body: JsonBody, errors: ParseError[]): { message: string; s
   // An error at the very end of the body has no character of its own: keep the range inside the body.
   const at = Math.min(body.start + (e?.offset ?? 0), body.end);
   const end = Math.min(at + Math.max(1, e?.length ?? 1), body.end);
-  return { message: `the JSON body is not valid JSON: ${ERRORS[e?.error ?? 0] ?? 'unreadable'}`, start: Math.min(at, end), end };
+  return {
+    message: `the JSON body is not valid JSON: ${ERRORS[e?.error ?? 0] ?? 'unreadable'}`,
+    start: Math.min(at, end),
+    end,
+  };
 }
 
 /** The body's JSON tree (offsets relative to the body), its variables masked; or where it goes wrong first. */
-export function jsonBodyTree(body: JsonBody): { root: Node } | { error: { message: string; start: number; end: number } } {
+export function jsonBodyTree(
+  body: JsonBody,
+): { root: Node } | { error: { message: string; start: number; end: number } } {
   const errors: ParseError[] = [];
   const root = parseTree(maskVariables(body.text), errors, { allowTrailingComma: false, disallowComments: true });
   return errors.length > 0 || !root ? { error: syntaxError(body, errors) } : { root };
@@ -105,7 +111,15 @@ export function jsonBodyParameters(body: JsonBody): JsonParameters {
   const push = (name: string, key: Token, node: Node) => {
     if (node.type === 'string' && body.text.charCodeAt(node.offset) !== 34) variableValues = true;
     const value = valueToken(body, node);
-    params.push({ name: { ...key, text: name }, value, decodedName: name, decodedValue: scalar(body, node), source: 'json', start: key.start, end: value.end });
+    params.push({
+      name: { ...key, text: name },
+      value,
+      decodedName: name,
+      decodedValue: scalar(body, node),
+      source: 'json',
+      start: key.start,
+      end: value.end,
+    });
   };
   const walk = (node: Node, name: string, key: Token) => {
     if (node.type === 'object') {

@@ -6,14 +6,29 @@
  * positions; nothing here knows LSP, a file or a clock.
  */
 import type { Catalog, Endpoint } from './catalog/catalog';
-import { Checker, documentScope, shiftDiagnostic, type Diagnostic, type Environments, type VariableScope } from './checker';
+import {
+  Checker,
+  documentScope,
+  shiftDiagnostic,
+  type Diagnostic,
+  type Environments,
+  type VariableScope,
+} from './checker';
 import { codeActions, type CodeAction, type TextEdit } from './codeActions';
 import { complete, type CompletionEntry, type CompletionOptions } from './completion';
 import { blockAt, type EnvironmentInfo, type ServiceContext } from './documentIndex';
 import { formatDocument } from './formatting';
 import { hover, type HoverResult } from './hover';
 import { reparseEdit, type Reparse, type TextSource } from './incremental';
-import { definitions, references, rename, renameBlocker, symbolAt, type Location, type NavigationSymbol } from './navigation';
+import {
+  definitions,
+  references,
+  rename,
+  renameBlocker,
+  symbolAt,
+  type Location,
+  type NavigationSymbol,
+} from './navigation';
 import { parseDocument, type Block, type LpreqDocument } from './parser';
 import { blockSemanticTokens, fileVariableNames, type SemanticToken } from './semanticTokens';
 import { documentSymbols, foldingRanges, type RequestSymbol } from './symbols';
@@ -69,7 +84,10 @@ export interface LanguageService {
   /** Every use of the name at an offset; undefined where there is no name (an editor then highlights the word). */
   highlights(parsed: LpreqDocument, offset: number): Highlight[] | undefined;
   /** The name a rename at an offset would change, or why it cannot be renamed; undefined where there is no name. */
-  prepareRename(parsed: LpreqDocument, offset: number): { start: number; end: number; placeholder: string } | { error: string } | undefined;
+  prepareRename(
+    parsed: LpreqDocument,
+    offset: number,
+  ): { start: number; end: number; placeholder: string } | { error: string } | undefined;
   /** The edits of renaming the name at an offset (names of the environments are taken), or why not. */
   rename(doc: ServiceDocument, offset: number, newName: string): TextEdit[] | { error: string } | undefined;
   /** The names the file defines with `@name = value` (they colour `{{name}}`), once per parse. */
@@ -118,7 +136,11 @@ export function createLanguageService(catalog: Catalog): LanguageService {
       const symbol = symbolAt(parsed, offset);
       if (!symbol) return undefined;
       const defined = new Set(definitions(parsed, symbol).map((l) => l.start));
-      return references(parsed, symbol, true).map((l) => ({ start: l.start, end: l.end, kind: defined.has(l.start) ? 'write' : 'read' }));
+      return references(parsed, symbol, true).map((l) => ({
+        start: l.start,
+        end: l.end,
+        kind: defined.has(l.start) ? 'write' : 'read',
+      }));
     },
     prepareRename(parsed, offset) {
       const symbol = symbolAt(parsed, offset);

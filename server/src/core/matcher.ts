@@ -61,7 +61,12 @@ export function targetPath(target: string, resolve: (name: string) => string | u
     }
     const base = prefix.length === 0 ? '' : pathOf(prefix, true);
     if (base === undefined) return undefined;
-    text = base.length === 0 || base === '/' ? text : base.endsWith('/') && text.startsWith('/') ? base + text.slice(1) : base + text;
+    text =
+      base.length === 0 || base === '/'
+        ? text
+        : base.endsWith('/') && text.startsWith('/')
+          ? base + text.slice(1)
+          : base + text;
   } else {
     const p = pathOf(text, false);
     if (p === undefined) return undefined;
@@ -115,15 +120,28 @@ function decodeSegment(raw: string): string {
  * a value of one segment, or one that is not a plain path (a query, a fragment, a space, a
  * brace that is not a whole variable).
  */
-function spreadSegments(value: string | undefined, resolve: (name: string) => string | undefined): PathSegment[] | undefined {
+function spreadSegments(
+  value: string | undefined,
+  resolve: (name: string) => string | undefined,
+): PathSegment[] | undefined {
   if (value === undefined || !value.includes('/') || /[?#\s]/.test(value)) return undefined;
   const out: PathSegment[] = [];
   for (const piece of value.split('/')) {
     if (piece.length === 0) continue;
     if (isWholeVariable(piece, 0, piece.length)) {
-      out.push({ text: piece, isVariable: true, value: plainSegment(resolve(piece.slice(2, -2).trim())), isUnfilled: false });
+      out.push({
+        text: piece,
+        isVariable: true,
+        value: plainSegment(resolve(piece.slice(2, -2).trim())),
+        isUnfilled: false,
+      });
     } else if (noBraces(piece, 0, piece.length)) {
-      out.push({ text: piece.includes('%') ? decodeSegment(piece) : piece, isVariable: false, value: undefined, isUnfilled: false });
+      out.push({
+        text: piece.includes('%') ? decodeSegment(piece) : piece,
+        isVariable: false,
+        value: undefined,
+        isUnfilled: false,
+      });
     } else {
       return undefined;
     }
@@ -340,7 +358,10 @@ export class EndpointMatcher {
       shape = this.matchUncached(target, method);
       // Kept without the bindings of the request it was found for: their values are pieces of
       // that request's text, and would keep its document alive. Each match binds its own.
-      node.result = shape.kind === 'matched' ? { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: NO_BINDINGS } : shape;
+      node.result =
+        shape.kind === 'matched'
+          ? { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: NO_BINDINGS }
+          : shape;
     }
     if (shape.kind !== 'matched') return shape;
     return { kind: 'matched', endpoint: shape.endpoint, path: shape.path, bindings: bind(shape.path, target) };
@@ -361,7 +382,9 @@ export class EndpointMatcher {
     candidates.sort(byScore);
     const bestShape = shapeOf(candidates[0].score);
     const best = candidates.filter((c) => shapeOf(c.score) === bestShape);
-    let chosen = best.find((c) => serves(c.endpoint, method)) ?? candidates.find((c) => serves(c.endpoint, method) && !c.score.includes('O'));
+    let chosen =
+      best.find((c) => serves(c.endpoint, method)) ??
+      candidates.find((c) => serves(c.endpoint, method) && !c.score.includes('O'));
     // A {{variable}} or an unfilled {placeholder} may stand for a literal (`self`): a path
     // documented only with that literal for this method is the one meant.
     if (!chosen && target.segments.some(isOpen)) {

@@ -27,7 +27,11 @@ export const METADATA: MetadataKey[] = [
     insert: 'note ${1:why to think twice}',
     doc: 'Asks before the request is sent, showing the note: for requests that change or delete data. Asked too when another request refers to this one.',
   },
-  { key: 'no-redirect', insert: 'no-redirect', doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.' },
+  {
+    key: 'no-redirect',
+    insert: 'no-redirect',
+    doc: 'A 3xx answer is the response, shown as it is: its `Location` is not followed.',
+  },
   {
     key: 'allow-invalid',
     insert: 'allow-invalid',

@@ -34,7 +34,8 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
   const block = ref.block;
   const rel = offset - ref.start;
   for (const v of block.variables) {
-    if (rel >= v.name.start && rel <= v.name.end) return { kind: 'variable', name: v.name.text, start: ref.start + v.name.start, end: ref.start + v.name.end };
+    if (rel >= v.name.start && rel <= v.name.end)
+      return { kind: 'variable', name: v.name.text, start: ref.start + v.name.start, end: ref.start + v.name.end };
   }
   for (const m of block.metadata) {
     if (m.key.text === 'name' && rel >= m.value.start && rel <= m.value.end && m.value.text) {
@@ -43,7 +44,14 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
   }
   const prompts = block.metadata.length > 0 ? promptVariables(block) : [];
   for (const p of prompts) {
-    if (rel >= p.start && rel <= p.end) return { kind: 'variable', name: p.name, start: ref.start + p.start, end: ref.start + p.end, promptBlock: ref.start };
+    if (rel >= p.start && rel <= p.end)
+      return {
+        kind: 'variable',
+        name: p.name,
+        start: ref.start + p.start,
+        end: ref.start + p.end,
+        promptBlock: ref.start,
+      };
   }
   const lineStart = block.text.lastIndexOf('\n', rel - 1) + 1;
   let lineEnd = block.text.indexOf('\n', rel);
@@ -54,11 +62,22 @@ export function symbolAt(doc: LpreqDocument, offset: number): NavigationSymbol |
     const inner = innerName(block.text, r.start, r.end);
     if (r.expression.startsWith('$')) return undefined;
     const req = parseRequestReference(r.expression);
-    if (req) return { kind: 'request', name: req.name, start: ref.start + inner.start, end: ref.start + inner.start + req.name.length };
+    if (req)
+      return {
+        kind: 'request',
+        name: req.name,
+        start: ref.start + inner.start,
+        end: ref.start + inner.start + req.name.length,
+      };
     // `{{%name}}` (REST Client: the value percent-encoded) is a use of `name`.
     const skip = r.expression.startsWith('%') ? 1 : 0;
     const name = r.expression.slice(skip);
-    const symbol: NavigationSymbol = { kind: 'variable', name, start: ref.start + inner.start + skip, end: ref.start + inner.end };
+    const symbol: NavigationSymbol = {
+      kind: 'variable',
+      name,
+      start: ref.start + inner.start + skip,
+      end: ref.start + inner.end,
+    };
     if (prompts.some((p) => p.name === name)) symbol.promptBlock = ref.start;
     return symbol;
   }
@@ -83,12 +102,14 @@ export function definitions(doc: LpreqDocument, symbol: NavigationSymbol): Locat
   const out: Location[] = [];
   const scope = promptScope(doc, symbol);
   if (scope) {
-    for (const p of promptVariables(scope.block)) if (p.name === symbol.name) out.push({ start: scope.start + p.start, end: scope.start + p.end });
+    for (const p of promptVariables(scope.block))
+      if (p.name === symbol.name) out.push({ start: scope.start + p.start, end: scope.start + p.end });
     return out;
   }
   for (const { start, block } of doc.blocks) {
     if (symbol.kind === 'variable') {
-      for (const v of block.variables) if (v.name.text === symbol.name) out.push({ start: start + v.name.start, end: start + v.name.end });
+      for (const v of block.variables)
+        if (v.name.text === symbol.name) out.push({ start: start + v.name.start, end: start + v.name.end });
     } else if (requestName(block) === symbol.name) {
       const m = block.metadata.find((x) => x.key.text === 'name');
       if (m) out.push({ start: start + m.value.start, end: start + m.value.end });
@@ -114,7 +135,8 @@ export function references(doc: LpreqDocument, symbol: NavigationSymbol, include
         out.push({ start: start + inner.start + skip, end: start + inner.end });
       } else if (symbol.kind === 'request') {
         const req = parseRequestReference(r.expression);
-        if (req?.name === symbol.name) out.push({ start: start + inner.start, end: start + inner.start + req.name.length });
+        if (req?.name === symbol.name)
+          out.push({ start: start + inner.start, end: start + inner.start + req.name.length });
       }
     }
   }
@@ -133,7 +155,10 @@ function inVariableValue(block: Block, offset: number): boolean {
 
 /** Whether the block uses `{{name}}` (or `{{%name}}`) anywhere. */
 function uses(block: Block, name: string): boolean {
-  return block.text.includes('{{') && findVariableReferences(block.text, 0).some((r) => r.expression === name || r.expression === `%${name}`);
+  return (
+    block.text.includes('{{') &&
+    findVariableReferences(block.text, 0).some((r) => r.expression === name || r.expression === `%${name}`)
+  );
 }
 
 /**
@@ -145,7 +170,9 @@ function ambiguousUse(doc: LpreqDocument, name: string): boolean {
   return doc.blocks.some(
     ({ block }) =>
       prompts(block, name) &&
-      findVariableReferences(block.text, 0).some((r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start)),
+      findVariableReferences(block.text, 0).some(
+        (r) => (r.expression === name || r.expression === `%${name}`) && inVariableValue(block, r.start),
+      ),
   );
 }
 
@@ -165,8 +192,14 @@ export function renameBlocker(doc: LpreqDocument, symbol: NavigationSymbol): str
 }
 
 /** The edits of a rename, or why it cannot be done; `taken` are names defined elsewhere (environments). */
-export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: string, taken: Iterable<string> = []): TextEdit[] | { error: string } {
-  if (!isValidName(symbol.kind, newName)) return { error: `'${newName}' is not a valid ${symbol.kind === 'variable' ? 'variable' : 'request'} name` };
+export function rename(
+  doc: LpreqDocument,
+  symbol: NavigationSymbol,
+  newName: string,
+  taken: Iterable<string> = [],
+): TextEdit[] | { error: string } {
+  if (!isValidName(symbol.kind, newName))
+    return { error: `'${newName}' is not a valid ${symbol.kind === 'variable' ? 'variable' : 'request'} name` };
   const blocker = renameBlocker(doc, symbol);
   if (blocker) return { error: blocker };
   if (symbol.kind === 'variable' && ambiguousUse(doc, symbol.name)) {
@@ -187,7 +220,10 @@ export function rename(doc: LpreqDocument, symbol: NavigationSymbol, newName: st
           ) || [...taken].includes(newName)
         : doc.blocks.some((b) => requestName(b.block) === newName);
     // Two definitions of one name would silently change what the requests send.
-    if (clash) return { error: `${newName} is already defined or used${scope ? ' in this request' : ''}: renaming ${symbol.name} to it would merge the two` };
+    if (clash)
+      return {
+        error: `${newName} is already defined or used${scope ? ' in this request' : ''}: renaming ${symbol.name} to it would merge the two`,
+      };
   }
   return references(doc, symbol, true).map((l) => ({ start: l.start, end: l.end, newText: newName }));
 }

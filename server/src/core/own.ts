@@ -15,7 +15,10 @@ export function dict<T>(): Record<string, T> {
 /** A record with no prototype holding the given entries (or another record's own enumerable properties). */
 export function dictFrom<T>(entries: Iterable<readonly [string, T]> | Readonly<Record<string, T>>): Record<string, T> {
   const out = dict<T>();
-  const list = Symbol.iterator in entries ? (entries as Iterable<readonly [string, T]>) : Object.entries(entries as Readonly<Record<string, T>>);
+  const list =
+    Symbol.iterator in entries
+      ? (entries as Iterable<readonly [string, T]>)
+      : Object.entries(entries as Readonly<Record<string, T>>);
   for (const [key, value] of list) setOwn(out, key, value);
   return out;
 }
@@ -36,7 +39,8 @@ export function hasOwn(record: object | undefined | null, key: string): boolean 
  * plain object (or do nothing); it is defined as an ordinary property instead.
  */
 export function setOwn<T>(record: Record<string, T>, key: string, value: NoInfer<T>): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
   // eslint-disable-next-line local/own-lookup -- any other name assigned is an own data property.
   else record[key] = value;
 }

@@ -19,7 +19,16 @@ import { nameSpan } from './assertion';
 import type { Endpoint } from './catalog/catalog';
 import { walkPath, type PlaceType, type Step } from './catalog/resources';
 
-export const TOKEN_TYPES = ['parameter', 'property', 'enumMember', 'number', 'keyword', 'variable', 'function', 'operator'] as const;
+export const TOKEN_TYPES = [
+  'parameter',
+  'property',
+  'enumMember',
+  'number',
+  'keyword',
+  'variable',
+  'function',
+  'operator',
+] as const;
 export const TOKEN_MODIFIERS = ['deprecated', 'readonly', 'defaultLibrary'] as const;
 
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -61,7 +70,8 @@ export function blockSemanticTokens(ctx: ServiceContext, block: Block, fileNames
   const match = request && request.methodKnown ? ctx.checker.matchBlock(block, ctx.scope) : undefined;
   const endpoint = match?.kind === 'matched' ? match.endpoint : undefined;
 
-  if (request && match?.kind === 'matched') pathTokens(request.target.text, request.target.start, match.path.template, out);
+  if (request && match?.kind === 'matched')
+    pathTokens(request.target.text, request.target.start, match.path.template, out);
 
   if (endpoint) {
     for (const p of block.params) {
@@ -70,7 +80,12 @@ export function blockSemanticTokens(ctx: ServiceContext, block: Block, fileNames
       const found = lookupParameter(endpoint, p.decodedName);
       if (!found) continue;
       const param = found.param;
-      out.push({ start: p.name.start, end: p.name.end, type: type('property'), modifiers: param.deprecated ? DEPRECATED : 0 });
+      out.push({
+        start: p.name.start,
+        end: p.name.end,
+        type: type('property'),
+        modifiers: param.deprecated ? DEPRECATED : 0,
+      });
       const value = p.decodedValue;
       if (p.value.text.length === 0 || p.value.text.includes('{{')) continue;
       let valueType = -1;
@@ -112,7 +127,8 @@ function pathTokens(target: string, targetStart: number, template: string, out: 
     from = slash + 1;
   }
   // A trailing slash leaves an empty last piece.
-  if (pieces.length === wanted.length + 1 && pieces[pieces.length - 1].start === pieces[pieces.length - 1].end) pieces.pop();
+  if (pieces.length === wanted.length + 1 && pieces[pieces.length - 1].start === pieces[pieces.length - 1].end)
+    pieces.pop();
   if (pieces.length !== wanted.length) return;
   for (let i = 0; i < wanted.length; i++) {
     const piece = pieces[i];
@@ -145,7 +161,12 @@ function assertionTokens(ctx: ServiceContext, block: Block, endpoint: Endpoint |
         const documented = reached.types.find((t) => t.field?.name === segment.name);
         if (!documented?.field) return;
         const at = nameSpan(segment);
-        out.push({ start: at.start, end: at.end, type: type('property'), modifiers: documented.field.deprecated ? DEPRECATED : 0 });
+        out.push({
+          start: at.start,
+          end: at.end,
+          type: type('property'),
+          modifiers: documented.field.deprecated ? DEPRECATED : 0,
+        });
       });
       if (end.kind === 'documented') place = end.types;
     }
@@ -160,7 +181,10 @@ function assertionTokens(ctx: ServiceContext, block: Block, endpoint: Endpoint |
       for (const t of place) {
         if (t.type === 'string' && t.field?.enum?.includes(text)) valueType = type('enumMember');
         else if ((t.type === 'integer' || t.type === 'number') && NUMBER.test(expected.raw)) valueType = type('number');
-        else if ((t.type === 'boolean' && (expected.raw === 'true' || expected.raw === 'false')) || (t.nullable && expected.raw === 'null'))
+        else if (
+          (t.type === 'boolean' && (expected.raw === 'true' || expected.raw === 'false')) ||
+          (t.nullable && expected.raw === 'null')
+        )
           valueType = type('keyword');
         if (valueType !== -1) break;
       }

@@ -60,14 +60,21 @@ function commonPrefix(a: string, b: string): number {
 export function enumSuggestions(input: string, values: readonly string[]): { closest?: string; others: string[] } {
   const near = closest(input, values);
   const short = values.length <= MAX_CHOICES;
-  if (input.trim() === '') return near !== undefined ? { closest: near, others: [] } : { others: short ? [...values] : [] };
+  if (input.trim() === '')
+    return near !== undefined ? { closest: near, others: [] } : { others: short ? [...values] : [] };
   if (!short) return near !== undefined ? { closest: near, others: [] } : { others: [] };
   const lower = input.toLowerCase();
   const ranked = values
     .map((v, index) => {
       const l = v.toLowerCase();
       // A value that holds what was typed (`page`: wiki_page) is nearer than one a few edits away (quiz).
-      return { v, index, within: l.includes(lower) || lower.includes(l) ? 0 : 1, d: editDistance(lower, l), prefix: commonPrefix(lower, l) };
+      return {
+        v,
+        index,
+        within: l.includes(lower) || lower.includes(l) ? 0 : 1,
+        d: editDistance(lower, l),
+        prefix: commonPrefix(lower, l),
+      };
     })
     .sort((a, b) => a.within - b.within || a.d - b.d || b.prefix - a.prefix || a.index - b.index)
     .map((r) => r.v);

@@ -49,7 +49,9 @@ export function documentSymbols(doc: LpreqDocument): RequestSymbol[] {
       name: `${request.method.text} ${target}`.trim() || '(request)',
       detail: details.length > 0 ? details.join(' · ') : undefined,
       kind: 'request',
-      start: start + (block.separator ? block.separator.start : Math.min(request.start, block.metadata[0]?.start ?? request.start)),
+      start:
+        start +
+        (block.separator ? block.separator.start : Math.min(request.start, block.metadata[0]?.start ?? request.start)),
       end: Math.max(contentEnd(block.text, start), start + request.end),
       selectionStart: start + request.start,
       selectionEnd: start + request.end,

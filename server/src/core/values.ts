@@ -43,7 +43,15 @@ export function dateTimeMillis(value: string): number | undefined {
   if (!isDateTime(value)) return undefined;
   const m = (DATE_TIME.exec(value) ?? DATE_TIME_BASIC.exec(value)) as RegExpExecArray;
   const fraction = /[.,](\d+)/.exec(value);
-  let ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), fraction ? Math.floor(Number(`0.${fraction[1]}`) * 1000) : 0);
+  let ms = Date.UTC(
+    +m[1],
+    +m[2] - 1,
+    +m[3],
+    +(m[4] ?? 0),
+    +(m[5] ?? 0),
+    +(m[6] ?? 0),
+    fraction ? Math.floor(Number(`0.${fraction[1]}`) * 1000) : 0,
+  );
   const zone = m[7];
   if (zone && zone !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
@@ -91,12 +99,25 @@ function parseContextCode(value: string): { type: string; id: string } | null {
 }
 
 /** Schemes that never stand for a host name before a port. */
-const NON_HTTP_SCHEMES = new Set(['mailto', 'javascript', 'data', 'file', 'tel', 'ftp', 'sftp', 'ssh', 'urn', 'about', 'blob']);
+const NON_HTTP_SCHEMES = new Set([
+  'mailto',
+  'javascript',
+  'data',
+  'file',
+  'tel',
+  'ftp',
+  'sftp',
+  'ssh',
+  'urn',
+  'about',
+  'blob',
+]);
 
 /** Returns what the value should look like, or null when the format is met. */
 export function formatProblem(format: string, value: string, contextTypes?: string[]): string | null {
   const allowed = contextTypes?.length ? contextTypes : undefined;
-  const describe = () => (allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42');
+  const describe = () =>
+    allowed ? allowed.map((t) => `${t}_<id>`).join(' or ') : '<type>_<id>, for example course_42';
   switch (format) {
     case 'context_code': {
       const code = parseContextCode(value);
@@ -144,8 +165,10 @@ const BYTE_UNITS: ReadonlyMap<string, number> = new Map([
  * any case). A value that is not one gets a message that says what is accepted.
  */
 export function parseByteSize(value: unknown): { bytes: number } | { problem: string } {
-  const accepted = 'a number of bytes, or a number with a unit: B, KB, MB, GB (1000s) or KiB, MiB, GiB (1024s), e.g. 10MB or 512 KiB';
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? { bytes: value } : { problem: `${value} is not ${accepted}` };
+  const accepted =
+    'a number of bytes, or a number with a unit: B, KB, MB, GB (1000s) or KiB, MiB, GiB (1024s), e.g. 10MB or 512 KiB';
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value >= 0 ? { bytes: value } : { problem: `${value} is not ${accepted}` };
   if (typeof value !== 'string') return { problem: `expected ${accepted}` };
   const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(value);
   const unit = m ? BYTE_UNITS.get(m[2].toLowerCase()) : undefined;

@@ -5,35 +5,62 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
   { name: '$guid', insert: '$guid', description: 'A new RFC 4122 v4 UUID (REST Client)' },
   { name: '$uuid', insert: '$uuid', description: 'A new v4 UUID (JetBrains)' },
   { name: '$random.uuid', insert: '$random.uuid', description: 'A new v4 UUID (JetBrains)' },
-  { name: '$timestamp', insert: '$timestamp', description: 'The current UTC Unix timestamp in seconds; `$timestamp -1 d` offsets it' },
+  {
+    name: '$timestamp',
+    insert: '$timestamp',
+    description: 'The current UTC Unix timestamp in seconds; `$timestamp -1 d` offsets it',
+  },
   { name: '$isoTimestamp', insert: '$isoTimestamp', description: 'The current UTC time, ISO 8601 (JetBrains)' },
   {
     name: '$datetime',
     insert: '$datetime iso8601',
-    description: 'The current time as `rfc1123`, `iso8601` or a custom format; an offset may follow (`$datetime iso8601 1 d`)',
+    description:
+      'The current time as `rfc1123`, `iso8601` or a custom format; an offset may follow (`$datetime iso8601 1 d`)',
   },
-  { name: '$localDatetime', insert: '$localDatetime iso8601', description: 'The current local time, formatted like $datetime' },
-  { name: '$randomInt', insert: '$randomInt 1 100', description: 'A random integer between min (inclusive) and max (exclusive)' },
+  {
+    name: '$localDatetime',
+    insert: '$localDatetime iso8601',
+    description: 'The current local time, formatted like $datetime',
+  },
+  {
+    name: '$randomInt',
+    insert: '$randomInt 1 100',
+    description: 'A random integer between min (inclusive) and max (exclusive)',
+  },
   { name: '$random.integer', insert: '$random.integer(1, 100)', description: 'A random integer (JetBrains)' },
-  { name: '$processEnv', insert: '$processEnv NAME', description: 'The value of an environment variable of the process' },
+  {
+    name: '$processEnv',
+    insert: '$processEnv NAME',
+    description: 'The value of an environment variable of the process',
+  },
   { name: '$dotenv', insert: '$dotenv NAME', description: 'A value from the .env file beside the request file' },
-  { name: '$env.', insert: '$env.NAME', description: 'The value of an environment variable of the process (JetBrains)' },
+  {
+    name: '$env.',
+    insert: '$env.NAME',
+    description: 'The value of an environment variable of the process (JetBrains)',
+  },
   {
     name: '$aadToken',
     insert: '$aadToken',
-    description: 'An Azure Active Directory token (REST Client); lpreq does not sign in to Azure AD, so it cannot send one',
+    description:
+      'An Azure Active Directory token (REST Client); lpreq does not sign in to Azure AD, so it cannot send one',
   },
   {
     name: '$aadV2Token',
     insert: '$aadV2Token',
-    description: 'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one',
+    description:
+      'A Microsoft identity platform token (REST Client); lpreq does not sign in to it, so it cannot send one',
   },
   {
     name: '$oidcAccessToken',
     insert: '$oidcAccessToken',
     description: 'An OpenID Connect access token (REST Client); lpreq does not sign in, so it cannot send one',
   },
-  { name: '$exampleServer', insert: '$exampleServer', description: "The JetBrains client's example server; lpreq does not provide it" },
+  {
+    name: '$exampleServer',
+    insert: '$exampleServer',
+    description: "The JetBrains client's example server; lpreq does not provide it",
+  },
   {
     name: '$auth.token',
     insert: '$auth.token("name")',
@@ -43,12 +70,14 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
   {
     name: '$auth.idToken',
     insert: '$auth.idToken("name")',
-    description: "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one",
+    description:
+      "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one",
   },
   {
     name: '$projectRoot',
     insert: '$projectRoot',
-    description: "The project's root folder (JetBrains): for lpreq, the folder of the environment file, or of the request file when there is none",
+    description:
+      "The project's root folder (JetBrains): for lpreq, the folder of the environment file, or of the request file when there is none",
   },
   {
     name: '$historyFolder',
@@ -96,5 +125,10 @@ export interface RequestReference {
 export function parseRequestReference(expression: string): RequestReference | undefined {
   const m = /^([A-Za-z_][\w-]*)\.(request|response)\.(body|headers)(?:\.(.*))?$/.exec(expression);
   if (!m) return undefined;
-  return { name: m[1], part: m[2] as 'request' | 'response', source: m[3] as 'body' | 'headers', selector: m[4] ?? '*' };
+  return {
+    name: m[1],
+    part: m[2] as 'request' | 'response',
+    source: m[3] as 'body' | 'headers',
+    selector: m[4] ?? '*',
+  };
 }

@@ -26,7 +26,10 @@ export interface RequestCheck {
 /** Codes that are about the file, not the request on the wire. */
 const NOT_FOR_HTTP = new Set<Diagnostic['code']>(['unresolved-variable', 'token-in-file', 'syntax']);
 
-export function checkHttpRequest(checker: Checker, request: { method: string; path: string; pairs: Pair[]; jsonBody?: string }): RequestCheck {
+export function checkHttpRequest(
+  checker: Checker,
+  request: { method: string; path: string; pairs: Pair[]; jsonBody?: string },
+): RequestCheck {
   const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
   let text = `${request.method} ${oneLine(request.path)}\n\n`;
   const requestLine = { start: 0, end: text.length - 2 };

@@ -66,7 +66,11 @@ export function createListener(options: ListenerOptions): Listener {
     const length = Buffer.byteLength(body);
     if (response) {
       response.on('finish', () => socket.destroy());
-      response.writeHead(malformed.status, { 'Content-Type': contentType, 'Content-Length': length, Connection: 'close' });
+      response.writeHead(malformed.status, {
+        'Content-Type': contentType,
+        'Content-Length': length,
+        Connection: 'close',
+      });
       response.end(body);
       return;
     }

@@ -9,7 +9,8 @@ export function flatten(value: unknown, prefix = '', out: Pair[] = [], limit = I
   if (Array.isArray(value)) {
     for (const item of value) if (flatten(item, `${prefix}[]`, out, limit).length > limit) break;
   } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (flatten(v, prefix ? `${prefix}[${k}]` : k, out, limit).length > limit) break;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      if (flatten(v, prefix ? `${prefix}[${k}]` : k, out, limit).length > limit) break;
   } else if (prefix) {
     out.push([prefix, value === null || value === undefined ? '' : String(value)]);
   }

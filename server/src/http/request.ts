@@ -59,7 +59,8 @@ function safeDecode(s: string): string {
 export function routeRequest(checker: Checker, method: string, url: URL): Route {
   const rawPath = url.pathname;
   const target = targetPath(rawPath, () => undefined);
-  if (!target) return { kind: 'refused', status: 404, problem: { message: `no such path: ${rawPath}`, code: 'unknown-endpoint' } };
+  if (!target)
+    return { kind: 'refused', status: 404, problem: { message: `no such path: ${rawPath}`, code: 'unknown-endpoint' } };
   const matchMethod = method === 'HEAD' ? 'GET' : method;
   const match = checker.matcher.match(target, matchMethod);
   if (match.kind === 'not-checked' || match.kind === 'unknown-endpoint') {
@@ -92,12 +93,15 @@ export function routeRequest(checker: Checker, method: string, url: URL): Route 
 }
 
 /** A body as the checker reads it: form pairs (or JSON spelled as pairs), or the JSON text of an endpoint that takes JSON. */
-export type DecodedBody = { kind: 'decoded'; pairs: Pair[]; json?: unknown; jsonText?: string } | ({ kind: 'refused' } & Refusal);
+export type DecodedBody =
+  { kind: 'decoded'; pairs: Pair[]; json?: unknown; jsonText?: string } | ({ kind: 'refused' } & Refusal);
 
 /** Whether a Content-Type is one `decodeBody` reads (form, JSON, or none declared). */
 export function isCheckedBodyType(contentType: string): boolean {
   const type = mediaType(contentType);
-  return type === '' || type === 'application/x-www-form-urlencoded' || type === 'application/json' || type.endsWith('+json');
+  return (
+    type === '' || type === 'application/x-www-form-urlencoded' || type === 'application/json' || type.endsWith('+json')
+  );
 }
 
 function mediaType(contentType: string): string {
@@ -125,9 +129,11 @@ export function decodeBody(endpoint: Endpoint, contentType: string, bytes: Buffe
     } catch (e) {
       return refused(400, `the body is not valid JSON: ${(e as Error).message}`, 'invalid-json');
     }
-    if (jsonDepth(json) > MAX_JSON_DEPTH) return refused(400, `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, 'invalid-json');
+    if (jsonDepth(json) > MAX_JSON_DEPTH)
+      return refused(400, `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, 'invalid-json');
     if (endpoint.body === 'json') return { kind: 'decoded', pairs: [], json, jsonText: text };
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) return refused(400, 'a JSON body must be an object of parameters', 'invalid-json');
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      return refused(400, 'a JSON body must be an object of parameters', 'invalid-json');
     const pairs = flatten(json, '', [], MAX_PARAMETERS);
     if (pairs.length > MAX_PARAMETERS) return tooManyParameters();
     return { kind: 'decoded', pairs, json };
@@ -135,7 +141,10 @@ export function decodeBody(endpoint: Endpoint, contentType: string, bytes: Buffe
   if (type === 'application/x-www-form-urlencoded' || type === '') {
     if (countOf(text, '&') >= MAX_PARAMETERS) return tooManyParameters();
     // Percent-escapes stand for bytes of the declared charset (Caf%E9 is Café in ISO-8859-1).
-    return { kind: 'decoded', pairs: decoder && decoder.encoding !== 'utf-8' ? decodeForm(bytes, decoder) : [...new URLSearchParams(text)] };
+    return {
+      kind: 'decoded',
+      pairs: decoder && decoder.encoding !== 'utf-8' ? decodeForm(bytes, decoder) : [...new URLSearchParams(text)],
+    };
   }
   return refused(
     415,
@@ -159,7 +168,12 @@ export function checkRequest(
   if (queryPairs.length + body.pairs.length > MAX_PARAMETERS) return tooManyParameters();
   const json = route.match.endpoint.body === 'json';
   const pairs = json ? body.pairs : [...queryPairs, ...body.pairs];
-  const check = checkHttpRequest(checker, { method: route.method, path: route.checkedPath, pairs, jsonBody: json ? body.jsonText : undefined });
+  const check = checkHttpRequest(checker, {
+    method: route.method,
+    path: route.checkedPath,
+    pairs,
+    jsonBody: json ? body.jsonText : undefined,
+  });
   return { ...check, pairs };
 }
 
@@ -186,7 +200,8 @@ function jsonDepth(value: unknown): number {
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > max) max = depth + 1;
     if (max > MAX_JSON_DEPTH) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>))
+      stack.push([child, depth + 1]);
   }
   return max;
 }
@@ -239,7 +254,11 @@ function decodeForm(bytes: Buffer, decoder: Decoder): Pair[] {
   for (const part of bytes.toString('latin1').split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    pairs.push(eq === -1 ? [decodeComponent(part, decoder), ''] : [decodeComponent(part.slice(0, eq), decoder), decodeComponent(part.slice(eq + 1), decoder)]);
+    pairs.push(
+      eq === -1
+        ? [decodeComponent(part, decoder), '']
+        : [decodeComponent(part.slice(0, eq), decoder), decodeComponent(part.slice(eq + 1), decoder)],
+    );
   }
   return pairs;
 }

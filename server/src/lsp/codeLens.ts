@@ -108,7 +108,12 @@ function lensesOf(uri: string): DocumentLenses {
 
 /** The length of a buffer that holds the answer for `blocks` requests and lines up to `lineCount`, with room for the message around it. */
 function answerRoom(lenses: DocumentLenses, blocks: number, lineCount: number): number {
-  return MESSAGE_ROOM + 2 + blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length + 1;
+  return (
+    MESSAGE_ROOM +
+    2 +
+    blocks * new RequestLenses([lenses.send, lenses.pages, lenses.curl], digitsOf(lineCount)).bytes.length +
+    1
+  );
 }
 
 /** The largest first answer written ahead (`writeAhead`): about 15,000 requests' lenses. */
@@ -183,7 +188,8 @@ export class CodeLenses {
     const line = document.positionAt(start + request.start).line;
     const args = [document.uri, line];
     const commands: Command[] = [{ title: TITLES.send, command: COMMANDS.send, arguments: args }];
-    if (this.isPaged(block, state, key)) commands.push({ title: TITLES.fetchAllPages, command: COMMANDS.fetchAllPages, arguments: args });
+    if (this.isPaged(block, state, key))
+      commands.push({ title: TITLES.fetchAllPages, command: COMMANDS.fetchAllPages, arguments: args });
     commands.push({ title: TITLES.copyAsCurl, command: COMMANDS.copyAsCurl, arguments: args });
     return { line, commands };
   }
@@ -199,7 +205,10 @@ export class CodeLenses {
     // A request's lenses by count of digits of its line, paged (three lenses) or not.
     const templates: RequestLenses[] = [];
     const requestLenses = (paged: boolean, digits: number) =>
-      (templates[digits * 2 + (paged ? 1 : 0)] ??= new RequestLenses(paged ? [lenses.send, lenses.pages, lenses.curl] : [lenses.send, lenses.curl], digits));
+      (templates[digits * 2 + (paged ? 1 : 0)] ??= new RequestLenses(
+        paged ? [lenses.send, lenses.pages, lenses.curl] : [lenses.send, lenses.curl],
+        digits,
+      ));
     // One pass, into a buffer long enough for every request's three lenses with the longest line
     // numbers (a second pass to size it exactly cost as much as the writing; the pages not
     // written are never touched): `[`, the lenses (without the first request's comma), `]`, with
@@ -245,7 +254,11 @@ export class CodeLenses {
    */
   writeAhead(document: EditableDocument, state: DocumentState): void {
     // Not for a far larger document: its diagnostics would wait for all of it.
-    if (!document.uri.startsWith('file:') || answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount) > MOST_AHEAD) return;
+    if (
+      !document.uri.startsWith('file:') ||
+      answerRoom(lensesOf(document.uri), state.parsed.blocks.length, document.lineCount) > MOST_AHEAD
+    )
+      return;
     this.lenses(document, state);
   }
 

@@ -27,8 +27,19 @@ export interface CommandOptions {
 }
 
 export type Command =
-  | { command: typeof COMMANDS.send | typeof COMMANDS.fetchAllPages | typeof COMMANDS.copyAsCurl; uri: string; line: number; options: CommandOptions }
-  | { command: typeof COMMANDS.generateCode; uri: string; line: number; language: 'javascript' | 'python'; options: CommandOptions }
+  | {
+      command: typeof COMMANDS.send | typeof COMMANDS.fetchAllPages | typeof COMMANDS.copyAsCurl;
+      uri: string;
+      line: number;
+      options: CommandOptions;
+    }
+  | {
+      command: typeof COMMANDS.generateCode;
+      uri: string;
+      line: number;
+      language: 'javascript' | 'python';
+      options: CommandOptions;
+    }
   | { command: typeof COMMANDS.sendAll; uri: string; options: CommandOptions }
   | { command: typeof COMMANDS.selectEnvironment; name: string | null | undefined };
 
@@ -37,12 +48,14 @@ function invalid(message: string): ResponseError<void> {
 }
 
 function uriArgument(value: unknown, command: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 4096) throw invalid(`${command}: the first argument is the document's URI (a string)`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > 4096)
+    throw invalid(`${command}: the first argument is the document's URI (a string)`);
   return value;
 }
 
 function lineArgument(value: unknown, command: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(`${command}: the second argument is a line, an integer from 0`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw invalid(`${command}: the second argument is a line, an integer from 0`);
   return value;
 }
 
@@ -54,10 +67,12 @@ function isEmptyList(value: unknown): boolean {
 function optionsArgument(value: unknown, command: string): CommandOptions {
   const prompts = new Map<string, string>();
   if (value === undefined || value === null || isEmptyList(value)) return { prompts };
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`${command}: the options are an object: { "prompts": { "name": "value" } }`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalid(`${command}: the options are an object: { "prompts": { "name": "value" } }`);
   const given = (value as { prompts?: unknown }).prompts;
   if (given === undefined || isEmptyList(given)) return { prompts };
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw invalid(`${command}: "prompts" is an object of names and text values`);
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw invalid(`${command}: "prompts" is an object of names and text values`);
   for (const [name, text] of Object.entries(given)) {
     if (typeof text !== 'string') throw invalid(`${command}: the value of the prompt variable '${name}' is not text`);
     prompts.set(name, text);
@@ -76,18 +91,31 @@ export function parseCommand(params: unknown): Command {
     case COMMANDS.fetchAllPages:
     case COMMANDS.copyAsCurl:
       if (list.length > 3) throw invalid(`${command} takes a URI, a line and options`);
-      return { command, uri: uriArgument(list[0], command), line: lineArgument(list[1], command), options: optionsArgument(list[2], command) };
+      return {
+        command,
+        uri: uriArgument(list[0], command),
+        line: lineArgument(list[1], command),
+        options: optionsArgument(list[2], command),
+      };
     case COMMANDS.generateCode: {
       if (list.length > 4) throw invalid(`${command} takes a URI, a line, a language and options`);
       const language = list[2];
-      if (language !== 'javascript' && language !== 'python') throw invalid(`${command}: the third argument is "javascript" or "python"`);
-      return { command, uri: uriArgument(list[0], command), line: lineArgument(list[1], command), language, options: optionsArgument(list[3], command) };
+      if (language !== 'javascript' && language !== 'python')
+        throw invalid(`${command}: the third argument is "javascript" or "python"`);
+      return {
+        command,
+        uri: uriArgument(list[0], command),
+        line: lineArgument(list[1], command),
+        language,
+        options: optionsArgument(list[3], command),
+      };
     }
     case COMMANDS.sendAll:
       if (list.length > 2) throw invalid(`${command} takes a URI and options`);
       return { command, uri: uriArgument(list[0], command), options: optionsArgument(list[1], command) };
     case COMMANDS.selectEnvironment: {
-      if (list.length > 1) throw invalid(`${command} takes an environment's name, null for none, or nothing to choose from a list`);
+      if (list.length > 1)
+        throw invalid(`${command} takes an environment's name, null for none, or nothing to choose from a list`);
       const name = list[0];
       if (name !== undefined && name !== null && (typeof name !== 'string' || name.length === 0 || name.length > 200)) {
         throw invalid(`${command}: the argument is an environment's name, or null for none`);

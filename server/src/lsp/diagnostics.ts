@@ -106,7 +106,13 @@ export class DiagnosticsPublisher {
   }
 
   /** The diagnostics of a block placed at its current first line (most edits move no block). */
-  private placed(document: TextDocument, start: number, block: Block, key: string, before: RequestsBefore): readonly LspDiagnostic[] {
+  private placed(
+    document: TextDocument,
+    start: number,
+    block: Block,
+    key: string,
+    before: RequestsBefore,
+  ): readonly LspDiagnostic[] {
     const list = this.diagnoseBlock(block, key, before);
     if (list.length === 0) return NO_DIAGNOSTICS;
     const line = document.positionAt(start).line;
@@ -116,7 +122,10 @@ export class DiagnosticsPublisher {
       const d = b.diagnostic;
       const placedDiagnostic = {
         ...d,
-        range: { start: { line: line + b.startLine, character: d.range.start.character }, end: { line: line + b.endLine, character: d.range.end.character } },
+        range: {
+          start: { line: line + b.startLine, character: d.range.start.character },
+          end: { line: line + b.endLine, character: d.range.end.character },
+        },
       };
       markReusable(placedDiagnostic);
       return placedDiagnostic;
@@ -175,11 +184,16 @@ export class DiagnosticsPublisher {
     // requests in a fresh server), where reading the heads again takes a few.
     const starts = blockBoundaries(text);
     for (let k = 0; k < starts.length; k++) {
-      outline.push({ start: starts[k], block: parseOutline(text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length)) });
+      outline.push({
+        start: starts[k],
+        block: parseOutline(text.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : text.length)),
+      });
     }
     this.documents.outlined(document, text, outline);
     // The index of the document's lines, which every request reads first, gives the positions.
-    const diagnostics = published.map((d) => diagnostic(d, { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) }));
+    const diagnostics = published.map((d) =>
+      diagnostic(d, { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) }),
+    );
     // The state is made of the outline in the same environment diagnose read (the files are
     // read once until they change), so what it found of each block is the block's entry of
     // the cache where it stands.

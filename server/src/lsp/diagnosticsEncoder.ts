@@ -76,7 +76,8 @@ const CLOSE = Buffer.from('}');
 
 function diagnosticsOf(message: Message): unknown[] | undefined {
   const m = message as { method?: unknown; params?: { diagnostics?: unknown } };
-  if (m.method !== 'textDocument/publishDiagnostics' || typeof m.params !== 'object' || m.params === null) return undefined;
+  if (m.method !== 'textDocument/publishDiagnostics' || typeof m.params !== 'object' || m.params === null)
+    return undefined;
   return Array.isArray(m.params.diagnostics) ? m.params.diagnostics : undefined;
 }
 
@@ -95,7 +96,9 @@ export function encodeMessage(message: Message): Buffer {
   const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
   // Written out in the library's order of keys: jsonrpc, id, result.
   if (response.result instanceof JsonText) {
-    const prefix = Buffer.from(`{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`);
+    const prefix = Buffer.from(
+      `{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id ?? null)},"result":`,
+    );
     // Written around the bytes where they stand when they were made with room for it: an answer of megabytes, sent again and
     // again, is not copied (and its copy left to the collector) each time. Else one copy.
     return response.result.frameMessage(prefix) ?? Buffer.concat([prefix, response.result.bytes, CLOSE]);
@@ -104,7 +107,8 @@ export function encodeMessage(message: Message): Buffer {
   // Diagnostics published once (those of a document just opened) are encoded with the rest
   // of the message in one go: keeping their bytes would cost time for nothing.
   const first = diagnostics?.[0];
-  if (!diagnostics || typeof first !== 'object' || first === null || !reusable.has(first)) return Buffer.from(JSON.stringify(message));
+  if (!diagnostics || typeof first !== 'object' || first === null || !reusable.has(first))
+    return Buffer.from(JSON.stringify(message));
   const m = message as unknown as { params: object };
   const text = JSON.stringify({ ...m, params: { ...m.params, diagnostics: MARK } });
   // The diagnostics are the last thing in the message: the last mark is theirs, whatever the URI holds.
@@ -125,7 +129,8 @@ export const diagnosticsEncoder: ContentTypeEncoder = {
   encode(message: Message, options: ContentTypeEncoderOptions): Promise<Uint8Array> {
     try {
       // The connection asks for UTF-8 (lspCommand.ts); any other charset is encoded as the library would.
-      if (!UTF8.has(options.charset.toLowerCase())) return Promise.resolve(Buffer.from(JSON.stringify(message), options.charset));
+      if (!UTF8.has(options.charset.toLowerCase()))
+        return Promise.resolve(Buffer.from(JSON.stringify(message), options.charset));
       return Promise.resolve(encodeMessage(message));
     } catch (e) {
       return Promise.reject(e);

@@ -49,12 +49,25 @@ interface Outline {
 }
 
 /** Reads the environment files for a folder, up to `root` (tests replace it). */
-export type LoadEnvironment = (dir: string, root: string | undefined, onProblem: (message: string) => void) => EnvironmentInfo | undefined;
+export type LoadEnvironment = (
+  dir: string,
+  root: string | undefined,
+  onProblem: (message: string) => void,
+) => EnvironmentInfo | undefined;
 
-export function defaultLoadEnvironment(dir: string, root: string | undefined, onProblem: (message: string) => void): EnvironmentInfo | undefined {
+export function defaultLoadEnvironment(
+  dir: string,
+  root: string | undefined,
+  onProblem: (message: string) => void,
+): EnvironmentInfo | undefined {
   const files = loadEnvironmentFiles(dir, root, (e) => onProblem(e.message));
   if (!files.shared && !files.private) return undefined;
-  return { environments: files.environments, privateNames: files.privateNames, sharedFile: files.shared, privateFile: files.private };
+  return {
+    environments: files.environments,
+    privateNames: files.privateNames,
+    sharedFile: files.shared,
+    privateFile: files.private,
+  };
 }
 
 /** What a block's cached diagnostics and tokens depend on besides its text: the scope and the environment. */
@@ -137,11 +150,21 @@ export class Documents {
     const outline = this.outlines.get(uri);
     this.outlines.delete(uri);
     const fromOutline = outline?.version === document.version ? outline : undefined;
-    const parsed = fromOutline ? { text: fromOutline.text, blocks: fromOutline.blocks } : this.host.service().parse(document.getText(), state?.parsed);
+    const parsed = fromOutline
+      ? { text: fromOutline.text, blocks: fromOutline.blocks }
+      : this.host.service().parse(document.getText(), state?.parsed);
     const scopes = state?.scopes ?? new ScopeTracker();
     const env = this.environmentFor(uri);
     const { scope, key } = scopes.update(parsed, env);
-    state = { version: document.version, parsed, scopes, scopeKey: key, scope, env, outlined: fromOutline !== undefined || state?.outlined === true };
+    state = {
+      version: document.version,
+      parsed,
+      scopes,
+      scopeKey: key,
+      scope,
+      env,
+      outlined: fromOutline !== undefined || state?.outlined === true,
+    };
     this.states.set(uri, state);
     return state;
   }
@@ -201,7 +224,9 @@ export class Documents {
     if (!dir) return undefined;
     const info = this.environmentsOf(dir);
     const selected = this.selected;
-    return info ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined } : undefined;
+    return info
+      ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined }
+      : undefined;
   }
 
   /** The names of the environments of every open document's folder and of every workspace folder, sorted. */
@@ -215,7 +240,8 @@ export class Documents {
         // Not a path on this machine.
       }
     }
-    for (const dir of dirs) for (const name of Object.keys(this.environmentsOf(dir)?.environments ?? {})) names.add(name);
+    for (const dir of dirs)
+      for (const name of Object.keys(this.environmentsOf(dir)?.environments ?? {})) names.add(name);
     return [...names].sort();
   }
 
@@ -311,7 +337,8 @@ export class Documents {
       }
       return;
     }
-    for (const change of changes as { range?: Range; text: string }[]) this.applyChange(document, change, version as number);
+    for (const change of changes as { range?: Range; text: string }[])
+      this.applyChange(document, change, version as number);
   }
 
   /** Applies one incremental change to the document and, when it is current, to its parse. */
@@ -330,7 +357,11 @@ export class Documents {
     const [{ start, end }] = document.update([{ range: change.range, text: change.text }], version);
     if (!state || !wasCurrent) return;
     // Read around the edit only: the document's whole text is not joined for an edit.
-    const { document: parsed, removed, added } = this.host.service().reparse(state.parsed, document, start, end, change.text.length);
+    const {
+      document: parsed,
+      removed,
+      added,
+    } = this.host.service().reparse(state.parsed, document, start, end, change.text.length);
     const { scope, key } = state.scopes.update(parsed, state.env, { removed, added });
     state.parsed = parsed;
     state.version = version;

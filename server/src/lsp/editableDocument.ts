@@ -154,10 +154,16 @@ export class EditableDocument implements TextDocument {
     if (line < 0) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     if (line >= lines.length) {
       const lastLine = lines.length - 1;
-      return { start: { line: lastLine, character: 0 }, end: { line: lastLine, character: this.size - lines[lastLine] } };
+      return {
+        start: { line: lastLine, character: 0 },
+        end: { line: lastLine, character: this.size - lines[lastLine] },
+      };
     }
     const next = line + 1 < lines.length ? lines[line + 1] : this.size;
-    return { start: { line, character: 0 }, end: { line, character: this.beforeBreak(next, lines[line]) - lines[line] } };
+    return {
+      start: { line, character: 0 },
+      end: { line, character: this.beforeBreak(next, lines[line]) - lines[line] },
+    };
   }
 
   /** A line's line break (`\r\n`, `\n`, `\r`, or '' for the last line or a line that does not exist). */
@@ -204,7 +210,8 @@ export class EditableDocument implements TextDocument {
   private edit(range: Range, text: string): AppliedChange {
     // A range given end first is read start first.
     const [p, q] =
-      range.start.line > range.end.line || (range.start.line === range.end.line && range.start.character > range.end.character)
+      range.start.line > range.end.line ||
+      (range.start.line === range.end.line && range.start.character > range.end.character)
         ? [range.end, range.start]
         : [range.start, range.end];
     const start = this.offsetAt(p);

@@ -13,7 +13,11 @@ import { projectStore } from '../sender/index';
 const FILE = 'environment.json';
 
 /** Keeps the choice (`null`: no environment) in the first workspace folder; a failure is a log line. */
-export function persistEnvironment(roots: readonly string[], environment: string | null, log: (message: string) => void): void {
+export function persistEnvironment(
+  roots: readonly string[],
+  environment: string | null,
+  log: (message: string) => void,
+): void {
   const root = roots[0];
   if (root === undefined) return;
   try {

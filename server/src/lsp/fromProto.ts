@@ -13,11 +13,21 @@ function isIndex(n: unknown): n is number {
 }
 
 function isPosition(p: unknown): p is Position {
-  return typeof p === 'object' && p !== null && isIndex((p as { line?: unknown }).line) && isIndex((p as { character?: unknown }).character);
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    isIndex((p as { line?: unknown }).line) &&
+    isIndex((p as { character?: unknown }).character)
+  );
 }
 
 function isRange(r: unknown): r is Range {
-  return typeof r === 'object' && r !== null && isPosition((r as { start?: unknown }).start) && isPosition((r as { end?: unknown }).end);
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    isPosition((r as { start?: unknown }).start) &&
+    isPosition((r as { end?: unknown }).end)
+  );
 }
 
 /** Params a client should not have sent (a position that is not two integers from 0): the request gets its empty answer, and the log a line. */
@@ -25,7 +35,10 @@ export class MalformedParams extends Error {}
 
 /** The offset of a position a request gives; a malformed one is refused (MalformedParams), never read as some other place. */
 export function offsetOf(document: TextDocument, position: unknown): number {
-  if (!isPosition(position)) throw new MalformedParams(`a position must be a line and a character, integers from 0; got ${JSON.stringify(position)}`);
+  if (!isPosition(position))
+    throw new MalformedParams(
+      `a position must be a line and a character, integers from 0; got ${JSON.stringify(position)}`,
+    );
   return document.offsetAt(position);
 }
 
@@ -37,7 +50,8 @@ export function malformedChange(changes: unknown): string | undefined {
     const { text, range } = change as { text?: unknown; range?: unknown };
     // A change without text would write "undefined" into the document.
     if (typeof text !== 'string') return 'a change has no text';
-    if (range !== undefined && !isRange(range)) return `a change's range is not two positions of integers from 0 (${JSON.stringify(range)})`;
+    if (range !== undefined && !isRange(range))
+      return `a change's range is not two positions of integers from 0 (${JSON.stringify(range)})`;
   }
   return undefined;
 }

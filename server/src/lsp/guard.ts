@@ -9,7 +9,12 @@ import { ResponseError } from './protocol';
 import type { CancellationToken } from 'vscode-languageserver/node';
 import { MalformedParams } from './fromProto';
 
-export type Guard = <T>(name: string, empty: T, token: CancellationToken | undefined, run: () => T | Promise<T>) => T | Promise<T>;
+export type Guard = <T>(
+  name: string,
+  empty: T,
+  token: CancellationToken | undefined,
+  run: () => T | Promise<T>,
+) => T | Promise<T>;
 
 export function createGuard(log: (message: string) => void): Guard {
   const failed = <T>(name: string, e: unknown, empty: T): T => {
@@ -18,7 +23,12 @@ export function createGuard(log: (message: string) => void): Guard {
     else log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return empty;
   };
-  return <T>(name: string, empty: T, token: CancellationToken | undefined, run: () => T | Promise<T>): T | Promise<T> => {
+  return <T>(
+    name: string,
+    empty: T,
+    token: CancellationToken | undefined,
+    run: () => T | Promise<T>,
+  ): T | Promise<T> => {
     if (token?.isCancellationRequested) return empty;
     let result: T | Promise<T>;
     try {

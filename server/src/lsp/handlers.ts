@@ -57,13 +57,21 @@ export interface Handler {
   register(connection: Connection, guard: Guard): void;
 }
 
-function request<P, R>(type: RequestType<P, R, unknown>, name: string, empty: R, run: (params: P, token: CancellationToken) => R | Promise<R>): Handler {
+function request<P, R>(
+  type: RequestType<P, R, unknown>,
+  name: string,
+  empty: R,
+  run: (params: P, token: CancellationToken) => R | Promise<R>,
+): Handler {
   // The library's result type of a handler is conditional on R, which a generic R cannot satisfy: registered as unknown, as it is sent.
   const handle =
     (guard: Guard): RequestHandler<P, unknown, unknown> =>
     (params, token) =>
       guard(name, empty, token, () => run(params, token));
-  return { method: type.method, register: (connection, guard) => connection.onRequest<P, unknown, unknown>(type, handle(guard)) };
+  return {
+    method: type.method,
+    register: (connection, guard) => connection.onRequest<P, unknown, unknown>(type, handle(guard)),
+  };
 }
 
 function notification<P>(type: NotificationType<P> | string, name: string, run: (params: P) => void): Handler {
@@ -162,8 +170,17 @@ export function handlers(session: Session): Handler[] {
       const line = params.position.line;
       const entries = service()
         .complete(state, at)
-        .filter((e) => e.start <= at && at <= e.end && document.positionAt(e.start).line === line && document.positionAt(e.end).line === line);
-      return { isIncomplete: false, items: entries.map((e) => proto.completionItem(document, e, session.client.completion)) };
+        .filter(
+          (e) =>
+            e.start <= at &&
+            at <= e.end &&
+            document.positionAt(e.start).line === line &&
+            document.positionAt(e.end).line === line,
+        );
+      return {
+        isIncomplete: false,
+        items: entries.map((e) => proto.completionItem(document, e, session.client.completion)),
+      };
     }),
 
     atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
@@ -190,21 +207,28 @@ export function handlers(session: Session): Handler[] {
       CodeLensRequest.type,
       'codeLens',
       [],
-      (document, state) => (session.client.lenses ? (session.lenses.lenses(document, state) as unknown as CodeLens[]) : []),
+      (document, state) =>
+        session.client.lenses ? (session.lenses.lenses(document, state) as unknown as CodeLens[]) : [],
       true,
     ),
 
     request(ExecuteCommandRequest.type, 'executeCommand', null, async (params, token) => {
       // An editor that runs lpreq's commands itself was offered none of the server's.
       if (!session.client.lenses)
-        throw new ResponseError(ErrorCodes.InvalidRequest, 'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)');
+        throw new ResponseError(
+          ErrorCodes.InvalidRequest,
+          'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)',
+        );
       const command = parseCommand(params);
       try {
         return await session.sending.run(command, token, params.workDoneToken);
       } catch (e) {
         if (e instanceof ResponseError) throw e;
         session.log(`${command.command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        throw new ResponseError(ErrorCodes.InternalError, `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw new ResponseError(
+          ErrorCodes.InternalError,
+          `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }),
 
@@ -219,7 +243,13 @@ export function handlers(session: Session): Handler[] {
       true,
     ),
 
-    onDocument(SemanticTokensRequest.type, 'semanticTokens', { data: [] }, (document, state, _params, token) => tokens.full(document, state, token), true),
+    onDocument(
+      SemanticTokensRequest.type,
+      'semanticTokens',
+      { data: [] },
+      (document, state, _params, token) => tokens.full(document, state, token),
+      true,
+    ),
 
     onDocument(
       SemanticTokensDeltaRequest.type,
@@ -233,7 +263,14 @@ export function handlers(session: Session): Handler[] {
       SemanticTokensRangeRequest.type,
       'semanticTokens',
       { data: [] },
-      (document, state, params, token) => tokens.tokens(document, state, token, offsetOf(document, params.range?.start), offsetOf(document, params.range?.end)),
+      (document, state, params, token) =>
+        tokens.tokens(
+          document,
+          state,
+          token,
+          offsetOf(document, params.range?.start),
+          offsetOf(document, params.range?.end),
+        ),
       true,
     ),
 

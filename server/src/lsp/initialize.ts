@@ -23,11 +23,14 @@ export function registerInitialize(session: Session): void {
     if (typeof init.environment === 'string') documents.selected = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
-    client.completion.snippets = params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
+    client.completion.snippets =
+      params.capabilities?.textDocument?.completion?.completionItem?.snippetSupport !== false;
     // The editor's own command that opens completion again (VS Code's `editor.action.triggerSuggest`): an
     // editor that has none would send it back to the server, so it is attached only when the client names it.
     client.completion.triggerSuggest =
-      typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== '' ? init.triggerSuggestCommand : undefined;
+      typeof init.triggerSuggestCommand === 'string' && init.triggerSuggestCommand !== ''
+        ? init.triggerSuggestCommand
+        : undefined;
     client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
     // An editor with lpreq's own lenses and commands (the VS Code extension) says so: the server's
     // would be shown twice, and a command id both register is an error there.
@@ -40,7 +43,9 @@ export function registerInitialize(session: Session): void {
     const workspaceEdit = params.capabilities?.workspace?.workspaceEdit;
     client.snippetEdits = workspaceEdit?.snippetEditSupport === true && workspaceEdit.documentChanges === true;
     // Every workspace folder is a root (a document's environment files are looked for up to its own); rootUri without them.
-    const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : [];
+    const folders = Array.isArray(params.workspaceFolders)
+      ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string')
+      : [];
     documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
     // The environment chosen with lpreq.selectEnvironment in an earlier session (environmentChoice.ts).
     const kept = client.lenses ? persistedEnvironment(documents.rootPaths()) : undefined;
@@ -72,7 +77,10 @@ export function registerInitialize(session: Session): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '], resolveProvider: false },
+        completionProvider: {
+          triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '],
+          resolveProvider: false,
+        },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorExtract] },
         documentSymbolProvider: true,
@@ -82,9 +90,15 @@ export function registerInitialize(session: Session): void {
         documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         documentFormattingProvider: true,
-        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
+        semanticTokensProvider: {
+          legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] },
+          full: { delta: true },
+          range: true,
+        },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-        ...(client.lenses ? { codeLensProvider: { resolveProvider: false }, executeCommandProvider: { commands: [...COMMAND_NAMES] } } : {}),
+        ...(client.lenses
+          ? { codeLensProvider: { resolveProvider: false }, executeCommandProvider: { commands: [...COMMAND_NAMES] } }
+          : {}),
       },
       serverInfo: { name: 'lpreq', version: VERSION },
     };

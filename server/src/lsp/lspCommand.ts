@@ -20,7 +20,11 @@ export function run(argv: string[], io: Io): Promise<number> {
   // away, as it does for two streams; standard output through a writer with lpreq's encoder.
   // The library takes a stream and a writer together (it wraps each side on its own); its
   // typings list only the pairs.
-  const create = createConnection as (features: typeof ProposedFeatures.all, input: NodeJS.ReadableStream, output: MessageWriter) => Connection;
+  const create = createConnection as (
+    features: typeof ProposedFeatures.all,
+    input: NodeJS.ReadableStream,
+    output: MessageWriter,
+  ) => Connection;
   const connection = create(
     ProposedFeatures.all,
     process.stdin,

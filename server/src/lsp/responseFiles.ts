@@ -32,7 +32,10 @@ export interface ResponseContext {
 }
 
 /** A response file's text, before scrubbing, and its extension. */
-export function responseText(result: SendResult, context: ResponseContext): { text: string; extension: '.jsonc' | '.txt' } {
+export function responseText(
+  result: SendResult,
+  context: ResponseContext,
+): { text: string; extension: '.jsonc' | '.txt' } {
   const r = result.response;
   const request = result.request;
   const lines: string[] = [];
@@ -40,15 +43,20 @@ export function responseText(result: SendResult, context: ResponseContext): { te
     // A header value, a message or a URL of one line each; a line break in one would end the comment.
     for (const part of text.split(/\r\n|\r|\n/)) lines.push(`// ${part}`.trimEnd());
   };
-  comment(`lpreq: the response to ${basename(context.requestFile)}:${context.line}, received ${context.time} (read-only; sent again, it is written again)`);
+  comment(
+    `lpreq: the response to ${basename(context.requestFile)}:${context.line}, received ${context.time} (read-only; sent again, it is written again)`,
+  );
   for (const dep of result.dependencies) {
-    if (dep.historyTime !== undefined) comment(`used the response of '${dep.name}' from the history (sent ${dep.historyTime}: ${dep.status})`);
+    if (dep.historyTime !== undefined)
+      comment(`used the response of '${dep.name}' from the history (sent ${dep.historyTime}: ${dep.status})`);
     else if (dep.notSent) comment(`did not send '${dep.name}', which this request refers to`);
     else comment(`sent '${dep.name}' first: ${dep.status ?? 'no response'}`);
   }
-  if (request) comment(`${request.method} ${request.url}${context.environment ? `  [env ${context.environment}]` : ''}`);
+  if (request)
+    comment(`${request.method} ${request.url}${context.environment ? `  [env ${context.environment}]` : ''}`);
   for (const hop of r?.redirects ?? []) comment(`-> ${hop.status} to ${hop.to}`);
-  if (context.errors > 0) comment(`sent with ${context.errors} checker error${context.errors === 1 ? '' : 's'} in the request`);
+  if (context.errors > 0)
+    comment(`sent with ${context.errors} checker error${context.errors === 1 ? '' : 's'} in the request`);
   if (r && r.status !== null) {
     const parts = [`${r.durationMs} ms`];
     if (r.pages > 1) parts.push(`${r.pages} pages merged`);
@@ -64,7 +72,9 @@ export function responseText(result: SendResult, context: ResponseContext): { te
       );
     else if (result.issues.length === 0) comment(`${result.resource}: the body matches the documentation`);
     else
-      comment(`${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation, marked where they are`);
+      comment(
+        `${result.resource}: ${result.issues.length} difference${result.issues.length === 1 ? '' : 's'} from the documentation, marked where they are`,
+      );
   }
   if (!r || r.status === null) return { text: `${lines.join('\n')}\n`, extension: '.txt' };
   if (r.bodyKind === 'json') return { text: `${lines.join('\n')}\n${bodyJson(r)}\n`, extension: '.jsonc' };
@@ -73,7 +83,9 @@ export function responseText(result: SendResult, context: ResponseContext): { te
     return { text: `${lines.join('\n')}\n`, extension: '.jsonc' };
   }
   if (r.bodyKind === 'binary') {
-    comment(`a binary body of ${r.bytes} bytes, not shown${r.truncated ? `; it is kept whole in ${r.truncated.file}` : ''}`);
+    comment(
+      `a binary body of ${r.bytes} bytes, not shown${r.truncated ? `; it is kept whole in ${r.truncated.file}` : ''}`,
+    );
     return { text: `${lines.join('\n')}\n`, extension: '.txt' };
   }
   if (r.truncated) comment(`the body is cut at ${r.truncated.limit} bytes; it is kept whole in ${r.truncated.file}`);
@@ -97,7 +109,11 @@ function bodyJson(r: NonNullable<SendResult['response']>): string {
  * line; anything but letters, digits, `-` and `_` becomes `_`, so that a name chosen in a
  * request file cannot reach another folder or make a hidden file.
  */
-export function responseFileName(requestFile: string, projectFolder: string, request: { name?: string; line: number }): string {
+export function responseFileName(
+  requestFile: string,
+  projectFolder: string,
+  request: { name?: string; line: number },
+): string {
   const rel = relative(projectFolder, requestFile);
   const inside = rel !== '' && !rel.startsWith('..') && !rel.startsWith('/') ? rel : basename(requestFile);
   const stem = inside.slice(0, inside.length - extname(inside).length);
@@ -115,7 +131,8 @@ export function writeResponseFile(projectFolder: string, name: string, extension
   const folder = projectStore(projectFolder, 'responses');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   // A repository could hold a link in its place: lpreq writes only into a folder of its own.
-  if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a folder (a symbolic link?): the response is not written`);
+  if (!lstatSync(folder).isDirectory())
+    throw new Error(`${folder} is not a folder (a symbolic link?): the response is not written`);
   const path = join(folder, `${name}${extension}`);
   const temporary = join(folder, `.${name}.tmp-${randomBytes(4).toString('hex')}`);
   const fd = openSync(temporary, 'wx', 0o400);
@@ -137,7 +154,8 @@ export function writeResponseFile(projectFolder: string, name: string, extension
       throw e;
     }
   }
-  for (const other of ['.jsonc', '.txt']) if (other !== extension) rmSync(join(folder, `${name}${other}`), { force: true });
+  for (const other of ['.jsonc', '.txt'])
+    if (other !== extension) rmSync(join(folder, `${name}${other}`), { force: true });
   return path;
 }
 
@@ -166,7 +184,8 @@ export function issueRanges(text: string, issues: readonly ResponseIssue[]): Iss
     const path = parseJsonPath(issue.path);
     let node: Node | undefined = root && path ? findNodeAtLocation(root, path) : undefined;
     // The field's name: the first child of its property node.
-    if (node && issue.code === 'undocumented-field' && node.parent?.type === 'property' && node.parent.children?.[0]) node = node.parent.children[0];
+    if (node && issue.code === 'undocumented-field' && node.parent?.type === 'property' && node.parent.children?.[0])
+      node = node.parent.children[0];
     // A long value is marked at its first line only: an object or an array spans many.
     const start = node ? node.offset : bodyStart;
     const end = node && node.type !== 'object' && node.type !== 'array' ? node.offset + node.length : start + 1;

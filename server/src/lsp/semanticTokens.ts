@@ -13,7 +13,9 @@ import { cacheKey, type Documents, type DocumentState } from './documents';
 /** Blocks whose tokens are gathered between two turns of the event loop. */
 const TOKEN_SLICE = 512;
 
-export type TokensDelta = { resultId?: string; data: number[] } | { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] };
+export type TokensDelta =
+  | { resultId?: string; data: number[] }
+  | { resultId: string; edits: { start: number; deleteCount: number; data: number[] }[] };
 
 export class SemanticTokensProvider {
   /**
@@ -54,7 +56,13 @@ export class SemanticTokensProvider {
    * completion) are answered between slices, and a cancelled request stops. A document
    * that changes meanwhile gets ContentModified, as the protocol asks.
    */
-  async tokens(document: EditableDocument, state: DocumentState, token: CancellationToken, from?: number, to?: number): Promise<{ data: number[] }> {
+  async tokens(
+    document: EditableDocument,
+    state: DocumentState,
+    token: CancellationToken,
+    from?: number,
+    to?: number,
+  ): Promise<{ data: number[] }> {
     const version = document.version;
     const fileNames = this.service().fileVariableNames(state.parsed);
     // Whether a name comes from the file or the environment changes its modifiers, not the scope's values.
@@ -80,7 +88,13 @@ export class SemanticTokensProvider {
       for (let i = 0; i < tokens.length; i += 5) {
         const line = first.line + tokens[i];
         const character = tokens[i] === 0 ? first.character + tokens[i + 1] : tokens[i + 1];
-        data.push(line - previousLine, line === previousLine ? character - previousCharacter : character, tokens[i + 2], tokens[i + 3], tokens[i + 4]);
+        data.push(
+          line - previousLine,
+          line === previousLine ? character - previousCharacter : character,
+          tokens[i + 2],
+          tokens[i + 3],
+          tokens[i + 4],
+        );
         previousLine = line;
         previousCharacter = character;
       }
@@ -89,7 +103,11 @@ export class SemanticTokensProvider {
   }
 
   /** The whole document's tokens, kept for the next delta. */
-  async full(document: EditableDocument, state: DocumentState, token: CancellationToken): Promise<{ resultId?: string; data: number[] }> {
+  async full(
+    document: EditableDocument,
+    state: DocumentState,
+    token: CancellationToken,
+  ): Promise<{ resultId?: string; data: number[] }> {
     const { data } = await this.tokens(document, state, token);
     if (token.isCancellationRequested) return { data: [] };
     const resultId = String(++this.tokenResults);
@@ -98,7 +116,12 @@ export class SemanticTokensProvider {
   }
 
   /** The change since the answer `previousResultId`, or the whole answer when that one is not the last. */
-  async delta(document: EditableDocument, state: DocumentState, previousResultId: string, token: CancellationToken): Promise<TokensDelta> {
+  async delta(
+    document: EditableDocument,
+    state: DocumentState,
+    previousResultId: string,
+    token: CancellationToken,
+  ): Promise<TokensDelta> {
     const previous = this.lastTokens.get(document.uri);
     const next = await this.full(document, state, token);
     if (!previous || previous.resultId !== previousResultId || next.resultId === undefined) return next;
@@ -107,9 +130,17 @@ export class SemanticTokensProvider {
     let head = 0;
     while (head < before.length && head < after.length && before[head] === after[head]) head++;
     let tail = 0;
-    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+    while (
+      tail < before.length - head &&
+      tail < after.length - head &&
+      before[before.length - 1 - tail] === after[after.length - 1 - tail]
+    )
+      tail++;
     if (head === before.length && head === after.length) return { resultId: next.resultId, edits: [] };
-    return { resultId: next.resultId, edits: [{ start: head, deleteCount: before.length - head - tail, data: after.slice(head, after.length - tail) }] };
+    return {
+      resultId: next.resultId,
+      edits: [{ start: head, deleteCount: before.length - head - tail, data: after.slice(head, after.length - tail) }],
+    };
   }
 
   closed(uri: string): void {

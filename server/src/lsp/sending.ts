@@ -10,7 +10,13 @@
  * document, and nothing is sent but by a command (commands.ts).
  */
 import { ErrorCodes, MessageType, ResponseError, ShowMessageNotification } from './protocol';
-import type { CancellationToken, Diagnostic, MessageActionItem, ProgressToken, WorkDoneProgressReporter } from 'vscode-languageserver/node';
+import type {
+  CancellationToken,
+  Diagnostic,
+  MessageActionItem,
+  ProgressToken,
+  WorkDoneProgressReporter,
+} from 'vscode-languageserver/node';
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -86,7 +92,14 @@ export class ServerSending {
     switch (command.command) {
       case COMMANDS.send:
       case COMMANDS.fetchAllPages:
-        return this.send(command.uri, command.line, command.options, command.command === COMMANDS.fetchAllPages, token, workDoneToken);
+        return this.send(
+          command.uri,
+          command.line,
+          command.options,
+          command.command === COMMANDS.fetchAllPages,
+          token,
+          workDoneToken,
+        );
       case COMMANDS.sendAll:
         return this.sendAll(command.uri, command.options, token, workDoneToken);
       case COMMANDS.copyAsCurl:
@@ -109,7 +122,9 @@ export class ServerSending {
       if (!uri.startsWith('file:')) throw new Error('not a file');
       file = fileURLToPath(uri);
     } catch {
-      throw invalid(`${uri.slice(0, 200)} is not a saved file: lpreq sends from a file, whose folder holds the environment files`);
+      throw invalid(
+        `${uri.slice(0, 200)} is not a saved file: lpreq sends from a file, whose folder holds the environment files`,
+      );
     }
     const open = this.session.documents.get(uri);
     if (open) return { uri, file, parsed: this.session.documents.stateOf(open).parsed };
@@ -133,13 +148,18 @@ export class ServerSending {
   /** The block of the request at a 0-based line; an error when the line holds none. */
   private blockAt(target: Target, line: number): number {
     const index = blockAtLine(target.parsed, line + 1);
-    if (index === -1 || !target.parsed.blocks[index].block.request?.methodKnown) throw invalid(`line ${line + 1} of ${target.file} is not inside a request`);
+    if (index === -1 || !target.parsed.blocks[index].block.request?.methodKnown)
+      throw invalid(`line ${line + 1} of ${target.file} is not inside a request`);
     return index;
   }
 
   private setup(file: string): SendSetup {
     try {
-      return sendSetup(file, { environment: this.session.documents.selected, env: process.env, chooseWith: 'lpreq.selectEnvironment' });
+      return sendSetup(file, {
+        environment: this.session.documents.selected,
+        env: process.env,
+        chooseWith: 'lpreq.selectEnvironment',
+      });
     } catch (e) {
       if (e instanceof SetupError) throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: ${e.message}`);
       throw e;
@@ -149,7 +169,11 @@ export class ServerSending {
   /** Asks the user through `window/showMessageRequest`, the safe answer first; true only when `yes` is chosen. */
   private async confirm(message: string, yes: string): Promise<boolean> {
     try {
-      const answer = await this.session.connection.window.showWarningMessage<MessageActionItem>(message, { title: 'Cancel' }, { title: yes });
+      const answer = await this.session.connection.window.showWarningMessage<MessageActionItem>(
+        message,
+        { title: 'Cancel' },
+        { title: yes },
+      );
       return answer?.title === yes;
     } catch (e) {
       this.session.log(`confirmation not asked: ${String(e)}`);
@@ -162,7 +186,9 @@ export class ServerSending {
   }
 
   /** Progress of a command: the editor's own token when it gave one, one the server creates when the editor can show it, or none. */
-  private async progress(workDoneToken: ProgressToken | undefined): Promise<{ reporter?: WorkDoneProgressReporter; cancelled?: CancellationToken }> {
+  private async progress(
+    workDoneToken: ProgressToken | undefined,
+  ): Promise<{ reporter?: WorkDoneProgressReporter; cancelled?: CancellationToken }> {
     const window = this.session.connection.window;
     if (workDoneToken !== undefined) return { reporter: window.attachWorkDoneProgress(workDoneToken) };
     if (!this.session.client.workDoneProgress) return {};
@@ -233,7 +259,10 @@ export class ServerSending {
     try {
       for (const [i, index] of indexes.entries()) {
         if (controller.signal.aborted) break;
-        reporter?.report(Math.round((i / indexes.length) * 100), `${i + 1}/${indexes.length}: ${this.label(target, index)}`);
+        reporter?.report(
+          Math.round((i / indexes.length) * 100),
+          `${i + 1}/${indexes.length}: ${this.label(target, index)}`,
+        );
         results.push(await this.sendOne(target, index, setup, options, false, controller.signal, reporter, false));
       }
     } finally {
@@ -252,7 +281,10 @@ export class ServerSending {
 
   private label(target: Target, index: number): string {
     const block = target.parsed.blocks[index].block;
-    return requestName(block) ?? `${block.request?.method.text ?? ''} ${block.request ? requestTarget(block.request) : ''}`.trim();
+    return (
+      requestName(block) ??
+      `${block.request?.method.text ?? ''} ${block.request ? requestTarget(block.request) : ''}`.trim()
+    );
   }
 
   private lineOf(target: Target, index: number): number {
@@ -293,7 +325,8 @@ export class ServerSending {
       prompts: options.prompts,
       onPage: (p) => reporter?.report(`page ${p.page}, ${p.items} items`),
       onDependency: (name) => reporter?.report(`first sending '${name}', which this request refers to`),
-      confirmNote: (q) => this.confirm(`lpreq: ${q.request} is marked @note${q.note ? ` (${q.note})` : ''}. Send it?`, 'Send'),
+      confirmNote: (q) =>
+        this.confirm(`lpreq: ${q.request} is marked @note${q.note ? ` (${q.note})` : ''}. Send it?`, 'Send'),
       confirmChange: setup.protectedEnvironment
         ? (q) =>
             this.confirm(
@@ -306,7 +339,12 @@ export class ServerSending {
     });
     const scrub = (text: string) => scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues]);
     const notes = [...setup.warnings, ...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment })];
-    const summary: SendSummary = { ok: result.ok, status: result.response?.status ?? null, issues: result.issues.length, shown: false };
+    const summary: SendSummary = {
+      ok: result.ok,
+      status: result.response?.status ?? null,
+      issues: result.issues.length,
+      shown: false,
+    };
     if (result.error) summary.error = scrub(this.explain(result.error.message));
     if (result.response && result.response.status !== null) {
       try {
@@ -316,8 +354,14 @@ export class ServerSending {
       }
     }
     const status = result.response?.status;
-    if (summary.error && (status === null || status === undefined)) this.tell(MessageType.Error, `lpreq: ${summary.error}`);
-    else if (show) summary.shown = await this.show(summary, scrub(`HTTP ${status} ${result.response?.statusText ?? ''}`.trim()), notes.map(scrub));
+    if (summary.error && (status === null || status === undefined))
+      this.tell(MessageType.Error, `lpreq: ${summary.error}`);
+    else if (show)
+      summary.shown = await this.show(
+        summary,
+        scrub(`HTTP ${status} ${result.response?.statusText ?? ''}`.trim()),
+        notes.map(scrub),
+      );
     return summary;
   }
 
@@ -349,15 +393,36 @@ export class ServerSending {
     const written = store;
     return {
       add: (entry) => {
-        written.add(entry).catch((e: unknown) => this.tell(MessageType.Warning, `lpreq: the exchange could not be stored in history: ${(e as Error).message}`));
-        return Promise.resolve({ id: '', time: '', method: entry.method, url: entry.url, status: entry.status, durationMs: entry.durationMs });
+        written
+          .add(entry)
+          .catch((e: unknown) =>
+            this.tell(
+              MessageType.Warning,
+              `lpreq: the exchange could not be stored in history: ${(e as Error).message}`,
+            ),
+          );
+        return Promise.resolve({
+          id: '',
+          time: '',
+          method: entry.method,
+          url: entry.url,
+          status: entry.status,
+          durationMs: entry.durationMs,
+        });
       },
       lastOf: (request) => written.lastOf(request),
     };
   }
 
   /** Writes the response file and publishes its typed issues on it; returns its URI. */
-  private writeResponse(target: Target, index: number, setup: SendSetup, result: SendResult, notes: string[], scrub: (text: string) => string): string {
+  private writeResponse(
+    target: Target,
+    index: number,
+    setup: SendSetup,
+    result: SendResult,
+    notes: string[],
+    scrub: (text: string) => string,
+  ): string {
     const line = this.lineOf(target, index);
     const { text, extension } = responseText(result, {
       requestFile: target.file,
@@ -368,24 +433,32 @@ export class ServerSending {
       time: new Date().toISOString(),
     });
     const written = scrub(text);
-    const name = responseFileName(target.file, setup.projectFolder, { name: requestName(target.parsed.blocks[index].block), line });
+    const name = responseFileName(target.file, setup.projectFolder, {
+      name: requestName(target.parsed.blocks[index].block),
+      line,
+    });
     const path = writeResponseFile(setup.projectFolder, name, extension, written);
     const uri = pathToFileURL(path).href;
-    const diagnostics: Diagnostic[] = issueRanges(written, extension === '.jsonc' ? result.issues : []).map(({ issue, start, end }) => ({
-      range: { start, end },
-      // An undocumented field is news, not a fault; a wrong type or value is worth a look.
-      severity: issue.code === 'undocumented-field' ? 3 : 2,
-      code: issue.code,
-      source: 'lpreq',
-      message: scrub(`${issue.path}: ${issue.message}`),
-    }));
+    const diagnostics: Diagnostic[] = issueRanges(written, extension === '.jsonc' ? result.issues : []).map(
+      ({ issue, start, end }) => ({
+        range: { start, end },
+        // An undocumented field is news, not a fault; a wrong type or value is worth a look.
+        severity: issue.code === 'undocumented-field' ? 3 : 2,
+        code: issue.code,
+        source: 'lpreq',
+        message: scrub(`${issue.path}: ${issue.message}`),
+      }),
+    );
     void this.session.connection.sendDiagnostics({ uri, diagnostics });
     return uri;
   }
 
   /** Shows the response file beside the request where the editor can (true), and says where it is otherwise. */
   private async show(summary: SendSummary, status: string, notes: string[]): Promise<boolean> {
-    const issues = summary.issues > 0 ? `, ${summary.issues} difference${summary.issues === 1 ? '' : 's'} from the documentation` : '';
+    const issues =
+      summary.issues > 0
+        ? `, ${summary.issues} difference${summary.issues === 1 ? '' : 's'} from the documentation`
+        : '';
     if (notes.length > 0) this.tell(MessageType.Warning, `lpreq: ${status}: ${notes.join('; ')}`);
     if (!summary.responseUri) return false;
     if (this.session.client.showDocument) {
@@ -412,7 +485,10 @@ export class ServerSending {
     const block = target.parsed.blocks[index].block;
     for (const p of promptVariables(block)) {
       if (!options.prompts.has(p.name))
-        throw new ResponseError(ErrorCodes.InvalidRequest, this.explain(`lpreq: the request asks for {{${p.name}}} (# @prompt ${p.name})`));
+        throw new ResponseError(
+          ErrorCodes.InvalidRequest,
+          this.explain(`lpreq: the request asks for {{${p.name}}} (# @prompt ${p.name})`),
+        );
     }
     const responses = this.responses.get(target.uri);
     const prepared = prepareRequest(this.session.service().checker, target.parsed, index, {
@@ -423,7 +499,11 @@ export class ServerSending {
       prompts: options.prompts,
     });
     const secrets = [setup.privateToken, ...prepared.secrets, ...prepared.foreignSecrets];
-    if (!prepared.ok) throw new ResponseError(ErrorCodes.InvalidRequest, scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]));
+    if (!prepared.ok)
+      throw new ResponseError(
+        ErrorCodes.InvalidRequest,
+        scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]),
+      );
     return { request: prepared.request, token: setup.token, secrets, tls: environmentOptions(setup.environments)?.tls };
   }
 
@@ -433,12 +513,20 @@ export class ServerSending {
     const command = toCurl(request, { token, secrets, tls });
     // The server cannot write the clipboard: the command is the answer, and shown (docs/editors.md).
     // One line: a status line (Helix) or an echo area (Emacs) shows one.
-    this.tell(MessageType.Info, `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`);
+    this.tell(
+      MessageType.Info,
+      `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`,
+    );
     return { command };
   }
 
   /** "Generate Code" of the request at `line`: the program is the answer; it reads the token from LPREQ_TOKEN when it runs. */
-  async generateCode(uri: string, line: number, language: CodeLanguage, options: CommandOptions): Promise<{ language: CodeLanguage; code: string }> {
+  async generateCode(
+    uri: string,
+    line: number,
+    language: CodeLanguage,
+    options: CommandOptions,
+  ): Promise<{ language: CodeLanguage; code: string }> {
     const { request, token, secrets, tls } = await this.prepareForCopy(uri, line, options);
     return { language, code: toCode(request, language, { token, secrets, tls }) };
   }

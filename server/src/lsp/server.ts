@@ -37,7 +37,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const documents = new Documents({
     service: getService,
     log,
-    warn: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
+    warn: (message) =>
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
     loadEnvironment: options.loadEnvironment ?? defaultLoadEnvironment,
   });
   const session: Session = {
@@ -65,10 +66,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     recheckAll() {
       session.diagnostics.recheckAll();
       // The colours of {{variables}} depend on the environment too: the editor asks again.
-      if (session.client.semanticRefresh) connection.languages.semanticTokens.refresh().catch((e: unknown) => log(`semantic tokens refresh: ${String(e)}`));
+      if (session.client.semanticRefresh)
+        connection.languages.semanticTokens
+          .refresh()
+          .catch((e: unknown) => log(`semantic tokens refresh: ${String(e)}`));
       // Whether Fetch All Pages applies can depend on a variable of the environment.
       if (session.client.lenses && session.client.codeLensRefresh)
-        connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => log(`code lens refresh: ${String(e)}`));
+        connection
+          .sendRequest(CodeLensRefreshRequest.type)
+          .catch((e: unknown) => log(`code lens refresh: ${String(e)}`));
     },
   };
   // An editor that shows the server's code lenses gets them at once after open: what they need of the catalog is known while the diagnostics cache fills.
@@ -78,7 +84,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   // An editor that asks for code lenses asks for a document's as soon as it is open: the answer is written first.
   session.diagnostics.opened = (uri) => {
     const document = documents.get(uri);
-    if (document && session.client.lenses && session.client.asksLenses) session.lenses.writeAhead(document, documents.outlineState(document));
+    if (document && session.client.lenses && session.client.asksLenses)
+      session.lenses.writeAhead(document, documents.outlineState(document));
   };
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);

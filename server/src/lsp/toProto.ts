@@ -2,7 +2,14 @@
  * The core's answers as LSP types, in one place (rust-analyzer's `to_proto`): offsets become
  * ranges of the document they belong to, and the core's kinds the protocol's numbers.
  */
-import { CompletionItemKind, DiagnosticSeverity, DiagnosticTag, DocumentHighlightKind, InsertTextFormat, SymbolKind } from './protocol';
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DocumentHighlightKind,
+  InsertTextFormat,
+  SymbolKind,
+} from './protocol';
 import type {
   CodeAction as LspCodeAction,
   CompletionItem,
@@ -18,7 +25,16 @@ import type {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CODES } from '../core/index';
-import type { CodeAction, CompletionEntry, Diagnostic, Highlight, HoverResult, Location, RequestSymbol, TextEdit } from '../core/index';
+import type {
+  CodeAction,
+  CompletionEntry,
+  Diagnostic,
+  Highlight,
+  HoverResult,
+  Location,
+  RequestSymbol,
+  TextEdit,
+} from '../core/index';
 
 export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
@@ -51,7 +67,12 @@ export function location(document: TextDocument, l: Location): LspLocation {
 export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
   const out: LspDiagnostic = {
     range: at,
-    severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
+    severity:
+      d.severity === 'error'
+        ? DiagnosticSeverity.Error
+        : d.severity === 'warning'
+          ? DiagnosticSeverity.Warning
+          : DiagnosticSeverity.Information,
     code: d.code,
     codeDescription: { href: `${CODE_DOCS}#${d.code}` },
     source: 'lpreq',
@@ -59,7 +80,8 @@ export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
   };
   const tags = CODES[d.code].tags;
   if (tags) out.tags = tags.map((tag) => (tag === 'deprecated' ? DiagnosticTag.Deprecated : DiagnosticTag.Unnecessary));
-  if (d.data?.replacement !== undefined || d.data?.missing) out.data = { replacement: d.data.replacement, missing: d.data.missing };
+  if (d.data?.replacement !== undefined || d.data?.missing)
+    out.data = { replacement: d.data.replacement, missing: d.data.missing };
   return out;
 }
 
@@ -76,14 +98,18 @@ export function completionItem(document: TextDocument, e: CompletionEntry, suppo
     label: e.label,
     kind: KIND[e.kind],
     sortText: e.sortText,
-    textEdit: { range: range(document, e.start, e.end), newText: e.snippet && !support.snippets ? snippetToPlain(e.insertText) : e.insertText },
+    textEdit: {
+      range: range(document, e.start, e.end),
+      newText: e.snippet && !support.snippets ? snippetToPlain(e.insertText) : e.insertText,
+    },
     insertTextFormat: e.snippet && support.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
   };
   if (e.detail) item.detail = e.detail;
   if (e.documentation) item.documentation = { kind: 'markdown', value: e.documentation };
   if (e.filterText) item.filterText = e.filterText;
   if (e.deprecated) item.tags = [1];
-  if (e.retrigger && support.triggerSuggest !== undefined) item.command = { title: 'Suggest', command: support.triggerSuggest };
+  if (e.retrigger && support.triggerSuggest !== undefined)
+    item.command = { title: 'Suggest', command: support.triggerSuggest };
   return item;
 }
 
@@ -108,7 +134,9 @@ export function codeAction(document: TextDocument, a: CodeAction, snippetEdits =
             {
               textDocument: { uri: document.uri, version: document.version },
               edits: a.edits.map((e) =>
-                e.snippet !== undefined ? { range: range(document, e.start, e.end), snippet: { kind: 'snippet', value: e.snippet } } : textEdit(document, e),
+                e.snippet !== undefined
+                  ? { range: range(document, e.start, e.end), snippet: { kind: 'snippet', value: e.snippet } }
+                  : textEdit(document, e),
               ),
             },
           ],
@@ -138,5 +166,8 @@ export function foldingRange(document: TextDocument, f: Location): FoldingRange 
 }
 
 export function highlight(document: TextDocument, h: Highlight): DocumentHighlight {
-  return { range: range(document, h.start, h.end), kind: h.kind === 'write' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read };
+  return {
+    range: range(document, h.start, h.end),
+    kind: h.kind === 'write' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
+  };
 }

@@ -58,7 +58,9 @@ export type Handler = (ctx: MockContext) => Outcome;
  * `satisfies` does not compile when it misses an endpoint of the catalog or has one the
  * catalog does not document.
  */
-export type HandlersOf<Area extends string> = { [Id in EndpointId as Id extends `${Area}.${string}` ? Id : never]: Handler };
+export type HandlersOf<Area extends string> = {
+  [Id in EndpointId as Id extends `${Area}.${string}` ? Id : never]: Handler;
+};
 
 export const one = (value: unknown, status?: number): Outcome => ({ kind: 'one', value, status });
 export const list = (items: unknown[], wrap?: string, extra?: Row): Outcome => ({ kind: 'list', items, wrap, extra });
@@ -81,7 +83,13 @@ export function pathId(ctx: MockContext, name = 'id'): number {
 }
 
 /** The row of `table` with this id, or 404 "`what` `shown`" (`shown`, the id as written, defaults to the id). */
-export function must(ctx: MockContext, table: TableName, id: string | number | undefined, what: string, shown: string | number | undefined = id): Row {
+export function must(
+  ctx: MockContext,
+  table: TableName,
+  id: string | number | undefined,
+  what: string,
+  shown: string | number | undefined = id,
+): Row {
   const row = id === undefined ? undefined : ctx.state.get(table, id);
   if (!row) notFound(`${what} ${shown ?? ''}`.trim());
   return row;
@@ -112,9 +120,18 @@ export function userByRef(ctx: MockContext, text: string): Row | undefined {
 }
 
 /** The enrollment types (`StudentEnrollment`, `TeacherEnrollment`...) of a user in a course, or in one of its sections. */
-export function enrollmentTypes(ctx: MockContext, courseId: unknown, userId: unknown = ctx.callerId, sectionId?: unknown): string[] {
+export function enrollmentTypes(
+  ctx: MockContext,
+  courseId: unknown,
+  userId: unknown = ctx.callerId,
+  sectionId?: unknown,
+): string[] {
   return ctx.state
-    .rows('enrollments', (e) => e.course_id === courseId && e.user_id === userId && (sectionId === undefined || e.section_id === sectionId))
+    .rows(
+      'enrollments',
+      (e) =>
+        e.course_id === courseId && e.user_id === userId && (sectionId === undefined || e.section_id === sectionId),
+    )
     .map((e) => String(e.type));
 }
 
@@ -168,7 +185,10 @@ export function pathContext(ctx: MockContext): { type: ContextType; id: number }
     case 'users':
       return { type: 'User', id: user(ctx, name).id as number };
     case 'groups':
-      return { type: 'Group', id: must(ctx, 'groups', toInt(ctx.bindings.get(name)), 'group', ctx.bindings.get(name)).id as number };
+      return {
+        type: 'Group',
+        id: must(ctx, 'groups', toInt(ctx.bindings.get(name)), 'group', ctx.bindings.get(name)).id as number,
+      };
     default:
       return { type: 'Account', id: account(ctx, name).id as number };
   }

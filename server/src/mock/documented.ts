@@ -70,7 +70,13 @@ export function documentedFields(ctx: MockContext, options: DocumentedFieldsOpti
   for (const [key, successor] of aliases) {
     const params = byKey.get(successor);
     const value = own(source, key);
-    if (params === undefined || value === undefined || own(source, successor) !== undefined || options.except?.includes(successor)) continue;
+    if (
+      params === undefined ||
+      value === undefined ||
+      own(source, successor) !== undefined ||
+      options.except?.includes(successor)
+    )
+      continue;
     const coerced = coerceKey(ctx, resource, successor, params, value, own(options.current ?? {}, successor), depth);
     if (coerced !== undefined) setOwn(out, successor, coerced);
   }
@@ -159,7 +165,9 @@ function byType(ctx: MockContext, type: string, value: unknown, current: unknown
   }
   if (type.endsWith('[]')) {
     const items = Array.isArray(value) ? value : isObject(value) ? byIndex(value) : undefined;
-    return items?.map((item) => byType(ctx, type.slice(0, -2), item, undefined, depth + 1)).filter((item) => item !== undefined);
+    return items
+      ?.map((item) => byType(ctx, type.slice(0, -2), item, undefined, depth + 1))
+      .filter((item) => item !== undefined);
   }
   switch (type) {
     case 'integer':
@@ -170,7 +178,9 @@ function byType(ctx: MockContext, type: string, value: unknown, current: unknown
       return toBool(value);
     case 'string':
       // A JSON body's `true` or `5` for a field the docs type as a string ("enabled (string in responses, e.g. true)").
-      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : undefined;
     case 'DateTime':
     case 'Date':
       return typeof value === 'string' ? value : undefined;
@@ -187,7 +197,13 @@ function byType(ctx: MockContext, type: string, value: unknown, current: unknown
 }
 
 /** An object of a documented resource, merged over the one stored: its fields coerced, other keys kept where the docs leave keys open. */
-function objectOf(ctx: MockContext, resource: Resource, value: Record<string, unknown>, current: unknown, depth: number): Row {
+function objectOf(
+  ctx: MockContext,
+  resource: Resource,
+  value: Record<string, unknown>,
+  current: unknown,
+  depth: number,
+): Row {
   const out: Row = isObject(current) ? { ...current } : {};
   for (const [key, v] of Object.entries(value)) {
     const field = resource.fieldByName.get(key);
@@ -215,7 +231,9 @@ function byParameters(params: CatalogParameter[], value: unknown, depth: number)
   const deeper = params.filter((p) => p.parsedName.segments.length > depth);
   if (deeper.length === 0) return undefined;
   if (deeper.every((p) => p.parsedName.segments[depth] === '')) {
-    return Array.isArray(value) ? value.map((item) => byParameters(deeper, item, depth + 1)).filter((item) => item !== undefined) : undefined;
+    return Array.isArray(value)
+      ? value.map((item) => byParameters(deeper, item, depth + 1)).filter((item) => item !== undefined)
+      : undefined;
   }
   if (!isObject(value)) return undefined;
   const out: Row = {};

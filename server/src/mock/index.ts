@@ -78,16 +78,28 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   });
   const port = (mock.server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${shownHost}:${port}`, port, token: options.token ?? newToken(), state, close: () => mock.close() };
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    token: options.token ?? newToken(),
+    state,
+    close: () => mock.close(),
+  };
 }
 
 /** The user tokens by token: each names a user of the seed, and no token stands for two users. */
-function userTokenMap(state: MockState, given: readonly UserToken[], selfToken: string | undefined): Map<string, number> {
+function userTokenMap(
+  state: MockState,
+  given: readonly UserToken[],
+  selfToken: string | undefined,
+): Map<string, number> {
   const map = new Map<string, number>();
   for (const { userId, token } of given) {
     if (!state.get('users', userId)) throw new Error(`user ${userId} of a user token is not in the seed`);
-    if (token.trim() === '' || /\s/.test(token)) throw new Error(`the token of user ${userId} is empty or has white space`);
-    if (map.has(token) || token === selfToken) throw new Error(`the token of user ${userId} is given to another user too`);
+    if (token.trim() === '' || /\s/.test(token))
+      throw new Error(`the token of user ${userId} is empty or has white space`);
+    if (map.has(token) || token === selfToken)
+      throw new Error(`the token of user ${userId} is given to another user too`);
     map.set(token, userId);
   }
   return map;

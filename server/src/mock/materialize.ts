@@ -49,7 +49,9 @@ export class Materializer {
       case 'boolean':
         return toBool(stored);
       case 'string':
-        return typeof stored === 'string' || typeof stored === 'number' || typeof stored === 'boolean' ? String(stored) : undefined;
+        return typeof stored === 'string' || typeof stored === 'number' || typeof stored === 'boolean'
+          ? String(stored)
+          : undefined;
       case 'DateTime':
         return typeof stored === 'string' && DATE_TIME.test(stored) ? stored : undefined;
       case 'Date':
@@ -81,7 +83,8 @@ export class Materializer {
           if (built !== undefined) setOwn(out, k, built);
         }
       } else if (resource.openKeys) {
-        for (const [k, v] of Object.entries(stored)) if (!hasOwn(out, k) && !resource.fieldByName.has(k) && !k.startsWith('_')) setOwn(out, k, publicCopy(v));
+        for (const [k, v] of Object.entries(stored))
+          if (!hasOwn(out, k) && !resource.fieldByName.has(k) && !k.startsWith('_')) setOwn(out, k, publicCopy(v));
       }
       return out;
     }
@@ -121,7 +124,8 @@ function publicCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(publicCopy);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (!k.startsWith('_')) setOwn(out, k, publicCopy(x));
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      if (!k.startsWith('_')) setOwn(out, k, publicCopy(x));
     return out;
   }
   return v;

@@ -79,7 +79,8 @@ export function inTimeRange(value: unknown, start?: string, end?: string): boole
   }
   if (end) {
     const to = dateTimeMillis(end);
-    if (at === undefined || to === undefined ? v.slice(0, end.length) > end : at > (isDate(end) ? to + DAY_MS - 1 : to)) return false;
+    if (at === undefined || to === undefined ? v.slice(0, end.length) > end : at > (isDate(end) ? to + DAY_MS - 1 : to))
+      return false;
   }
   return true;
 }

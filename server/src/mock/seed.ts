@@ -11,7 +11,9 @@ import { own } from '../core';
 const id = z.number().int().positive();
 /** A DateTime (ISO 8601 with Z or an offset) or a Date of the docs; the materializer would replace anything else silently. */
 const dateTime = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'expected a DateTime such as 2026-09-05T10:00:00Z or a Date such as 2026-09-05' })
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'expected a DateTime such as 2026-09-05T10:00:00Z or a Date such as 2026-09-05',
+  })
   .nullable()
   .optional();
 const refId = id.nullable().optional();
@@ -118,10 +120,26 @@ export const SeedSchema = z.strictObject({
   groups: z.array(row({ name: z.string() })).default([]),
   assignments: z.array(row({ course_id: id, name: z.string() })).default([]),
   submissions: z
-    .array(row({ course_id: id, assignment_id: id, user_id: id, workflow_state: z.enum(['submitted', 'unsubmitted', 'graded', 'pending_review']).optional() }))
+    .array(
+      row({
+        course_id: id,
+        assignment_id: id,
+        user_id: id,
+        workflow_state: z.enum(['submitted', 'unsubmitted', 'graded', 'pending_review']).optional(),
+      }),
+    )
     .default([]),
   external_tools: z.array(row({ context_type: contextType, context_id: id, name: z.string() })).default([]),
-  modules: z.array(row({ course_id: id, name: z.string(), position: z.number().int(), workflow_state: z.enum(['active', 'deleted']).optional() })).default([]),
+  modules: z
+    .array(
+      row({
+        course_id: id,
+        name: z.string(),
+        position: z.number().int(),
+        workflow_state: z.enum(['active', 'deleted']).optional(),
+      }),
+    )
+    .default([]),
   module_items: z
     .array(
       row({
@@ -133,13 +151,29 @@ export const SeedSchema = z.strictObject({
     )
     .default([]),
   appointment_groups: z
-    .array(row({ title: z.string(), context_codes: z.array(z.string()), workflow_state: z.enum(['pending', 'active', 'deleted']) }))
+    .array(
+      row({
+        title: z.string(),
+        context_codes: z.array(z.string()),
+        workflow_state: z.enum(['pending', 'active', 'deleted']),
+      }),
+    )
     .default([]),
   calendar_events: z.array(row({ appointment_group_id: id })).default([]),
-  folders: z.array(row({ context_type: contextType, context_id: id, name: z.string(), parent_folder_id: id.nullable() })).default([]),
+  folders: z
+    .array(row({ context_type: contextType, context_id: id, name: z.string(), parent_folder_id: id.nullable() }))
+    .default([]),
   files: z.array(row({ folder_id: id, display_name: z.string() })).default([]),
   roles: z
-    .array(row({ account_id: id, label: z.string(), role: z.string(), base_role_type: z.string(), workflow_state: z.enum(['active', 'inactive', 'built_in']) }))
+    .array(
+      row({
+        account_id: id,
+        label: z.string(),
+        role: z.string(),
+        base_role_type: z.string(),
+        workflow_state: z.enum(['active', 'inactive', 'built_in']),
+      }),
+    )
     .default([]),
   quizzes: z.array(row({ course_id: id, title: z.string() })).default([]),
   quiz_submissions: z
@@ -157,13 +191,30 @@ export const SeedSchema = z.strictObject({
   column_data: z.array(row({ column_id: id, user_id: id, content: z.string() })).default([]),
   grading_periods: z.array(row({ title: z.string(), course_id: id.optional(), account_id: id.optional() })).default([]),
   peer_reviews: z
-    .array(row({ assignment_id: id, asset_id: id, user_id: id, assessor_id: id, workflow_state: z.enum(['assigned', 'completed']).optional() }))
+    .array(
+      row({
+        assignment_id: id,
+        asset_id: id,
+        user_id: id,
+        assessor_id: id,
+        workflow_state: z.enum(['assigned', 'completed']).optional(),
+      }),
+    )
     .default([]),
   planner_notes: z.array(row({ user_id: id, title: z.string() })).default([]),
-  webhook_subscriptions: z.array(z.looseObject({ id: z.string().min(1), ContextType: z.string(), ContextId: z.string() })).default([]),
+  webhook_subscriptions: z
+    .array(z.looseObject({ id: z.string().min(1), ContextType: z.string(), ContextId: z.string() }))
+    .default([]),
   communication_channels: z.array(row({ user_id: id, type: z.string(), address: z.string() })).default([]),
   notification_preferences: z
-    .array(row({ channel_id: id, notification: z.string(), category: z.string(), frequency: z.enum(['immediately', 'daily', 'weekly', 'never']) }))
+    .array(
+      row({
+        channel_id: id,
+        notification: z.string(),
+        category: z.string(),
+        frequency: z.enum(['immediately', 'daily', 'weekly', 'never']),
+      }),
+    )
     .default([]),
   /** Learning outcomes, and the courses each is linked to (document C, outcome_ids[]: "error if an outcome is not linked to the context"). */
   outcomes: z.array(row({ title: z.string() })).default([]),
@@ -188,7 +239,9 @@ export class SeedError extends Error {}
 export function parseSeed(json: unknown, name = 'seed'): ParsedSeed {
   const parsed = SeedSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.slice(0, 8).map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}${valueOf(json, issue.path)}`);
+  const lines = parsed.error.issues
+    .slice(0, 8)
+    .map((issue) => `  ${issue.path.join('.') || '(top level)'}: ${issue.message}${valueOf(json, issue.path)}`);
   throw new SeedError(`${name} is not a valid mock data set:\n${lines.join('\n')}`);
 }
 
@@ -197,7 +250,11 @@ function valueOf(json: unknown, path: PropertyKey[]): string {
   let v: unknown = json;
   for (const key of path) {
     if (Array.isArray(v)) v = typeof key === 'number' ? (v[key] as unknown) : undefined;
-    else v = v !== null && typeof v === 'object' && typeof key === 'string' ? own(v as Record<string, unknown>, key) : undefined;
+    else
+      v =
+        v !== null && typeof v === 'object' && typeof key === 'string'
+          ? own(v as Record<string, unknown>, key)
+          : undefined;
   }
   if (v === undefined || (v !== null && typeof v === 'object')) return '';
   const shown = JSON.stringify(v);

@@ -69,12 +69,21 @@ interface Reply {
 
 type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
 
-const problemJson = (p: Problem) => ({ message: p.message, ...(p.code ? { code: p.code } : {}), ...(p.parameter ? { parameter: p.parameter } : {}) });
+const problemJson = (p: Problem) => ({
+  message: p.message,
+  ...(p.code ? { code: p.code } : {}),
+  ...(p.parameter ? { parameter: p.parameter } : {}),
+});
 
 /** Warnings shown beside the errors of a 400, at most: enough to explain them, never a body as large as the request. */
 export const MAX_WARNINGS_SHOWN = 20;
 
-function errorReply(status: number, problems: Problem[], headers?: Record<string, string>, warnings: Problem[] = []): Reply {
+function errorReply(
+  status: number,
+  problems: Problem[],
+  headers?: Record<string, string>,
+  warnings: Problem[] = [],
+): Reply {
   const body: { errors: unknown[]; warnings?: unknown[] } = { errors: problems.map(problemJson) };
   if (warnings.length > 0) body.warnings = warnings.slice(0, MAX_WARNINGS_SHOWN).map(problemJson);
   return { status, body, headers };
@@ -130,7 +139,12 @@ export class MockServer {
         res.destroy();
         return;
       }
-      this.send(res, errorReply(500, [{ message: `the mock failed on this request: ${(e as Error)?.message ?? String(e)}`, code: 'internal-error' }]));
+      this.send(
+        res,
+        errorReply(500, [
+          { message: `the mock failed on this request: ${(e as Error)?.message ?? String(e)}`, code: 'internal-error' },
+        ]),
+      );
     } catch {
       res.destroy();
     }
@@ -139,7 +153,12 @@ export class MockServer {
   private send(res: ServerResponse, reply: Reply) {
     const headers: Record<string, string | number> = { ...reply.headers };
     const warnings =
-      reply.warnings && violationsHeader(reply.warnings.map((w) => (w.parameter === undefined ? { code: w.code } : { code: w.code, parameter: w.parameter })));
+      reply.warnings &&
+      violationsHeader(
+        reply.warnings.map((w) =>
+          w.parameter === undefined ? { code: w.code } : { code: w.code, parameter: w.parameter },
+        ),
+      );
     if (warnings) headers['Lpreq-Warnings'] = warnings;
     if (reply.status === 204 || reply.body === undefined) {
       res.writeHead(reply.status, headers);
@@ -197,7 +216,9 @@ export class MockServer {
         401,
         [
           {
-            message: header ? 'the Authorization header must be "Bearer <token>"' : 'an access token is required: send Authorization: Bearer <token>',
+            message: header
+              ? 'the Authorization header must be "Bearer <token>"'
+              : 'an access token is required: send Authorization: Bearer <token>',
             code: 'unauthenticated',
           },
         ],
@@ -222,13 +243,22 @@ export class MockServer {
     const { match } = route;
     const endpoint = match.endpoint;
     if (this.scopes && !this.scopes.has(match.path.scope)) {
-      return errorReply(403, [{ message: `the token's scopes do not include ${match.path.scope}`, code: 'insufficient-scope' }]);
+      return errorReply(403, [
+        { message: `the token's scopes do not include ${match.path.scope}`, code: 'insufficient-scope' },
+      ]);
     }
 
     const body = await readBody(req);
     if (body.kind === 'too-large')
-      return errorReply(413, [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }], { Connection: 'close' });
-    if (body.kind === 'aborted') return errorReply(400, [{ message: 'the request body did not arrive', code: 'malformed-request' }], { Connection: 'close' });
+      return errorReply(
+        413,
+        [{ message: `the request body is larger than ${MAX_BODY_BYTES} bytes`, code: 'body-too-large' }],
+        { Connection: 'close' },
+      );
+    if (body.kind === 'aborted')
+      return errorReply(400, [{ message: 'the request body did not arrive', code: 'malformed-request' }], {
+        Connection: 'close',
+      });
     const decoded: DecodedBody = decodeBody(endpoint, req.headers['content-type'] ?? '', body.bytes);
     if (decoded.kind === 'refused') return errorReply(decoded.status, [decoded.problem], decoded.headers);
 
@@ -242,12 +272,20 @@ export class MockServer {
 
     const handler = own(HANDLERS, endpoint.id);
     if (!handler)
-      return { ...errorReply(501, [{ message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' }]), warnings };
+      return {
+        ...errorReply(501, [
+          { message: `${endpoint.id} is documented but the mock does not implement it`, code: 'not-implemented' },
+        ]),
+        warnings,
+      };
     const bindings = new Map<string, string>();
     for (const [k, v] of match.bindings) bindings.set(k, v.split('/').map(safeDecode).join('/'));
     // What the docs say the API ignores in this request (`ignored-parameter`), it ignores:
     // `module_item[page_url]` on an Assignment item is not stored.
-    const sent = endpoint.body === 'json' ? [...queryPairs, ...decoded.pairs] : checked.pairs.filter((_, i) => !checked.ignored.has(i));
+    const sent =
+      endpoint.body === 'json'
+        ? [...queryPairs, ...decoded.pairs]
+        : checked.pairs.filter((_, i) => !checked.ignored.has(i));
     const ctx: MockContext = {
       state: this.options.state,
       catalog: this.options.catalog,
@@ -264,7 +302,11 @@ export class MockServer {
     try {
       outcome = handler(ctx);
     } catch (e) {
-      if (e instanceof HttpError) return { ...errorReply(e.status, [{ message: e.message, code: e.code, parameter: e.parameter }], e.headers), warnings };
+      if (e instanceof HttpError)
+        return {
+          ...errorReply(e.status, [{ message: e.message, code: e.code, parameter: e.parameter }], e.headers),
+          warnings,
+        };
       throw e;
     }
     return { ...this.render(outcome, endpoint, url, ctx), warnings };
@@ -275,7 +317,10 @@ export class MockServer {
     const m = this.materializer;
     if (outcome.kind === 'one') {
       const type = outcome.as ?? endpoint.returns;
-      return { status: outcome.status ?? endpoint.successStatus ?? 200, body: type ? m.value(type, outcome.value) : outcome.value };
+      return {
+        status: outcome.status ?? endpoint.successStatus ?? 200,
+        body: type ? m.value(type, outcome.value) : outcome.value,
+      };
     }
     let items = outcome.items;
     const headers: Record<string, string> = {};

@@ -13,8 +13,13 @@ import type { BodyFileRead } from '../sender/index';
  * the shared and the private file are in different folders, both at or above the request
  * file), or the request file's own folder when there are none.
  */
-export function workspaceFolder(requestFile: string, environmentFiles: { shared?: string; private?: string } = {}): string {
-  const folders = [environmentFiles.shared, environmentFiles.private].filter((f): f is string => f !== undefined).map((f) => dirname(resolve(f)));
+export function workspaceFolder(
+  requestFile: string,
+  environmentFiles: { shared?: string; private?: string } = {},
+): string {
+  const folders = [environmentFiles.shared, environmentFiles.private]
+    .filter((f): f is string => f !== undefined)
+    .map((f) => dirname(resolve(f)));
   if (folders.length === 0) return dirname(resolve(requestFile));
   return folders.reduce((a, b) => (b.length < a.length ? b : a));
 }
@@ -31,7 +36,14 @@ export function bodyFileReader(
 
 function failure(e: unknown): { error: string } {
   const code = (e as NodeJS.ErrnoException).code;
-  return { error: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : `cannot be read (${code ?? (e as Error).message})` };
+  return {
+    error:
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'a folder, not a file'
+          : `cannot be read (${code ?? (e as Error).message})`,
+  };
 }
 
 /**

@@ -3,7 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog, type Catalog, dict, setOwn } from '../core/index';
 
-export function readCatalogFiles(schemasDir: string): { endpointFiles: Record<string, unknown>; resourceFile: unknown } {
+export function readCatalogFiles(schemasDir: string): {
+  endpointFiles: Record<string, unknown>;
+  resourceFile: unknown;
+} {
   const endpointFiles = dict<unknown>();
   for (const name of readdirSync(schemasDir)
     .filter((n) => n.endsWith('.endpoints.json'))

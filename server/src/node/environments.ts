@@ -63,7 +63,10 @@ function findUp(dir: string, name: string, stopAt?: string): string | undefined 
   }
 }
 
-function parseEnvironmentFile(text: string, file: string): { environments: Record<string, Record<string, string>>; options: FileOptions } {
+function parseEnvironmentFile(
+  text: string,
+  file: string,
+): { environments: Record<string, Record<string, string>>; options: FileOptions } {
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -79,7 +82,10 @@ function parseEnvironmentFile(text: string, file: string): { environments: Recor
     throw new EnvironmentFileError(`${file}: not valid JSON${where}`);
   }
   const read = readEnvironments(json);
-  if ('problem' in read) throw new EnvironmentFileError(`${file}: expected { "env name": { "variable": "value" } }; at ${read.at}: ${read.problem}`);
+  if ('problem' in read)
+    throw new EnvironmentFileError(
+      `${file}: expected { "env name": { "variable": "value" } }; at ${read.at}: ${read.problem}`,
+    );
   const options: FileOptions = Object.create(null) as FileOptions;
   for (const [name, vars] of Object.entries(json as Record<string, unknown>)) {
     if (!hasOwn(read.environments, name)) continue;
@@ -96,9 +102,13 @@ const TLS_KEYS = new Set(['rejectUnauthorized', 'ca', 'cert', 'key']);
  * `$tls` and `$defaultHeaders` of one environment, checked: a misspelt key of `$tls` would
  * otherwise be a certificate check silently left as it was, so it is a mistake of the file.
  */
-function readOptions(vars: Record<string, unknown>, dir: string): { options: EnvironmentOptions } | { at: string; problem: string } {
+function readOptions(
+  vars: Record<string, unknown>,
+  dir: string,
+): { options: EnvironmentOptions } | { at: string; problem: string } {
   const options: EnvironmentOptions = {};
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
   const tls = own(vars, '$tls');
   if (tls !== undefined) {
     if (!isObject(tls)) return { at: '$tls', problem: 'expected an object such as { "ca": "./ca.pem" }' };
@@ -109,7 +119,8 @@ function readOptions(vars: Record<string, unknown>, dir: string): { options: Env
         if (typeof v !== 'boolean') return { at: `$tls.${k}`, problem: 'expected true or false' };
         out.rejectUnauthorized = v;
       } else {
-        if (typeof v !== 'string' || v.trim().length === 0) return { at: `$tls.${k}`, problem: 'expected the path of a PEM file, relative to this file' };
+        if (typeof v !== 'string' || v.trim().length === 0)
+          return { at: `$tls.${k}`, problem: 'expected the path of a PEM file, relative to this file' };
         out[k as 'ca' | 'cert' | 'key'] = resolve(dir, v);
       }
     }
@@ -120,7 +131,8 @@ function readOptions(vars: Record<string, unknown>, dir: string): { options: Env
     if (!isObject(headers)) return { at: '$defaultHeaders', problem: 'expected an object of header names and values' };
     const out: [string, string][] = [];
     for (const [k, v] of Object.entries(headers)) {
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return { at: `$defaultHeaders.${k}`, problem: 'expected a text value' };
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        return { at: `$defaultHeaders.${k}`, problem: 'expected a text value' };
       out.push([k, String(v)]);
     }
     options.defaultHeaders = out;
@@ -136,16 +148,20 @@ function readOptions(vars: Record<string, unknown>, dir: string): { options: Env
  * clients' settings, not variables (JetBrains' `"Security": { "Auth": ... }`), and so are
  * top-level keys starting with `$` other than `$shared` (Kulala's `$schema`): they are left out.
  */
-function readEnvironments(json: unknown): { environments: Record<string, Record<string, string>> } | { at: string; problem: string } {
+function readEnvironments(
+  json: unknown,
+): { environments: Record<string, Record<string, string>> } | { at: string; problem: string } {
   const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(json)) return { at: '(top)', problem: `expected an object, got ${kind(json)}` };
   const environments: Record<string, Record<string, string>> = {};
   for (const [name, vars] of Object.entries(json)) {
     if (name.startsWith('$') && name !== SHARED_ENVIRONMENT) continue;
     if (!isObject(vars)) return { at: name, problem: `expected an object, got ${kind(vars)}` };
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vars)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') setOwn(out, k, String(v));
+    for (const [k, v] of Object.entries(vars))
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') setOwn(out, k, String(v));
     setOwn(environments, name, out);
   }
   return { environments };
@@ -173,10 +189,16 @@ const SHARED_ENVIRONMENT = '$shared';
  * with `onProblem`, the error goes there instead and that file alone is left out (checking
  * goes on without its variables; sending needs them and passes none).
  */
-export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (error: EnvironmentFileError) => void): EnvironmentFiles {
+export function loadEnvironmentFiles(
+  dir: string,
+  stopAt?: string,
+  onProblem?: (error: EnvironmentFileError) => void,
+): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
-  const load = (file: string | undefined): { environments: Record<string, Record<string, string>>; options: FileOptions } => {
+  const load = (
+    file: string | undefined,
+  ): { environments: Record<string, Record<string, string>>; options: FileOptions } => {
     const none = { environments: {}, options: Object.create(null) as FileOptions };
     if (!file) return none;
     try {
@@ -191,9 +213,12 @@ export function loadEnvironmentFiles(dir: string, stopAt?: string, onProblem?: (
   const privateFile = load(priv);
   const sharedEnvs = sharedFile.environments;
   const privateEnvs = privateFile.environments;
-  const names = new Set([...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT));
+  const names = new Set(
+    [...Object.keys(sharedEnvs), ...Object.keys(privateEnvs)].filter((n) => n !== SHARED_ENVIRONMENT),
+  );
   // With no environment of its own, `$shared` is all there is: it stays, so its variables count.
-  if (names.size === 0 && (hasOwn(sharedEnvs, SHARED_ENVIRONMENT) || hasOwn(privateEnvs, SHARED_ENVIRONMENT))) names.add(SHARED_ENVIRONMENT);
+  if (names.size === 0 && (hasOwn(sharedEnvs, SHARED_ENVIRONMENT) || hasOwn(privateEnvs, SHARED_ENVIRONMENT)))
+    names.add(SHARED_ENVIRONMENT);
   const environments: Record<string, Record<string, string>> = {};
   const privateNames: Record<string, Set<string>> = {};
   const options: Record<string, EnvironmentOptions> = Object.create(null) as Record<string, EnvironmentOptions>;
@@ -251,7 +276,11 @@ export interface VariableDefinitionSite {
  * each environment that has it, the chosen one (and `$shared`) only when one is chosen.
  * A file that cannot be read or parsed gives none.
  */
-export function environmentDefinitions(files: (string | undefined)[], name: string, selected?: string): VariableDefinitionSite[] {
+export function environmentDefinitions(
+  files: (string | undefined)[],
+  name: string,
+  selected?: string,
+): VariableDefinitionSite[] {
   const out: VariableDefinitionSite[] = [];
   for (const file of files) {
     if (!file) continue;
@@ -269,7 +298,8 @@ export function environmentDefinitions(files: (string | undefined)[], name: stri
       if (selected !== undefined && envKey.value !== selected && envKey.value !== SHARED_ENVIRONMENT) continue;
       for (const varProp of envValue.children ?? []) {
         const key = varProp.children?.[0];
-        if (key && key.value === name) out.push({ file, text, start: key.offset + 1, end: key.offset + key.length - 1 });
+        if (key && key.value === name)
+          out.push({ file, text, start: key.offset + 1, end: key.offset + key.length - 1 });
       }
     }
   }

@@ -96,7 +96,8 @@ export class TestIgnore {
     }
     for (const dir of folders) {
       const patterns = this.patternsOf(dir, cwd);
-      if (patterns && ignores(patterns, relative(dir, file).split(sep).join('/'))) return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
+      if (patterns && ignores(patterns, relative(dir, file).split(sep).join('/')))
+        return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
     }
     return undefined;
   }
@@ -110,7 +111,8 @@ export class TestIgnore {
       const parsed = parseIgnore(read.text);
       patterns = parsed.patterns;
       for (const p of parsed.problems) this.notes.push(`${relative(cwd, path)}: ${p}`);
-    } else if (!/no such file/i.test(read.problem)) this.notes.push(`${relative(cwd, path)}: ${read.problem}; it is not used`);
+    } else if (!/no such file/i.test(read.problem))
+      this.notes.push(`${relative(cwd, path)}: ${read.problem}; it is not used`);
     this.folders.set(dir, patterns);
     return patterns;
   }

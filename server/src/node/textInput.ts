@@ -63,7 +63,8 @@ function decodeText(bytes: Uint8Array): TextRead {
   if (binary) return { problem: binary };
   // TextDecoder drops the byte order mark of its own encoding.
   const text = new TextDecoder(encoding).decode(bytes);
-  if (encoding !== 'utf-8' && text.slice(0, BINARY_SNIFF).includes('\0')) return { problem: 'a binary file, not a request file' };
+  if (encoding !== 'utf-8' && text.slice(0, BINARY_SNIFF).includes('\0'))
+    return { problem: 'a binary file, not a request file' };
   return { text };
 }
 
@@ -81,16 +82,20 @@ function readError(e: unknown): string {
  * first 8 KB show a binary input, reading stops: the stream is destroyed, so a writer that
  * never ends (`yes |`, `< /dev/zero`) gets SIGPIPE instead of filling the memory.
  */
-export async function readTextStream(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): Promise<TextRead> {
+export async function readTextStream(
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+): Promise<TextRead> {
   const parts: Buffer[] = [];
   let size = 0;
   let sniffed = false;
   try {
     // Leaving a for-await early calls the iterator's return(), which destroys a Node stream.
     for await (const chunk of chunks) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      const bytes =
+        typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       size += bytes.length;
-      if (size > MAX_TEXT_BYTES) return { problem: `more than ${megabytes(MAX_TEXT_BYTES)}, ${TOO_LARGE}; reading stopped there` };
+      if (size > MAX_TEXT_BYTES)
+        return { problem: `more than ${megabytes(MAX_TEXT_BYTES)}, ${TOO_LARGE}; reading stopped there` };
       parts.push(bytes);
       if (!sniffed && size >= BINARY_SNIFF) {
         sniffed = true;

@@ -18,7 +18,10 @@ export interface TlsFiles {
 const MAX_PEM_BYTES = 4 * 1024 * 1024;
 
 /** The files of `$tls` read, or why they cannot be (the message names the option and the file, never its content). */
-export function readTlsFiles(settings: TlsSettings, environment: string | undefined): { tls: TlsFiles } | { error: string } {
+export function readTlsFiles(
+  settings: TlsSettings,
+  environment: string | undefined,
+): { tls: TlsFiles } | { error: string } {
   const where = `$tls of ${environment !== undefined ? `'${environment}'` : 'the environment'}`;
   if ((settings.cert === undefined) !== (settings.key === undefined)) {
     return { error: `${where}: a client certificate needs both "cert" and "key"` };
@@ -34,7 +37,9 @@ export function readTlsFiles(settings: TlsSettings, environment: string | undefi
       if (st.size > MAX_PEM_BYTES) return { error: `${where}: "${k}" is ${path}, larger than a PEM file can be` };
       tls[k] = readFileSync(path);
     } catch (e) {
-      return { error: `${where}: "${k}" cannot be read from ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+      return {
+        error: `${where}: "${k}" cannot be read from ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      };
     }
   }
   return { tls };

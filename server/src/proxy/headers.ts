@@ -37,9 +37,13 @@ function connectionOptions(values: readonly string[]): Set<string> {
  * buffer (undici counts it); with the proxy added to `Via`, so that a proxy pointed at itself
  * is found (RFC 9110 section 7.6.3).
  */
-export function requestHeadersForTarget(rawHeaders: readonly string[], options: { bufferedBody: boolean; via: string }): string[] {
+export function requestHeadersForTarget(
+  rawHeaders: readonly string[],
+  options: { bufferedBody: boolean; via: string },
+): string[] {
   const connection: string[] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'connection') connection.push(rawHeaders[i + 1]);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    if (rawHeaders[i].toLowerCase() === 'connection') connection.push(rawHeaders[i + 1]);
   const named = connectionOptions(connection);
   const out: string[] = [];
   const via: string[] = [];
@@ -71,12 +75,21 @@ export function cameThrough(headers: IncomingHttpHeaders, via: string): boolean 
  */
 export function responseHeadersForClient(headers: IncomingHttpHeaders, rewrite: (url: string) => string): string[] {
   const connection = headers.connection;
-  const named = connectionOptions(connection === undefined ? [] : Array.isArray(connection) ? connection : [connection]);
+  const named = connectionOptions(
+    connection === undefined ? [] : Array.isArray(connection) ? connection : [connection],
+  );
   const out: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || name === 'lpreq-violations') continue;
     for (const v of Array.isArray(value) ? value : [value]) {
-      out.push(name, name === 'location' ? rewrite(v) : name === 'link' ? v.replace(/<([^>]*)>/g, (_, url: string) => `<${rewrite(url)}>`) : v);
+      out.push(
+        name,
+        name === 'location'
+          ? rewrite(v)
+          : name === 'link'
+            ? v.replace(/<([^>]*)>/g, (_, url: string) => `<${rewrite(url)}>`)
+            : v,
+      );
     }
   }
   return out;

@@ -133,7 +133,10 @@ export class ProxyServer {
     this.server.closeIdleConnections();
     if (this.inFlight > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([new Promise<void>((resolve) => (this.idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      await Promise.race([
+        new Promise<void>((resolve) => (this.idle = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
       clearTimeout(timer);
     }
     this.destroyConnections();
@@ -146,7 +149,11 @@ export class ProxyServer {
     const abort = new AbortController();
     const rawTarget = req.url ?? '';
     // A request target in absolute form names the proxy, not the target: only its path is forwarded.
-    const path = rawTarget.startsWith('/') ? rawTarget : /^https?:\/\//i.test(rawTarget) ? absolutePath(rawTarget) : undefined;
+    const path = rawTarget.startsWith('/')
+      ? rawTarget
+      : /^https?:\/\//i.test(rawTarget)
+        ? absolutePath(rawTarget)
+        : undefined;
     const secrets = credentials(req, path);
     const scrub = (text: string) => (secrets.length === 0 ? text : scrubSecrets(text, secrets));
     const record: ExchangeRecord = {
@@ -175,13 +182,15 @@ export class ProxyServer {
     });
 
     if (path === undefined) return this.plain(req, res, 400, 'the request target must be a path (/api/v1/...)');
-    if (cameThrough(req.headers, this.via)) return this.plain(req, res, 508, 'the request came back to this proxy: its target is the proxy itself');
+    if (cameThrough(req.headers, this.via))
+      return this.plain(req, res, 508, 'the request came back to this proxy: its target is the proxy itself');
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(`http://proxy.invalid${path}`);
     const violations: ProxyViolation[] = [];
     const route = routeRequest(this.checker, method, url);
     const endpoint: Endpoint | undefined = route.kind === 'matched' ? route.match.endpoint : undefined;
-    if (route.kind === 'refused') violations.push({ code: route.problem.code, severity: 'error', message: route.problem.message, in: 'request' });
+    if (route.kind === 'refused')
+      violations.push({ code: route.problem.code, severity: 'error', message: route.problem.message, in: 'request' });
     else record.endpoint = route.match.endpoint.id;
 
     // The request body: read whole when it is one the checker reads and not too large; streamed on otherwise.
@@ -190,7 +199,11 @@ export class ProxyServer {
     const contentType = req.headers['content-type'] ?? '';
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     if (!hasBody) decoded = { kind: 'decoded', pairs: [] };
-    else if (route.kind === 'matched' && isCheckedBodyType(contentType) && !(Number(req.headers['content-length']) > this.maxChecked)) {
+    else if (
+      route.kind === 'matched' &&
+      isCheckedBodyType(contentType) &&
+      !(Number(req.headers['content-length']) > this.maxChecked)
+    ) {
       const read = await readUpTo(req, this.maxChecked);
       if (read.kind === 'aborted') return;
       if (read.kind === 'whole') {
@@ -200,7 +213,9 @@ export class ProxyServer {
         else violations.push(refusalViolation(d.problem, 'request'));
       } else {
         body = read.rest;
-        violations.push(notChecked('request', `the request body is larger than ${this.maxChecked} bytes: it was not checked`));
+        violations.push(
+          notChecked('request', `the request body is larger than ${this.maxChecked} bytes: it was not checked`),
+        );
       }
     } else {
       body = req;
@@ -221,20 +236,30 @@ export class ProxyServer {
       if ('kind' in checked) violations.push(refusalViolation(checked.problem, 'request'));
       else {
         for (const e of checked.errors) violations.push(problemViolation(e, 'error'));
-        for (const w of checked.warnings) violations.push(problemViolation(w, own(CODES, w.code)?.severity === 'info' ? 'note' : 'warning'));
+        for (const w of checked.warnings)
+          violations.push(problemViolation(w, own(CODES, w.code)?.severity === 'info' ? 'note' : 'warning'));
       }
     }
 
     const errors = violations.filter((v) => v.in === 'request' && v.severity === 'error');
     if (this.options.strict && errors.length > 0) {
       record.violations = scrubViolations(violations, scrub);
-      const problem = (v: ProxyViolation) => ({ message: v.message, code: v.code, ...(v.parameter === undefined ? {} : { parameter: v.parameter }) });
+      const problem = (v: ProxyViolation) => ({
+        message: v.message,
+        code: v.code,
+        ...(v.parameter === undefined ? {} : { parameter: v.parameter }),
+      });
       const warnings = record.violations.filter((v) => v.in === 'request' && v.severity !== 'error');
       const text = JSON.stringify({
         errors: record.violations.filter((v) => v.severity === 'error').map(problem),
         ...(warnings.length > 0 ? { warnings: warnings.slice(0, 20).map(problem) } : {}),
       });
-      const headers = ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))];
+      const headers = [
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'Content-Length',
+        String(Buffer.byteLength(text)),
+      ];
       this.writeHead(req, res, 400, headers, record.violations);
       res.end(text);
       return;
@@ -254,9 +279,21 @@ export class ProxyServer {
       record.violations = scrubViolations(violations, scrub);
       const code = (e as { code?: string }).code ?? '';
       if (TIMEOUTS.has(code))
-        return this.plain(req, res, 504, `the target ${this.options.target.origin} did not answer within ${this.timeoutMs} ms`, record.violations);
+        return this.plain(
+          req,
+          res,
+          504,
+          `the target ${this.options.target.origin} did not answer within ${this.timeoutMs} ms`,
+          record.violations,
+        );
       if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED')
-        return this.plain(req, res, 400, `the request cannot be forwarded: ${scrub((e as Error).message)}`, record.violations);
+        return this.plain(
+          req,
+          res,
+          400,
+          `the request cannot be forwarded: ${scrub((e as Error).message)}`,
+          record.violations,
+        );
       return this.plain(
         req,
         res,
@@ -282,7 +319,12 @@ export class ProxyServer {
     const typed = returns !== null && status >= 200 && status < 300;
     const json = /[/+]json\b/i.test(responseType);
     if (typed && !json) {
-      violations.push(notChecked('response', `the body is not JSON (${responseType || 'no content type'}), and ${returns} is documented: it was not checked`));
+      violations.push(
+        notChecked(
+          'response',
+          `the body is not JSON (${responseType || 'no content type'}), and ${returns} is documented: it was not checked`,
+        ),
+      );
     }
     const encoding = (headerText(upstream.headers, 'content-encoding') ?? 'identity').trim().toLowerCase();
     const declared = Number(headerText(upstream.headers, 'content-length'));
@@ -315,7 +357,12 @@ export class ProxyServer {
   }
 
   /** The typed check of a whole JSON body (decoded first when the target compressed it). */
-  private checkResponseBody(bytes: Buffer, encoding: string, returns: string, scrub: (text: string) => string): ProxyViolation[] {
+  private checkResponseBody(
+    bytes: Buffer,
+    encoding: string,
+    returns: string,
+    scrub: (text: string) => string,
+  ): ProxyViolation[] {
     let text: string;
     try {
       text = (DECODERS.get(encoding) ?? ((b: Buffer) => b))(bytes, this.maxChecked).toString('utf8');
@@ -334,10 +381,24 @@ export class ProxyServer {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      return [{ code: 'invalid-json', severity: 'error', message: `the body is declared JSON and is not: ${(e as Error).message}`, in: 'response', path: '$' }];
+      return [
+        {
+          code: 'invalid-json',
+          severity: 'error',
+          message: `the body is declared JSON and is not: ${(e as Error).message}`,
+          in: 'response',
+          path: '$',
+        },
+      ];
     }
     const typed = checkResponse(this.options.catalog, returns, value, scrub);
-    return typed.issues.map((i) => ({ code: i.code, severity: 'warning', message: i.message, in: 'response', path: i.path }));
+    return typed.issues.map((i) => ({
+      code: i.code,
+      severity: 'warning',
+      message: i.message,
+      in: 'response',
+      path: i.path,
+    }));
   }
 
   private stream(body: Readable, res: ServerResponse) {
@@ -347,7 +408,13 @@ export class ProxyServer {
     });
   }
 
-  private writeHead(req: IncomingMessage, res: ServerResponse, status: number, headers: string[], violations: ProxyViolation[]) {
+  private writeHead(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: string[],
+    violations: ProxyViolation[],
+  ) {
     const out = [...headers];
     const header = violationsHeader(violations);
     if (header) out.push('Lpreq-Violations', header);
@@ -357,13 +424,25 @@ export class ProxyServer {
   }
 
   /** A plain-text answer of the proxy's own (the target did not answer, or the request cannot be forwarded). */
-  private plain(req: IncomingMessage, res: ServerResponse, status: number, message: string, violations: ProxyViolation[] = []) {
+  private plain(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    message: string,
+    violations: ProxyViolation[] = [],
+  ) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const text = `lpreq proxy: ${message}\n`;
-    this.writeHead(req, res, status, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))], violations);
+    this.writeHead(
+      req,
+      res,
+      status,
+      ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))],
+      violations,
+    );
     res.end(text);
   }
 
@@ -372,7 +451,11 @@ export class ProxyServer {
       if (res.headersSent) res.destroy();
       else {
         const text = `lpreq proxy: the proxy failed on this request (${(e as Error)?.name ?? 'error'})\n`;
-        res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+        res.writeHead(502, {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+          Connection: 'close',
+        });
         res.end(text);
       }
     } catch {

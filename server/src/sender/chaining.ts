@@ -6,7 +6,14 @@
  * command line has no memory between runs: the last exchange comes from the history
  * (`exchangeFromHistory`).
  */
-import { findVariableReferences, type LpreqDocument, type RequestReference, parseRequestReference, hasOwn, own } from '../core/index';
+import {
+  findVariableReferences,
+  type LpreqDocument,
+  type RequestReference,
+  parseRequestReference,
+  hasOwn,
+  own,
+} from '../core/index';
 import { exactIntegers, stringifyExact } from './exactNumbers';
 import type { ExchangeResult } from './exchange';
 import type { HistoryEntry } from './history';
@@ -59,17 +66,24 @@ function parseJsonText(text: string | undefined): unknown {
 }
 
 /** The value a reference reads from a stored exchange, or why there is none. */
-export function referenceValue(ref: RequestReference, stored: StoredExchange | undefined): { value: string } | { error: string } {
+export function referenceValue(
+  ref: RequestReference,
+  stored: StoredExchange | undefined,
+): { value: string } | { error: string } {
   const label = `{{${ref.name}.${ref.part}.${ref.source}${ref.selector === '*' ? '' : `.${ref.selector}`}}}`;
   if (!stored) return { error: `${label}: the request '${ref.name}' has no ${ref.part} yet` };
   if (ref.source === 'headers') {
     const wanted = ref.selector.toLowerCase();
     if (ref.part === 'response') {
       const value = own(stored.response.headers, wanted);
-      return value === undefined ? { error: `${label}: the response of '${ref.name}' has no ${ref.selector} header` } : { value };
+      return value === undefined
+        ? { error: `${label}: the response of '${ref.name}' has no ${ref.selector} header` }
+        : { value };
     }
     const header = stored.request.headers.find(([n]) => n.toLowerCase() === wanted);
-    return header ? { value: header[1] } : { error: `${label}: the request '${ref.name}' has no ${ref.selector} header` };
+    return header
+      ? { value: header[1] }
+      : { error: `${label}: the request '${ref.name}' has no ${ref.selector} header` };
   }
   const body = ref.part === 'response' ? stored.response.body : parseJsonText(stored.request.body?.text);
   const text = ref.part === 'response' ? stored.response.bodyText : (stored.request.body?.text ?? '');
@@ -85,7 +99,8 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
   // An id beyond 2^53 goes on as the server wrote it, not as a JavaScript number rounds it.
   const exact = ref.part === 'response' ? stored.response.exactNumbers : exactIntegers(text);
   const segments = exact ? parseJsonPath(ref.selector) : undefined;
-  if (exact && segments && typeof selected.value !== 'string') return { value: stringifyExact(selected.value, exact, 0, segments) };
+  if (exact && segments && typeof selected.value !== 'string')
+    return { value: stringifyExact(selected.value, exact, 0, segments) };
   return { value: asText(selected.value) };
 }
 
@@ -94,7 +109,10 @@ export function referenceValue(ref: RequestReference, stored: StoredExchange | u
  * one: no response, a non-2xx answer (its body is an error, not the resource later requests
  * read), or a body the history did not keep whole.
  */
-export function exchangeFromHistory(entry: HistoryEntry, blockIndex: number): { stored: StoredExchange } | { unusable: string } {
+export function exchangeFromHistory(
+  entry: HistoryEntry,
+  blockIndex: number,
+): { stored: StoredExchange } | { unusable: string } {
   if (entry.status === null) return { unusable: 'got no response' };
   if (!entry.ok)
     return {
@@ -111,7 +129,9 @@ export function exchangeFromHistory(entry: HistoryEntry, blockIndex: number): { 
     method: entry.request.method,
     url: entry.request.url,
     headers: entry.request.headers,
-    ...(entry.request.body !== undefined ? { body: { contentType: entry.request.contentType ?? '', text: entry.request.body } } : {}),
+    ...(entry.request.body !== undefined
+      ? { body: { contentType: entry.request.contentType ?? '', text: entry.request.body } }
+      : {}),
     name: entry.name,
     title: entry.title,
     blockIndex,

@@ -62,7 +62,8 @@ function expression(text: string, syntax: Syntax, options: CodeOptions): string 
 /** The headers the program sends: as the request has them, without a written Authorization; the token's where the sender would send it. */
 function headersOf(prepared: PreparedRequest): { headers: [string, string][]; token: boolean } {
   const headers = prepared.headers.filter(([n]) => n.toLowerCase() !== 'authorization');
-  if (prepared.body && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', prepared.body.contentType]);
+  if (prepared.body && !headers.some(([n]) => n.toLowerCase() === 'content-type'))
+    headers.push(['Content-Type', prepared.body.contentType]);
   return { headers, token: tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers) };
 }
 
@@ -80,12 +81,16 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   const connect = tls ? agentOptions(tls) : [];
   const lines = [
     `// ${title(prepared)}`,
-    token ? '// The access token is read from the environment variable LPREQ_TOKEN when it runs.' : '// It sends no access token.',
+    token
+      ? '// The access token is read from the environment variable LPREQ_TOKEN when it runs.'
+      : '// It sends no access token.',
     connect.length > 0
       ? "// Node 18 or later, with undici for the environment's TLS settings: npm install undici; node request.mjs"
       : '// Node 18 or later: node request.mjs',
     'async function main() {',
-    ...(connect.length > 0 ? ['  const { readFileSync } = await import("node:fs");', '  const { Agent, fetch } = await import("undici");'] : []),
+    ...(connect.length > 0
+      ? ['  const { readFileSync } = await import("node:fs");', '  const { Agent, fetch } = await import("undici");']
+      : []),
     `  const response = await fetch(${e(prepared.url)}, {`,
     `    method: ${e(prepared.method)},`,
     '    headers: [',
@@ -95,16 +100,33 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   ];
   if (prepared.body) {
     const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(file !== undefined ? `    body: await (await import("node:fs/promises")).readFile(${e(file)}),` : `    body: ${e(prepared.body.text)},`);
+    lines.push(
+      file !== undefined
+        ? `    body: await (await import("node:fs/promises")).readFile(${e(file)}),`
+        : `    body: ${e(prepared.body.text)},`,
+    );
   }
   if (prepared.noRedirect) lines.push('    redirect: "manual",');
   if (prepared.timeoutMs !== undefined) lines.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
-  if (connect.length > 0) lines.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
-  lines.push('  });', '  console.log(response.status, response.statusText);', '  console.log(await response.text());', '}', '', 'main();', '');
+  if (connect.length > 0)
+    lines.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
+  lines.push(
+    '  });',
+    '  console.log(response.status, response.statusText);',
+    '  console.log(await response.text());',
+    '}',
+    '',
+    'main();',
+    '',
+  );
   // Without the variable the program would send "Bearer undefined": it says what to set instead.
   const main = lines.indexOf('async function main() {');
   if (lines.some((l) => l.includes(JAVASCRIPT.token))) {
-    lines.splice(main + 1, 0, '  if (!process.env.LPREQ_TOKEN) throw new Error("set the environment variable LPREQ_TOKEN to your access token first");');
+    lines.splice(
+      main + 1,
+      0,
+      '  if (!process.env.LPREQ_TOKEN) throw new Error("set the environment variable LPREQ_TOKEN to your access token first");',
+    );
   }
   return lines.join('\n');
 }
@@ -121,7 +143,9 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
   }
   const lines = [
     `# ${title(prepared)}`,
-    token ? '# The access token is read from the environment variable LPREQ_TOKEN when it runs.' : '# It sends no access token.',
+    token
+      ? '# The access token is read from the environment variable LPREQ_TOKEN when it runs.'
+      : '# It sends no access token.',
     '# pip install requests',
     'import os',
     '',
@@ -137,16 +161,26 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
   ];
   if (prepared.body) {
     const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`);
+    lines.push(
+      file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`,
+    );
   }
   if (prepared.noRedirect) lines.push('    allow_redirects=False,');
   const tls = tlsFor(prepared, options.tls);
   if (tls?.rejectUnauthorized === false) lines.push('    verify=False,');
   else if (tls?.ca !== undefined) lines.push(`    verify=${PYTHON.literal(tls.ca)},`);
   if (tls?.cert !== undefined)
-    lines.push(`    cert=${tls.key !== undefined ? `(${PYTHON.literal(tls.cert)}, ${PYTHON.literal(tls.key)})` : PYTHON.literal(tls.cert)},`);
+    lines.push(
+      `    cert=${tls.key !== undefined ? `(${PYTHON.literal(tls.cert)}, ${PYTHON.literal(tls.key)})` : PYTHON.literal(tls.cert)},`,
+    );
   // requests waits forever without a timeout: the request's own, else the sender's default.
-  lines.push(`    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`, ')', 'print(response.status_code, response.reason)', 'print(response.text)', '');
+  lines.push(
+    `    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`,
+    ')',
+    'print(response.status_code, response.reason)',
+    'print(response.text)',
+    '',
+  );
   // Without the variable os.environ raises a bare KeyError: the program says what to set instead.
   if (lines.some((l) => l.includes(PYTHON.token))) {
     lines.splice(

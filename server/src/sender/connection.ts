@@ -21,7 +21,8 @@ export function proxyFor(url: URL, options: Pick<ExchangeOptions, 'proxy' | 'env
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
   const host = url.hostname.toLowerCase();
-  if (noProxy.some((n) => n === '*' || host === n.replace(/^\./, '') || host.endsWith(n.startsWith('.') ? n : `.${n}`))) return undefined;
+  if (noProxy.some((n) => n === '*' || host === n.replace(/^\./, '') || host.endsWith(n.startsWith('.') ? n : `.${n}`)))
+    return undefined;
   const value = url.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
   return value && value.length > 0 ? value : undefined;
 }
@@ -42,10 +43,14 @@ export interface HopTiming {
 export function timedAgent(timeoutMs: number, timing: HopTiming, tls?: TlsFiles): Agent {
   const lookup = (hostname: string, opts: object, callback: (...args: unknown[]) => void) => {
     const t = performance.now();
-    dnsLookup(hostname, opts as { all?: boolean }, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      timing.dnsMs = performance.now() - t;
-      callback(err, address, family);
-    });
+    dnsLookup(
+      hostname,
+      opts as { all?: boolean },
+      (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+        timing.dnsMs = performance.now() - t;
+        callback(err, address, family);
+      },
+    );
   };
   // The environment's `$tls` (CA, client certificate, or no check), for the hops it applies to.
   const base = buildConnector({ ...tls, timeout: timeoutMs, lookup } as unknown as buildConnector.BuildOptions);
@@ -53,13 +58,16 @@ export function timedAgent(timeoutMs: number, timing: HopTiming, tls?: TlsFiles)
     const t = performance.now();
     let tcpAt: number | undefined;
     // undici's connector returns the socket it made, though its type says void.
-    const socket = (base as unknown as (o: typeof opts, cb: buildConnector.Callback) => Socket | undefined)(opts, (err, socket) => {
-      const now = performance.now();
-      timing.connectMs = (tcpAt ?? now) - t;
-      if (opts.protocol === 'https:' && tcpAt !== undefined) timing.tlsMs = now - tcpAt;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      (callback as any)(err, socket);
-    });
+    const socket = (base as unknown as (o: typeof opts, cb: buildConnector.Callback) => Socket | undefined)(
+      opts,
+      (err, socket) => {
+        const now = performance.now();
+        timing.connectMs = (tcpAt ?? now) - t;
+        if (opts.protocol === 'https:' && tcpAt !== undefined) timing.tlsMs = now - tcpAt;
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        (callback as any)(err, socket);
+      },
+    );
     socket?.once('connect', () => {
       tcpAt = performance.now();
     });
@@ -71,7 +79,12 @@ export function timedAgent(timeoutMs: number, timing: HopTiming, tls?: TlsFiles)
  * An agent through `proxy`. undici connects to a proxy again and again when it closes the
  * connection before answering: `onProxyClosed` is told at the first such close instead.
  */
-export function proxyAgent(proxy: string, connectTimeoutMs: number, onProxyClosed: () => void, tls?: TlsFiles): ProxyAgent {
+export function proxyAgent(
+  proxy: string,
+  connectTimeoutMs: number,
+  onProxyClosed: () => void,
+  tls?: TlsFiles,
+): ProxyAgent {
   return new ProxyAgent({
     uri: proxy,
     proxyTls: { timeout: connectTimeoutMs },
@@ -124,13 +137,17 @@ export function describeFailure(
   };
   const target = hostOf(url);
   if (timedOut)
-    return { kind: 'timeout', message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms` };
+    return {
+      kind: 'timeout',
+      message: `no complete answer from ${target}${proxy ? ` through the proxy ${hostOf(proxy)}` : ''} within ${timeoutMs} ms`,
+    };
   if (cancelled) return { kind: 'cancelled', message: 'the request was cancelled' };
   // Before any answer, a connection that fails is the proxy's: it is the only peer lpreq talks to.
   const host = proxy ? `the proxy ${hostOf(proxy)}` : target;
   const code = errorCode(e);
   const detail = (e as Error)?.message || String(e);
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
+  if (code === 'ECONNREFUSED')
+    return { kind: 'refused', message: `${host} refused the connection (is the server running?)` };
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return { kind: 'reset', message: `${host} closed the connection before the response was complete (${code})` };
   }
@@ -140,11 +157,13 @@ export function describeFailure(
       message: `the name ${(proxy ? hostOf(proxy) : target).replace(/:\d+$/, '')}${proxy ? ' (the proxy)' : ''} could not be resolved (${code})`,
     };
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return { kind: 'timeout', message: `could not connect to ${host} within ${connectTimeoutMs} ms` };
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return { kind: 'timeout', message: `${host} did not answer in time (${code})` };
   if (/CERT|TLS|SSL|EPROTO|ERR_OSSL/.test(code) || /certificate|TLS|SSL/i.test(detail)) {
     return { kind: 'tls', message: `TLS with ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
   }
-  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') return { kind: 'invalid-url', message: `cannot send to ${url}: ${detail}` };
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL')
+    return { kind: 'invalid-url', message: `cannot send to ${url}: ${detail}` };
   return { kind: 'network', message: `the request to ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
 }

@@ -63,7 +63,8 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   first.push(quoted(prepared.url, options));
   const lines: string[][] = [first];
   // The request's own `# @timeout` and `# @connection-timeout`, in curl's seconds.
-  if (prepared.connectTimeoutMs !== undefined) lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
+  if (prepared.connectTimeoutMs !== undefined)
+    lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
   if (prepared.timeoutMs !== undefined) lines.push(['--max-time', String(prepared.timeoutMs / 1000)]);
   lines.push(...tlsOptions(prepared, options));
   for (const [name, value] of prepared.headers) {

@@ -30,7 +30,8 @@ export function exactIntegers(text: string): ExactNumbers | undefined {
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (node.type === 'number') {
       const source = text.slice(node.offset, node.offset + node.length);
-      if (/^-?\d+$/.test(source) && !Number.isSafeInteger(node.value)) setOwn(out, formatJsonPath(getNodePath(node)), source);
+      if (/^-?\d+$/.test(source) && !Number.isSafeInteger(node.value))
+        setOwn(out, formatJsonPath(getNodePath(node)), source);
       continue;
     }
     for (const child of node.children ?? []) pending.push(child);
@@ -42,7 +43,12 @@ export function exactIntegers(text: string): ExactNumbers | undefined {
  * JSON text of `value` (as JSON.stringify, `indent` spaces), with the integers of `exact` as
  * they were written; `at` is the path of `value` in the body `exact` describes.
  */
-export function stringifyExact(value: unknown, exact: ExactNumbers | undefined, indent = 0, at: readonly (string | number)[] = []): string {
+export function stringifyExact(
+  value: unknown,
+  exact: ExactNumbers | undefined,
+  indent = 0,
+  at: readonly (string | number)[] = [],
+): string {
   if (!exact) return JSON.stringify(value, null, indent) ?? '';
   const pad = (depth: number) => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');
   const write = (v: unknown, path: (string | number)[], depth: number): string | undefined => {

@@ -131,8 +131,20 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 
 /** The response fields of an exchange that got no response (yet): a fresh object each time. */
-export function noResponse(): Pick<ExchangeResult, 'status' | 'statusText' | 'headers' | 'body' | 'bodyText' | 'bodyKind' | 'bytes' | 'durationMs'> {
-  return { status: null, statusText: '', headers: {}, body: null, bodyText: '', bodyKind: 'empty', bytes: 0, durationMs: 0 };
+export function noResponse(): Pick<
+  ExchangeResult,
+  'status' | 'statusText' | 'headers' | 'body' | 'bodyText' | 'bodyKind' | 'bytes' | 'durationMs'
+> {
+  return {
+    status: null,
+    statusText: '',
+    headers: {},
+    body: null,
+    bodyText: '',
+    bodyKind: 'empty',
+    bytes: 0,
+    durationMs: 0,
+  };
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -198,14 +210,16 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       let parsed: URL;
       try {
         parsed = new URL(url);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`the scheme ${parsed.protocol} is not http or https`);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+          throw new Error(`the scheme ${parsed.protocol} is not http or https`);
       } catch (e) {
         result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
         return result;
       }
       const firstOrigin = new URL(prepared.url).origin;
       // A Host header written for the first URL names that server: a hop to another origin goes without it.
-      const hopHeaders = parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
+      const hopHeaders =
+        parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
       // The origin this hop is connected to and authenticated as (undefined: another server, by its Host header).
       const origin = hopOrigin(parsed, hopHeaders);
       const where = origin ?? `the server its Host header names (not ${parsed.host})`;
@@ -218,9 +232,16 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const ownSecrets = [options.token, ...(options.secrets ?? [])];
       // Another environment's token goes nowhere, whatever else says it may (unless it is the token itself).
       const foreign = (options.foreignSecrets ?? []).filter((s) => s !== options.token);
-      const notHere = [...(tokenHere ? [] : [options.token]), ...(secretsHere ? [] : (options.secrets ?? [])), ...foreign];
+      const notHere = [
+        ...(tokenHere ? [] : [options.token]),
+        ...(secretsHere ? [] : (options.secrets ?? [])),
+        ...foreign,
+      ];
       // The one check: every part that leaves, before a byte is sent.
-      const check = checkOutgoing({ method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined }, notHere);
+      const check = checkOutgoing(
+        { method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined },
+        notHere,
+      );
       if (check.refuse) {
         const bound = prepared.tokenOrigin
           ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})`
@@ -233,7 +254,9 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       }
       const sendToken = options.token !== undefined && options.token.length > 0 && tokenHere;
       if (sendToken && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
-        result.warnings.push(`the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`);
+        result.warnings.push(
+          `the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`,
+        );
       }
       if (options.token && !sendToken && hop === 0) {
         result.warnings.push(
@@ -264,7 +287,9 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       // An Authorization header written in the request wins over the token: the user chose it
       // for this request (another scheme, another user's token, a test of a bad one).
       const written = headers.authorization;
-      const writtenIsToken = written !== undefined && (carriesSecret(written, [options.token]) || written.trim() === `Bearer ${options.token}`);
+      const writtenIsToken =
+        written !== undefined &&
+        (carriesSecret(written, [options.token]) || written.trim() === `Bearer ${options.token}`);
       if (written !== undefined && sendToken && hop === 0 && !writtenIsToken) {
         result.warnings.push("the request's own Authorization header is sent, and the token is not added");
       }
@@ -278,9 +303,14 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
       proxyUsed = proxy;
-      const tls = options.tls && parsed.protocol === 'https:' && origin !== undefined && origin === prepared.tokenOrigin ? options.tls : undefined;
+      const tls =
+        options.tls && parsed.protocol === 'https:' && origin !== undefined && origin === prepared.tokenOrigin
+          ? options.tls
+          : undefined;
       if (tls?.rejectUnauthorized === false && hop === 0) {
-        result.warnings.push(`the certificate of ${parsed.host} is not checked ($tls "rejectUnauthorized": false): anyone on the way could read the token`);
+        result.warnings.push(
+          `the certificate of ${parsed.host} is not checked ($tls "rejectUnauthorized": false): anyone on the way could read the token`,
+        );
       }
       dispatcher = proxy
         ? proxyAgent(
@@ -315,7 +345,10 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         try {
           next = new URL(location, url).toString();
         } catch {
-          result.error = { kind: 'invalid-url', message: `the redirect from ${url} points at an invalid address: ${location}` };
+          result.error = {
+            kind: 'invalid-url',
+            message: `the redirect from ${url} points at an invalid address: ${location}`,
+          };
           return result;
         }
         result.redirects.push({ status: response.statusCode, from: url, to: next, tokenSent: sendToken });
@@ -323,11 +356,18 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
           result.status = response.statusCode;
           result.statusText = STATUS_CODES[response.statusCode] ?? '';
           result.headers = responseHeaders;
-          result.error = { kind: 'too-many-redirects', message: `more than ${maxRedirects} redirects; the last one pointed at ${next}` };
+          result.error = {
+            kind: 'too-many-redirects',
+            message: `more than ${maxRedirects} redirects; the last one pointed at ${next}`,
+          };
           return result;
         }
         // 303, and 301/302 after a POST, continue as GET without the body (as browsers do).
-        if (response.statusCode === 303 ? method !== 'HEAD' : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST') {
+        if (
+          response.statusCode === 303
+            ? method !== 'HEAD'
+            : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST'
+        ) {
           method = 'GET';
           body = undefined;
         }
@@ -348,8 +388,19 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   } catch (e) {
     result.error =
       proxyClosed && proxyUsed && !timedOut && !cancelled
-        ? { kind: 'reset', message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})` }
-        : describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs, result.timing.firstByteMs !== undefined ? undefined : proxyUsed);
+        ? {
+            kind: 'reset',
+            message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})`,
+          }
+        : describeFailure(
+            e,
+            url,
+            timedOut,
+            cancelled,
+            timeoutMs,
+            connectTimeoutMs,
+            result.timing.firstByteMs !== undefined ? undefined : proxyUsed,
+          );
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

@@ -216,9 +216,19 @@ export class HistoryStore {
    * environment to the same base_url origin (an id the mock gave means nothing to production).
    * Undefined when the history holds none.
    */
-  async lastOf(request: { name: string; file: string; environment?: string; baseOrigin?: string }): Promise<HistoryEntry | undefined> {
+  async lastOf(request: {
+    name: string;
+    file: string;
+    environment?: string;
+    baseOrigin?: string;
+  }): Promise<HistoryEntry | undefined> {
     for (const s of await this.list()) {
-      if (s.name === request.name && s.file === request.file && s.environment === request.environment && s.baseOrigin === request.baseOrigin) {
+      if (
+        s.name === request.name &&
+        s.file === request.file &&
+        s.environment === request.environment &&
+        s.baseOrigin === request.baseOrigin
+      ) {
         return this.get(s.id);
       }
     }
@@ -262,7 +272,8 @@ export class HistoryStore {
         for (const name of names) {
           if (name.endsWith('.json') && ID.test(name.slice(0, -5))) await rm(join(this.dir, name), { force: true });
           // Leftovers of interrupted writes; a recent one may be another process's write in progress.
-          else if (name.includes('.tmp-') && (await ageOf(join(this.dir, name))) > LOCK_STALE_MS) await rm(join(this.dir, name), { force: true });
+          else if (name.includes('.tmp-') && (await ageOf(join(this.dir, name))) > LOCK_STALE_MS)
+            await rm(join(this.dir, name), { force: true });
         }
       });
     });
@@ -300,7 +311,8 @@ export class HistoryStore {
     const written = join(this.dir, `${LOCK}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
     const deadline = Date.now() + LOCK_WAIT_MS;
-    const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
+    const pause = (attempt: number) =>
+      new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
     try {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -319,7 +331,8 @@ export class HistoryStore {
           await this.breakStaleLock(path);
           continue;
         }
-        if (Date.now() > deadline) throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
+        if (Date.now() > deadline)
+          throw new Error(`another process has held ${path} for more than ${LOCK_WAIT_MS / 1000} s`);
         await pause(attempt);
       }
     } finally {
@@ -349,7 +362,8 @@ export class HistoryStore {
     }
     try {
       const held = await staleLock(path);
-      if (held !== undefined && (await readFile(path, 'utf8').catch(() => undefined)) === held) await rm(path, { force: true });
+      if (held !== undefined && (await readFile(path, 'utf8').catch(() => undefined)) === held)
+        await rm(path, { force: true });
     } finally {
       await rm(breaker, { force: true });
     }
@@ -416,7 +430,10 @@ function isMissing(e: unknown): boolean {
 /** An error that names what of the history could not be read (node's does not always), with its code. */
 function unreadable(path: string, e: unknown): Error {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const error: NodeJS.ErrnoException = new Error(`could not read the history at ${path}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  const error: NodeJS.ErrnoException = new Error(
+    `could not read the history at ${path}: ${e instanceof Error ? e.message : String(e)}`,
+    { cause: e },
+  );
   if (code !== undefined) error.code = code;
   return error;
 }

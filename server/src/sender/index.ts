@@ -43,8 +43,23 @@
  *   Send Request calls too.
  * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
  */
-export { prepareRequest, blockAtLine, blockNamed, requestBlocks, endpointFacts, environmentOptions, USER_AGENT } from './prepare';
-export type { PreparedRequest, PrepareResult, PrepareOptions, RequestSecrets, BodyFileRead, SendEnvironments } from './prepare';
+export {
+  prepareRequest,
+  blockAtLine,
+  blockNamed,
+  requestBlocks,
+  endpointFacts,
+  environmentOptions,
+  USER_AGENT,
+} from './prepare';
+export type {
+  PreparedRequest,
+  PrepareResult,
+  PrepareOptions,
+  RequestSecrets,
+  BodyFileRead,
+  SendEnvironments,
+} from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
 export { proxyFor } from './connection';

@@ -14,7 +14,9 @@ export function isLoopback(hostname: string): boolean {
 
 /** A body's text as sent: a body file's own bytes when it has them. */
 export function bodyText(body: NonNullable<PreparedRequest['body']>): string {
-  return body.bytes ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8') : body.text;
+  return body.bytes
+    ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength).toString('utf8')
+    : body.text;
 }
 
 /** A header that names the server a request is for: undici takes the TLS server name and the certificate check from it. */
@@ -44,7 +46,11 @@ export function hopOrigin(url: URL, headers: readonly (readonly [string, string]
 }
 
 /** Whether a request to `url` (with `headers`) may carry the token: the origin it is connected to and authenticated as is the token's origin. */
-export function tokenAllowed(url: string, tokenOrigin: string | undefined, headers: readonly (readonly [string, string])[] = []): boolean {
+export function tokenAllowed(
+  url: string,
+  tokenOrigin: string | undefined,
+  headers: readonly (readonly [string, string])[] = [],
+): boolean {
   if (!tokenOrigin) return false;
   try {
     return hopOrigin(new URL(url), headers) === tokenOrigin;

@@ -47,13 +47,18 @@ export function parseLinkHeader(value: string | undefined): Record<string, strin
   while ((m = re.exec(value)) !== null) {
     const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2]);
     if (!rel) continue;
-    for (const name of rel[1].trim().split(/\s+/)) if (!hasOwn(out, name.toLowerCase())) setOwn(out, name.toLowerCase(), m[1]);
+    for (const name of rel[1].trim().split(/\s+/))
+      if (!hasOwn(out, name.toLowerCase())) setOwn(out, name.toLowerCase(), m[1]);
   }
   return out;
 }
 
 /** What the next request is, after a response; undefined on the last page. */
-export function nextPage(prepared: PreparedRequest, current: PreparedRequest, response: ExchangeResult): PreparedRequest | undefined {
+export function nextPage(
+  prepared: PreparedRequest,
+  current: PreparedRequest,
+  response: ExchangeResult,
+): PreparedRequest | undefined {
   if (prepared.paging === 'start-key') {
     const endKey = response.headers.endkey;
     if (!endKey || endKey.length === 0) return undefined;
@@ -83,7 +88,10 @@ function pageCount(n: number): string {
 function countItems(body: unknown): number {
   if (Array.isArray(body)) return body.length;
   if (body && typeof body === 'object') {
-    return Object.values(body as Record<string, unknown>).reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 0), 0);
+    return Object.values(body as Record<string, unknown>).reduce<number>(
+      (n, v) => n + (Array.isArray(v) ? v.length : 0),
+      0,
+    );
   }
   return 0;
 }
@@ -95,7 +103,14 @@ function countItems(body: unknown): number {
  */
 export function mergePages(merged: unknown, page: unknown): unknown {
   if (Array.isArray(merged) && Array.isArray(page)) return [...merged, ...page];
-  if (merged && page && typeof merged === 'object' && typeof page === 'object' && !Array.isArray(merged) && !Array.isArray(page)) {
+  if (
+    merged &&
+    page &&
+    typeof merged === 'object' &&
+    typeof page === 'object' &&
+    !Array.isArray(merged) &&
+    !Array.isArray(page)
+  ) {
     const out: Record<string, unknown> = { ...(merged as Record<string, unknown>) };
     for (const [k, v] of Object.entries(page as Record<string, unknown>)) {
       const before = own(out, k);
@@ -124,7 +139,8 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
   let response: ExchangeResult = first;
   const start = performance.now() - first.timing.totalMs;
   // Pages already read, by what asks for them: a next link back to one of them would loop.
-  const pageKey = (r: PreparedRequest) => `${r.method} ${r.url} ${r.headers.find(([n]) => n.toLowerCase() === 'startkey')?.[1] ?? ''}`;
+  const pageKey = (r: PreparedRequest) =>
+    `${r.method} ${r.url} ${r.headers.find(([n]) => n.toLowerCase() === 'startkey')?.[1] ?? ''}`;
   const read = new Map([[pageKey(prepared), 1]]);
   for (;;) {
     const next = nextPage(prepared, current, response);
@@ -132,7 +148,9 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     const again = read.get(pageKey(next));
     if (again !== undefined) {
       result.incomplete = 'repeated';
-      result.warnings.push(`the next page after page ${result.pages} is page ${again} again (${next.url}); stopped rather than loop`);
+      result.warnings.push(
+        `the next page after page ${result.pages} is page ${again} again (${next.url}); stopped rather than loop`,
+      );
       break;
     }
     // A single send asks for one page: that more follow is what the Link header says, not a limit reached.
@@ -147,7 +165,9 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     const nextOrigin = originOfUrl(next.url);
     if (nextOrigin === undefined || nextOrigin !== originOfUrl(prepared.url)) {
       result.incomplete = 'failed';
-      result.warnings.push(`the next page is on another origin (${nextOrigin ?? next.url}); it is not fetched with this request's headers`);
+      result.warnings.push(
+        `the next page is on another origin (${nextOrigin ?? next.url}); it is not fetched with this request's headers`,
+      );
       break;
     }
     if (options.signal?.aborted) {
@@ -158,7 +178,9 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     const page = await sendPrepared(next, options);
     if (!page.ok || page.bodyKind !== 'json') {
       result.incomplete = page.error?.kind === 'cancelled' ? 'cancelled' : 'failed';
-      result.warnings.push(`page ${result.pages + 1} (${page.url}) failed: ${page.error?.message ?? `status ${page.status}, body not JSON`}`);
+      result.warnings.push(
+        `page ${result.pages + 1} (${page.url}) failed: ${page.error?.message ?? `status ${page.status}, body not JSON`}`,
+      );
       break;
     }
     // Where this page's items land in the merged arrays: after those of the pages before it.
@@ -195,7 +217,9 @@ export async function sendAllPages(prepared: PreparedRequest, options: PagingOpt
     if (exact) result.exactNumbers = exact;
     result.bytes = Buffer.byteLength(result.bodyText);
     // The other headers are page 1's; these described page 1 alone, not the merged body.
-    result.headers = Object.fromEntries(Object.entries(result.headers).filter(([name]) => !PAGE_ONLY_HEADERS.has(name)));
+    result.headers = Object.fromEntries(
+      Object.entries(result.headers).filter(([name]) => !PAGE_ONLY_HEADERS.has(name)),
+    );
   }
   result.timing = { ...result.timing, totalMs: performance.now() - start };
   result.durationMs = Math.round(result.timing.totalMs);

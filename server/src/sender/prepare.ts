@@ -75,7 +75,9 @@ export interface RequestSecrets {
   foreignSecrets: string[];
 }
 
-export type PrepareResult = ({ ok: true; request: PreparedRequest } & RequestSecrets) | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
+export type PrepareResult =
+  | ({ ok: true; request: PreparedRequest } & RequestSecrets)
+  | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
 
 /** Environments as the node helpers read them: with each one's `$tls` and `$defaultHeaders`. */
 export type SendEnvironments = Environments & { options?: Record<string, EnvironmentOptions> };
@@ -136,7 +138,9 @@ const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
 export const USER_AGENT = `lpreq/${VERSION}`;
 
 /** The endpoint's documented response type, paging and way of paging. */
-export function endpointFacts(endpoint: Endpoint | undefined): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
+export function endpointFacts(
+  endpoint: Endpoint | undefined,
+): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
   return {
     endpointId: endpoint?.id,
     returns: endpoint?.returns ?? null,
@@ -160,7 +164,12 @@ function originOf(url: string | undefined): string | undefined {
  * Never throws: an unresolved variable, a missing base_url or an unusable target is an error
  * in the result.
  */
-export function prepareRequest(checker: Checker, document: LpreqDocument, blockIndex: number, options: PrepareOptions = {}): PrepareResult {
+export function prepareRequest(
+  checker: Checker,
+  document: LpreqDocument,
+  blockIndex: number,
+  options: PrepareOptions = {},
+): PrepareResult {
   const read: string[] = [];
   const result = buildRequest(checker, document, blockIndex, options, read);
   return { ...result, ...requestSecrets(options, read) };
@@ -198,7 +207,8 @@ function buildRequest(
   if (!request || request.target.text.length === 0) {
     return { ok: false, error: 'this block has no request line (METHOD TARGET)', errors: [] };
   }
-  if (!request.methodKnown) return { ok: false, error: `'${request.method.text}' is not an HTTP method lpreq sends`, errors: [] };
+  if (!request.methodKnown)
+    return { ok: false, error: `'${request.method.text}' is not an HTTP method lpreq sends`, errors: [] };
   const scope = documentScope(document, options.environments);
   const asked = promptVariables(block).find((p) => !options.prompts?.has(p.name));
   if (asked) {
@@ -209,7 +219,9 @@ function buildRequest(
     };
   }
   const values =
-    options.prompts?.size || options.overrides?.size ? new Map([...scope.values, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : scope.values;
+    options.prompts?.size || options.overrides?.size
+      ? new Map([...scope.values, ...(options.overrides ?? []), ...(options.prompts ?? [])])
+      : scope.values;
   const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
   const ctx = { values, system: options.system, reference: options.reference, scriptNames };
   const errors: string[] = [];
@@ -232,7 +244,10 @@ function buildRequest(
   const baseUrl = baseUrlText === undefined ? undefined : resolve(baseUrlText);
   if (url.startsWith('/')) {
     if (!baseUrl) {
-      return fail('the target is a path, and no base_url is defined: add @base_url = https://... or choose an environment that has one', errors);
+      return fail(
+        'the target is a path, and no base_url is defined: add @base_url = https://... or choose an environment that has one',
+        errors,
+      );
     }
     url = baseUrl.replace(/\/+$/, '') + url;
   }
@@ -257,13 +272,18 @@ function buildRequest(
 
   const headers: [string, string][] = block.headers.map((h) => [resolve(h.name.text), resolve(h.value.text)]);
   const badName = headers.find(([n]) => !HEADER_NAME.test(n));
-  if (badName && errors.length === 0) return fail(`cannot send: the header name '${badName[0]}' is not a valid HTTP header name`, errors);
+  if (badName && errors.length === 0)
+    return fail(`cannot send: the header name '${badName[0]}' is not a valid HTTP header name`, errors);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
   // Default headers after the request's own, before lpreq's Accept and User-Agent: the
   // request wins, then the environment's `$defaultHeaders`, then the editor's setting.
-  for (const [name, value] of [...(environmentOptions(options.environments)?.defaultHeaders ?? []), ...(options.defaultHeaders ?? [])]) {
+  for (const [name, value] of [
+    ...(environmentOptions(options.environments)?.defaultHeaders ?? []),
+    ...(options.defaultHeaders ?? []),
+  ]) {
     if (!HEADER_NAME.test(name)) {
-      if (errors.length === 0) return fail(`cannot send: the default header name '${name}' is not a valid HTTP header name`, errors);
+      if (errors.length === 0)
+        return fail(`cannot send: the default header name '${name}' is not a valid HTTP header name`, errors);
       continue;
     }
     if (!has(name.toLowerCase())) headers.push([name, resolve(value)]);
@@ -283,7 +303,10 @@ function buildRequest(
     if (file.processVariables) {
       // Variables are replaced in text; a binary file has none, and a string would corrupt its bytes.
       if (read.binary)
-        return fail(`cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`, errors);
+        return fail(
+          `cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`,
+          errors,
+        );
       body = { contentType, text: resolve(read.text) };
     } else if (read.bytes) {
       // As it is: the file's own bytes, whatever they hold.
@@ -305,9 +328,10 @@ function buildRequest(
     if (written === undefined) continue;
     const ms = parseDuration(written);
     if (ms === undefined)
-      return fail(`cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`, [
-        `# @${key} '${written}' is not a duration`,
-      ]);
+      return fail(
+        `cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`,
+        [`# @${key} '${written}' is not a duration`],
+      );
     durations[key === 'timeout' ? 'timeoutMs' : 'connectTimeoutMs'] = ms;
   }
 

@@ -25,7 +25,8 @@ function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
  * `{"errors":{"name":[...]}}`, `{"message":...}`), in the order the body gives them.
  */
 export function apiErrorMessages(body: unknown): string[] {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length > 0 && body.length < 300 ? [body] : [];
+  if (!body || typeof body !== 'object')
+    return typeof body === 'string' && body.length > 0 && body.length < 300 ? [body] : [];
   const b = body as Record<string, unknown>;
   if (Array.isArray(b.errors)) {
     const msgs = b.errors
@@ -37,7 +38,8 @@ export function apiErrorMessages(body: unknown): string[] {
     const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
     if (parts.length > 0) return parts;
   }
-  for (const key of ['message', 'error', 'error_description'] as const) if (typeof b[key] === 'string') return [b[key] as string];
+  for (const key of ['message', 'error', 'error_description'] as const)
+    if (typeof b[key] === 'string') return [b[key] as string];
   return [];
 }
 
@@ -92,7 +94,9 @@ export async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeRe
       const head = Buffer.concat(chunks);
       result.bodyKind = looksTextual(result.contentType, head) ? 'text' : 'binary';
       result.bodyText =
-        result.bodyKind === 'text' ? withoutSecretStart(head.toString('utf8'), secrets) : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
+        result.bodyKind === 'text'
+          ? withoutSecretStart(head.toString('utf8'), secrets)
+          : `(${total} bytes of ${result.contentType ?? 'binary data'})`;
       result.body = result.bodyKind === 'text' ? result.bodyText : null;
     }
   }
@@ -138,7 +142,9 @@ async function spillFolder(wanted: string, result: ExchangeResult): Promise<stri
     return wanted;
   }
   const fresh = await mkdtemp(join(tmpdir(), 'lpreq-bodies-'));
-  result.warnings.push(`the folder ${wanted} is not used for large bodies, since ${why}: the body is written to ${fresh} instead`);
+  result.warnings.push(
+    `the folder ${wanted} is not used for large bodies, since ${why}: the body is written to ${fresh} instead`,
+  );
   return fresh;
 }
 
@@ -157,17 +163,27 @@ export function interpretBody(result: ExchangeResult, method: string) {
         const exact = exactIntegers(jsonText);
         if (exact) result.exactNumbers = exact;
       } catch (e) {
-        if (isJsonType) result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
+        if (isJsonType)
+          result.warnings.push(`the body is declared as JSON but is not valid JSON (${(e as Error).message})`);
       }
     }
   }
   if (result.truncated) {
-    result.warnings.push(`the body (${result.truncated.bytes} bytes) is larger than ${result.truncated.limit} bytes: it is in ${result.truncated.file}`);
+    result.warnings.push(
+      `the body (${result.truncated.bytes} bytes) is larger than ${result.truncated.limit} bytes: it is in ${result.truncated.file}`,
+    );
   }
   if (status >= 400) {
     const detail = apiErrorMessage(result.body);
     result.error = { kind: 'http', message: `${status} ${result.statusText}${detail ? `: ${detail}` : ''}` };
-  } else if (status >= 200 && status < 300 && result.bodyKind === 'empty' && status !== 204 && status !== 205 && method !== 'HEAD') {
+  } else if (
+    status >= 200 &&
+    status < 300 &&
+    result.bodyKind === 'empty' &&
+    status !== 204 &&
+    status !== 205 &&
+    method !== 'HEAD'
+  ) {
     // Not a failure: an empty body is worth saying when a resource was expected.
     result.warnings.push('the response has an empty body');
   }
@@ -183,7 +199,10 @@ async function pruneSpills(dir: string): Promise<void> {
     const files = await Promise.all(
       (await readdir(dir))
         .filter((n) => n.startsWith('body-'))
-        .map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
+        .map(async (n) => ({
+          path: join(dir, n),
+          mtime: (await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0,
+        })),
     );
     files.sort((a, b) => b.mtime - a.mtime);
     const now = Date.now();

@@ -139,7 +139,11 @@ function sought(secret: string, bytes: boolean): Sought {
     const chars = [...secret].map((c) => spelled(c, DEPTH, bytes));
     const literal = (text: string) => [...text].map((c) => `\\u${hex(c.charCodeAt(0), 4)}`).join('');
     const codes = [...chars[0].first].map((n) => `\\u${hex(n, 4)}`).join('');
-    found = { chars, starts: new RegExp([...beginnings(chars, LOOKAHEAD)].map(literal).join('|'), 'gi'), firsts: new RegExp(`[${codes}]`, 'gi') };
+    found = {
+      chars,
+      starts: new RegExp([...beginnings(chars, LOOKAHEAD)].map(literal).join('|'), 'gi'),
+      firsts: new RegExp(`[${codes}]`, 'gi'),
+    };
     // Kept while the process runs (an editor sends many times with the same secrets), and bounded.
     if (soughtCache.size >= 64) soughtCache.delete(soughtCache.keys().next().value as string);
     soughtCache.set(key, found);
@@ -233,7 +237,9 @@ export function longestSpelling(secret: string): number {
 
 /** The secrets worth looking for: strings of MIN_SECRET_LENGTH characters or more, each once. */
 function wanted(secrets: readonly (string | undefined)[] | undefined): string[] {
-  return [...new Set((secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+  return [
+    ...new Set((secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)),
+  ];
 }
 
 /** Whether `text` carries one of `secrets`, written in any of the ways this file knows. */

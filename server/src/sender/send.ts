@@ -19,7 +19,15 @@ import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseS
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
-import { blockNamed, environmentOptions, environmentOrigin, prepareRequest, type PreparedRequest, type PrepareOptions, type SendEnvironments } from './prepare';
+import {
+  blockNamed,
+  environmentOptions,
+  environmentOrigin,
+  prepareRequest,
+  type PreparedRequest,
+  type PrepareOptions,
+  type SendEnvironments,
+} from './prepare';
 import { readTlsFiles, type TlsFiles } from '../node/index';
 import { scrubSecrets } from './secrets';
 import { checkResponse, type ResponseIssue } from './typed';
@@ -124,7 +132,14 @@ export interface SendResult {
    * Requests this one refers to: sent first, or, with `historyTime`, read from the history (the
    * exchange that ended then). `historyUnusable` says why the history's last one was not used.
    */
-  dependencies: { name: string; status: number | null; ok: boolean; historyTime?: string; historyUnusable?: string; notSent?: true }[];
+  dependencies: {
+    name: string;
+    status: number | null;
+    ok: boolean;
+    historyTime?: string;
+    historyUnusable?: string;
+    notSent?: true;
+  }[];
   /**
    * Every secret of the flow but the token: answers to secret-looking prompt variables (a
    * password), the environments' secret variables (every environment's token), secret process
@@ -142,7 +157,11 @@ export function wasSent(result: SendResult): boolean {
 }
 
 /** Sends block `blockIndex` of `document`, with the requests it refers to first. Never throws. */
-export async function sendBlock(document: LpreqDocument, blockIndex: number, options: SendBlockOptions): Promise<SendResult> {
+export async function sendBlock(
+  document: LpreqDocument,
+  blockIndex: number,
+  options: SendBlockOptions,
+): Promise<SendResult> {
   const responses = options.responses ?? new Map();
   let tls = options.tls;
   if (tls === undefined) {
@@ -158,7 +177,16 @@ export async function sendBlock(document: LpreqDocument, blockIndex: number, opt
 }
 
 function notSent(error: NonNullable<SendResult['error']>): SendResult {
-  return { ok: false, resource: null, issues: [], error, warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
+  return {
+    ok: false,
+    resource: null,
+    issues: [],
+    error,
+    warnings: [],
+    diagnostics: [],
+    dependencies: [],
+    secretValues: [],
+  };
 }
 
 /**
@@ -179,7 +207,15 @@ async function sendWithDependencies(
 ): Promise<SendResult> {
   const scope = documentScope(document, options.environments);
   const block = document.blocks[blockIndex]?.block;
-  const result: SendResult = { ok: false, resource: null, issues: [], warnings: [], diagnostics: [], dependencies: [], secretValues: [] };
+  const result: SendResult = {
+    ok: false,
+    resource: null,
+    issues: [],
+    warnings: [],
+    diagnostics: [],
+    dependencies: [],
+    secretValues: [],
+  };
   if (block) {
     // Checked as the editor checks it where it stands: with the request names above it.
     const before = new RequestsBefore(scope);
@@ -189,7 +225,9 @@ async function sendWithDependencies(
 
   // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
   // The request as questions name it: its name, or METHOD target.
-  const label = (block && requestName(block)) ?? `${block?.request?.method.text ?? ''} ${block?.request ? requestTarget(block.request) : ''}`.trim();
+  const label =
+    (block && requestName(block)) ??
+    `${block?.request?.method.text ?? ''} ${block?.request ? requestTarget(block.request) : ''}`.trim();
   const note = block ? metadataValue(block, 'note') : undefined;
   if (note !== undefined && options.confirmNote) {
     if (!(await options.confirmNote({ request: label, note }))) {
@@ -215,10 +253,18 @@ async function sendWithDependencies(
   for (const p of block ? promptVariables(block) : []) {
     let value = options.prompts?.get(p.name);
     if (value === undefined && options.ask) {
-      value = await options.ask({ name: p.name, description: p.description, request: label, secret: isSecretPrompt(p.name) });
+      value = await options.ask({
+        name: p.name,
+        description: p.description,
+        request: label,
+        secret: isSecretPrompt(p.name),
+      });
     }
     if (value === undefined) {
-      result.error = { kind: 'prepare', message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})` };
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})`,
+      };
       return result;
     }
     prompts.set(p.name, value);
@@ -228,11 +274,17 @@ async function sendWithDependencies(
     if (options.responses.has(name)) continue;
     const index = blockNamed(document, name);
     if (index === -1) {
-      result.error = { kind: 'dependency', message: `there is no request named '${name}' in this file (# @name ${name})` };
+      result.error = {
+        kind: 'dependency',
+        message: `there is no request named '${name}' in this file (# @name ${name})`,
+      };
       return result;
     }
     if (stack.includes(name) || index === blockIndex) {
-      result.error = { kind: 'dependency', message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}` };
+      result.error = {
+        kind: 'dependency',
+        message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}`,
+      };
       return result;
     }
     let historyUnusable: string | undefined;
@@ -240,7 +292,12 @@ async function sendWithDependencies(
       const environment = options.environments?.selected;
       let entry: Awaited<ReturnType<HistoryStore['lastOf']>>;
       try {
-        entry = await options.history.lastOf({ name, file: options.file, environment, baseOrigin: environmentOrigin(options.environments) });
+        entry = await options.history.lastOf({
+          name,
+          file: options.file,
+          environment,
+          baseOrigin: environmentOrigin(options.environments),
+        });
       } catch (e) {
         // A history that is there but cannot be read is not "never sent": sending the request
         // again could create a second module. The user is told, and nothing is sent.
@@ -276,7 +333,10 @@ async function sendWithDependencies(
     });
     result.secretValues.push(...dep.secretValues);
     if (!dep.response || dep.response.status === null) {
-      result.error = { kind: 'dependency', message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}` };
+      result.error = {
+        kind: 'dependency',
+        message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}`,
+      };
       return result;
     }
     if (!dep.ok) result.warnings.push(`the request '${name}' that this one refers to answered ${dep.response.status}`);
@@ -291,7 +351,8 @@ async function sendWithDependencies(
     readFile: options.readFile,
     defaultHeaders: options.defaultHeaders,
   });
-  for (const s of [...prepared.secrets, ...prepared.foreignSecrets]) if (!result.secretValues.includes(s)) result.secretValues.push(s);
+  for (const s of [...prepared.secrets, ...prepared.foreignSecrets])
+    if (!result.secretValues.includes(s)) result.secretValues.push(s);
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
     return result;
@@ -299,7 +360,10 @@ async function sendWithDependencies(
   const request = prepared.request;
   result.request = request;
   if (options.confineTo && originOf(request.url) !== options.confineTo.origin) {
-    result.error = { kind: 'prepare', message: `not sent to ${originOf(request.url) ?? request.url}: ${options.confineTo.why}` };
+    result.error = {
+      kind: 'prepare',
+      message: `not sent to ${originOf(request.url) ?? request.url}: ${options.confineTo.why}`,
+    };
     return result;
   }
   // What may go where the token goes, and what goes nowhere (exchange.ts); another
@@ -308,7 +372,8 @@ async function sendWithDependencies(
   const foreignSecrets = [...(options.foreignSecrets ?? []), ...prepared.foreignSecrets];
   const exchange = { ...options, secrets, foreignSecrets };
   // `# @all-pages` is the request's own --all-pages: every page, merged (lpreq test asserts on whole lists).
-  const allPages = top && (options.allPages || (block !== undefined && metadataValue(block, 'all-pages') !== undefined));
+  const allPages =
+    top && (options.allPages || (block !== undefined && metadataValue(block, 'all-pages') !== undefined));
   const pagingOptions: PagingOptions = allPages ? exchange : { ...exchange, onePage: true };
   const response = await sendAllPages(request, pagingOptions);
   result.response = response;
@@ -333,8 +398,11 @@ async function sendWithDependencies(
           `the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`,
         );
     } else if (response.bodyKind !== 'empty' || response.status !== 204) {
-      const typed = checkResponse(options.checker.catalog, request.returns, response.bodyKind === 'empty' ? null : response.body, (text) =>
-        scrubSecrets(text, [...secrets, ...foreignSecrets]),
+      const typed = checkResponse(
+        options.checker.catalog,
+        request.returns,
+        response.bodyKind === 'empty' ? null : response.body,
+        (text) => scrubSecrets(text, [...secrets, ...foreignSecrets]),
       );
       result.resource = typed.resource;
       result.issues = typed.issues;

@@ -10,7 +10,13 @@
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hasOwn, own } from '../core/index';
-import { bodyFileReader, EnvironmentFileError, loadEnvironmentFiles, readTextFileSync, type EnvironmentFiles } from '../node/index';
+import {
+  bodyFileReader,
+  EnvironmentFileError,
+  loadEnvironmentFiles,
+  readTextFileSync,
+  type EnvironmentFiles,
+} from '../node/index';
 import type { PrepareOptions, SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';
@@ -63,14 +69,22 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
     throw e;
   }
   const selected = chooseEnvironment(files, options.environment, options.chooseWith, options.forMock === true);
-  const privateToken = selected !== undefined && own(files.privateNames, selected)?.has('token') ? own(own(files.environments, selected), 'token') : undefined;
+  const privateToken =
+    selected !== undefined && own(files.privateNames, selected)?.has('token')
+      ? own(own(files.environments, selected), 'token')
+      : undefined;
   const fromProcess = options.env.LPREQ_TOKEN;
   const token = fromProcess && fromProcess.length > 0 ? fromProcess : privateToken;
   const tokenFrom = token === undefined ? undefined : token === fromProcess ? 'LPREQ_TOKEN' : 'private';
   // A token cannot go in a header with a space or a line break (often a copied newline): say so, without showing it.
   const source = tokenFrom === 'private' ? `the token of ${selected} in http-client.private.env.json` : 'LPREQ_TOKEN';
-  if (token !== undefined && [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    throw new SetupError(`${source} contains whitespace or a control character (a line break at the end?); remove it and try again`);
+  if (
+    token !== undefined &&
+    [...token].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+  ) {
+    throw new SetupError(
+      `${source} contains whitespace or a control character (a line break at the end?); remove it and try again`,
+    );
   }
   // A shorter one cannot be told from ordinary text, so it could not be kept out of output or away from other origins.
   if (token !== undefined && token.length < MIN_SECRET_LENGTH) {
@@ -78,7 +92,8 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
       `${source} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
     );
   }
-  const protectedEnvironment = selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
+  const protectedEnvironment =
+    selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
   const warnings: string[] = [];
   const dotenvFile = join(dirname(file), '.env');
   let dotenv: Record<string, string> = {};
@@ -109,7 +124,12 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
  * only one. With several and none called local, the user must choose: which base_url, and so
  * who gets the token, must not depend on the order of a file.
  */
-function chooseEnvironment(files: EnvironmentFiles, requested: string | undefined, chooseWith: string, forMock: boolean): string | undefined {
+function chooseEnvironment(
+  files: EnvironmentFiles,
+  requested: string | undefined,
+  chooseWith: string,
+  forMock: boolean,
+): string | undefined {
   const names = Object.keys(files.environments);
   if (requested !== undefined) {
     if (!hasOwn(files.environments, requested)) {
@@ -124,12 +144,15 @@ function chooseEnvironment(files: EnvironmentFiles, requested: string | undefine
   if (names.includes('local')) return 'local';
   if (names.length > 1) {
     if (forMock) return undefined;
-    throw new SetupError(`there are several environments (${names.join(', ')}) and none is called local: choose one with ${chooseWith}`);
+    throw new SetupError(
+      `there are several environments (${names.join(', ')}) and none is called local: choose one with ${chooseWith}`,
+    );
   }
   return names.length === 1 ? names[0] : undefined;
 }
 
-const GITIGNORE = '# lpreq keeps its history of exchanges and the responses it shows here; not for version control.\n*\n';
+const GITIGNORE =
+  '# lpreq keeps its history of exchanges and the responses it shows here; not for version control.\n*\n';
 
 /**
  * A place in the project's `.lpreq` (the `history` and `responses` folders, the language
@@ -141,7 +164,8 @@ const GITIGNORE = '# lpreq keeps its history of exchanges and the responses it s
 export function projectStore(projectFolder: string, name: 'history' | 'responses' | 'environment.json'): string {
   const folder = join(projectFolder, '.lpreq');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (!lstatSync(folder).isDirectory()) throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
+  if (!lstatSync(folder).isDirectory())
+    throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
   if (!existsSync(join(folder, '.gitignore'))) {
     try {
       writeFileSync(join(folder, '.gitignore'), GITIGNORE, { flag: 'wx' });
@@ -157,14 +181,18 @@ export function projectStore(projectFolder: string, name: 'history' | 'responses
  * refused (401): which of LPREQ_TOKEN and the private environment file to set. Never the
  * token itself. When a token was given but not sent, the exchange already said why.
  */
-export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined }): string[] {
+export function tokenNotes(
+  result: SendResult,
+  where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined },
+): string[] {
   const r = result.response;
   if (!r || r.status === null || r.authorizationWritten) return [];
   const notes: string[] = [];
   const privateFile = where.environment
     ? `"token" in the ${where.environment} environment of http-client.private.env.json`
     : 'an environment with a base_url (http-client.env.json) and its "token" in http-client.private.env.json';
-  if (where.tokenFrom === undefined) notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
+  if (where.tokenFrom === undefined)
+    notes.push(`no token was sent: LPREQ_TOKEN is not set, and there is no ${privateFile}`);
   if (r.status === 401) {
     if (r.tokenSent) {
       notes.push(
@@ -173,7 +201,9 @@ export function tokenNotes(result: SendResult, where: { tokenFrom: 'LPREQ_TOKEN'
     } else if (where.tokenFrom === undefined) {
       notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
     } else {
-      notes.push(`401: the token was not sent to ${originOf(r.url)}; it goes only to the origin of the selected environment's base_url (--env)`);
+      notes.push(
+        `401: the token was not sent to ${originOf(r.url)}; it goes only to the origin of the selected environment's base_url (--env)`,
+      );
     }
   }
   return notes;

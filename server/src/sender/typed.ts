@@ -60,7 +60,10 @@ function leaf(type: string, fits: (v: unknown) => boolean, enumValues: string[] 
     if (!fits(v)) {
       ctx.addIssue({ code: 'custom', params: { lpreq: 'type-mismatch', expected: type } satisfies LeafParams });
     } else if (allowed && !allowed.has(String(v))) {
-      ctx.addIssue({ code: 'custom', params: { lpreq: 'unknown-enum-value', expected: [...allowed].join(', ') } satisfies LeafParams });
+      ctx.addIssue({
+        code: 'custom',
+        params: { lpreq: 'unknown-enum-value', expected: [...allowed].join(', ') } satisfies LeafParams,
+      });
     }
   });
 }
@@ -183,7 +186,13 @@ export function describeValue(v: unknown, scrub: (text: string) => string = (t) 
 
 type ZodIssue = z.core.$ZodIssue;
 
-function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], body: unknown, out: ResponseIssue[], scrub: (text: string) => string) {
+function mapIssues(
+  issues: readonly ZodIssue[],
+  prefix: readonly PropertyKey[],
+  body: unknown,
+  out: ResponseIssue[],
+  scrub: (text: string) => string,
+) {
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     const value = valueAt(body, path);
@@ -207,8 +216,14 @@ function mapIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[], 
         const here = formatJsonPath(path);
         const fits = arms.filter((arm) => !arm.some((i) => i.code === 'type-mismatch' && i.path === here));
         if (fits.length === 0) {
-          const expected = arms.flatMap((arm) => arm.filter((i) => i.path === here).map((i) => i.message.split(', got ')[0]));
-          out.push({ path: here, code: 'type-mismatch', message: `${[...new Set(expected)].join(' or ')}, got ${describeValue(value, scrub)}` });
+          const expected = arms.flatMap((arm) =>
+            arm.filter((i) => i.path === here).map((i) => i.message.split(', got ')[0]),
+          );
+          out.push({
+            path: here,
+            code: 'type-mismatch',
+            message: `${[...new Set(expected)].join(' or ')}, got ${describeValue(value, scrub)}`,
+          });
         } else {
           // Differences close to the top weigh more than deep ones: a grouped submission
           // with undocumented fields deep inside is still a group, not a Submission.
@@ -262,7 +277,12 @@ function compareArms(a: ResponseIssue[], b: ResponseIssue[]): number {
  * `scrub` is applied to a value before a message shows it cut (send.ts gives the scrubber of
  * the flow's secrets).
  */
-export function checkResponse(catalog: Catalog, returns: string | null, body: unknown, scrub?: (text: string) => string): TypedResult {
+export function checkResponse(
+  catalog: Catalog,
+  returns: string | null,
+  body: unknown,
+  scrub?: (text: string) => string,
+): TypedResult {
   if (returns === null || returns.trim().length === 0) return { resource: null, issues: [] };
   try {
     const result = builderFor(catalog).type(returns).safeParse(body);
@@ -271,7 +291,10 @@ export function checkResponse(catalog: Catalog, returns: string | null, body: un
     return { resource: returns, issues: dedupe(issues) };
   } catch (e) {
     // Deeply nested input can exhaust the stack; say so instead of failing.
-    return { resource: returns, issues: [{ path: '$', code: 'type-mismatch', message: `the body could not be checked: ${(e as Error).message}` }] };
+    return {
+      resource: returns,
+      issues: [{ path: '$', code: 'type-mismatch', message: `the body could not be checked: ${(e as Error).message}` }],
+    };
   }
 }
 
@@ -345,7 +368,12 @@ export function describeAt(catalog: Catalog, returns: string | null, path: strin
   return describeSegments(catalog, { type: returns }, segments, 0);
 }
 
-function describeSegments(catalog: Catalog, current: DocumentedType, segments: (string | number)[], depth: number): DocumentedType | undefined {
+function describeSegments(
+  catalog: Catalog,
+  current: DocumentedType,
+  segments: (string | number)[],
+  depth: number,
+): DocumentedType | undefined {
   if (segments.length === 0) {
     const resource = catalog.resources.get(current.type);
     return resource && !current.description ? { ...current, description: resource.description } : current;

@@ -4,7 +4,15 @@
  * Pure: the clock, randomness, the process environment and `.env` values come in as data.
  */
 import { randomUUID } from 'node:crypto';
-import { findVariableReferences, SECRET_NAME, ENV_VARIABLE, parseRequestReference, type RequestReference, own, setOwn } from '../core/index';
+import {
+  findVariableReferences,
+  SECRET_NAME,
+  ENV_VARIABLE,
+  parseRequestReference,
+  type RequestReference,
+  own,
+  setOwn,
+} from '../core/index';
 
 /** What system variables read; every member can be replaced in tests. */
 export interface SystemContext {
@@ -60,7 +68,12 @@ const MAX_DEPTH = 10;
  * there instead of encoding it twice. Unresolved references stay as written and are listed
  * in `errors`.
  */
-export function resolveText(text: string, ctx: ResolveContext, encode?: (value: string) => string, formEncoded = false): Resolved {
+export function resolveText(
+  text: string,
+  ctx: ResolveContext,
+  encode?: (value: string) => string,
+  formEncoded = false,
+): Resolved {
   const errors: string[] = [];
   const secrets: string[] = [];
   const out = substitute(text, { ...ctx, ...(formEncoded ? { plainPercent: true } : {}), secrets }, encode, errors, []);
@@ -69,7 +82,13 @@ export function resolveText(text: string, ctx: ResolveContext, encode?: (value: 
 
 type Walk = ResolveContext & { secrets: string[] };
 
-function substitute(text: string, ctx: Walk, encode: ((v: string) => string) | undefined, errors: string[], stack: string[]): string {
+function substitute(
+  text: string,
+  ctx: Walk,
+  encode: ((v: string) => string) | undefined,
+  errors: string[],
+  stack: string[],
+): string {
   const refs = findVariableReferences(text, 0);
   if (refs.length === 0) return text;
   let out = '';
@@ -79,7 +98,12 @@ function substitute(text: string, ctx: Walk, encode: ((v: string) => string) | u
     at = ref.end;
     const value = resolveExpression(ref.expression, ctx, errors, stack);
     // `{{%name}}` is encoded already: it goes in as it is.
-    out += value === undefined ? text.slice(ref.start, ref.end) : encode && !ref.expression.startsWith('%') ? encode(value) : value;
+    out +=
+      value === undefined
+        ? text.slice(ref.start, ref.end)
+        : encode && !ref.expression.startsWith('%')
+          ? encode(value)
+          : value;
   }
   return out + text.slice(at);
 }
@@ -158,8 +182,24 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 /** A custom `$datetime` format with the tokens YYYY, MM, DD, HH, mm, ss, SSS. */
 function formatCustom(d: Date, format: string, local: boolean): string {
   const parts = local
-    ? [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()]
-    : [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()];
+    ? [
+        d.getFullYear(),
+        d.getMonth() + 1,
+        d.getDate(),
+        d.getHours(),
+        d.getMinutes(),
+        d.getSeconds(),
+        d.getMilliseconds(),
+      ]
+    : [
+        d.getUTCFullYear(),
+        d.getUTCMonth() + 1,
+        d.getUTCDate(),
+        d.getUTCHours(),
+        d.getUTCMinutes(),
+        d.getUTCSeconds(),
+        d.getUTCMilliseconds(),
+      ];
   return format.replace(/YYYY|MM|DD|HH|mm|ss|SSS/g, (t) => {
     const [y, mo, da, h, mi, s, ms] = parts;
     switch (t) {
@@ -212,9 +252,13 @@ export function systemVariable(expression: string, system: SystemContext): { val
   const [name, ...args] = splitArgs(expression);
   switch (name) {
     case '$projectRoot':
-      return system.projectRoot === undefined ? { error: '{{$projectRoot}}: no project folder is known here' } : { value: system.projectRoot };
+      return system.projectRoot === undefined
+        ? { error: '{{$projectRoot}}: no project folder is known here' }
+        : { value: system.projectRoot };
     case '$historyFolder':
-      return { error: "{{$historyFolder}} is JetBrains' history folder; lpreq keeps its own history and cannot give it" };
+      return {
+        error: "{{$historyFolder}} is JetBrains' history folder; lpreq keeps its own history and cannot give it",
+      };
     case '$guid':
     case '$uuid':
     case '$random.uuid':
@@ -228,7 +272,8 @@ export function systemVariable(expression: string, system: SystemContext): { val
     case '$datetime':
     case '$localDatetime': {
       const [format, ...rest] = args;
-      if (format === undefined) return { error: `{{${name}}} needs a format: rfc1123, iso8601 or a quoted custom format` };
+      if (format === undefined)
+        return { error: `{{${name}}} needs a format: rfc1123, iso8601 or a quoted custom format` };
       const d = offsetDate(now, rest, name);
       if (typeof d === 'string') return { error: d };
       const local = name === '$localDatetime';
@@ -238,7 +283,9 @@ export function systemVariable(expression: string, system: SystemContext): { val
     }
     case '$randomInt': {
       if (args.length !== 2 || !args.every((a) => /^-?\d+$/.test(a))) {
-        return { error: `{{$randomInt}} needs two integers, min (inclusive) and max (exclusive): {{$randomInt 1 100}}` };
+        return {
+          error: `{{$randomInt}} needs two integers, min (inclusive) and max (exclusive): {{$randomInt 1 100}}`,
+        };
       }
       return randomInt(Number(args[0]), Number(args[1]), random, name);
     }
@@ -247,12 +294,16 @@ export function systemVariable(expression: string, system: SystemContext): { val
     case '$processEnv': {
       if (args.length !== 1) return { error: '{{$processEnv}} needs the name of an environment variable' };
       const value = own(system.processEnv, args[0]);
-      return value === undefined ? { error: `{{$processEnv ${args[0]}}}: the environment variable ${args[0]} is not set` } : { value };
+      return value === undefined
+        ? { error: `{{$processEnv ${args[0]}}}: the environment variable ${args[0]} is not set` }
+        : { value };
     }
     case '$dotenv': {
       if (args.length !== 1) return { error: '{{$dotenv}} needs the name of a variable of the .env file' };
       const value = own(system.dotenv, args[0]);
-      return value === undefined ? { error: `{{$dotenv ${args[0]}}}: ${args[0]} is not in the .env file beside the request file` } : { value };
+      return value === undefined
+        ? { error: `{{$dotenv ${args[0]}}}: ${args[0]} is not in the .env file beside the request file` }
+        : { value };
     }
     case '$aadToken':
     case '$aadV2Token':
@@ -265,14 +316,21 @@ export function systemVariable(expression: string, system: SystemContext): { val
       const env = ENV_VARIABLE.exec(expression);
       if (env) {
         const value = own(system.processEnv, env[1]);
-        return value === undefined ? { error: `{{${expression}}}: the environment variable ${env[1]} is not set` } : { value };
+        return value === undefined
+          ? { error: `{{${expression}}}: the environment variable ${env[1]} is not set` }
+          : { value };
       }
       return { error: `{{${expression}}} is not a system variable lpreq knows` };
     }
   }
 }
 
-function randomInt(min: number, max: number, random: () => number, name: string): { value: string } | { error: string } {
+function randomInt(
+  min: number,
+  max: number,
+  random: () => number,
+  name: string,
+): { value: string } | { error: string } {
   if (!(max > min)) return { error: `{{${name}}}: max must be greater than min` };
   return { value: String(min + Math.floor(random() * (max - min))) };
 }

@@ -108,7 +108,12 @@ export function runNeovim(options: {
   };
   const harness = join(import.meta.dirname, 'harness.lua');
   return new Promise((resolve, reject) => {
-    const child = spawn('nvim', ['--headless', '-i', 'NONE', '-c', `luafile ${harness}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('nvim', ['--headless', '-i', 'NONE', '-c', `luafile ${harness}`], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -134,9 +139,17 @@ export function runNeovim(options: {
         reject(new Error(`Neovim quit without writing results\nstderr: ${stderr}\nLSP log: ${lspLog()}`));
         return;
       }
-      const written = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: StepResult[] | Record<string, never>; messages: string };
+      const written = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+        results: StepResult[] | Record<string, never>;
+        messages: string;
+      };
       // Lua's JSON writes an empty list as {}.
-      resolve({ results: Array.isArray(written.results) ? written.results : [], messages: written.messages, stderr, lspLog: lspLog() });
+      resolve({
+        results: Array.isArray(written.results) ? written.results : [],
+        messages: written.messages,
+        stderr,
+        lspLog: lspLog(),
+      });
     });
   });
 }

@@ -142,10 +142,13 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   });
   const paginationParameters = files.flatMap((f) => f.data.paginationParameters ?? []);
   for (const { file, data: fileData } of files) {
-    for (const [name, placeholder] of Object.entries(fileData.placeholders ?? {})) setOwn(placeholders, name, placeholder);
+    for (const [name, placeholder] of Object.entries(fileData.placeholders ?? {}))
+      setOwn(placeholders, name, placeholder);
     for (const data of fileData.endpoints) {
       if (endpointById.has(data.id)) throw new CatalogError(`duplicate endpoint id ${data.id} in ${file}`);
-      const extra = data.paginated ? paginationParameters.filter((p) => !data.params.some((q) => q.name === p.name)) : [];
+      const extra = data.paginated
+        ? paginationParameters.filter((p) => !data.params.some((q) => q.name === p.name))
+        : [];
       const endpoint = buildEndpoint(extra.length ? { ...data, params: [...data.params, ...extra] } : data);
       endpoints.push(endpoint);
       endpointById.set(endpoint.id, endpoint);
@@ -155,7 +158,9 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
   // indexed on first use, so `lpreq check` and the language server start without them.
   let loaded: { resources: Map<string, Resource>; externalResources: Map<string, Source> } | undefined;
   const loadResources = () =>
-    (loaded ??= indexResources(typeof parts.resourceFile === 'function' ? (parts.resourceFile as () => unknown)() : parts.resourceFile));
+    (loaded ??= indexResources(
+      typeof parts.resourceFile === 'function' ? (parts.resourceFile as () => unknown)() : parts.resourceFile,
+    ));
   return {
     endpoints,
     placeholders,

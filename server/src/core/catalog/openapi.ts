@@ -29,9 +29,11 @@ const EXTENSIONS = {
   'x-lpreq-source': 'the document (A, B or C) and section the entry comes from',
   'x-lpreq-scope': 'the token scope string of the operation',
   'x-lpreq-rules': "the catalog's rules OpenAPI cannot express, as data (see schemas/CATALOG.md, Rules)",
-  'x-lpreq-forms': 'the forms a path placeholder accepts: id (digits), a SIS prefix (sis_course_id:<id>), name (any segment), date, or a literal',
+  'x-lpreq-forms':
+    'the forms a path placeholder accepts: id (digits), a SIS prefix (sis_course_id:<id>), name (any segment), date, or a literal',
   'x-lpreq-rest': 'the placeholder takes the rest of the path, slashes included',
-  'x-lpreq-placeholder': 'the name the docs give this path placeholder, where two operations of one path name it differently',
+  'x-lpreq-placeholder':
+    'the name the docs give this path placeholder, where two operations of one path name it differently',
   'x-lpreq-format': 'the catalog format of a parameter value (context_code, id_or_context_code, url, http_url)',
   'x-lpreq-enum-open': 'the docs say other values exist: the listed values are examples, not a closed set',
   'x-lpreq-successor': 'the parameter that replaces a deprecated one',
@@ -184,7 +186,12 @@ function valueSchema(p: CatalogParameter): JsonObject {
   switch (p.type) {
     case 'integer':
       schema = p.sisForms?.length
-        ? { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^(?:${p.sisForms.map(escapeRegExp).join('|')}):.+$` }] }
+        ? {
+            anyOf: [
+              { type: 'integer' },
+              { type: 'string', pattern: `^(?:${p.sisForms.map(escapeRegExp).join('|')}):.+$` },
+            ],
+          }
         : { type: 'integer' };
       break;
     case 'number':
@@ -261,7 +268,11 @@ function patternRegExp(p: CatalogParameter): string {
     }
     const spec = own(p.patterns, pattern);
     // An index is written `[0]` or, as convention 2 writes arrays, `[]`.
-    const inner = spec?.values?.length ? `(?:${spec.values.map(escapeRegExp).join('|')})` : spec?.index ? '\\d*' : '[^\\[\\]]+';
+    const inner = spec?.values?.length
+      ? `(?:${spec.values.map(escapeRegExp).join('|')})`
+      : spec?.index
+        ? '\\d*'
+        : '[^\\[\\]]+';
     out += `\\[${inner}\\]`;
   });
   return `${out}$`;
@@ -315,7 +326,8 @@ function pathShape(template: string): string {
 function jsonShapeSchema(shape: JsonShape): JsonObject {
   let schema: JsonObject = shape.type === 'any' ? {} : { type: shape.type };
   if (shape.description) schema.description = shape.description;
-  if (shape.properties) schema.properties = Object.fromEntries(Object.entries(shape.properties).map(([k, v]) => [k, jsonShapeSchema(v)]));
+  if (shape.properties)
+    schema.properties = Object.fromEntries(Object.entries(shape.properties).map(([k, v]) => [k, jsonShapeSchema(v)]));
   if (shape.additionalProperties) schema.additionalProperties = jsonShapeSchema(shape.additionalProperties);
   if (shape.required?.length) schema.required = [...shape.required];
   if (shape.items) schema.items = jsonShapeSchema(shape.items);
@@ -329,12 +341,19 @@ function jsonShapeSchema(shape: JsonShape): JsonObject {
 function responsesOf(endpoint: Endpoint, names: SchemaNames): JsonObject {
   const status = endpoint.successStatus ?? 200;
   const success: JsonObject = {
-    description: endpoint.returns ? `Returns ${endpoint.returns}.` : status === 204 ? 'No Content.' : 'Success; the docs do not show the response body.',
+    description: endpoint.returns
+      ? `Returns ${endpoint.returns}.`
+      : status === 204
+        ? 'No Content.'
+        : 'Success; the docs do not show the response body.',
   };
   if (endpoint.returns && status !== 204) success.content = { [JSON_MEDIA]: { schema: names.type(endpoint.returns) } };
   if (endpoint.paginated) {
     success.headers = {
-      Link: { description: 'Links to the other pages of the list (rel="next", "prev", "first", "last").', schema: { type: 'string' } },
+      Link: {
+        description: 'Links to the other pages of the list (rel="next", "prev", "first", "last").',
+        schema: { type: 'string' },
+      },
     };
   }
   const responses: JsonObject = { [String(status)]: success };
@@ -377,7 +396,11 @@ function operationOf(catalog: Catalog, names: SchemaNames, ctx: OperationContext
   const placeholderNames = new Set(placeholders.map((s) => s.name));
   // A parameter the path carries (named like a placeholder, or `inPath`) is that path parameter.
   const carriedBy = (p: CatalogParameter): string | undefined =>
-    p.inPath !== undefined && placeholderNames.has(p.inPath) ? p.inPath : placeholderNames.has(p.name) ? p.name : undefined;
+    p.inPath !== undefined && placeholderNames.has(p.inPath)
+      ? p.inPath
+      : placeholderNames.has(p.name)
+        ? p.name
+        : undefined;
 
   const parameters: JsonValue[] = placeholders.map((s) => {
     const forms = placeholderForms(catalog, endpoint, path, s.name);
@@ -408,11 +431,17 @@ function operationOf(catalog: Catalog, names: SchemaNames, ctx: OperationContext
   let requestBody: JsonObject | undefined;
   if (endpoint.body === 'json') {
     // The JSON body is the whole request: form parameters are not read (json-body-expected).
-    if (endpoint.jsonBody) requestBody = { required: true, content: { [JSON_MEDIA]: { schema: jsonShapeSchema(endpoint.jsonBody) } } };
+    if (endpoint.jsonBody)
+      requestBody = { required: true, content: { [JSON_MEDIA]: { schema: jsonShapeSchema(endpoint.jsonBody) } } };
   } else if (QUERY_METHODS.has(endpoint.method)) {
     for (const p of sent) {
       if (p.isPattern) continue;
-      const parameter: JsonObject = { name: p.name, in: 'query', description: describeParameter(p), schema: parameterSchema(p) };
+      const parameter: JsonObject = {
+        name: p.name,
+        in: 'query',
+        description: describeParameter(p),
+        schema: parameterSchema(p),
+      };
       if (p.required) parameter.required = true;
       if (p.isArray) Object.assign(parameter, { style: 'form', explode: true });
       parameters.push(annotate(parameter, p));
@@ -500,7 +529,9 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
       canonical.set(shape, first);
       const ours = [...path.template.matchAll(/\{\*?(\w+)\}/g)].map((m) => m[1]);
       const theirs = [...first.matchAll(/\{\*?(\w+)\}/g)].map((m) => m[1]);
-      const rename = new Map(ours.flatMap((name, k) => (theirs[k] !== name ? [[name, theirs[k]] as [string, string]] : [])));
+      const rename = new Map(
+        ours.flatMap((name, k) => (theirs[k] !== name ? [[name, theirs[k]] as [string, string]] : [])),
+      );
       const key = openApiPath(path.template, rename);
       if (!Object.hasOwn(paths, key)) setOwn(paths, key, {});
       const item = own(paths, key) as JsonObject;
@@ -524,7 +555,10 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
     description: sources.map((s) => `Document ${s.doc}, section "${s.section}".`).join(' '),
   }));
   const tagGroups = ['A', 'B', 'C']
-    .map((doc) => ({ name: `Document ${doc}`, tags: [...tags].filter(([, sources]) => sources.some((s) => s.doc === doc)).map(([name]) => name) }))
+    .map((doc) => ({
+      name: `Document ${doc}`,
+      tags: [...tags].filter(([, sources]) => sources.some((s) => s.doc === doc)).map(([name]) => name),
+    }))
     .filter((g) => g.tags.length > 0);
 
   return {
@@ -549,7 +583,10 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
         url: '{base_url}',
         description: 'The instance: {base_url} of the docs (convention 1); `lpreq mock` serves http://127.0.0.1:4010.',
         variables: {
-          base_url: { default: options.baseUrl ?? 'http://127.0.0.1:4010', description: 'The base address of the instance, without a trailing slash.' },
+          base_url: {
+            default: options.baseUrl ?? 'http://127.0.0.1:4010',
+            description: 'The base address of the instance, without a trailing slash.',
+          },
         },
       },
     ],
@@ -560,7 +597,11 @@ export function catalogToOpenApi(catalog: Catalog, options: OpenApiOptions): Jso
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access token, sent as `Authorization: Bearer <token>`.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The access token, sent as `Authorization: Bearer <token>`.',
+        },
       },
     },
   };

@@ -13,7 +13,10 @@ export function findParameter(endpoint: Endpoint, name: string): CatalogParamete
 }
 
 /** Finds the documented parameter a sent name stands for: exact, indexed (`[0]` for `[]`) or a pattern. */
-export function lookupParameter(endpoint: Endpoint, name: string): { param: CatalogParameter; segments: string[] } | undefined {
+export function lookupParameter(
+  endpoint: Endpoint,
+  name: string,
+): { param: CatalogParameter; segments: string[] } | undefined {
   const exact = endpoint.paramByName.get(name);
   if (exact) return { param: exact, segments: exact.parsedName.segments };
   const segments = splitParamName(name);
@@ -35,7 +38,8 @@ export function lookupParameter(endpoint: Endpoint, name: string): { param: Cata
     for (let i = 0; i < ps.length && ok; i++) {
       const pattern = p.parsedName.patternAt.get(i);
       // A pattern segment takes a name, not the docs' `{X}` left as it is.
-      if (pattern !== undefined) ok = (segments[i].length > 0 && !LEFT_PATTERN.test(segments[i])) || own(p.patterns, pattern)?.index === true;
+      if (pattern !== undefined)
+        ok = (segments[i].length > 0 && !LEFT_PATTERN.test(segments[i])) || own(p.patterns, pattern)?.index === true;
       else ok = ps[i] === segments[i];
     }
     if (ok) return { param: p, segments };

@@ -27,7 +27,15 @@ export interface PlaceType {
 }
 
 /** The types a JSON value of a response can be read as by a comparison. */
-export const SCALAR_TYPES: ReadonlySet<string> = new Set(['integer', 'number', 'string', 'boolean', 'DateTime', 'Date', 'false']);
+export const SCALAR_TYPES: ReadonlySet<string> = new Set([
+  'integer',
+  'number',
+  'string',
+  'boolean',
+  'DateTime',
+  'Date',
+  'false',
+]);
 
 /** What one step of a path reaches. */
 export type Step =
@@ -93,11 +101,20 @@ function typeInfo(cache: WalkCache, type: string): TypeInfo {
   const list = type.endsWith('[]');
   const resource = list ? undefined : cache.resources.get(type);
   // `any`, `object` and a name the docs give no fields for (an external resource such as User) hide their inside.
-  info = { notShown: type === 'any' || type === 'object' || (!list && !SCALAR_TYPES.has(type) && resource === undefined), list };
+  info = {
+    notShown: type === 'any' || type === 'object' || (!list && !SCALAR_TYPES.has(type) && resource === undefined),
+    list,
+  };
   if (resource) {
     info.resource = resource;
-    info.fields = new Map(resource.fields.map((f) => [f.name, { kind: 'documented', types: placeOf(f.type, f, resource, f.nullable === true) }]));
-    if (resource.valueType !== undefined) info.value = { kind: 'documented', types: placeOf(resource.valueType, undefined, resource) };
+    info.fields = new Map(
+      resource.fields.map((f) => [
+        f.name,
+        { kind: 'documented', types: placeOf(f.type, f, resource, f.nullable === true) },
+      ]),
+    );
+    if (resource.valueType !== undefined)
+      info.value = { kind: 'documented', types: placeOf(resource.valueType, undefined, resource) };
   }
   cache.types.set(type, info);
   return info;
@@ -118,7 +135,10 @@ function rootStep(cache: WalkCache, returns: string | null): Step {
   let root = cache.roots.get(returns);
   if (!root) {
     const types = placeOf(returns);
-    root = types.length === 0 || types.some((t) => typeInfo(cache, t.type).notShown) ? NOT_SHOWN : { kind: 'documented', types };
+    root =
+      types.length === 0 || types.some((t) => typeInfo(cache, t.type).notShown)
+        ? NOT_SHOWN
+        : { kind: 'documented', types };
     cache.roots.set(returns, root);
   }
   return root;
@@ -168,14 +188,25 @@ function step(cache: WalkCache, types: readonly PlaceType[], segment: JsonPathSe
   // The names the objects here document, for the closest one.
   const names = new Set<string>();
   for (const here of types) for (const name of typeInfo(cache, here.type).fields?.keys() ?? []) names.add(name);
-  return { kind: 'unknown', at, near: names.size > 0 ? closest(segment.name, names) : undefined, list: list && !object, on };
+  return {
+    kind: 'unknown',
+    at,
+    near: names.size > 0 ? closest(segment.name, names) : undefined,
+    list: list && !object,
+    on,
+  };
 }
 
 /**
  * What a path reaches from the response's root: the last step it could take (an `unknown` or
  * `not-shown` one stops the walk). `steps`, when given, receives each step taken, in order.
  */
-export function walkPath(catalog: Catalog, returns: string | null, segments: readonly JsonPathSegment[], steps?: Step[]): Step {
+export function walkPath(
+  catalog: Catalog,
+  returns: string | null,
+  segments: readonly JsonPathSegment[],
+  steps?: Step[],
+): Step {
   const cache = cacheOf(catalog);
   let current = rootStep(cache, returns);
   for (let i = 0; i < segments.length && current.kind === 'documented'; i++) {

@@ -91,7 +91,8 @@ export class AssertionVerdicts {
     if (known === undefined) {
       if (this.sections.size >= MAX_ENTRIES) this.sections.clear();
       let onEndpoint = false;
-      for (let i = 0; i < lines.length && !onEndpoint; i += 2) onEndpoint = this.line(block.text.slice(lines[i], lines[i + 1])).onEndpoint;
+      for (let i = 0; i < lines.length && !onEndpoint; i += 2)
+        onEndpoint = this.line(block.text.slice(lines[i], lines[i + 1])).onEndpoint;
       known = { onEndpoint, anywhere: undefined, byPath: undefined };
       this.sections.set(tableKey(section), known);
     }
@@ -167,9 +168,17 @@ function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | un
       if (!a.expected || !(op === '==' || op === '!=' || ORDERING.has(op)) || hasVariable(a.expected)) return;
       const type = field.kind === 'status' ? 'integer' : 'number';
       if (!numberFits(type, a.expected)) {
-        const what = field.kind === 'status' ? 'the status is a number, such as 200 or 404' : 'the duration is a number of milliseconds, such as 2000';
+        const what =
+          field.kind === 'status'
+            ? 'the status is a number, such as 200 or 404'
+            : 'the duration is a number of milliseconds, such as 2000';
         out.push(
-          diag('invalid-type', `${quote(a.expected.raw)} cannot be compared with ${field.kind} by ${a.operator}: ${what}`, a.expected.start, a.expected.end),
+          diag(
+            'invalid-type',
+            `${quote(a.expected.raw)} cannot be compared with ${field.kind} by ${a.operator}: ${what}`,
+            a.expected.start,
+            a.expected.end,
+          ),
         );
       }
       return;
@@ -199,10 +208,20 @@ function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | un
 
 /** `<` and its kin on a text: the operator is at fault. */
 function orderingOnText(a: Assertion, why: string): Diagnostic {
-  return diag('invalid-type', `${a.operator} compares numbers and dates; ${why}`, a.operatorSpan.start, a.operatorSpan.end);
+  return diag(
+    'invalid-type',
+    `${a.operator} compares numbers and dates; ${why}`,
+    a.operatorSpan.start,
+    a.operatorSpan.end,
+  );
 }
 
-function unknownField(segment: JsonPathSegment, step: { near?: string; list: boolean; on: string }, label: string, returns: string): Diagnostic {
+function unknownField(
+  segment: JsonPathSegment,
+  step: { near?: string; list: boolean; on: string },
+  label: string,
+  returns: string,
+): Diagnostic {
   if (segment.kind === 'name') {
     const at = nameSpan(segment);
     if (step.list) {
@@ -223,7 +242,12 @@ function unknownField(segment: JsonPathSegment, step: { near?: string; list: boo
     );
   }
   const written = segment.kind === 'wildcard' ? 'a wildcard' : `[${segment.kind === 'index' ? segment.index : ''}]`;
-  return diag('unknown-field', `${written} selects nothing here: ${step.on} is not a list (${label} returns ${returns})`, segment.start, segment.end);
+  return diag(
+    'unknown-field',
+    `${written} selects nothing here: ${step.on} is not a list (${label} returns ${returns})`,
+    segment.start,
+    segment.end,
+  );
 }
 
 /** EXPECTED and the operator against what the path reaches. Loops, not closures: this runs for every assertion of a file. */
@@ -276,18 +300,28 @@ function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceTy
 function equalsVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
   const text = expected.text;
   if (!expected.quoted && text === 'null') {
-    return t.nullable || t.type === 'any' ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is not documented as nullable: it is never null`);
+    return t.nullable || t.type === 'any'
+      ? undefined
+      : typeDiagnostic(t, expected, `${fieldName(t)} is not documented as nullable: it is never null`);
   }
   switch (t.type) {
     case 'integer':
     case 'number':
-      return !expected.quoted && numberFits(t.type, expected) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is ${article(t.type)}`);
+      return !expected.quoted && numberFits(t.type, expected)
+        ? undefined
+        : typeDiagnostic(t, expected, `${fieldName(t)} is ${article(t.type)}`);
     case 'boolean':
-      return !expected.quoted && (text === 'true' || text === 'false') ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a boolean: true or false`);
+      return !expected.quoted && (text === 'true' || text === 'false')
+        ? undefined
+        : typeDiagnostic(t, expected, `${fieldName(t)} is a boolean: true or false`);
     case 'false':
-      return !expected.quoted && text === 'false' ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is false here`);
+      return !expected.quoted && text === 'false'
+        ? undefined
+        : typeDiagnostic(t, expected, `${fieldName(t)} is false here`);
     case 'DateTime':
-      return timeFits(text) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a DateTime (ISO 8601, such as 2026-09-14T08:00:00Z)`);
+      return timeFits(text)
+        ? undefined
+        : typeDiagnostic(t, expected, `${fieldName(t)} is a DateTime (ISO 8601, such as 2026-09-14T08:00:00Z)`);
     case 'Date':
       return isDate(text) ? undefined : typeDiagnostic(t, expected, `${fieldName(t)} is a Date (yyyy-mm-dd)`);
     case 'string':
@@ -320,7 +354,10 @@ function enumVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
   const data: DiagnosticData | undefined =
     near === undefined && others.length === 0
       ? undefined
-      : { ...(near !== undefined ? { replacement: written(near) } : {}), ...(others.length > 0 ? { choices: others.map(written) } : {}) };
+      : {
+          ...(near !== undefined ? { replacement: written(near) } : {}),
+          ...(others.length > 0 ? { choices: others.map(written) } : {}),
+        };
   return diag(
     'invalid-enum',
     `${quote(text)} is not a documented value of ${fieldName(t)}; documented: ${values.join(', ')}${near !== undefined ? `. Did you mean ${near}?` : ''}`,
@@ -344,7 +381,9 @@ function typeDiagnostic(t: PlaceType, expected: Expected, why: string): Diagnost
 function numberFits(type: 'integer' | 'number', expected: Expected): boolean {
   if (expected.quoted) return false;
   if (isDigits(expected.text)) return true;
-  return typeProblem('number', expected.text) === null && (type === 'number' || Number.isInteger(Number(expected.text)));
+  return (
+    typeProblem('number', expected.text) === null && (type === 'number' || Number.isInteger(Number(expected.text)))
+  );
 }
 
 /** Digits alone (`200`, `2000`), the EXPECTED of most status and duration assertions: read without a regular expression. */

@@ -8,7 +8,15 @@ import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
-import { documentVariables, environmentValues, otherEnvironments, RequestsBefore, scopeValue, type Environments, type VariableScope } from './scope';
+import {
+  documentVariables,
+  environmentValues,
+  otherEnvironments,
+  RequestsBefore,
+  scopeValue,
+  type Environments,
+  type VariableScope,
+} from './scope';
 import { checkDurations, checkHeaders, checkVariables } from './text';
 import { checkTarget } from './path';
 import { NO_PARAMS, type RequestCheck } from './context';

@@ -34,7 +34,13 @@ export function byPosition(a: Diagnostic, b: Diagnostic): number {
 /** The diagnostics of a block that has none (never added to). */
 export const NO_DIAGNOSTICS: Diagnostic[] = [];
 
-export function diag(code: DiagnosticCode, message: string, start: number, end: number, data?: DiagnosticData): Diagnostic {
+export function diag(
+  code: DiagnosticCode,
+  message: string,
+  start: number,
+  end: number,
+  data?: DiagnosticData,
+): Diagnostic {
   const d: Diagnostic = { code, severity: CODES[code].severity, message, start, end };
   if (data) d.data = data;
   return d;

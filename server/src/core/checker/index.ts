@@ -4,6 +4,20 @@
  * (the target), `parameters.ts` (each parameter, then requirements and rules), `jsonBody.ts`.
  */
 export { Checker } from './checker';
-export { shiftDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticData, type Severity } from './diagnostics';
-export { documentScope, environmentValues, RequestsBefore, requestNamesOf, type Environments, type OtherEnvironments, type VariableScope } from './scope';
+export {
+  shiftDiagnostic,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticData,
+  type Severity,
+} from './diagnostics';
+export {
+  documentScope,
+  environmentValues,
+  RequestsBefore,
+  requestNamesOf,
+  type Environments,
+  type OtherEnvironments,
+  type VariableScope,
+} from './scope';
 export { readsVariables } from './text';

@@ -13,7 +13,12 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
   const body = block.jsonBody;
   if (!body) {
     for (const key of shape.required ?? []) {
-      out.push(diag('missing-required', `${label} needs a JSON body with ${key}`, lineStart, lineEnd, { missing: [key], endpointId: endpoint.id }));
+      out.push(
+        diag('missing-required', `${label} needs a JSON body with ${key}`, lineStart, lineEnd, {
+          missing: [key],
+          endpointId: endpoint.id,
+        }),
+      );
     }
     return;
   }
@@ -27,7 +32,8 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
   // An object or array stands where its key does (its first line when it has none), as it may span many lines.
   type Range = { start: number; end: number };
   const valueAt = (node: JsonNode, key: Range | undefined) => {
-    if (node.type === 'object' || node.type === 'array') return key ?? { start: body.start + node.offset, end: body.start + node.offset + 1 };
+    if (node.type === 'object' || node.type === 'array')
+      return key ?? { start: body.start + node.offset, end: body.start + node.offset + 1 };
     const quoted = node.type === 'string' && body.text.charCodeAt(node.offset) === 34 ? 1 : 0;
     return { start: body.start + node.offset + quoted, end: body.start + node.offset + node.length - quoted };
   };
@@ -37,7 +43,9 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
     if (node.type === 'null') {
       if (!s.nullable && s.type !== 'any') {
         const at = valueAt(node, key);
-        out.push(diag('invalid-type', `${path} must be ${s.type}, not null (${shapeNote(s, label)})`, at.start, at.end));
+        out.push(
+          diag('invalid-type', `${path} must be ${s.type}, not null (${shapeNote(s, label)})`, at.start, at.end),
+        );
       }
       return;
     }
@@ -62,33 +70,63 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
     }
     if (s.minimum !== undefined && node.type === 'number' && (v as number) < s.minimum) {
       const at = valueAt(node, key);
-      out.push(diag('invalid-type', `${path} must be at least ${s.minimum}, not ${String(v)} (${shapeNote(s, label)})`, at.start, at.end));
+      out.push(
+        diag(
+          'invalid-type',
+          `${path} must be at least ${s.minimum}, not ${String(v)} (${shapeNote(s, label)})`,
+          at.start,
+          at.end,
+        ),
+      );
     }
     if (node.type === 'array') {
       const items = node.children ?? [];
       const required = s.items?.type === 'object' ? (s.items.required ?? []) : [];
       if (items.length === 0 && s.minItems !== undefined && required.length > 0) {
         // The object left out (`"quiz_submissions": []`): what is missing is its required parameters (attempt).
-        for (const req of required) out.push(diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+        for (const req of required)
+          out.push(
+            diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, {
+              missing: [req],
+            }),
+          );
       } else if (s.minItems !== undefined && items.length < s.minItems) {
         const at = valueAt(node, key);
-        out.push(diag('invalid-type', `${path} needs at least ${s.minItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
+        out.push(
+          diag(
+            'invalid-type',
+            `${path} needs at least ${s.minItems} element(s) (${shapeNote(s, label)})`,
+            at.start,
+            at.end,
+          ),
+        );
       }
       if (s.maxItems !== undefined && items.length > s.maxItems) {
         const at = valueAt(node, key);
-        out.push(diag('invalid-type', `${path} takes at most ${s.maxItems} element(s) (${shapeNote(s, label)})`, at.start, at.end));
+        out.push(
+          diag(
+            'invalid-type',
+            `${path} takes at most ${s.maxItems} element(s) (${shapeNote(s, label)})`,
+            at.start,
+            at.end,
+          ),
+        );
       }
       if (s.items) items.forEach((item, i) => walk(item, s.items as JsonShape, `${path}[${i}]`, undefined));
       return;
     }
     if (node.type !== 'object') return;
-    const keys = (node.children ?? []).flatMap((property) => (property.children?.[0] ? [String(property.children[0].value)] : []));
+    const keys = (node.children ?? []).flatMap((property) =>
+      property.children?.[0] ? [String(property.children[0].value)] : [],
+    );
     const unknownKey = (k: string) => k.includes(VARIABLE_MARK);
     // A key made of a variable may be the one required: then nothing is reported missing.
     const keyFromVariable = keys.some(unknownKey);
     for (const req of s.required ?? []) {
       if (!keys.includes(req) && !keyFromVariable)
-        out.push(diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }));
+        out.push(
+          diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }),
+        );
     }
     const given = new Set<string>();
     for (const property of node.children ?? []) {
@@ -99,7 +137,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       const keyAt = { start: body.start + keyNode.offset, end: body.start + keyNode.offset + keyNode.length };
       if (given.has(k)) {
         // JSON keeps the last of a repeated key: the earlier value is lost.
-        out.push(diag('duplicate-parameter', `${path}.${k} is given more than once (${label}); only the last value is read`, keyAt.start, keyAt.end));
+        out.push(
+          diag(
+            'duplicate-parameter',
+            `${path}.${k} is given more than once (${label}); only the last value is read`,
+            keyAt.start,
+            keyAt.end,
+          ),
+        );
       }
       given.add(k);
       const childShape = own(s.properties, k) ?? s.additionalProperties;

@@ -26,7 +26,10 @@ export function checkParameters(
     if (!param) {
       // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
       // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
-      const objectFromVariable = line.source === 'json' && line.decodedValue.startsWith('{{') && endpoint.params.some((p) => p.name.startsWith(`${name}[`));
+      const objectFromVariable =
+        line.source === 'json' &&
+        line.decodedValue.startsWith('{{') &&
+        endpoint.params.some((p) => p.name.startsWith(`${name}[`));
       if (line.source === 'body' && name.startsWith('@')) {
         // Meant as a file variable, most likely; in a request body it is a parameter (section 1).
         out.push(
@@ -50,7 +53,9 @@ export function checkParameters(
               : `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
             line.name.start,
             line.name.end,
-            replacement ? { replacement, lineStart: line.start, lineEnd: line.end } : { lineStart: line.start, lineEnd: line.end },
+            replacement
+              ? { replacement, lineStart: line.start, lineEnd: line.end }
+              : { lineStart: line.start, lineEnd: line.end },
           ),
         );
       }
@@ -59,15 +64,22 @@ export function checkParameters(
     const key = param.name;
     const list = sent.get(key);
     // A name with `[]` is an array element (`question[answers][][answer_text]`, an index pattern written as convention 2 writes arrays).
-    const repeated = list !== undefined && !param.isArray && !name.includes('[]') && list.some((e) => e.line.decodedName === name);
+    const repeated =
+      list !== undefined && !param.isArray && !name.includes('[]') && list.some((e) => e.line.decodedName === name);
     if (list) list.push({ line, param });
     else sent.set(key, [{ line, param }]);
     if (repeated) {
       out.push(
-        diag('duplicate-parameter', `${name} takes one value but is given more than once (${label})`, line.name.start, line.name.end, {
-          lineStart: line.start,
-          lineEnd: line.end,
-        }),
+        diag(
+          'duplicate-parameter',
+          `${name} takes one value but is given more than once (${label})`,
+          line.name.start,
+          line.name.end,
+          {
+            lineStart: line.start,
+            lineEnd: line.end,
+          },
+        ),
       );
     }
     if (param.deprecated) {
@@ -92,7 +104,12 @@ export function checkParameters(
     if (sent.has(p.name)) continue;
     if (bound.has(p.name) || (p.inPath && bound.has(p.inPath))) continue;
     // A deprecated alias (`role` for `label`) is the same parameter under its old name: reported as deprecated, not as missing.
-    if (endpoint.params.some((q) => typeof q.deprecated === 'object' && q.deprecated.successor === p.name && sent.has(q.name))) continue;
+    if (
+      endpoint.params.some(
+        (q) => typeof q.deprecated === 'object' && q.deprecated.successor === p.name && sent.has(q.name),
+      )
+    )
+      continue;
     if (missing === NO_NAMES) missing = [];
     missing.push(p.name);
   }
@@ -101,10 +118,16 @@ export function checkParameters(
   for (const name of missing) {
     const p = endpoint.params.find((x) => x.name === name);
     out.push(
-      diag('missing-required', `${name} is required for ${label}${p?.description ? ` (${p.description})` : ''}`, lineStart, lineEnd, {
-        missing: [name],
-        endpointId: endpoint.id,
-      }),
+      diag(
+        'missing-required',
+        `${name} is required for ${label}${p?.description ? ` (${p.description})` : ''}`,
+        lineStart,
+        lineEnd,
+        {
+          missing: [name],
+          endpointId: endpoint.id,
+        },
+      ),
     );
   }
   if (endpoint.rules.length === 0) return;
@@ -128,7 +151,11 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
           `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
           at.start,
           at.end,
-          { ...data, ...(near !== undefined ? { replacement: near } : {}), ...(others.length > 0 ? { choices: others } : {}) },
+          {
+            ...data,
+            ...(near !== undefined ? { replacement: near } : {}),
+            ...(others.length > 0 ? { choices: others } : {}),
+          },
         ),
       );
     }
@@ -140,12 +167,21 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
   if (typeMsg) {
     const at = valueRange(line);
     // A `+` in a query string is sent as a space (`+02:00` arrives as ` 02:00`).
-    const plus = line.source === 'query' && line.value.text.includes('+') ? "; in a query string '+' is a space: write %2B for a plus sign" : '';
+    const plus =
+      line.source === 'query' && line.value.text.includes('+')
+        ? "; in a query string '+' is a space: write %2B for a plus sign"
+        : '';
     out.push(
-      diag('invalid-type', `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`, at.start, at.end, {
-        lineStart: line.start,
-        lineEnd: line.end,
-      }),
+      diag(
+        'invalid-type',
+        `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`,
+        at.start,
+        at.end,
+        {
+          lineStart: line.start,
+          lineEnd: line.end,
+        },
+      ),
     );
     return;
   }
@@ -154,10 +190,16 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
     if (formatMsg) {
       const at = valueRange(line);
       out.push(
-        diag('invalid-format', `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`, at.start, at.end, {
-          lineStart: line.start,
-          lineEnd: line.end,
-        }),
+        diag(
+          'invalid-format',
+          `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`,
+          at.start,
+          at.end,
+          {
+            lineStart: line.start,
+            lineEnd: line.end,
+          },
+        ),
       );
     }
   }
@@ -173,7 +215,8 @@ export interface SentParameter {
 function jsonKeyReplacement(name: string, near: string): string | undefined {
   const a = splitParamName(name);
   const b = splitParamName(near);
-  if (!a || !b || a.length !== b.length || a.slice(0, -1).join('\u0000') !== b.slice(0, -1).join('\u0000')) return undefined;
+  if (!a || !b || a.length !== b.length || a.slice(0, -1).join('\u0000') !== b.slice(0, -1).join('\u0000'))
+    return undefined;
   return b[b.length - 1];
 }
 

@@ -12,7 +12,12 @@ import { scopeValue, type VariableScope } from './scope';
  * in it, no documented path or method, a deprecated path, a value a placeholder does not take.
  * Returns what the checks of the rest need when the target matched an endpoint and they go on.
  */
-export function checkTarget(matcher: EndpointMatcher, block: Block, scope: VariableScope, out: Diagnostic[]): RequestCheck | undefined {
+export function checkTarget(
+  matcher: EndpointMatcher,
+  block: Block,
+  scope: VariableScope,
+  out: Diagnostic[],
+): RequestCheck | undefined {
   const request = block.request;
   if (!request || !request.methodKnown) return undefined;
   const lineStart = request.start;
@@ -20,10 +25,18 @@ export function checkTarget(matcher: EndpointMatcher, block: Block, scope: Varia
   // A request line (or path line) that cannot be read is that one mistake: its target is not matched as well.
   const pathLines = request.pathLines ?? [];
   const targetEnd = pathLines.length > 0 ? pathLines[pathLines.length - 1].end : lineEnd;
-  for (let i = 0; i < block.problems.length; i++) if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return undefined;
+  for (let i = 0; i < block.problems.length; i++)
+    if (block.problems[i].start >= lineStart && block.problems[i].end <= targetEnd) return undefined;
   const unclosed = unclosedVariable(block);
   if (unclosed) {
-    out.push(diag('syntax', 'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)', unclosed.start, unclosed.end));
+    out.push(
+      diag(
+        'syntax',
+        'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)',
+        unclosed.start,
+        unclosed.end,
+      ),
+    );
     return undefined;
   }
   const target = pathLines.length > 0 ? requestTarget(request) : request.target.text;
@@ -86,7 +99,17 @@ export function checkTarget(matcher: EndpointMatcher, block: Block, scope: Varia
       ),
     );
   }
-  const check: RequestCheck = { block, request, endpoint, path: match.path, bindings: match.bindings, label, lineStart, lineEnd, out };
+  const check: RequestCheck = {
+    block,
+    request,
+    endpoint,
+    path: match.path,
+    bindings: match.bindings,
+    label,
+    lineStart,
+    lineEnd,
+    out,
+  };
   return checkPlaceholderForms(check, matcher) ? undefined : check;
 }
 
@@ -103,7 +126,10 @@ function checkPlaceholderForms(check: RequestCheck, matcher: EndpointMatcher): b
     if (acceptsForm(forms, value)) continue;
     if (value.includes('{{') || /^\{[^{}]+\}$/.test(value)) continue;
     const sis = /^(sis_[a-z_]+):/.exec(value);
-    const meant = sis || value === 'self' || value === 'root' || /\d/.test(value) ? undefined : misspeltLiteral(matcher.catalog, path, name, value);
+    const meant =
+      sis || value === 'self' || value === 'root' || /\d/.test(value)
+        ? undefined
+        : misspeltLiteral(matcher.catalog, path, name, value);
     if (meant !== undefined) {
       // A word close to a literal that a documented path has in this place (`external_tools/sessionless-launch`,
       // `files/quotas`): a misspelt literal, not an id, so no documented path matches (section 2). Its
@@ -114,19 +140,33 @@ function checkPlaceholderForms(check: RequestCheck, matcher: EndpointMatcher): b
       // Where the word stands as written, it alone is marked, and a quick fix can put the literal there.
       const at = segmentAt(requestTarget(request), value);
       if (at === -1) out.push(diag('unknown-endpoint', message, start, end));
-      else out.push(diag('unknown-endpoint', message, targetOffset(request, at), targetOffset(request, at + value.length - 1) + 1, { replacement: meant }));
+      else
+        out.push(
+          diag(
+            'unknown-endpoint',
+            message,
+            targetOffset(request, at),
+            targetOffset(request, at + value.length - 1) + 1,
+            { replacement: meant },
+          ),
+        );
       return true;
     }
     let problem: string;
-    if (sis) problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
+    if (sis)
+      problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
     else if (value === 'self' || value === 'root') problem = `'${value}' is not accepted for {${name}}`;
     else if (forms.has('date')) problem = `'${value}' is not a date (yyyy-mm-dd, a real calendar date) for {${name}}`;
     else {
       // Where SIS ids are accepted (convention 5), a bare non-numeric id is almost always a SIS id without its prefix.
       const prefix = [...forms].find((f) => f.startsWith('sis_'));
-      problem = prefix ? `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}` : `'${value}' is not an id for {${name}}`;
+      problem = prefix
+        ? `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}`
+        : `'${value}' is not an id for {${name}}`;
     }
-    const accepted = [...forms].map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f)).join(', ');
+    const accepted = [...forms]
+      .map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f))
+      .join(', ');
     out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
   }
   return false;
@@ -161,7 +201,11 @@ function misspeltLiteral(catalog: Catalog, path: EndpointPath, name: string, val
 function segmentAt(target: string, segment: string): number {
   const query = target.search(/[?#]/);
   const path = query === -1 ? target : target.slice(0, query);
-  for (let at = path.lastIndexOf(`/${segment}`); at !== -1; at = at === 0 ? -1 : path.lastIndexOf(`/${segment}`, at - 1)) {
+  for (
+    let at = path.lastIndexOf(`/${segment}`);
+    at !== -1;
+    at = at === 0 ? -1 : path.lastIndexOf(`/${segment}`, at - 1)
+  ) {
     const after = at + 1 + segment.length;
     if (after === path.length || path.charCodeAt(after) === 47) return at + 1;
   }

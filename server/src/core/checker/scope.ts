@@ -96,7 +96,11 @@ export function documentScope(doc: LpreqDocument, env?: Environments): VariableS
 
 /** A document's variables (file variables over the environment's, names its scripts set), without its request names: what RequestsBefore starts from. */
 export function documentVariables(doc: LpreqDocument, env?: Environments): VariableScope {
-  const scope: VariableScope = { values: environmentValues(env), requestNames: new Set(), otherEnvironments: otherEnvironments(env) };
+  const scope: VariableScope = {
+    values: environmentValues(env),
+    requestNames: new Set(),
+    otherEnvironments: otherEnvironments(env),
+  };
   for (let k = 0; k < doc.blocks.length; k++) {
     const block = doc.blocks[k].block;
     for (const v of block.variables) scope.values.set(v.name.text, v.value.text);

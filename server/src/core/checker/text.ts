@@ -54,7 +54,8 @@ export function checkHeaders(block: Block, out: Diagnostic[]) {
 }
 
 /** What a `{{expression}}` is, which does not depend on any scope: a system variable (and its verdict), a request reference, or a name. */
-type ExpressionKind = { kind: 'system'; verdict: string | undefined } | { kind: 'request'; name: string } | { kind: 'name' };
+type ExpressionKind =
+  { kind: 'system'; verdict: string | undefined } | { kind: 'request'; name: string } | { kind: 'name' };
 
 /** Kinds of the expressions seen: the same few recur in every block. Bounded in size. */
 const expressionKinds = new Map<string, ExpressionKind>();
@@ -65,7 +66,10 @@ function kindOf(written: string): ExpressionKind {
   // Read from a copy: the names and messages kept in the table are then pieces of the copy, not of the document.
   const expression = tableKey(written);
   if (expression.startsWith('$')) {
-    kind = { kind: 'system', verdict: isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable` };
+    kind = {
+      kind: 'system',
+      verdict: isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable`,
+    };
   } else {
     const ref = parseRequestReference(expression);
     kind = ref ? { kind: 'request', name: ref.name } : { kind: 'name' };
@@ -78,7 +82,10 @@ function kindOf(written: string): ExpressionKind {
 /** A variable the request asks for when it is sent (`# @prompt name`) or that its own script sets: defined for this block only. */
 function definedInBlock(block: Block, expression: string): boolean {
   const name = expression.startsWith('%') ? expression.slice(1) : expression;
-  return block.scriptSets.some((x) => x.name === name) || (block.metadata.length > 0 && promptVariables(block).some((p) => p.name === name));
+  return (
+    block.scriptSets.some((x) => x.name === name) ||
+    (block.metadata.length > 0 && promptVariables(block).some((p) => p.name === name))
+  );
 }
 
 /** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
@@ -94,11 +101,13 @@ function resolutionOf(expression: string, scope: VariableScope): string | undefi
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
   if (scopeHasValue(scope, name)) return undefined;
   if (scope.scriptNames?.has(name)) return undefined;
-  const subject = name !== expression ? `{{${expression}}} is the percent-encoded value of ${name}, which` : `{{${expression}}}`;
+  const subject =
+    name !== expression ? `{{${expression}}} is the percent-encoded value of ${name}, which` : `{{${expression}}}`;
   // Defined in another environment: the choice of environment is what is wrong, not the file.
   const others = scope.otherEnvironments;
   const elsewhere = others?.definedIn.get(name);
-  if (others && elsewhere) return `${subject} is not in environment '${others.selected}'; defined in ${elsewhere.join(', ')}`;
+  if (others && elsewhere)
+    return `${subject} is not in environment '${others.selected}'; defined in ${elsewhere.join(', ')}`;
   return `${subject} is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
 }
 
@@ -139,9 +148,12 @@ function isSentRange(block: Block, start: number, end: number): boolean {
   const pathLines = request?.pathLines ?? NO_PARAMS;
   for (let i = 0; i < pathLines.length; i++) if (within(pathLines[i].start, pathLines[i].end)) return true;
   for (let i = 0; i < block.headers.length; i++) if (within(block.headers[i].start, block.headers[i].end)) return true;
-  for (let i = 0; i < block.params.length; i++) if (block.params[i].source === 'body' && within(block.params[i].start, block.params[i].end)) return true;
-  for (let i = 0; i < block.variables.length; i++) if (within(block.variables[i].value.start, block.variables[i].value.end)) return true;
-  for (let i = 0; i < block.queryLines.length; i++) if (within(block.queryLines[i].start, block.queryLines[i].end)) return true;
+  for (let i = 0; i < block.params.length; i++)
+    if (block.params[i].source === 'body' && within(block.params[i].start, block.params[i].end)) return true;
+  for (let i = 0; i < block.variables.length; i++)
+    if (within(block.variables[i].value.start, block.variables[i].value.end)) return true;
+  for (let i = 0; i < block.queryLines.length; i++)
+    if (within(block.queryLines[i].start, block.queryLines[i].end)) return true;
   if (block.fileBody !== undefined && within(block.fileBody.start, block.fileBody.end)) return true;
   return block.jsonBody !== undefined && within(block.jsonBody.start, block.jsonBody.end);
 }

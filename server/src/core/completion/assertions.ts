@@ -9,8 +9,22 @@
  * The line is read as far as the cursor, tolerantly: a line being typed is rarely one the
  * parser accepts (`?? body $.` ends in a dot).
  */
-import { ASSERTION_OPERATORS, canonicalOperator, parseJsonPath, takesExpected, type AssertionOperator, type JsonPathSegment } from '../assertion';
-import { ASSERTION_FIELDS, describeFieldValue, describePlace, operatorDoc, placeTypeLabel, RESPONSE_HEADERS } from '../assertionDocs';
+import {
+  ASSERTION_OPERATORS,
+  canonicalOperator,
+  parseJsonPath,
+  takesExpected,
+  type AssertionOperator,
+  type JsonPathSegment,
+} from '../assertion';
+import {
+  ASSERTION_FIELDS,
+  describeFieldValue,
+  describePlace,
+  operatorDoc,
+  placeTypeLabel,
+  RESPONSE_HEADERS,
+} from '../assertionDocs';
 import type { Endpoint } from '../catalog/catalog';
 import { fieldsOf, placeOf, walkPath, type PlaceType } from '../catalog/resources';
 import { code, md } from '../describe';
@@ -19,11 +33,27 @@ import type { Block } from '../parser';
 import { matchedEndpoint, rank, type CompletionEntry } from './items';
 
 const ORDERING = new Set<string>(['<', '<=', '>', '>=']);
-const TEXT_OPERATORS: readonly AssertionOperator[] = ['==', '!=', 'includes', 'startsWith', 'endsWith', 'matches', 'exists', '!exists'];
+const TEXT_OPERATORS: readonly AssertionOperator[] = [
+  '==',
+  '!=',
+  'includes',
+  'startsWith',
+  'endsWith',
+  'matches',
+  'exists',
+  '!exists',
+];
 const NUMBER_OPERATORS: readonly AssertionOperator[] = ['==', '!=', '<', '<=', '>', '>='];
 
 /** Completes on an assertion line `text` (the cursor at column `col`); `abs` turns a column into an absolute offset. */
-export function completeAssertion(ctx: ServiceContext, block: Block, text: string, col: number, abs: (n: number) => number, out: CompletionEntry[]): void {
+export function completeAssertion(
+  ctx: ServiceContext,
+  block: Block,
+  text: string,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+): void {
   const prefix = /^\s*\?\?/.exec(text);
   if (!prefix || col < prefix[0].length) return;
   const rest = text.slice(prefix[0].length, col);
@@ -83,7 +113,9 @@ export function completeAssertion(ctx: ServiceContext, block: Block, text: strin
   const pathOperator = /^[ \t]+body[ \t]+([$.[]\S*)[ \t]+(\S*)$/.exec(rest);
   if (pathOperator) {
     const types = endpoint ? placeAt(ctx, endpoint, pathOperator[1]) : undefined;
-    const ordered = types === undefined || types.some((t) => t.type === 'integer' || t.type === 'number' || t.type === 'DateTime' || t.type === 'Date');
+    const ordered =
+      types === undefined ||
+      types.some((t) => t.type === 'integer' || t.type === 'number' || t.type === 'DateTime' || t.type === 'Date');
     const operators = ASSERTION_OPERATORS.filter((op) => ordered || !ORDERING.has(op));
     completeOperators(operators, abs(col - pathOperator[2].length), abs(wordEnd(col)), out);
     return;
@@ -91,7 +123,14 @@ export function completeAssertion(ctx: ServiceContext, block: Block, text: strin
   const pathValue = /^[ \t]+body[ \t]+([$.[]\S*)[ \t]+(\S+)[ \t]+(.*)$/.exec(rest);
   if (pathValue && endpoint && isOperator(pathValue[2]) && takesExpected(pathValue[2])) {
     const types = placeAt(ctx, endpoint, pathValue[1]);
-    if (types) completeValues(types, canonicalOperator(pathValue[2]), abs(col - pathValue[3].length), abs(valueEnd(text, col)), out);
+    if (types)
+      completeValues(
+        types,
+        canonicalOperator(pathValue[2]),
+        abs(col - pathValue[3].length),
+        abs(valueEnd(text, col)),
+        out,
+      );
   }
 }
 
@@ -121,7 +160,12 @@ function completeFields(start: number, end: number, lead: string, out: Completio
   });
 }
 
-function completeOperators(operators: readonly AssertionOperator[], start: number, end: number, out: CompletionEntry[]): void {
+function completeOperators(
+  operators: readonly AssertionOperator[],
+  start: number,
+  end: number,
+  out: CompletionEntry[],
+): void {
   operators.forEach((op, i) => {
     const more = takesExpected(op);
     out.push({
@@ -166,7 +210,9 @@ function completeStatuses(endpoint: Endpoint | undefined, start: number, end: nu
     label: String(success),
     kind: 'value',
     detail: 'status',
-    documentation: endpoint ? `The documented success status of ${code(`${endpoint.method} ${endpoint.paths[0].template}`)}` : 'OK',
+    documentation: endpoint
+      ? `The documented success status of ${code(`${endpoint.method} ${endpoint.paths[0].template}`)}`
+      : 'OK',
     insertText: String(success),
     snippet: false,
     start,
@@ -240,7 +286,15 @@ function completePath(
   const lists = types.some((t) => t.type.endsWith('[]'));
   const fields = fieldsOf(ctx.checker.catalog, types);
   const root = insertRoot ? '$' : '';
-  const push = (label: string, insertText: string, start: number, detail: string, documentation: string, index: number, extra: Partial<CompletionEntry> = {}) =>
+  const push = (
+    label: string,
+    insertText: string,
+    start: number,
+    detail: string,
+    documentation: string,
+    index: number,
+    extra: Partial<CompletionEntry> = {},
+  ) =>
     out.push({
       label,
       kind: 'parameter',
@@ -256,8 +310,12 @@ function completePath(
   const listItems = (start: number, filterPrefix: string) => {
     const element = types.filter((t) => t.type.endsWith('[]')).map((t) => t.type.slice(0, -2));
     const about = `an element of ${code(placeTypeLabel(types))}${element.length > 0 ? `: ${code([...new Set(element)].join(' | '))}` : ''}`;
-    push('[*]', `${root}[*]`, start, 'every element', `Every element of the list: ${about}`, 0, { filterText: `${filterPrefix}[*]` });
-    push('[0]', `${root}[0]`, start, 'the first element', `The first element of the list: ${about}`, 1, { filterText: `${filterPrefix}[0]` });
+    push('[*]', `${root}[*]`, start, 'every element', `Every element of the list: ${about}`, 0, {
+      filterText: `${filterPrefix}[*]`,
+    });
+    push('[0]', `${root}[0]`, start, 'the first element', `The first element of the list: ${about}`, 1, {
+      filterText: `${filterPrefix}[0]`,
+    });
   };
   const fieldDoc = (f: (typeof fields)[number]) => {
     const place = placeOf(f.field.type, f.field, f.owner, f.field.nullable === true);
@@ -267,7 +325,15 @@ function completePath(
     if (lists) listItems(from + dot, '.');
     fields.forEach((f, i) => {
       const { detail, documentation } = fieldDoc(f);
-      push(f.field.name, f.field.name, from + dot + 1, detail, documentation, 2 + i, f.field.deprecated ? { deprecated: true } : {});
+      push(
+        f.field.name,
+        f.field.name,
+        from + dot + 1,
+        detail,
+        documentation,
+        2 + i,
+        f.field.deprecated ? { deprecated: true } : {},
+      );
     });
     return;
   }
@@ -276,7 +342,10 @@ function completePath(
     fields.forEach((f, i) => {
       const { detail, documentation } = fieldDoc(f);
       const written = `['${f.field.name}']`;
-      push(written, written, from + open, detail, documentation, 2 + i, { filterText: written, ...(f.field.deprecated ? { deprecated: true } : {}) });
+      push(written, written, from + open, detail, documentation, 2 + i, {
+        filterText: written,
+        ...(f.field.deprecated ? { deprecated: true } : {}),
+      });
     });
     return;
   }
@@ -284,23 +353,52 @@ function completePath(
   if (lists) listItems(col, '');
   fields.forEach((f, i) => {
     const { detail, documentation } = fieldDoc(f);
-    push(`.${f.field.name}`, `${root}.${f.field.name}`, col, detail, documentation, 2 + i, f.field.deprecated ? { deprecated: true } : {});
+    push(
+      `.${f.field.name}`,
+      `${root}.${f.field.name}`,
+      col,
+      detail,
+      documentation,
+      2 + i,
+      f.field.deprecated ? { deprecated: true } : {},
+    );
   });
 }
 
 /** EXPECTED: the documented values of an enum field, `true`/`false` for a boolean, `null` where the docs allow it. */
-function completeValues(types: readonly PlaceType[], op: AssertionOperator, start: number, end: number, out: CompletionEntry[]): void {
+function completeValues(
+  types: readonly PlaceType[],
+  op: AssertionOperator,
+  start: number,
+  end: number,
+  out: CompletionEntry[],
+): void {
   const seen = new Set<string>();
   let index = 0;
   const push = (value: string, detail: string, documentation: string) => {
     if (seen.has(value)) return;
     seen.add(value);
-    out.push({ label: value, kind: 'value', detail, documentation, insertText: value, snippet: false, start, end, sortText: rank(0, index++) });
+    out.push({
+      label: value,
+      kind: 'value',
+      detail,
+      documentation,
+      insertText: value,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(0, index++),
+    });
   };
   for (const here of types) {
     // `includes` on a list compares with its elements.
-    const t = op === 'includes' && here.type.endsWith('[]') ? { ...here, type: here.type.slice(0, -2), nullable: false } : here;
-    if (ORDERING.has(op) && !(t.type === 'integer' || t.type === 'number' || t.type === 'DateTime' || t.type === 'Date')) continue;
+    const t =
+      op === 'includes' && here.type.endsWith('[]') ? { ...here, type: here.type.slice(0, -2), nullable: false } : here;
+    if (
+      ORDERING.has(op) &&
+      !(t.type === 'integer' || t.type === 'number' || t.type === 'DateTime' || t.type === 'Date')
+    )
+      continue;
     if (t.type === 'string' && t.field?.enum) {
       for (const v of t.field.enum) push(v, placeTypeLabel([t]), describeFieldValue(t, v) ?? code(v));
     } else if (t.type === 'boolean') {
@@ -310,5 +408,6 @@ function completeValues(types: readonly PlaceType[], op: AssertionOperator, star
       push('false', 'false', `${code('false')}: the JSON boolean`);
     }
   }
-  if ((op === '==' || op === '!=') && types.some((t) => t.nullable)) push('null', 'null', 'The docs say this field may be null.');
+  if ((op === '==' || op === '!=') && types.some((t) => t.nullable))
+    push('null', 'null', 'The docs say this field may be null.');
 }

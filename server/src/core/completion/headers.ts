@@ -9,7 +9,11 @@ import type { Block } from '../parser';
 import { matchedEndpoint, rank, wordEnd, type CompletionEntry } from './items';
 
 const HEADERS: { name: string; description: string; values: string[] }[] = [
-  { name: 'Accept', description: 'The media types the client accepts; the API answers `application/json`.', values: ['application/json', '*/*'] },
+  {
+    name: 'Accept',
+    description: 'The media types the client accepts; the API answers `application/json`.',
+    values: ['application/json', '*/*'],
+  },
   {
     name: 'Content-Type',
     description: 'The media type of the body. lpreq sets it from the body (form or JSON) when absent.',
@@ -17,14 +21,22 @@ const HEADERS: { name: string; description: string; values: string[] }[] = [
   },
   {
     name: 'Authorization',
-    description: 'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.',
+    description:
+      'The access token. lpreq sends it from secret storage or LPREQ_TOKEN; never write the token itself here.',
     values: ['Bearer {{$processEnv LPREQ_TOKEN}}', 'Bearer {{token}}'],
   },
   { name: 'User-Agent', description: 'The client name.', values: ['lpreq'] },
   { name: 'If-None-Match', description: 'An ETag for a conditional request.', values: [] },
 ];
 
-export function completeHeaderNames(ctx: ServiceContext, block: Block, text: string, col: number, abs: (n: number) => number, out: CompletionEntry[]) {
+export function completeHeaderNames(
+  ctx: ServiceContext,
+  block: Block,
+  text: string,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
   let s = 0;
   while (s < text.length && /\s/.test(text[s])) s++;
   if (text[s] === '#' || text.startsWith('//', s)) return;
@@ -35,7 +47,10 @@ export function completeHeaderNames(ctx: ServiceContext, block: Block, text: str
   const present = new Set(block.headers.map((h) => h.name.text.toLowerCase()).filter((n) => n !== own));
   const colonFollows = /^\s*:/.test(text.slice(end));
   const endpoint = matchedEndpoint(ctx, block);
-  const all = [...HEADERS, ...(endpoint?.headers ?? []).map((h) => ({ name: h.name, description: h.description, values: [] as string[] }))];
+  const all = [
+    ...HEADERS,
+    ...(endpoint?.headers ?? []).map((h) => ({ name: h.name, description: h.description, values: [] as string[] })),
+  ];
   all.forEach((h, i) => {
     if (present.has(h.name.toLowerCase())) return;
     out.push({
@@ -53,7 +68,14 @@ export function completeHeaderNames(ctx: ServiceContext, block: Block, text: str
   });
 }
 
-export function completeHeaderValue(name: string, text: string, from: number, col: number, abs: (n: number) => number, out: CompletionEntry[]) {
+export function completeHeaderValue(
+  name: string,
+  text: string,
+  from: number,
+  col: number,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
   const h = HEADERS.find((x) => x.name.toLowerCase() === name.toLowerCase());
   if (!h) return;
   let s = from;

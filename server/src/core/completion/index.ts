@@ -19,7 +19,12 @@ import { completeTemplates } from './templates';
 
 export { snippetText, type CompletionEntry, type CompletionKind, type CompletionOptions } from './items';
 
-export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number, options: CompletionOptions = {}): CompletionEntry[] {
+export function complete(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  offset: number,
+  options: CompletionOptions = {},
+): CompletionEntry[] {
   const ref = blockAt(doc, offset);
   if (!ref) return [];
   const base = ref.start;
@@ -32,7 +37,13 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
   const out: CompletionEntry[] = [];
   const abs = (n: number) => base + line.start + n;
   // In the indentation before what a line holds: nothing is typed there, and any edit would land after the cursor.
-  if (line.region !== 'json' && /^\s*$/.test(before) && line.text.slice(col).trim() !== '' && /^\s/.test(line.text.slice(col))) return out;
+  if (
+    line.region !== 'json' &&
+    /^\s*$/.test(before) &&
+    line.text.slice(col).trim() !== '' &&
+    /^\s/.test(line.text.slice(col))
+  )
+    return out;
 
   // Scripts, redirections and a body file line of other clients: nothing of the API to complete there.
   if (/^\s*(>|<[>@\s]|<$)/.test(line.text) || insideScript(block.text, rel)) return out;
@@ -68,7 +79,8 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       if (/^[A-Za-z]*$/.test(t) && !/^\s*(#|\/\/|@)/.test(line.text)) {
         completeMethods(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
         // A whole request to start from, where one begins: a word alone on its line, nothing after it.
-        if (t.length > 0 && line.text.slice(col).trim() === '') completeTemplates(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
+        if (t.length > 0 && line.text.slice(col).trim() === '')
+          completeTemplates(abs(before.length - t.length), abs(wordEnd(line.text, col)), out);
       }
       return out;
     }
@@ -76,7 +88,8 @@ export function complete(ctx: ServiceContext, doc: LpreqDocument, offset: number
       completeRequestLine(ctx, block, line.start, line.text, col, abs, out);
       // A word alone on the line where a request begins (`get`, `modules`): a whole request to start from.
       const word = /^(\s*)([A-Za-z]+)$/.exec(before);
-      if (word && line.text.slice(col).trim() === '') completeTemplates(abs(word[1].length), abs(wordEnd(line.text, col)), out);
+      if (word && line.text.slice(col).trim() === '')
+        completeTemplates(abs(word[1].length), abs(wordEnd(line.text, col)), out);
       return out;
     }
     case 'query': {

@@ -6,7 +6,18 @@ import type { Endpoint } from '../catalog/catalog';
 import type { ServiceContext } from '../documentIndex';
 import type { Block } from '../parser';
 
-export type CompletionKind = 'method' | 'path' | 'segment' | 'parameter' | 'value' | 'variable' | 'header' | 'reference' | 'metadata' | 'operator' | 'template';
+export type CompletionKind =
+  | 'method'
+  | 'path'
+  | 'segment'
+  | 'parameter'
+  | 'value'
+  | 'variable'
+  | 'header'
+  | 'reference'
+  | 'metadata'
+  | 'operator'
+  | 'template';
 
 export interface CompletionEntry {
   label: string;

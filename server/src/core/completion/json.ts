@@ -35,7 +35,10 @@ export function completeJson(ctx: ServiceContext, block: Block, rel: number, bas
   const start = base + body.start + s;
   const end = base + body.start + e;
   const path = location.path;
-  if (location.isAtPropertyKey || (location.previousNode === undefined && /[{,]\s*"?[\w-]*$/.test(body.text.slice(0, at)))) {
+  if (
+    location.isAtPropertyKey ||
+    (location.previousNode === undefined && /[{,]\s*"?[\w-]*$/.test(body.text.slice(0, at)))
+  ) {
     const objectPath = location.isAtPropertyKey ? path.slice(0, -1) : path;
     const present = new Set(jsonKeysAt(body.text, objectPath));
     // What the request misses as it stands (its JSON read as parameters), as for parameter
@@ -44,7 +47,8 @@ export function completeJson(ctx: ServiceContext, block: Block, rel: number, bas
     const repaired = endpoint.jsonBody ? undefined : withoutTypedKey(body.text, s, e);
     if (repaired !== undefined) {
       const probe: Block = { ...block, jsonBody: { ...body, text: repaired } };
-      for (const d of ctx.checker.checkBlock(probe, ctx.scope)) if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
+      for (const d of ctx.checker.checkBlock(probe, ctx.scope))
+        if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
     }
     jsonKeys(endpoint, objectPath, missingNow).forEach((k, i) => {
       if (present.has(k.key)) return;
@@ -73,7 +77,9 @@ export function completeJson(ctx: ServiceContext, block: Block, rel: number, bas
       label: text,
       kind: 'value',
       detail: param?.name,
-      documentation: param ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}` : undefined,
+      documentation: param
+        ? `${code(v)}${meaning ? ` · ${md(meaning)}` : ''}\n\n${md(param.name)}: ${md(param.description)}`
+        : undefined,
       insertText: snippetText(text),
       snippet: false,
       start,
@@ -184,7 +190,8 @@ const JSON_VALUE: Record<string, string> = {
 function jsonKeys(endpoint: Endpoint, path: (string | number)[], missing: Set<string> = new Set()): JsonKey[] {
   if (endpoint.jsonBody) {
     let shape: JsonShape | undefined = endpoint.jsonBody;
-    for (const step of path) shape = typeof step === 'number' ? shape?.items : (own(shape?.properties, step) ?? shape?.additionalProperties);
+    for (const step of path)
+      shape = typeof step === 'number' ? shape?.items : (own(shape?.properties, step) ?? shape?.additionalProperties);
     if (!shape || shape.type !== 'object') return [];
     return Object.entries(shape.properties ?? {}).map(([key, child]) => ({
       key,
@@ -207,7 +214,9 @@ function jsonKeys(endpoint: Endpoint, path: (string | number)[], missing: Set<st
     const leaf = rest.length === 0;
     const array = rest.length === 1 && rest[0] === '';
     const value = leaf
-      ? JSON_VALUE[param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string']
+      ? JSON_VALUE[
+          param.type === 'integer' || param.type === 'number' || param.type === 'boolean' ? param.type : 'string'
+        ]
       : array
         ? '[$1]'
         : '{$1}';

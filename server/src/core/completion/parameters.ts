@@ -34,7 +34,17 @@ export function completeQuery(
     return;
   }
   const nameEnd = eq === -1 ? pairEnd : pairStart + eq;
-  completeParameterNames(ctx, block, text.slice(pairStart, col), abs(pairStart), abs(nameEnd), 'query', eq !== -1, lineStart + pairStart, out);
+  completeParameterNames(
+    ctx,
+    block,
+    text.slice(pairStart, col),
+    abs(pairStart),
+    abs(nameEnd),
+    'query',
+    eq !== -1,
+    lineStart + pairStart,
+    out,
+  );
 }
 
 function safeDecode(s: string): string {
@@ -73,7 +83,17 @@ export function completeBodyLine(
   }
   let nameEnd = eq === -1 ? text.length : eq;
   while (nameEnd > col && /\s/.test(text[nameEnd - 1])) nameEnd--;
-  completeParameterNames(ctx, block, text.slice(from, col), abs(from), abs(Math.max(nameEnd, col)), 'body', eq !== -1, lineStart + from, out);
+  completeParameterNames(
+    ctx,
+    block,
+    text.slice(from, col),
+    abs(from),
+    abs(Math.max(nameEnd, col)),
+    'body',
+    eq !== -1,
+    lineStart + from,
+    out,
+  );
 }
 
 /** Parameter names, level by level in bracket notation. `typed` is the name up to the cursor. */
@@ -100,7 +120,8 @@ export function completeParameterNames(
   const seen = new Set<string>();
   // What the request misses as it stands: a conditional requirement whose condition holds (page_url once the type is Page) comes first, as Required.
   const missingNow = new Set<string>();
-  for (const d of ctx.checker.checkBlock(block, ctx.scope)) if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
+  for (const d of ctx.checker.checkBlock(block, ctx.scope))
+    if (d.code === 'missing-required') for (const m of d.data?.missing ?? []) missingNow.add(m);
   endpoint.params.forEach((param, index) => {
     if (present.has(param.name) && !param.isArray) return;
     const { conditionallyRequired } = parameterRules(endpoint, param.name);
@@ -131,7 +152,9 @@ export function completeParameterNames(
     if (!param.name.startsWith(basePrefix)) {
       if (!param.isPattern || !patternPrefixMatches(param, basePrefix)) return;
     }
-    const rest = param.name.startsWith(basePrefix) ? param.name.slice(basePrefix.length) : patternRest(param, basePrefix);
+    const rest = param.name.startsWith(basePrefix)
+      ? param.name.slice(basePrefix.length)
+      : patternRest(param, basePrefix);
     if (rest === undefined) return;
     const close = rest.indexOf(']');
     if (close === -1) return;
@@ -208,18 +231,41 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-function completeValues(ctx: ServiceContext, block: Block, name: string, start: number, end: number, out: CompletionEntry[], options: CompletionOptions) {
+function completeValues(
+  ctx: ServiceContext,
+  block: Block,
+  name: string,
+  start: number,
+  end: number,
+  out: CompletionEntry[],
+  options: CompletionOptions,
+) {
   const endpoint = matchedEndpoint(ctx, block);
   if (!endpoint) return;
   const found = lookupParameter(endpoint, name);
   if (!found) return;
   const param = found.param;
   const push = (label: string, insertText: string, documentation: string | undefined, index: number, snippet = false) =>
-    out.push({ label, kind: 'value', insertText, snippet, start, end, sortText: rank(0, index), documentation, detail: typeLabel(param) });
+    out.push({
+      label,
+      kind: 'value',
+      insertText,
+      snippet,
+      start,
+      end,
+      sortText: rank(0, index),
+      documentation,
+      detail: typeLabel(param),
+    });
   if (param.enum) {
     param.enum.forEach((v, i) => {
       const d = own(param.enumDescriptions, v);
-      push(v, v, `${code(v)}${param.default === v ? ' (default)' : ''}${d ? `\n\n${md(d)}` : ''}\n\n${md(param.name)}`, i);
+      push(
+        v,
+        v,
+        `${code(v)}${param.default === v ? ' (default)' : ''}${d ? `\n\n${md(d)}` : ''}\n\n${md(param.name)}`,
+        i,
+      );
     });
     return;
   }

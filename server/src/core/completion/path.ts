@@ -57,7 +57,8 @@ export function completeRequestLine(
   const targetStart = request.target.text.length > 0 ? request.target.start - lineStart : col;
   if (col < targetStart) {
     // Before a target already written nothing is offered: a path put there would stand in front of it.
-    if (request.target.text.length === 0 && /^\s*$/.test(text.slice(methodEnd, col))) completePath(ctx, block, '', col, col, text, abs, out);
+    if (request.target.text.length === 0 && /^\s*$/.test(text.slice(methodEnd, col)))
+      completePath(ctx, block, '', col, col, text, abs, out);
     return;
   }
   const typed = text.slice(targetStart, col);
@@ -155,15 +156,21 @@ function completePath(
   const end = abs(replaceEnd);
   // By resource (the docs' section: Modules, Module items, ...), then by path: the paths of
   // one resource stand together, whatever order the catalog lists its endpoints in.
-  const byResource = [...remainders].sort(([a, x], [b, y]) => compareText(x.endpoints[0].source.section, y.endpoints[0].source.section) || compareText(a, b));
+  const byResource = [...remainders].sort(
+    ([a, x], [b, y]) => compareText(x.endpoints[0].source.section, y.endpoints[0].source.section) || compareText(a, b),
+  );
   let i = 0;
   for (const [key, choice] of byResource) {
     let stop = 1;
-    const snippet = choice.rest.map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`)).join('/');
+    const snippet = choice.rest
+      .map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`))
+      .join('/');
     const methods = [...new Set(choice.endpoints.map((e) => e.method))];
     const own = choice.endpoints.find((e) => e.method === method);
     const shown = own ?? choice.endpoints[0];
-    const deprecated = choice.endpoints.every((e) => e.deprecated || e.paths.find((p) => p.template === choice.template)?.deprecated);
+    const deprecated = choice.endpoints.every(
+      (e) => e.deprecated || e.paths.find((p) => p.template === choice.template)?.deprecated,
+    );
     out.push({
       label: leading + key,
       kind: 'path',
@@ -184,7 +191,11 @@ function completePath(
   let j = 0;
   for (const [literal, endpoints] of nextLiterals) {
     const own = endpoints.some((e) => e.method === method);
-    const onward = [...new Set(endpoints.flatMap((e) => e.paths.map((p) => p.template)).filter((t) => t.split('/').includes(literal)))];
+    const onward = [
+      ...new Set(
+        endpoints.flatMap((e) => e.paths.map((p) => p.template)).filter((t) => t.split('/').includes(literal)),
+      ),
+    ];
     out.push({
       label: `${leading}${literal}/`,
       kind: 'segment',

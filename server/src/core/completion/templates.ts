@@ -19,7 +19,12 @@ const TEMPLATES: readonly Template[] = [
     label: 'Request (GET)',
     prefix: 'get',
     detail: 'A titled GET request against {{base_url}}',
-    body: ['### ${1:List modules}', 'GET {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules}', 'Accept: application/json', '$0'],
+    body: [
+      '### ${1:List modules}',
+      'GET {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules}',
+      'Accept: application/json',
+      '$0',
+    ],
   },
   {
     label: 'Request (POST, form parameters)',
@@ -54,19 +59,36 @@ const TEMPLATES: readonly Template[] = [
     label: 'Request (PUT)',
     prefix: 'put',
     detail: 'A titled PUT request with form parameters',
-    body: ['### ${1:Update a module}', 'PUT {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules/${3:1}}', '', '${4:module[published]} = ${5:true}', '$0'],
+    body: [
+      '### ${1:Update a module}',
+      'PUT {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules/${3:1}}',
+      '',
+      '${4:module[published]} = ${5:true}',
+      '$0',
+    ],
   },
   {
     label: 'Request (DELETE)',
     prefix: 'delete',
     detail: 'A titled DELETE request',
-    body: ['### ${1:Delete a module}', 'DELETE {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules/${3:1}}', '$0'],
+    body: [
+      '### ${1:Delete a module}',
+      'DELETE {{base_url}}/api/v1/${2:courses/{{course_id\\}\\}/modules/${3:1}}',
+      '$0',
+    ],
   },
   {
     label: 'List modules with items',
     prefix: 'modules',
     detail: 'GET the modules of a course, with their items',
-    body: ['### Modules of a course', 'GET {{base_url}}/api/v1/courses/${1:{{course_id\\}\\}}/modules', '', 'include[] = items', 'per_page = ${2:50}', '$0'],
+    body: [
+      '### Modules of a course',
+      'GET {{base_url}}/api/v1/courses/${1:{{course_id\\}\\}}/modules',
+      '',
+      'include[] = items',
+      'per_page = ${2:50}',
+      '$0',
+    ],
   },
   {
     label: 'Create a module item',

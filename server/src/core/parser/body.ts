@@ -17,7 +17,12 @@ export function parseHeaders(text: string, count: number, from: number, block: B
     if (isCommentRange(text, s, e)) continue;
     const colon = headerColon(text, s, e);
     if (colon !== -1) {
-      block.headers = add(block.headers, { name: tokenIn(text, s, colon), value: tokenIn(text, colon + 1, e), start: s, end: e });
+      block.headers = add(block.headers, {
+        name: tokenIn(text, s, colon),
+        value: tokenIn(text, colon + 1, e),
+        start: s,
+        end: e,
+      });
       continue;
     }
     block.problems = add(block.problems, {
@@ -35,7 +40,11 @@ export function parseBody(text: string, count: number, from: number, block: Bloc
   const starts = scratchStarts;
   const ends = scratchEnds;
   let first = from;
-  while (first < count && (isBlankRange(text, starts[first], ends[first]) || isCommentRange(text, starts[first], ends[first]))) first++;
+  while (
+    first < count &&
+    (isBlankRange(text, starts[first], ends[first]) || isCommentRange(text, starts[first], ends[first]))
+  )
+    first++;
   if (first < count) {
     const lead = skipBlanks(text, starts[first], ends[first]);
     const file = readFileBody(text, lead, ends[first]);
@@ -73,7 +82,11 @@ function readJsonBody(text: string, count: number, first: number): JsonBody {
   let stop = first + 1;
   while (stop < count && !isScriptLine(text, starts[stop], ends[stop], false)) stop++;
   let last = stop - 1;
-  while (last > first && (isBlankRange(text, starts[last], ends[last]) || isCommentRange(text, starts[last], ends[last]))) last--;
+  while (
+    last > first &&
+    (isBlankRange(text, starts[last], ends[last]) || isCommentRange(text, starts[last], ends[last]))
+  )
+    last--;
   // Whole-line comments cannot be JSON (a JSON string never spans lines): they are blanked
   // out, keeping every offset, so a body may carry notes like the rest of the file.
   let body = '';
@@ -117,15 +130,33 @@ function parseParameterLines(text: string, count: number, from: number, block: B
     if (c === 38) at++;
     const eq = text.indexOf('=', at);
     if (eq === -1 || eq >= e) {
-      block.problems = add(block.problems, { code: 'syntax', message: `a parameter line is 'name = value'; this line has no '='`, start: lineStart, end: e });
+      block.problems = add(block.problems, {
+        code: 'syntax',
+        message: `a parameter line is 'name = value'; this line has no '='`,
+        start: lineStart,
+        end: e,
+      });
       continue;
     }
     const name = tokenIn(text, at, eq);
     if (name.text.length === 0) {
-      block.problems = add(block.problems, { code: 'syntax', message: `a parameter line is 'name = value'; the name is missing`, start: lineStart, end: e });
+      block.problems = add(block.problems, {
+        code: 'syntax',
+        message: `a parameter line is 'name = value'; the name is missing`,
+        start: lineStart,
+        end: e,
+      });
       continue;
     }
     const value = tokenIn(text, eq + 1, e);
-    block.params = add(block.params, { name, value, decodedName: name.text, decodedValue: value.text, source: 'body', start: lineStart, end: e });
+    block.params = add(block.params, {
+      name,
+      value,
+      decodedName: name.text,
+      decodedValue: value.text,
+      source: 'body',
+      start: lineStart,
+      end: e,
+    });
   }
 }

@@ -1,7 +1,26 @@
 /** The phases before the headers: the `###` line, metadata, variables and the request line, path lines, query lines. */
 import { METHODS, type Block, type RequestLine, type Token } from './tree';
-import { add, isBlankRange, isCommentRange, isSpace, NONE, scratchEnds, scratchStarts, skipBlanks, tokenIn } from './scan';
-import { isContinuation, isScriptLine, parseQuery, readMetadata, readVariable, scriptEnd, startsTarget, withoutVariables } from './lines';
+import {
+  add,
+  isBlankRange,
+  isCommentRange,
+  isSpace,
+  NONE,
+  scratchEnds,
+  scratchStarts,
+  skipBlanks,
+  tokenIn,
+} from './scan';
+import {
+  isContinuation,
+  isScriptLine,
+  parseQuery,
+  readMetadata,
+  readVariable,
+  scriptEnd,
+  startsTarget,
+  withoutVariables,
+} from './lines';
 
 const METHOD_SET = new Set<string>(METHODS);
 
@@ -128,7 +147,8 @@ function parsePathLines(text: string, count: number, from: number, request: Requ
     for (; k < count; k++) {
       const lead = skipBlanks(text, starts[k], ends[k]);
       // Not a `//` comment.
-      if (lead === starts[k] || lead >= ends[k] || text.charCodeAt(lead) !== 47 || text.charCodeAt(lead + 1) === 47) break;
+      if (lead === starts[k] || lead >= ends[k] || text.charCodeAt(lead) !== 47 || text.charCodeAt(lead + 1) === 47)
+        break;
       last = tokenIn(text, lead, ends[k]);
       request.pathLines = add(request.pathLines ?? NONE, last);
       if (/\s/.test(withoutVariables(last.text.split(/[?#]/)[0]))) {
@@ -149,7 +169,8 @@ function parsePathLines(text: string, count: number, from: number, request: Requ
     const q = last.text.indexOf('?');
     // A fragment (`#top`) is never sent: the query ends before it.
     const hash = q === -1 ? -1 : last.text.indexOf('#', q);
-    if (q !== -1) block.params = parseQuery(text, last.start + q + 1, hash === -1 ? last.end : last.start + hash, block.params);
+    if (q !== -1)
+      block.params = parseQuery(text, last.start + q + 1, hash === -1 ? last.end : last.start + hash, block.params);
   }
   return k;
 }

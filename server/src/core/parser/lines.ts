@@ -16,7 +16,12 @@ export function readMetadata(text: string, from: number, to: number): Metadata |
   // `# @name = value` (with an equals sign, as some clients write it) is `# @name value`.
   let valueFrom = skipBlanks(text, keyEnd, to);
   if (valueFrom < to && text.charCodeAt(valueFrom) === 61) valueFrom++;
-  return { key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd }, value: tokenIn(text, valueFrom, to), start: from, end: to };
+  return {
+    key: { text: text.slice(i + 1, keyEnd), start: i + 1, end: keyEnd },
+    value: tokenIn(text, valueFrom, to),
+    start: from,
+    end: to,
+  };
 }
 
 /**
@@ -75,7 +80,12 @@ export function readVariable(text: string, from: number, to: number): VariableDe
   if (nameEnd === at + 1) return null;
   const eq = skipBlanks(text, nameEnd, to);
   if (eq >= to || text.charCodeAt(eq) !== 61) return null;
-  return { name: { text: text.slice(at + 1, nameEnd), start: at + 1, end: nameEnd }, value: tokenIn(text, eq + 1, to), start: at, end: to };
+  return {
+    name: { text: text.slice(at + 1, nameEnd), start: at + 1, end: nameEnd },
+    value: tokenIn(text, eq + 1, to),
+    start: at,
+    end: to,
+  };
 }
 
 /** `Name: value`: the index of the colon, or -1. */
@@ -110,7 +120,9 @@ export function parseQuery(text: string, from: number, to: number, params: Param
       const nameEnd = eq === -1 ? pair.end : pair.start + eq;
       const name: Token = { text: text.slice(pair.start, nameEnd), start: pair.start, end: nameEnd };
       const value: Token =
-        eq === -1 ? { text: '', start: pair.end, end: pair.end } : { text: text.slice(nameEnd + 1, pair.end), start: nameEnd + 1, end: pair.end };
+        eq === -1
+          ? { text: '', start: pair.end, end: pair.end }
+          : { text: text.slice(nameEnd + 1, pair.end), start: nameEnd + 1, end: pair.end };
       out = add(out, {
         name,
         value,

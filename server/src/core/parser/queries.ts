@@ -42,7 +42,13 @@ export function promptVariables(block: Block): PromptVariable[] {
   for (const m of block.metadata) {
     if (m.key.text !== 'prompt') continue;
     const p = PROMPT.exec(m.value.text);
-    if (p) out = add(out, { name: p[1], description: (p[2] ?? '').trim(), start: m.value.start, end: m.value.start + p[1].length });
+    if (p)
+      out = add(out, {
+        name: p[1],
+        description: (p[2] ?? '').trim(),
+        start: m.value.start,
+        end: m.value.start + p[1].length,
+      });
   }
   return out;
 }

@@ -56,7 +56,8 @@ export const conflictingValues: RuleKind<ConflictingValuesRule> = {
       );
     }
   },
-  describe: (rule, name) => (rule.all.some((c) => c.param === name) ? { text: `Not with ${md(rule.text)}`, requires: false } : undefined),
+  describe: (rule, name) =>
+    rule.all.some((c) => c.param === name) ? { text: `Not with ${md(rule.text)}`, requires: false } : undefined,
 };
 
 /** The values a sent name gives the pattern segments of a pattern name (`permissions[{X}][enabled]` -> the X). */

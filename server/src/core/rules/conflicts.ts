@@ -21,10 +21,16 @@ export const conflicts: RuleKind<ConflictsRule> = {
     if (distinct.length < 2) return;
     const later = lines[lines.length - 1];
     out.push(
-      diag('conflicting-parameters', `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`, later.name.start, later.name.end, {
-        lineStart: later.start,
-        lineEnd: later.end,
-      }),
+      diag(
+        'conflicting-parameters',
+        `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`,
+        later.name.start,
+        later.name.end,
+        {
+          lineStart: later.start,
+          lineEnd: later.end,
+        },
+      ),
     );
   },
   describe: (rule, name) =>

@@ -75,14 +75,17 @@ export class RuleContext {
   describe(c: Condition): string {
     const v = this.values(c.param)?.[0];
     // A condition on presence holds whatever the value: `grouped = false` is grouped mode ("when present").
-    if (c.present !== undefined) return c.present ? `${c.param} is given${v !== undefined ? ` (as ${v})` : ''}` : `${c.param} is absent`;
+    if (c.present !== undefined)
+      return c.present ? `${c.param} is given${v !== undefined ? ` (as ${v})` : ''}` : `${c.param} is absent`;
     return v !== undefined ? `${c.param} is ${v}` : c.param;
   }
 
   expectation(c: Condition): string {
     if (c.present !== undefined) return `${c.param} is ${c.present ? 'given' : 'absent'}`;
     const v = this.values(c.param)?.[0];
-    return c.in ? `${c.param} is ${c.in.join(' or ')}${v !== undefined ? ` (it is ${v})` : ''}` : `${c.param} is not ${c.notIn?.join(' or ')}`;
+    return c.in
+      ? `${c.param} is ${c.in.join(' or ')}${v !== undefined ? ` (it is ${v})` : ''}`
+      : `${c.param} is not ${c.notIn?.join(' or ')}`;
   }
 
   /** Reports `name` missing on the request line, once however many rules require it. */
@@ -90,10 +93,16 @@ export class RuleContext {
     if (this.reportedMissing.has(name)) return;
     this.reportedMissing.add(name);
     this.out.push(
-      diag('missing-required', `${name} is required ${why} (${rule.text}) for ${this.label}`, this.lineStart, this.lineEnd, {
-        missing: [name],
-        endpointId: this.endpoint.id,
-      }),
+      diag(
+        'missing-required',
+        `${name} is required ${why} (${rule.text}) for ${this.label}`,
+        this.lineStart,
+        this.lineEnd,
+        {
+          missing: [name],
+          endpointId: this.endpoint.id,
+        },
+      ),
     );
   }
 }

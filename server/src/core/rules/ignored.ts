@@ -20,7 +20,11 @@ export const ignored: RuleKind<IgnoredRule> = {
   kind: 'ignored',
   schema,
   lint: (rule, isParameter) =>
-    namesParameters(rule.kind, [...rule.params, ...(rule.when ? [rule.when.param] : []), ...(rule.unless ? [rule.unless.param] : [])], isParameter),
+    namesParameters(
+      rule.kind,
+      [...rule.params, ...(rule.when ? [rule.when.param] : []), ...(rule.unless ? [rule.unless.param] : [])],
+      isParameter,
+    ),
   apply(rule, context) {
     const { reportedMissing, label, out } = context;
     let fires: boolean;
@@ -29,17 +33,28 @@ export const ignored: RuleKind<IgnoredRule> = {
     else if (rule.unless) fires = context.evaluate(rule.unless) === false && !reportedMissing.has(rule.unless.param);
     else fires = true;
     if (!fires) return;
-    const why = rule.when ? ` when ${context.describe(rule.when)}` : rule.unless ? ` unless ${context.expectation(rule.unless)}` : '';
+    const why = rule.when
+      ? ` when ${context.describe(rule.when)}`
+      : rule.unless
+        ? ` unless ${context.expectation(rule.unless)}`
+        : '';
     for (const name of rule.params) {
       for (const line of context.lineOf(name)) {
         out.push(
-          diag('ignored-parameter', `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`, line.name.start, line.name.end, {
-            lineStart: line.start,
-            lineEnd: line.end,
-          }),
+          diag(
+            'ignored-parameter',
+            `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
+            line.name.start,
+            line.name.end,
+            {
+              lineStart: line.start,
+              lineEnd: line.end,
+            },
+          ),
         );
       }
     }
   },
-  describe: (rule, name) => (rule.params.includes(name) ? { text: `Ignored: ${md(rule.text)}`, requires: false } : undefined),
+  describe: (rule, name) =>
+    rule.params.includes(name) ? { text: `Ignored: ${md(rule.text)}`, requires: false } : undefined,
 };

@@ -17,7 +17,17 @@ import { conflictingValues } from './conflictingValues';
 import { valueKinds } from './valueKinds';
 import { patternAppliesTo } from './patternAppliesTo';
 
-export const RULE_KINDS = [required, oneOf, conflicts, ignored, valueRequires, appliesTo, conflictingValues, valueKinds, patternAppliesTo] as const;
+export const RULE_KINDS = [
+  required,
+  oneOf,
+  conflicts,
+  ignored,
+  valueRequires,
+  appliesTo,
+  conflictingValues,
+  valueKinds,
+  patternAppliesTo,
+] as const;
 
 type RuleOf<K> = K extends RuleKind<infer R> ? R : never;
 
@@ -36,7 +46,9 @@ function kindOf(rule: Rule): RuleKind<Rule> {
 /** The schema of a rule: the union of the kinds' schemas, told apart by `kind`. */
 export function ruleSchema(kit: SchemaKit): Z.ZodType<Rule> {
   // Each kind's schema is an object with a literal `kind`; their union's type is Rule.
-  const options = RULE_KINDS.map((k) => k.schema(kit)) as unknown as Parameters<SchemaKit['z']['discriminatedUnion']>[1];
+  const options = RULE_KINDS.map((k) => k.schema(kit)) as unknown as Parameters<
+    SchemaKit['z']['discriminatedUnion']
+  >[1];
   return kit.z.discriminatedUnion('kind', options) as unknown as Z.ZodType<Rule>;
 }
 

@@ -15,7 +15,10 @@ import type { RuleContext } from './context';
  * its locales too, in every bundle.
  */
 export interface SchemaKit {
-  readonly z: Pick<typeof Z, 'strictObject' | 'literal' | 'string' | 'number' | 'boolean' | 'array' | 'discriminatedUnion'>;
+  readonly z: Pick<
+    typeof Z,
+    'strictObject' | 'literal' | 'string' | 'number' | 'boolean' | 'array' | 'discriminatedUnion'
+  >;
   /** A condition on another parameter of the request (`{ param, present | in | notIn }`). */
   readonly condition: typeof ConditionSchema;
   /** A table keyed by names (values, pattern segments), built with no prototype. */
@@ -48,8 +51,13 @@ export interface RuleKind<R extends { kind: string; text: string }> {
 }
 
 /** The lint of a rule that names parameters: each must be one of the endpoint's. */
-export function namesParameters(kind: string, names: readonly string[], isParameter: (name: string) => boolean): string[] {
+export function namesParameters(
+  kind: string,
+  names: readonly string[],
+  isParameter: (name: string) => boolean,
+): string[] {
   const problems: string[] = [];
-  for (const n of names) if (!isParameter(n)) problems.push(`rule ${kind} names ${n}, which is not a parameter of the endpoint`);
+  for (const n of names)
+    if (!isParameter(n)) problems.push(`rule ${kind} names ${n}, which is not a parameter of the endpoint`);
   return problems;
 }

@@ -18,19 +18,28 @@ export type OneOfRule = Z.output<ReturnType<typeof schema>>;
 export const oneOf: RuleKind<OneOfRule> = {
   kind: 'oneOf',
   schema,
-  lint: (rule, isParameter) => namesParameters(rule.kind, [...rule.params, ...(rule.unless ? [rule.unless.param] : [])], isParameter),
+  lint: (rule, isParameter) =>
+    namesParameters(rule.kind, [...rule.params, ...(rule.unless ? [rule.unless.param] : [])], isParameter),
   apply(rule, context) {
     const { reportedMissing, label, lineStart, lineEnd, endpoint, out } = context;
     if (rule.params.some((p) => context.isSent(p)) || rule.params.some((p) => reportedMissing.has(p))) return;
     if (rule.unless && context.evaluate(rule.unless) !== false) return;
     rule.params.forEach((p) => reportedMissing.add(p));
     out.push(
-      diag('missing-required', `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`, lineStart, lineEnd, {
-        missing: [rule.params[0]],
-        endpointId: endpoint.id,
-      }),
+      diag(
+        'missing-required',
+        `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`,
+        lineStart,
+        lineEnd,
+        {
+          missing: [rule.params[0]],
+          endpointId: endpoint.id,
+        },
+      ),
     );
   },
   describe: (rule, name) =>
-    rule.params.includes(name) ? { text: `One of ${rule.params.map(code).join(', ')} is required: ${md(rule.text)}`, requires: true } : undefined,
+    rule.params.includes(name)
+      ? { text: `One of ${rule.params.map(code).join(', ')} is required: ${md(rule.text)}`, requires: true }
+      : undefined,
 };

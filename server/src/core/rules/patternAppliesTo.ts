@@ -56,5 +56,6 @@ export const patternAppliesTo: RuleKind<PatternAppliesToRule> = {
       }
     }
   },
-  describe: (rule, name) => (rule.pattern === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined),
+  describe: (rule, name) =>
+    rule.pattern === name ? { text: `Applies: ${md(rule.text)}`, requires: false } : undefined,
 };

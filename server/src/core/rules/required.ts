@@ -14,7 +14,8 @@ export const required: RuleKind<RequiredRule> = {
   schema,
   lint: (rule, isParameter) => namesParameters(rule.kind, [rule.param, rule.when.param], isParameter),
   apply(rule, context) {
-    if (!context.isSent(rule.param) && context.evaluate(rule.when) === true) context.missing(rule.param, `when ${context.describe(rule.when)}`, rule);
+    if (!context.isSent(rule.param) && context.evaluate(rule.when) === true)
+      context.missing(rule.param, `when ${context.describe(rule.when)}`, rule);
   },
   describe: (rule, name) => (rule.param === name ? { text: `Required: ${md(rule.text)}`, requires: true } : undefined),
 };

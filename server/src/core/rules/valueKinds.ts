@@ -13,7 +13,9 @@ function schema({ z, text }: SchemaKit) {
   return z.strictObject({
     kind: z.literal('valueKinds'),
     param: z.string(),
-    kinds: z.array(z.strictObject({ name: z.string(), prefix: z.string().min(1), max: z.number().int().min(1).optional() })).min(1),
+    kinds: z
+      .array(z.strictObject({ name: z.string(), prefix: z.string().min(1), max: z.number().int().min(1).optional() }))
+      .min(1),
     text,
   });
 }
@@ -38,16 +40,24 @@ export const valueKinds: RuleKind<ValueKindsRule> = {
       let problem: string | undefined;
       if (first && first.kind !== kind.name)
         problem = `${line.decodedName} = ${value} (a ${kind.name}) with ${first.line.decodedName} = ${first.line.decodedValue} (a ${first.kind})`;
-      else if (kind.max !== undefined && count > kind.max) problem = `${line.decodedName} = ${value}: more than ${kind.max} ${kind.name}`;
+      else if (kind.max !== undefined && count > kind.max)
+        problem = `${line.decodedName} = ${value}: more than ${kind.max} ${kind.name}`;
       first ??= { kind: kind.name, line };
       if (!problem) continue;
       out.push(
-        diag('conflicting-parameters', `${problem} is not allowed (${rule.text}) for ${label}`, line.name.start, line.name.end, {
-          lineStart: line.start,
-          lineEnd: line.end,
-        }),
+        diag(
+          'conflicting-parameters',
+          `${problem} is not allowed (${rule.text}) for ${label}`,
+          line.name.start,
+          line.name.end,
+          {
+            lineStart: line.start,
+            lineEnd: line.end,
+          },
+        ),
       );
     }
   },
-  describe: (rule, name) => (rule.param === name ? { text: `One kind of value: ${md(rule.text)}`, requires: false } : undefined),
+  describe: (rule, name) =>
+    rule.param === name ? { text: `One kind of value: ${md(rule.text)}`, requires: false } : undefined,
 };

@@ -30,9 +30,12 @@ export const valueRequires: RuleKind<ValueRequiresRule> = {
     if (rule.value !== undefined && !vs.includes(rule.value)) return;
     const req = context.values(rule.requires.param);
     const satisfied =
-      rule.requires.value === undefined ? context.isSent(rule.requires.param) : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
+      rule.requires.value === undefined
+        ? context.isSent(rule.requires.param)
+        : !!req?.some((v) => v === rule.requires.value || v.includes('{{'));
     if (satisfied) return;
-    const what = rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
+    const what =
+      rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
     if (reportedMissing.has(what)) return;
     reportedMissing.add(what);
     out.push(
@@ -47,6 +50,9 @@ export const valueRequires: RuleKind<ValueRequiresRule> = {
   },
   describe: (rule, name) =>
     rule.requires.param === name
-      ? { text: `Required with ${code(rule.param)}${rule.value ? ` = ${code(rule.value)}` : ''}: ${md(rule.text)}`, requires: true }
+      ? {
+          text: `Required with ${code(rule.param)}${rule.value ? ` = ${code(rule.value)}` : ''}: ${md(rule.text)}`,
+          requires: true,
+        }
       : undefined,
 };

@@ -1,5 +1,16 @@
 /** Appointment groups (document A): groups of time slots, their appointments and participants. */
-import { badRequest, enrollmentTypes, type HandlersOf, includes, list, listParam, type MockContext, notFound, one, pathId } from '../context';
+import {
+  badRequest,
+  enrollmentTypes,
+  type HandlersOf,
+  includes,
+  list,
+  listParam,
+  type MockContext,
+  notFound,
+  one,
+  pathId,
+} from '../context';
 import { documentedFields } from '../documented';
 import { toInt, toBool } from '../params';
 import type { MockState, Row } from '../state';
@@ -25,7 +36,9 @@ function requiringAction(ctx: MockContext, group: Row, appointments: Row[]): boo
   if (group.workflow_state !== 'active' || minimum <= 0) return false;
   const courses = ((group.context_codes as string[] | undefined) ?? []).map((c) => toInt(c.replace(/^course_/, '')));
   if (!courses.some((id) => enrollmentTypes(ctx, id).includes('StudentEnrollment'))) return false;
-  const reserved = appointments.filter((a) => ((a.reserved_user_ids as unknown[] | undefined) ?? []).includes(ctx.callerId)).length;
+  const reserved = appointments.filter((a) =>
+    ((a.reserved_user_ids as unknown[] | undefined) ?? []).includes(ctx.callerId),
+  ).length;
   return reserved < minimum;
 }
 
@@ -39,27 +52,44 @@ function groupView(ctx: MockContext, group: Row, withAppointments: boolean): Row
     html_url: `${ctx.baseUrl}/appointment_groups/${String(group.id)}`,
   };
   if (withAppointments) view.appointments = appointments;
-  if (includes(ctx, 'participant_count')) view.participant_count = new Set(appointments.flatMap((a) => (a.reserved_user_ids as unknown[]) ?? [])).size;
+  if (includes(ctx, 'participant_count'))
+    view.participant_count = new Set(appointments.flatMap((a) => (a.reserved_user_ids as unknown[]) ?? [])).size;
   // Each reserved time shows the fields an Appointment documents.
-  if (includes(ctx, 'reserved_times')) view.reserved_times = appointments.filter((a) => ((a.reserved_user_ids as unknown[]) ?? []).length > 0);
+  if (includes(ctx, 'reserved_times'))
+    view.reserved_times = appointments.filter((a) => ((a.reserved_user_ids as unknown[]) ?? []).length > 0);
   return view;
 }
 
 function writeAppointmentGroup(ctx: MockContext, group: Row, creating: boolean): Row[] {
   const g = ctx.params.group('appointment_group');
   // Each pair of new_appointments is a slot (a calendar event), not a field of the group.
-  const fields = documentedFields(ctx, { under: 'appointment_group', except: ['new_appointments'], defaults: creating });
+  const fields = documentedFields(ctx, {
+    under: 'appointment_group',
+    except: ['new_appointments'],
+    defaults: creating,
+  });
   for (const code of (fields.context_codes as string[] | undefined) ?? []) {
     const m = /^course_(\d+)$/.exec(code);
     if (!m || !ctx.state.get('courses', m[1]))
-      badRequest(`appointment_group[context_codes][]: ${code} is not a course of this institution`, 'invalid-context', 'appointment_group[context_codes][]');
+      badRequest(
+        `appointment_group[context_codes][]: ${code} is not a course of this institution`,
+        'invalid-context',
+        'appointment_group[context_codes][]',
+      );
   }
   const publish = toBool(g.publish);
   if (publish === false && !creating && group.workflow_state === 'active') {
-    badRequest('an appointment group cannot be unpublished once it is published', 'cannot-unpublish', 'appointment_group[publish]');
+    badRequest(
+      'an appointment group cannot be unpublished once it is published',
+      'cannot-unpublish',
+      'appointment_group[publish]',
+    );
   }
   Object.assign(group, fields);
-  if (Array.isArray(fields.sub_context_codes) && fields.sub_context_codes.some((c) => String(c).startsWith('group_category_')))
+  if (
+    Array.isArray(fields.sub_context_codes) &&
+    fields.sub_context_codes.some((c) => String(c).startsWith('group_category_'))
+  )
     group.participant_type = 'Group';
   if (publish === true) group.workflow_state = 'active';
   group.updated_at = ctx.state.now();
@@ -93,7 +123,12 @@ export const appointmentGroupHandlers = {
     const slots = writeAppointmentGroup(ctx, group, true);
     const stored = ctx.state.insert('appointment_groups', group);
     const created = slots.map((s) =>
-      ctx.state.insert('calendar_events', { ...s, appointment_group_id: stored.id, title: stored.title, reserved_user_ids: [] }),
+      ctx.state.insert('calendar_events', {
+        ...s,
+        appointment_group_id: stored.id,
+        title: stored.title,
+        reserved_user_ids: [],
+      }),
     );
     const times = created
       .map((e) => String(e.start_at))
@@ -108,7 +143,14 @@ export const appointmentGroupHandlers = {
   'appointment_groups.update': (ctx) => {
     const group = appointmentGroup(ctx);
     const slots = writeAppointmentGroup(ctx, group, false);
-    const created = slots.map((s) => ctx.state.insert('calendar_events', { ...s, appointment_group_id: group.id, title: group.title, reserved_user_ids: [] }));
+    const created = slots.map((s) =>
+      ctx.state.insert('calendar_events', {
+        ...s,
+        appointment_group_id: group.id,
+        title: group.title,
+        reserved_user_ids: [],
+      }),
+    );
     const view = groupView(ctx, group, false);
     if (created.length) view.new_appointments = created;
     return one(view);
@@ -127,7 +169,9 @@ export const appointmentGroupHandlers = {
     const reserved = new Set(appointmentsOf(ctx.state, group).flatMap((a) => (a.reserved_user_ids as number[]) ?? []));
     const registered = ctx.params.get('registration_status') === 'registered';
     const ids = new Set(
-      ctx.state.rows('enrollments', (e) => courseIds.includes(e.course_id as number) && e.type === 'StudentEnrollment').map((e) => e.user_id as number),
+      ctx.state
+        .rows('enrollments', (e) => courseIds.includes(e.course_id as number) && e.type === 'StudentEnrollment')
+        .map((e) => e.user_id as number),
     );
     return list(
       [...ids]

@@ -27,18 +27,25 @@ export function courseView(ctx: MockContext, c: Row, forUser?: number): Row {
       })),
     total_students: enrollments.filter((e) => e.type === 'StudentEnrollment').length,
     calendar: { ics: `${ctx.baseUrl}/feeds/calendars/course_${String(c.id)}.ics` },
-    storage_quota_used_mb: sizes.every((n) => n !== undefined) ? Math.round(sizes.reduce<number>((s, n) => s + (n ?? 0), 0) / (1024 * 1024)) : undefined,
+    storage_quota_used_mb: sizes.every((n) => n !== undefined)
+      ? Math.round(sizes.reduce<number>((s, n) => s + (n ?? 0), 0) / (1024 * 1024))
+      : undefined,
   };
   if (includes(ctx, 'term')) view.term = ctx.state.get('terms', c.enrollment_term_id as number);
   if (!includes(ctx, 'syllabus_body')) delete view.syllabus_body;
-  if (includes(ctx, 'sections')) view.sections = ctx.state.rows('sections', (s) => s.course_id === c.id).map((s) => pick(s, ['id', 'name']));
+  if (includes(ctx, 'sections'))
+    view.sections = ctx.state.rows('sections', (s) => s.course_id === c.id).map((s) => pick(s, ['id', 'name']));
   return view;
 }
 
 function coursesOf(ctx: MockContext, userId: number): Row[] {
   const ids = new Set(ctx.state.rows('enrollments', (e) => e.user_id === userId).map((e) => e.course_id));
   const states = listParam(ctx, 'state');
-  return ctx.state.rows('courses', (c) => ids.has(c.id) && (states.length ? states.includes(String(c.workflow_state)) : c.workflow_state !== 'deleted'));
+  return ctx.state.rows(
+    'courses',
+    (c) =>
+      ids.has(c.id) && (states.length ? states.includes(String(c.workflow_state)) : c.workflow_state !== 'deleted'),
+  );
 }
 
 export const courseHandlers = {

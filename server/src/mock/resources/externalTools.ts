@@ -20,7 +20,9 @@ function accountOf(state: MockState, context: { type: ContextType; id: number })
   if (context.type === 'Course') return state.get('courses', context.id)?.account_id;
   if (context.type === 'Group') {
     const group = state.get('groups', context.id);
-    return group?.course_id === undefined ? group?.account_id : state.get('courses', group.course_id as number)?.account_id;
+    return group?.course_id === undefined
+      ? group?.account_id
+      : state.get('courses', group.course_id as number)?.account_id;
   }
   return undefined;
 }
@@ -28,7 +30,8 @@ function accountOf(state: MockState, context: { type: ContextType; id: number })
 /** The accounts above a context, nearest first (a cycle in a user's seed ends the walk). */
 function accountsAbove(state: MockState, context: { type: ContextType; id: number }): unknown[] {
   const chain: unknown[] = [];
-  let id = context.type === 'Account' ? state.get('accounts', context.id)?.parent_account_id : accountOf(state, context);
+  let id =
+    context.type === 'Account' ? state.get('accounts', context.id)?.parent_account_id : accountOf(state, context);
   while (id !== undefined && id !== null && !chain.includes(id)) {
     chain.push(id);
     id = state.get('accounts', id as number)?.parent_account_id;
@@ -48,11 +51,14 @@ export const externalToolHandlers = {
     const context = contextOf(ctx);
     const term = ctx.params.get('search_term')?.toLowerCase();
     // Document A, list: include_parents, "also tools installed in accounts above"; selectable, "only selectable tools".
-    const parents = ctx.params.bool('include_parents') ? accountsAbove(ctx.state, context).flatMap((id) => toolsIn(ctx.state, 'Account', id)) : [];
+    const parents = ctx.params.bool('include_parents')
+      ? accountsAbove(ctx.state, context).flatMap((id) => toolsIn(ctx.state, 'Account', id))
+      : [];
     const selectable = ctx.params.bool('selectable');
     return list(
       [...toolsIn(ctx.state, context.type, context.id), ...parents].filter(
-        (t) => (!term || String(t.name).toLowerCase().includes(term)) && (selectable !== true || t.not_selectable !== true),
+        (t) =>
+          (!term || String(t.name).toLowerCase().includes(term)) && (selectable !== true || t.not_selectable !== true),
       ),
     );
   },
@@ -60,9 +66,18 @@ export const externalToolHandlers = {
     const context = contextOf(ctx);
     const rows = toolsIn(ctx.state, context.type, context.id);
     const id = ctx.params.get('id');
-    const t = id !== undefined ? rows.find((r) => String(r.id) === id) : ctx.params.get('url') ? rows.find((r) => r.url === ctx.params.get('url')) : rows[0];
+    const t =
+      id !== undefined
+        ? rows.find((r) => String(r.id) === id)
+        : ctx.params.get('url')
+          ? rows.find((r) => r.url === ctx.params.get('url'))
+          : rows[0];
     if (!t) notFound(`external tool ${id ?? ''}`.trim());
-    return one({ id: t.id, name: t.name, url: `${ctx.baseUrl}/api/v1/external_tools/${String(t.id)}/sessionless_launch?verifier=${String(t.id)}-mock` });
+    return one({
+      id: t.id,
+      name: t.name,
+      url: `${ctx.baseUrl}/api/v1/external_tools/${String(t.id)}/sessionless_launch?verifier=${String(t.id)}-mock`,
+    });
   },
   'external_tools.show': (ctx) => one(tool(ctx, ctx.bindings.get('external_tool_id'))),
   'external_tools.create': (ctx) => {

@@ -1,10 +1,23 @@
 /** The folder tree shared by the file and folder endpoints (document A): lookups, views, names and copies. */
-import { type ContextType, HttpError, type MockContext, must, nextPosition, notFound, onlyLearner, pathContext, pathId } from '../context';
+import {
+  type ContextType,
+  HttpError,
+  type MockContext,
+  must,
+  nextPosition,
+  notFound,
+  onlyLearner,
+  pathContext,
+  pathId,
+} from '../context';
 import { toInt } from '../params';
 import type { MockState, Row } from '../state';
 
 export function rootFolder(state: MockState, type: ContextType, id: number): Row {
-  const existing = state.find('folders', (f) => f.context_type === type && f.context_id === id && f.parent_folder_id === null);
+  const existing = state.find(
+    'folders',
+    (f) => f.context_type === type && f.context_id === id && f.parent_folder_id === null,
+  );
   if (existing) return existing;
   const name = type === 'Course' ? 'course files' : type === 'Group' ? 'group files' : 'my files';
   return state.insert('folders', {
@@ -55,7 +68,13 @@ export function folderView(ctx: MockContext, folder: Row): Row {
 /** The simplified content type (document A, File: mime_class), from the content type the file has. */
 function mimeClass(contentType: unknown): string | undefined {
   if (typeof contentType !== 'string') return undefined;
-  return contentType.startsWith('image/') ? 'image' : contentType === 'application/pdf' ? 'pdf' : contentType.startsWith('text/') ? 'text' : 'file';
+  return contentType.startsWith('image/')
+    ? 'image'
+    : contentType === 'application/pdf'
+      ? 'pdf'
+      : contentType.startsWith('text/')
+        ? 'text'
+        : 'file';
 }
 
 /** A file as stored, with its download link and what follows from its content type and its folder. */
@@ -78,7 +97,8 @@ export function folderById(ctx: MockContext, idName: string): Row {
   }
   const folder = must(ctx, 'folders', toInt(text), 'folder', text);
   const context = pathContext(ctx);
-  if (context && (folder.context_type !== context.type || folder.context_id !== context.id)) notFound(`folder ${text ?? ''} in this context`);
+  if (context && (folder.context_type !== context.type || folder.context_id !== context.id))
+    notFound(`folder ${text ?? ''} in this context`);
   return folder;
 }
 
@@ -87,7 +107,8 @@ export function fileById(ctx: MockContext): Row {
   const context = pathContext(ctx);
   if (context) {
     const folder = ctx.state.get('folders', file.folder_id as number);
-    if (!folder || folder.context_type !== context.type || folder.context_id !== context.id) notFound(`file ${String(file.id)} in this context`);
+    if (!folder || folder.context_type !== context.type || folder.context_id !== context.id)
+      notFound(`file ${String(file.id)} in this context`);
   }
   return file;
 }
@@ -107,7 +128,10 @@ export function freeName(taken: (name: string) => boolean, name: string): string
 
 /** Applies the on_duplicate rule for a file that is to be named `name` in `folderId`; returns the name to use. */
 export function placeFile(ctx: MockContext, folderId: number, name: string, movingId?: number): string {
-  const clash = ctx.state.find('files', (f) => f.folder_id === folderId && f.display_name === name && f.id !== movingId);
+  const clash = ctx.state.find(
+    'files',
+    (f) => f.folder_id === folderId && f.display_name === name && f.id !== movingId,
+  );
   if (!clash) return name;
   const onDuplicate = ctx.params.get('on_duplicate');
   if (onDuplicate === 'overwrite') {
@@ -115,7 +139,12 @@ export function placeFile(ctx: MockContext, folderId: number, name: string, movi
     return name;
   }
   if (onDuplicate === 'rename') {
-    return freeName((n) => ctx.state.find('files', (f) => f.folder_id === folderId && f.display_name === n && f.id !== movingId) !== undefined, name);
+    return freeName(
+      (n) =>
+        ctx.state.find('files', (f) => f.folder_id === folderId && f.display_name === n && f.id !== movingId) !==
+        undefined,
+      name,
+    );
   }
   throw new HttpError(
     409,
@@ -152,8 +181,16 @@ export function copyFolderTree(state: MockState, source: Row, parent: Row, name:
     updated_at: state.now(),
   });
   for (const file of state.rows('files', (f) => f.folder_id === source.id))
-    state.insert('files', { ...file, id: undefined, folder_id: copy.id, uuid: undefined, created_at: state.now(), updated_at: state.now() });
-  for (const child of state.rows('folders', (f) => f.parent_folder_id === source.id)) copyFolderTree(state, child, copy, String(child.name));
+    state.insert('files', {
+      ...file,
+      id: undefined,
+      folder_id: copy.id,
+      uuid: undefined,
+      created_at: state.now(),
+      updated_at: state.now(),
+    });
+  for (const child of state.rows('folders', (f) => f.parent_folder_id === source.id))
+    copyFolderTree(state, child, copy, String(child.name));
   return copy;
 }
 

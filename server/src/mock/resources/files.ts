@@ -12,7 +12,10 @@ export const fileHandlers = {
     const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
     const files = ctx.state.rows('files', (f) => folderIds.has(f.folder_id));
     // The quota is the context's (a course's storage_quota_mb); what is used, the sizes of its files, when each is known.
-    const owner = ctx.state.get(context.type === 'Course' ? 'courses' : context.type === 'Group' ? 'groups' : 'users', context.id);
+    const owner = ctx.state.get(
+      context.type === 'Course' ? 'courses' : context.type === 'Group' ? 'groups' : 'users',
+      context.id,
+    );
     const quotaMb = toInt(owner?.storage_quota_mb);
     const sizes = files.map((f) => toInt(f.size));
     return one({
@@ -44,7 +47,9 @@ export const fileHandlers = {
   },
   'files.public_url': (ctx) => {
     const file = fileById(ctx);
-    return one({ public_url: `${ctx.baseUrl}/files/${String(file.id)}/public/${encodeURIComponent(String(file.display_name))}?verifier=mock` });
+    return one({
+      public_url: `${ctx.baseUrl}/files/${String(file.id)}/public/${encodeURIComponent(String(file.display_name))}?verifier=mock`,
+    });
   },
   'files.show': (ctx) => one(fileView(ctx, fileById(ctx))),
   'files.update': (ctx) => {
@@ -56,7 +61,11 @@ export const fileHandlers = {
       const dest = ctx.state.get('folders', toInt(parent) ?? -1);
       if (!dest) badRequest(`parent_folder_id: folder ${parent} does not exist`, 'not-found', 'parent_folder_id');
       if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id)
-        badRequest('parent_folder_id must be in the same context as the current folder', 'other-context', 'parent_folder_id');
+        badRequest(
+          'parent_folder_id must be in the same context as the current folder',
+          'other-context',
+          'parent_folder_id',
+        );
       destId = dest.id as number;
     }
     const name = placeFile(ctx, destId, ctx.params.get('name') ?? String(file.display_name), file.id as number);

@@ -1,5 +1,15 @@
 /** Folders (document A). */
-import { badRequest, byPosition, type HandlersOf, HttpError, list, nextPosition, notFound, one, pathContext } from '../context';
+import {
+  badRequest,
+  byPosition,
+  type HandlersOf,
+  HttpError,
+  list,
+  nextPosition,
+  notFound,
+  one,
+  pathContext,
+} from '../context';
 import { documentedFields } from '../documented';
 import type { Row } from '../state';
 import {
@@ -53,10 +63,16 @@ export const folderHandlers = {
     const folder = folderById(ctx, 'id');
     if (ctx.params.has('parent_folder_id')) {
       const dest = ctx.state.get('folders', ctx.params.int('parent_folder_id') ?? -1);
-      if (!dest) badRequest(`parent_folder_id: folder ${ctx.params.get('parent_folder_id') ?? ''} does not exist`, 'not-found', 'parent_folder_id');
+      if (!dest)
+        badRequest(
+          `parent_folder_id: folder ${ctx.params.get('parent_folder_id') ?? ''} does not exist`,
+          'not-found',
+          'parent_folder_id',
+        );
       if (dest.context_type !== folder.context_type || dest.context_id !== folder.context_id)
         badRequest('parent_folder_id must be in the same context', 'other-context', 'parent_folder_id');
-      if (isInside(ctx.state, dest, folder)) badRequest('a folder cannot be moved into itself', 'invalid-move', 'parent_folder_id');
+      if (isInside(ctx.state, dest, folder))
+        badRequest('a folder cannot be moved into itself', 'invalid-move', 'parent_folder_id');
       folder.parent_folder_id = dest.id;
     }
     Object.assign(folder, documentedFields(ctx, { except: ['parent_folder_id'] }));
@@ -85,7 +101,12 @@ export const folderHandlers = {
     const fields = documentedFields(ctx, { except: ['parent_folder_id'] });
     const name = typeof fields.name === 'string' ? fields.name : 'New Folder';
     if (ctx.state.find('folders', (f) => f.parent_folder_id === parent.id && f.name === name)) {
-      throw new HttpError(409, `a folder named '${name}' already exists in ${fullName(ctx.state, parent)}`, 'duplicate-name', 'name');
+      throw new HttpError(
+        409,
+        `a folder named '${name}' already exists in ${fullName(ctx.state, parent)}`,
+        'duplicate-name',
+        'name',
+      );
     }
     const folder = ctx.state.insert('folders', {
       context_type: parent.context_type,
@@ -134,8 +155,12 @@ export const folderHandlers = {
     const dest = folderById(ctx, 'dest_folder_id');
     const source = ctx.state.get('folders', ctx.params.int('source_folder_id') ?? -1);
     if (!source) notFound(`folder ${ctx.params.get('source_folder_id') ?? ''}`);
-    if (isInside(ctx.state, dest, source)) badRequest('the source folder contains the destination folder', 'invalid-copy', 'source_folder_id');
-    const name = freeName((n) => ctx.state.find('folders', (f) => f.parent_folder_id === dest.id && f.name === n) !== undefined, String(source.name));
+    if (isInside(ctx.state, dest, source))
+      badRequest('the source folder contains the destination folder', 'invalid-copy', 'source_folder_id');
+    const name = freeName(
+      (n) => ctx.state.find('folders', (f) => f.parent_folder_id === dest.id && f.name === n) !== undefined,
+      String(source.name),
+    );
     return one(folderView(ctx, copyFolderTree(ctx.state, source, dest, name)));
   },
 } satisfies HandlersOf<'folders'>;

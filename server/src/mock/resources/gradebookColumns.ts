@@ -1,5 +1,19 @@
 /** Custom gradebook columns and their data (document B). */
-import { badRequest, byPosition, course, type HandlersOf, list, listParam, type MockContext, nextPosition, notFound, one, pathId, raw, user } from '../context';
+import {
+  badRequest,
+  byPosition,
+  course,
+  type HandlersOf,
+  list,
+  listParam,
+  type MockContext,
+  nextPosition,
+  notFound,
+  one,
+  pathId,
+  raw,
+  user,
+} from '../context';
 import { documentedFields } from '../documented';
 import { toInt } from '../params';
 import type { Row } from '../state';
@@ -7,7 +21,8 @@ import type { Row } from '../state';
 function columnOf(ctx: MockContext): Row {
   const c = course(ctx);
   const col = ctx.state.get('custom_columns', pathId(ctx));
-  if (!col || col.course_id !== c.id) notFound(`custom column ${ctx.bindings.get('id') ?? ''} in course ${String(c.id)}`);
+  if (!col || col.course_id !== c.id)
+    notFound(`custom column ${ctx.bindings.get('id') ?? ''} in course ${String(c.id)}`);
   return col;
 }
 
@@ -19,11 +34,18 @@ export const gradebookColumnHandlers = {
   'custom_gradebook_columns.list': (ctx) => {
     const c = course(ctx);
     const hidden = ctx.params.bool('include_hidden') === true;
-    return list(ctx.state.rows('custom_columns', (col) => col.course_id === c.id && (hidden || col.hidden !== true)).sort(byPosition));
+    return list(
+      ctx.state
+        .rows('custom_columns', (col) => col.course_id === c.id && (hidden || col.hidden !== true))
+        .sort(byPosition),
+    );
   },
   'custom_gradebook_columns.create': (ctx) => {
     const c = course(ctx);
-    const col: Row = { course_id: c.id, position: nextPosition(ctx.state.rows('custom_columns', (x) => x.course_id === c.id)) };
+    const col: Row = {
+      course_id: c.id,
+      position: nextPosition(ctx.state.rows('custom_columns', (x) => x.course_id === c.id)),
+    };
     writeColumn(ctx, col);
     return one(ctx.state.insert('custom_columns', col));
   },
@@ -34,7 +56,8 @@ export const gradebookColumnHandlers = {
   },
   'custom_gradebook_columns.delete': (ctx) => {
     const col = columnOf(ctx);
-    for (const d of ctx.state.rows('column_data', (x) => x.column_id === col.id)) ctx.state.remove('column_data', d.id as number);
+    for (const d of ctx.state.rows('column_data', (x) => x.column_id === col.id))
+      ctx.state.remove('column_data', d.id as number);
     ctx.state.remove('custom_columns', col.id as number);
     return one(col);
   },
@@ -44,7 +67,11 @@ export const gradebookColumnHandlers = {
     const columns = ctx.state.rows('custom_columns', (x) => x.course_id === c.id);
     for (const id of order)
       if (!columns.some((col) => col.id === id))
-        badRequest(`order[]: column ${String(id)} is not a custom column of course ${String(c.id)}`, 'not-found', 'order[]');
+        badRequest(
+          `order[]: column ${String(id)} is not a custom column of course ${String(c.id)}`,
+          'not-found',
+          'order[]',
+        );
     order.forEach((id, i) => {
       const col = columns.find((x) => x.id === id);
       if (col) col.position = i + 1;

@@ -11,7 +11,11 @@ interface GradeEvent {
 
 function gradeEvents(ctx: MockContext, c: Row): GradeEvent[] {
   return ctx.state
-    .rows('submissions', (s) => s.course_id === c.id && typeof s.graded_at === 'string' && s.grader_id !== undefined && s.grader_id !== null)
+    .rows(
+      'submissions',
+      (s) =>
+        s.course_id === c.id && typeof s.graded_at === 'string' && s.grader_id !== undefined && s.grader_id !== null,
+    )
     .map((s) => ({ submission: s, date: String(s.graded_at).slice(0, 10), graderId: s.grader_id as number }));
 }
 
@@ -22,7 +26,11 @@ function graders(ctx: MockContext, events: GradeEvent[]): Row[] {
     set.add(e.submission.assignment_id as number);
     byGrader.set(e.graderId, set);
   }
-  return [...byGrader].map(([id, assignments]) => ({ id, name: ctx.state.get('users', id)?.name ?? `user ${id}`, assignments: [...assignments] }));
+  return [...byGrader].map(([id, assignments]) => ({
+    id,
+    name: ctx.state.get('users', id)?.name ?? `user ${id}`,
+    assignments: [...assignments],
+  }));
 }
 
 /**
@@ -72,14 +80,20 @@ export const gradebookHistoryHandlers = {
     const date = ctx.bindings.get('date') ?? '';
     const grader = pathId(ctx, 'grader_id');
     const assignment = pathId(ctx, 'assignment_id');
-    const events = gradeEvents(ctx, course(ctx)).filter((e) => e.date === date && e.graderId === grader && e.submission.assignment_id === assignment);
+    const events = gradeEvents(ctx, course(ctx)).filter(
+      (e) => e.date === date && e.graderId === grader && e.submission.assignment_id === assignment,
+    );
     return list(events.map((e) => ({ submission_id: e.submission.id, versions: [versionOf(ctx, e.submission)] })));
   },
   'gradebook_history.feed': (ctx) => {
     const assignment = ctx.params.int('assignment_id');
     const userId = ctx.params.int('user_id');
     const events = gradeEvents(ctx, course(ctx))
-      .filter((e) => (assignment === undefined || e.submission.assignment_id === assignment) && (userId === undefined || e.submission.user_id === userId))
+      .filter(
+        (e) =>
+          (assignment === undefined || e.submission.assignment_id === assignment) &&
+          (userId === undefined || e.submission.user_id === userId),
+      )
       .sort((a, b) => (String(a.submission.graded_at) < String(b.submission.graded_at) ? -1 : 1));
     if (ctx.params.bool('ascending') !== true) events.reverse();
     return list(

@@ -1,5 +1,15 @@
 /** Module items (document A): the items of a module. */
-import { course, type HandlersOf, list, type MockContext, nextPosition, notFound, one, pathId, placeAt } from '../context';
+import {
+  course,
+  type HandlersOf,
+  list,
+  type MockContext,
+  nextPosition,
+  notFound,
+  one,
+  pathId,
+  placeAt,
+} from '../context';
 import { documentedFields, isObject } from '../documented';
 import { toInt } from '../params';
 import type { MockState, Row } from '../state';
@@ -42,13 +52,15 @@ function requirementApplies(ctx: MockContext, requirement: string, itemType: str
 function writeItem(ctx: MockContext, target: Row) {
   const fields = documentedFields(ctx, { under: 'module_item', except: ['position'], current: target });
   const requirement = fields.completion_requirement;
-  if (isObject(requirement) && !requirementApplies(ctx, String(requirement.type), String(fields.type ?? target.type))) delete fields.completion_requirement;
+  if (isObject(requirement) && !requirementApplies(ctx, String(requirement.type), String(fields.type ?? target.type)))
+    delete fields.completion_requirement;
   Object.assign(target, fields);
 }
 
 function itemOf(ctx: MockContext, module: Row): Row {
   const item = ctx.state.get('module_items', pathId(ctx));
-  if (!item || item.module_id !== module.id) notFound(`module item ${ctx.bindings.get('id') ?? ''} in module ${String(module.id)}`);
+  if (!item || item.module_id !== module.id)
+    notFound(`module item ${ctx.bindings.get('id') ?? ''} in module ${String(module.id)}`);
   return item;
 }
 

@@ -33,7 +33,11 @@ export interface ModuleViewer {
 }
 
 export function viewerOf(ctx: MockContext, courseRow: Row): ModuleViewer {
-  return { staff: !onlyLearner(ctx, courseRow.id), progress: progressOf(ctx, courseRow), contentDetails: includes(ctx, 'content_details') };
+  return {
+    staff: !onlyLearner(ctx, courseRow.id),
+    progress: progressOf(ctx, courseRow),
+    contentDetails: includes(ctx, 'content_details'),
+  };
 }
 
 /**
@@ -96,7 +100,11 @@ function linkedObjectUrl(ctx: MockContext, item: Row): string | undefined {
 function contentOf(ctx: MockContext, item: Row): Row | undefined {
   const id = toInt(item.content_id);
   if (id === undefined) return undefined;
-  return item.type === 'Assignment' ? ctx.state.get('assignments', id) : item.type === 'Quiz' ? ctx.state.get('quizzes', id) : undefined;
+  return item.type === 'Assignment'
+    ? ctx.state.get('assignments', id)
+    : item.type === 'Quiz'
+      ? ctx.state.get('quizzes', id)
+      : undefined;
 }
 
 export function itemView(ctx: MockContext, item: Row, viewer: ModuleViewer): Row {
@@ -110,7 +118,9 @@ export function itemView(ctx: MockContext, item: Row, viewer: ModuleViewer): Row
   if (requirement) {
     // `completed` is the viewer's student's, never a stored value (document A, CompletionRequirement).
     const { completed: _stored, ...documented } = requirement;
-    view.completion_requirement = viewer.progress ? { ...documented, completed: viewer.progress.requirement(item)?.met ?? false } : documented;
+    view.completion_requirement = viewer.progress
+      ? { ...documented, completed: viewer.progress.requirement(item)?.met ?? false }
+      : documented;
   }
   if (viewer.contentDetails) {
     const content = contentOf(ctx, item);
@@ -140,7 +150,9 @@ export function itemView(ctx: MockContext, item: Row, viewer: ModuleViewer): Row
 function moduleView(ctx: MockContext, module: Row, viewer: ModuleViewer, items?: Row[]): Row {
   const view: Row = {
     ...module,
-    items_count: viewer.staff ? ctx.state.countWith('module_items', 'module_id', module.id) : visibleItems(ctx, module, viewer).length,
+    items_count: viewer.staff
+      ? ctx.state.countWith('module_items', 'module_id', module.id)
+      : visibleItems(ctx, module, viewer).length,
     items_url: `${ctx.baseUrl}/api/v1/courses/${String(module.course_id)}/modules/${String(module.id)}/items`,
     // A module the data gives no prerequisites has none, and a stored module is active (a deleted one is gone).
     prerequisite_module_ids: module.prerequisite_module_ids ?? [],
@@ -162,7 +174,12 @@ function keepEarlierPrerequisites(ctx: MockContext, module: Row) {
   const position = toInt(module.position) ?? 0;
   module.prerequisite_module_ids = module.prerequisite_module_ids.filter((id) => {
     const other = ctx.state.get('modules', id as number);
-    return other !== undefined && other.course_id === module.course_id && other.id !== module.id && (toInt(other.position) ?? 0) < position;
+    return (
+      other !== undefined &&
+      other.course_id === module.course_id &&
+      other.id !== module.id &&
+      (toInt(other.position) ?? 0) < position
+    );
   });
 }
 
@@ -205,7 +222,13 @@ export const moduleHandlers = {
   'modules.create': (ctx) => {
     const c = course(ctx);
     const others = modulesOfCourse(ctx, c.id);
-    const m: Row = { course_id: c.id, workflow_state: 'active', published: false, require_sequential_progress: false, prerequisite_module_ids: [] };
+    const m: Row = {
+      course_id: c.id,
+      workflow_state: 'active',
+      published: false,
+      require_sequential_progress: false,
+      prerequisite_module_ids: [],
+    };
     Object.assign(m, documentedFields(ctx, { under: 'module', except: ['position'] }));
     placeAt(others, m, toInt(ctx.params.get('module[position]')) ?? others.length + 1);
     const stored = ctx.state.insert('modules', m);
@@ -218,7 +241,8 @@ export const moduleHandlers = {
     const position = toInt(ctx.params.get('module[position]'));
     if (position !== undefined) placeAt(modulesOfCourse(ctx, m.course_id, m.id), m, position);
     keepEarlierPrerequisites(ctx, m);
-    if (m.published === true) for (const item of itemsOf(ctx, m)) if (item.published === undefined) item.published = true;
+    if (m.published === true)
+      for (const item of itemsOf(ctx, m)) if (item.published === undefined) item.published = true;
     return one(moduleView(ctx, m, viewerOf(ctx, course(ctx))));
   },
   'modules.delete': (ctx) => {
@@ -229,7 +253,9 @@ export const moduleHandlers = {
     // The others close the gap (positions stay 1 to n) and no longer wait for the module.
     const others = modulesOfCourse(ctx, m.course_id);
     renumber(others);
-    for (const o of others) if (Array.isArray(o.prerequisite_module_ids)) o.prerequisite_module_ids = o.prerequisite_module_ids.filter((id) => id !== m.id);
+    for (const o of others)
+      if (Array.isArray(o.prerequisite_module_ids))
+        o.prerequisite_module_ids = o.prerequisite_module_ids.filter((id) => id !== m.id);
     return one({ ...view, workflow_state: 'deleted', items_count: 0 });
   },
   'modules.relock': (ctx) => one(moduleView(ctx, moduleOf(ctx), viewerOf(ctx, course(ctx)))),
@@ -262,7 +288,10 @@ export class Progress {
     const req = isObject(item.completion_requirement) ? item.completion_requirement : undefined;
     if (!req) return undefined;
     const { state } = this.ctx;
-    const recorded = state.find('requirements_met', (r) => r.user_id === this.studentId && r.module_item_id === item.id);
+    const recorded = state.find(
+      'requirements_met',
+      (r) => r.user_id === this.studentId && r.module_item_id === item.id,
+    );
     if (recorded) return { met: true, at: stringOrUndefined(recorded.completed_at) };
     const contentId = toInt(item.content_id);
     const minScore = toNumber(req.min_score);
@@ -283,7 +312,9 @@ export class Progress {
           q._preview !== true &&
           (q.workflow_state === 'complete' || q.workflow_state === 'pending_review'),
       );
-      const meeting = attempts.filter((q) => req.type === 'must_submit' || (toNumber(q.kept_score ?? q.score) ?? -Infinity) >= (minScore ?? Infinity));
+      const meeting = attempts.filter(
+        (q) => req.type === 'must_submit' || (toNumber(q.kept_score ?? q.score) ?? -Infinity) >= (minScore ?? Infinity),
+      );
       const first = meeting.map((q) => stringOrUndefined(q.finished_at)).sort()[0];
       return { met: meeting.length > 0, at: first };
     }
@@ -317,7 +348,10 @@ export class Progress {
     const met = results.filter((r) => r.met);
     if (met.length === results.length) {
       const times = met.map((r) => r.at).filter((t) => t !== undefined);
-      return { state: 'completed', completedAt: times.length === met.length && times.length > 0 ? times.sort()[times.length - 1] : undefined };
+      return {
+        state: 'completed',
+        completedAt: times.length === met.length && times.length > 0 ? times.sort()[times.length - 1] : undefined,
+      };
     }
     return { state: met.length > 0 ? 'started' : 'unlocked' };
   }
@@ -335,7 +369,10 @@ export class Progress {
     for (const before of itemsOf(this.ctx, m)) {
       if (before.id === item.id) return undefined;
       if (this.requirement(before)?.met === false)
-        return { explanation: `This item is locked until "${String(before.title)}" is completed (the module requires sequential progress).`, module };
+        return {
+          explanation: `This item is locked until "${String(before.title)}" is completed (the module requires sequential progress).`,
+          module,
+        };
     }
     return undefined;
   }

@@ -10,9 +10,14 @@ function channelOf(ctx: MockContext): Row {
   const channel =
     byId !== undefined
       ? ctx.state.get('communication_channels', toInt(byId) ?? -1)
-      : ctx.state.find('communication_channels', (c) => c.type === ctx.bindings.get('type') && c.address === ctx.bindings.get('address'));
+      : ctx.state.find(
+          'communication_channels',
+          (c) => c.type === ctx.bindings.get('type') && c.address === ctx.bindings.get('address'),
+        );
   if (!channel || channel.user_id !== u.id)
-    notFound(`communication channel ${byId ?? `${ctx.bindings.get('type') ?? ''}/${ctx.bindings.get('address') ?? ''}`} of user ${String(u.id)}`);
+    notFound(
+      `communication channel ${byId ?? `${ctx.bindings.get('type') ?? ''}/${ctx.bindings.get('address') ?? ''}`} of user ${String(u.id)}`,
+    );
   return channel;
 }
 
@@ -26,15 +31,28 @@ function preferenceView(ctx: MockContext, channel: Row, p: Row): Row {
 export const notificationPreferenceHandlers = {
   'notification_preferences.list': (ctx) => {
     const channel = channelOf(ctx);
-    return list(ctx.state.rows('notification_preferences', (p) => p.channel_id === channel.id).map((p) => preferenceView(ctx, channel, p)));
+    return list(
+      ctx.state
+        .rows('notification_preferences', (p) => p.channel_id === channel.id)
+        .map((p) => preferenceView(ctx, channel, p)),
+    );
   },
   'notification_preferences.list_categories': (ctx) => {
     const channel = channelOf(ctx);
-    return raw(200, { categories: [...new Set(ctx.state.rows('notification_preferences', (p) => p.channel_id === channel.id).map((p) => p.category))] });
+    return raw(200, {
+      categories: [
+        ...new Set(
+          ctx.state.rows('notification_preferences', (p) => p.channel_id === channel.id).map((p) => p.category),
+        ),
+      ],
+    });
   },
   'notification_preferences.show': (ctx) => {
     const channel = channelOf(ctx);
-    const p = ctx.state.find('notification_preferences', (x) => x.channel_id === channel.id && x.notification === ctx.bindings.get('notification'));
+    const p = ctx.state.find(
+      'notification_preferences',
+      (x) => x.channel_id === channel.id && x.notification === ctx.bindings.get('notification'),
+    );
     if (!p) notFound(`notification preference ${ctx.bindings.get('notification') ?? ''}`);
     return one(preferenceView(ctx, channel, p));
   },
@@ -44,14 +62,23 @@ export const notificationPreferenceHandlers = {
     const frequency = enumValue(ctx, 'notification_preferences[frequency]');
     let p = ctx.state.find('notification_preferences', (x) => x.channel_id === channel.id && x.notification === name);
     if (p) p.frequency = frequency;
-    else p = ctx.state.insert('notification_preferences', { channel_id: channel.id, notification: name, category: name, frequency });
+    else
+      p = ctx.state.insert('notification_preferences', {
+        channel_id: channel.id,
+        notification: name,
+        category: name,
+        frequency,
+      });
     return raw(200, { notification_preferences: [preferenceView(ctx, channel, p)] });
   },
   'notification_preferences.update_category': (ctx) => {
     const channel = channelOf(ctx);
     const category = ctx.bindings.get('category') ?? '';
     const frequency = enumValue(ctx, 'notification_preferences[frequency]');
-    const rows = ctx.state.rows('notification_preferences', (x) => x.channel_id === channel.id && x.category === category);
+    const rows = ctx.state.rows(
+      'notification_preferences',
+      (x) => x.channel_id === channel.id && x.category === category,
+    );
     for (const p of rows) p.frequency = frequency;
     return raw(200, { notification_preferences: rows.map((p) => preferenceView(ctx, channel, p)) });
   },
@@ -62,7 +89,13 @@ export const notificationPreferenceHandlers = {
       const frequency = enumValue(ctx, `notification_preferences[${name}][frequency]`);
       let p = ctx.state.find('notification_preferences', (x) => x.channel_id === channel.id && x.notification === name);
       if (p) p.frequency = frequency;
-      else p = ctx.state.insert('notification_preferences', { channel_id: channel.id, notification: name, category: name, frequency });
+      else
+        p = ctx.state.insert('notification_preferences', {
+          channel_id: channel.id,
+          notification: name,
+          category: name,
+          frequency,
+        });
       changed.push(p);
     }
     return raw(200, { notification_preferences: changed.map((p) => preferenceView(ctx, channel, p)) });

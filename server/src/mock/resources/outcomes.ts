@@ -1,5 +1,14 @@
 /** Outcome results and rollups (document C, "Outcome results"). */
-import { badRequest, course, type HandlersOf, includes, list, listParam, type MockContext, userByRef } from '../context';
+import {
+  badRequest,
+  course,
+  type HandlersOf,
+  includes,
+  list,
+  listParam,
+  type MockContext,
+  userByRef,
+} from '../context';
 import { toInt, toNumber } from '../params';
 import type { Row } from '../state';
 import { courseView } from './courses';
@@ -12,28 +21,38 @@ import { courseView } from './courses';
  * any other value it refuses.
  */
 function selection(ctx: MockContext, c: Row): { users?: Set<number>; outcomes?: Set<number> } {
-  const students = new Set(ctx.state.rows('enrollments', (e) => e.course_id === c.id && e.type === 'StudentEnrollment').map((e) => e.user_id));
+  const students = new Set(
+    ctx.state.rows('enrollments', (e) => e.course_id === c.id && e.type === 'StudentEnrollment').map((e) => e.user_id),
+  );
   const linked = new Set(ctx.state.rows('outcome_links', (l) => l.course_id === c.id).map((l) => l.outcome_id));
   const userRefs = listParam(ctx, 'user_ids');
   const outcomeRefs = listParam(ctx, 'outcome_ids');
   const users = userRefs.map((ref) => {
     const found = userByRef(ctx, ref);
-    if (!found || !students.has(found.id)) badRequest(`user ${ref} is not a student in course ${String(c.id)}`, 'not-a-student', 'user_ids[]');
+    if (!found || !students.has(found.id))
+      badRequest(`user ${ref} is not a student in course ${String(c.id)}`, 'not-a-student', 'user_ids[]');
     return found.id as number;
   });
   const outcomes = outcomeRefs.map((ref) => {
     const id = toInt(ref);
-    if (id === undefined || !linked.has(id)) badRequest(`outcome ${ref} is not linked to course ${String(c.id)}`, 'outcome-not-linked', 'outcome_ids[]');
+    if (id === undefined || !linked.has(id))
+      badRequest(`outcome ${ref} is not linked to course ${String(c.id)}`, 'outcome-not-linked', 'outcome_ids[]');
     return id;
   });
-  return { users: userRefs.length ? new Set(users) : undefined, outcomes: outcomeRefs.length ? new Set(outcomes) : undefined };
+  return {
+    users: userRefs.length ? new Set(users) : undefined,
+    outcomes: outcomeRefs.length ? new Set(outcomes) : undefined,
+  };
 }
 
 function resultsOf(ctx: MockContext, c: Row): Row[] {
   const { users, outcomes } = selection(ctx, c);
   return ctx.state.rows(
     'outcome_results',
-    (r) => r.course_id === c.id && (!users || users.has(r.user_id as number)) && (!outcomes || outcomes.has(r.outcome_id as number)),
+    (r) =>
+      r.course_id === c.id &&
+      (!users || users.has(r.user_id as number)) &&
+      (!outcomes || outcomes.has(r.outcome_id as number)),
   );
 }
 
@@ -43,7 +62,11 @@ const distinct = (values: unknown[]) => [...new Set(values)];
 function alignmentOf(ctx: MockContext, id: string): Row {
   const assignment = /^assignment_(\d+)$/.exec(id);
   const a = assignment ? ctx.state.get('assignments', assignment[1]) : undefined;
-  return { id, name: a?.name, html_url: a ? `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}` : null };
+  return {
+    id,
+    name: a?.name,
+    html_url: a ? `${ctx.baseUrl}/courses/${String(a.course_id)}/assignments/${String(a.id)}` : null,
+  };
 }
 
 /** The objects of `linked` that the results refer to, for each include[] the mock holds data for. */
@@ -87,7 +110,10 @@ export const outcomeHandlers = {
   'outcome_results.list': (ctx) => {
     const c = course(ctx);
     const rows = resultsOf(ctx, c);
-    const results = rows.map((r) => ({ ...r, links: { user: String(r.user_id), learning_outcome: String(r.outcome_id), alignment: r.alignment_id } }));
+    const results = rows.map((r) => ({
+      ...r,
+      links: { user: String(r.user_id), learning_outcome: String(r.outcome_id), alignment: r.alignment_id },
+    }));
     const linked = linkedOf(ctx, rows, ['users', 'outcomes', 'alignments']);
     return list(results, 'outcome_results', Object.keys(linked).length > 0 ? { linked } : {});
   },
@@ -99,7 +125,9 @@ export const outcomeHandlers = {
     // (OutcomeRollupLinks). `linked` has users "only when aggregate is not set", courses
     // "only when aggregate is course".
     if (ctx.params.get('aggregate') === 'course') {
-      const perUser = distinct(rows.map((r) => r.user_id)).flatMap((u) => scoresByOutcome(rows.filter((r) => r.user_id === u)));
+      const perUser = distinct(rows.map((r) => r.user_id)).flatMap((u) =>
+        scoresByOutcome(rows.filter((r) => r.user_id === u)),
+      );
       const byOutcome = new Map<string, { scores: number[]; count: number }>();
       for (const s of perUser) {
         const key = (s.links as Row).outcome as string;
@@ -120,7 +148,10 @@ export const outcomeHandlers = {
       return list([{ name: c.name, links: { course: c.id }, scores }], 'rollups', { linked });
     }
     const rollups = distinct(rows.map((r) => r.user_id)).map((userId) => {
-      const section = ctx.state.find('enrollments', (e) => e.course_id === c.id && e.user_id === userId && e.type === 'StudentEnrollment')?.section_id;
+      const section = ctx.state.find(
+        'enrollments',
+        (e) => e.course_id === c.id && e.user_id === userId && e.type === 'StudentEnrollment',
+      )?.section_id;
       return {
         name: ctx.state.get('users', userId as number)?.name,
         links: { user: userId, ...(section !== undefined ? { section } : {}) },

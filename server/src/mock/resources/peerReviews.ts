@@ -1,5 +1,16 @@
 /** Peer reviews (document B). */
-import { badRequest, courseOrSection, type HandlersOf, includes, list, type MockContext, must, notFound, one, pathId } from '../context';
+import {
+  badRequest,
+  courseOrSection,
+  type HandlersOf,
+  includes,
+  list,
+  type MockContext,
+  must,
+  notFound,
+  one,
+  pathId,
+} from '../context';
 import type { Row } from '../state';
 import { assignmentOf } from './submissions';
 
@@ -26,7 +37,9 @@ export const peerReviewHandlers = {
     const a = assignmentOf(ctx, c);
     const asset = ctx.bindings.has('submission_id') ? submissionOfPath(ctx, c, a).id : undefined;
     return list(
-      ctx.state.rows('peer_reviews', (r) => r.assignment_id === a.id && (asset === undefined || r.asset_id === asset)).map((r) => peerReviewView(ctx, r)),
+      ctx.state
+        .rows('peer_reviews', (r) => r.assignment_id === a.id && (asset === undefined || r.asset_id === asset))
+        .map((r) => peerReviewView(ctx, r)),
     );
   },
   'peer_reviews.create': (ctx) => {

@@ -1,5 +1,15 @@
 /** Planner notes and planner items (document C). */
-import { badRequest, type HandlersOf, list, listParam, type MockContext, must, notFound, one, pathId } from '../context';
+import {
+  badRequest,
+  type HandlersOf,
+  list,
+  listParam,
+  type MockContext,
+  must,
+  notFound,
+  one,
+  pathId,
+} from '../context';
 import { documentedFields } from '../documented';
 import { toInt, inTimeRange } from '../params';
 import type { Row } from '../state';
@@ -39,7 +49,12 @@ function writeNote(ctx: MockContext, note: Row) {
   if (note.linked_object_type && note.linked_object_id !== undefined) {
     // Document C, create: the linked object "must be in the course named by course_id; if title
     // is omitted the object's title is used" (of the objects the mock holds: assignments, quizzes).
-    const table = note.linked_object_type === 'assignment' ? 'assignments' : note.linked_object_type === 'quiz' ? 'quizzes' : undefined;
+    const table =
+      note.linked_object_type === 'assignment'
+        ? 'assignments'
+        : note.linked_object_type === 'quiz'
+          ? 'quizzes'
+          : undefined;
     if (table) {
       const linked = ctx.state.get(table, note.linked_object_id as number);
       if (!linked || linked.course_id !== note.course_id)
@@ -52,7 +67,8 @@ function writeNote(ctx: MockContext, note: Row) {
     }
     const other = ctx.state.find(
       'planner_notes',
-      (n) => n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id,
+      (n) =>
+        n !== note && n.linked_object_type === note.linked_object_type && n.linked_object_id === note.linked_object_id,
     );
     if (other)
       badRequest(
@@ -70,7 +86,10 @@ function writeNote(ctx: MockContext, note: Row) {
  */
 function submissionFlags(ctx: MockContext, assignment: Row): Row {
   const stored = ctx.state.find('submissions', (s) => s.assignment_id === assignment.id && s.user_id === ctx.callerId);
-  const view = submissionView(ctx, stored ?? { course_id: assignment.course_id, assignment_id: assignment.id, user_id: ctx.callerId });
+  const view = submissionView(
+    ctx,
+    stored ?? { course_id: assignment.course_id, assignment_id: assignment.id, user_id: ctx.callerId },
+  );
   return {
     excused: view.excused === true,
     graded: view.workflow_state === 'graded',
@@ -91,7 +110,9 @@ export const plannerHandlers = {
       (n) =>
         n.user_id === ctx.callerId &&
         inTimeRange(n.todo_date, start, end) &&
-        (codes.length === 0 || codes.includes(`course_${String(n.course_id)}`) || codes.includes(`user_${String(n.user_id)}`)),
+        (codes.length === 0 ||
+          codes.includes(`course_${String(n.course_id)}`) ||
+          codes.includes(`user_${String(n.user_id)}`)),
     );
     return { kind: 'list', items: notes, view: (n) => noteView(ctx, n as Row) };
   },

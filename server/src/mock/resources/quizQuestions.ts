@@ -7,7 +7,8 @@ import { quizOf, questionsOf } from './quizzes';
 function writeQuestion(ctx: MockContext, q: Row) {
   const fields = documentedFields(ctx, { under: 'question' });
   // The docs give answers no id of their own: an answer sent without one is numbered by its place.
-  if (Array.isArray(fields.answers)) fields.answers = fields.answers.map((answer, i) => ({ id: i + 1, ...(answer as Row) }));
+  if (Array.isArray(fields.answers))
+    fields.answers = fields.answers.map((answer, i) => ({ id: i + 1, ...(answer as Row) }));
   Object.assign(q, fields);
 }
 

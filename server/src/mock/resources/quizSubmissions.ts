@@ -1,5 +1,16 @@
 /** Quiz submissions (document B): the attempts of a quiz, a state machine from untaken to complete. */
-import { badRequest, enrollmentTypes, forbidden, type HandlersOf, HttpError, list, type MockContext, notFound, one, pathId } from '../context';
+import {
+  badRequest,
+  enrollmentTypes,
+  forbidden,
+  type HandlersOf,
+  HttpError,
+  list,
+  type MockContext,
+  notFound,
+  one,
+  pathId,
+} from '../context';
 import { toInt, toNumber } from '../params';
 import type { MockState, Row } from '../state';
 import { setOwn } from '../../core';
@@ -9,7 +20,8 @@ import { quizOf } from './quizzes';
 function quizSubmissionOf(ctx: MockContext): { course: Row; quiz: Row; submission: Row } {
   const { course: c, quiz } = quizOf(ctx);
   const submission = ctx.state.get('quiz_submissions', pathId(ctx));
-  if (!submission || submission.quiz_id !== quiz.id) notFound(`quiz submission ${ctx.bindings.get('id') ?? ''} of quiz ${String(quiz.id)}`);
+  if (!submission || submission.quiz_id !== quiz.id)
+    notFound(`quiz submission ${ctx.bindings.get('id') ?? ''} of quiz ${String(quiz.id)}`);
   return { course: c, quiz, submission };
 }
 
@@ -20,7 +32,9 @@ function quizSubmissionOf(ctx: MockContext): { course: Row; quiz: Row; submissio
  */
 function quizSubmissionView(ctx: MockContext, s: Row, withToken: boolean): Row {
   const view: Row = { ...s };
-  if (typeof s.end_at === 'string') view.overdue_and_needs_submission = s.workflow_state === 'untaken' && Date.parse(s.end_at) < Date.parse(ctx.state.now());
+  if (typeof s.end_at === 'string')
+    view.overdue_and_needs_submission =
+      s.workflow_state === 'untaken' && Date.parse(s.end_at) < Date.parse(ctx.state.now());
   if (!withToken) delete view.validation_token;
   return view;
 }
@@ -32,7 +46,10 @@ function quizSubmissionView(ctx: MockContext, s: Row, withToken: boolean): Row {
  */
 function latestAttempt(state: MockState, quizId: unknown, userId: unknown, preview = false): Row | undefined {
   let latest: Row | undefined;
-  const rows = state.rows('quiz_submissions', (r) => r.quiz_id === quizId && r.user_id === userId && (r._preview === true) === preview);
+  const rows = state.rows(
+    'quiz_submissions',
+    (r) => r.quiz_id === quizId && r.user_id === userId && (r._preview === true) === preview,
+  );
   for (const s of rows) if (!latest || (s.attempt as number) > (latest.attempt as number)) latest = s;
   return latest;
 }
@@ -51,7 +68,8 @@ export const quizSubmissionHandlers = {
     if (!s) notFound(`a submission of quiz ${String(quiz.id)} by the current user`);
     return one({ quiz_submissions: [quizSubmissionView(ctx, s, s.workflow_state === 'untaken')] });
   },
-  'quiz_submissions.show': (ctx) => one({ quiz_submissions: [quizSubmissionView(ctx, quizSubmissionOf(ctx).submission, false)] }),
+  'quiz_submissions.show': (ctx) =>
+    one({ quiz_submissions: [quizSubmissionView(ctx, quizSubmissionOf(ctx).submission, false)] }),
   'quiz_submissions.create': (ctx) => {
     const { course: c, quiz } = quizOf(ctx);
     if (quiz.locked === true) badRequest(`quiz ${String(quiz.id)} is locked`, 'quiz-locked');
@@ -68,7 +86,11 @@ export const quizSubmissionHandlers = {
     }
     const allowed = toInt(quiz.allowed_attempts) ?? -1;
     if (!preview && latest && allowed > 0 && (latest.attempt as number) >= allowed) {
-      throw new HttpError(409, `a quiz submission already exists for this user and quiz and no attempts are left (${allowed} allowed)`, 'submission-exists');
+      throw new HttpError(
+        409,
+        `a quiz submission already exists for this user and quiz and no attempts are left (${allowed} allowed)`,
+        'submission-exists',
+      );
     }
     const started = ctx.state.now();
     const minutes = toInt(quiz.time_limit);
@@ -82,7 +104,9 @@ export const quizSubmissionHandlers = {
       workflow_state: 'untaken',
       started_at: started,
       // Overdue at the end of the time limit; a quiz without one sets no end.
-      end_at: minutes ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined,
+      end_at: minutes
+        ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+        : undefined,
       validation_token: randomBytes(16).toString('hex'),
       _preview: preview,
     };
@@ -96,7 +120,8 @@ export const quizSubmissionHandlers = {
       forbidden(`user ${ctx.callerId} is not a teacher in course ${String(c.id)}`, 'not-a-teacher');
     const body = ctx.json as { quiz_submissions?: Row[] } | undefined;
     const entry = body?.quiz_submissions?.[0];
-    if (!entry || toInt(entry.attempt) === undefined) badRequest('attempt missing or invalid', 'invalid-attempt', 'attempt');
+    if (!entry || toInt(entry.attempt) === undefined)
+      badRequest('attempt missing or invalid', 'invalid-attempt', 'attempt');
     const attempt = toInt(entry.attempt);
     if (attempt !== submission.attempt)
       badRequest(
@@ -105,7 +130,11 @@ export const quizSubmissionHandlers = {
         'attempt',
       );
     if (submission.workflow_state !== 'complete' && submission.workflow_state !== 'pending_review') {
-      badRequest(`attempt ${String(attempt)} is not yet complete; only completed attempts can be updated`, 'attempt-not-complete', 'attempt');
+      badRequest(
+        `attempt ${String(attempt)} is not yet complete; only completed attempts can be updated`,
+        'attempt-not-complete',
+        'attempt',
+      );
     }
     const fudge = entry.fudge_points;
     if (fudge !== null && fudge !== undefined) {
@@ -122,7 +151,8 @@ export const quizSubmissionHandlers = {
         const score = (q as Row).score;
         if (score !== null && score !== undefined) {
           const n = toNumber(score);
-          if (n === undefined || n < 0) badRequest(`questions.${qid}.score must be an unsigned decimal`, 'invalid-type', 'questions');
+          if (n === undefined || n < 0)
+            badRequest(`questions.${qid}.score must be an unsigned decimal`, 'invalid-type', 'questions');
           setOwn(scores, qid, n);
         }
       }
@@ -142,7 +172,11 @@ export const quizSubmissionHandlers = {
     const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
     if (attempt !== submission.attempt || latest?.id !== submission.id)
-      badRequest(`attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`, 'not-latest-attempt', 'attempt');
+      badRequest(
+        `attempt ${attempt} is not the latest attempt (${String(latest?.attempt ?? submission.attempt)})`,
+        'not-latest-attempt',
+        'attempt',
+      );
     if (typeof quiz.access_code === 'string' && ctx.params.get('access_code') !== quiz.access_code)
       throw new HttpError(403, 'invalid access code', 'invalid-access-code', 'access_code');
     if (ctx.params.get('validation_token') !== submission.validation_token)
@@ -151,7 +185,10 @@ export const quizSubmissionHandlers = {
     // in earns no points; the kept score is the best of the user's attempts (document B: "latest
     // or highest", the quiz's choice between them is not shown).
     const finished = ctx.state.now();
-    const earlier = ctx.state.rows('quiz_submissions', (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && q._preview === submission._preview);
+    const earlier = ctx.state.rows(
+      'quiz_submissions',
+      (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && q._preview === submission._preview,
+    );
     const kept = Math.max(0, ...earlier.map((q) => toNumber(q.kept_score ?? q.score) ?? 0));
     Object.assign(submission, {
       workflow_state: 'complete',
@@ -166,7 +203,10 @@ export const quizSubmissionHandlers = {
     const { submission } = quizSubmissionOf(ctx);
     // An attempt without an end (no time limit) has no time left to tell.
     if (typeof submission.end_at !== 'string') return one({});
-    const left = submission.workflow_state === 'untaken' ? Math.max(0, Math.round((Date.parse(submission.end_at) - Date.parse(ctx.state.now())) / 1000)) : 0;
+    const left =
+      submission.workflow_state === 'untaken'
+        ? Math.max(0, Math.round((Date.parse(submission.end_at) - Date.parse(ctx.state.now())) / 1000))
+        : 0;
     return one({ end_at: submission.end_at, time_left: left });
   },
 } satisfies HandlersOf<'quiz_submissions'>;

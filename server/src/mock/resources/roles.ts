@@ -9,7 +9,11 @@ import type { Row } from '../state';
  * letter on by default, a lower-case one off), a custom role's are those it was given.
  */
 function roleView(ctx: MockContext, role: Row): Row {
-  return { ...role, account: ctx.state.get('accounts', role.account_id as number), permissions: role.permissions ?? {} };
+  return {
+    ...role,
+    account: ctx.state.get('accounts', role.account_id as number),
+    permissions: role.permissions ?? {},
+  };
 }
 
 function roleOf(ctx: MockContext): Row {
@@ -27,7 +31,11 @@ export const roleHandlers = {
     const wanted = states.length ? states : ['active'];
     return list(
       ctx.state
-        .rows('roles', (r) => r.account_id === acct.id && (r.workflow_state === 'built_in' || wanted.includes(String(r.workflow_state))))
+        .rows(
+          'roles',
+          (r) =>
+            r.account_id === acct.id && (r.workflow_state === 'built_in' || wanted.includes(String(r.workflow_state))),
+        )
         .map((r) => roleView(ctx, r)),
     );
   },
@@ -43,7 +51,8 @@ export const roleHandlers = {
   },
   'roles.deactivate': (ctx) => {
     const role = roleOf(ctx);
-    if (role.workflow_state === 'built_in') badRequest(`${String(role.label)} is a built-in role; built-in roles cannot be deactivated`, 'built-in-role');
+    if (role.workflow_state === 'built_in')
+      badRequest(`${String(role.label)} is a built-in role; built-in roles cannot be deactivated`, 'built-in-role');
     role.workflow_state = 'inactive';
     return one(roleView(ctx, role));
   },

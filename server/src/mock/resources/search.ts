@@ -53,7 +53,9 @@ function recipients(ctx: MockContext): Row[] {
   let out: Row[] = type === 'user' ? users : type === 'context' ? contexts : [...contexts, ...users];
   if (context) {
     const m = /^course_(\d+)/.exec(context);
-    const members = m ? new Set(ctx.state.rows('enrollments', (e) => e.course_id === toInt(m[1])).map((e) => e.user_id)) : undefined;
+    const members = m
+      ? new Set(ctx.state.rows('enrollments', (e) => e.course_id === toInt(m[1])).map((e) => e.user_id))
+      : undefined;
     out = out.filter((r) => r.type === 'user' && (!members || members.has(r.id)));
   }
   const excluded = new Set(listParam(ctx, 'exclude'));

@@ -22,13 +22,17 @@ import type { MockState, Row } from '../state';
 
 export function assignmentOf(ctx: MockContext, c: Row): Row {
   const a = ctx.state.get('assignments', pathId(ctx, 'assignment_id'));
-  if (!a || a.course_id !== c.id) notFound(`assignment ${ctx.bindings.get('assignment_id') ?? ''} in course ${String(c.id)}`);
+  if (!a || a.course_id !== c.id)
+    notFound(`assignment ${ctx.bindings.get('assignment_id') ?? ''} in course ${String(c.id)}`);
   return a;
 }
 
 function studentIds(state: MockState, c: Row, sectionRow?: Row): number[] {
   return state
-    .rows('enrollments', (e) => e.course_id === c.id && e.type === 'StudentEnrollment' && (!sectionRow || e.section_id === sectionRow.id))
+    .rows(
+      'enrollments',
+      (e) => e.course_id === c.id && e.type === 'StudentEnrollment' && (!sectionRow || e.section_id === sectionRow.id),
+    )
     .map((e) => e.user_id as number);
 }
 
@@ -106,7 +110,11 @@ function postedGrade(posted: string, pointsPossible: number | undefined): { grad
   const text = posted.trim();
   if (text === '') return {};
   const percent = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*%$/.exec(text);
-  if (percent) return { grade: text, score: pointsPossible === undefined ? undefined : (Number(percent[1]) * pointsPossible) / 100 };
+  if (percent)
+    return {
+      grade: text,
+      score: pointsPossible === undefined ? undefined : (Number(percent[1]) * pointsPossible) / 100,
+    };
   const points = toNumber(text);
   return { grade: text, score: points };
 }
@@ -149,10 +157,20 @@ export const submissionHandlers = {
       submitted_at: ctx.state.now(),
       workflow_state: 'submitted',
       body: type === 'online_text_entry' ? g.body : undefined,
-      url: (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string' ? submittedUrl(g.url) : undefined,
+      url:
+        (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string'
+          ? submittedUrl(g.url)
+          : undefined,
     };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
-    else s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: ctx.callerId, attempt: 1, ...fields });
+    else
+      s = ctx.state.insert('submissions', {
+        course_id: c.id,
+        assignment_id: a.id,
+        user_id: ctx.callerId,
+        attempt: 1,
+        ...fields,
+      });
     const comment = commentFrom(ctx);
     if (comment) s.comments = [...((s.comments as Row[] | undefined) ?? []), comment];
     return { kind: 'one', value: submissionView(ctx, s), status: 201, as: 'Submission' };
@@ -161,7 +179,11 @@ export const submissionHandlers = {
     const { course: c, section: sec } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const ids = new Set(studentIds(ctx.state, c, sec));
-    return list(ctx.state.rows('submissions', (s) => s.assignment_id === a.id && ids.has(s.user_id as number)).map((s) => submissionView(ctx, s)));
+    return list(
+      ctx.state
+        .rows('submissions', (s) => s.assignment_id === a.id && ids.has(s.user_id as number))
+        .map((s) => submissionView(ctx, s)),
+    );
   },
   'submissions.list_for_students': (ctx) => {
     const { course: c, section: sec } = courseOrSection(ctx);
@@ -193,11 +215,15 @@ export const submissionHandlers = {
       return {
         kind: 'list',
         as: 'StudentSubmissionGroup',
-        items: userIds.map((u) => ({ user_id: u, submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)) })),
+        items: userIds.map((u) => ({
+          user_id: u,
+          submissions: rows.filter((s) => s.user_id === u).map((s) => submissionView(ctx, s)),
+        })),
       };
     }
     // order: id (default) or graded_at; order_direction: ascending (default) or descending.
-    const key = ctx.params.get('order') === 'graded_at' ? (s: Row) => String(s.graded_at ?? '') : (s: Row) => toInt(s.id) ?? 0;
+    const key =
+      ctx.params.get('order') === 'graded_at' ? (s: Row) => String(s.graded_at ?? '') : (s: Row) => toInt(s.id) ?? 0;
     const direction = ctx.params.get('order_direction') === 'descending' ? -1 : 1;
     rows.sort((x, y) => (key(x) < key(y) ? -direction : key(x) > key(y) ? direction : 0));
     return { kind: 'list', as: 'Submission', items: rows.map((s) => submissionView(ctx, s)) };
@@ -206,7 +232,8 @@ export const submissionHandlers = {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const u = user(ctx);
-    if (!ctx.state.find('enrollments', (e) => e.course_id === c.id && e.user_id === u.id)) notFound(`user ${String(u.id)} in course ${String(c.id)}`);
+    if (!ctx.state.find('enrollments', (e) => e.course_id === c.id && e.user_id === u.id))
+      notFound(`user ${String(u.id)} in course ${String(c.id)}`);
     return one(submissionView(ctx, submissionFor(ctx, c, a, u.id as number)));
   },
   'submissions.upload_file': (ctx) => {
@@ -231,12 +258,22 @@ export const submissionHandlers = {
         'submission[posted_grade]',
       );
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === u.id);
-    if (!s) s = ctx.state.insert('submissions', { course_id: c.id, assignment_id: a.id, user_id: u.id, workflow_state: 'unsubmitted' });
+    if (!s)
+      s = ctx.state.insert('submissions', {
+        course_id: c.id,
+        assignment_id: a.id,
+        user_id: u.id,
+        workflow_state: 'unsubmitted',
+      });
     if (posted !== undefined) {
       const { grade, score } = postedGrade(posted, toNumber(a.points_possible));
       for (const key of ['grade', 'score', 'graded_at', 'grader_id']) Reflect.deleteProperty(s, key);
       if (grade !== undefined)
-        Object.assign(s, { grade, workflow_state: 'graded', grader_id: ctx.callerId, graded_at: ctx.state.now() }, score === undefined ? {} : { score });
+        Object.assign(
+          s,
+          { grade, workflow_state: 'graded', grader_id: ctx.callerId, graded_at: ctx.state.now() },
+          score === undefined ? {} : { score },
+        );
       else s.workflow_state = typeof s.submitted_at === 'string' ? 'submitted' : 'unsubmitted';
     }
     const comment = commentFrom(ctx);

@@ -42,13 +42,22 @@ export const webhookHandlers = {
           'StartKey',
         );
       const at = all.findIndex((s) => s.id === id);
-      if (at === -1) throw new HttpError(400, `StartKey names subscription ${id}, which does not exist`, 'invalid-start-key', 'StartKey');
+      if (at === -1)
+        throw new HttpError(
+          400,
+          `StartKey names subscription ${id}, which does not exist`,
+          'invalid-start-key',
+          'StartKey',
+        );
       from = at + 1;
     }
     const page = all.slice(from, from + size);
     const headers: Record<string, string> = {};
     if (from + size < all.length && page.length)
-      headers.EndKey = JSON.stringify({ Id: page[page.length - 1].id, DeveloperKey: page[page.length - 1].DeveloperKey ?? '' });
+      headers.EndKey = JSON.stringify({
+        Id: page[page.length - 1].id,
+        DeveloperKey: page[page.length - 1].DeveloperKey ?? '',
+      });
     return { kind: 'raw', status: 200, body: page, headers };
   },
   'webhook_subscriptions.show': (ctx) => one(subscriptionOf(ctx)),

@@ -13,7 +13,14 @@
  * What a result shows of the response (`actual`, the message) is cut short and passed
  * through the one scrubber: a token the server echoes never reaches a report.
  */
-import { canonicalOperator, dateTimeMillis, expectedRegExp, own, type Assertion, type AssertionOperator } from '../../core/index';
+import {
+  canonicalOperator,
+  dateTimeMillis,
+  expectedRegExp,
+  own,
+  type Assertion,
+  type AssertionOperator,
+} from '../../core/index';
 import type { ExactNumbers } from '../exactNumbers';
 import { longestSpelling, scrubSecrets, withoutSecretStart } from '../secrets';
 import { formatJsonPath } from '../typed';
@@ -91,18 +98,30 @@ export function evaluateAssertion(
   const selection = select(assertion, response);
   const show = new Shown(context.secrets, response.exactNumbers);
   const { candidates } = selection;
-  const actual = candidates.length === 0 ? null : selection.several ? show.list(candidates, ACTUAL_CHARS) : show.value(candidates[0], ACTUAL_CHARS);
+  const actual =
+    candidates.length === 0
+      ? null
+      : selection.several
+        ? show.list(candidates, ACTUAL_CHARS)
+        : show.value(candidates[0], ACTUAL_CHARS);
   const op = canonicalOperator(assertion.operator);
   const count = candidates.length;
   if (op === 'exists') return { passed: count > 0, actual, message: count > 0 ? selected(count) : selection.none };
   if (op === '!exists') return { passed: count === 0, actual, message: count === 0 ? selection.none : selected(count) };
   if (count === 0) return { passed: false, actual, message: selection.none };
 
-  const exp = assertion.expected ? { text: expected ?? assertion.expected.text, quoted: assertion.expected.quoted } : undefined;
+  const exp = assertion.expected
+    ? { text: expected ?? assertion.expected.text, quoted: assertion.expected.quoted }
+    : undefined;
   let regex: RegExp | undefined;
   if (op === 'matches') {
     regex = expectedRegExp(exp?.text ?? '');
-    if (!regex) return { passed: false, actual, message: `${show.text(exp?.text ?? '', MESSAGE_CHARS)} is not a regular expression` };
+    if (!regex)
+      return {
+        passed: false,
+        actual,
+        message: `${show.text(exp?.text ?? '', MESSAGE_CHARS)} is not a regular expression`,
+      };
   }
   for (const c of candidates) {
     const verdict = holds(op, c, exp, regex, selection, context);
@@ -111,11 +130,22 @@ export function evaluateAssertion(
       return { passed: false, actual, message: verdict ? `${what}: ${verdict}` : what };
     }
   }
-  return { passed: true, actual, message: count === 1 ? `${candidates[0].where} is ${show.value(candidates[0], MESSAGE_CHARS)}` : `all ${count} values hold` };
+  return {
+    passed: true,
+    actual,
+    message:
+      count === 1
+        ? `${candidates[0].where} is ${show.value(candidates[0], MESSAGE_CHARS)}`
+        : `all ${count} values hold`,
+  };
 }
 
 /** The server's text of the integer at item `index` of the array at `path`, when it is beyond 2^53. */
-function exactAt(exact: ExactNumbers | undefined, path: (string | number)[] | undefined, index: number): string | undefined {
+function exactAt(
+  exact: ExactNumbers | undefined,
+  path: (string | number)[] | undefined,
+  index: number,
+): string | undefined {
   return exact && path ? own(exact, formatJsonPath([...path, index])) : undefined;
 }
 
@@ -155,14 +185,22 @@ function select(assertion: Assertion, response: ResponseFacts): Selection {
       const segments = field.path.segments;
       out.several = selectsSeveral(segments);
       if (response.bodyKind !== 'json') {
-        out.none = response.bodyKind === 'empty' ? 'the body is empty' : `the body is ${response.bodyKind === 'binary' ? 'binary' : 'not JSON'}`;
+        out.none =
+          response.bodyKind === 'empty'
+            ? 'the body is empty'
+            : `the body is ${response.bodyKind === 'binary' ? 'binary' : 'not JSON'}`;
         break;
       }
       const exact = response.exactNumbers;
       out.exact = exact;
       for (const { path, value } of selectValues(response.body, segments)) {
         const where = formatJsonPath(path);
-        out.candidates.push({ value, where, path, exact: exact && typeof value === 'number' ? own(exact, where) : undefined });
+        out.candidates.push({
+          value,
+          where,
+          path,
+          exact: exact && typeof value === 'number' ? own(exact, where) : undefined,
+        });
       }
       if (out.candidates.length === 0) out.none = `${field.path.text} selects nothing`;
       break;
@@ -193,7 +231,8 @@ function holds(
     case 'contains': {
       if (exp === undefined) return '';
       if (typeof value === 'string') return value.includes(exp.text) ? true : '';
-      if (Array.isArray(value)) return value.some((item: unknown, i) => equals(item, exactAt(exact, c.path, i), exp)) ? true : '';
+      if (Array.isArray(value))
+        return value.some((item: unknown, i) => equals(item, exactAt(exact, c.path, i), exp)) ? true : '';
       return 'includes looks into a string or an array';
     }
     case 'startsWith':
@@ -273,13 +312,15 @@ function bigOf(n: number | string): bigint | undefined {
 /** Two JSON values alike: numbers by value, arrays item by item, objects by their own members. */
 function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number') return a === b;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item: unknown, i) => sameJson(item, b[i]));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((item: unknown, i) => sameJson(item, b[i]));
   if (a !== null && typeof a === 'object') {
     if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
     const keys = Object.keys(a);
     const other = b as Record<string, unknown>;
     return (
-      keys.length === Object.keys(other).length && keys.every((k) => Object.hasOwn(other, k) && sameJson(own(a as Record<string, unknown>, k), own(other, k)))
+      keys.length === Object.keys(other).length &&
+      keys.every((k) => Object.hasOwn(other, k) && sameJson(own(a as Record<string, unknown>, k), own(other, k)))
     );
   }
   return a === b;
@@ -294,7 +335,12 @@ function textOf(c: Candidate): string | undefined {
 }
 
 /** The order of the value against EXPECTED (negative, zero, positive), or why they do not compare. */
-function compare(c: Candidate, exp: { text: string; quoted: boolean } | undefined, header: boolean, context: EvaluationContext): number | string {
+function compare(
+  c: Candidate,
+  exp: { text: string; quoted: boolean } | undefined,
+  header: boolean,
+  context: EvaluationContext,
+): number | string {
   if (exp === undefined) return '';
   const value = c.value;
   if (typeof value === 'number') {
@@ -303,7 +349,10 @@ function compare(c: Candidate, exp: { text: string; quoted: boolean } | undefine
   }
   if (typeof value === 'string') {
     const documented = c.path ? context.documentedType?.(c.path) : undefined;
-    const asDates = documented !== undefined ? DATE_TYPE.test(documented) : dateTimeMillis(value) !== undefined && dateTimeMillis(exp.text) !== undefined;
+    const asDates =
+      documented !== undefined
+        ? DATE_TYPE.test(documented)
+        : dateTimeMillis(value) !== undefined && dateTimeMillis(exp.text) !== undefined;
     if (asDates) {
       const a = dateTimeMillis(value);
       const b = dateTimeMillis(exp.text);
@@ -312,8 +361,11 @@ function compare(c: Candidate, exp: { text: string; quoted: boolean } | undefine
       return a - b;
     }
     // A header carries a number as text (x-total-count, content-length): by value.
-    if (header && NUMBER.test(value.trim()) && !exp.quoted && NUMBER.test(exp.text)) return orderNumbers(value.trim(), exp.text);
-    return documented !== undefined ? `documented as ${documented}, not a number, DateTime or Date` : 'neither a number nor an ISO 8601 date';
+    if (header && NUMBER.test(value.trim()) && !exp.quoted && NUMBER.test(exp.text))
+      return orderNumbers(value.trim(), exp.text);
+    return documented !== undefined
+      ? `documented as ${documented}, not a number, DateTime or Date`
+      : 'neither a number nor an ISO 8601 date';
   }
   return 'neither a number nor an ISO 8601 date';
 }

@@ -149,7 +149,15 @@ export interface RunEvents {
 /** What a run sends with: every option of `sendBlock` that is not per file or per request. */
 export interface RunOptions extends Omit<
   SendBlockOptions,
-  'environments' | 'system' | 'readFile' | 'responses' | 'history' | 'reuseHistory' | 'file' | 'allPages' | 'onDependency'
+  | 'environments'
+  | 'system'
+  | 'readFile'
+  | 'responses'
+  | 'history'
+  | 'reuseHistory'
+  | 'file'
+  | 'allPages'
+  | 'onDependency'
 > {
   /** Stop after the first request that fails; the rest are skipped. */
   bail?: boolean;
@@ -159,8 +167,19 @@ export interface RunOptions extends Omit<
 }
 
 /** Runs the requests of `sources`, file after file. Never throws; a file that cannot be read is reported. */
-export async function runTests(sources: Iterable<TestSource> | AsyncIterable<TestSource>, options: RunOptions): Promise<RunResult> {
-  const run: RunResult = { files: [], passed: 0, failed: 0, skipped: 0, unreadable: 0, bailed: false, cancelled: false };
+export async function runTests(
+  sources: Iterable<TestSource> | AsyncIterable<TestSource>,
+  options: RunOptions,
+): Promise<RunResult> {
+  const run: RunResult = {
+    files: [],
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    unreadable: 0,
+    bailed: false,
+    cancelled: false,
+  };
   for await (const source of sources) {
     const result = await runFile(source, options, run);
     // A file none of whose requests `grep` or `blocks` picks is not part of this run.
@@ -173,7 +192,10 @@ export async function runTests(sources: Iterable<TestSource> | AsyncIterable<Tes
 }
 
 /** The requests of a document as a run reports them, with what the editor's tests list. */
-export function testsOf(document: LpreqDocument, lines: LineIndex): { name: string; line: number; blockIndex: number }[] {
+export function testsOf(
+  document: LpreqDocument,
+  lines: LineIndex,
+): { name: string; line: number; blockIndex: number }[] {
   const out: { name: string; line: number; blockIndex: number }[] = [];
   document.blocks.forEach(({ start, block }, blockIndex) => {
     if (!block.request) return;
@@ -189,7 +211,11 @@ function picked(document: LpreqDocument, blockIndex: number, grep: string | unde
   if (grep === undefined || grep === '') return true;
   const block = document.blocks[blockIndex].block;
   const wanted = grep.toLowerCase();
-  const texts = [block.title?.text ?? '', requestName(block) ?? '', block.request ? `${block.request.method.text} ${requestTarget(block.request)}` : ''];
+  const texts = [
+    block.title?.text ?? '',
+    requestName(block) ?? '',
+    block.request ? `${block.request.method.text} ${requestTarget(block.request)}` : '',
+  ];
   return texts.some((t) => t.toLowerCase().includes(wanted));
 }
 
@@ -205,7 +231,10 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const document = parseDocument(text);
   const lines = new LineIndex(text);
   const all = testsOf(document, lines);
-  const tests = all.filter((t) => (source.blocks === undefined || source.blocks.has(t.blockIndex)) && picked(document, t.blockIndex, options.grep));
+  const tests = all.filter(
+    (t) =>
+      (source.blocks === undefined || source.blocks.has(t.blockIndex)) && picked(document, t.blockIndex, options.grep),
+  );
   if (tests.length === 0 && all.length > 0) return undefined;
   options.events?.fileStarted?.(source.file, tests);
   if (tests.length === 0) return file;
@@ -220,7 +249,14 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
     if (run.bailed || options.signal?.aborted) result = skippedResult(document, test, lines);
-    else result = await runRequest(document, test, { lines, errors, responses, values: scope.values, attempted }, source, options);
+    else
+      result = await runRequest(
+        document,
+        test,
+        { lines, errors, responses, values: scope.values, attempted },
+        source,
+        options,
+      );
     file.requests.push(result);
     if (result.skipped) run.skipped++;
     else if (result.passed) run.passed++;
@@ -254,16 +290,33 @@ function errorsByBlock(document: LpreqDocument, diagnostics: Diagnostic[]): Map<
 }
 
 /** The assertions of a block as results not evaluated (the request was skipped or not sent). */
-function unevaluated(document: LpreqDocument, blockIndex: number, lines: LineIndex, message: string): AssertionResult[] {
+function unevaluated(
+  document: LpreqDocument,
+  blockIndex: number,
+  lines: LineIndex,
+  message: string,
+): AssertionResult[] {
   const { start, block } = document.blocks[blockIndex];
   return assertionsOf(block).map((a) => {
     const span = a.assertion ?? a.problem;
     const text = block.text.slice(span.start, span.end).trim();
-    return { line: lines.at(start + span.start).line, text, passed: false, actual: null, message, start: start + span.start, end: start + span.end };
+    return {
+      line: lines.at(start + span.start).line,
+      text,
+      passed: false,
+      actual: null,
+      message,
+      start: start + span.start,
+      end: start + span.end,
+    };
   });
 }
 
-function skippedResult(document: LpreqDocument, test: { name: string; line: number; blockIndex: number }, lines: LineIndex): RequestResult {
+function skippedResult(
+  document: LpreqDocument,
+  test: { name: string; line: number; blockIndex: number },
+  lines: LineIndex,
+): RequestResult {
   return {
     ...test,
     status: null,
@@ -278,7 +331,11 @@ function skippedResult(document: LpreqDocument, test: { name: string; line: numb
 }
 
 /** The requests a block refers to, directly or through those, by name and block: what the flow would send first. */
-function dependenciesOf(document: LpreqDocument, blockIndex: number, values: Map<string, string>): { name: string; index: number }[] {
+function dependenciesOf(
+  document: LpreqDocument,
+  blockIndex: number,
+  values: Map<string, string>,
+): { name: string; index: number }[] {
   const found: { name: string; index: number }[] = [];
   const seen = new Set<number>([blockIndex]);
   const pending = [blockIndex];
@@ -333,9 +390,13 @@ async function runRequest(
   // Each secret once: the scrubber walks the text once a secret.
   const secretsOf = (result?: SendResult) => [
     ...new Set(
-      [token, options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? []), ...(result?.secretValues ?? [])].filter(
-        (s): s is string => typeof s === 'string',
-      ),
+      [
+        token,
+        options.token,
+        ...(options.secrets ?? []),
+        ...(options.foreignSecrets ?? []),
+        ...(result?.secretValues ?? []),
+      ].filter((s): s is string => typeof s === 'string'),
     ),
   ];
 
@@ -357,7 +418,9 @@ async function runRequest(
   // without an answer is not tried again (a refused POST is not asked for twice).
   const dependencies = dependenciesOf(document, blockIndex, fileValues);
   const invalid = dependencies.filter(
-    (d) => (errors.get(d.index)?.length ?? 0) > 0 && metadataValue(document.blocks[d.index].block, 'allow-invalid') === undefined,
+    (d) =>
+      (errors.get(d.index)?.length ?? 0) > 0 &&
+      metadataValue(document.blocks[d.index].block, 'allow-invalid') === undefined,
   );
   const unanswered = dependencies.filter((d) => attempted.has(d.name) && !responses.has(d.name));
   if (invalid.length > 0 || unanswered.length > 0) {
@@ -383,7 +446,8 @@ async function runRequest(
     onDependency: (name) => options.events?.dependencySent?.(source.file, name),
   });
   options.events?.requestSent?.(source.file, test, result);
-  for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)]) if (name !== undefined) attempted.add(name);
+  for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)])
+    if (name !== undefined) attempted.add(name);
   const response = result.response;
   base.sent = wasSent(result);
   base.status = response?.status ?? null;
@@ -393,13 +457,20 @@ async function runRequest(
 
   if (!response || response.status === null) {
     base.failure = { kind: base.sent ? 'exchange' : 'not-sent', message: result.error?.message ?? 'no response' };
-    base.assertions = unevaluated(document, blockIndex, lines, `not evaluated: ${base.sent ? 'no response' : 'the request was not sent'}`);
+    base.assertions = unevaluated(
+      document,
+      blockIndex,
+      lines,
+      `not evaluated: ${base.sent ? 'no response' : 'the request was not sent'}`,
+    );
     return scrubDeep(base, secrets);
   }
 
   // EXPECTED reads the variables the request itself reads (prepare.ts): the file's over the environment's, then overrides, then prompt answers given.
   const values =
-    options.overrides?.size || options.prompts?.size ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])]) : fileValues;
+    options.overrides?.size || options.prompts?.size
+      ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])])
+      : fileValues;
   base.assertions = evaluateBlockAssertions(document, blockIndex, result, {
     checker: options.checker,
     lines,
@@ -415,10 +486,16 @@ async function runRequest(
   if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
   else if (block.assertionLines.length === 0) {
     if (response.status < 200 || response.status >= 300)
-      base.failure = { kind: 'status', message: `answered ${response.status}, and a request without assertions passes on 2xx` };
+      base.failure = {
+        kind: 'status',
+        message: `answered ${response.status}, and a request without assertions passes on 2xx`,
+      };
   } else if (failed > 0) {
     const total = base.assertions.length;
-    base.failure = { kind: 'assertion', message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold` };
+    base.failure = {
+      kind: 'assertion',
+      message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold`,
+    };
   }
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
@@ -443,12 +520,22 @@ export interface AssertionContext {
  * no response, each is reported not evaluated. Results are not yet scrubbed of `secrets`
  * beyond what evaluation scrubs: callers scrub the whole result.
  */
-export function evaluateBlockAssertions(document: LpreqDocument, blockIndex: number, result: SendResult, context: AssertionContext): AssertionResult[] {
+export function evaluateBlockAssertions(
+  document: LpreqDocument,
+  blockIndex: number,
+  result: SendResult,
+  context: AssertionContext,
+): AssertionResult[] {
   const { lines, values, system, responses, secrets } = context;
   const { start, block } = document.blocks[blockIndex];
   const response = result.response;
   if (!response || response.status === null) {
-    return unevaluated(document, blockIndex, lines, `not evaluated: ${wasSent(result) ? 'no response' : 'the request was not sent'}`);
+    return unevaluated(
+      document,
+      blockIndex,
+      lines,
+      `not evaluated: ${wasSent(result) ? 'no response' : 'the request was not sent'}`,
+    );
   }
   const out: AssertionResult[] = [];
   const documentedType = documentedTypes(context.checker.catalog, result.request?.returns ?? null);
@@ -476,7 +563,12 @@ export function evaluateBlockAssertions(document: LpreqDocument, blockIndex: num
         reference: (ref) => referenceValue(ref, responses.get(ref.name)),
       });
       if (resolved.errors.length > 0) {
-        out.push({ ...where, passed: false, actual: null, message: `EXPECTED cannot be resolved: ${resolved.errors[0]}` });
+        out.push({
+          ...where,
+          passed: false,
+          actual: null,
+          message: `EXPECTED cannot be resolved: ${resolved.errors[0]}`,
+        });
         continue;
       }
       expected = resolved.text;
@@ -488,7 +580,10 @@ export function evaluateBlockAssertions(document: LpreqDocument, blockIndex: num
 }
 
 /** The documented type at a path of a response of type `returns`, from the catalog's resources. */
-export function documentedTypes(catalog: Catalog, returns: string | null): ((path: readonly (string | number)[]) => string | undefined) | undefined {
+export function documentedTypes(
+  catalog: Catalog,
+  returns: string | null,
+): ((path: readonly (string | number)[]) => string | undefined) | undefined {
   if (returns === null) return undefined;
   return (path) => describeAt(catalog, returns, formatJsonPath(path))?.type;
 }

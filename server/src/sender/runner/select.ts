@@ -30,14 +30,17 @@ export function selectValues(root: unknown, segments: readonly JsonPathSegment[]
           break;
         case 'name':
           // An array's `length` is an own property too, but no JSON member.
-          if (isObject(value) && hasOwn(value, segment.name)) next.push({ path: [...path, segment.name], value: own(value, segment.name) });
+          if (isObject(value) && hasOwn(value, segment.name))
+            next.push({ path: [...path, segment.name], value: own(value, segment.name) });
           break;
         case 'index':
-          if (Array.isArray(value) && segment.index < value.length) next.push({ path: [...path, segment.index], value: value[segment.index] as unknown });
+          if (Array.isArray(value) && segment.index < value.length)
+            next.push({ path: [...path, segment.index], value: value[segment.index] as unknown });
           break;
         case 'wildcard':
           if (Array.isArray(value)) value.forEach((item: unknown, i) => next.push({ path: [...path, i], value: item }));
-          else if (isObject(value)) for (const key of Object.keys(value)) next.push({ path: [...path, key], value: own(value, key) });
+          else if (isObject(value))
+            for (const key of Object.keys(value)) next.push({ path: [...path, key], value: own(value, key) });
           break;
       }
     }
