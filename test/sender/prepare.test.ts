@@ -191,8 +191,8 @@ test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () =
   assert.ok(!plain.includes('sekret-token'));
   assert.ok(!plain.includes('written-in-file'));
   assert.ok(plain.includes('"Authorization: Bearer $LPREQ_TOKEN"'));
-  assert.ok(plain.includes("--data-binary 'module[name]=it%27s+mine'"));
-  assert.ok(plain.startsWith('curl -X POST http://127.0.0.1:4010/api/v1/courses/1/modules'));
+  assert.ok(plain.includes("--data-raw 'module[name]=it%27s+mine'"));
+  assert.ok(plain.startsWith('curl --globoff -X POST http://127.0.0.1:4010/api/v1/courses/1/modules'));
   const withToken = toCurl(r, { includeToken: true, token: 'sekret-token' });
   assert.ok(withToken.includes("'Authorization: Bearer sekret-token'"));
   // No token header at all for a URL outside the token's origin.

@@ -8,7 +8,7 @@
 import type { TlsSettings } from '../node/index';
 import { tokenAllowed } from './outgoing';
 import type { PreparedRequest } from './prepare';
-import { scrubSecrets } from './secrets';
+import { cutAtSecrets, type SecretPlace } from './secrets';
 
 export interface CurlOptions {
   /** Write the request as it is sent, the token and every secret in it. Default false. */
@@ -30,26 +30,22 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Where the token stood in a word, until the word is quoted. */
-const TOKEN_PLACE = '\u0000';
-
 /**
- * A word of the command for the shell, through the one scrubber: where the token stands as
- * it is, the shell reads `$LPREQ_TOKEN`; any other spelling of it, and any other secret, is `***`.
+ * A text through the one scrubber, cut where the token stands as it is (a place the shell
+ * reads from `$LPREQ_TOKEN`); any other spelling of it, and any other secret, is `***`. With
+ * `includeToken`, the text as it is.
  */
+function wordParts(word: string, options: CurlOptions): (string | SecretPlace)[] {
+  if (options.includeToken === true) return [word];
+  return cutAtSecrets(word, [[options.token, 'LPREQ_TOKEN']], options.secrets ?? []);
+}
+
+/** A word of the command for the shell, through the one scrubber (wordParts). */
 function quoted(word: string, options: CurlOptions): string {
-  if (options.includeToken === true) return shellQuote(word);
-  const token = options.token;
-  const text = scrubSecrets(
-    scrubSecrets(word.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')),
-    options.secrets ?? [],
-  );
-  if (!text.includes(TOKEN_PLACE)) return shellQuote(text);
+  const parts = wordParts(word, options);
+  if (parts.length === 0) return "''";
   // Double quotes so that the shell expands the variable when the command runs.
-  return text
-    .split(TOKEN_PLACE)
-    .map((part) => (part.length > 0 ? shellQuote(part) : ''))
-    .join('"$LPREQ_TOKEN"');
+  return parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.variable}"`)).join('');
 }
 
 /**
@@ -57,7 +53,8 @@ function quoted(word: string, options: CurlOptions): string {
  * long request reads and edits line by line, and a POSIX shell runs it as it is.
  */
 export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): string {
-  const first: string[] = ['curl'];
+  // --globoff: a `[1-5]` or `{a,b}` in the URL is sent as it is, not as five requests (each with the token).
+  const first: string[] = ['curl', '--globoff'];
   if (prepared.method === 'HEAD') first.push('--head');
   else if (prepared.method !== 'GET' || prepared.body) first.push('-X', quoted(prepared.method, options));
   first.push(quoted(prepared.url, options));
@@ -80,16 +77,68 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
       lines.push(['-H', '"Authorization: Bearer $LPREQ_TOKEN"']);
     }
   }
+  let input: string | undefined;
   if (prepared.body) {
     if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
       lines.push(['-H', quoted(`Content-Type: ${prepared.body.contentType}`, options)]);
     }
-    // --data-binary sends the bytes as they are: the form body is already encoded. A body file
-    // sent as it is stays a file (`@path`): its bytes may not survive a shell string.
-    const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(['--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options)]);
+    const body = bodyOptions(prepared.body, options);
+    lines.push(body.option);
+    input = body.input;
   }
-  return lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
+  const command = lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
+  return input === undefined ? command : `${input} | ${command}`;
+}
+
+/**
+ * The body as curl sends exactly the bytes the sender sends. Text goes as `--data-raw`, which
+ * never reads a file (`--data-binary @/etc/passwd` would upload it, `@-` read standard
+ * input). Bytes that are not text (a binary body file, sent as it is) are read from the file
+ * the sender read, which its reader confined to the workspace. What a shell word cannot hold
+ * (a NUL) is written with printf's octal escapes and given on standard input (`@-`).
+ */
+function bodyOptions(
+  body: NonNullable<PreparedRequest['body']>,
+  options: CurlOptions,
+): { option: string[]; input?: string } {
+  const text = body.bytes !== undefined ? exactText(body.bytes) : body.text;
+  if (text !== undefined && !text.includes('\u0000')) return { option: ['--data-raw', quoted(text, options)] };
+  if (text === undefined && body.file !== undefined) return { option: ['--data-binary', shellQuote(`@${body.file}`)] };
+  return { option: ['--data-binary', '@-'], input: printfOf(text ?? '', body.bytes, options) };
+}
+
+/** The bytes as a string that encodes back to exactly them (UTF-8, its byte order mark kept), or undefined. */
+function exactText(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `printf FORMAT [ARG...]` writing the body's bytes: every byte outside printable ASCII as an
+ * octal escape, `%` and `\` escaped; where the token stood in a text, `%s` with the argument
+ * `"$LPREQ_TOKEN"` (other secrets are `***`, as elsewhere in the command).
+ */
+function printfOf(text: string, bytes: Uint8Array | undefined, options: CurlOptions): string {
+  const escape = (b: Uint8Array) =>
+    [...b]
+      .map((x) =>
+        x === 0x25
+          ? '%%'
+          : x === 0x5c
+            ? '\\\\'
+            : x >= 0x20 && x < 0x7f
+              ? String.fromCharCode(x)
+              : `\\${x.toString(8).padStart(3, '0')}`,
+      )
+      .join('');
+  if (bytes !== undefined) return `printf ${shellQuote(escape(bytes))}`;
+  const parts = wordParts(text, options);
+  const format = parts.map((p) => (typeof p === 'string' ? escape(Buffer.from(p, 'utf8')) : '%s')).join('');
+  const args = parts.flatMap((p) => (typeof p === 'string' ? [] : [` "$${p.variable}"`]));
+  return `printf ${shellQuote(format)}${args.join('')}`;
 }
 
 /**
