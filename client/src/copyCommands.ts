@@ -34,6 +34,7 @@ export class CopyCommands {
         prepared: PreparedRequest;
         token: string | undefined;
         secrets: string[];
+        foreignSecrets: string[];
         sender: SenderModule;
         tls: TlsSettings | undefined;
       }
@@ -72,12 +73,15 @@ export class CopyCommands {
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them.
     const token = await this.environments.token();
-    const secrets = [
-      ...prepared.secrets,
-      ...prepared.foreignSecrets,
-      ...(await this.environments.otherTokens(t.doc.uri)),
-    ];
-    return { prepared: prepared.request, token, secrets, sender, tls: sender.environmentOptions(environments)?.tls };
+    const foreignSecrets = [...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
+    return {
+      prepared: prepared.request,
+      token,
+      secrets: prepared.secrets,
+      foreignSecrets,
+      sender,
+      tls: sender.environmentOptions(environments)?.tls,
+    };
   }
 
   /**
@@ -110,7 +114,16 @@ export class CopyCommands {
     if (!chosen) return undefined;
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return undefined;
-    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets, tls: copy.tls });
+    // Refused, with the sender's reason, where the sender would send nothing.
+    const text = refusedOr(copy.sender, () =>
+      copy.sender.toCode(copy.prepared, chosen, {
+        token: copy.token,
+        secrets: copy.secrets,
+        foreignSecrets: copy.foreignSecrets,
+        tls: copy.tls,
+      }),
+    );
+    if (text === undefined) return undefined;
     const what = (
       copy.prepared.title ??
       copy.prepared.name ??
@@ -122,37 +135,62 @@ export class CopyCommands {
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return;
-    const { prepared, token, secrets, sender, tls } = copy;
-    if (withToken) {
-      if (!token) {
-        void vscode.window.showWarningMessage(
-          'lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.',
-        );
-        return;
-      }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets, tls }));
+    const { prepared, token, secrets, foreignSecrets, sender, tls } = copy;
+    if (withToken && !token) {
       void vscode.window.showWarningMessage(
-        'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
+        'lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.',
       );
       return;
     }
-    const command = sender.toCurl(prepared, { token, secrets, tls });
+    const notes: string[] = [];
+    const command = refusedOr(sender, () =>
+      sender.toCurl(prepared, { includeToken: withToken, token, secrets, foreignSecrets, tls, notes }),
+    );
+    if (command === undefined) return;
     await vscode.env.clipboard.writeText(command);
+    const left = notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : '';
+    if (withToken) {
+      void vscode.window.showWarningMessage(
+        `lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.${left}`,
+      );
+      return;
+    }
     void vscode.window.showInformationMessage(
-      `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,
+      `lpreq: curl command copied. ${command.includes('$LPREQ_TOKEN') ? 'It reads the token from $LPREQ_TOKEN when it runs' : 'It sends no access token'}${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.${left}`,
     );
   }
 
   /** "Copy as cURL" of a response view: the request as it was prepared, the token read from $LPREQ_TOKEN. */
   async copyCurlOf(shown: ShownResponse): Promise<void> {
     if (!shown.prepared) return;
+    const prepared = shown.prepared;
     const { sender } = await load();
     const token = await this.environments.token();
-    await vscode.env.clipboard.writeText(
-      sender.toCurl(shown.prepared, { token, secrets: shown.curlSecrets ?? [], tls: shown.curlTls }),
+    const notes: string[] = [];
+    const command = refusedOr(sender, () =>
+      sender.toCurl(prepared, {
+        token,
+        secrets: shown.curlSecrets ?? [],
+        foreignSecrets: shown.curlForeignSecrets ?? [],
+        tls: shown.curlTls,
+        notes,
+      }),
     );
+    if (command === undefined) return;
+    await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
-      'lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.',
+      `lpreq: curl command copied. ${command.includes('$LPREQ_TOKEN') ? 'It reads the token from $LPREQ_TOKEN when it runs' : 'It sends no access token'}.${notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : ''}`,
     );
+  }
+}
+
+/** The copy `make` makes, or undefined when the sender would not send the request: then the reason is shown. */
+function refusedOr(sender: SenderModule, make: () => string): string | undefined {
+  try {
+    return make();
+  } catch (e) {
+    if (!(e instanceof sender.CopyRefused)) throw e;
+    void vscode.window.showErrorMessage(`lpreq: not copied: ${e.message}`);
+    return undefined;
   }
 }

@@ -290,6 +290,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         : undefined;
     await presentResult(this.presenter, viewKey, ref, result, assertions, {
       secrets,
+      foreignSecrets,
       token,
       environment: environments.selected,
       tls: sender.environmentOptions(environments)?.tls,

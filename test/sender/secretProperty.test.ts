@@ -25,6 +25,7 @@ import { run } from '../../server/src/cli/sendCommand';
 import { bodyFileReader } from '../../server/src/node/bodyFile';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
 import { toCurl } from '../../server/src/sender/curl';
+import { CopyRefused } from '../../server/src/sender/outgoing';
 import { prepareRequest } from '../../server/src/sender/prepare';
 import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
@@ -282,10 +283,16 @@ async function check(c: Case): Promise<void> {
     readFile: bodyFileReader(file, files),
   });
   if (prepared.ok) {
-    const command = toCurl(prepared.request, {
-      token: c.secrets.token,
-      secrets: [...prepared.secrets, ...prepared.foreignSecrets],
-    });
+    let command = '';
+    try {
+      command = toCurl(prepared.request, {
+        token: c.secrets.token,
+        secrets: prepared.secrets,
+        foreignSecrets: prepared.foreignSecrets,
+      });
+    } catch (e) {
+      if (!(e instanceof CopyRefused)) throw e;
+    }
     for (const s of all) assert.ok(!leaks(command, s), `the copied command holds a secret: ${command}\n${label}`);
   }
 }

@@ -587,7 +587,7 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
     assert.equal(
       command,
-      `curl ${api.origin}/api/v1/courses/1/modules \\\n  -H 'Accept: application/json' \\\n  -H 'User-Agent: lpreq/${version}' \\\n  -H "Authorization: Bearer $LPREQ_TOKEN"`,
+      `curl --globoff ${api.origin}/api/v1/courses/1/modules \\\n  -H 'Accept: application/json' \\\n  -H 'User-Agent: lpreq/${version}' \\\n  -H "Authorization: Bearer $LPREQ_TOKEN"`,
     );
     // The message is one line: a status line (Helix) or an echo area (Emacs) shows one.
     const message = String(((await shown).params as { message: string }).message);

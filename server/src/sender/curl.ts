@@ -1,22 +1,28 @@
 /**
- * "Copy as cURL": a prepared request as one curl command for a POSIX shell, an option a line. No secret is
- * written into it unless the caller asks in so many words (`includeToken: true`): by default
- * the command reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the
- * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
- * token) is written `***`.
+ * "Copy as cURL": a prepared request as one curl command for a POSIX shell, an option a line,
+ * that sends what the sender would send (the same outgoing plan, outgoing.ts: a request the
+ * sender refuses is not copied, a header it leaves out is left out). No secret is written into
+ * it unless the caller asks in so many words (`includeToken: true`): by default the command
+ * reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the request carries
+ * (PrepareResult's secrets: a password prompt's answer, another environment's token) is
+ * written `***`.
  */
 import type { TlsSettings } from '../node/index';
-import { tokenAllowed } from './outgoing';
+import { planCopy } from './outgoing';
 import type { PreparedRequest } from './prepare';
-import { cutAtSecrets, type SecretPlace } from './secrets';
+import { carriesSecret, cutAtSecrets, type SecretPlace } from './secrets';
 
 export interface CurlOptions {
   /** Write the request as it is sent, the token and every secret in it. Default false. */
   includeToken?: boolean;
   /** The token: written only with `includeToken: true`; otherwise its place reads `$LPREQ_TOKEN`. */
   token?: string;
-  /** The other secrets the request may carry (PrepareResult's `secrets` and `foreignSecrets`): `***` unless `includeToken`. */
+  /** Secrets that go where the token goes (PrepareResult's `secrets`): `***` unless `includeToken`. */
   secrets?: (string | undefined)[];
+  /** Secrets that go nowhere (PrepareResult's `foreignSecrets`, the other environments' tokens): `***` unless `includeToken`. */
+  foreignSecrets?: (string | undefined)[];
+  /** What the command leaves out as the sender would (a header that carries a secret, the token), in words, pushed here. */
+  notes?: string[];
   /**
    * The environment's `$tls` (its paths absolute): written as curl's options when the request
    * goes to base_url's origin over https, where the sender applies them, and nowhere else.
@@ -37,7 +43,11 @@ export function shellQuote(word: string): string {
  */
 function wordParts(word: string, options: CurlOptions): (string | SecretPlace)[] {
   if (options.includeToken === true) return [word];
-  return cutAtSecrets(word, [[options.token, 'LPREQ_TOKEN']], options.secrets ?? []);
+  return cutAtSecrets(
+    word,
+    [[options.token, 'LPREQ_TOKEN']],
+    [...(options.secrets ?? []), ...(options.foreignSecrets ?? [])],
+  );
 }
 
 /** A word of the command for the shell, through the one scrubber (wordParts). */
@@ -64,13 +74,18 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
     lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
   if (prepared.timeoutMs !== undefined) lines.push(['--max-time', String(prepared.timeoutMs / 1000)]);
   lines.push(...tlsOptions(prepared, options));
-  for (const [name, value] of prepared.headers) {
-    // A credential written in the file is not copied either.
-    if (name.toLowerCase() === 'authorization') continue;
-    lines.push(['-H', quoted(`${name}: ${value}`, options)]);
+  // Throws CopyRefused where the sender would send nothing.
+  const plan = planCopy(prepared, options);
+  options.notes?.push(...plan.warnings);
+  for (const [name, value] of plan.headers) {
+    const masked =
+      name.toLowerCase() === 'authorization' && options.includeToken !== true
+        ? maskedAuthorization(value, [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])])
+        : undefined;
+    lines.push(['-H', masked !== undefined ? shellQuote(`${name}: ${masked}`) : quoted(`${name}: ${value}`, options)]);
   }
-  // The token goes where the sender sends it: to base_url's origin, connected to as itself (no other Host).
-  if (tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers)) {
+  // The token where the sender adds it: to base_url's origin, connected to as itself, when the request writes no Authorization.
+  if (plan.addToken) {
     if (options.includeToken === true && options.token) {
       lines.push(['-H', shellQuote(`Authorization: Bearer ${options.token}`)]);
     } else {
@@ -79,7 +94,7 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   }
   let input: string | undefined;
   if (prepared.body) {
-    if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
+    if (!plan.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
       lines.push(['-H', quoted(`Content-Type: ${prepared.body.contentType}`, options)]);
     }
     const body = bodyOptions(prepared.body, options);
@@ -88,6 +103,18 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   }
   const command = lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
   return input === undefined ? command : `${input} | ${command}`;
+}
+
+/**
+ * A written Authorization header's value as a copy writes it when it carries no secret lpreq
+ * knows (credentials written in the file itself): `***` after the scheme, the credentials not
+ * copied. Undefined when it carries a known secret: then it is written as any header is, the
+ * token read from the environment and other secrets `***`.
+ */
+export function maskedAuthorization(value: string, known: readonly (string | undefined)[]): string | undefined {
+  if (carriesSecret(value, known)) return undefined;
+  const scheme = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s+\S/.exec(value)?.[1];
+  return `${scheme ? `${scheme} ` : ''}***`;
 }
 
 /**

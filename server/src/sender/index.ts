@@ -28,8 +28,8 @@
  *   Follows Link rel="next" (or EndKey/StartKey) and merges the pages.
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
- * - toCurl(prepared, { includeToken?, token?, secrets?, tls? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
- * - toCode(prepared, 'javascript' | 'python', { token?, secrets?, tls? }) -> string   ("Generate Code": fetch or Python requests; the token read from LPREQ_TOKEN when it runs, never written; $tls as the sender applies it)
+ * - toCurl(prepared, { includeToken?, token?, secrets?, foreignSecrets?, tls?, notes? }) -> string   ("Copy as cURL": what the sender would send, planned by its own outgoing check; `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken; throws CopyRefused, with the sender's reason, where the sender would send nothing)
+ * - toCode(prepared, 'javascript' | 'python', { token?, secrets?, foreignSecrets?, tls? }) -> string   ("Generate Code": fetch or Python requests, planned as toCurl; the token read from LPREQ_TOKEN when it runs, never written; $tls as the sender applies it)
  * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
@@ -61,7 +61,7 @@ export type {
   SendEnvironments,
 } from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
-export { isLoopback, tokenAllowed } from './outgoing';
+export { isLoopback, tokenAllowed, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
 export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
