@@ -149,7 +149,8 @@ export function planHop(
   }
   const token = given.token !== undefined && given.token.length > 0 ? given.token : undefined;
   const secrets = given.secrets ?? [];
-  const hopHeaders = parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
+  const hopHeaders =
+    parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
   const origin = hopOrigin(parsed, hopHeaders);
   plan.origin = origin;
   const where = origin ?? `the server its Host header names (not ${parsed.host})`;
