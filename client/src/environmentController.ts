@@ -95,6 +95,8 @@ export class EnvironmentController implements vscode.Disposable {
       environments: withoutMetaKeys(files.environments),
       selected: validSelection(this.selected, files.environments),
       options: files.options,
+      // The private file's values are secrets, like the token.
+      privateNames: files.privateNames,
     };
   }
 

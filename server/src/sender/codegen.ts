@@ -7,7 +7,7 @@
  * other secret the request carries is written `***` (the one scrubber of secrets.ts).
  */
 import type { TlsSettings } from '../node/index';
-import { maskedAuthorization, tlsFor } from './curl';
+import { maskedAuthorization, privateHeader, tlsFor } from './curl';
 import { planCopy } from './outgoing';
 import type { PreparedRequest } from './prepare';
 import { cutAtSecrets } from './secrets';
@@ -47,10 +47,16 @@ const PYTHON: Syntax = { literal: (t) => JSON.stringify(t), env: (v) => `os.envi
  * A text as an expression: literals joined with the token's expression where the token stood
  * (the variable added to `read`); other secrets `***`.
  */
-function expression(text: string, syntax: Syntax, options: CodeOptions, read: Set<string>): string {
+function expression(
+  text: string,
+  syntax: Syntax,
+  options: CodeOptions,
+  read: Set<string>,
+  named: readonly (readonly [string, string])[] = [],
+): string {
   const parts = cutAtSecrets(
     text,
-    [[options.token, 'LPREQ_TOKEN']],
+    [[options.token, 'LPREQ_TOKEN'], ...named],
     [...(options.secrets ?? []), ...(options.foreignSecrets ?? [])],
   );
   if (parts.length === 0) return syntax.literal('');
@@ -95,19 +101,27 @@ function preamble(variables: ReadonlySet<string>, notes: readonly string[], comm
     variables.has('LPREQ_TOKEN')
       ? `${comment} The access token is read from the environment variable LPREQ_TOKEN when it runs.`
       : `${comment} It sends no access token.`,
+    ...[...variables]
+      .filter((v) => v !== 'LPREQ_TOKEN')
+      .map(
+        (v) =>
+          `${comment} A header of http-client.private.env.json's $defaultHeaders is read from the environment variable ${v} when it runs.`,
+      ),
     ...notes.map((n) => `${comment} As lpreq would: ${n.replace(/[\r\n\u2028\u2029]+/g, ' ')}.`),
   ];
 }
 
-/** What to set before the program runs: the token, or the header a variable holds. */
+/** What to set before the program runs: the token, or the value of a header of the private file. */
 function meaning(variable: string): string {
-  return variable === 'LPREQ_TOKEN' ? 'your access token' : 'its value';
+  return variable === 'LPREQ_TOKEN'
+    ? 'your access token'
+    : 'the value of its header in http-client.private.env.json ($defaultHeaders)';
 }
 
 function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
   // The environment variables the program reads, in the order it reads them.
   const variables = new Set<string>();
-  const e = (t: string) => expression(t, JAVASCRIPT, options, variables);
+  const e = (t: string, named: [string, string][] = []) => expression(t, JAVASCRIPT, options, variables, named);
   const { headers, token, notes } = headersOf(prepared, options);
   // Node's fetch takes no TLS options: with the environment's $tls, undici's fetch (the one Node's is made of) takes an Agent that has them.
   const tls = tlsFor(prepared, options.tls);
@@ -116,7 +130,8 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
     `  const response = await fetch(${e(prepared.url)}, {`,
     `    method: ${e(prepared.method)},`,
     '    headers: [',
-    ...headers.map(([n, v]) => `      [${e(n)}, ${e(v)}],`),
+    // A header of the private file's `$defaultHeaders` is read from its environment variable, as the token is.
+    ...headers.map(([n, v]) => `      [${e(n)}, ${e(v, privateHeader(prepared, n, v))}],`),
     ...(token ? [`      ["Authorization", "Bearer " + ${JAVASCRIPT.env('LPREQ_TOKEN')}],`] : []),
     '    ],',
   ];
@@ -160,7 +175,7 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
 
 function toPython(prepared: PreparedRequest, options: CodeOptions): string {
   const variables = new Set<string>();
-  const e = (t: string) => expression(t, PYTHON, options, variables);
+  const e = (t: string, named: [string, string][] = []) => expression(t, PYTHON, options, variables, named);
   const { headers, token, notes } = headersOf(prepared, options);
   // A dict has one value a name: repeated headers are joined, as HTTP allows.
   const joined = new Map<string, [string, string[]]>();
@@ -174,7 +189,13 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
     `    ${e(prepared.method)},`,
     `    ${e(prepared.url)},`,
     '    headers={',
-    ...[...joined.values()].map(([n, vs]) => `        ${e(n)}: ${e(vs.join(', '))},`),
+    ...[...joined.values()].map(
+      ([n, vs]) =>
+        `        ${e(n)}: ${e(
+          vs.join(', '),
+          vs.flatMap((v) => privateHeader(prepared, n, v)),
+        )},`,
+    ),
     ...(token ? [`        "Authorization": "Bearer " + ${PYTHON.env('LPREQ_TOKEN')},`] : []),
     '    },',
   ];

@@ -41,18 +41,22 @@ export function shellQuote(word: string): string {
  * reads from `$LPREQ_TOKEN`); any other spelling of it, and any other secret, is `***`. With
  * `includeToken`, the text as it is.
  */
-function wordParts(word: string, options: CurlOptions): (string | SecretPlace)[] {
+function wordParts(
+  word: string,
+  options: CurlOptions,
+  named: readonly (readonly [string, string])[] = [],
+): (string | SecretPlace)[] {
   if (options.includeToken === true) return [word];
   return cutAtSecrets(
     word,
-    [[options.token, 'LPREQ_TOKEN']],
+    [[options.token, 'LPREQ_TOKEN'], ...named],
     [...(options.secrets ?? []), ...(options.foreignSecrets ?? [])],
   );
 }
 
 /** A word of the command for the shell, through the one scrubber (wordParts). */
-function quoted(word: string, options: CurlOptions): string {
-  const parts = wordParts(word, options);
+function quoted(word: string, options: CurlOptions, named: readonly (readonly [string, string])[] = []): string {
+  const parts = wordParts(word, options, named);
   if (parts.length === 0) return "''";
   // Double quotes so that the shell expands the variable when the command runs.
   return parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.variable}"`)).join('');
@@ -82,7 +86,14 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
       name.toLowerCase() === 'authorization' && options.includeToken !== true
         ? maskedAuthorization(value, [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])])
         : undefined;
-    lines.push(['-H', masked !== undefined ? shellQuote(`${name}: ${masked}`) : quoted(`${name}: ${value}`, options)]);
+    // A header of the private file's `$defaultHeaders` is read from its environment variable when the command runs.
+    const named = privateHeader(prepared, name, value);
+    lines.push([
+      '-H',
+      masked !== undefined && named.length === 0
+        ? shellQuote(`${name}: ${masked}`)
+        : quoted(`${name}: ${value}`, options, named),
+    ]);
   }
   // The token where the sender adds it: to base_url's origin, connected to as itself, when the request writes no Authorization.
   if (plan.addToken) {
@@ -103,6 +114,21 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
   }
   const command = lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
   return input === undefined ? command : `${input} | ${command}`;
+}
+
+/**
+ * The environment variable a copy reads a header of the private file's `$defaultHeaders`
+ * from (`X-Api-Key`: `LPREQ_HEADER_X_API_KEY`), as it reads the token from LPREQ_TOKEN.
+ */
+export function privateHeaderVariable(name: string): string {
+  return `LPREQ_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** `[value, variable]` of a header when its value is the private file's (see privateHeaderVariable); none otherwise. */
+export function privateHeader(prepared: PreparedRequest, name: string, value: string): [string, string][] {
+  return prepared.privateHeaders?.includes(name.toLowerCase()) === true && value.length > 0
+    ? [[value, privateHeaderVariable(name)]]
+    : [];
 }
 
 /**

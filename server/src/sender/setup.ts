@@ -106,7 +106,12 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   return {
     files,
     selected,
-    environments: { environments: files.environments, selected, options: files.options },
+    environments: {
+      environments: files.environments,
+      selected,
+      options: files.options,
+      privateNames: files.privateNames,
+    },
     token,
     tokenFrom,
     privateToken,
