@@ -129,7 +129,11 @@ test('a program that reads the token says so, wherever the token stands; one tha
   assert.match(made.javascript as string, /if \(!process\.env\.LPREQ_TOKEN\) throw/);
   // The request's own Authorization wins, as in the sender: no token added beside it.
   assert.doesNotMatch(made.curl as string, /Bearer \$LPREQ_TOKEN/);
+  // A program that sends a secret answers a redirect rather than follow it: fetch and requests
+  // would take its headers to whatever origin a redirect names.
+  assert.match(made.javascript as string, /redirect: "manual"/);
+  assert.match(made.python as string, /allow_redirects=False/);
   const plain = copies(prepared('GET {{other}}/x\n'));
   assert.match(plain.javascript as string, /^\/\/ It sends no access token\.$/m);
-  assert.doesNotMatch(plain.javascript as string, /LPREQ_TOKEN/);
+  assert.doesNotMatch(plain.javascript as string, /LPREQ_TOKEN|redirect:/);
 });

@@ -107,6 +107,9 @@ function preamble(variables: ReadonlySet<string>, notes: readonly string[], comm
         (v) =>
           `${comment} A header of http-client.private.env.json's $defaultHeaders is read from the environment variable ${v} when it runs.`,
       ),
+    ...(variables.size > 0
+      ? [`${comment} Redirects are not followed: lpreq follows them by hand so that secrets go only to base_url's origin.`]
+      : []),
     ...notes.map((n) => `${comment} As lpreq would: ${n.replace(/[\r\n\u2028\u2029]+/g, ' ')}.`),
   ];
 }
@@ -143,7 +146,10 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
         : `    body: ${e(prepared.body.text)},`,
     );
   }
-  if (prepared.noRedirect) call.push('    redirect: "manual",');
+  // fetch would follow a redirect to another origin with the headers that carry secrets; the
+  // sender follows redirects by hand so that they go only to base_url's origin. A program that
+  // sends a secret therefore answers a redirect with it, as `# @no-redirect` does.
+  if (prepared.noRedirect || variables.size > 0 || token) call.push('    redirect: "manual",');
   if (prepared.timeoutMs !== undefined) call.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
   if (connect.length > 0)
     call.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
@@ -205,7 +211,9 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
       file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`,
     );
   }
-  if (prepared.noRedirect) call.push('    allow_redirects=False,');
+  // As in the JavaScript program: requests would follow a redirect to another host with the
+  // headers that carry secrets (all but Authorization and Cookie).
+  if (prepared.noRedirect || variables.size > 0 || token) call.push('    allow_redirects=False,');
   const tls = tlsFor(prepared, options.tls);
   if (tls?.rejectUnauthorized === false) call.push('    verify=False,');
   else if (tls?.ca !== undefined) call.push(`    verify=${PYTHON.literal(tls.ca)},`);
