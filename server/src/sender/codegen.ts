@@ -108,7 +108,9 @@ function preamble(variables: ReadonlySet<string>, notes: readonly string[], comm
           `${comment} A header of http-client.private.env.json's $defaultHeaders is read from the environment variable ${v} when it runs.`,
       ),
     ...(variables.size > 0
-      ? [`${comment} Redirects are not followed: lpreq follows them by hand so that secrets go only to base_url's origin.`]
+      ? [
+          `${comment} Redirects are not followed: lpreq follows them by hand so that secrets go only to base_url's origin.`,
+        ]
       : []),
     ...notes.map((n) => `${comment} As lpreq would: ${n.replace(/[\r\n\u2028\u2029]+/g, ' ')}.`),
   ];
