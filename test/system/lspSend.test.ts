@@ -363,6 +363,25 @@ test('lsp send: without window/showDocument the editor is told where the respons
   );
 });
 
+test("lsp send: LPREQ_TOKEN_ORIGIN in the server's environment pins the token: base_url on another origin sends nothing, and the error names both", async () => {
+  const { dir, uri } = workspace();
+  await withServer(
+    dir,
+    async ({ c }) => {
+      open(c, uri);
+      const before = api.received.length;
+      await assert.rejects(
+        c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000),
+        (e: Error) =>
+          e.message.includes('LPREQ_TOKEN_ORIGIN pins the token to https://lms.example.edu') &&
+          e.message.includes(`sends to ${api.origin}`),
+      );
+      assert.equal(api.received.length, before, 'nothing was sent');
+    },
+    { env: { LPREQ_TOKEN: TOKEN, LPREQ_TOKEN_ORIGIN: 'https://lms.example.edu' } },
+  );
+});
+
 test('lsp send: a protected environment asks through showMessageRequest, Cancel first; cancelled, nothing is sent', async () => {
   const { dir, uri } = workspace({ protectedEnv: true });
   let choice = 'Cancel';

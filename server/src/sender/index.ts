@@ -41,10 +41,12 @@
  * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
  *   Send Request calls too.
- * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
+ * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
+ * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
  */
 export {
   prepareRequest,
+  environmentOrigin,
   blockAtLine,
   blockNamed,
   requestBlocks,
@@ -69,6 +71,8 @@ export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES 
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
+export { tokenFor, confirmed, confirmationOf, readStoredToken, storedToken } from './tokenOrigin';
+export type { BoundToken, TokenDecision } from './tokenOrigin';
 export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';

@@ -29,6 +29,7 @@ import { resolveText, type ReferenceResolver, type SystemContext } from './varia
 import { VERSION } from '../version';
 import type { EnvironmentOptions } from '../node/index';
 import { MIN_SECRET_LENGTH } from './secrets';
+import { originOf } from './tokenOrigin';
 
 export interface PreparedRequest {
   method: string;
@@ -159,16 +160,6 @@ export function endpointFacts(
     paginated: followsPages(endpoint),
     paging: pagingOf(endpoint) ?? 'link',
   };
-}
-
-function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
