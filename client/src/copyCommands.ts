@@ -37,6 +37,7 @@ export class CopyCommands {
         foreignSecrets: string[];
         sender: SenderModule;
         tls: TlsSettings | undefined;
+        uri: vscode.Uri;
       }
     | undefined
   > {
@@ -71,8 +72,9 @@ export class CopyCommands {
     }
     // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
     // password prompt's answer, another environment's token) are known, so that the command
-    // without the token holds none of them.
-    const token = await this.environments.token();
+    // without the token holds none of them. The kept token, whatever origin it is bound to: a
+    // copy never holds it, and reads $LPREQ_TOKEN where the sender would send a token.
+    const token = await this.environments.keptToken();
     const foreignSecrets = [...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
     return {
       prepared: prepared.request,
@@ -81,6 +83,7 @@ export class CopyCommands {
       foreignSecrets,
       sender,
       tls: sender.environmentOptions(environments)?.tls,
+      uri: t.doc.uri,
     };
   }
 
@@ -135,12 +138,19 @@ export class CopyCommands {
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return;
-    const { prepared, token, secrets, foreignSecrets, sender, tls } = copy;
-    if (withToken && !token) {
-      void vscode.window.showWarningMessage(
-        'lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.',
-      );
-      return;
+    const { prepared, secrets, foreignSecrets, sender, tls } = copy;
+    let token = copy.token;
+    if (withToken) {
+      // Written as it is only where it may go: bound to base_url's origin, or that origin confirmed now.
+      const access = await this.environments.tokenForSend(copy.uri);
+      if (!access) return;
+      if (!access.token) {
+        void vscode.window.showWarningMessage(
+          'lpreq: no access token goes to this environment\'s base_url; run "lpreq: Set Access Token" first.',
+        );
+        return;
+      }
+      token = access.token;
     }
     const notes: string[] = [];
     const command = refusedOr(sender, () =>
@@ -156,7 +166,7 @@ export class CopyCommands {
       return;
     }
     void vscode.window.showInformationMessage(
-      `lpreq: curl command copied. ${command.includes('$LPREQ_TOKEN') ? 'It reads the token from $LPREQ_TOKEN when it runs' : 'It sends no access token'}${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.${left}`,
+      `lpreq: curl command copied. ${readsFrom(command)}${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.${left}`,
     );
   }
 
@@ -165,7 +175,7 @@ export class CopyCommands {
     if (!shown.prepared) return;
     const prepared = shown.prepared;
     const { sender } = await load();
-    const token = await this.environments.token();
+    const token = await this.environments.keptToken();
     const notes: string[] = [];
     const command = refusedOr(sender, () =>
       sender.toCurl(prepared, {
@@ -179,9 +189,18 @@ export class CopyCommands {
     if (command === undefined) return;
     await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
-      `lpreq: curl command copied. ${command.includes('$LPREQ_TOKEN') ? 'It reads the token from $LPREQ_TOKEN when it runs' : 'It sends no access token'}.${notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : ''}`,
+      `lpreq: curl command copied. ${readsFrom(command)}.${notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : ''}`,
     );
   }
+}
+
+/** What a copied command reads from the environment when it runs: the token, the private file's default headers. */
+function readsFrom(command: string): string {
+  const headers = [...new Set([...command.matchAll(/\$(LPREQ_HEADER_[A-Z0-9_]+)/g)].map((m) => `$${m[1]}`))];
+  const token = command.includes('$LPREQ_TOKEN')
+    ? 'It reads the token from $LPREQ_TOKEN when it runs'
+    : 'It sends no access token';
+  return headers.length > 0 ? `${token}, and the private file's default headers from ${headers.join(', ')}` : token;
 }
 
 /** The copy `make` makes, or undefined when the sender would not send the request: then the reason is shown. */
