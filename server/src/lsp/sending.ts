@@ -540,7 +540,7 @@ export class ServerSending {
     // One line: a status line (Helix) or an echo area (Emacs) shows one.
     this.tell(
       MessageType.Info,
-      `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`,
+      `lpreq: curl command (${command.includes('$LPREQ_TOKEN') ? 'it reads the token from $LPREQ_TOKEN when it runs' : 'it sends no access token'}): ${command.replace(/ \\\n\s*/g, ' ')}`,
     );
     return { command };
   }
