@@ -46,6 +46,8 @@ export interface ShownResponse {
    * host for that alone: never sent to the webview.
    */
   curlSecrets?: string[];
+  /** Those of curlSecrets that go nowhere from the request's environment: a copy that carries one is refused, as sending is. */
+  curlForeignSecrets?: string[];
   /** The environment's `$tls` the request was sent with, for the copied command's TLS options. Kept in the extension host too. */
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */

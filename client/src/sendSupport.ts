@@ -93,7 +93,14 @@ export async function presentResult(
   ref: RequestRef | undefined,
   result: SendResult,
   assertions: AssertionResult[] | undefined,
-  o: { secrets: (string | undefined)[]; token: string | undefined; environment: string | undefined; tls?: TlsSettings },
+  o: {
+    secrets: (string | undefined)[];
+    /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
+    foreignSecrets?: (string | undefined)[];
+    token: string | undefined;
+    environment: string | undefined;
+    tls?: TlsSettings;
+  },
 ): Promise<void> {
   const { sender, results, trees, checker } = await load();
   // What the summary names when the result holds no request (it was not sent).
@@ -114,6 +121,9 @@ export async function presentResult(
     ref,
     prepared: result.request,
     curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
+    curlForeignSecrets: [...(o.foreignSecrets ?? []), ...(result.foreignSecretValues ?? [])].filter(
+      (x): x is string => typeof x === 'string' && x !== o.token,
+    ),
     curlTls: o.tls,
   });
 }

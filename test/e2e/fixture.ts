@@ -15,6 +15,8 @@ export const TOKEN = `lpreq-e2e-token-${process.pid}-7f3a9c`;
 export interface ReceivedRequest {
   method: string;
   url: string;
+  /** The Host header: which of the API's addresses (127.0.0.1 or localhost, two origins) the request was sent to. */
+  host?: string;
   authorization?: string;
   body: string;
 }
@@ -97,7 +99,13 @@ export async function startFakeApi(): Promise<FakeApi> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     void readBody(req).then((body) => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        host: req.headers.host,
+        authorization: req.headers.authorization,
+        body,
+      });
       const path = (req.url ?? '').split('?')[0];
       res.setHeader('content-type', 'application/json; charset=utf-8');
       if (path === '/api/v1/courses/1/modules' && req.method === 'POST') {

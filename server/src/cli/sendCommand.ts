@@ -44,9 +44,10 @@ import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './
 import { printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes]\n' +
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN]\n' +
   "  --max-body-size SIZE  the largest response body read, in bytes or with a unit (10MB, 512 KiB; default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
-  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
+  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
+  "  --token-origin ORIGIN  send nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for; LPREQ_TOKEN_ORIGIN says the same";
 
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
   const starts = lineStarts(document.text);
@@ -126,6 +127,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     'max-body-size': { value: true },
     prompt: { value: true, repeat: true },
     yes: {},
+    'token-origin': { value: true },
     help: {},
   });
   if (args.flags.has('help')) {
@@ -160,7 +162,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   let setup: SendSetup;
   try {
-    setup = sendSetup(absolute, { environment: flagValue(args, 'env'), env: io.env, chooseWith: '--env' });
+    setup = sendSetup(absolute, {
+      environment: flagValue(args, 'env'),
+      env: io.env,
+      chooseWith: '--env',
+      tokenOrigin: flagValue(args, 'token-origin'),
+    });
   } catch (e) {
     if (e instanceof SetupError) throw new UsageError(e.message);
     throw e;

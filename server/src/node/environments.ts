@@ -43,6 +43,8 @@ export interface EnvironmentOptions {
   tls?: TlsSettings;
   /** `$defaultHeaders`: headers every request of the environment gets unless it sets them. */
   defaultHeaders?: [string, string][];
+  /** The default headers (lower-case names) whose value comes from the private file: secrets, like the token. */
+  privateHeaders?: string[];
 }
 
 /** What one environment of one file says besides its variables. */
@@ -225,10 +227,10 @@ export function loadEnvironmentFiles(
   for (const name of names) {
     // Settings are layered as variables are: each TLS option and each header (by its name, in any case) from the nearest layer that has it.
     const merged = mergeOptions([
-      own(sharedFile.options, SHARED_ENVIRONMENT),
-      own(privateFile.options, SHARED_ENVIRONMENT),
-      own(sharedFile.options, name),
-      own(privateFile.options, name),
+      [own(sharedFile.options, SHARED_ENVIRONMENT), false],
+      [own(privateFile.options, SHARED_ENVIRONMENT), true],
+      [own(sharedFile.options, name), false],
+      [own(privateFile.options, name), true],
     ]);
     if (merged) setOwn(options, name, merged);
     const vars: Record<string, string> = {};
@@ -252,15 +254,25 @@ export function loadEnvironmentFiles(
   return { shared, private: priv, environments, privateNames, options };
 }
 
-function mergeOptions(layers: (EnvironmentOptions | undefined)[]): EnvironmentOptions | undefined {
+/** Layers of settings, nearest last, each marked private or not: a header's value is private when its nearest layer is. */
+function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): EnvironmentOptions | undefined {
   let tls: TlsSettings | undefined;
   let headers: Map<string, [string, string]> | undefined;
-  for (const layer of layers) {
+  const fromPrivate = new Set<string>();
+  for (const [layer, isPrivate] of layers) {
     if (layer?.tls) tls = { ...tls, ...layer.tls };
-    for (const [n, v] of layer?.defaultHeaders ?? []) (headers ??= new Map()).set(n.toLowerCase(), [n, v]);
+    for (const [n, v] of layer?.defaultHeaders ?? []) {
+      (headers ??= new Map()).set(n.toLowerCase(), [n, v]);
+      if (isPrivate) fromPrivate.add(n.toLowerCase());
+      else fromPrivate.delete(n.toLowerCase());
+    }
   }
   if (!tls && !headers) return undefined;
-  return { ...(tls ? { tls } : {}), ...(headers ? { defaultHeaders: [...headers.values()] } : {}) };
+  return {
+    ...(tls ? { tls } : {}),
+    ...(headers ? { defaultHeaders: [...headers.values()] } : {}),
+    ...(fromPrivate.size > 0 ? { privateHeaders: [...fromPrivate] } : {}),
+  };
 }
 
 /** Where a variable is written in an environment file: the key's offsets in the file's text. */

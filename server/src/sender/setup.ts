@@ -3,9 +3,10 @@
  * for every host that sends as the command line does (the command line, the language
  * server): the environment files beside the file or above it, the environment (the one
  * chosen; else `local`; else the only one), the token (`LPREQ_TOKEN`, else the environment's
- * `token` in the private file), whether the environment is protected, the `.env` file beside
- * the request file, the context of the system variables, the reader of body files, and the
- * project's `.lpreq` folder (history and responses, kept out of version control).
+ * `token` in the private file) and the origin it is pinned to (`LPREQ_TOKEN_ORIGIN`, or
+ * `--token-origin`), whether the environment is protected, the `.env` file beside the request
+ * file, the context of the system variables, the reader of body files, and the project's
+ * `.lpreq` folder (history and responses, kept out of version control).
  */
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,9 +18,10 @@ import {
   readTextFileSync,
   type EnvironmentFiles,
 } from '../node/index';
-import type { PrepareOptions, SendEnvironments } from './prepare';
+import { environmentOrigin, type PrepareOptions, type SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';
+import { parseOrigin, pinnedOriginProblem } from './tokenOrigin';
 import { parseDotenv, type SystemContext } from './variables';
 
 /** Sending cannot start: the message says why and what to do. */
@@ -48,8 +50,10 @@ export interface SendSetup {
 export interface SetupOptions {
   /** The environment asked for: `lpreq send --env`, the editor's choice. */
   environment?: string;
-  /** The process environment: LPREQ_TOKEN, and `{{$processEnv NAME}}`. */
+  /** The process environment: LPREQ_TOKEN, LPREQ_TOKEN_ORIGIN, and `{{$processEnv NAME}}`. */
   env: NodeJS.ProcessEnv;
+  /** The origin the token is pinned to (`--token-origin`), over LPREQ_TOKEN_ORIGIN. */
+  tokenOrigin?: string;
   /** How the user chooses an environment, for messages: `--env`, `lpreq.selectEnvironment`. */
   chooseWith: string;
   /**
@@ -92,6 +96,18 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
       `${source} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
     );
   }
+  const environments = {
+    environments: files.environments,
+    selected,
+    options: files.options,
+    privateNames: files.privateNames,
+  };
+  // Pinned (CI, where a pull request can change http-client.env.json): nothing starts unless base_url is on that origin.
+  const pinned = pinnedOrigin(options);
+  if (pinned !== undefined && options.forMock !== true) {
+    const problem = pinnedOriginProblem(pinned, environmentOrigin(environments), selected);
+    if (problem !== undefined) throw new SetupError(problem);
+  }
   const protectedEnvironment =
     selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
   const warnings: string[] = [];
@@ -106,7 +122,7 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   return {
     files,
     selected,
-    environments: { environments: files.environments, selected, options: files.options },
+    environments,
     token,
     tokenFrom,
     privateToken,
@@ -117,6 +133,18 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
     readFile: bodyFileReader(file, files),
     warnings,
   };
+}
+
+/** The origin the token is pinned to, from --token-origin or LPREQ_TOKEN_ORIGIN (an empty one is none); a SetupError when it is no origin. */
+function pinnedOrigin(options: SetupOptions): { origin: string; from: string } | undefined {
+  const [text, from] =
+    options.tokenOrigin !== undefined
+      ? [options.tokenOrigin, '--token-origin']
+      : [options.env.LPREQ_TOKEN_ORIGIN, 'LPREQ_TOKEN_ORIGIN'];
+  if (text === undefined || text.trim() === '') return undefined;
+  const read = parseOrigin(text);
+  if ('problem' in read) throw new SetupError(`${from}: ${read.problem}`);
+  return { origin: read.origin, from };
 }
 
 /**
