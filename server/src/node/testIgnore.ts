@@ -9,7 +9,7 @@
  * Explorer leaves out the same files, walking from each workspace folder.
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { readTextFileSync } from './textInput';
+import { readConfinedText } from './textInput';
 
 const IGNORE_FILE = '.lpreqtestignore';
 
@@ -95,17 +95,18 @@ export class TestIgnore {
       if (dir === root || dirname(dir) === dir || !`${dir}${sep}`.startsWith(`${root}${sep}`)) break;
     }
     for (const dir of folders) {
-      const patterns = this.patternsOf(dir, cwd);
+      const patterns = this.patternsOf(dir, root, cwd);
       if (patterns && ignores(patterns, relative(dir, file).split(sep).join('/')))
         return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
     }
     return undefined;
   }
 
-  private patternsOf(dir: string, cwd: string): Pattern[] | undefined {
+  private patternsOf(dir: string, root: string, cwd: string): Pattern[] | undefined {
     if (this.folders.has(dir)) return this.folders.get(dir);
     const path = join(dir, IGNORE_FILE);
-    const read = readTextFileSync(path);
+    // A repository's file: read only from inside the folder walked, as a regular file.
+    const read = readConfinedText(path, root);
     let patterns: Pattern[] | undefined;
     if (read.problem === undefined) {
       const parsed = parseIgnore(read.text);

@@ -14,7 +14,8 @@ import {
   bodyFileReader,
   EnvironmentFileError,
   loadEnvironmentFiles,
-  readTextFileSync,
+  readConfinedText,
+  workspaceFolder,
   type EnvironmentFiles,
 } from '../node/index';
 import type { PrepareOptions, SendEnvironments } from './prepare';
@@ -98,7 +99,8 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   const dotenvFile = join(dirname(file), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
-    const read = readTextFileSync(dotenvFile);
+    // A repository's file: a link out of the workspace (`.env -> ~/.aws/credentials`) is not read.
+    const read = readConfinedText(dotenvFile, workspaceFolder(file, files));
     if (read.problem === undefined) dotenv = parseDotenv(read.text);
     else warnings.push(`${dotenvFile}: ${read.problem}; {{$dotenv ...}} stays unresolved`);
   }
