@@ -241,7 +241,7 @@ function historyStore(args: ParsedArgs, io: Io, projectFolder: string): HistoryS
   const given = flagValue(args, 'history');
   if (given !== undefined) return new HistoryStore(resolve(io.cwd, given));
   try {
-    return new HistoryStore(projectStore(projectFolder, 'history'));
+    return new HistoryStore(projectStore(projectFolder, 'history'), { workspace: projectFolder });
   } catch (e) {
     io.stderr(`lpreq: the exchange is not kept in history: ${(e as Error).message}\n`);
     return undefined;

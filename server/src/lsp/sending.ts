@@ -383,7 +383,7 @@ export class ServerSending {
     let store = this.stores.get(setup.projectFolder);
     if (!store) {
       try {
-        store = new HistoryStore(projectStore(setup.projectFolder, 'history'));
+        store = new HistoryStore(projectStore(setup.projectFolder, 'history'), { workspace: setup.projectFolder });
       } catch (e) {
         this.session.log(`no history: ${(e as Error).message}`);
         return undefined;

@@ -17,3 +17,4 @@ export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type
 export { readConfinedFile, readRegularFile, isInside, realFolder } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
+export { confinedFolder, partsBelow, writeConfinedFile, ConfinedWriteError, type WriteOptions } from './confinedWriter';

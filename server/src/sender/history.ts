@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { confinedFolder, partsBelow } from '../node/index';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
 import type { ResponseIssue } from './typed';
@@ -77,6 +78,12 @@ export interface HistoryOptions {
   keep?: number;
   /** Characters of a body stored in an entry. Default 1 MiB. */
   maxBodyChars?: number;
+  /**
+   * The workspace the folder is in (`.lpreq/history` of a project): every folder from it down
+   * is checked not to be a link before each write (node/confinedWriter.ts), so a committed
+   * `.lpreq/history` link cannot make the history be written elsewhere.
+   */
+  workspace?: string;
 }
 
 const INDEX = 'index.jsonl';
@@ -150,6 +157,7 @@ export function entryFromExchange(
 export class HistoryStore {
   private readonly keep: number;
   private readonly maxBodyChars: number;
+  private readonly workspace: string | undefined;
   /** Writes are serialised: one add or clear at a time within this process. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -159,13 +167,20 @@ export class HistoryStore {
   ) {
     this.keep = Math.max(1, options.keep ?? 50);
     this.maxBodyChars = options.maxBodyChars ?? 1024 * 1024;
+    this.workspace = options.workspace;
+  }
+
+  /** Makes the folder (0700): under a workspace, through the confined writer's checks of every level. */
+  private async makeFolder(): Promise<void> {
+    if (this.workspace !== undefined) confinedFolder(this.workspace, partsBelow(this.workspace, this.dir));
+    else await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
   /** Stores an exchange and returns its summary; the oldest entries beyond `keep` are removed. */
   add(entry: NewHistoryEntry): Promise<HistorySummary> {
     return this.serial(async () => {
       // Responses may hold people's data: the folder and its files are the user's alone.
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await this.makeFolder();
       const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
       const full: HistoryEntry = { ...entry, id, time: entry.time ?? new Date().toISOString() };
       if (full.body !== undefined && full.body.length > this.maxBodyChars) {
@@ -267,6 +282,7 @@ export class HistoryStore {
         if (isMissing(e)) return;
         throw unreadable(this.dir, e);
       }
+      if (this.workspace !== undefined) await this.makeFolder();
       await this.withIndexLock(async () => {
         await rm(join(this.dir, INDEX), { force: true });
         for (const name of names) {
@@ -309,7 +325,7 @@ export class HistoryStore {
     // The lock is written under a name of its own and linked into place, which fails when
     // the lock exists: a lock file is never seen empty, even if its writer is killed.
     const written = join(this.dir, `${LOCK}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-    await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
+    await writeFile(written, mine, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
     const deadline = Date.now() + LOCK_WAIT_MS;
     const pause = (attempt: number) =>
       new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
@@ -322,7 +338,7 @@ export class HistoryStore {
           const code = (e as NodeJS.ErrnoException).code;
           // Our own file removed meanwhile (a clear of old leftovers): written again.
           if (code === 'ENOENT') {
-            await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
+            await writeFile(written, mine, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
             continue;
           }
           if (code !== 'EEXIST') throw e;
@@ -405,8 +421,9 @@ export class HistoryStore {
   private async writeAtomic(name: string, text: string) {
     const temp = join(this.dir, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
-      // Flushed before the rename, so the new name never points at half-written data.
-      const handle = await open(temp, 'w', 0o600);
+      // Created exclusively (never through a link left under that name), and flushed before
+      // the rename, so the new name never points at half-written data.
+      const handle = await open(temp, 'wx', 0o600);
       try {
         await handle.writeFile(text, 'utf8');
         await handle.sync();
