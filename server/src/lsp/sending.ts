@@ -21,7 +21,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
-import { readTextInput, type TlsSettings } from '../node/index';
+import { readTextFileSync, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
   prepareRequest,
@@ -132,7 +132,8 @@ export class ServerSending {
     if (real === undefined || !statSync(real).isFile() || !this.insideWorkspace(real)) {
       throw invalid(`${uri.slice(0, 200)} is neither an open document nor a file inside a workspace folder`);
     }
-    const read = await readTextInput(real);
+    // A regular file of the workspace, read with a bounded read (a pipe swapped in meanwhile is refused, not waited on).
+    const read = readTextFileSync(real);
     if (read.problem !== undefined) throw invalid(`${file}: ${read.problem}`);
     return { uri, file, parsed: this.session.service().parse(read.text) };
   }
