@@ -32,7 +32,7 @@ export function bodyFileReader(
 }
 
 /** A body file is an upload: a video or a course export may be large, but not without end. */
-export const MAX_BODY_FILE_BYTES = 256 * 1024 * 1024;
+const MAX_BODY_FILE_BYTES = 256 * 1024 * 1024;
 
 /**
  * A body file's bytes, and its text (UTF-8, or `latin1`/`ascii` when `<@latin1` says so),

@@ -19,7 +19,7 @@ export type FileRead = { bytes: Buffer; real: string; problem?: undefined } | { 
 /** Opened read-only, without waiting on a FIFO's writer or a device, and never through a link put there meanwhile. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
@@ -83,7 +83,7 @@ export function readRegularFile(path: string, limit: number): FileRead {
 }
 
 /** The real path of a folder, or the folder as written when it cannot be resolved (it does not exist yet). */
-export function realFolder(folder: string): string {
+function realFolder(folder: string): string {
   try {
     return realpathSync(resolve(folder));
   } catch {
@@ -92,7 +92,7 @@ export function realFolder(folder: string): string {
 }
 
 /** Whether `real` is `root` or below it (both real, absolute paths). */
-export function isInside(root: string, real: string): boolean {
+function isInside(root: string, real: string): boolean {
   const rel = relative(root, real);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

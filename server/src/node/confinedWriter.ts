@@ -24,7 +24,7 @@ import {
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Something under the workspace is not what lpreq writes into: the message names it. */
-export class ConfinedWriteError extends Error {}
+class ConfinedWriteError extends Error {}
 
 /**
  * The folder `parts` below `workspace`, made where missing (0700), with every level checked

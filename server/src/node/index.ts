@@ -14,7 +14,7 @@ export {
 export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type TextRead } from './textInput';
-export { readConfinedFile, readRegularFile, isInside, realFolder } from './confinedFile';
+export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
-export { confinedFolder, partsBelow, writeConfinedFile, ConfinedWriteError, type WriteOptions } from './confinedWriter';
+export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
