@@ -4,7 +4,7 @@
  * workspace, files are created exclusively and renamed into place, modes stay private.
  */
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { persistEnvironment, persistedEnvironment } from '../../server/src/lsp/environmentChoice';
@@ -41,7 +41,7 @@ test('a committed .lpreq/history link does not make the history be written outsi
   const history = join(other, '.lpreq', 'history');
   for (const name of readdirSync(history)) if (!name.includes('lock')) statSync(join(history, name));
   // Replaced by a link, as a checkout of another branch would.
-  (await import('node:fs')).rmSync(history, { recursive: true });
+  rmSync(history, { recursive: true });
   symlinkSync(away, history);
   await assert.rejects(store.add(entry()), /symbolic link/);
   assert.deepEqual(readdirSync(away), ['victim']);
@@ -108,4 +108,32 @@ test('the writer: a link at any level is refused, a .gitignore link is left alon
   assert.equal(readFileSync(join(folder, 'once'), 'utf8'), 'c');
   assert.deepEqual(readdirSync(folder), ['once']);
   assert.throws(() => writeConfinedFile(folder, '../escape', 'x'), /not a file name/);
+});
+
+test('the history reads its own files through the confined reader: a committed index.jsonl or index.lock link to /dev/zero is not read without end', async () => {
+  const { repo, outside } = clone();
+  const history = join(repo, '.lpreq', 'history');
+  mkdirSync(history, { recursive: true });
+  symlinkSync('/dev/zero', join(history, 'index.jsonl'));
+  const store = new HistoryStore(projectStore(repo, 'history'), { workspace: repo });
+  await assert.rejects(store.list(), /index\.jsonl: it is outside the workspace .*\/dev\/zero/);
+  await assert.rejects(store.add(entry()), /index\.jsonl: it is outside the workspace/);
+  assert.ok(
+    lstatSync(join(history, 'index.jsonl')).isSymbolicLink(),
+    'an index that cannot be read is not written over',
+  );
+
+  // A lock that no writer made is stale: removed, and the history written.
+  const other = clone();
+  const folder = join(other.repo, '.lpreq', 'history');
+  mkdirSync(folder, { recursive: true });
+  symlinkSync('/dev/zero', join(folder, 'index.lock'));
+  const kept = new HistoryStore(projectStore(other.repo, 'history'), { workspace: other.repo });
+  const summary = await kept.add(entry());
+  assert.equal((await kept.list()).length, 1);
+  // An entry that is a link to a file outside is an error, not its content.
+  rmSync(join(folder, `${summary.id}.json`));
+  symlinkSync(join(other.outside, 'victim'), join(folder, `${summary.id}.json`));
+  await assert.rejects(kept.get(summary.id), /outside the workspace/);
+  assert.deepEqual(readdirSync(outside), ['victim']);
 });

@@ -14,7 +14,13 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** A file's bytes and the real path they were read from, or why it was not read (a phrase to follow its name). */
-export type FileRead = { bytes: Buffer; real: string; problem?: undefined } | { bytes?: undefined; problem: string };
+export type FileRead =
+  | { bytes: Buffer; real: string; problem?: undefined }
+  | {
+      bytes?: undefined;
+      problem: string;
+      /** The error's code when one was met (ENOENT, EISDIR, EACCES). */ code?: string;
+    };
 
 /** Opened read-only, without waiting on a FIFO's writer or a device, and never through a link put there meanwhile. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -54,14 +60,14 @@ export function readRegularFile(path: string, limit: number): FileRead {
   try {
     const before = lstatSync(path);
     const kind = before.isSymbolicLink() ? undefined : kindProblem(before);
-    if (kind !== undefined) return { problem: kind };
+    if (kind !== undefined) return { problem: kind, code: before.isDirectory() ? 'EISDIR' : 'EINVAL' };
     if (before.size > limit)
       return { problem: `${sizeText(before.size)}, larger than lpreq reads (${sizeText(limit)})` };
     // A link is followed here only when the caller named one (a confined read passes a real path).
     fd = openSync(path, before.isSymbolicLink() ? OPEN_FLAGS & ~(constants.O_NOFOLLOW ?? 0) : OPEN_FLAGS);
     const s = fstatSync(fd);
     const opened = kindProblem(s);
-    if (opened !== undefined) return { problem: opened };
+    if (opened !== undefined) return { problem: opened, code: s.isDirectory() ? 'EISDIR' : 'EINVAL' };
     if (s.size > limit) return { problem: `${sizeText(s.size)}, larger than lpreq reads (${sizeText(limit)})` };
     const chunks: Buffer[] = [];
     let total = 0;
@@ -76,7 +82,7 @@ export function readRegularFile(path: string, limit: number): FileRead {
     }
     return { bytes: Buffer.concat(chunks, total), real: path };
   } catch (e) {
-    return { problem: errorProblem(e) };
+    return { problem: errorProblem(e), code: (e as NodeJS.ErrnoException).code };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -107,12 +113,13 @@ export function readConfinedFile(path: string, workspace: string, limit: number)
   try {
     real = realpathSync(resolve(path));
   } catch (e) {
-    return { problem: errorProblem(e) };
+    return { problem: errorProblem(e), code: (e as NodeJS.ErrnoException).code };
   }
   const root = realFolder(workspace);
   if (!isInside(root, real)) {
     const link = real !== resolve(path) && realFolder(dirname(resolve(path))) !== dirname(real);
     return {
+      code: 'EACCES',
       problem: `it is outside the workspace (${workspace})${link ? `: a link to ${real}` : ''}; lpreq reads a repository's files only from inside its workspace`,
     };
   }

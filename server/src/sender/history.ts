@@ -10,9 +10,9 @@
  * `*.tmp-*` files) are removed by a later writer once they are older than a stale lock.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { confinedFolder, partsBelow } from '../node/index';
+import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { confinedFolder, partsBelow, readConfinedFile } from '../node/index';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
 import type { ResponseIssue } from './typed';
@@ -258,15 +258,11 @@ export class HistoryStore {
     if (!ID.test(id)) return undefined;
     await this.queue.catch(() => undefined);
     const path = join(this.dir, `${id}.json`);
-    let text: string;
+    const read = readStored(path, MAX_STORED_BYTES);
+    if (read === undefined) return undefined;
+    if (read instanceof Error) throw unreadable(path, read);
     try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw unreadable(path, e);
-    }
-    try {
-      return JSON.parse(text) as HistoryEntry;
+      return JSON.parse(read) as HistoryEntry;
     } catch {
       return undefined;
     }
@@ -357,7 +353,7 @@ export class HistoryStore {
     try {
       return await task();
     } finally {
-      if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await rm(path, { force: true });
+      if (readLock(path) === mine) await rm(path, { force: true });
     }
   }
 
@@ -378,8 +374,7 @@ export class HistoryStore {
     }
     try {
       const held = await staleLock(path);
-      if (held !== undefined && (await readFile(path, 'utf8').catch(() => undefined)) === held)
-        await rm(path, { force: true });
+      if (held !== undefined && readLock(path) === held) await rm(path, { force: true });
     } finally {
       await rm(breaker, { force: true });
     }
@@ -398,13 +393,9 @@ export class HistoryStore {
    */
   private async readIndex(): Promise<HistorySummary[]> {
     const path = join(this.dir, INDEX);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if (isMissing(e)) return [];
-      throw unreadable(path, e);
-    }
+    const text = readStored(path, MAX_STORED_BYTES);
+    if (text === undefined) return [];
+    if (text instanceof Error) throw unreadable(path, text);
     const out: HistorySummary[] = [];
     for (const line of text.split('\n')) {
       if (line.trim().length === 0) continue;
@@ -438,6 +429,30 @@ export class HistoryStore {
   }
 }
 
+/** An entry keeps 1 MiB of body text, but a request's body may be large: more than this is not a history file. */
+const MAX_STORED_BYTES = 64 * 1024 * 1024;
+/** What readLock gives for something in the lock's place that no writer made. */
+const NOT_A_LOCK = '\u0000not a lock';
+
+/**
+ * A file of the history folder, read by the confined reader: a regular file of that folder,
+ * of a bounded size, never through a link (a committed `.lpreq/history/index.jsonl ->
+ * /dev/zero` would be read without end). Undefined when it is not there; an Error that says
+ * why it was not read.
+ */
+function readStored(path: string, limit: number): string | undefined | Error {
+  const read = readConfinedFile(path, dirname(path), limit);
+  if (read.problem === undefined) return read.bytes.toString('utf8');
+  if (read.code === 'ENOENT' || read.code === 'ENOTDIR') return undefined;
+  return Object.assign(new Error(read.problem), { code: read.code ?? 'EINVAL' });
+}
+
+/** The content of a lock file, undefined when there is none, NOT_A_LOCK for anything else in its place. */
+function readLock(path: string): string | undefined {
+  const read = readStored(path, 4096);
+  return read instanceof Error ? NOT_A_LOCK : read;
+}
+
 /** Whether a file system error means the file (or its folder) is not there. */
 function isMissing(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
@@ -469,10 +484,12 @@ async function ageOf(path: string): Promise<number> {
  * is older than any write takes. Undefined when it is held, or already gone.
  */
 async function staleLock(path: string): Promise<string | undefined> {
-  let content: string;
+  const content = readLock(path);
+  if (content === undefined) return undefined;
+  // A link, a pipe or a large file in its place was not made by a writer: it is removed as stale.
+  if (content === NOT_A_LOCK) return content;
   let age: number;
   try {
-    content = await readFile(path, 'utf8');
     age = Date.now() - (await stat(path)).mtimeMs;
   } catch {
     return undefined;
