@@ -2,7 +2,8 @@
  * Issue 26: the hostile repository (test/hostileRepo.ts) through the command line, in
  * process: `lpreq check`, `lpreq send` of every request that tries a way out and `lpreq test`
  * of the folder send nothing of the user's home and write nothing outside the clone; each
- * refusal is said, and nothing reaches the origin production names.
+ * refusal is said, and nothing reaches the origin production names. In the slow tier: the
+ * catastrophic assertion spends its whole budget (1 s), and the clone is made with mkfifo.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
