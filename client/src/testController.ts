@@ -8,8 +8,9 @@
  * speaks to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left
  * out here too (the same code, walking from each workspace folder).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, readTextInput, TestIgnore } from '../../server/src/node/index';
+import { bodyFileReader, readConfinedText, TestIgnore } from '../../server/src/node/index';
 import { parseDocument, LineIndex } from '../../server/src/core/index';
 import type { AssertionResult, RequestResult, RunOptions, SendResult, TestSource } from '../../server/src/sender/index';
 import type { EnvironmentController, TokenForSend } from './environmentController';
@@ -158,7 +159,9 @@ export class TestExplorer implements vscode.Disposable {
   private async textOf(uri: vscode.Uri): Promise<{ text?: string; problem?: string }> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) return { text: open.getText() };
-    return await readTextInput(uri.fsPath);
+    // A file found in the workspace is the repository's: read by the confined reader, a pipe or a link out of it refused.
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return readConfinedText(uri.fsPath, folder?.uri.fsPath ?? path.dirname(uri.fsPath));
   }
 
   /** Lists a file's tests from its text; a file without any is not listed. Returns its requests. */

@@ -25,6 +25,8 @@ import {
   filesContaining,
   findFiles,
   GROUPED_COUNT,
+  HOME_SECRET,
+  makeHostile,
   HTML_500_TITLE,
   makeWorkspace,
   SLOW_MS,
@@ -315,6 +317,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   api = await startFakeApi();
   ws = makeWorkspace(api.baseUrl);
+  makeHostile(ws);
   log(`workspace ${ws.workspace}, API ${api.baseUrl}`);
   const vsix = join(ws.root, 'lpreq.vsix');
   buildVsix(vsix);
@@ -1080,6 +1083,64 @@ async function main(): Promise<number> {
         throw new Error('the confirmed origin was asked again');
       // dev's token never went anywhere but dev's origin.
       if (api!.received.some((r) => r.authorization === `Bearer ${DEV_TOKEN}`)) throw new Error("dev's token was sent");
+    },
+  );
+
+  await check(
+    'a hostile folder: a .env and a body file linked out of the workspace, a .env linked to /dev/zero: nothing leaves, the editor answers',
+    async () => {
+      const open = async (name: string) => {
+        await page.keyboard.press(`${mod}+P`);
+        await page.locator('.quick-input-widget input').fill(name);
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+      };
+      /** Waits until a notification or a view says it. */
+      const said = async (pattern: RegExp, what: string) => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const texts = [
+            await page
+              .locator('.notifications-toasts')
+              .innerText()
+              .catch(() => ''),
+          ];
+          for (const f of page.frames())
+            texts.push(
+              await f
+                .locator('body')
+                .innerText({ timeout: 500 })
+                .catch(() => ''),
+            );
+          if (texts.some((t) => pattern.test(t))) return;
+          if (Date.now() > deadline) throw new Error(`${what}: nothing says ${String(pattern)}`);
+          await page.waitForTimeout(300);
+        }
+      };
+      // A bare read of this .env on the extension host would never return: the send would never answer.
+      await open('zero.lpreq');
+      await sendLine(page, 'courses/79');
+      await said(/A is not in the \.env file/, 'the .env linked to /dev/zero');
+      await open('leak.lpreq');
+      await sendLine(page, 'courses/77');
+      await said(/AWS_SECRET_ACCESS_KEY is not in the \.env file/, 'the .env linked out of the workspace');
+      await said(/\.env: it is outside the workspace/, 'the warning about the .env');
+      await sendLine(page, 'courses/78');
+      const dialog = page.locator('.monaco-dialog-box');
+      if (
+        await dialog.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
+      await said(/key\.txt: it is outside the workspace/, 'the body file linked out of the workspace');
+      await shot(page, 'hostile-folder.png', true);
+      if (api!.received.some((r) => /\/courses\/(77|78|79)\//.test(r.url)))
+        throw new Error('a request of the hostile folder was sent');
+      const leaked = api!.received.filter((r) => `${r.url} ${r.body}`.includes(HOME_SECRET));
+      if (leaked.length > 0) throw new Error(`the home's secret was sent: ${leaked.map((r) => r.url).join(', ')}`);
     },
   );
 

@@ -41,7 +41,7 @@ import {
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
-import { printable, printableErrors, printableJson } from './terminalText';
+import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
   'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN]\n' +
@@ -234,7 +234,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
   // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
   if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
-  else io.stdout(printable(scrub(toText(result, errors.length, selected)), { lines: true }));
+  else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected)), { lines: true })));
   return result.ok ? 0 : 1;
 }
 
@@ -248,7 +248,7 @@ function historyStore(args: ParsedArgs, io: Io, projectFolder: string): HistoryS
   const given = flagValue(args, 'history');
   if (given !== undefined) return new HistoryStore(resolve(io.cwd, given));
   try {
-    return new HistoryStore(projectStore(projectFolder, 'history'));
+    return new HistoryStore(projectStore(projectFolder, 'history'), { workspace: projectFolder });
   } catch (e) {
     io.stderr(`lpreq: the exchange is not kept in history: ${(e as Error).message}\n`);
     return undefined;

@@ -26,7 +26,7 @@ import { collectInputs, readInput, type Input, type Io } from './check';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
-import { printableErrors } from './terminalText';
+import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_USAGE =
   'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...\n' +
@@ -156,7 +156,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
   // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
   const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
-  const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
+  // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
+  const write = (text: string) =>
+    io.stdout(reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)));
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -21,7 +21,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
-import { readTextInput, type TlsSettings } from '../node/index';
+import { readTextFileSync, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
   prepareRequest,
@@ -133,7 +133,8 @@ export class ServerSending {
     if (real === undefined || !statSync(real).isFile() || !this.insideWorkspace(real)) {
       throw invalid(`${uri.slice(0, 200)} is neither an open document nor a file inside a workspace folder`);
     }
-    const read = await readTextInput(real);
+    // A regular file of the workspace, read with a bounded read (a pipe swapped in meanwhile is refused, not waited on).
+    const read = readTextFileSync(real);
     if (read.problem !== undefined) throw invalid(`${file}: ${read.problem}`);
     return { uri, file, parsed: this.session.service().parse(read.text) };
   }
@@ -384,7 +385,7 @@ export class ServerSending {
     let store = this.stores.get(setup.projectFolder);
     if (!store) {
       try {
-        store = new HistoryStore(projectStore(setup.projectFolder, 'history'));
+        store = new HistoryStore(projectStore(setup.projectFolder, 'history'), { workspace: setup.projectFolder });
       } catch (e) {
         this.session.log(`no history: ${(e as Error).message}`);
         return undefined;

@@ -8,14 +8,17 @@
  * file, the context of the system variables, the reader of body files, and the project's
  * `.lpreq` folder (history and responses, kept out of version control).
  */
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hasOwn, own } from '../core/index';
 import {
   bodyFileReader,
+  confinedFolder,
   EnvironmentFileError,
   loadEnvironmentFiles,
-  readTextFileSync,
+  readConfinedText,
+  workspaceFolder,
+  writeConfinedFile,
   type EnvironmentFiles,
 } from '../node/index';
 import { environmentOrigin, type PrepareOptions, type SendEnvironments } from './prepare';
@@ -114,7 +117,8 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   const dotenvFile = join(dirname(file), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
-    const read = readTextFileSync(dotenvFile);
+    // A repository's file: a link out of the workspace (`.env -> ~/.aws/credentials`) is not read.
+    const read = readConfinedText(dotenvFile, workspaceFolder(file, files));
     if (read.problem === undefined) dotenv = parseDotenv(read.text);
     else warnings.push(`${dotenvFile}: ${read.problem}; {{$dotenv ...}} stays unresolved`);
   }
@@ -185,23 +189,21 @@ const GITIGNORE =
 /**
  * A place in the project's `.lpreq` (the `history` and `responses` folders, the language
  * server's `environment.json`): responses may hold people's data, so `.lpreq` is the user's
- * alone (0700) and gets a .gitignore that keeps it out of version control. A `.lpreq` that is
- * a symbolic link is not written through: a repository could point it anywhere. Returns the
- * path of the place (not made); an error when `.lpreq` cannot be made.
+ * alone (0700) and gets a .gitignore that keeps it out of version control. Every folder is
+ * made and checked by the confined writer: a `.lpreq`, `.lpreq/history` or
+ * `.lpreq/responses` that is a symbolic link is not written through, since a repository
+ * could point it anywhere. Returns the path of the place (a folder made, a file not); an
+ * error when it cannot be made.
  */
 export function projectStore(projectFolder: string, name: 'history' | 'responses' | 'environment.json'): string {
-  const folder = join(projectFolder, '.lpreq');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (!lstatSync(folder).isDirectory())
-    throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
-  if (!existsSync(join(folder, '.gitignore'))) {
-    try {
-      writeFileSync(join(folder, '.gitignore'), GITIGNORE, { flag: 'wx' });
-    } catch {
-      // Another process wrote it first.
-    }
+  const folder = confinedFolder(projectFolder, ['.lpreq']);
+  try {
+    writeConfinedFile(folder, '.gitignore', GITIGNORE, { mode: 0o644 });
+  } catch (e) {
+    // It is there already (or another process wrote it first).
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
-  return join(folder, name);
+  return name === 'environment.json' ? join(folder, name) : confinedFolder(projectFolder, ['.lpreq', name]);
 }
 
 /**
