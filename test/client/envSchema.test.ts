@@ -45,6 +45,13 @@ const cases: [unknown, boolean][] = [
   [{ local: { course: null } }, false],
   [{ $shared: { x: [] } }, false],
   [{ prod: { $protected: 'yes' } }, false],
+  // $scopes: a list of scopes, or the JSON file that holds one; $shared may declare it for every environment.
+  [{ dev: { $scopes: ['url:GET|/api/v1/courses/{course_id}/modules'] } }, true],
+  [{ dev: { $scopes: 'scopes.json' } }, true],
+  [{ $shared: { $scopes: [] } }, true],
+  [{ dev: { $scopes: ['GET /api/v1/courses'] } }, false],
+  [{ dev: { $scopes: [42] } }, false],
+  [{ dev: { $scopes: '' } }, false],
   [[], false],
 ];
 
