@@ -19,7 +19,7 @@ usage:
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
   lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE] [--quiet]
-  lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]
+  lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]
   lpreq export openapi [--out FILE]
   lpreq lsp --stdio
   lpreq --version
