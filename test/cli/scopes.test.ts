@@ -204,13 +204,19 @@ test('a request whose scope cannot be known (a whole URL from a response, a miss
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ dev: { base_url: 'https://lms.example.edu' } }));
   writeFileSync(
     join(dir, 'pages.lpreq'),
-    '### first\n# @name first\nGET /api/v1/courses\n\n### next page\nGET {{first.response.headers.Link}}\n\n### typo\nGET /api/v1/coursez\n',
+    '### first\n# @name first\nGET /api/v1/courses\n\n### next page\nGET {{first.response.headers.Link}}\n\n### typo\nGET /api/v1/coursez\n\n### sign in\nPOST {{base_url}}/login/oauth2/token?client_secret=s3cr3t-value\n',
   );
   const { code, stdout, stderr } = await runCli(['scopes', '--format', 'json'], { cwd: dir });
   assert.equal(code, 1);
   assert.deepEqual(JSON.parse(stdout), ['url:GET|/api/v1/courses']);
   assert.match(stderr, /pages\.lpreq:6: the target is not a path until it is sent/);
   assert.match(stderr, /pages\.lpreq:9: no documented endpoint matches \/api\/v1\/coursez/);
+  // As text: the requests outside the API apart, without their query (a value there may be a secret).
+  const text = await runCli(['scopes'], { cwd: dir });
+  assert.equal(text.code, 1);
+  assert.deepEqual(readReport(text.stdout).outside, ['pages.lpreq:12']);
+  assert.match(text.stdout, /pages\.lpreq:12 {2}POST \{\{base_url\}\}\/login\/oauth2\/token\n/);
+  assert.ok(!text.stdout.includes('s3cr3t'), text.stdout);
 });
 
 test('bad arguments exit with 2; --help names every option and gives an example', async () => {

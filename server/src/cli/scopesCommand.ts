@@ -124,7 +124,8 @@ export async function runScopes(argv: string[], io: Io, makeChecker: () => Check
         file: input.display,
         line: index.at(r.start).line,
         method: r.method,
-        target: r.target,
+        // The query is left out of what is shown: a value there may be anything, a credential too.
+        target: r.target.replace(/[?#][\s\S]*$/, ''),
         need: r.need,
       });
       if (list && r.need.kind === 'scope') list.needed.add(r.need.scope);
