@@ -28,6 +28,7 @@ test('the example and fixture environment files are valid', () => {
     'examples/http-client.env.json',
     'examples/http-client.private.env.json.example',
     'test/fixtures/diagnostics/http-client.env.json',
+    'test/fixtures/diagnostics/scopes/http-client.env.json',
   ]) {
     const ok = validate(JSON.parse(readFileSync(join(ROOT, file), 'utf8')));
     assert.ok(ok, `${file}: ${JSON.stringify(validate.errors)}`);
