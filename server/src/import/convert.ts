@@ -276,35 +276,62 @@ class Conversion {
     }
   }
 
-  /** `{{base_url}}` for a base: the first literal base met, or a leading variable (its environments' values become base_url's). */
+  /** The value of a variable in an environment (undefined: the file's own), its `{{variables}}` read through; undefined when any is unknown. */
+  private resolve(name: string, env: string | undefined, depth = 0): string | undefined {
+    if (depth > 8) return undefined;
+    const value =
+      this.fileVariables.get(name) ??
+      (env === undefined ? undefined : own(own(this.environments, env), name)) ??
+      own(own(this.environments, '$shared'), name);
+    if (value === undefined || !value.includes('{{')) return value;
+    let unknown = false;
+    const expanded = value.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (_, inner: string) => {
+      const v = this.resolve(inner, env, depth + 1);
+      if (v === undefined) unknown = true;
+      return v ?? '';
+    });
+    return unknown ? undefined : expanded;
+  }
+
+  /** The API path a leading variable's value carries (`https://host/api/v1`), by variable; undefined when its value is unknown. */
+  private readonly baseVariables = new Map<string, string | undefined>();
+
+  /**
+   * A leading `{{variable}}` (`{{host}}/api/v1/...`) becomes `{{base_url}}`: each environment
+   * that gives the variable an address gets that address as its base_url, the variable itself
+   * (it stood only for the base) is dropped, and the path its value held goes back into the
+   * path.
+   */
+  private baseFromVariable(name: string): string | undefined {
+    if (this.baseVariables.has(name)) return this.baseVariables.get(name);
+    let pathPrefix: string | undefined;
+    const note = (value: string | undefined, env: string) => {
+      if (value === undefined) return;
+      const inner = splitUrl(value);
+      if (inner.base === undefined || inner.baseVariable !== undefined) return;
+      if (!hasOwn(own(this.environments, env), 'base_url')) this.setEntry(env, 'base_url', inner.base);
+      pathPrefix ??= inner.path === '/' ? '' : inner.path.replace(/\/$/, '');
+    };
+    for (const env of Object.keys(this.environments)) note(this.resolve(name, env), env);
+    const fileValue = this.fileVariables.has(name) ? this.resolve(name, undefined) : undefined;
+    if (fileValue !== undefined && !this.hasBaseEntry()) note(fileValue, '$shared');
+    else if (fileValue !== undefined) pathPrefix ??= splitUrl(fileValue).path.replace(/\/$/, '');
+    this.fileVariables.delete(name);
+    for (const vars of Object.values(this.environments)) if (hasOwn(vars, name)) Reflect.deleteProperty(vars, name);
+    if (pathPrefix === undefined)
+      this.notes.add(
+        `{{${name}}} became {{base_url}} (its value is set nowhere here): base_url is the address lpreq sends the token to`,
+      );
+    this.baseVariables.set(name, pathPrefix);
+    return pathPrefix;
+  }
+
+  /** `{{base_url}}` for a base: the first literal base met, or a leading variable. */
   private baseTarget(split: SplitUrl, notes: string[]): { prefix: string; path: string } {
     if (split.base === undefined) return { prefix: '{{base_url}}', path: split.path };
     if (split.baseVariable !== undefined) {
-      const name = split.baseVariable;
-      if (name === 'base_url') return { prefix: '{{base_url}}', path: split.path };
-      // The variable's value may carry the API's path (`https://host/api/v1`): that part goes back into the path.
-      const value = this.sourceValues(name);
-      let pathPrefix = '';
-      for (const [env, vars] of Object.entries(this.environments)) {
-        const v = own(vars, name);
-        if (v === undefined || hasOwn(vars, 'base_url')) continue;
-        const inner = splitUrl(v);
-        if (inner.base !== undefined && inner.baseVariable === undefined) this.setEntry(env, 'base_url', inner.base);
-      }
-      if (value !== undefined) {
-        const inner = splitUrl(value);
-        if (inner.base !== undefined && inner.baseVariable === undefined) {
-          if (inner.path !== '/') pathPrefix = inner.path.replace(/\/$/, '');
-          if (this.fileVariables.has(name)) {
-            // A file variable that held the base: the file no longer needs it, the environment gets base_url.
-            this.fileVariables.delete(name);
-            if (!this.hasBaseEntry()) this.setEntry('$shared', 'base_url', inner.base);
-          }
-        }
-      } else {
-        notes.push(`{{${name}}} became {{base_url}}: base_url is the address lpreq sends the token to`);
-      }
-      return { prefix: '{{base_url}}', path: pathPrefix + split.path };
+      if (split.baseVariable === 'base_url') return { prefix: '{{base_url}}', path: split.path };
+      return { prefix: '{{base_url}}', path: (this.baseFromVariable(split.baseVariable) ?? '') + split.path };
     }
     if (this.baseLiteral === undefined) {
       this.baseLiteral = split.base;

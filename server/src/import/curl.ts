@@ -30,13 +30,29 @@ const SUPPORTED = new Set([
   'output',
 ]);
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Bash reads `\xc3\xa9` in `$'...'` as two bytes (UTF-8 for é); curlconverter gives two
+ * characters, U+00C3 U+00A9. A run of such characters that is valid UTF-8 as bytes is read so.
+ */
+function bytesAsUtf8(s: string): string {
+  return s.replace(/[\u0080-\u00ff]{2,}/g, (run) => {
+    try {
+      return UTF8.decode(Uint8Array.from(run, (c) => c.charCodeAt(0)));
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** A word's text, with shell variables written as lpreq variables (`$BASE` and `${BASE}` are `{{BASE}}`). */
 function text(word: Word | string | null | undefined, notes?: Set<string>): string {
   if (word === null || word === undefined) return '';
   if (typeof word === 'string') return word;
   let out = '';
   for (const token of word.tokens) {
-    if (typeof token === 'string') out += token;
+    if (typeof token === 'string') out += hexEscapes ? bytesAsUtf8(token) : token;
     else if (token.type === 'variable') out += `{{${token.value}}}`;
     else {
       notes?.add(`a command substitution (${token.type}) is kept as written`);
@@ -83,8 +99,12 @@ function isJson(s: string): boolean {
   }
 }
 
+/** Whether the command being read writes bytes as `\xHH` (set for the length of one readCurl). */
+let hexEscapes = false;
+
 /** The requests of one or more curl commands. */
 export function readCurl(source: string): SourceCollection {
+  hexEscapes = /\\x[0-9a-fA-F]{2}/.test(source);
   const notes = new Set<string>();
   const warnings: [string, string][] = [];
   let parsed: CurlRequest[];

@@ -5,6 +5,8 @@
  * asked (`withResponses`). HAR is JSON with a published schema; reading it needs no parser
  * beyond JSON.parse and the checks below.
  */
+import { dict, setOwn } from '../core/index';
+import { isCredentialParameter, isSecretVariable } from './credentials';
 import { splitForm } from './forms';
 import { ImportError, type SourceBody, type SourceCollection, type SourceRequest } from './model';
 
@@ -66,7 +68,21 @@ function bodyOf(postData: Record<string, unknown>): SourceBody | undefined {
 /** How many lines of a recorded response body are kept as an example. */
 const EXAMPLE_LINES = 40;
 
-function responseExample(response: Record<string, unknown>): string[] {
+/** A recorded JSON value with the values of members named like credentials (`access_token`, `session_id`) masked. */
+function masked(value: unknown, secrets: string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => masked(v, secrets));
+  if (typeof value !== 'object' || value === null) return value;
+  const out = dict<unknown>();
+  for (const [k, v] of Object.entries(value)) {
+    if ((isCredentialParameter(k) || isSecretVariable(k)) && (typeof v === 'string' || typeof v === 'number')) {
+      secrets.push(String(v));
+      setOwn(out, k, '***');
+    } else setOwn(out, k, masked(v, secrets));
+  }
+  return out;
+}
+
+function responseExample(response: Record<string, unknown>, secrets: string[]): string[] {
   const content = record(response.content);
   const status = typeof response.status === 'number' ? response.status : 0;
   const mime = str(content.mimeType);
@@ -76,7 +92,7 @@ function responseExample(response: Record<string, unknown>): string[] {
   if (bodyText.length > 0) {
     if (mime.includes('json')) {
       try {
-        bodyText = JSON.stringify(JSON.parse(bodyText), null, 2);
+        bodyText = JSON.stringify(masked(JSON.parse(bodyText), secrets), null, 2);
       } catch {
         // Kept as recorded.
       }
@@ -88,7 +104,10 @@ function responseExample(response: Record<string, unknown>): string[] {
   return lines;
 }
 
-export function readHar(source: string, options: { withResponses?: boolean } = {}): SourceCollection {
+export function readHar(
+  source: string,
+  options: { withResponses?: boolean } = {},
+): SourceCollection & { secrets: string[] } {
   let json: unknown;
   try {
     json = JSON.parse(source);
@@ -103,6 +122,7 @@ export function readHar(source: string, options: { withResponses?: boolean } = {
     pages.set(str(p.id), str(p.title) || str(p.id));
   }
   const requests: SourceRequest[] = [];
+  const secrets: string[] = [];
   let skipped = 0;
   const entries = log.entries.map(record);
   // In the order they were sent (a HAR lists them so, but a merged one may not).
@@ -130,7 +150,7 @@ export function readHar(source: string, options: { withResponses?: boolean } = {
       ...(postData ? { body: postData } : {}),
       ...(pageref ? { group: pages.get(pageref) ?? pageref } : {}),
       ...(options.withResponses && entry.response !== undefined
-        ? { comments: responseExample(record(entry.response)) }
+        ? { comments: responseExample(record(entry.response), secrets) }
         : {}),
     });
   }
@@ -146,5 +166,5 @@ export function readHar(source: string, options: { withResponses?: boolean } = {
     .map((r, i) => ({ r, i }))
     .sort((a, b) => order.get(a.r.group)! - order.get(b.r.group)! || a.i - b.i)
     .map((x) => x.r);
-  return { format: 'har', requests: grouped, variables: [], environments: {}, notes };
+  return { format: 'har', requests: grouped, variables: [], environments: {}, notes, secrets };
 }
