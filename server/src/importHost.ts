@@ -10,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { bundledCatalog } from './catalogData';
 import { createLanguageService, type LanguageService } from './core/index';
 import { detectFormat, importSources, readyCurlParser, type ImportResult, type ImportSource } from './import/index';
+
+export { detectFormat, formatReport, IMPORT_FORMATS, type ImportResult, type ImportSource } from './import/index';
+export { httpClientEnvironments, readTextInput } from './node/index';
 import {
   EnvironmentFileError,
   loadEnvironmentFiles,
@@ -24,7 +27,12 @@ let service: LanguageService | undefined;
 /** The import of sources (the curl grammar readied when one needs it), everything it returns scrubbed. `bundleDir`: where dist/'s WebAssembly is. */
 export async function editorImport(
   sources: ImportSource[],
-  options: { withResponses?: boolean; environments?: Record<string, Record<string, string>>; bundleDir?: string } = {},
+  options: {
+    withResponses?: boolean;
+    paste?: boolean;
+    environments?: Record<string, Record<string, string>>;
+    bundleDir?: string;
+  } = {},
 ): Promise<ImportResult> {
   if (sources.some((s) => (s.from ?? detectFormat(s.text)) === 'curl'))
     await readyCurlParser(readCurlGrammar(options.bundleDir ?? __dirname));

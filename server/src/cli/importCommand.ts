@@ -26,8 +26,8 @@ import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { printable } from './terminalText';
 
-export { editorImport, environmentSummary, folderEnvironments, writeEnvironmentEntries } from '../importHost';
-export { formatReport, detectFormat } from '../import/index';
+// What the editor's import commands use of this bundle (client/src/importCommands.ts).
+export * from '../importHost';
 
 export const IMPORT_USAGE = `usage: lpreq import [--from ${IMPORT_FORMATS.join('|')}] [--out FILE] [--with-responses] [--force] SOURCE...
 

@@ -56,6 +56,12 @@ export interface Converted {
 export interface ConvertOptions {
   /** The source's name, for the file's first comment. */
   sourceName: string;
+  /**
+   * Text to paste into a document (the editor's "Paste as lpreq Request"): no file comment,
+   * and the variables inside the first request's block, under its `###` line, so that the
+   * text stands on its own wherever it is pasted.
+   */
+  paste?: boolean;
 }
 
 const FORMAT_NAMES: Record<ImportFormat, string> = {
@@ -559,8 +565,17 @@ export function convert(sources: SourceCollection[], matcher: EndpointMatcher, o
       '# Authorization headers, cookies, CSRF tokens and session ids were left out: lpreq adds the access token.',
     );
   const variables = [...conversion.fileVariables].map(([name, value]) => `@${name} = ${value}`);
-  const preamble = [...head, ...(variables.length > 0 ? ['', ...variables] : []), ''].join('\n');
-  const text = `${[preamble, ...blocks].join('\n').replace(/\n+$/, '')}\n`;
+  let text: string;
+  if (options.paste && blocks.length > 0) {
+    const [first, ...rest] = blocks;
+    const eol = first.indexOf('\n');
+    const withVariables =
+      variables.length === 0 ? first : `${first.slice(0, eol + 1)}${variables.join('\n')}\n${first.slice(eol + 1)}`;
+    text = `${[withVariables, ...rest].join('\n').replace(/\n+$/, '')}\n`;
+  } else {
+    const preamble = [...head, ...(variables.length > 0 ? ['', ...variables] : []), ''].join('\n');
+    text = `${[preamble, ...blocks].join('\n').replace(/\n+$/, '')}\n`;
+  }
   return {
     text,
     requests,

@@ -42,6 +42,8 @@ export interface ImportSource {
 export interface ImportOptions {
   /** HAR: keep each recorded response as an example, in comments. */
   withResponses?: boolean;
+  /** Text to paste into a document: no file comment, the variables under the first `###` line. */
+  paste?: boolean;
   /** The environments the written file will be checked and sent with (those of the folder it goes to). */
   environments?: Record<string, Record<string, string>>;
 }
@@ -92,6 +94,7 @@ export async function importSources(
   const secrets = collections.flatMap((c) => c.secrets ?? []);
   const converted: Converted = convert(collections, service.checker.matcher, {
     sourceName: sources.map((s) => s.name).join(', '),
+    paste: options.paste,
   });
   const env: Environments = { environments: mergedEnvironments(options.environments ?? {}, converted.environments) };
   const report = checkImported(converted, service, env);
