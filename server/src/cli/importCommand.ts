@@ -9,6 +9,7 @@
  * this bundle too, for its import commands: it exports what server/src/importHost.ts shares.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { basename, dirname, resolve } from 'node:path';
 import {
   detectFormat,
@@ -87,6 +88,10 @@ export async function run(argv: string[], given: Io): Promise<number> {
       throw new UsageError(`${out} exists: give --force to replace it, or another --out`);
     const sources: ImportSource[] = [];
     for (const p of args.positionals) sources.push(await readSource(p, io, from));
+    // The shell grammar's WebAssembly, compiled by Liftoff alone: V8's optimising tier compiles
+    // it in the background after the command is done, and the process waited for it to exit.
+    // A command line process only (the editor's long-lived host is left as it is).
+    if (sources.some((s) => (s.from ?? detectFormat(s.text)) === 'curl')) setFlagsFromString('--liftoff-only');
     const environments = folderEnvironments(outPath ? dirname(outPath) : io.cwd).environments;
     let result: ImportResult;
     try {
