@@ -143,3 +143,25 @@ test("cmd.exe's quoting: Chromium's carets and Firefox's doubled quotes read as 
   assert.deepEqual(cmdArguments('curl ^"line one^\n\nline two^"'), ['curl', 'line one\nline two']);
   assert.deepEqual(cmdArguments('curl a\\\\b "c\\\\"'), ['curl', 'a\\\\b', 'c\\']);
 });
+
+test("an id whose placeholder the folder's environments name stays their variable: no file variable overrides dev's value", async () => {
+  const repo = tempDir('import-envvars');
+  mkdirSync(join(repo, '.git'));
+  writeFileSync(
+    join(repo, 'http-client.env.json'),
+    JSON.stringify({
+      dev: { base_url: 'http://127.0.0.1:4010', course_id: '42' },
+      staging: { base_url: 'https://staging.lms.example.edu', course_id: '4242' },
+    }),
+  );
+  const r = await runImport(['--out', 'modules.lpreq', '-'], {
+    stdin: "curl 'https://staging.lms.example.edu/api/v1/courses/4242/modules/77/items'",
+    cwd: repo,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const text = readFileSync(join(repo, 'modules.lpreq'), 'utf8');
+  assert.match(text, /^GET \{\{base_url\}\}\/api\/v1\/courses\/\{\{course_id\}\}\/modules\/\{\{module_id\}\}\/items$/m);
+  assert.ok(!text.includes('@course_id'), text);
+  assert.match(text, /^@module_id = 77$/m);
+  assert.match(r.stderr, /\{\{course_id\}\} is your environments' own/);
+});

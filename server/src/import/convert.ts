@@ -57,6 +57,12 @@ export interface ConvertOptions {
   /** The source's name, for the file's first comment. */
   sourceName: string;
   /**
+   * Variables the environments of the file's folder define: an id whose placeholder is named
+   * so is written as that variable, with no file variable (which would win over every
+   * environment's value: the dev environment's course would be the captured one).
+   */
+  environmentVariables?: ReadonlySet<string>;
+  /**
    * Text to paste into a document (the editor's "Paste as lpreq Request"): no file comment,
    * and the variables inside the first request's block, under its `###` line, so that the
    * text stands on its own wherever it is pasted.
@@ -225,6 +231,7 @@ class Conversion {
   constructor(
     private readonly matcher: EndpointMatcher,
     sources: SourceCollection[],
+    private readonly environmentVariables: ReadonlySet<string> = new Set(),
   ) {
     for (const source of sources) {
       for (const [name, value] of source.variables) {
@@ -271,6 +278,10 @@ class Conversion {
 
   /** A name for an id's variable: the placeholder's, or a numbered one when that name holds another value. */
   private idVariable(name: string, value: string): string {
+    if (this.environmentVariables.has(name) && !this.fileVariables.has(name)) {
+      this.notes.add(`{{${name}}} is your environments' own (the source had ${value})`);
+      return name;
+    }
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? name : `${name}_${n}`;
       const existing = this.fileVariables.get(candidate) ?? (n === 1 ? this.sourceValues(candidate) : undefined);
@@ -539,7 +550,7 @@ function withoutCredentialKeys(text: string, secrets: SecretValues, dropped: Set
 }
 
 export function convert(sources: SourceCollection[], matcher: EndpointMatcher, options: ConvertOptions): Converted {
-  const conversion = new Conversion(matcher, sources);
+  const conversion = new Conversion(matcher, sources, options.environmentVariables);
   const blocks: string[] = [];
   const requests: ConvertedRequest[] = [];
   let group: string | undefined;

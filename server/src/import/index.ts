@@ -95,6 +95,7 @@ export async function importSources(
   const converted: Converted = convert(collections, service.checker.matcher, {
     sourceName: sources.map((s) => s.name).join(', '),
     paste: options.paste,
+    environmentVariables: new Set(Object.values(options.environments ?? {}).flatMap((vars) => Object.keys(vars))),
   });
   const env: Environments = { environments: mergedEnvironments(options.environments ?? {}, converted.environments) };
   const report = checkImported(converted, service, env);
