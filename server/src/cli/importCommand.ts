@@ -30,7 +30,7 @@ import { printable } from './terminalText';
 // What the editor's import commands use of this bundle (client/src/importCommands.ts).
 export * from '../importHost';
 
-export const IMPORT_USAGE = `usage: lpreq import [--from ${IMPORT_FORMATS.join('|')}] [--out FILE] [--with-responses] [--force] SOURCE...
+const IMPORT_USAGE = `usage: lpreq import [--from ${IMPORT_FORMATS.join('|')}] [--out FILE] [--with-responses] [--force] SOURCE...
 
 Writes the requests of SOURCE (a file, or - for standard input) as a .lpreq file, checked:
   curl     a cURL command (bash or Windows cmd), several in one text are several requests
