@@ -20,3 +20,4 @@ export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
 export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
+export { readCurlGrammar, httpClientEnvironments, mergeEnvironmentEntries, type EnvironmentMerge } from './importFiles';
