@@ -20,4 +20,10 @@ export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
 export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
-export { readCurlGrammar, httpClientEnvironments, mergeEnvironmentEntries, type EnvironmentMerge } from './importFiles';
+export {
+  readCurlGrammar,
+  httpClientEnvironments,
+  mergeEnvironmentEntries,
+  writeEnvironmentFile,
+  type EnvironmentMerge,
+} from './importFiles';
