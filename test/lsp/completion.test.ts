@@ -41,7 +41,15 @@ const cases: [string, string, string][] = [
   ['G|', 'GET', 'GET '],
   ['### x\nPO|\n', 'POST', '### x\nPOST \n'],
   // Paths: whole templates with placeholders, segment by segment, literal forms.
-  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules'],
+  // A placeholder the environment defines (course_id) is filled with its variable; another keeps its name, as a tab stop.
+  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{{course_id}}/modules'],
+  ['GET |', '/api/v1/courses/{course_id}/modules/{id}', 'GET /api/v1/courses/{{course_id}}/modules/{id}'],
+  ['GET |', '/api/v1/users/{user_id}/files/quota', 'GET /api/v1/users/{user_id}/files/quota'],
+  [
+    '@user_id = self\nGET |',
+    '/api/v1/users/{user_id}/files/quota',
+    '@user_id = self\nGET /api/v1/users/{{user_id}}/files/quota',
+  ],
   ['GET /api/v1/cou|', 'courses/', 'GET /api/v1/courses/'],
   ['GET /api/v1/courses/42/mo|', 'modules/', 'GET /api/v1/courses/42/modules/'],
   ['GET /api/v1/courses/42/mo|', 'modules/{module_id}/items', 'GET /api/v1/courses/42/modules/{module_id}/items'],
@@ -350,7 +358,7 @@ test('completion: a conditional requirement whose condition holds ranks with the
 
 test('completion inside JSON bodies: the documented shape, a form endpoint by its bracket names, and values', () => {
   const quiz = 'PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n';
-  check(`${quiz}|`, 'JSON body', `${quiz}{"quiz_submissions": [{"attempt": }]}`);
+  check(`${quiz}|`, 'JSON body', `${quiz}{\n\t"quiz_submissions": [\n\t\t{\n\t\t\t"attempt": \n\t\t}\n\t]\n}`);
   check(`${quiz}{"quiz_submissions": [{"|`, 'attempt', `${quiz}{"quiz_submissions": [{"attempt": `);
   check(`${quiz}{"|`, 'quiz_submissions', `${quiz}{"quiz_submissions": []`);
   const modules = 'POST /api/v1/courses/42/modules\n\n';
@@ -436,13 +444,13 @@ test('completion inside a written path: a whole path replaces the rest of it (no
   check(
     'GET /api/v1/cour|ses/42/files?sort=size\n',
     'courses/{course_id}/modules',
-    'GET /api/v1/courses/{course_id}/modules?sort=size\n',
+    'GET /api/v1/courses/{{course_id}}/modules?sort=size\n',
   );
   check('GET /api/v1/cour|x/42/files\n', 'courses/', 'GET /api/v1/courses/42/files\n');
   check(
     'GET |/api/v1/courses/42/files\n',
     '/api/v1/courses/{course_id}/modules',
-    'GET /api/v1/courses/{course_id}/modules\n',
+    'GET /api/v1/courses/{{course_id}}/modules\n',
   );
 });
 

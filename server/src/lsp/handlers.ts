@@ -168,8 +168,9 @@ export function handlers(session: Session): Handler[] {
     atPosition(CompletionRequest.type, 'completion', null, (document, state, at, params) => {
       // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
       const line = params.position.line;
+      const typed = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
       const entries = service()
-        .complete(state, at)
+        .complete(state, at, typeof typed === 'string' ? { triggerCharacter: typed } : {})
         .filter(
           (e) =>
             e.start <= at &&

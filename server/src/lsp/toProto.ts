@@ -100,7 +100,7 @@ export function completionItem(document: TextDocument, e: CompletionEntry, suppo
     sortText: e.sortText,
     textEdit: {
       range: range(document, e.start, e.end),
-      newText: e.snippet && !support.snippets ? snippetToPlain(e.insertText) : e.insertText,
+      newText: e.snippet && !support.snippets ? (e.plain ?? snippetToPlain(e.insertText)) : e.insertText,
     },
     insertTextFormat: e.snippet && support.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
   };
