@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
 import { complete } from '../../server/src/core/completion';
 import { applyEdits, cursor, expandSnippet, load } from './helpers';
 
@@ -521,4 +524,50 @@ test('completion: request templates where a request begins, never in a value, a 
     '### List modules\nGET {{base_url}}/api/v1/courses/{{course_id}}/modules\nAccept: application/json\n',
   );
   assert.equal(get.snippet, true);
+});
+
+/** What braces a line leaves open: `{{` never closed, and `}` beyond those a `{` opened, outside whole `{{...}}`. */
+function strayBraces(line: string): { open: number; close: number } {
+  const rest = line.replace(/\{\{[^{}]*\}\}/g, '');
+  let depth = 0;
+  let close = 0;
+  for (const c of rest) {
+    if (c === '{') depth++;
+    else if (c === '}' && depth > 0) depth--;
+    else if (c === '}') close++;
+  }
+  return { open: rest.split('{{').length - 1, close };
+}
+
+test('completion never leaves {{ or }} unbalanced: every item near the braces of the example lines that hold variables', () => {
+  const dir = join(ROOT, 'examples');
+  let applied = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lpreq'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const { ctx, doc } = load(text, ENV);
+    let lineStart = 0;
+    for (const line of text.split('\n')) {
+      if (line.includes('{{')) {
+        const before = strayBraces(line);
+        for (let col = 0; col <= line.length; col++) {
+          // Next to a brace or one character inside a variable, and at the ends of the line.
+          const near = line.slice(Math.max(0, col - 2), col + 1);
+          if (col > 0 && col < line.length && !/[{}]/.test(near)) continue;
+          for (const item of complete(ctx, doc, lineStart + col, { now: NOW })) {
+            if (item.start < lineStart || item.end > lineStart + line.length) continue;
+            const insert = item.snippet ? expandSnippet(item.insertText) : item.insertText;
+            const changed =
+              line.slice(0, item.start - lineStart) + insert.split('\n')[0] + line.slice(item.end - lineStart);
+            const after = strayBraces(changed);
+            applied++;
+            const where = `${file}: '${item.label}' at ${JSON.stringify(`${line.slice(0, col)}|${line.slice(col)}`)}`;
+            assert.ok(after.open <= before.open, `${where} leaves {{ open`);
+            assert.ok(after.close <= before.close, `${where} adds a }`);
+          }
+        }
+      }
+      lineStart += line.length + 1;
+    }
+  }
+  assert.ok(applied > 1000, `${applied} items applied`);
 });
