@@ -28,7 +28,7 @@ export function completeVariables(
   while (e < text.length && /[\w.$-]/.test(text[e])) e++;
   // The rest of an expression up to its closing braces (a request's JSONPath: `[0].id`) goes with the name it follows.
   const closing = text.indexOf('}}', e);
-  if (closing !== -1 && /^[^\s{}]*$/.test(text.slice(e, closing))) e = closing;
+  if (closing !== -1 && /^[^\s{}"]*$/.test(text.slice(e, closing))) e = closing;
   // The closing braces once, and the cursor after them: those already there (both, one the
   // editor closed, or ` }}`) are replaced with the name, never added to.
   const spaced = text.startsWith(' }}', e);
