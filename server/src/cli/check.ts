@@ -25,7 +25,10 @@ export interface FileDiagnostic {
   endColumn: number;
   severity: Diagnostic['severity'];
   code: CodeName;
+  /** One short sentence (what is wrong, and the fix). */
   message: string;
+  /** What stands behind it, a fact a line: the endpoint, the documentation's words, the documented row. */
+  detail?: string;
 }
 
 export interface Io {
@@ -262,6 +265,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
         severity: d.severity,
         code: d.code,
         message: d.message,
+        ...(d.related ? { detail: d.related.join('\n') } : {}),
       });
     }
   }
