@@ -21,13 +21,15 @@ import {
 import { markReusable } from './diagnosticsEncoder';
 import { cacheKey, type Documents, type DocumentState } from './documents';
 import type { Guard } from './guard';
-import { diagnostic } from './toProto';
+import { diagnostic, relatedInformation } from './toProto';
 
 /** A diagnostic whose lines are relative to its block's first line. */
 interface BlockDiagnostic {
   diagnostic: LspDiagnostic;
   startLine: number;
   endLine: number;
+  /** The core's related lines, made relatedInformation where the diagnostic is placed (it needs the document's URI). */
+  related?: readonly string[];
 }
 
 /** A block's diagnostics in the cache, valid while the scope key and the count of named requests above the block are these. */
@@ -50,6 +52,8 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs: number;
+  /** The client reads relatedInformation (`textDocument.publishDiagnostics.relatedInformation`). */
+  relatedInformation = false;
   /**
    * Also done for each block of a document just opened (the code lenses' catalog lookups), with
    * the scope key and the endpoint the open pass checked its request against when it matched one.
@@ -92,7 +96,13 @@ export class DiagnosticsPublisher {
       list = found.map((d) => {
         const start = cursor.at(d.start);
         const end = cursor.fork().at(Math.max(d.start, d.end));
-        return { diagnostic: diagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
+        const placed: BlockDiagnostic = {
+          diagnostic: diagnostic(d, { start, end }),
+          startLine: start.line,
+          endLine: end.line,
+        };
+        if (d.related) placed.related = d.related;
+        return placed;
       });
     }
     // Most blocks have none: consecutive ones in the same place share one entry (they are never changed).
@@ -120,13 +130,13 @@ export class DiagnosticsPublisher {
     if (known && known.line === line) return known.diagnostics;
     const absolute = list.map((b) => {
       const d = b.diagnostic;
-      const placedDiagnostic = {
-        ...d,
-        range: {
-          start: { line: line + b.startLine, character: d.range.start.character },
-          end: { line: line + b.endLine, character: d.range.end.character },
-        },
+      const range = {
+        start: { line: line + b.startLine, character: d.range.start.character },
+        end: { line: line + b.endLine, character: d.range.end.character },
       };
+      const placedDiagnostic: LspDiagnostic = { ...d, range };
+      if (b.related && this.relatedInformation)
+        placedDiagnostic.relatedInformation = relatedInformation(document.uri, range, b.related);
       markReusable(placedDiagnostic);
       return placedDiagnostic;
     });
@@ -191,9 +201,12 @@ export class DiagnosticsPublisher {
     }
     this.documents.outlined(document, text, outline);
     // The index of the document's lines, which every request reads first, gives the positions.
-    const diagnostics = published.map((d) =>
-      diagnostic(d, { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) }),
-    );
+    const diagnostics = published.map((d) => {
+      const range = { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) };
+      const out = diagnostic(d, range);
+      if (d.related && this.relatedInformation) out.relatedInformation = relatedInformation(uri, range, d.related);
+      return out;
+    });
     // The state is made of the outline in the same environment diagnose read (the files are
     // read once until they change), so what it found of each block is the block's entry of
     // the cache where it stands.

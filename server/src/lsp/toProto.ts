@@ -14,6 +14,7 @@ import type {
   CodeAction as LspCodeAction,
   CompletionItem,
   Diagnostic as LspDiagnostic,
+  DiagnosticRelatedInformation,
   DocumentHighlight,
   DocumentSymbol,
   FoldingRange,
@@ -83,6 +84,14 @@ export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
   if (d.data?.replacement !== undefined || d.data?.missing)
     out.data = { replacement: d.data.replacement, missing: d.data.missing };
   return out;
+}
+
+/**
+ * The lines that stand behind a diagnostic's message (the endpoint, the documentation's words),
+ * each at the diagnostic's own range: an editor lists them under the message.
+ */
+export function relatedInformation(uri: string, at: Range, related: readonly string[]): DiagnosticRelatedInformation[] {
+  return related.map((message) => ({ location: { uri, range: at }, message }));
 }
 
 /** What the client said about completion, at initialize. */
