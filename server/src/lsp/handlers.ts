@@ -189,19 +189,27 @@ export function handlers(session: Session): Handler[] {
       return h ? proto.hover(document, h) : null;
     }),
 
-    onDocument(CodeActionRequest.type, 'codeAction', [], (document, state, params) => {
-      const start = offsetOf(document, params.range?.start);
-      const end = offsetOf(document, params.range?.end);
-      const only = params.context.only;
-      const actions: (CodeAction | Command)[] = service()
-        .codeActions(state, start, end, only)
-        .map((a) => proto.codeAction(document, a, session.client.snippetEdits));
-      // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
-      if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
-        actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
-      }
-      return actions;
-    }),
+    // The blocks of the range in full, the others as outlines: code actions are answered at once after open too.
+    onDocument(
+      CodeActionRequest.type,
+      'codeAction',
+      [],
+      (document, _outline, params) => {
+        const start = offsetOf(document, params.range?.start);
+        const end = offsetOf(document, params.range?.end);
+        const state = documents.quickState(document, start, Math.max(start, end));
+        const only = params.context.only;
+        const actions: (CodeAction | Command)[] = service()
+          .codeActions(state, start, end, only)
+          .map((a) => proto.codeAction(document, a, session.client.snippetEdits));
+        // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
+        if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
+          actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
+        }
+        return actions;
+      },
+      true,
+    ),
 
     // Written as JSON text (codeLens.ts): the protocol's type is CodeLens[], which JsonText reads as.
     onDocument(
