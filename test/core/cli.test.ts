@@ -128,7 +128,6 @@ test('github: workflow command annotations with escaped properties', async () =>
 
 const usage: [string, string[], RegExp][] = [
   ['a missing path', ['check', 'no/such/file.lpreq'], /no such file or folder/],
-  ['no path', ['check'], /no path given/],
   ['a bad flag', ['check', '--formt', 'json', '.'], /unknown option --formt/],
   ['a bad format', ['check', '--format', 'xml', '.'], /--format must be one of text, json, sarif, github/],
   ['a flag without its value', ['check', '--env'], /--env needs a value/],
