@@ -76,7 +76,7 @@ export const SEND_HELP: CommandHelp = {
     'max-body-size': {
       value: true,
       arg: 'SIZE',
-      help: 'the largest response body read (10MB, 512 KiB; default 10 MiB); a larger one is cut and written whole to a file',
+      help: 'the largest response body read (10MB, 512 KiB; default 10485760, 10 MiB); a larger one is cut and kept in a file',
     },
     prompt: {
       value: true,
