@@ -42,7 +42,7 @@ import {
   type FakeApi,
   type Workspace,
 } from './fixture';
-import { makeTypingRepository, SEQUENCES, typeSequence, TYPING_FILE } from './typing/editor';
+import { makeTypingRepository, SEQUENCES, setUp, typeSequence, TYPING_FILE } from './typing/editor';
 import { TYPING_ENVIRONMENTS } from './typing/sequences';
 
 const repo = resolve(__dirname, '../..');
@@ -1092,6 +1092,39 @@ async function typingPhase(
     const name = `typing-${String(n).padStart(2, '0')}.png`;
     await check(`typed: ${sequence.name}`, () => typeSequence(page, sequence, () => shot(page, name, true)));
   }
+
+  await check(
+    'the Problems panel shows each message whole, one short sentence, with the documentation under it',
+    async () => {
+      await setUp(
+        page,
+        'POST /api/v1/courses/{{course_id}}/modules/7/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 12\nmodule_item[completion_requirement][type] = must_submt|\n',
+      );
+      await page.keyboard.press('Control+Shift+M');
+      const panel = page.locator('.markers-panel');
+      const message =
+        "'must_submt' is not a value of module_item[completion_requirement][type]: did you mean must_submit?";
+      await panel.getByText(message, { exact: true }).first().waitFor({ timeout: 20_000 });
+      // The values the documentation lists: relatedInformation, a row under the message.
+      await panel
+        .getByText(/Documented values of module_item\[completion_requirement\]\[type\]: must_view/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-problems.png', true);
+      // The hover on the value: the diagnostic with its related lines, then lpreq's hover, no sentence twice.
+      await page.keyboard.press('Control+Shift+M');
+      await page
+        .locator('.editor-instance .view-line', { hasText: 'must_submt' })
+        .first()
+        .locator('span', { hasText: 'must_submt' })
+        .last()
+        .hover();
+      const hover = page.locator('.monaco-hover').first();
+      await hover.getByText(message).first().waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-hover.png', true);
+      await page.keyboard.press('Escape');
+    },
+  );
 }
 
 const overall = setTimeout(() => {

@@ -110,7 +110,7 @@ async function readBack(page: Page): Promise<string> {
 }
 
 /** Sets the editor's text and cursor as `marked` says. */
-async function setUp(page: Page, marked: string): Promise<void> {
+export async function setUp(page: Page, marked: string): Promise<void> {
   const { text, line, column } = split(marked);
   await page.keyboard.press('Escape');
   await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);
