@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers';
+import { fuzzRuns } from '../fuzzRuns';
 import { complete } from '../../server/src/core/completion';
 import { applyEdits, cursor, expandSnippet, load } from './helpers';
 
@@ -539,20 +540,22 @@ function strayBraces(line: string): { open: number; close: number } {
   return { open: rest.split('{{').length - 1, close };
 }
 
-test('completion never leaves {{ or }} unbalanced: every item near the braces of the example lines that hold variables', () => {
+test('completion never leaves {{ or }} unbalanced: every item beside the braces of the example lines that hold variables', () => {
   const dir = join(ROOT, 'examples');
+  // Every such line in `npm test`; a third of them in the quick tier (LPREQ_FUZZ_RUNS set low).
+  const every = fuzzRuns(1000) >= 1000 ? 1 : 3;
   let applied = 0;
+  let seen = 0;
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.lpreq'))) {
     const text = readFileSync(join(dir, file), 'utf8');
     const { ctx, doc } = load(text, ENV);
     let lineStart = 0;
     for (const line of text.split('\n')) {
-      if (line.includes('{{')) {
+      if (line.includes('{{') && seen++ % every === 0) {
         const before = strayBraces(line);
         for (let col = 0; col <= line.length; col++) {
-          // Next to a brace or one character inside a variable, and at the ends of the line.
-          const near = line.slice(Math.max(0, col - 2), col + 1);
-          if (col > 0 && col < line.length && !/[{}]/.test(near)) continue;
+          // Right beside a brace, and at the ends of the line.
+          if (col > 0 && col < line.length && !/[{}]/.test(line.slice(col - 1, col + 1))) continue;
           for (const item of complete(ctx, doc, lineStart + col, { now: NOW })) {
             if (item.start < lineStart || item.end > lineStart + line.length) continue;
             const insert = item.snippet ? expandSnippet(item.insertText) : item.insertText;
@@ -569,5 +572,5 @@ test('completion never leaves {{ or }} unbalanced: every item near the braces of
       lineStart += line.length + 1;
     }
   }
-  assert.ok(applied > 1000, `${applied} items applied`);
+  assert.ok(applied > 10000 / every, `${applied} items applied`);
 });
