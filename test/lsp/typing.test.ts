@@ -9,50 +9,20 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import {
-  createConnection,
-  createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type CompletionItem,
-  type CompletionList,
-  type MessageConnection,
-  type TextEdit,
-} from 'vscode-languageserver/node';
-import { startServer } from '../../server/src/lsp/server';
+import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver/node';
+import { inProcessServer } from './inProcessServer';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { tempDir } from '../helpers';
 import { SEQUENCES, TYPING_ENVIRONMENTS, type TypingSequence } from '../e2e/typing/sequences';
 
-/** The language server in this process, over a pair of streams, as a client without snippet support sees it. */
-async function plainClient(): Promise<{ client: MessageConnection; triggers: string[]; close: () => void }> {
-  const toServer = new PassThrough();
-  const toClient = new PassThrough();
-  const server = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
-  startServer(server, { debounceMs: 0 });
-  const client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
-  client.onNotification(() => undefined);
-  client.onRequest(() => null);
-  client.listen();
-  const result = (await client.sendRequest('initialize', {
-    processId: null,
-    rootUri: pathToFileURL(repository).href,
-    capabilities: { textDocument: { completion: { completionItem: { snippetSupport: false } } } },
-    initializationOptions: { environment: TYPING_ENVIRONMENTS.chosen },
-  })) as { capabilities: { completionProvider: { triggerCharacters: string[] } } };
-  await client.sendNotification('initialized', {});
-  return {
-    client,
-    triggers: result.capabilities.completionProvider.triggerCharacters,
-    close: () => {
-      client.dispose();
-      server.dispose();
-      toServer.destroy();
-      toClient.destroy();
-    },
-  };
+/** The language server in this process, as a client without snippet support sees it. */
+async function plainClient() {
+  return inProcessServer(
+    { textDocument: { completion: { completionItem: { snippetSupport: false } } } },
+    { environment: TYPING_ENVIRONMENTS.chosen },
+    pathToFileURL(repository).href,
+  );
 }
 
 /** The fresh repository of the sequences: its environment files, no request file on disk. */

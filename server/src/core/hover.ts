@@ -31,7 +31,12 @@ export interface HoverResult {
   end: number;
 }
 
-export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): HoverResult | undefined {
+export function hover(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  offset: number,
+  given?: readonly string[],
+): HoverResult | undefined {
   const ref = blockAt(doc, offset);
   if (!ref) return undefined;
   const block = ref.block;
@@ -40,11 +45,16 @@ export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): 
   const found = hoverInBlock(ctx, doc, block, ref.start, rel);
   if (!found) return undefined;
   // An editor shows the diagnostics at the cursor beside the hover (their messages and related
-  // lines): what they say already is left out, and nothing is said twice.
-  const said: string[] = [];
-  for (const d of ctx.checker.checkBlock(block, ctx.scope)) {
-    if (d.start > rel || d.end < rel) continue;
-    said.push(d.message, ...(d.related ?? []));
+  // lines): what they say already is left out, and nothing is said twice. A host that keeps the
+  // block's diagnostics gives them; else the block is checked.
+  let said = given;
+  if (said === undefined) {
+    const found: string[] = [];
+    for (const d of ctx.checker.checkBlock(block, ctx.scope)) {
+      if (d.start > rel || d.end < rel) continue;
+      found.push(d.message, ...(d.related ?? []));
+    }
+    said = found;
   }
   const contents = withoutRepeats(found.contents, said);
   return contents === ''

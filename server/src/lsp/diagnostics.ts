@@ -9,6 +9,7 @@ import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageser
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   blockBoundaries,
+  blockIndexAt,
   ForwardPositions,
   parseOutline,
   RequestsBefore,
@@ -20,6 +21,7 @@ import {
 } from '../core/index';
 import { markReusable } from './diagnosticsEncoder';
 import { cacheKey, type Documents, type DocumentState } from './documents';
+import type { EditableDocument } from './editableDocument';
 import type { Guard } from './guard';
 import { diagnostic, relatedInformation } from './toProto';
 
@@ -223,6 +225,34 @@ export class DiagnosticsPublisher {
     }
     this.opened?.(uri);
     void this.connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  /**
+   * What the diagnostics published for the block at `offset` say at that position (messages
+   * and related lines), for a hover that must not repeat them; undefined when the block's are
+   * not at hand (an edit not yet checked), and the hover checks the block itself.
+   */
+  saidAt(document: EditableDocument, offset: number): string[] | undefined {
+    const state = this.documents.outlineState(document);
+    const blocks = state.parsed.blocks;
+    if (blocks.length === 0) return undefined;
+    const ref = blocks[blockIndexAt(state.parsed, offset)];
+    const cached = this.blockDiagnostics.get(ref.block);
+    if (!cached || cached.key !== cacheKey(state)) return undefined;
+    const at = document.positionAt(offset);
+    const line = at.line - document.positionAt(ref.start).line;
+    const said: string[] = [];
+    for (const b of cached.list) {
+      const { start, end } = b.diagnostic.range;
+      const after = b.startLine < line || (b.startLine === line && start.character <= at.character);
+      const before = b.endLine > line || (b.endLine === line && end.character >= at.character);
+      const message = b.diagnostic.message;
+      if (!after || !before) continue;
+      said.push(typeof message === 'string' ? message : message.value);
+      // What the client does not show is no repeat.
+      if (this.relatedInformation && b.related) said.push(...b.related);
+    }
+    return said;
   }
 
   /** Publishes the document's diagnostics once no edit came for `debounceMs`. */

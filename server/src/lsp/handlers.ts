@@ -185,7 +185,7 @@ export function handlers(session: Session): Handler[] {
     }),
 
     atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
-      const h = service().hover(state, at);
+      const h = service().hover(state, at, diagnostics.saidAt(document, at));
       return h ? proto.hover(document, h) : null;
     }),
 
