@@ -41,7 +41,8 @@ test('a client that reads relatedInformation gets the documentation there, and t
   const { diagnostics, hover } = await hoverAndDiagnostics(true);
   const [d] = diagnostics;
   assert.equal(d.code, 'ignored-parameter');
-  assert.ok(d.message.length <= 120 && !d.message.includes('/api/v1'), d.message);
+  const message = typeof d.message === 'string' ? d.message : d.message.value;
+  assert.ok(message.length <= 120 && !message.includes('/api/v1'), message);
   assert.match(d.codeDescription?.href ?? '', /docs\/codes\.md#ignored-parameter$/);
   const related = (d.relatedInformation ?? []).map((r) => r.message);
   assert.ok(
