@@ -6,7 +6,9 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { BodyFileRead } from '../sender/index';
+
+/** A body file as read: its text, and its bytes and absolute path when the reader has them; `binary` when the bytes are not text. */
+export type BodyFileRead = { text: string; bytes?: Uint8Array; binary?: boolean; path?: string } | { error: string };
 
 /**
  * The folder body files are read from: that of the environment files (the one higher up when

@@ -12,7 +12,7 @@ export {
   type TlsSettings,
 } from './environments';
 export { readTlsFiles, type TlsFiles } from './tls';
-export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
+export { bodyFileReader, readBodyFile, workspaceFolder, type BodyFileRead } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
