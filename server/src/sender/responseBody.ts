@@ -8,7 +8,7 @@ import { lstat, mkdir, mkdtemp, readdir, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { ExchangeOptions, ExchangeResult } from './exchange';
+import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
 import { exactIntegers } from './exactNumbers';
 import { SecretScrubber, withoutSecretStart } from './secrets';
 
