@@ -1,7 +1,8 @@
 /**
  * The Node-only helpers the hosts share (the command line, the language server, the VS Code
  * client): environment files, body files read from inside the workspace, the one reader of
- * text input, the catalog from a folder. Code outside node/ imports them through this file.
+ * text input, the catalog from a folder, the process a command runs in (Io). Code outside
+ * node/ imports them through this file.
  */
 export {
   EnvironmentFileError,
@@ -16,3 +17,4 @@ export { bodyFileReader, readBodyFile, workspaceFolder, type BodyFileRead } from
 export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
+export type { Io } from './io';
