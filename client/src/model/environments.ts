@@ -6,10 +6,10 @@
 import { hasOwn, own, setOwn } from '../../../server/src/core/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
-export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Keys that start with `$` are settings of the environment (`$protected`), not variables. */
-export function isMetaKey(name: string): boolean {
+function isMetaKey(name: string): boolean {
   return name.startsWith('$');
 }
 

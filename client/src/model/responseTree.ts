@@ -99,13 +99,13 @@ interface IndexedIssue {
 
 const KB = 1024;
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} B`;
   if (bytes < KB * KB) return `${(bytes / KB).toFixed(1)} KB`;
   return `${(bytes / KB / KB).toFixed(1)} MB`;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
@@ -316,13 +316,11 @@ export class ResponseTree {
     }
     if (node.section === 'text') {
       const lines = this.response.bodyText.split('\n');
-      const shown: ResponseNode[] = lines
-        .slice(0, 500)
-        .map((line, i) => ({
-          ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined),
-          contextValue: 'value',
-          value: line,
-        }));
+      const shown: ResponseNode[] = lines.slice(0, 500).map((line, i) => ({
+        ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined),
+        contextValue: 'value',
+        value: line,
+      }));
       if (lines.length > 500)
         shown.push(
           this.plain(

@@ -36,7 +36,7 @@ import type {
   TextEdit,
 } from '../core/index';
 
-export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
+const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
 const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   method: CompletionItemKind.Keyword,

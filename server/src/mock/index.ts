@@ -12,8 +12,8 @@ import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
-export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
-export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
+export type { RequestLogEntry } from './server';
+export { MAX_PARAMETERS } from '../http';
 export { HANDLERS } from './handlers';
 
 export interface MockOptions {

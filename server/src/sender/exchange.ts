@@ -18,8 +18,8 @@ import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
 
 export type { FailureKind, ExchangeError, Timing, ExchangeResult, ExchangeOptions } from './exchangeTypes';
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_REDIRECTS = 5;
 
 /** The response fields of an exchange that got no response (yet): a fresh object each time. */
 export function noResponse(): Pick<
