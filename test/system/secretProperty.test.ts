@@ -29,7 +29,7 @@ import { prepareRequest } from '../../server/src/sender/prepare';
 import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
 import { fuzzRuns } from '../fuzzRuns';
-import { doc, startServer, testChecker, type Received, type TestServer } from './server';
+import { doc, startServer, testChecker, type Received, type TestServer } from '../sender/server';
 
 const RUNS = fuzzRuns(200);
 /** Padding of base_url's answers: over the body limit (spilled, not typed), or none (typed, with issues that quote the echo). */
