@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
 import { tempDir } from '../helpers';
-import { startServer, type TestServer } from './server';
+import { startServer, type TestServer } from '../sender/server';
 
 /** A control character a terminal acts on (C0 but line feed, tab and CR before LF; DEL; C1), or a bidirectional override. */
 // eslint-disable-next-line no-control-regex -- control characters are what the tests look for

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { tempDir } from '../helpers';
-import { json, startServer, type TestServer } from './server';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'local-token-0123456789';
 const PROD_TOKEN = 'prod-token-9876543210';

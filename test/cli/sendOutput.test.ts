@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
-import { json, startServer, type TestServer } from './server';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'out-token-0123456789';
 let api: TestServer;

@@ -14,7 +14,7 @@ import { Parser as TapParser } from 'tap-parser';
 import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/testCommand';
 import { tempDir } from '../helpers';
-import { json, startServer, type TestServer } from './server';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'cli-test-token-0123456789';
 let api: TestServer;
