@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { bundledCatalog } from '../server/src/catalogData';
 import { Checker } from '../server/src/core/checker';
 import { main } from '../server/src/cli/main';
-import type { Io } from '../server/src/cli/check';
+import { captureIo } from './io';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const SHARED = join(ROOT, '..', 'shared');
@@ -32,20 +32,7 @@ export function sharedChecker(): Checker {
 
 /** Runs the command line in-process and captures what it prints. */
 export async function runCli(argv: string[], options: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: (s) => {
-      stderr += s;
-    },
-    readStdin: () => options.stdin ?? '',
-    isTTY: false,
-    env: options.env ?? {},
-    cwd: options.cwd ?? ROOT,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd: options.cwd ?? ROOT, stdin: options.stdin, env: options.env });
+  const code = await main(argv, out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }

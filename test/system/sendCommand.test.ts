@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT } from '../helpers';
+import { captureIo } from '../io';
 import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'cli-token-0123456789';
@@ -300,29 +301,17 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
     ['second', 'n', 1],
     ['second', 'y', 0],
   ] as const) {
-    const questions: string[] = [];
-    let stdout = '';
+    const out = captureIo({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, ask: () => answer });
     const before = api.received.length;
     // Sent again each time, so that the question about `first` is asked (not read from the history).
-    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json', '--resend-dependencies'], {
-      stdout: (s) => (stdout += s),
-      stderr: () => undefined,
-      readStdin: () => '',
-      isTTY: false,
-      env: { PATH: process.env.PATH ?? '' },
-      cwd: dir,
-      ask: async (q) => {
-        questions.push(q);
-        return answer;
-      },
-    });
-    assert.equal(result, code, stdout);
-    assert.equal(questions.length, 1);
-    assert.match(questions[0], /^first is marked # @note \(Changes the course\)/);
+    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json', '--resend-dependencies'], out.io);
+    assert.equal(result, code, out.stdout);
+    assert.equal(out.questions.length, 1);
+    assert.match(out.questions[0], /^first is marked # @note \(Changes the course\)/);
     // Nothing at all is sent without a yes: not the noted request, not the one that refers to it.
     assert.equal(api.received.length - before, code === 0 ? (name === 'first' ? 1 : 2) : 0);
     if (code === 1) {
-      const { status, error } = JSON.parse(stdout) as {
+      const { status, error } = JSON.parse(out.stdout) as {
         status: number | null;
         error: { kind: string; message: string };
       };
@@ -482,22 +471,16 @@ test('a protected environment: changing requests ask at a terminal, need --yes w
     ['n', 1],
     ['y', 0],
   ] as const) {
-    const questions: string[] = [];
-    before = api.received.length;
-    const result = await runSend([file, '--line', '1'], {
-      stdout: () => undefined,
-      stderr: () => undefined,
-      readStdin: () => '',
-      isTTY: true,
-      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+    const out = captureIo({
       cwd: dir,
-      ask: async (q) => {
-        questions.push(q);
-        return answer;
-      },
+      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+      isTTY: true,
+      ask: () => answer,
     });
+    before = api.received.length;
+    const result = await runSend([file, '--line', '1'], out.io);
     assert.equal(result, code);
-    assert.equal(questions.length, 1);
+    assert.equal(out.questions.length, 1);
     assert.equal(api.received.length - before, code === 0 ? 1 : 0);
   }
 });

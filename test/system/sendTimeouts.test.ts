@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
+import { captureIo } from '../io';
 import { json, startServer, type TestServer, preparedGet } from '../sender/server';
 
 const TOKEN = 'out-token-0123456789';
@@ -24,17 +25,9 @@ async function send(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runSend([...args, '--no-history'], {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } });
+  const code = await runSend([...args, '--no-history'], out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Writes `text` as `name` in the folder `folder` of the test directory, and returns its path relative to it. */
