@@ -1,5 +1,5 @@
 /** Shared test helpers: the repository paths, the bundled catalog, a checker and an in-memory CLI. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledCatalog } from '../server/src/catalogData';
@@ -12,9 +12,13 @@ export const SHARED = join(ROOT, '..', 'shared');
 
 const madeDirs: string[] = [];
 
-/** A fresh folder under the system's temporary folder, removed when the test process exits. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `lpreq-${prefix}-`));
+/**
+ * A fresh folder, `lpreq-<prefix>-XXXXXX` under the system's temporary folder (or under
+ * `parent`, made if need be), removed when the test process exits.
+ */
+export function tempDir(prefix: string, parent = tmpdir()): string {
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, `lpreq-${prefix}-`));
   if (madeDirs.length === 0) {
     process.once('exit', () => {
       for (const d of madeDirs) rmSync(d, { recursive: true, force: true });

@@ -4,11 +4,11 @@
  * timeout: test/system/sendTimeouts.test.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
+import { tempDir } from '../helpers';
 import { captureIo } from '../io';
 import { json, startServer, type TestServer } from '../sender/server';
 
@@ -65,7 +65,7 @@ before(async () => {
         return json(res, 404, { errors: [{ message: 'nothing here' }] });
     }
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-out-'));
+  dir = tempDir('out');
   mkdirSync(join(dir, 'env'));
   mkdirSync(join(dir, 'noenv'));
   writeFileSync(join(dir, 'env', 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));

@@ -1,11 +1,10 @@
 /** `lpreq send` end to end: the built command line (bin/lpreq.js) against a test server. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 import { captureIo } from '../io';
 import { json, startServer, type TestServer } from '../sender/server';
 
@@ -78,7 +77,7 @@ before(async () => {
     if (url.pathname === '/create' && req.method === 'POST') return json(res, 201, { id: ++created });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
+  dir = tempDir('cli');
   writeFileSync(
     join(dir, 'http-client.env.json'),
     JSON.stringify({ local: { base_url: api.origin }, other: { base_url: 'http://127.0.0.1:9' } }),
@@ -275,7 +274,7 @@ test('a binary body file (< ./blob.png) arrives byte for byte; <@ refuses it, si
 });
 
 test('without an environment the token goes nowhere, whatever base_url the file gives', async () => {
-  const bare = mkdtempSync(join(tmpdir(), 'lpreq-noenv-'));
+  const bare = tempDir('noenv');
   try {
     writeFileSync(join(bare, 'file-base.lpreq'), `@base_url = ${api.origin}\nGET {{base_url}}/echo\n`);
     const r = await run([join(bare, 'file-base.lpreq'), '--format', 'json'], { LPREQ_TOKEN: TOKEN });
@@ -324,7 +323,7 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
 });
 
 test('a request that refers to another reads its last response from the history, and sends it first only when there is none', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  const work = tempDir('chain');
   try {
     writeFileSync(
       join(work, 'http-client.env.json'),
@@ -399,7 +398,7 @@ test('a request that refers to another reads its last response from the history,
 });
 
 test('a dependency whose last exchange in the history failed is sent again, and the output says why', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  const work = tempDir('chain');
   try {
     writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
     writeFileSync(
