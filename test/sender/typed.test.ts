@@ -119,22 +119,35 @@ test('checkResponse messages name the documented type and the value', () => {
   assert.match(issue.message, /"2"/);
 });
 
-test('checkResponse never throws on strange bodies', () => {
+test('checkResponse never throws on strange bodies, and says what is wrong with each', () => {
   let deep: unknown = 1;
   for (let i = 0; i < 5000; i++) deep = { items: [deep] };
+  const OBJECTS = ['Module', 'Role', 'CourseAuditLog'];
+  const ARRAYS = ['Module[]', 'Submission[]|StudentSubmissionGroup[]'];
+  const issues = (returns: string, body: unknown) =>
+    checkResponse(catalog, returns, body).issues.map((i) => `${i.path} ${i.code}`);
   for (const body of [undefined, null, 0, '', [], {}, [[[]]], { __proto__: { x: 1 } }, deep, Symbol.for('x')]) {
-    for (const returns of [
-      'Module',
-      'Module[]',
-      'Role',
-      'CourseAuditLog',
-      'Submission[]|StudentSubmissionGroup[]',
-      'any',
-      '|',
-    ]) {
-      assert.doesNotThrow(() => checkResponse(catalog, returns, body));
-    }
+    for (const returns of [...OBJECTS, ...ARRAYS]) assert.doesNotThrow(() => checkResponse(catalog, returns, body));
+    // Anything is what `any` and a type string of no type say.
+    for (const returns of ['any', '|']) assert.deepEqual(issues(returns, body), [], `${returns}: ${String(body)}`);
   }
+  for (const returns of [...OBJECTS, ...ARRAYS]) {
+    for (const scalar of [undefined, null, 0, '', Symbol.for('x')])
+      assert.deepEqual(issues(returns, scalar), ['$ type-mismatch'], `${returns}: ${String(scalar)}`);
+  }
+  for (const returns of OBJECTS) {
+    assert.deepEqual(issues(returns, []), ['$ type-mismatch'], returns);
+    assert.deepEqual(issues(returns, {}), [], returns);
+  }
+  for (const returns of ARRAYS) {
+    assert.deepEqual(issues(returns, {}), ['$ type-mismatch'], returns);
+    assert.deepEqual(issues(returns, []), [], returns);
+    assert.deepEqual(issues(returns, [[[]]]), ['$[0] type-mismatch'], returns);
+    assert.deepEqual(issues(returns, deep), ['$ type-mismatch'], returns);
+  }
+  // Deeply nested: the first key the resource does not document, however deep the rest goes.
+  assert.deepEqual(issues('Module', deep), ['$.items[0].items undocumented-field']);
+  assert.deepEqual(issues('Role', deep), ['$.items undocumented-field']);
 });
 
 test('the schemas are built once per catalog', () => {
