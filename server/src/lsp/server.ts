@@ -19,8 +19,6 @@ import { SemanticTokensProvider } from './semanticTokens';
 import { ServerSending } from './sending';
 import type { Session } from './session';
 
-export { CODE_DOCS, snippetToPlain } from './toProto';
-
 export interface ServerOptions {
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs?: number;

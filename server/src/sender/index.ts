@@ -52,7 +52,6 @@ export {
   requestBlocks,
   endpointFacts,
   environmentOptions,
-  USER_AGENT,
 } from './prepare';
 export type {
   PreparedRequest,
@@ -62,12 +61,12 @@ export type {
   BodyFileRead,
   SendEnvironments,
 } from './prepare';
-export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
-export { isLoopback, tokenAllowed, CopyRefused } from './outgoing';
+export { sendPrepared, noResponse } from './exchange';
+export { isLoopback, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { apiErrorMessage, apiErrorMessages } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
-export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
+export { sendAllPages, parseLinkHeader, mergePages } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
@@ -81,7 +80,7 @@ export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './type
 export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
-export { toCurl, shellQuote } from './curl';
+export { toCurl } from './curl';
 export { toCode } from './codegen';
 export type { CodeLanguage, CodeOptions } from './codegen';
 export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';

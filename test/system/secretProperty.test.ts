@@ -28,7 +28,6 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { bodyFileReader } from '../../server/src/node/bodyFile';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
@@ -38,8 +37,9 @@ import { CopyRefused } from '../../server/src/sender/outgoing';
 import { prepareRequest } from '../../server/src/sender/prepare';
 import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
+import { captureIo } from '../io';
 import { fuzzRuns } from '../fuzzRuns';
-import { doc, startServer, testChecker, type Received, type TestServer } from './server';
+import { doc, startServer, testChecker, type Received, type TestServer } from '../sender/server';
 
 const RUNS = fuzzRuns(200);
 /** Padding of base_url's answers: over the body limit (spilled, not typed), or none (typed, with issues that quote the echo). */
@@ -329,15 +329,7 @@ async function check(c: Case): Promise<void> {
   writeFileSync(join(workspace, '.env'), dotenv);
 
   const seenBefore = { base: base.received.length, other: other.received.length };
-  let out = '';
-  const io: Io = {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { LPREQ_TOKEN: c.secrets.token },
-    cwd: workspace,
-  };
+  const captured = captureIo({ cwd: workspace, env: { LPREQ_TOKEN: c.secrets.token } });
   padding = c.big ? 3000 : 0;
   const args = [
     file,
@@ -348,7 +340,8 @@ async function check(c: Case): Promise<void> {
     `password=${c.secrets.prompt}`,
     ...(c.route === 'through a next-page link' ? ['--all-pages'] : []),
   ];
-  const code = await run(args, io);
+  const code = await run(args, captured.io);
+  const out = captured.stdout + captured.stderr;
   const label = `${JSON.stringify(c)}\n${text}\n${out.slice(0, 2000)}`;
   assert.ok(code === 0 || code === 1, `exit ${code}: ${label}`);
 

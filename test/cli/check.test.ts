@@ -1,14 +1,12 @@
 /** `lpreq check`: formats, exit codes and plain errors for bad input (LPREQ-FORMAT section 5). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, SHARED } from '../helpers';
+import { runCli, SHARED, tempDir } from '../helpers';
 
 const invalid = join(SHARED, 'conformance', 'invalid');
-const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('cli');
 
 test('json: one array, 1-based positions, file as given', async () => {
   const file = join(invalid, '145-folder-create-parent-id-and-path.lpreq');
