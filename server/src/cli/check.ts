@@ -3,7 +3,14 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
-import { environmentScopes, loadEnvironmentFiles, readTextInput, readTextStream, type Io, type TextRead } from '../node/index';
+import {
+  environmentScopes,
+  loadEnvironmentFiles,
+  readTextInput,
+  readTextStream,
+  type Io,
+  type TextRead,
+} from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { diagnosticRules, sarifLog } from './sarif';
