@@ -868,9 +868,9 @@ async function main(): Promise<number> {
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: TESTS_FILE }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.tabs-container .tab.active', { hasText: TESTS_FILE }).waitFor();
-    // The cursor on the request line of "The second module is Week 3" (line 10), and that test alone run.
+    // The cursor on the request line of "The second module is Week 3" (line 11), and that test alone run.
     await page.keyboard.press('Control+G');
-    await page.keyboard.type('10');
+    await page.keyboard.type('11');
     await page.keyboard.press('Enter');
     await runCommand(page, 'Test: Run Test at Cursor');
     const f = await responseFrame(page, '200 OK', 30_000, /1 of 2 assertions failed/);
