@@ -265,6 +265,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
     const system = systemContext(doc, sender.parseDotenv);
+    sender.readyForAssertions(parsed, r.blockIndex);
     const result = await sender.sendBlock(parsed, r.blockIndex, {
       checker,
       environments,

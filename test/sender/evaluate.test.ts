@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { canonicalOperator, parseAssertion, type Assertion } from '../../server/src/core/assertion';
 import { exactIntegers } from '../../server/src/sender/exactNumbers';
 import { evaluateAssertion, type ResponseFacts } from '../../server/src/sender/runner/evaluate';
-import { evaluateWithinBudget } from '../../server/src/sender/runner/regexBudget';
+import { evaluateWithinBudget, stopRegexWorker } from '../../server/src/sender/runner/regexBudget';
 import { documentedTypes } from '../../server/src/sender/runner/runner';
 import { selectValues } from '../../server/src/sender/runner/select';
 
@@ -91,6 +91,8 @@ function read(line: string): Assertion {
 }
 
 const catalog = bundledCatalog();
+
+after(() => stopRegexWorker());
 
 /** As the runner evaluates: `matches` decided off this thread first. */
 function evaluate(c: Case) {

@@ -7,10 +7,12 @@
  * time is asserted: a hang is caught by the tests' own timeout.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { parseAssertion, type Assertion } from '../../server/src/core/assertion';
 import type { ResponseFacts } from '../../server/src/sender/runner/evaluate';
-import { evaluateWithinBudget, firstMismatch } from '../../server/src/sender/runner/regexBudget';
+import { evaluateWithinBudget, firstMismatch, stopRegexWorker } from '../../server/src/sender/runner/regexBudget';
+
+after(() => stopRegexWorker());
 
 function read(line: string): Assertion {
   const parsed = parseAssertion(line);

@@ -12,8 +12,8 @@
  * proportional to the value's length; a pattern only a backtracking engine runs keeps V8 for
  * the whole budget. When the budget is spent, the worker is terminated (V8 stops it wherever
  * it is) and the next assertion starts another: a pattern that runs out is a failed assertion
- * that says so. The worker is unreferenced: it keeps no process alive, and leaves after a
- * while idle.
+ * that says so. The worker is unreferenced: it keeps no process alive, and leaves after five
+ * minutes idle.
  */
 import { Worker } from 'node:worker_threads';
 import type { Assertion } from '../../core/index';
@@ -31,8 +31,8 @@ import { compileLinear, linearTest, type LinearProgram } from './linearRegex';
 const REGEX_BUDGET_MS = 1000;
 /** How long a worker may take to start before the assertion fails (a loaded machine's start, not a match). */
 const START_LIMIT_MS = 20_000;
-/** A worker idle this long is stopped: the next `matches` starts another. */
-const IDLE_MS = 30_000;
+/** A worker idle this long is stopped (it holds about 5 MB): the next `matches` starts another. */
+const IDLE_MS = 5 * 60_000;
 
 interface Job {
   id: number;
@@ -96,6 +96,8 @@ let idle: NodeJS.Timeout | undefined;
 /** Jobs run one at a time: a job waiting behind another does not spend its budget waiting. */
 let queue: Promise<unknown> = Promise.resolve();
 let nextId = 0;
+/** Jobs under way or waiting for the worker: the worker is not idle. */
+let busy = 0;
 
 /** The index of the first of `texts` that `regex` does not match (-1: all match), decided off the calling thread within the budget. */
 export function firstMismatch(
@@ -125,6 +127,15 @@ export async function evaluateWithinBudget(
   return evaluateAssertion(assertion, response, expected, { ...context, regexBudgetMs: budget, matched });
 }
 
+/** Starts the worker, if none runs, without waiting for it: a run does so while a request with `matches` is on its way. */
+export function warmRegexWorker(): void {
+  try {
+    ready().then(armIdle, () => undefined);
+  } catch {
+    // The job that needs it says why it could not start.
+  }
+}
+
 /** Stops the worker, if one runs (a host that ends, a test); the next `matches` starts another. */
 export async function stopRegexWorker(): Promise<void> {
   if (idle) clearTimeout(idle);
@@ -135,12 +146,14 @@ export async function stopRegexWorker(): Promise<void> {
 }
 
 async function runJob(regex: RegExp, texts: readonly string[], budget: number): Promise<MatchVerdict> {
+  busy++;
   if (idle) clearTimeout(idle);
   idle = undefined;
   let w: Worker;
   try {
     w = await ready();
   } catch (e) {
+    busy--;
     return { error: (e as Error).message };
   }
   const job: Job = {
@@ -171,8 +184,15 @@ async function runJob(regex: RegExp, texts: readonly string[], budget: number): 
     w.on('exit', onExit);
     w.postMessage(job);
   });
-  if (current?.worker === w) idle = setTimeout(() => void stopRegexWorker(), IDLE_MS).unref();
+  busy--;
+  armIdle();
   return verdict;
+}
+
+/** The idle worker is stopped IDLE_MS after the last job, or after it started if no job came. */
+function armIdle(): void {
+  if (idle) clearTimeout(idle);
+  idle = busy === 0 && current ? setTimeout(() => void stopRegexWorker(), IDLE_MS).unref() : undefined;
 }
 
 /** The worker, started if none runs, once it said it is ready. */

@@ -12,6 +12,7 @@
  */
 import {
   assertionsOf,
+  canonicalOperator,
   type Catalog,
   type Diagnostic,
   type Environments,
@@ -30,7 +31,7 @@ import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../s
 import { describeAt, formatJsonPath } from '../typed';
 import { resolveText, type SystemContext } from '../variables';
 import type { ResponseFacts } from './evaluate';
-import { evaluateWithinBudget } from './regexBudget';
+import { evaluateWithinBudget, warmRegexWorker } from './regexBudget';
 
 /** One file to run. */
 export interface TestSource {
@@ -439,6 +440,7 @@ async function runRequest(
     return scrubDeep(base, secretsOf());
   }
 
+  readyForAssertions(document, blockIndex);
   const result = await sendBlock(document, blockIndex, {
     ...options,
     token,
@@ -503,6 +505,17 @@ async function runRequest(
   }
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
+}
+
+/**
+ * Starts what evaluating a block's assertions will need while its request is on its way: the
+ * worker that decides `matches` (regexBudget.ts), whose start would otherwise come after the
+ * response. For the runner and for Send Request, before they send.
+ */
+export function readyForAssertions(document: LpreqDocument, blockIndex: number): void {
+  const { block } = document.blocks[blockIndex];
+  if (assertionsOf(block).some((a) => a.assertion && canonicalOperator(a.assertion.operator) === 'matches'))
+    warmRegexWorker();
 }
 
 /** What evaluating a block's assertions reads besides the response. */
