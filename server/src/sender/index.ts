@@ -38,9 +38,10 @@
  *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
  *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
  *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
- * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
+ * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> Promise<AssertionResult[]>
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
- *   Send Request calls too.
+ *   Send Request calls too. `matches` is decided off the calling thread, within 1 s an assertion;
+ *   readyForAssertions(document, blockIndex), called before sending, starts its worker meanwhile.
  * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
  * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
  */
@@ -89,7 +90,7 @@ export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';
 export { resolveText, systemVariable, parseDotenv } from './variables';
-export { runTests, testsOf, documentedTypes, evaluateBlockAssertions } from './runner/runner';
+export { runTests, testsOf, documentedTypes, evaluateBlockAssertions, readyForAssertions } from './runner/runner';
 export type {
   TestSource,
   RunOptions,
