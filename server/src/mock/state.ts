@@ -15,6 +15,7 @@ const TABLES: TableName[] = [
   'courses',
   'sections',
   'enrollments',
+  'admins',
   'groups',
   'assignments',
   'submissions',

@@ -309,7 +309,7 @@ export class Progress {
         (q) =>
           q.quiz_id === contentId &&
           q.user_id === this.studentId &&
-          q._preview !== true &&
+          q.preview !== true &&
           (q.workflow_state === 'complete' || q.workflow_state === 'pending_review'),
       );
       const meeting = attempts.filter(

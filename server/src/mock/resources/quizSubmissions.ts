@@ -48,7 +48,7 @@ function latestAttempt(state: MockState, quizId: unknown, userId: unknown, previ
   let latest: Row | undefined;
   const rows = state.rows(
     'quiz_submissions',
-    (r) => r.quiz_id === quizId && r.user_id === userId && (r._preview === true) === preview,
+    (r) => r.quiz_id === quizId && r.user_id === userId && (r.preview === true) === preview,
   );
   for (const s of rows) if (!latest || (s.attempt as number) > (latest.attempt as number)) latest = s;
   return latest;
@@ -64,7 +64,8 @@ export const quizSubmissionHandlers = {
   },
   'quiz_submissions.current': (ctx) => {
     const { quiz } = quizOf(ctx);
-    const s = latestAttempt(ctx.state, quiz.id, ctx.callerId);
+    // A teacher who only previewed the quiz has that preview as their submission.
+    const s = latestAttempt(ctx.state, quiz.id, ctx.callerId) ?? latestAttempt(ctx.state, quiz.id, ctx.callerId, true);
     if (!s) notFound(`a submission of quiz ${String(quiz.id)} by the current user`);
     return one({ quiz_submissions: [quizSubmissionView(ctx, s, s.workflow_state === 'untaken')] });
   },
@@ -108,7 +109,7 @@ export const quizSubmissionHandlers = {
         ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z')
         : undefined,
       validation_token: randomBytes(16).toString('hex'),
-      _preview: preview,
+      preview,
     };
     const stored = ctx.state.insert('quiz_submissions', row);
     return one({ quiz_submissions: [quizSubmissionView(ctx, stored, true)] });
@@ -169,7 +170,7 @@ export const quizSubmissionHandlers = {
     if (submission.workflow_state === 'complete' || submission.workflow_state === 'pending_review') {
       badRequest(`quiz submission ${String(submission.id)} is already complete`, 'already-complete');
     }
-    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
+    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission.preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
     if (attempt !== submission.attempt || latest?.id !== submission.id)
       badRequest(
@@ -187,7 +188,7 @@ export const quizSubmissionHandlers = {
     const finished = ctx.state.now();
     const earlier = ctx.state.rows(
       'quiz_submissions',
-      (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && q._preview === submission._preview,
+      (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && (q.preview === true) === (submission.preview === true),
     );
     const kept = Math.max(0, ...earlier.map((q) => toNumber(q.kept_score ?? q.score) ?? 0));
     Object.assign(submission, {
