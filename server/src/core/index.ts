@@ -20,7 +20,8 @@ export {
   type CatalogParameter,
   type Resource,
 } from './catalog/catalog';
-export type { Field } from './catalog/schema';
+export type { Field, Who, Visibility, RoleType } from './catalog/schema';
+export { defaultPermission, type Permissions } from './catalog/permissions';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';
