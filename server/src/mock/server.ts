@@ -26,6 +26,7 @@ import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
 import { Params } from './params';
 import { MockState } from './state';
+import { Viewer } from './visibility';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
@@ -286,7 +287,7 @@ export class MockServer {
       endpoint.body === 'json'
         ? [...queryPairs, ...decoded.pairs]
         : checked.pairs.filter((_, i) => !checked.ignored.has(i));
-    const ctx: MockContext = {
+    const request = {
       state: this.options.state,
       catalog: this.options.catalog,
       endpoint,
@@ -298,6 +299,10 @@ export class MockServer {
       baseUrl: this.baseUrl(req),
       callerId: caller.callerId,
     };
+    const ctx: MockContext = { ...request, who: new Viewer(request) };
+    // Document statements of who may call the endpoint (issue 30), before anything is done.
+    const refusal = ctx.who.refusal(endpoint);
+    if (refusal) return { ...errorReply(403, [refusal]), warnings };
     let outcome: Outcome;
     try {
       outcome = handler(ctx);
@@ -315,14 +320,21 @@ export class MockServer {
   private render(outcome: Outcome, endpoint: Endpoint, url: URL, ctx: MockContext): Reply {
     if (outcome.kind === 'raw') return { status: outcome.status, body: outcome.body, headers: outcome.headers };
     const m = this.materializer;
+    const who = ctx.who;
     if (outcome.kind === 'one') {
       const type = outcome.as ?? endpoint.returns;
+      // A row the caller may not see is not there for them.
+      if (!who.seesRow(endpoint, type ?? undefined, outcome.value))
+        return errorReply(404, [
+          { message: `${endpoint.id}: no such row for user ${ctx.callerId}`, code: 'not-found' },
+        ]);
       return {
         status: outcome.status ?? endpoint.successStatus ?? 200,
-        body: type ? m.value(type, outcome.value) : outcome.value,
+        body: type ? m.value(type, outcome.value, who) : outcome.value,
       };
     }
-    let items = outcome.items;
+    const element = (outcome.as ?? endpoint.returns ?? '').replace(/\[\]$/, '');
+    let items = who.visibleRows(endpoint, element, outcome.items);
     const headers: Record<string, string> = {};
     if (endpoint.paginated) {
       const page = paginate(items, url, ctx.baseUrl);
@@ -332,10 +344,14 @@ export class MockServer {
     if (outcome.view) items = items.map(outcome.view);
     const status = endpoint.successStatus ?? 200;
     if (outcome.wrap && endpoint.returns) {
-      return { status, headers, body: m.value(endpoint.returns, { ...outcome.extra, [outcome.wrap]: items }) };
+      return { status, headers, body: m.value(endpoint.returns, { ...outcome.extra, [outcome.wrap]: items }, who) };
     }
     const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
-    return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
+    return {
+      status,
+      headers,
+      body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items, who),
+    };
   }
 }
 
