@@ -27,6 +27,7 @@ import { Materializer } from './materialize';
 import { Params } from './params';
 import { MockState } from './state';
 import { Viewer } from './visibility';
+import { lastStep, UPLOAD_PATH } from './upload';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
@@ -236,6 +237,8 @@ export class MockServer {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = requestUrl(req.url ?? '/');
     if (!url) return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
+    // An upload's last step goes to a one-time address, without the token (upload.ts).
+    if (url.pathname.startsWith(UPLOAD_PATH)) return this.lastUploadStep(req, method, url);
     const caller = this.authorize(req);
     if ('status' in caller) return caller;
 
@@ -315,6 +318,30 @@ export class MockServer {
       throw e;
     }
     return { ...this.render(outcome, endpoint, url, ctx), warnings };
+  }
+
+  private async lastUploadStep(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
+    const body = method === 'POST' ? await readBody(req) : undefined;
+    if (body && body.kind !== 'ok')
+      return errorReply(
+        body.kind === 'too-large' ? 413 : 400,
+        [
+          {
+            message:
+              body.kind === 'too-large'
+                ? `the file is larger than ${MAX_BODY_BYTES} bytes`
+                : 'the upload did not arrive',
+            code: body.kind === 'too-large' ? 'body-too-large' : 'malformed-request',
+          },
+        ],
+        { Connection: 'close' },
+      );
+    const { state, catalog } = this.options;
+    const step = { state, catalog, materializer: this.materializer, baseUrl: this.baseUrl(req), headers: req.headers };
+    const r = lastStep(step, method, url.pathname, body?.bytes);
+    return r.error
+      ? errorReply(r.status, [r.error], r.headers)
+      : { status: r.status, body: r.body, headers: r.headers };
   }
 
   private render(outcome: Outcome, endpoint: Endpoint, url: URL, ctx: MockContext): Reply {

@@ -2,7 +2,7 @@
  * The mock's state: tables of plain rows in memory, filled from a seed. Every change is
  * synchronous, so concurrent requests never see a half-made write.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ParsedSeed, TableName } from './seed';
 import { own, setOwn } from '../core';
 
@@ -61,6 +61,8 @@ export class MockState {
   private readonly clockStart: number;
   private readonly startedAt = Date.now();
   private nextNumericId: number;
+  /** Uploads waiting for their last step (upload.ts). */
+  readonly uploads = new Uploads();
 
   constructor(seed: ParsedSeed) {
     this.institution = seed.institution;
@@ -161,4 +163,43 @@ function indexRow(byValue: Map<unknown, Map<string, Row>>, value: unknown, id: s
     byValue.set(value, rows);
   }
   rows.set(id, row);
+}
+
+/** An upload whose first step was answered: where the file goes, and what its last step must send. */
+export interface PendingUpload {
+  folderId: number;
+  /** The user who asked for the address: the file is theirs, and it is shown as they see it. */
+  userId: number;
+  /** The name from the first step (else the file part's). */
+  name?: string;
+  contentType?: string;
+  onDuplicate: 'overwrite' | 'rename';
+  /** The upload_params handed out: the last step must send them back unchanged. */
+  params: Record<string, string>;
+  /** Bytes the context may still take (quota), when a quota applies. */
+  room?: number;
+}
+
+/** Uploads waiting for their last step, at most: the oldest is forgotten first. */
+const MAX_PENDING_UPLOADS = 1_000;
+
+/** The uploads waiting for their last step, by the token of their address. */
+export class Uploads {
+  private readonly pending = new Map<string, PendingUpload>();
+
+  /** Registers an upload; the token of its one-time address. */
+  offer(upload: PendingUpload): string {
+    const token = randomBytes(18).toString('base64url');
+    this.pending.set(token, upload);
+    if (this.pending.size > MAX_PENDING_UPLOADS) this.pending.delete(this.pending.keys().next().value as string);
+    return token;
+  }
+
+  take(token: string): PendingUpload | undefined {
+    return this.pending.get(token);
+  }
+
+  done(token: string): void {
+    this.pending.delete(token);
+  }
 }

@@ -10,7 +10,9 @@ import {
   one,
   pathContext,
   pick,
+  raw,
 } from '../context';
+import { firstStep, offerUpload } from '../upload';
 import { documentedFields } from '../documented';
 import { own } from '../../core';
 import { toInt } from '../params';
@@ -23,6 +25,17 @@ import { fileView, folderById, fileById, contextFolders, placeFile, sortFiles } 
  * `default_group_storage_quota_mb`, `default_user_storage_quota_mb`, as the real LMS keeps
  * them); undefined when the data gives neither.
  */
+/** Bytes a folder's context may still take, by its quota; undefined when the data gives no quota or no sizes. */
+function roomIn(state: MockState, folder: Row): number | undefined {
+  const type = folder.context_type as ContextType;
+  const id = folder.context_id as number;
+  const quotaMb = quotaMbOf(state, type, id);
+  const folderIds = new Set(contextFolders(state, type, id).map((f) => f.id));
+  const sizes = state.rows('files', (f) => folderIds.has(f.folder_id)).map((f) => toInt(f.size));
+  if (quotaMb === undefined || sizes.some((n) => n === undefined)) return undefined;
+  return Math.max(0, quotaMb * 1024 * 1024 - sizes.reduce<number>((sum, n) => sum + (n ?? 0), 0));
+}
+
 function quotaMbOf(state: MockState, type: ContextType, id: number): number | undefined {
   const owner = state.get(type === 'Course' ? 'courses' : type === 'Group' ? 'groups' : 'users', id);
   const given = toInt(owner?.storage_quota_mb);
@@ -126,16 +139,10 @@ export const fileHandlers = {
     ctx.state.remove('files', file.id as number);
     return one(view);
   },
+  // The first step of an upload (upload.ts has the last): the caller has the Manage Files permission (its access statement).
   'files.upload': (ctx) => {
     const folder = folderById(ctx, 'folder_id');
-    return {
-      kind: 'raw',
-      status: 200,
-      body: {
-        upload_url: `${ctx.baseUrl}/files_api/upload/${String(folder.id)}`,
-        upload_params: { folder_id: folder.id, name: ctx.params.get('name') ?? null },
-      },
-    };
+    return raw(200, offerUpload(ctx, firstStep(ctx, folder.id as number, roomIn(ctx.state, folder))));
   },
   'usage_rights.set': (ctx) => {
     const context = pathContext(ctx);

@@ -8,6 +8,7 @@ import {
   list,
   listParam,
   type MockContext,
+  nextPosition,
   notFound,
   one,
   pathId,
@@ -17,6 +18,8 @@ import {
 } from '../context';
 import { toInt, toNumber, inTimeRange } from '../params';
 import type { MockState, Row } from '../state';
+import { firstStep, offerUpload } from '../upload';
+import { rootFolder } from './fileTree';
 
 /**
  * Document B, list for students, enrollment_state: "active, concluded; omitted includes all
@@ -72,6 +75,24 @@ function gradingPeriodOf(ctx: MockContext, c: Row): Set<unknown> | undefined {
       )
       .map((a) => a.id),
   );
+}
+
+/** The user's folder of files submitted in a course: `Submissions/<course name>` under their root, both marked for_submissions. */
+function submissionsFolder(ctx: MockContext, userId: number, c: Row): Row {
+  const root = rootFolder(ctx.state, 'User', userId);
+  const child = (parent: Row, name: string): Row =>
+    ctx.state.find('folders', (f) => f.parent_folder_id === parent.id && f.name === name) ??
+    ctx.state.insert('folders', {
+      context_type: 'User',
+      context_id: userId,
+      name,
+      parent_folder_id: parent.id,
+      position: nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)),
+      for_submissions: true,
+      created_at: ctx.state.now(),
+      updated_at: ctx.state.now(),
+    });
+  return child(child(root, 'Submissions'), String(c.name));
 }
 
 export function assignmentOf(ctx: MockContext, c: Row): Row {
@@ -173,6 +194,30 @@ function postedGrade(posted: string, pointsPossible: number | undefined): { grad
   return { grade: text, score: points };
 }
 
+/**
+ * Document B, submit: submission[file_ids][] are "previously uploaded files of the submitter or
+ * the group; needs online_upload". A file of another user's, a course's or no one's is refused
+ * (400, naming the parameter), and so is an online_upload without files (the real LMS says a
+ * file must be attached). The mock holds no group memberships, so a group's files are refused too.
+ */
+function submittedFiles(ctx: MockContext): number[] {
+  const name = 'submission[file_ids][]';
+  const given = ctx.params.all(name);
+  if (given.length === 0)
+    badRequest(
+      'an online_upload submission needs submission[file_ids][]: the ids of files uploaded through the submission file upload',
+      'missing-required',
+      name,
+    );
+  return given.map((text) => {
+    const file = ctx.state.get('files', toInt(text) ?? -1);
+    const folder = file && ctx.state.get('folders', file.folder_id as number);
+    if (!folder || folder.context_type !== 'User' || folder.context_id !== ctx.callerId)
+      badRequest(`file ${text} is not one user ${ctx.callerId} uploaded`, 'not-the-submitters-file', name);
+    return file.id as number;
+  });
+}
+
 /** Doc B, submit: http is assumed if submission[url] has no scheme (the checker refuses schemes other than http and https). */
 function submittedUrl(url: string): string {
   // A colon followed by a digit is a port (`example.com:8080`), not the end of a scheme.
@@ -193,6 +238,7 @@ export const submissionHandlers = {
         'submission[submission_type]',
       );
     const g = ctx.params.group('submission');
+    const fileIds = type === 'online_upload' ? submittedFiles(ctx) : undefined;
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === ctx.callerId);
     const fields: Row = {
       submission_type: type,
@@ -203,6 +249,8 @@ export const submissionHandlers = {
         (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string'
           ? submittedUrl(g.url)
           : undefined,
+      // Kept, not shown: the docs' Submission has no field for the files.
+      attachment_ids: fileIds,
     };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
     else
@@ -285,14 +333,15 @@ export const submissionHandlers = {
       notFound(`user ${String(u.id)} in course ${String(c.id)}`);
     return one(submissionView(ctx, submissionFor(ctx, c, a, u.id as number)));
   },
+  // The first step of a submission's upload (upload.ts has the last), for the student themself (its
+  // access statement). The file goes to the student's submissions folder of the course, as the real
+  // LMS puts it, and counts against no quota.
   'submissions.upload_file': (ctx) => {
     const { course: c } = courseOrSection(ctx);
-    const a = assignmentOf(ctx, c);
+    assignmentOf(ctx, c);
     const u = user(ctx);
-    return raw(200, {
-      upload_url: `${ctx.baseUrl}/files_api/submissions/${String(a.id)}/${String(u.id)}`,
-      upload_params: { name: ctx.params.get('name') ?? null },
-    });
+    const folder = submissionsFolder(ctx, u.id as number, c);
+    return raw(200, offerUpload(ctx, firstStep(ctx, folder.id as number)));
   },
   'submissions.update': (ctx) => {
     const { course: c } = courseOrSection(ctx);
