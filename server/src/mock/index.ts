@@ -4,17 +4,21 @@
  * responses are the documented resources, built from the catalog's field lists.
  */
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import type { Catalog } from '../core';
 import { defaultSeed, parseSeed, type SeedData } from './seed';
 import { MockServer, newToken, type RequestLogEntry } from './server';
 import { MockState } from './state';
+import { Faults, FaultsError, parseFaults, type FaultPlan, type FaultRule } from './faults';
+import { readTextFileSync } from '../node';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
 export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
 export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
 export { HANDLERS } from './handlers';
+export { parseFaults, FaultsError, type FaultPlan, type FaultRule } from './faults';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -34,6 +38,8 @@ export interface MockOptions {
   requestTimeout?: number;
   /** Told of every request once answered: method, path and query names, status, time, the checker's warnings (`lpreq mock` prints them unless `--quiet`). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Faults on demand: the rules of a `--faults` file (`readFaultsFile`, `parseFaults`). */
+  faults?: FaultPlan;
 }
 
 export interface UserToken {
@@ -48,6 +54,8 @@ export interface RunningMock {
   /** The token to send: the one given, or a fresh one (any non-empty token works then). */
   token: string;
   state: MockState;
+  /** The rules of `faults` no request matched so far. */
+  unmatchedFaults(): FaultRule[];
   close(): Promise<void>;
 }
 
@@ -58,7 +66,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The seed's user tokens first, then those given: a token given twice is refused either way.
   const seeded = seed.user_tokens.map((u) => ({ userId: u.user_id, token: u.token }));
   const userTokens = userTokenMap(state, [...seeded, ...(options.userTokens ?? [])], options.token);
+  const faults = options.faults && new Faults(options.faults);
   const mock = new MockServer({
+    faults,
     catalog,
     state,
     token: options.token,
@@ -83,8 +93,29 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     port,
     token: options.token ?? newToken(),
     state,
+    unmatchedFaults: () => faults?.unmatched() ?? [],
     close: () => mock.close(),
   };
+}
+
+/** A `--faults` file that cannot be used: the message names the file and, for a mistake in it, the line. */
+export class FaultsFileError extends Error {}
+
+/** Reads and checks a `--faults` rules file (relative to `cwd`). Throws FaultsFileError. */
+export function readFaultsFile(file: string, cwd: string): FaultPlan {
+  const read = readTextFileSync(resolve(cwd, file));
+  if (read.problem !== undefined) throw new FaultsFileError(`the faults file ${file}: ${read.problem}`);
+  try {
+    return parseFaults(read.text);
+  } catch (e) {
+    if (e instanceof FaultsError) throw new FaultsFileError(`the faults file ${file}, line ${e.line}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** `line 3 (GET /api/v1/courses/** status=503 ...)` matched no request: a note for the end of a run. */
+export function unmatchedNote(file: string, rule: FaultRule): string {
+  return `the faults file ${file}, line ${rule.line} (${rule.method} ${rule.path}) matched no request`;
 }
 
 /** The user tokens by token: each names a user of the seed, and no token stands for two users. */

@@ -5,7 +5,7 @@
  * never a dead process.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog, Endpoint } from '../core';
 import { Checker, findParameter } from '../core';
@@ -28,6 +28,7 @@ import { Params } from './params';
 import { MockState } from './state';
 import { Viewer } from './visibility';
 import { lastStep, UPLOAD_PATH } from './upload';
+import { type Fault, type Faults, preferredError, preferredStatus } from './faults';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
@@ -48,6 +49,8 @@ export interface MockServerOptions {
   requestTimeout?: number;
   /** Told of every request once it is answered (or its client is gone): the command line's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Faults on demand (`--faults FILE`): which requests get a status, a delay, a reset or a body cut short. */
+  faults?: Faults;
 }
 
 /** One request as the log shows it: nothing of its headers or body, and of its query only the names. */
@@ -59,6 +62,8 @@ export interface RequestLogEntry {
   status: number;
   ms: number;
   warnings: RequestProblem[];
+  /** A fault answered on demand (`--faults`, `Prefer: code=`): what it was and which rule gave it. */
+  fault?: string;
 }
 
 interface Reply {
@@ -67,6 +72,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** The checker's warnings about the request: the `Lpreq-Warnings` header, and the log line. */
   warnings?: RequestProblem[];
+  /** A fault answered on demand: the `Lpreq-Fault` header and the log line. */
+  fault?: string;
 }
 
 type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
@@ -152,7 +159,7 @@ export class MockServer {
     }
   }
 
-  private send(res: ServerResponse, reply: Reply) {
+  private send(res: ServerResponse, reply: Reply, cut?: number) {
     const headers: Record<string, string | number> = { ...reply.headers };
     const warnings =
       reply.warnings &&
@@ -162,6 +169,7 @@ export class MockServer {
         ),
       );
     if (warnings) headers['Lpreq-Warnings'] = warnings;
+    if (reply.fault) headers['Lpreq-Fault'] = reply.fault;
     if (reply.status === 204 || reply.body === undefined) {
       res.writeHead(reply.status, headers);
       res.end();
@@ -171,6 +179,12 @@ export class MockServer {
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers['Content-Length'] = Buffer.byteLength(text);
     res.writeHead(reply.status, headers);
+    if (cut !== undefined) {
+      // A body cut short: part of it, then the connection closes.
+      const bytes = Buffer.from(text);
+      res.write(bytes.subarray(0, Math.min(cut, Math.max(0, bytes.length - 1))), () => res.destroy());
+      return;
+    }
     res.end(text);
   }
 
@@ -179,6 +193,7 @@ export class MockServer {
     req.on('error', () => req.destroy());
     const onRequest = this.options.onRequest;
     let warnings: RequestProblem[] = [];
+    const fault = this.options.faults && this.faultOf(req);
     if (onRequest) {
       const started = performance.now();
       res.on('close', () =>
@@ -188,17 +203,44 @@ export class MockServer {
           status: res.headersSent ? res.statusCode : 0,
           ms: performance.now() - started,
           warnings,
+          ...(fault ? { fault: fault.label } : {}),
         }),
       );
     }
-    const reply = await this.reply(req);
+    if (fault?.rule.delayMs !== undefined) await sleep(fault.rule.delayMs);
+    if (fault?.rule.reset) {
+      resetConnection(req);
+      return;
+    }
+    const reply = fault?.rule.status !== undefined ? this.faultReply(fault) : await this.reply(req);
+    if (fault) reply.fault = fault.label;
     warnings = reply.warnings ?? [];
     // The request's framing broke or it timed out: clientError has answered already.
     if (res.headersSent) return;
     if (reply.headers?.Connection === 'close') {
       res.on('finish', () => req.socket.destroy());
     }
-    this.send(res, reply);
+    this.send(res, reply, fault?.rule.cut);
+  }
+
+  /** The fault of the `--faults` rules a request gets, if any: by its method, path and the user of its token. */
+  private faultOf(req: IncomingMessage): Fault | undefined {
+    const url = requestUrl(req.url ?? '/');
+    if (!url) return undefined;
+    const caller = url.pathname.startsWith(UPLOAD_PATH) ? undefined : this.authorize(req);
+    const user = caller && !('status' in caller) ? caller.callerId : undefined;
+    return this.options.faults?.decide((req.method ?? 'GET').toUpperCase(), url.pathname, user);
+  }
+
+  /** A status fault: the status, nothing done (the handler does not run). */
+  private faultReply(fault: Fault): Reply {
+    const status = fault.rule.status ?? 500;
+    const retryAfter = fault.rule.retryAfter ?? (status === 429 ? 1 : undefined);
+    return errorReply(
+      status,
+      [{ message: `${status} ${STATUS_CODES[status] ?? ''}: a fault of --faults, ${fault.label}`, code: 'fault' }],
+      retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) },
+    );
   }
 
   private baseUrl(req: IncomingMessage): string {
@@ -273,6 +315,9 @@ export class MockServer {
     // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
     // is missing-required, and the warning that module[name][] is not module[name] says why.
     if (errors.length > 0) return { ...errorReply(400, errors, undefined, warnings), warnings };
+    // `Prefer: code=NNN`: the endpoint's documented error of that status, and nothing done.
+    const preferred = this.preferred(req, endpoint);
+    if (preferred) return { ...preferred, warnings };
 
     const handler = own(HANDLERS, endpoint.id);
     if (!handler)
@@ -318,6 +363,24 @@ export class MockServer {
       throw e;
     }
     return { ...this.render(outcome, endpoint, url, ctx), warnings };
+  }
+
+  private preferred(req: IncomingMessage, endpoint: Endpoint): Reply | undefined {
+    const status = preferredStatus(req.headers.prefer);
+    if (status === undefined) return undefined;
+    const answer = status === null ? null : preferredError(endpoint, status);
+    if (answer === undefined) return undefined;
+    if (answer === null)
+      return errorReply(400, [
+        {
+          message: `Prefer: code= takes an error status (400 to 599) or the endpoint's success status (${endpoint.successStatus ?? 200})`,
+          code: 'unsupported-preference',
+        },
+      ]);
+    return {
+      ...errorReply(answer.status, [{ message: answer.message, code: answer.code }], answer.headers),
+      fault: `prefer code=${answer.status}`,
+    };
   }
 
   private async lastUploadStep(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
@@ -442,6 +505,18 @@ function readBody(req: IncomingMessage): Promise<Body> {
     req.on('error', () => finish({ kind: 'aborted' }));
     req.on('close', () => finish({ kind: 'aborted' }));
   });
+}
+
+/** Waits, without keeping a stopped mock's process alive. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A connection reset: the socket ends with a RST where the platform can send one. */
+function resetConnection(req: IncomingMessage): void {
+  const socket = req.socket as IncomingMessage['socket'] & { resetAndDestroy?: () => void };
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 /** A token to print when any token is accepted. */
