@@ -8,7 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { dictFrom, own, setOwn, type Environments } from './core/index';
-import { startMock } from './mock/index';
+import { readFaultsFile, startMock, unmatchedNote, type FaultPlan } from './mock/index';
+
+export { FaultsFileError } from './mock/index';
 import type { RunOptions, SendSetup } from './sender/index';
 
 /** The name of the environment a mock run makes when the files have none to take variables from. */
@@ -23,12 +25,26 @@ export interface MockRun {
   options: Pick<RunOptions, 'overrides' | 'confineTo' | 'env'>;
   /** The environments of a file's setup (`sendSetup(file, { forMock: true })`) with the chosen one's base_url at the mock. */
   environments(setup: Pick<SendSetup, 'files' | 'selected'>): Environments;
+  /** Notes for the end of the run: the rules of the faults file no request matched. */
+  notes(): string[];
   close(): Promise<void>;
 }
 
-/** Starts the mock for a run; `who` names what asked for it in the error of a request sent elsewhere (`--mock`). Throws when the mock cannot listen. */
-export async function startMockRun(who: string): Promise<MockRun> {
-  const running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex') });
+export interface MockRunOptions {
+  /** A `--faults` rules file, relative to `cwd`: the run's requests get its faults. */
+  faults?: string;
+  cwd?: string;
+}
+
+/**
+ * Starts the mock for a run; `who` names what asked for it in the error of a request sent
+ * elsewhere (`--mock`). Throws FaultsFileError for a faults file that cannot be used (its line
+ * named), and when the mock cannot listen.
+ */
+export async function startMockRun(who: string, options: MockRunOptions = {}): Promise<MockRun> {
+  const faults: FaultPlan | undefined =
+    options.faults === undefined ? undefined : readFaultsFile(options.faults, options.cwd ?? process.cwd());
+  const running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex'), faults });
   return {
     url: running.url,
     token: running.token,
@@ -42,6 +58,10 @@ export async function startMockRun(who: string): Promise<MockRun> {
       env: {},
     },
     environments: (setup) => mockEnvironments(setup, running.url),
+    notes: () =>
+      options.faults === undefined
+        ? []
+        : running.unmatchedFaults().map((rule) => unmatchedNote(options.faults ?? '', rule)),
     close: () => running.close(),
   };
 }

@@ -1,11 +1,21 @@
 /**
- * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]`
+ * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--faults FILE] [--quiet]`
  * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM, a line per request on
  * standard error unless `--quiet`.
  */
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { parseSeed, SeedError, startMock, type RequestLogEntry, type SeedData } from '../mock/index';
+import {
+  FaultsFileError,
+  parseSeed,
+  readFaultsFile,
+  SeedError,
+  startMock,
+  unmatchedNote,
+  type FaultPlan,
+  type RequestLogEntry,
+  type SeedData,
+} from '../mock/index';
 import { readTextFileSync } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
@@ -13,7 +23,17 @@ import { requestLine } from './requestLog';
 import { printable, printableErrors } from './terminalText';
 
 export const MOCK_USAGE =
-  'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]';
+  'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--faults FILE] [--quiet]';
+
+/** What --help adds to the usage line: the faults file's format (docs/mock.md says more). */
+const FAULTS_HELP = [
+  '  --faults FILE  answer some requests with faults, one rule a line (docs/mock.md, "Faults on demand"):',
+  '                   seed 7',
+  '                   METHOD|* /path/pattern [user=ID] FAULT rate=R|count=N',
+  '                 FAULT: status=NNN [retry-after=S], delay=250ms|2s, reset, cut=BYTES (a delay goes with the others);',
+  '                 in a pattern * is one segment, ** any number, {name} one segment; # starts a comment.',
+  '                 A request may also ask for a documented error itself: Prefer: code=404.',
+].join('\n');
 
 function readJson(path: string, cwd: string, what: string): unknown {
   const read = readTextFileSync(resolve(cwd, path));
@@ -48,11 +68,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
       token: { value: true },
       'user-token': { value: true, repeat: true },
       scopes: { value: true },
+      faults: { value: true },
       quiet: {},
       help: {},
     });
     if (args.flags.has('help')) {
-      io.stdout(`${MOCK_USAGE}\n`);
+      io.stdout(`${MOCK_USAGE}\n${FAULTS_HELP}\n`);
       return 0;
     }
     if (args.positionals.length > 0)
@@ -94,6 +115,16 @@ export async function run(argv: string[], given: Io): Promise<number> {
       }
       scopes = json as string[];
     }
+    const faultsPath = flagValue(args, 'faults');
+    let faults: FaultPlan | undefined;
+    if (faultsPath !== undefined) {
+      try {
+        faults = readFaultsFile(faultsPath, io.cwd);
+      } catch (e) {
+        if (e instanceof FaultsFileError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
     // Before listening, so that it is said even when the address turns out to be unusable.
     if (!isLoopback(host)) {
       io.stderr(
@@ -105,8 +136,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
       // One line per request on standard error: the request log (requestLog.ts says what it may show).
       const onRequest = args.flags.has('quiet')
         ? undefined
-        : (e: RequestLogEntry) => given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings'));
-      mock = await startMock({ port, host, seed, token, userTokens, scopes, onRequest });
+        : (e: RequestLogEntry) =>
+            given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings', e.fault ? ` fault: ${e.fault}` : ''));
+      mock = await startMock({ port, host, seed, token, userTokens, scopes, faults, onRequest });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(
@@ -126,6 +158,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     if (userTokens.length > 0)
       io.stdout(`user tokens: ${userTokens.map((u) => `user ${u.userId}`).join(', ')} (given with --user-token)\n`);
     if (scopes) io.stdout(`scopes: ${scopes.length} scope(s) from ${scopesPath ?? ''}\n`);
+    if (faults) io.stdout(`faults: ${faults.rules.length} rule(s) from ${faultsPath ?? ''}, seed ${faults.seed}\n`);
     io.stdout(
       `try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`,
     );
@@ -139,6 +172,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    for (const rule of mock.unmatchedFaults()) io.stderr(`lpreq mock: ${unmatchedNote(faultsPath ?? '', rule)}\n`);
     io.stdout('lpreq mock: stopped\n');
     return 0;
   } catch (e) {

@@ -1,5 +1,5 @@
 /**
- * `lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
+ * `lpreq test [--env NAME | --mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
  * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
  * docs/testing.md). Sends every request of the files and folders given (folders walked as
  * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
@@ -11,7 +11,7 @@
 import { dirname, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, type Environments } from '../core/index';
-import { startMockRun, type MockRun } from '../mockRun';
+import { FaultsFileError, startMockRun, type MockRun } from '../mockRun';
 import {
   runTests,
   scrubSecrets,
@@ -29,8 +29,9 @@ import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { printableErrors } from './terminalText';
 
 export const TEST_USAGE =
-  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...\n' +
+  'usage: lpreq test [--env NAME | --mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...\n' +
   '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network)\n' +
+  '  --faults FILE  with --mock: the mock answers with the faults of FILE (statuses, delays, resets; docs/mock.md)\n' +
   '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
   '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
   '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
@@ -62,6 +63,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, {
     env: { value: true },
     mock: {},
+    faults: { value: true },
     reporter: { value: true, choices: [...REPORTERS] },
     bail: {},
     grep: { value: true },
@@ -80,6 +82,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const mock = args.flags.has('mock');
   if (mock && envName !== undefined)
     throw new UsageError('--env and --mock both say where the requests go: give one of them');
+  const faults = flagValue(args, 'faults');
+  if (faults !== undefined && !mock) throw new UsageError("--faults goes with --mock: the faults are the mock's");
   const proxy = proxyFlag(args);
   if (mock && proxy !== undefined)
     throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
@@ -141,8 +145,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   let running: MockRun | undefined;
   if (mock) {
     try {
-      running = await startMockRun('--mock');
+      running = await startMockRun('--mock', { faults, cwd: io.cwd });
     } catch (e) {
+      if (e instanceof FaultsFileError) throw new UsageError(e.message);
       throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
     }
     for (const f of setups.values()) f.environments = running.environments(f.setup);
@@ -230,7 +235,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   }
   reporter.finish(result, performance.now() - started);
 
-  for (const note of notes) io.stderr(`lpreq: ${note}\n`);
+  for (const note of [...notes, ...(running?.notes() ?? [])]) io.stderr(`lpreq: ${note}\n`);
   const total = result.passed + result.failed + result.skipped;
   if (reporterName !== 'text') {
     io.stderr(
