@@ -187,3 +187,16 @@ test('zod checks the resources when they are first asked for, and a broken resou
   assert.equal(good.resources.size, catalog.resources.size);
   assert.equal(good.resources, good.resources, 'indexed once');
 });
+
+test('a resource is inline exactly when the docs describe it in an endpoint section, not among the resources', () => {
+  const endpointSections = (doc: string) => {
+    const text = docs[doc];
+    const from = text.indexOf('\n## Endpoints');
+    const to = text.indexOf('\n## ', from + 1);
+    return new Set([...text.slice(from, to === -1 ? undefined : to).matchAll(/^###\s+(.+?)\s*$/gm)].map((m) => m[1]));
+  };
+  const wrong = [...catalog.resources.values()]
+    .filter((r) => (r.inline === true) !== endpointSections(r.source.doc).has(r.source.section))
+    .map((r) => `${r.name} (${r.source.doc}, ${r.source.section}) inline: ${String(r.inline)}`);
+  assert.deepEqual(wrong, []);
+});

@@ -22,6 +22,7 @@ export {
 } from './catalog/catalog';
 export type { Field, Who, Visibility, RoleType } from './catalog/schema';
 export { defaultPermission, type Permissions } from './catalog/permissions';
+export { returnsFor } from './catalog/returns';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';

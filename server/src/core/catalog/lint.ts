@@ -115,6 +115,18 @@ export function lintCatalog(catalog: Catalog): string[] {
     if (e.returns)
       for (const t of typeNames(e.returns)) if (!knownType(t)) problems.push(`${e.id}: returns unknown resource ${t}`);
     if (e.body === 'json' && !e.jsonBody) problems.push(`${e.id}: body json without jsonBody shape`);
+    if (e.returnsBy) {
+      // The request's choice is among the union's alternatives, and covers them all.
+      const chosen = [...e.returnsBy.cases.map((c) => c.returns), e.returnsBy.otherwise].sort();
+      const union = (e.returns ?? '')
+        .split('|')
+        .map((t) => t.trim())
+        .sort();
+      if (JSON.stringify([...new Set(chosen)]) !== JSON.stringify(union))
+        problems.push(`${e.id}: returnsBy chooses ${chosen.join(', ')}, returns is ${e.returns ?? 'null'}`);
+      for (const c of e.returnsBy.cases)
+        if (!hasParam(c.when.param)) problems.push(`${e.id}: returnsBy names ${c.when.param}, not a parameter`);
+    }
     const placeholders = new Set(
       e.paths.flatMap((p) => p.segments.flatMap((seg) => (seg.kind === 'placeholder' ? [seg.name] : []))),
     );

@@ -275,6 +275,17 @@ const EndpointSchema = z.strictObject({
   jsonBody: JsonShapeSchema.optional(),
   /** Returned resource: `Module`, `Module[]`, a wrapper resource name, or null when not shown. */
   returns: z.string().nullable(),
+  /**
+   * For a `returns` that is a union: which alternative a request gets, by its parameters (the
+   * first case whose condition holds, else `otherwise`), with the docs' words that say so.
+   */
+  returnsBy: z
+    .strictObject({
+      cases: z.array(z.strictObject({ when: ConditionSchema, returns: z.string().min(1) })).min(1),
+      otherwise: z.string().min(1),
+      text: z.string().min(1),
+    })
+    .optional(),
   /** Documented success status when it is not 200 (204 for deletes without content). */
   successStatus: z.number().int().optional(),
   /** Documented error statuses: status and condition, in the docs' words. */
@@ -323,6 +334,8 @@ const ResourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
   source: SourceSchema,
   description: z.string(),
+  /** The docs describe it in an endpoint's text (a wrapper, a small object), not among the resources. */
+  inline: z.boolean().optional(),
   fields: z.array(FieldSchema),
   /** Keys not listed are normal (maps such as `permissions` or event data): not undocumented. */
   openKeys: z.boolean().optional(),

@@ -17,6 +17,7 @@ import {
   userByRef,
 } from '../context';
 import { toInt, toNumber, inTimeRange } from '../params';
+import { returnsFor } from '../../core';
 import type { MockState, Row } from '../state';
 import { firstStep, offerUpload } from '../upload';
 import { rootFolder } from './fileTree';
@@ -308,7 +309,8 @@ export const submissionHandlers = {
         (!gradedSince || (typeof s.graded_at === 'string' && inTimeRange(s.graded_at, gradedSince))) &&
         (!state || submissionView(ctx, s).workflow_state === state),
     );
-    if (ctx.params.bool('grouped')) {
+    // grouped: "when present, response is grouped by student": the catalog's returnsBy says which form.
+    if (returnsFor(ctx.endpoint, ctx.params.pairs) === 'StudentSubmissionGroup[]') {
       return {
         kind: 'list',
         as: 'StudentSubmissionGroup',
