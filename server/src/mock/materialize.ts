@@ -30,12 +30,34 @@ export interface FieldViewer {
 }
 
 export class Materializer {
+  /** Resources whose rows need to know where they are: a field with a statement, theirs or a nested resource's. */
+  private readonly scoped = new Map<string, boolean>();
+
   constructor(private readonly catalog: Catalog) {}
+
+  /** Whether a row of `type` (or a row inside it) has a field with a visibility statement. */
+  private needsScope(type: string): boolean {
+    let known = this.scoped.get(type);
+    if (known === undefined) this.scoped.set(type, (known = this.hasStatements(type, new Set())));
+    return known;
+  }
+
+  private hasStatements(type: string, seen: Set<string>): boolean {
+    const resource = this.catalog.resources.get(type);
+    if (!resource || seen.has(type)) return false;
+    seen.add(type);
+    const base = (t: string) => t.trim().replace(/(\[\])+$/, '');
+    return resource.fields.some(
+      (f) =>
+        f.visibility !== undefined ||
+        f.type.split('|').some((t) => this.hasStatements(base(t), seen)) ||
+        (resource.valueType !== undefined && this.hasStatements(base(resource.valueType), seen)),
+    );
+  }
 
   /** A value of `type` (`Module`, `Module[]`, `string|integer`, `object|false`...) as `viewer` may see it; null when what is stored gives none. */
   value(type: string, stored: unknown, viewer?: FieldViewer): unknown {
-    const scope = viewer && (() => viewer.pathScope());
-    return this.build(type, stored, undefined, 0, viewer, scope) ?? null;
+    return this.build(type, stored, undefined, 0, viewer, viewer?.pathScope()) ?? null;
   }
 
   /** The value of `type` that `stored` holds, or undefined when it holds none. */
@@ -45,7 +67,7 @@ export class Materializer {
     field: Field | undefined,
     depth: number,
     viewer?: FieldViewer,
-    scope?: () => Scope,
+    scope?: Scope,
   ): unknown {
     if (depth > 12 || stored === undefined) return undefined;
     // Null is a value where the docs allow it, and of a field they leave untyped (`any`).
@@ -89,23 +111,22 @@ export class Materializer {
     if (resource) {
       if (!isObject(stored)) return undefined;
       const out: Record<string, unknown> = {};
-      // Where the row is, for the statements of its fields and of the rows inside it: found when first needed.
-      let here: Scope | undefined;
-      const scopeHere = viewer && scope && (() => (here ??= viewer.scopeOf(type, stored, scope())));
+      // Where the row is, for the statements of its fields and of the rows inside it.
+      const here = viewer && scope && this.needsScope(type) ? viewer.scopeOf(type, stored, scope) : scope;
       for (const f of resource.fields) {
         const v = own(stored, f.name);
         // A field "present only" under a condition is absent when the row leaves it out.
         if (v === undefined && f.optional) continue;
         // ...and when the condition does not hold for the caller.
-        if (f.visibility && viewer && scopeHere && !viewer.holds(f.visibility.when, scopeHere(), stored)) continue;
-        const built = this.build(f.type, v, f, depth + 1, viewer, scopeHere);
+        if (f.visibility && viewer && here && !viewer.holds(f.visibility.when, here, stored)) continue;
+        const built = this.build(f.type, v, f, depth + 1, viewer, here);
         if (built !== undefined) setOwn(out, f.name, built);
         else if (f.nullable) setOwn(out, f.name, null);
       }
       if (resource.valueType) {
         for (const [k, v] of Object.entries(stored)) {
           if (resource.fieldByName.has(k) || k.startsWith('_')) continue;
-          const built = this.build(resource.valueType, v, undefined, depth + 1, viewer, scopeHere);
+          const built = this.build(resource.valueType, v, undefined, depth + 1, viewer, here);
           if (built !== undefined) setOwn(out, k, built);
         }
       } else if (resource.openKeys) {

@@ -50,7 +50,12 @@ const TABLES: TableName[] = [
  * Keys rows are looked up by often enough to index: the items of a module are read by every
  * module view and by every item created (issue 22: a create filtered the whole table).
  */
-const INDEXED_KEYS: readonly (readonly [TableName, string])[] = [['module_items', 'module_id']];
+const INDEXED_KEYS: readonly (readonly [TableName, string])[] = [
+  ['module_items', 'module_id'],
+  // Who a caller is (visibility.ts): their enrollments and administrations, read for every row a statement concerns.
+  ['enrollments', 'user_id'],
+  ['admins', 'user_id'],
+];
 
 export class MockState {
   readonly tables = new Map<TableName, Map<string, Row>>();

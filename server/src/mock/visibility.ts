@@ -52,13 +52,45 @@ export interface Refusal {
   parameter?: string;
 }
 
+/** What a viewer keeps for the rest of its request, made on first use. */
+interface Memos {
+  permission: Map<string, Map<unknown, boolean>>;
+  roles: Map<number, Map<unknown, ReadonlySet<RoleType>>>;
+  grants: Map<Row | string, Map<string, boolean>>;
+  builtIn: Map<string, Map<unknown, Row | undefined>>;
+  accounts: Map<number, unknown>;
+  sent: Map<string, string[]>;
+  holds: Map<Who, boolean>;
+  courseScopes: Map<number, Scope>;
+  enrollments: Map<number, Map<unknown, Row[]>>;
+}
+
 export class Viewer {
+  private memoStore: Memos | undefined;
   private pathScopeMemo: Scope | undefined;
-  private readonly permissionMemo = new Map<string, boolean>();
-  private readonly rolesMemo = new Map<string, ReadonlySet<RoleType>>();
+  private allAdmin: boolean | undefined;
   private adminAccounts: ReadonlySet<unknown> | undefined;
 
-  constructor(private readonly request: ViewerRequest) {}
+  private readonly permissionNames: ReadonlySet<string> | undefined;
+
+  /** Most requests ask nothing of their viewer: its tables are made when first asked for. */
+  private get memo(): Memos {
+    return (this.memoStore ??= {
+      permission: new Map(),
+      roles: new Map(),
+      grants: new Map(),
+      builtIn: new Map(),
+      accounts: new Map(),
+      sent: new Map(),
+      holds: new Map(),
+      courseScopes: new Map(),
+      enrollments: new Map(),
+    });
+  }
+
+  constructor(private readonly request: ViewerRequest) {
+    this.permissionNames = request.catalog.permissions?.names;
+  }
 
   get callerId(): number {
     return this.request.callerId;
@@ -73,9 +105,9 @@ export class Viewer {
   scopeOf(resource: string | undefined, row: unknown, fallback: Scope): Scope {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) return fallback;
     const r = row as Row;
-    if (resource === 'Course' && typeof r.id === 'number') return { courses: [r.id] };
+    if (resource === 'Course' && typeof r.id === 'number') return this.courseScope(r.id);
     if (typeof r.course_id === 'number')
-      return sameCourse(fallback, r.course_id) ? fallback : { courses: [r.course_id] };
+      return sameCourse(fallback, r.course_id) ? fallback : this.courseScope(r.course_id);
     if (Array.isArray(r.context_codes)) {
       const courses = r.context_codes
         .map((c) => /^course_(\d+)$/.exec(String(c))?.[1])
@@ -90,7 +122,12 @@ export class Viewer {
 
   /** Whether `who` holds for the caller, the request, and `row` where it is (`scope`). */
   holds(who: Who, scope: Scope, row?: Row): boolean {
-    return this.evaluate(who, scope, row) === true;
+    const { fn, rowFree } = compiled(who);
+    if (!rowFree || scope !== this.pathScopeMemo) return fn(this, scope, row) === true;
+    // A statement about the caller and the request alone holds or not for every row where the request is: once a request.
+    let value = this.memo.holds.get(who);
+    if (value === undefined) this.memo.holds.set(who, (value = fn(this, scope, row) === true));
+    return value;
   }
 
   /**
@@ -99,44 +136,32 @@ export class Viewer {
    * caller holds for every row, and `not` of a row's condition is not taken for true.
    */
   private evaluate(who: Who, scope: Scope, row: Row | undefined): boolean | undefined {
-    if ('anyOf' in who || 'allOf' in who) {
-      const any = 'anyOf' in who;
-      let unknown = false;
-      for (const w of any ? who.anyOf : who.allOf) {
-        const v = this.evaluate(w, scope, row);
-        if (v === any) return any;
-        if (v === undefined) unknown = true;
-      }
-      return unknown ? undefined : !any;
-    }
-    if ('not' in who) {
-      const v = this.evaluate(who.not, scope, row);
-      return v === undefined ? undefined : !v;
-    }
-    if (row === undefined && ('own' in who || 'observed' in who || 'field' in who)) return undefined;
-    if ('permission' in who) return this.may(who.permission, scope);
-    if ('role' in who) {
-      const user = who.of !== undefined && this.request.bindings.has(who.of) ? this.pathUser(who.of) : this.callerId;
-      return user !== undefined && who.role.some((r) => this.hasRole(user, r, scope));
-    }
-    if ('include' in who) return this.sent('include[]', [who.include]) || this.sent('include', [who.include]);
-    if ('param' in who) return this.sent(who.param, who.in);
-    if ('paramGroup' in who) return this.sentInGroup(who.paramGroup) !== undefined;
-    if ('own' in who) return row !== undefined && own(row, who.own) === this.callerId;
-    if ('observed' in who) return row !== undefined && this.observes(own(row, who.observed), scope.courses);
-    if ('self' in who) return this.pathUser(who.self) === this.callerId;
-    if ('observerOf' in who) return this.observes(this.pathUser(who.observerOf), []);
-    const value = row === undefined ? undefined : own(row, who.field);
-    return value !== undefined && value !== null && who.in.includes(String(value));
+    return compiled(who).fn(this, scope, row);
   }
 
   /** Whether the caller holds a permission where `scope` is. */
   may(permission: string, scope: Scope = this.pathScope()): boolean {
     // A name document A does not give is no one's permission.
-    if (this.request.catalog.permissions?.names.has(permission) === false) return false;
+    if (this.permissionNames?.has(permission) === false) return false;
     if (scope.user !== undefined && scope.user === this.callerId) return true;
+    // An administrator of every root account holds every permission everywhere: no course need be asked.
+    if (this.adminOfAll()) return true;
     if (scope.courses.length === 0) return this.isAdmin(this.callerId, scope.account);
-    return scope.courses.some((course) => this.mayInCourse(permission, course, scope.section));
+    for (const course of scope.courses) if (this.mayInCourse(permission, course, scope.section)) return true;
+    return false;
+  }
+
+  /** Whether a user (the caller, or the user a path placeholder `of` names) has one of `roles` where `scope` is. */
+  hasRoleOf(roles: readonly RoleType[], of: string | undefined, scope: Scope): boolean {
+    const user = of !== undefined && this.request.bindings.has(of) ? this.pathUser(of) : this.callerId;
+    return user !== undefined && roles.some((r) => this.hasRole(user, r, scope));
+  }
+
+  /** A course's scope, made once a request. */
+  private courseScope(course: number): Scope {
+    let scope = this.memo.courseScopes.get(course);
+    if (!scope) this.memo.courseScopes.set(course, (scope = { courses: [course] }));
+    return scope;
   }
 
   /** The first access statement of the endpoint the caller fails, as the 403 to answer. */
@@ -180,15 +205,16 @@ export class Viewer {
 
   /** The roles of a user where `scope` is (the scope's section, when it names one). */
   rolesOf(userId: number, course: number, section?: number): ReadonlySet<RoleType> {
-    const key = `${userId}:${course}:${section ?? ''}`;
-    let roles = this.rolesMemo.get(key);
+    const key = section === undefined ? course : `${course}/${section}`;
+    let ofUser = this.memo.roles.get(userId);
+    if (!ofUser) this.memo.roles.set(userId, (ofUser = new Map()));
+    let roles = ofUser.get(key);
     if (!roles) {
       const found = new Set<RoleType>();
       for (const e of this.enrollments(userId, course, section)) found.add(e.type as RoleType);
-      const c = this.request.state.get('courses', course);
-      if (this.isAdmin(userId, c?.account_id)) found.add('AccountAdmin');
+      if (this.isAdmin(userId, this.accountOf(course))) found.add('AccountAdmin');
       roles = found;
-      this.rolesMemo.set(key, roles);
+      ofUser.set(key, roles);
     }
     return roles;
   }
@@ -207,15 +233,37 @@ export class Viewer {
       );
   }
 
-  /** Whether a user administers an account (any account, when none is given). */
+  /**
+   * Whether a user administers an account, or an account above it (any account, when none is
+   * given): an administrator of a parent account is one of its sub-accounts, as in the real LMS.
+   */
   isAdmin(userId: number, account?: unknown): boolean {
-    if (userId === this.callerId) {
-      this.adminAccounts ??= new Set(this.request.state.rowsWith('admins', 'user_id', userId).map((a) => a.account_id));
-      return account === undefined ? this.adminAccounts.size > 0 : this.adminAccounts.has(account);
+    const administered =
+      userId === this.callerId ? (this.adminAccounts ??= this.administered(userId)) : this.administered(userId);
+    if (account === undefined) return administered.size > 0;
+    if (administered.size === 0) return false;
+    const state = this.request.state;
+    let at: unknown = account;
+    for (let depth = 0; at !== undefined && at !== null && depth < 32; depth++) {
+      if (administered.has(at)) return true;
+      at = state.get('accounts', at as number)?.parent_account_id;
     }
-    return this.request.state
-      .rowsWith('admins', 'user_id', userId)
-      .some((a) => account === undefined || a.account_id === account);
+    return false;
+  }
+
+  private adminOfAll(): boolean {
+    if (this.allAdmin === undefined) {
+      const roots = this.request.state.rows(
+        'accounts',
+        (a) => a.parent_account_id === null || a.parent_account_id === undefined,
+      );
+      this.allAdmin = roots.length > 0 && roots.every((a) => this.isAdmin(this.callerId, a.id));
+    }
+    return this.allAdmin;
+  }
+
+  private administered(userId: number): ReadonlySet<unknown> {
+    return new Set(this.request.state.rowsWith('admins', 'user_id', userId).map((a) => a.account_id));
   }
 
   /** The name of the first parameter sent that a condition's `param` or `paramGroup` names. */
@@ -232,13 +280,17 @@ export class Viewer {
     return undefined;
   }
 
-  private sent(name: string, values?: readonly string[]): boolean {
-    const params = this.request.params;
-    if (values === undefined) return params.has(name);
-    return params.all(name).some((v) => values.includes(v));
+  /** Whether the request sent a parameter (with one of `values`). */
+  sent(name: string, values?: readonly string[]): boolean {
+    let sent = this.memo.sent.get(name);
+    if (!sent) this.memo.sent.set(name, (sent = this.request.params.all(name)));
+    if (values === undefined) return sent.length > 0;
+    for (const v of sent) if (values.includes(v)) return true;
+    return false;
   }
 
-  private sentInGroup(group: string): string | undefined {
+  /** The first parameter sent that is `group[...]`. */
+  sentInGroup(group: string): string | undefined {
     return this.request.params.pairs.find(([name]) => name.startsWith(`${group}[`))?.[0];
   }
 
@@ -248,37 +300,85 @@ export class Viewer {
   }
 
   private mayInCourse(permission: string, course: number, section: number | undefined): boolean {
-    const key = `${permission}:${course}:${section ?? ''}`;
-    const known = this.permissionMemo.get(key);
+    const key = section === undefined ? course : `${course}/${section}`;
+    let ofPermission = this.memo.permission.get(permission);
+    if (!ofPermission) this.memo.permission.set(permission, (ofPermission = new Map()));
+    const known = ofPermission.get(key);
     if (known !== undefined) return known;
-    let holds = this.rolesOf(this.callerId, course, section).has('AccountAdmin');
-    const table = this.request.catalog.permissions;
-    if (!holds && table) {
-      const c = this.request.state.get('courses', course);
-      for (const e of this.enrollments(this.callerId, course, section)) {
-        const type = e.type as RoleType;
-        const byDefault = defaultPermission(table, type, permission);
-        // "Permissions inapplicable to the account or base role type are ignored."
-        if (byDefault === undefined) continue;
-        const set = roleSetting(this.request.state, e, c?.account_id, permission);
-        if (set ?? byDefault) {
+    const account = this.accountOf(course);
+    let holds = this.isAdmin(this.callerId, account);
+    if (!holds)
+      for (const e of this.enrollments(this.callerId, course, section))
+        if (this.grants(e, account, permission)) {
           holds = true;
           break;
         }
-      }
-    }
-    this.permissionMemo.set(key, holds);
+    ofPermission.set(key, holds);
     return holds;
   }
 
+  /**
+   * Whether an enrollment's role grants a permission: document A's default for its type, unless
+   * its role's row sets it ("Permissions inapplicable to the account or base role type are
+   * ignored": one the docs say cannot be enabled for the type stays off). Known once a request
+   * for each role.
+   */
+  private grants(e: Row, account: unknown, permission: string): boolean {
+    const type = e.type as RoleType;
+    const role =
+      typeof e.role_id === 'number' ? this.request.state.get('roles', e.role_id) : this.builtIn(type, account);
+    const memoKey = role ?? type;
+    let byPermission = this.memo.grants.get(memoKey);
+    if (!byPermission) this.memo.grants.set(memoKey, (byPermission = new Map()));
+    let granted = byPermission.get(permission);
+    if (granted === undefined) {
+      const table = this.request.catalog.permissions;
+      const byDefault = table && defaultPermission(table, type, permission);
+      granted = byDefault !== undefined && (roleSetting(role, permission) ?? byDefault);
+      byPermission.set(permission, granted);
+    }
+    return granted;
+  }
+
+  /** The account's built-in role of an enrollment type (the row the seed gives, as roles.update changes it). */
+  private builtIn(type: RoleType, account: unknown): Row | undefined {
+    let ofType = this.memo.builtIn.get(type);
+    if (!ofType) this.memo.builtIn.set(type, (ofType = new Map()));
+    if (ofType.has(account)) return ofType.get(account);
+    const role = this.request.state.find(
+      'roles',
+      (r) => r.workflow_state === 'built_in' && r.role === type && (account === undefined || r.account_id === account),
+    );
+    ofType.set(account, role);
+    return role;
+  }
+
+  private accountOf(course: number): unknown {
+    if (this.memo.accounts.has(course)) return this.memo.accounts.get(course);
+    const account = this.request.state.get('courses', course)?.account_id;
+    this.memo.accounts.set(course, account);
+    return account;
+  }
+
+  /** A user's active enrollments in a course (in one section of it), from their enrollments by course, read once a request. */
   private enrollments(userId: number, course: number, section: number | undefined): Row[] {
-    return this.request.state
-      .rowsWith('enrollments', 'user_id', userId)
-      .filter((e) => e.course_id === course && (section === undefined || e.section_id === section) && active(e));
+    let byCourse = this.memo.enrollments.get(userId);
+    if (!byCourse) {
+      byCourse = new Map();
+      for (const e of this.request.state.rowsWith('enrollments', 'user_id', userId)) {
+        if (!active(e)) continue;
+        const list = byCourse.get(e.course_id);
+        if (list) list.push(e);
+        else byCourse.set(e.course_id, [e]);
+      }
+      this.memo.enrollments.set(userId, byCourse);
+    }
+    const inCourse = byCourse.get(course) ?? [];
+    return section === undefined ? inCourse : inCourse.filter((e) => e.section_id === section);
   }
 
   /** The user a path placeholder names (`self`, an id, `sis_user_id:`), or undefined when no user is so named. */
-  private pathUser(name: string): number | undefined {
+  pathUser(name: string): number | undefined {
     const text = this.request.bindings.get(name);
     if (text === undefined) return undefined;
     if (text === 'self') return this.callerId;
@@ -287,6 +387,93 @@ export class Viewer {
     const user = sis ? state.find('users', (u) => u.sis_user_id === sis[1]) : state.get('users', toInt(text) ?? -1);
     return user?.id as number | undefined;
   }
+}
+
+/** A condition made into a function once (they are the catalog's, and live as long as it). */
+type Compiled = (v: Viewer, scope: Scope, row: Row | undefined) => boolean | undefined;
+const COMPILED = new WeakMap<Who, { fn: Compiled; rowFree: boolean }>();
+
+function compiled(who: Who): { fn: Compiled; rowFree: boolean } {
+  let entry = COMPILED.get(who);
+  if (!entry) COMPILED.set(who, (entry = { fn: compile(who), rowFree: !readsRow(who) }));
+  return entry;
+}
+
+/** Whether a condition reads the row it is about (`own`, `observed`, `field`). */
+function readsRow(who: Who): boolean {
+  if ('anyOf' in who) return who.anyOf.some(readsRow);
+  if ('allOf' in who) return who.allOf.some(readsRow);
+  if ('not' in who) return readsRow(who.not);
+  return 'own' in who || 'observed' in who || 'field' in who;
+}
+
+/**
+ * What a condition means, as a function of the viewer, where the row is and the row: undefined
+ * where it depends on a row not given (`own`, `observed`, `field`).
+ */
+function compile(who: Who): Compiled {
+  if ('anyOf' in who || 'allOf' in who) {
+    const any = 'anyOf' in who;
+    const parts = (any ? who.anyOf : who.allOf).map((w) => compiled(w).fn);
+    return (v, scope, row) => {
+      let unknown = false;
+      for (const part of parts) {
+        const value = part(v, scope, row);
+        if (value === any) return any;
+        if (value === undefined) unknown = true;
+      }
+      return unknown ? undefined : !any;
+    };
+  }
+  if ('not' in who) {
+    const inner = compiled(who.not).fn;
+    return (v, scope, row) => {
+      const value = inner(v, scope, row);
+      return value === undefined ? undefined : !value;
+    };
+  }
+  if ('permission' in who) {
+    const name = who.permission;
+    return (v, scope) => v.may(name, scope);
+  }
+  if ('role' in who) {
+    const { role, of } = who;
+    return (v, scope) => v.hasRoleOf(role, of, scope);
+  }
+  if ('include' in who) {
+    const values = [who.include];
+    return (v) => v.sent('include[]', values) || v.sent('include', values);
+  }
+  if ('param' in who) {
+    const { param, in: values } = who;
+    return (v) => v.sent(param, values);
+  }
+  if ('paramGroup' in who) {
+    const group = who.paramGroup;
+    return (v) => v.sentInGroup(group) !== undefined;
+  }
+  if ('own' in who) {
+    const field = who.own;
+    return (v, _scope, row) => (row === undefined ? undefined : own(row, field) === v.callerId);
+  }
+  if ('observed' in who) {
+    const field = who.observed;
+    return (v, scope, row) => (row === undefined ? undefined : v.observes(own(row, field), scope.courses));
+  }
+  if ('self' in who) {
+    const placeholder = who.self;
+    return (v) => v.pathUser(placeholder) === v.callerId;
+  }
+  if ('observerOf' in who) {
+    const placeholder = who.observerOf;
+    return (v) => v.observes(v.pathUser(placeholder), []);
+  }
+  const { field, in: values } = who;
+  return (_v, _scope, row) => {
+    if (row === undefined) return undefined;
+    const value = own(row, field);
+    return value !== undefined && value !== null && values.includes(String(value));
+  };
 }
 
 /** The path placeholders a condition reads users from. */
@@ -304,18 +491,8 @@ function active(e: Row): boolean {
   return e.enrollment_state !== 'deleted' && e.enrollment_state !== 'inactive';
 }
 
-/** What the role of an enrollment sets for a permission in the data: its own role row (a custom role), else the built-in role's row of the account. */
-function roleSetting(state: MockState, enrollment: Row, account: unknown, permission: string): boolean | undefined {
-  const role =
-    typeof enrollment.role_id === 'number'
-      ? state.get('roles', enrollment.role_id)
-      : state.find(
-          'roles',
-          (r) =>
-            r.workflow_state === 'built_in' &&
-            r.role === enrollment.type &&
-            (account === undefined || r.account_id === account),
-        );
+/** What a role's row sets for a permission in the data (`permissions[X].enabled`), if anything. */
+function roleSetting(role: Row | undefined, permission: string): boolean | undefined {
   const permissions = role?.permissions;
   if (permissions === null || typeof permissions !== 'object') return undefined;
   const entry = own(permissions as Row, permission);
