@@ -37,30 +37,42 @@ async function lastStep(
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as unknown };
 }
 
-test('A, Files and folders, upload: the upload_url takes the file without the token, once, and the file is in the folder', () =>
-  withMock(async (call, mock) => {
-    const step = await firstStep(call, '/api/v1/folders/301/files', {
-      name: 'results.csv',
-      content_type: 'text/csv',
-      size: '11',
-    });
-    assert.ok(step.upload_url.startsWith(`${mock.url}/`), step.upload_url);
-    const done = await lastStep(step.upload_url, step.upload_params, { name: 'local-name.csv', text: 'a,b\n1,2\n3,4' });
-    assert.equal(done.status, 201, JSON.stringify(done.body));
-    const file = done.body as Obj;
-    assert.equal(typeof file.id, 'number', 'attachment data with the new file id');
-    assert.deepEqual(
-      [file.display_name, file.folder_id, file.size, file['content-type']],
-      ['results.csv', 301, 11, 'text/csv'],
-    );
-    assert.equal(done.headers.get('location'), `${mock.url}/api/v1/files/${String(file.id)}`);
-    const listed = (await call('GET', '/api/v1/folders/301/files')).body as Obj[];
-    assert.ok(listed.some((f) => f.id === file.id));
-    assert.equal((await call('GET', `/api/v1/files/${String(file.id)}`)).status, 200);
+test('A, Files and folders, upload: the upload_url takes the file without the token, once, and the file is in the folder', () => {
+  const logged: string[] = [];
+  return withMock(
+    async (call, mock) => {
+      const step = await firstStep(call, '/api/v1/folders/301/files', {
+        name: 'results.csv',
+        content_type: 'text/csv',
+        size: '11',
+      });
+      assert.ok(step.upload_url.startsWith(`${mock.url}/`), step.upload_url);
+      const done = await lastStep(step.upload_url, step.upload_params, {
+        name: 'local-name.csv',
+        text: 'a,b\n1,2\n3,4',
+      });
+      assert.equal(done.status, 201, JSON.stringify(done.body));
+      const file = done.body as Obj;
+      assert.equal(typeof file.id, 'number', 'attachment data with the new file id');
+      assert.deepEqual(
+        [file.display_name, file.folder_id, file.size, file['content-type']],
+        ['results.csv', 301, 11, 'text/csv'],
+      );
+      assert.equal(done.headers.get('location'), `${mock.url}/api/v1/files/${String(file.id)}`);
+      const listed = (await call('GET', '/api/v1/folders/301/files')).body as Obj[];
+      assert.ok(listed.some((f) => f.id === file.id));
+      assert.equal((await call('GET', `/api/v1/files/${String(file.id)}`)).status, 200);
 
-    const again = await lastStep(step.upload_url, step.upload_params, { name: 'x.csv', text: 'again' });
-    assert.equal(again.status, 404, 'an upload address takes one file');
-  }));
+      const again = await lastStep(step.upload_url, step.upload_params, { name: 'x.csv', text: 'again' });
+      assert.equal(again.status, 404, 'an upload address takes one file');
+      // The request log names the address without its token.
+      const token = step.upload_url.split('/').pop() ?? '';
+      assert.ok(logged.includes('/files_api/upload/*'), logged.join(' '));
+      assert.ok(!logged.some((t) => t.includes(token)));
+    },
+    { onRequest: (e) => logged.push(e.target) },
+  );
+});
 
 test('A, Files and folders, upload: the params come back unchanged before the file, as multipart; a name taken is overwritten unless on_duplicate=rename', () =>
   withMock(async (call) => {

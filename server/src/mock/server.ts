@@ -199,7 +199,8 @@ export class MockServer {
       res.on('close', () =>
         onRequest({
           method: req.method ?? '',
-          target: logTarget(req.url ?? ''),
+          // An upload address is good until its file arrives: the log names it without its token.
+          target: (req.url ?? '').startsWith(UPLOAD_PATH) ? `${UPLOAD_PATH}*` : logTarget(req.url ?? ''),
           status: res.headersSent ? res.statusCode : 0,
           ms: performance.now() - started,
           warnings,
