@@ -113,7 +113,15 @@ export class HistoryCommands {
     const tokenOrigin = sender.environmentOrigin(envs);
     const rebuilt = requestFromEntry(
       entry,
-      { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin },
+      {
+        ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined, {
+          url: entry.request.url,
+          form: entry.request.contentType?.startsWith('application/x-www-form-urlencoded')
+            ? entry.request.body
+            : undefined,
+        }),
+        tokenOrigin,
+      },
       (file) => {
         // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
         if (entry.file === undefined)

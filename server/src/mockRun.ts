@@ -7,8 +7,10 @@
  * is not sent and fails.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { dictFrom, own, setOwn } from './core/index';
-import { startMock } from './mock/index';
+import { FaultsError, parseFaults, startMock, unmatchedNote, type FaultPlan } from './mock/index';
+import { readTextFileSync } from './node/index';
 import type { RunOptions, SendEnvironments, SendSetup } from './sender/index';
 
 /** The name of the environment a mock run makes when the files have none to take variables from. */
@@ -23,12 +25,26 @@ export interface MockRun {
   options: Pick<RunOptions, 'overrides' | 'confineTo' | 'env'>;
   /** The environments of a file's setup (`sendSetup(file, { forMock: true })`) with the chosen one's base_url at the mock. */
   environments(setup: Pick<SendSetup, 'files' | 'selected'>): SendEnvironments;
+  /** Notes for the end of the run: the rules of the faults file no request matched. */
+  notes(): string[];
   close(): Promise<void>;
 }
 
-/** Starts the mock for a run; `who` names what asked for it in the error of a request sent elsewhere (`--mock`). Throws when the mock cannot listen. */
-export async function startMockRun(who: string): Promise<MockRun> {
-  const running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex') });
+export interface MockRunOptions {
+  /** A `--faults` rules file, relative to `cwd`: the run's requests get its faults. */
+  faults?: string;
+  cwd?: string;
+}
+
+/**
+ * Starts the mock for a run; `who` names what asked for it in the error of a request sent
+ * elsewhere (`--mock`). Throws FaultsFileError for a faults file that cannot be used (its line
+ * named), and when the mock cannot listen.
+ */
+export async function startMockRun(who: string, options: MockRunOptions = {}): Promise<MockRun> {
+  const faults: FaultPlan | undefined =
+    options.faults === undefined ? undefined : readFaultsFile(options.faults, options.cwd ?? process.cwd());
+  const running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex'), faults });
   return {
     url: running.url,
     token: running.token,
@@ -42,6 +58,10 @@ export async function startMockRun(who: string): Promise<MockRun> {
       env: {},
     },
     environments: (setup) => mockEnvironments(setup, running.url),
+    notes: () =>
+      options.faults === undefined
+        ? []
+        : running.unmatchedFaults().map((rule) => unmatchedNote(options.faults ?? '', rule)),
     close: () => running.close(),
   };
 }
@@ -55,4 +75,19 @@ function mockEnvironments(setup: Pick<SendSetup, 'files' | 'selected'>, url: str
   setOwn(environments, name, vars);
   // The private file's values stay secrets: kept out of output (they go only to the mock).
   return { environments, selected: name, privateNames: setup.files.privateNames };
+}
+
+/** A `--faults` file that cannot be used: the message names the file and, for a mistake in it, the line. */
+export class FaultsFileError extends Error {}
+
+/** Reads and checks a `--faults` rules file (relative to `cwd`). Throws FaultsFileError. */
+export function readFaultsFile(file: string, cwd: string): FaultPlan {
+  const read = readTextFileSync(resolve(cwd, file));
+  if (read.problem !== undefined) throw new FaultsFileError(`the faults file ${file}: ${read.problem}`);
+  try {
+    return parseFaults(read.text);
+  } catch (e) {
+    if (e instanceof FaultsError) throw new FaultsFileError(`the faults file ${file}, line ${e.line}: ${e.message}`);
+    throw e;
+  }
 }

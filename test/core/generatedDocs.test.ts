@@ -7,7 +7,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codesPage, END, readmeWithTable, START } from '../../scripts/gen-docs';
+import {
+  codesPage,
+  END,
+  readmeWithTable,
+  sendingWithTypedNames,
+  START,
+  TYPED_END,
+  TYPED_START,
+} from '../../scripts/gen-docs';
 import { ROOT } from '../helpers';
 
 test('docs/codes.md is what npm run docs writes from the table of codes', () => {
@@ -19,4 +27,13 @@ test("the README's table of codes is what npm run docs writes from the table of 
   const written = readmeWithTable(readme);
   assert.ok(written !== undefined, `README.md has the table of codes between ${START} and ${END}`);
   assert.equal(readme, written);
+});
+
+test("docs/sending.md's list of unions and inline objects is what npm run docs writes from the catalog", () => {
+  const text = readFileSync(join(ROOT, 'docs', 'sending.md'), 'utf8');
+  const written = sendingWithTypedNames(text);
+  assert.ok(written !== undefined, `docs/sending.md has the list between ${TYPED_START} and ${TYPED_END}`);
+  assert.equal(text, written);
+  assert.match(text, /submissions\.list_for_students/);
+  assert.match(text, /course_audit_log\.list.*CourseEventCompoundDocument/);
 });

@@ -1,5 +1,5 @@
 /**
- * `lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
+ * `lpreq test [--env NAME | --mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
  * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
  * docs/testing.md). Sends every request of the files and folders given (folders walked as
  * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
@@ -11,7 +11,7 @@
 import { dirname, resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
 import { Checker, type Environments } from '../core/index';
-import { startMockRun, type MockRun } from '../mockRun';
+import { FaultsFileError, startMockRun, type MockRun } from '../mockRun';
 import {
   runTests,
   scrubSecrets,
@@ -31,13 +31,18 @@ import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_HELP: CommandHelp = {
   usage:
-    'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...',
+    'usage: lpreq test [--env NAME | --mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...',
   summary:
     'Sends every request of the files and folders and evaluates its ?? assertions (a request without any passes on a 2xx); exits with 1 when one fails.',
   flags: {
     env: { value: true, arg: 'NAME', help: 'the environment of http-client.env.json to send to' },
     mock: {
       help: 'start the built-in mock API in this process and send every request to it (no server, no environment, no network)',
+    },
+    faults: {
+      value: true,
+      arg: 'FILE',
+      help: 'with --mock: the mock answers with the faults of FILE (statuses, delays, resets; lpreq mock --help, docs/mock.md)',
     },
     reporter: {
       value: true,
@@ -103,6 +108,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const mock = args.flags.has('mock');
   if (mock && envName !== undefined)
     throw new UsageError('--env and --mock both say where the requests go: give one of them');
+  const faults = flagValue(args, 'faults');
+  if (faults !== undefined && !mock) throw new UsageError("--faults goes with --mock: the faults are the mock's");
   const proxy = proxyFlag(args);
   if (mock && proxy !== undefined)
     throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
@@ -165,8 +172,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   let running: MockRun | undefined;
   if (mock) {
     try {
-      running = await startMockRun('--mock');
+      running = await startMockRun('--mock', { faults, cwd: io.cwd });
     } catch (e) {
+      if (e instanceof FaultsFileError) throw new UsageError(e.message);
       throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
     }
     for (const f of setups.values()) f.environments = running.environments(f.setup);
@@ -256,7 +264,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   }
   reporter.finish(result, performance.now() - started);
 
-  for (const note of notes) io.stderr(`lpreq: ${note}\n`);
+  for (const note of [...notes, ...(running?.notes() ?? [])]) io.stderr(`lpreq: ${note}\n`);
   const total = result.passed + result.failed + result.skipped;
   if (reporterName !== 'text') {
     io.stderr(

@@ -23,6 +23,7 @@ import {
   parseDuration,
   lineStarts,
   own,
+  returnsFor,
 } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
@@ -150,16 +151,32 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
 const USER_AGENT = `lpreq/${VERSION}`;
 
-/** The endpoint's documented response type, paging and way of paging. */
+/**
+ * The endpoint's documented response type, paging and way of paging. `sent` (the URL and a form
+ * body) picks the type where the request decides it (`grouped` on the submissions for students).
+ */
 export function endpointFacts(
   endpoint: Endpoint | undefined,
+  sent?: { url: string; form?: string },
 ): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
   return {
     endpointId: endpoint?.id,
-    returns: endpoint?.returns ?? null,
+    returns: endpoint ? returnsFor(endpoint, sentPairs(sent)) : null,
     paginated: followsPages(endpoint),
     paging: pagingOf(endpoint) ?? 'link',
   };
+}
+
+/** The parameters a request sent: its query's and its form body's. */
+function sentPairs(sent: { url: string; form?: string } | undefined): [string, string][] {
+  if (!sent) return [];
+  let query: [string, string][] = [];
+  try {
+    query = [...new URL(sent.url).searchParams];
+  } catch {
+    // An unusable URL sends nothing to decide by.
+  }
+  return sent.form === undefined ? query : [...query, ...new URLSearchParams(sent.form)];
 }
 
 /**
@@ -413,7 +430,10 @@ function buildRequest(
       name: requestName(block),
       title: block.title?.text,
       blockIndex,
-      ...endpointFacts(endpoint),
+      ...endpointFacts(endpoint, {
+        url,
+        form: body?.contentType === 'application/x-www-form-urlencoded' ? body.text : undefined,
+      }),
       ...(metadataValue(block, 'no-redirect') !== undefined ? { noRedirect: true } : {}),
       ...durations,
       // Only an environment says where the token belongs: a file's @base_url (a file anyone can
