@@ -41,7 +41,11 @@
  * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
  *   Send Request calls too.
- * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
+ * - sendSetup(file, { environment, env, chooseWith, remembered?, forMock? }) -> SendSetup   (what sending a file's requests needs besides the file)
+ * - new SendSession(host, checker): the one send setup of every host (session.ts): answer(file) (the
+ *   environment rule, environmentRule.ts), remember(folder, choice), setup(file), send(document, block, { file }),
+ *   testSource(file, ...) and runOptions(setups, mock?) for a test run. The host gives what only it has: where the
+ *   choice is kept, the token of an environment, how to ask the user, the history.
  */
 export {
   prepareRequest,
@@ -68,10 +72,16 @@ export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timin
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
-export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
+export { sendSetup, SetupError, ChooseEnvironmentError, projectStore, tokenNotes } from './setup';
 export type { SendSetup, SetupOptions } from './setup';
-export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
-export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
+export { SendSession } from './session';
+export type { SessionHost, FileSetup, MockTarget } from './session';
+export { decideEnvironment, chosenName, describeAnswer } from './environmentRule';
+export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
+export { projectMemory, memoryInProcess } from './environmentChoice';
+export type { EnvironmentMemory } from './environmentChoice';
+export type { SendBlockOptions, SendResult, PromptQuestion, DependencyError } from './send';
+export { selectJsonPath, referenceValue, referencedRequests, answerCounts } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';
 export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';
 export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';
