@@ -10,7 +10,8 @@ import { defaultSeed, parseSeed, type SeedData } from './seed';
 import { MockServer, newToken, type RequestLogEntry } from './server';
 import { MockState } from './state';
 
-export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
+export { parseSeed, defaultSeed, SeedError, SeedSchema, type SeedData, type ParsedSeed } from './seed';
+export { mockVariables, seededIds, type MockVariable } from './variables';
 export { MockState, type Row } from './state';
 export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
 export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
