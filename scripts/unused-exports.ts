@@ -18,6 +18,7 @@ const ENTRIES = new Set([
   'server/src/cli/mockCommand.ts',
   'server/src/cli/testCommand.ts',
   'server/src/cli/exportCommand.ts',
+  'server/src/cli/envCommand.ts',
   'server/src/cli/demo.ts',
   'server/src/lsp/lspCommand.ts',
   'server/src/lsp/serverMain.ts',

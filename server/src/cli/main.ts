@@ -15,7 +15,8 @@ const USAGE = `lpreq: write, check and send Learning Platform API requests
 usage:
   lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
-  lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
+  lpreq test [--env NAME] [--mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
+  lpreq env [NAME | --none]
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE] [--quiet]
   lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]
   lpreq export openapi [--out FILE]
@@ -24,7 +25,7 @@ usage:
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'env']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.
