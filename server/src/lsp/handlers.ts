@@ -156,11 +156,14 @@ export function handlers(session: Session): Handler[] {
     }),
 
     notification('lpreq/selectEnvironment', 'selectEnvironment', (params: { name?: string | null } | undefined) => {
-      documents.selected = typeof params?.name === 'string' ? params.name : undefined;
+      // The VS Code extension's choice (it keeps it where every host reads it): a name, null for none, nothing to follow each project's rule.
+      documents.chosen = typeof params?.name === 'string' ? params.name : params?.name === null ? null : undefined;
       session.recheckAll();
     }),
 
     notification(DidChangeWatchedFilesNotification.type, 'environment change', () => {
+      // An environment file, or a project's remembered choice (another host's: `lpreq env`, the editor).
+      session.sending.sendSession.forgetChoices();
       documents.forgetEnvironments();
       session.recheckAll();
     }),
