@@ -9,11 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { parseDocument } from '../../server/src/core';
+import { decideEnvironment, parseDocument } from '../../server/src/core';
 import { defaultSeed, mockVariables } from '../../server/src/mock';
 import { startMockRun } from '../../server/src/mockRun';
 import {
-  decideEnvironment,
   HistoryStore,
   memoryInProcess,
   projectMemory,

@@ -5,9 +5,9 @@
  * `.lpreq/environment.json`, where the editor's status bar and the language server read it too.
  */
 import { loadEnvironmentFiles, EnvironmentFileError } from '../node/index';
-import { describeAnswer, projectMemory, SendSession } from '../sender/index';
+import { projectMemory, SendSession } from '../sender/index';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/index';
+import { Checker, describeAnswer } from '../core/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { printableErrors } from './terminalText';

@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 import type { Range } from 'vscode-languageserver/node';
 import {
   blockIndexAt,
+  decideEnvironment,
   hasOwn,
   parseBlock,
   ScopeTracker,
   type Block,
   type BlockRef,
+  type EnvironmentAnswer,
   type EnvironmentInfo,
   type LanguageService,
   type LpreqDocument,
@@ -21,7 +23,6 @@ import {
   type VariableScope,
 } from '../core/index';
 import { EnvironmentFileError, loadEnvironmentFiles } from '../node/index';
-import { decideEnvironment, type EnvironmentAnswer } from '../sender/index';
 import { EditableDocument } from './editableDocument';
 import { malformedChange } from './fromProto';
 

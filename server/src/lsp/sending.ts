@@ -20,11 +20,10 @@ import type {
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
+import { describeAnswer, promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
 import { readTextInput, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
-  describeAnswer,
   prepareRequest,
   referenceValue,
   requestBlocks,

@@ -1,9 +1,9 @@
 /**
- * Where a project's remembered environment is kept (environmentRule.ts says how it is used):
- * `.lpreq/environment.json` in the project folder, beside the history, for every host.
+ * Where a project's remembered environment is kept (core/environmentRule.ts says how it is
+ * used): `.lpreq/environment.json` in the project folder, beside the history, for every host.
  */
-import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { renameSync, writeFileSync } from 'node:fs';
+import { readRememberedEnvironment } from '../node/index';
 import { projectStore } from './setup';
 
 /**
@@ -19,26 +19,11 @@ export interface EnvironmentMemory {
   write(projectFolder: string, choice: string | null): void;
 }
 
-const FILE = 'environment.json';
-
-/** The project's `.lpreq/environment.json`: written whole (a new file renamed into place), read only when it is a small regular file. */
+/** The project's `.lpreq/environment.json`: written whole (a new file renamed into place), read by the node helpers' reader. */
 export const projectMemory: EnvironmentMemory = {
-  read(projectFolder) {
-    const path = join(projectFolder, '.lpreq', FILE);
-    try {
-      // A regular file of a few bytes: a link or anything large is not read.
-      const stat = lstatSync(path);
-      if (!stat.isFile() || stat.size > 4096) return undefined;
-      const value = (JSON.parse(readFileSync(path, 'utf8')) as { environment?: unknown }).environment;
-      return value === null || (typeof value === 'string' && value.length > 0 && value.length <= 200)
-        ? value
-        : undefined;
-    } catch {
-      return undefined;
-    }
-  },
+  read: readRememberedEnvironment,
   write(projectFolder, choice) {
-    const path = projectStore(projectFolder, FILE);
+    const path = projectStore(projectFolder, 'environment.json');
     const temporary = `${path}.tmp-${process.pid}`;
     writeFileSync(temporary, `${JSON.stringify({ environment: choice })}\n`, { mode: 0o600 });
     renameSync(temporary, path);

@@ -49,6 +49,7 @@
  */
 export {
   prepareRequest,
+  sendingEnvironments,
   blockAtLine,
   blockNamed,
   requestBlocks,
@@ -76,8 +77,6 @@ export { sendSetup, SetupError, ChooseEnvironmentError, projectStore, tokenNotes
 export type { SendSetup, SetupOptions } from './setup';
 export { SendSession } from './session';
 export type { SessionHost, FileSetup, MockTarget } from './session';
-export { decideEnvironment, chosenName, describeAnswer } from './environmentRule';
-export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export { projectMemory, memoryInProcess } from './environmentChoice';
 export type { EnvironmentMemory } from './environmentChoice';
 export type { SendBlockOptions, SendResult, PromptQuestion, DependencyError } from './send';

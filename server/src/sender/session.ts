@@ -12,7 +12,7 @@
  */
 import { parseDocument, type Checker, type Environments } from '../core/index';
 import { projectMemory, type EnvironmentMemory } from './environmentChoice';
-import { decideEnvironment, type EnvironmentAnswer } from './environmentRule';
+import { decideEnvironment, type EnvironmentAnswer } from '../core/index';
 import type { HistoryStore } from './history';
 import type { LpreqDocument } from '../core/index';
 import { environmentOrigin } from './prepare';

@@ -18,7 +18,7 @@ import {
   readTextFileSync,
   type EnvironmentFiles,
 } from '../node/index';
-import { decideEnvironment, type EnvironmentAnswer } from './environmentRule';
+import { decideEnvironment, type EnvironmentAnswer } from '../core/index';
 import type { PrepareOptions, SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';

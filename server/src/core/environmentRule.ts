@@ -3,9 +3,11 @@
  * server, the VS Code extension and its Testing view). The environment given for this send
  * (`--env`, a choice made in this editor session); else the choice remembered for the project
  * (`.lpreq/environment.json` beside the environment files, where every host reads and writes
- * it); else the only environment; else `local`; else the user is asked. "No environment" is
- * a choice too: nothing is sent to an environment then.
+ * it: node/environmentChoice.ts); else the only environment; else `local`; else the user is
+ * asked. "No environment" is a choice too: nothing is sent to an environment then. Pure: the
+ * hosts read the files, the sender's session (sender/session.ts) asks this.
  */
+
 /** What the rule answers for the environments of a project. */
 export type EnvironmentAnswer =
   /** `why`: given for this send, remembered for the project, the only one, `local` among several, the editor's default (initializationOptions). */
