@@ -316,13 +316,11 @@ export class ResponseTree {
     }
     if (node.section === 'text') {
       const lines = this.response.bodyText.split('\n');
-      const shown: ResponseNode[] = lines
-        .slice(0, 500)
-        .map((line, i) => ({
-          ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined),
-          contextValue: 'value',
-          value: line,
-        }));
+      const shown: ResponseNode[] = lines.slice(0, 500).map((line, i) => ({
+        ...this.plain(`t:${i}`, 'text', line.length > 0 ? line : ' ', undefined),
+        contextValue: 'value',
+        value: line,
+      }));
       if (lines.length > 500)
         shown.push(
           this.plain(
