@@ -19,7 +19,7 @@ export class CopyCommands {
     private readonly environments: EnvironmentController,
     private readonly settings: () => LpreqSettings,
     /** The responses of a document's named requests, for `{{name.response...}}`. */
-    private readonly responses: (uri: vscode.Uri) => ResponseStore | undefined,
+    private readonly responses: (uri: vscode.Uri) => Promise<ResponseStore | undefined>,
   ) {}
 
   /**
@@ -42,7 +42,7 @@ export class CopyCommands {
     const t = await requestAt(this.environments, uri, line);
     if (!t) return undefined;
     const { sender, checker } = await load();
-    const responses = this.responses(t.doc.uri);
+    const responses = await this.responses(t.doc.uri);
     const block = t.parsed.blocks[t.request.blockIndex].block;
     const prompts = new Map<string, string>();
     for (const p of promptVariables(block)) {
@@ -71,7 +71,7 @@ export class CopyCommands {
     // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them.
-    const token = await this.environments.token();
+    const token = await this.environments.token(environments.selected);
     const secrets = [
       ...prepared.secrets,
       ...prepared.foreignSecrets,

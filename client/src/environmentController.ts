@@ -1,22 +1,24 @@
 /**
- * The active environment (status bar, picker, sent to the language server) and the access
- * token of each environment, kept in SecretStorage and nowhere else.
+ * The environment of each request file as the send session's rule answers it (the choice
+ * remembered for the project in `.lpreq/environment.json`, which `lpreq send` and the language
+ * server read too; else the only environment; else `local`; else none chosen), shown in the
+ * status bar, chosen with the picker, and the access token of each environment, kept in
+ * SecretStorage and nowhere else.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hasOwn, own } from '../../server/src/core/index';
-import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
-import type { SendEnvironments } from '../../server/src/sender/index';
+import { decideEnvironment, describeAnswer, hasOwn, own, type EnvironmentAnswer } from '../../server/src/core/index';
 import {
-  environmentChoices,
-  isProtected,
-  statusBarText,
-  tokenSecretKey,
-  validSelection,
-  withoutMetaKeys,
-} from './model/environments';
+  EnvironmentFileError,
+  loadEnvironmentFiles,
+  readRememberedEnvironment,
+  type EnvironmentFiles,
+} from '../../server/src/node/index';
+import type { SendEnvironments, SendSession } from '../../server/src/sender/index';
+import { environmentChoices, isProtected, statusBarText, tokenSecretKey, withoutMetaKeys } from './model/environments';
 
-const SELECTED_KEY = 'lpreq.environment';
+/** The rule's answer for a project, and the folder it is kept for. */
+export type ProjectAnswer = EnvironmentAnswer & { projectFolder: string };
 
 export class EnvironmentController implements vscode.Disposable {
   private readonly statusBar = vscode.window.createStatusBarItem(
@@ -30,8 +32,12 @@ export class EnvironmentController implements vscode.Disposable {
   private files: EnvironmentFiles | undefined;
   private filesDir: string | undefined;
   private hasToken = false;
-  /** Where the language server learns of a new choice. */
-  notifyServer: (name: string | undefined) => void = () => undefined;
+  /** The rule's answer by the folder of a request file, until the files or a project's choice change. */
+  private readonly answers = new Map<string, ProjectAnswer>();
+  /** The send session, once the sender is loaded: its choices of this window are the ones read. */
+  private session: SendSession | undefined;
+  /** Where the language server learns that a project's choice changed (null name: read it again from `.lpreq`). */
+  notifyServer: (name: string | null | undefined) => void = () => undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -41,17 +47,28 @@ export class EnvironmentController implements vscode.Disposable {
     this.statusBar.name = 'lpreq environment';
     this.statusBar.command = 'lpreq.selectEnvironment';
     const watcher = vscode.workspace.createFileSystemWatcher('**/http-client*.env.json');
+    // A project's choice made by another host (`lpreq env`, Neovim's :LpreqEnv) shows here too.
+    const chosen = vscode.workspace.createFileSystemWatcher('**/.lpreq/environment.json');
     const reload = () => {
       this.files = undefined;
-      this.refresh();
+      this.forget();
+    };
+    const rechoose = () => {
+      this.session?.forgetChoices();
+      this.forget();
+      this.notifyServer(undefined);
     };
     this.disposables.push(
       this.statusBar,
       this.changed,
       watcher,
+      chosen,
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
+      chosen.onDidChange(rechoose),
+      chosen.onDidCreate(rechoose),
+      chosen.onDidDelete(rechoose),
       context.secrets.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         if (e?.document.languageId === 'lpreq') this.refresh();
@@ -66,8 +83,52 @@ export class EnvironmentController implements vscode.Disposable {
     setTimeout(() => this.refresh(), 0);
   }
 
+  /** The environment of the active request file's project (of the workspace's, without one): undefined when none is chosen. */
   get selected(): string | undefined {
-    return this.context.workspaceState.get<string>(SELECTED_KEY);
+    return this.selectedFor();
+  }
+
+  /** The environment of a request file's project, by the rule. */
+  selectedFor(fileUri?: vscode.Uri): string | undefined {
+    const answer = this.answerFor(fileUri);
+    return answer.state === 'chosen' ? answer.name : undefined;
+  }
+
+  /** The send session's answer for a request file's project (the rule, over the choice kept in `.lpreq`). */
+  answerFor(fileUri?: vscode.Uri): ProjectAnswer {
+    const dir = this.dirFor(fileUri) ?? '';
+    let answer = this.answers.get(dir);
+    if (!answer) {
+      const files = this.environmentFiles(fileUri);
+      const projectFolder = files.shared || files.private ? path.dirname(files.shared ?? files.private ?? '') : dir;
+      const remembered = this.session
+        ? this.session.remembered(projectFolder)
+        : readRememberedEnvironment(projectFolder);
+      answer = { ...decideEnvironment(Object.keys(files.environments), { remembered }), projectFolder };
+      this.answers.set(dir, answer);
+    }
+    return answer;
+  }
+
+  /** The session decides from now on: its choices of this window are read before `.lpreq`'s. */
+  attach(session: SendSession): void {
+    this.session = session;
+    this.forget();
+  }
+
+  /** A project's choice was made (by the session: a pick when sending, the picker, a key binding). */
+  chosen(projectFolder: string, choice: string | null, written: boolean): void {
+    this.output.info(`environment of ${projectFolder}: ${choice ?? '(none)'}${written ? '' : ' (not kept on disk)'}`);
+    this.forget();
+    // The server reads the choice where it was kept; one that could not be written is told by name.
+    this.notifyServer(written ? undefined : choice);
+    this.changed.fire(choice ?? undefined);
+  }
+
+  /** The answers are made again (the files or a project's choice changed), and the status bar redrawn. */
+  private forget(): void {
+    this.answers.clear();
+    this.refresh();
   }
 
   /** The environment files for a request file (or the workspace), read when needed. */
@@ -93,13 +154,13 @@ export class EnvironmentController implements vscode.Disposable {
     // With each environment's `$tls` and `$defaultHeaders`: the sender uses the chosen one's.
     return {
       environments: withoutMetaKeys(files.environments),
-      selected: validSelection(this.selected, files.environments),
+      selected: this.selectedFor(fileUri),
       options: files.options,
     };
   }
 
   isProtected(fileUri?: vscode.Uri): boolean {
-    const name = this.selected;
+    const name = this.selectedFor(fileUri);
     return isProtected(
       name,
       name === undefined ? undefined : own(this.environmentFiles(fileUri).environments, name),
@@ -107,40 +168,61 @@ export class EnvironmentController implements vscode.Disposable {
     );
   }
 
-  /** The token of the chosen environment, from secret storage. */
-  async token(): Promise<string | undefined> {
-    return this.context.secrets.get(tokenSecretKey(this.selected));
+  /** The token of the chosen environment (or of `environment`), from secret storage; none without an environment. */
+  async token(environment: string | undefined = this.selected): Promise<string | undefined> {
+    if (environment === undefined) return undefined;
+    return this.context.secrets.get(tokenSecretKey(environment));
   }
 
   /**
    * The tokens secret storage keeps for the other environments of these files: the sender
    * sends none of them anywhere, and keeps them out of history and copied commands.
    */
-  async otherTokens(fileUri?: vscode.Uri): Promise<string[]> {
+  async otherTokens(fileUri?: vscode.Uri, chosen: string | undefined = this.selectedFor(fileUri)): Promise<string[]> {
     const out: string[] = [];
     for (const name of Object.keys(this.environmentFiles(fileUri).environments)) {
-      if (name === this.selected) continue;
+      if (name === chosen) continue;
       const token = await this.context.secrets.get(tokenSecretKey(name));
       if (token) out.push(token);
     }
     return out;
   }
 
+  /** The picker: an environment for the project of a request file (of the active one), remembered for it. */
   async select(fileUri?: vscode.Uri): Promise<void> {
     this.files = undefined;
+    const uri = fileUri ?? this.activeLpreqUri();
+    const answer = this.answerFor(uri);
+    const picked = await this.pick(answer.names, answer.projectFolder, uri);
+    if (picked === undefined) return;
+    await this.remember(answer.projectFolder, picked);
+  }
+
+  /**
+   * Asks which environment (a name, null for none; undefined when the user closed the picker):
+   * the picker, or when sending what the rule could not decide. The choice is not kept here:
+   * the session keeps it.
+   */
+  async pick(
+    _names: readonly string[],
+    _projectFolder: string,
+    fileUri?: vscode.Uri,
+  ): Promise<string | null | undefined> {
     const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());
     const withToken = new Set<string>();
     for (const name of Object.keys(files.environments))
       if (await this.context.secrets.get(tokenSecretKey(name))) withToken.add(name);
+    const answer = this.answerFor(fileUri ?? this.activeLpreqUri());
     const choices = environmentChoices(files.environments, {
-      selected: this.selected,
+      selected: answer.state === 'chosen' ? answer.name : undefined,
       protectedSetting: this.protectedSetting(),
       withToken,
       privateNames: files.privateNames,
     });
     const items: (vscode.QuickPickItem & { name?: string; edit?: true })[] = choices.map((c) => ({
       ...c,
-      label: c.picked ? `${c.label} $(check)` : c.label,
+      // "No environment" is marked only when it was chosen: not while none is chosen yet.
+      label: c.picked && !(c.name === undefined && answer.state === 'ask') ? `${c.label} $(check)` : c.label,
     }));
     const where = files.shared ?? files.private;
     items.push(
@@ -148,20 +230,31 @@ export class EnvironmentController implements vscode.Disposable {
       { label: '$(edit) Edit environment files…', edit: true, description: editDescription(files) },
     );
     const picked = await vscode.window.showQuickPick(items, {
-      title: 'lpreq: Select Environment',
+      title:
+        answer.state === 'ask'
+          ? `lpreq: Select Environment (${answer.names.join(', ')}: none is called local; the choice is kept for this project)`
+          : 'lpreq: Select Environment',
       placeHolder: where
         ? `Environments of ${vscode.workspace.asRelativePath(where)}`
         : 'No http-client.env.json found beside the request file or above it',
       matchOnDescription: true,
     });
-    if (!picked) return;
-    if (picked.edit) return this.editFiles(files, fileUri ?? this.activeLpreqUri());
-    await this.context.workspaceState.update(SELECTED_KEY, picked.name);
-    this.notifyServer(picked.name);
-    this.output.info(`environment: ${picked.name ?? '(none)'}`);
-    this.refresh();
-    this.changed.fire(picked.name);
+    if (!picked) return undefined;
+    if (picked.edit) {
+      await this.editFiles(files, fileUri ?? this.activeLpreqUri());
+      return undefined;
+    }
+    return picked.name ?? null;
   }
+
+  /** Keeps a project's choice through the session (loaded for it when it is not yet). */
+  private async remember(projectFolder: string, choice: string | null): Promise<void> {
+    const session = await this.sessionLoader();
+    session.remember(projectFolder, choice);
+  }
+
+  /** Loads the sender and makes the session (extension.ts sets it). */
+  sessionLoader: () => Promise<SendSession> = () => Promise.reject(new Error('the send session is not ready'));
 
   /**
    * Opens the environment files: the shared one, and the private one beside it when it exists.
@@ -185,18 +278,14 @@ export class EnvironmentController implements vscode.Disposable {
     }
   }
 
-  /** Chooses an environment by name (a key binding's argument); an unknown name is refused. */
+  /** Chooses an environment by name (a key binding's argument) for the active file's project; an unknown name is refused. */
   async choose(name: string): Promise<void> {
     this.files = undefined;
     if (!hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, name)) {
       void vscode.window.showWarningMessage(`lpreq: there is no environment '${name}' in http-client.env.json.`);
       return;
     }
-    await this.context.workspaceState.update(SELECTED_KEY, name);
-    this.notifyServer(name);
-    this.output.info(`environment: ${name}`);
-    this.refresh();
-    this.changed.fire(name);
+    await this.remember(this.answerFor(this.activeLpreqUri()).projectFolder, name);
   }
 
   /** Sets the token of the chosen environment, or of `environment` (a response view's "Set Access Token for 'local'"). */
@@ -205,6 +294,13 @@ export class EnvironmentController implements vscode.Disposable {
       environment !== undefined && hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, environment)
         ? environment
         : this.selected;
+    // A token is sent only to an environment's base_url: with none chosen there is nowhere it would go.
+    if (env === undefined) {
+      void vscode.window.showWarningMessage(
+        'lpreq: no environment is chosen, so an access token would go nowhere: choose an environment first (lpreq: Select Environment).',
+      );
+      return;
+    }
     const key = tokenSecretKey(env);
     const existing = await this.context.secrets.get(key);
     const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;
@@ -255,11 +351,12 @@ export class EnvironmentController implements vscode.Disposable {
   }
 
   private draw(): void {
-    const name = this.selected;
+    const answer = this.answerFor(this.activeLpreqUri());
+    const name = answer.state === 'chosen' ? answer.name : undefined;
     const prot = this.isProtected(this.activeLpreqUri());
-    this.statusBar.text = statusBarText(name, prot, this.hasToken);
+    this.statusBar.text = statusBarText(name, prot, this.hasToken, answer.state === 'ask');
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**lpreq environment**: ${name ?? 'none'}\n\n`);
+    tip.appendMarkdown(`**lpreq environment**: ${describeAnswer(answer)}\n\n`);
     if (prot) tip.appendMarkdown('$(lock) Protected: POST, PUT, PATCH and DELETE ask for confirmation.\n\n');
     tip.appendMarkdown(this.hasToken ? '$(key) An access token is set.\n\n' : 'No access token is set.\n\n');
     tip.appendMarkdown('Click to choose another environment (Ctrl+Alt+E).');

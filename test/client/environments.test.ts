@@ -10,7 +10,6 @@ import {
   needsConfirmation,
   statusBarText,
   tokenSecretKey,
-  validSelection,
   withoutMetaKeys,
 } from '../../client/src/model/environments';
 
@@ -53,14 +52,12 @@ test('the picker lists no environment first, then every environment by name', ()
   assert.match(choices[2].description, /1 variable\b/);
 });
 
-test('status bar, secret keys and stale selections', () => {
+test('status bar and secret keys', () => {
   assert.equal(statusBarText('prod', true, true), '$(lock) prod $(key)');
   assert.equal(statusBarText(undefined, false, false), '$(server-environment) no environment');
+  assert.equal(statusBarText(undefined, false, false, true), '$(server-environment) choose environment');
   assert.notEqual(tokenSecretKey('prod'), tokenSecretKey('dev'));
   assert.notEqual(tokenSecretKey(undefined), tokenSecretKey('undefined'));
-  assert.equal(validSelection('gone', { dev: {} }), undefined);
-  assert.equal(validSelection('dev', { dev: {} }), 'dev');
-  assert.equal(validSelection('toString', {}), undefined);
 });
 
 test('"$shared" variables are in every environment, each layer overridden by the more specific one', () => {

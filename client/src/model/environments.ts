@@ -3,7 +3,7 @@
  * the key of each environment's token in secret storage. Pure: the files are read by
  * server/src/node/environments.ts and handed in.
  */
-import { hasOwn, own, setOwn } from '../../../server/src/core/index';
+import { own, setOwn } from '../../../server/src/core/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
 export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -71,7 +71,8 @@ export function environmentChoices(
     {
       name: undefined,
       label: 'No environment',
-      description: 'variables of every environment count as defined; nothing is sent to an environment',
+      description:
+        'variables of every environment count as defined when checking; nothing that needs an environment is sent',
       protected: false,
       picked: options.selected === undefined,
     },
@@ -101,21 +102,18 @@ export function environmentChoices(
   return out;
 }
 
-/** The status bar text of the active environment. */
-export function statusBarText(selected: string | undefined, protectedEnv: boolean, hasToken: boolean): string {
-  const name = selected ?? 'no environment';
+/** The status bar text of the active environment; `undecided`: several, none called local, none chosen yet. */
+export function statusBarText(
+  selected: string | undefined,
+  protectedEnv: boolean,
+  hasToken: boolean,
+  undecided = false,
+): string {
+  const name = selected ?? (undecided ? 'choose environment' : 'no environment');
   return `${protectedEnv ? '$(lock)' : '$(server-environment)'} ${name}${hasToken ? ' $(key)' : ''}`;
 }
 
 /** The key of an environment's token in secret storage; one token per environment. */
 export function tokenSecretKey(environment: string | undefined): string {
   return `lpreq.token.${environment === undefined ? '(no environment)' : environment}`;
-}
-
-/** Keeps a chosen environment only while the files still define it. */
-export function validSelection(
-  selected: string | undefined,
-  environments: Record<string, unknown>,
-): string | undefined {
-  return selected !== undefined && hasOwn(environments, selected) ? selected : undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * The Test Explorer's logic without VS Code: which tests a request file holds (each request
- * with assertions, and its assertions under it, each with the line it stands on and an id that
+ * The Test Explorer's logic without VS Code: which tests a request file holds (each request,
+ * as `lpreq test` counts them, and its assertions under it, each with the line it stands on and an id that
  * survives edits elsewhere in the file), and how a result of the sender's runner becomes the
  * state and messages of those tests. The runner is the one `lpreq test` uses; this only maps
  * what it reports. Lines here are 0-based, as the editor counts them.
@@ -27,8 +27,9 @@ export interface TestRequest {
 }
 
 /**
- * The tests of a document: its requests that have assertions, as the runner names them
- * (`testsOf`). A name used twice in a file gets `#2`, `#3` after it, so ids stay unique.
+ * The tests of a document: every request, as the runner names them (`testsOf`) and as
+ * `lpreq test` runs and counts them (one without assertions passes on a 2xx). A name used
+ * twice in a file gets `#2`, `#3` after it, so ids stay unique.
  */
 export function testRequests(
   document: LpreqDocument,
@@ -39,7 +40,7 @@ export function testRequests(
   const out: TestRequest[] = [];
   for (const { name, blockIndex } of named) {
     const { start, block } = document.blocks[blockIndex];
-    if (!block.request || block.assertionLines.length === 0) continue;
+    if (!block.request) continue;
     const count = (seen.get(name) ?? 0) + 1;
     seen.set(name, count);
     const id = count === 1 ? name : `${name} #${count}`;
@@ -127,4 +128,15 @@ export function requestOutcome(request: RequestResult): Outcome {
     default:
       return { state: 'errored', durationMs, messages: [{ text: failure.message, line }] };
   }
+}
+
+/**
+ * Paths below a workspace folder in the order `lpreq test <folder>` walks them (each folder's
+ * entries sorted by name, files and folders alike): segment by segment.
+ */
+export function compareParts(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
 }

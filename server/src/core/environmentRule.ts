@@ -48,11 +48,6 @@ export function decideEnvironment(names: readonly string[], input: EnvironmentRu
   return { state: 'ask', names: list };
 }
 
-/** The chosen environment's name, or undefined (none, or not chosen yet). */
-export function chosenName(answer: EnvironmentAnswer): string | undefined {
-  return answer.state === 'chosen' ? answer.name : undefined;
-}
-
 /** How an answer reads in a status bar, a log or `lpreq env`: `dev (remembered)`, `no environment (chosen)`. */
 export function describeAnswer(answer: EnvironmentAnswer): string {
   switch (answer.state) {

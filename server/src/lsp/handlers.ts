@@ -156,7 +156,9 @@ export function handlers(session: Session): Handler[] {
     }),
 
     notification('lpreq/selectEnvironment', 'selectEnvironment', (params: { name?: string | null } | undefined) => {
-      // The VS Code extension's choice (it keeps it where every host reads it): a name, null for none, nothing to follow each project's rule.
+      // The VS Code extension's word that a choice changed: without a name, each project's is read again where
+      // every host keeps it; a name (or null for none) when it could not be kept there.
+      session.sending.sendSession.forgetChoices();
       documents.chosen = typeof params?.name === 'string' ? params.name : params?.name === null ? null : undefined;
       session.recheckAll();
     }),

@@ -7,7 +7,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file, relative to the project folder. */
-export const REMEMBERED_ENVIRONMENT = join('.lpreq', 'environment.json');
+const REMEMBERED_ENVIRONMENT = join('.lpreq', 'environment.json');
 
 /**
  * The choice kept for a project folder: a name, null for "no environment", undefined when none

@@ -16,4 +16,4 @@ export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
-export { readRememberedEnvironment, REMEMBERED_ENVIRONMENT } from './environmentChoice';
+export { readRememberedEnvironment } from './environmentChoice';

@@ -50,6 +50,7 @@
 export {
   prepareRequest,
   sendingEnvironments,
+  environmentOrigin,
   blockAtLine,
   blockNamed,
   requestBlocks,

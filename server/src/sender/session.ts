@@ -46,8 +46,8 @@ export interface SessionHost {
    * a message that lists how to choose (the command line).
    */
   pickEnvironment?: (names: readonly string[], projectFolder: string) => Promise<string | null | undefined>;
-  /** Told of a choice the session remembered (the editor redraws its status bar and tells its language server). */
-  chosen?: (projectFolder: string, choice: string | null) => void;
+  /** Told of a choice the session remembered, and whether it was written (the editor redraws its status bar and tells its language server). */
+  chosen?: (projectFolder: string, choice: string | null, written: boolean) => void;
   /** The history of a project folder, when the host keeps one. */
   history?: (projectFolder: string) => Pick<HistoryStore, 'add' | 'lastOf'> | undefined;
   /** Asked before a request marked `# @note`, a change in a protected environment, a `# @prompt` variable. */
@@ -130,7 +130,7 @@ export class SendSession {
     } catch (e) {
       outcome = { written: false, problem: (e as Error).message };
     }
-    this.host.chosen?.(projectFolder, choice);
+    this.host.chosen?.(projectFolder, choice, outcome.written);
     return outcome;
   }
 
