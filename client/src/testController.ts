@@ -25,11 +25,12 @@ import type {
 } from '../../server/src/sender/index';
 import {
   assertionOutcome,
-  compareParts,
   requestOutcome,
+  runPlan,
   testRequests,
   type Outcome,
   type TestRequest,
+  type WantedFile,
 } from './model/testResults';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import { confirmProtected, load, sendSession } from './sendSupport';
@@ -231,24 +232,6 @@ export class TestExplorer implements vscode.Disposable {
     return out;
   }
 
-  /**
-   * The files a run takes, in the order `lpreq test` takes them: by workspace folder, then as
-   * it walks a folder (each folder's entries by name, files and folders alike).
-   */
-  private inWalkOrder(wanted: Map<string, { uri: vscode.Uri; ids?: Set<string> }>) {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const key = (uri: vscode.Uri) => {
-      const folder = vscode.workspace.getWorkspaceFolder(uri);
-      return { index: folder ? folders.indexOf(folder) : folders.length, parts: relativeParts(uri, folder) };
-    };
-    return [...wanted].sort(([, a], [, b]) => {
-      const ka = key(a.uri);
-      const kb = key(b.uri);
-      if (ka.index !== kb.index) return ka.index - kb.index;
-      return compareParts(ka.parts, kb.parts);
-    });
-  }
-
   private async run(request: vscode.TestRunRequest, cancel: vscode.CancellationToken, mock: boolean): Promise<void> {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
@@ -274,25 +257,39 @@ export class TestExplorer implements vscode.Disposable {
       >();
       const sources: TestSource[] = [];
       const setups: FileSetup[] = [];
-      for (const [key, want] of this.inWalkOrder(this.wanted(request))) {
-        const read = await this.textOf(want.uri);
-        const file = this.controller.items.get(key);
-        if (read.text === undefined) {
+      // Each file asked for, read as the editor holds it; its items made from the text that runs, so results land on the lines they concern.
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const read = new Map<string, { uri: vscode.Uri; text: string; requests: TestRequest[] }>();
+      const wantedFiles: WantedFile<string>[] = [];
+      for (const [key, want] of this.wanted(request)) {
+        const got = await this.textOf(want.uri);
+        if (got.text === undefined) {
+          const file = this.controller.items.get(key);
           if (file)
             run.errored(
               file,
               new vscode.TestMessage(
-                `${vscode.workspace.asRelativePath(want.uri)}: ${read.problem ?? 'could not be read'}`,
+                `${vscode.workspace.asRelativePath(want.uri)}: ${got.problem ?? 'could not be read'}`,
               ),
             );
           continue;
         }
-        // The items are made from the text that runs, so results land on the lines they concern.
-        const requests = (await this.update(want.uri, read.text)).filter(
-          (r) => want.ids === undefined || want.ids.has(r.id),
-        );
+        read.set(key, { uri: want.uri, text: got.text, requests: await this.update(want.uri, got.text) });
+        const folder = vscode.workspace.getWorkspaceFolder(want.uri);
+        wantedFiles.push({
+          file: key,
+          folder: folder ? folders.indexOf(folder) : folders.length,
+          parts: relativeParts(want.uri, folder),
+          ids: want.ids,
+        });
+      }
+      // What lpreq test would run of these files, in its order (model/testResults.ts).
+      for (const planned of runPlan(wantedFiles, (key) => read.get(key)?.requests ?? [])) {
+        const key = planned.file;
+        const { uri, text } = read.get(key) as { uri: vscode.Uri; text: string };
+        const requests = planned.requests;
         const fileItem = this.controller.items.get(key);
-        if (!fileItem || requests.length === 0) continue;
+        if (!fileItem) continue;
         const items = new Map<number, vscode.TestItem>();
         for (const r of requests) {
           const item = fileItem.children.get(r.id);
@@ -301,16 +298,15 @@ export class TestExplorer implements vscode.Disposable {
           run.enqueued(item);
           item.children.forEach((c) => run.enqueued(c));
         }
-        const display = vscode.workspace.asRelativePath(want.uri);
-        byFile.set(display, { uri: want.uri, requests, items });
+        const display = vscode.workspace.asRelativePath(uri);
+        byFile.set(display, { uri: uri, requests, items });
         try {
           // The environment by the session's rule (the picker when it cannot decide), as lpreq test and Send Request take it.
-          const made = await session.testSource(want.uri.fsPath, {
+          const made = await session.testSource(uri.fsPath, {
             display,
-            text: read.text,
+            text,
             mock: mockRun,
-            // A file that runs whole runs every request, as `lpreq test` does: the mock's state depends on each.
-            ...(want.ids === undefined ? {} : { blocks: new Set(requests.map((r) => r.blockIndex)) }),
+            ...(planned.blocks ? { blocks: planned.blocks } : {}),
           });
           sources.push(made.source);
           setups.push(made.setup);

@@ -134,9 +134,45 @@ export function requestOutcome(request: RequestResult): Outcome {
  * Paths below a workspace folder in the order `lpreq test <folder>` walks them (each folder's
  * entries sorted by name, files and folders alike): segment by segment.
  */
-export function compareParts(a: readonly string[], b: readonly string[]): number {
+function compareParts(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   }
   return a.length - b.length;
+}
+
+/** A file a Testing view run asks for: where it stands, and the ids of its tests asked for (none: the whole file). */
+export interface WantedFile<T> {
+  file: T;
+  /** The index of its workspace folder (files outside any come last). */
+  folder: number;
+  /** Its path below that folder, by segment. */
+  parts: readonly string[];
+  ids?: ReadonlySet<string>;
+}
+
+/**
+ * What a Testing view run runs, as `lpreq test` runs the same files: the files in the order it
+ * walks them, and of each file every request when the file runs whole (`blocks` undefined: a
+ * request without assertions changes the state the next ones read, as the item added before
+ * "Rename and publish the new module" counts in its `items_count`), or only the requests asked
+ * for (one test run on its own).
+ */
+export function runPlan<T>(
+  wanted: readonly WantedFile<T>[],
+  requestsOf: (file: T) => readonly TestRequest[],
+): { file: T; requests: TestRequest[]; blocks?: Set<number> }[] {
+  return [...wanted]
+    .sort((a, b) => a.folder - b.folder || compareParts(a.parts, b.parts))
+    .flatMap((w) => {
+      const requests = requestsOf(w.file).filter((r) => w.ids === undefined || w.ids.has(r.id));
+      if (requests.length === 0) return [];
+      return [
+        {
+          file: w.file,
+          requests,
+          ...(w.ids === undefined ? {} : { blocks: new Set(requests.map((r) => r.blockIndex)) }),
+        },
+      ];
+    });
 }
