@@ -1,21 +1,19 @@
 /**
- * The sender: what the VS Code extension, the command line and the demo call to send
- * requests of a `.lpreq` file and read typed responses. It reuses the language core for
- * parsing, matching and variables; only exchange.ts, paging.ts, history.ts and setup.ts (the
- * environment files, the token and the project's `.lpreq` folder, as `lpreq send` finds them)
- * do I/O.
+ * The sender: what the VS Code extension, the command line, the language server and the demo
+ * call to send requests of a `.lpreq` file and read typed responses. It reuses the language
+ * core for parsing, matching and variables; only exchange.ts, paging.ts, history.ts,
+ * setup.ts and environmentChoice.ts (the environment files, the token, the project's `.lpreq`
+ * folder and its remembered environment) do I/O.
  *
- * Typical use (an editor command "Send request"):
+ * Typical use (a host's Send Request): one session per workspace, asked for every send.
  *
- *   const document = parseDocument(text);
- *   const result = await sendBlock(document, blockIndex, {
- *     checker,                                   // new Checker(bundledCatalog())
- *     environments: { environments, selected },  // from node/environments.ts
- *     token,                                     // from secret storage; sent only to base_url's origin
- *     responses,                                 // a Map kept per document, for chaining
- *     history,                                   // new HistoryStore(storageFolder)
+ *   const session = new SendSession(host, checker);   // host: where the choice is kept, tokens, questions, history
+ *   const { result, setup } = await session.send(parseDocument(text), blockIndex, {
+ *     file,                                      // the request file: its environment files, its project
  *     allPages, signal, timeoutMs,
  *   });
+ *   // setup.selected: the environment by the rule; result.response: status, headers, body, timing;
+ *   // result.resource + result.issues: typed check
  *   // result.response: status, headers, body, timing; result.resource + result.issues: typed check
  *
  * - prepareRequest(checker, document, blockIndex, { environments, system, reference }) -> PrepareResult
