@@ -147,7 +147,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   /** Why a request was not sent; for a request it reads the answer of, the action to send that one first. */
   private async explain(doc: vscode.TextDocument, result: SendResult): Promise<void> {
     const error = result.error;
-    if (!error) return;
+    // The user said no (a protected environment, a note): nothing to tell.
+    if (!error || ('declined' in error && error.declined)) return;
     const dependency = error.kind === 'dependency' ? error.dependency : undefined;
     if (!dependency) {
       void vscode.window.showErrorMessage(`lpreq: ${error.message}`);

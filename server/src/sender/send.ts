@@ -142,7 +142,8 @@ export interface SendResult {
   /** Why the body was not checked against `resource` (then `issues` says nothing about it). */
   unchecked?: 'truncated' | 'not-json';
   /** Why there is no (successful) response: a preparation problem or a failed exchange. */
-  error?: ExchangeError | { kind: 'prepare'; message: string } | DependencyError;
+  /** `declined`: the user answered no (a note, a protected environment, a prompt left empty), which a host need not repeat. */
+  error?: ExchangeError | { kind: 'prepare'; message: string; declined?: true } | DependencyError;
   warnings: string[];
   /** Checker errors of the request, offsets relative to its block (it is sent anyway; the caller decides how to show them). */
   diagnostics: Diagnostic[];
@@ -333,6 +334,7 @@ async function sendWithDependencies(
       result.error = {
         kind: 'prepare',
         message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed`,
+        declined: true,
       };
       return result;
     }
@@ -344,6 +346,7 @@ async function sendWithDependencies(
       result.error = {
         kind: 'prepare',
         message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed`,
+        declined: true,
       };
       return result;
     }
