@@ -45,6 +45,7 @@ const SHIPPED = [
   'dist/proxy.js',
   'dist/export.js',
   'dist/test.js',
+  'dist/env.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];
