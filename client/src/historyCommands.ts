@@ -119,6 +119,8 @@ export class HistoryCommands {
       try {
         setup = await (await sendSession()).setup(entry.file, { environment: entry.environment ?? null });
       } catch (e) {
+        // The user declined to send the token to a new origin: nothing is sent.
+        if (e instanceof sender.TokenDeclinedError) return;
         if (!(e instanceof sender.SetupError)) throw e;
         void vscode.window.showWarningMessage(
           `lpreq: sent again without an environment's token: ${e.message.replace(/^lpreq: /, '')}`,
@@ -211,6 +213,7 @@ export class HistoryCommands {
       );
       await presentResult(this.presenter, this.presenter.key(undefined), undefined, result, undefined, {
         secrets: [token, ...foreignSecrets],
+        foreignSecrets,
         token,
         environment: setup?.selected,
         tls: sender.environmentOptions(envs)?.tls,
@@ -225,7 +228,7 @@ export class HistoryCommands {
     if (!entry) return;
     const { sender, results, trees, checker } = await load();
     // Stored without the token already; scrubbed again with the tokens known now.
-    const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
+    const secrets = [await this.environments.keptToken(), ...(await this.environments.otherTokens())];
     const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
     const { localTime } = await import('./model/history');
     const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;

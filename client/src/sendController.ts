@@ -126,6 +126,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     try {
       return await session.setup(settingsPath(doc).file);
     } catch (e) {
+      // The user declined to send the token to a new origin: nothing to tell.
+      if (e instanceof sender.TokenDeclinedError) return undefined;
       if (!(e instanceof sender.SetupError)) throw e;
       void vscode.window.showErrorMessage(`lpreq: ${e.message}`);
       return undefined;
@@ -301,6 +303,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         : undefined;
     await presentResult(this.presenter, viewKey, ref, result, assertions, {
       secrets,
+      foreignSecrets: setup.foreignTokens,
       token: setup.token,
       environment: setup.selected,
       tls: sender.environmentOptions(setup.environments)?.tls,
@@ -338,7 +341,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     const secrets = [
       o.token,
-      await this.environments.token(this.environments.selectedFor(t.doc.uri)),
+      await this.environments.keptToken(this.environments.selectedFor(t.doc.uri)),
       ...o.secrets,
       ...(await this.environments.otherTokens(t.doc.uri)),
       ...result.secretValues,

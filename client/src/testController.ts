@@ -12,8 +12,9 @@
  * out of `lpreq test <folder>` are left out here too (the same code, walking from each
  * workspace folder).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTextInput, TestIgnore } from '../../server/src/node/index';
+import { readConfinedText, TestIgnore } from '../../server/src/node/index';
 import { parseDocument, LineIndex } from '../../server/src/core/index';
 import type {
   AssertionResult,
@@ -175,7 +176,9 @@ export class TestExplorer implements vscode.Disposable {
   private async textOf(uri: vscode.Uri): Promise<{ text?: string; problem?: string }> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) return { text: open.getText() };
-    return await readTextInput(uri.fsPath);
+    // A file found in the workspace is the repository's: read by the confined reader, a pipe or a link out of it refused.
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return readConfinedText(uri.fsPath, folder?.uri.fsPath ?? path.dirname(uri.fsPath));
   }
 
   /** Lists a file's tests from its text; a file without any is not listed. Returns its requests. */

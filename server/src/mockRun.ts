@@ -11,9 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { bundledCatalog } from './catalogData';
-import { dictFrom, own, setOwn, type Environments } from './core/index';
+import { dictFrom, own, setOwn } from './core/index';
 import { defaultSeed, mockVariables, seededIds, startMock, type MockVariable } from './mock/index';
-import type { MockTarget, RunOptions, SendSetup } from './sender/index';
+import type { MockTarget, RunOptions, SendEnvironments, SendSetup } from './sender/index';
 
 /** The name of the environment a mock run makes when no environment lends its variables. */
 export const MOCK_ENVIRONMENT = 'lpreq-mock';
@@ -28,7 +28,7 @@ export interface MockRun extends MockTarget {
   /** The variables the mock offers (docs/mock.md). */
   variables: readonly MockVariable[];
   /** The environments of a file's setup with the mock's variables under the chosen one's, and base_url at the mock. */
-  environments(setup: Pick<SendSetup, 'files' | 'selected'>): Environments;
+  environments(setup: Pick<SendSetup, 'files' | 'selected'>): SendEnvironments;
   close(): Promise<void>;
 }
 
@@ -67,7 +67,7 @@ function mockEnvironments(
   setup: Pick<SendSetup, 'files' | 'selected'>,
   url: string,
   variables: readonly MockVariable[],
-): Environments {
+): SendEnvironments {
   const name = setup.selected ?? MOCK_ENVIRONMENT;
   const vars: Record<string, string> = dictFrom<string>({});
   for (const v of variables) setOwn(vars, v.name, v.value);
@@ -75,5 +75,6 @@ function mockEnvironments(
   setOwn(vars, 'base_url', url);
   const environments = dictFrom(setup.files.environments);
   setOwn(environments, name, vars);
-  return { environments, selected: name };
+  // The private file's values stay secrets: kept out of output (they go only to the mock).
+  return { environments, selected: name, privateNames: setup.files.privateNames };
 }

@@ -140,7 +140,7 @@ describe('the environment rule', () => {
   test('a host that keeps tokens gives the one of the chosen environment, and the others go nowhere', async () => {
     const { file } = project();
     const s = session({
-      token: async (environment, origin) => `${environment}-kept-token@${origin}`,
+      token: async (environment, origin) => ({ token: `${environment}-kept-token@${origin}` }),
       otherTokens: async (chosen, names) => names.filter((n) => n !== chosen).map((n) => `${n}-kept-token`),
     });
     const setup = await s.setup(file, { environment: 'dev' });
@@ -227,7 +227,7 @@ describe('the chain', () => {
   test('a failed answer in memory is sent again first; one a test run got is told, not asked for twice', async () => {
     const { file } = project();
     let refuse = true;
-    const host = { env: {}, token: async () => (refuse ? 'wrong-token-0000' : TOKENS.dev) };
+    const host = { env: {}, token: async () => ({ token: refuse ? 'wrong-token-0000' : TOKENS.dev }) };
     const s = session(host);
     const document = parseDocument(CHAIN);
     await s.send(document, 0, { file, environment: 'dev' });

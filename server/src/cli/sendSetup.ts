@@ -61,10 +61,14 @@ export function promptFlags(args: ParsedArgs): Map<string, string> {
  * decided) and a change to a protected environment is refused unless `--yes`. A `# @prompt`
  * variable is asked at a terminal, or taken from `--prompt`, or refused.
  */
-export function cliSessionHost(io: Io, o: { yes: boolean; history?: SessionHost['history'] }): SessionHost {
+export function cliSessionHost(
+  io: Io,
+  o: { yes: boolean; tokenOrigin?: string; history?: SessionHost['history'] },
+): SessionHost {
   return {
     env: io.env,
     chooseWith: '--env',
+    tokenOrigin: o.tokenOrigin,
     history: o.history,
     confirmNote: io.ask
       ? async (q) =>

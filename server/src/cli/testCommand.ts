@@ -26,15 +26,16 @@ import { collectInputs, readInput, type Input, type Io } from './check';
 import { cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
-import { printableErrors } from './terminalText';
+import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_USAGE =
-  'usage: lpreq test [--env NAME] [--mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...\n' +
+  'usage: lpreq test [--env NAME] [--mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...\n' +
   '  --env NAME   the environment to send to (its variables and base_url); without it the one chosen for the project, the only one, or local\n' +
   '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network); with --env, that environment lends its variables\n' +
   '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
   '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
-  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
+  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
+  "  --token-origin ORIGIN  run nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for (CI, where a pull request can change http-client.env.json); LPREQ_TOKEN_ORIGIN says the same";
 
 export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths, request files and servers: printable on a terminal.
@@ -62,6 +63,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     proxy: { value: true },
     prompt: { value: true, repeat: true },
     yes: {},
+    'token-origin': { value: true },
     help: {},
   });
   if (args.flags.has('help')) {
@@ -100,7 +102,10 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     );
 
   const checker = new Checker(bundledCatalog());
-  const session = new SendSession(cliSessionHost(io, { yes: args.flags.has('yes') }), checker);
+  const session = new SendSession(
+    cliSessionHost(io, { yes: args.flags.has('yes'), tokenOrigin: flagValue(args, 'token-origin') }),
+    checker,
+  );
   let running: MockRun | undefined;
   if (mock) {
     try {
@@ -153,7 +158,11 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       io.env.LPREQ_TOKEN,
       ...setups.flatMap((s) => [s.token, s.privateToken, ...s.foreignTokens]),
     ];
-    const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
+    // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
+    const write = (text: string) =>
+      io.stdout(
+        reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)),
+      );
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();

@@ -2,8 +2,8 @@
  * Where a project's remembered environment is kept (core/environmentRule.ts says how it is
  * used): `.lpreq/environment.json` in the project folder, beside the history, for every host.
  */
-import { renameSync, writeFileSync } from 'node:fs';
-import { readRememberedEnvironment } from '../node/index';
+import { basename, dirname } from 'node:path';
+import { readRememberedEnvironment, writeConfinedFile } from '../node/index';
 import { projectStore } from './setup';
 
 /**
@@ -19,14 +19,16 @@ export interface EnvironmentMemory {
   write(projectFolder: string, choice: string | null): void;
 }
 
-/** The project's `.lpreq/environment.json`: written whole (a new file renamed into place), read by the node helpers' reader. */
+/**
+ * The project's `.lpreq/environment.json`, read by the node helpers' confined reader and
+ * written by the confined writer: a new file under a random name, renamed into place, so that
+ * a link a repository left in `.lpreq` is never written through.
+ */
 export const projectMemory: EnvironmentMemory = {
   read: readRememberedEnvironment,
   write(projectFolder, choice) {
     const path = projectStore(projectFolder, 'environment.json');
-    const temporary = `${path}.tmp-${process.pid}`;
-    writeFileSync(temporary, `${JSON.stringify({ environment: choice })}\n`, { mode: 0o600 });
-    renameSync(temporary, path);
+    writeConfinedFile(dirname(path), basename(path), `${JSON.stringify({ environment: choice })}\n`, { replace: true });
   },
 };
 

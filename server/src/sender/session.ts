@@ -20,6 +20,9 @@ import type { ResponseStore } from './chaining';
 import type { RunOptions, TestSource } from './runner/runner';
 import { sendBlock, type SendBlockOptions, type SendResult } from './send';
 import { ChooseEnvironmentError, sendSetup, SetupError, type SendSetup } from './setup';
+
+/** The user declined to send the token to an origin it is not bound to: nothing is sent. */
+export class TokenDeclinedError extends SetupError {}
 import { loadEnvironmentFiles, type EnvironmentFiles } from '../node/index';
 import { dirname } from 'node:path';
 
@@ -29,15 +32,23 @@ export interface SessionHost {
   env: NodeJS.ProcessEnv;
   /** How the user chooses an environment, for messages: `--env`, `lpreq.selectEnvironment`. */
   chooseWith: string;
+  /** The origin the token is pinned to (`--token-origin`), over `LPREQ_TOKEN_ORIGIN` of `env`. */
+  tokenOrigin?: string;
   /** Where a project's choice is remembered: `.lpreq/environment.json` of the project (projectMemory) unless given. */
   memory?: EnvironmentMemory;
   /** A default below the remembered choice (a language server's `initializationOptions.environment`). */
   preferred?: () => string | undefined;
   /**
-   * The token of an environment, for the origin of its base_url, when the host keeps tokens
-   * (the editor's secret storage); without it, LPREQ_TOKEN or the private file's `token`.
+   * The token of an environment for the origin of its base_url, when the host keeps tokens
+   * (the editor's secret storage, each token bound to its origins): `token` when it may go
+   * there, `kept` the one kept either way (out of output); undefined when the user declined to
+   * send it to a new origin (then nothing is sent). Without it, LPREQ_TOKEN or the private
+   * file's `token`.
    */
-  token?: (environment: string | undefined, origin: string | undefined) => Promise<string | undefined>;
+  token?: (
+    environment: string,
+    origin: string | undefined,
+  ) => Promise<{ token: string | undefined; kept?: string } | undefined>;
   /** The tokens the host keeps for the environments other than `chosen`: they go nowhere from here. */
   otherTokens?: (chosen: string | undefined, names: readonly string[]) => Promise<string[]>;
   /**
@@ -148,6 +159,7 @@ export class SendSession {
     const options = {
       env: this.host.env,
       chooseWith: this.host.chooseWith,
+      tokenOrigin: this.host.tokenOrigin,
       forMock: o.forMock,
       remembered: (folder: string) => this.remembered(folder),
       preferred: this.host.preferred?.(),
@@ -172,16 +184,23 @@ export class SendSession {
     const protectedEnvironment =
       setup.protectedEnvironment || (setup.selected !== undefined && this.host.isProtected?.(setup.selected) === true);
     if (!this.host.token) return { ...setup, protectedEnvironment, foreignTokens };
-    const token =
+    const access =
       setup.selected === undefined
-        ? undefined
+        ? { token: undefined }
         : await this.host.token(setup.selected, environmentOrigin(setup.environments));
+    if (access === undefined)
+      throw new TokenDeclinedError(
+        `not sent: the access token of '${setup.selected ?? ''}' is not bound to ${environmentOrigin(setup.environments) ?? 'this origin'}, and sending it there was not confirmed`,
+      );
+    const token = access.token;
+    // This environment's token, when it may not go to base_url's origin, goes nowhere.
+    const withheld = access.kept !== undefined && access.kept !== token ? [access.kept] : [];
     return {
       ...setup,
       protectedEnvironment,
       token,
       tokenFrom: token === undefined ? undefined : 'host',
-      foreignTokens,
+      foreignTokens: [...withheld, ...foreignTokens],
     };
   }
 
