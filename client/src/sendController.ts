@@ -17,7 +17,7 @@ import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
-import { confirmProtected, load, presentResult, requestAt, sendSession, settingsPath } from './sendSupport';
+import { confirmProtected, load, presentResult, requestAt, sendSession, settingsPath, warnOnce } from './sendSupport';
 
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -124,7 +124,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const { sender } = await load();
     const session = await sendSession();
     try {
-      return await session.setup(settingsPath(doc).file);
+      const setup = await session.setup(settingsPath(doc).file);
+      for (const warning of setup.warnings) warnOnce(warning);
+      return setup;
     } catch (e) {
       // The user declined to send the token to a new origin: nothing to tell.
       if (e instanceof sender.TokenDeclinedError) return undefined;

@@ -234,7 +234,11 @@ const toldDotenv = new Set<string>();
 
 /** Says once per file and problem why a `.env` is not read: {{$dotenv NAME}} then stays unresolved. */
 function dotenvProblem(file: string, problem: string): void {
-  const message = `${file}: ${problem}; {{$dotenv ...}} stays unresolved`;
+  warnOnce(`${file}: ${problem}; {{$dotenv ...}} stays unresolved`);
+}
+
+/** A warning of a send's setup (a `.env` that is not read, and why), shown once a session. */
+export function warnOnce(message: string): void {
   if (toldDotenv.has(message)) return;
   toldDotenv.add(message);
   void vscode.window.showWarningMessage(`lpreq: ${message}`);

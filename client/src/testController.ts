@@ -313,6 +313,7 @@ export class TestExplorer implements vscode.Disposable {
           });
           sources.push(made.source);
           setups.push(made.setup);
+          for (const warning of made.setup.warnings) run.appendOutput(`${display}: ${warning}\r\n`);
         } catch (e) {
           if (!(e instanceof sender.SetupError)) throw e;
           run.errored(fileItem, new vscode.TestMessage(e.message));

@@ -1215,7 +1215,11 @@ async function main(): Promise<number> {
         await input.waitFor({ timeout: 10_000 });
         await input.fill(HOSTS_TOKENS[environment]);
         await page.keyboard.press('Enter');
-        await page.locator('.notification-toast', { hasText: 'access token set' }).first().waitFor({ timeout: 10_000 });
+        // Set, or replaced: secret storage is shared, and an earlier check kept tokens for environments of these names.
+        await page
+          .locator('.notification-toast', { hasText: /access token (set|replaced)/ })
+          .first()
+          .waitFor({ timeout: 10_000 });
         await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
       }
       const from = hosts!.received.length;
