@@ -33,6 +33,7 @@ export {
   blockIndexAt,
   isSecretVariable,
   type EnvironmentInfo,
+  type ScopeSite,
   type ServiceContext,
 } from './documentIndex';
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
@@ -46,3 +47,11 @@ export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
 export { decideEnvironment, describeAnswer } from './environmentRule';
 export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
+export {
+  documentedScopes,
+  readScopeList,
+  requestScopes,
+  undocumentedScopes,
+  type RequestScope,
+  type ScopeNeed,
+} from './scopes';

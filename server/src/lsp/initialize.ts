@@ -53,12 +53,8 @@ export function registerInitialize(session: Session): void {
       if (watch) {
         connection.client
           .register(DidChangeWatchedFilesNotification.type, {
-            watchers: [
-              { globPattern: '**/http-client.env.json' },
-              { globPattern: '**/http-client.private.env.json' },
-              // Where every host keeps a project's chosen environment.
-              { globPattern: '**/.lpreq/environment.json' },
-            ],
+            // Every JSON file: an environment may name its list of scopes (`"$scopes": "scopes.json"`); handlers.ts keeps the changes that matter.
+            watchers: [{ globPattern: '**/*.json' }],
           })
           .catch((e: unknown) => session.log(`cannot watch environment files: ${String(e)}`));
       }
