@@ -1,14 +1,18 @@
 // Writes what the documents say of the diagnostic codes from their one table
 // (server/src/core/codes.ts): docs/codes.md, and the README's table between
-// `<!-- codes:start -->` and `<!-- codes:end -->`; and from the catalog, docs/sending.md's list
+// `<!-- codes:start -->` and `<!-- codes:end -->`; from the catalog, docs/sending.md's list
 // of the answers whose type is a union or an inline object, between `<!-- typed-names:start -->`
-// and `<!-- typed-names:end -->`. Run: npm run docs.
+// and `<!-- typed-names:end -->`; and docs/mock.md's list of the variables a mock run offers
+// (server/src/mock/variables.ts), between `<!-- mock-variables:start -->` and
+// `<!-- mock-variables:end -->`. Run: npm run docs.
 // test/core/generatedDocs.test.ts fails when a committed document differs from what this writes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODE_NAMES, CODES, type CodeName } from '../server/src/core/codes';
 import { bundledCatalog } from '../server/src/catalogData';
+import { CODE_NAMES, CODES, type CodeName } from '../server/src/core/codes';
 import type { Catalog } from '../server/src/core/catalog/catalog';
+import { defaultSeed } from '../server/src/mock/seed';
+import { mockVariables } from '../server/src/mock/variables';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const START = '<!-- codes:start -->';
@@ -117,6 +121,25 @@ export function sendingWithTypedNames(text: string): string | undefined {
   return text.slice(0, start) + typedNamesTable() + text.slice(end + TYPED_END.length);
 }
 
+export const MOCK_START = '<!-- mock-variables:start -->';
+export const MOCK_END = '<!-- mock-variables:end -->';
+
+/** docs/mock.md's table of the variables a mock run offers, markers included. */
+export function mockVariablesTable(): string {
+  const rows = mockVariables(bundledCatalog(), defaultSeed()).map(
+    (v) => `| \`{{${v.name}}}\` | ${v.value} | \`${v.table}\` |`,
+  );
+  return [MOCK_START, "| variable | value | from the seed's |", '|---|---|---|', ...rows, MOCK_END].join('\n');
+}
+
+/** docs/mock.md with its table of variables written anew; undefined when it has no markers. */
+export function mockPageWithVariables(page: string): string | undefined {
+  const start = page.indexOf(MOCK_START);
+  const end = page.indexOf(MOCK_END, start);
+  if (start === -1 || end === -1) return undefined;
+  return page.slice(0, start) + mockVariablesTable() + page.slice(end + MOCK_END.length);
+}
+
 if (process.argv[1] === import.meta.filename) {
   const sendingPath = join(ROOT, 'docs', 'sending.md');
   const sending = sendingWithTypedNames(readFileSync(sendingPath, 'utf8'));
@@ -124,6 +147,12 @@ if (process.argv[1] === import.meta.filename) {
     console.error(`docs/sending.md has no ${TYPED_START} ... ${TYPED_END}`);
     process.exitCode = 1;
   } else writeFileSync(sendingPath, sending);
+  const mockPath = join(ROOT, 'docs', 'mock.md');
+  const mockPage = mockPageWithVariables(readFileSync(mockPath, 'utf8'));
+  if (mockPage === undefined) {
+    console.error(`docs/mock.md has no ${MOCK_START} ... ${MOCK_END}`);
+    process.exitCode = 1;
+  } else writeFileSync(mockPath, mockPage);
   writeFileSync(join(ROOT, 'docs', 'codes.md'), codesPage());
   const readmePath = join(ROOT, 'README.md');
   const readme = readmeWithTable(readFileSync(readmePath, 'utf8'));

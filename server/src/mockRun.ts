@@ -2,28 +2,44 @@
  * A test run against the built-in mock: what `lpreq test --mock` and the editor's run profile
  * "against the built-in mock" share, so that both start the mock and aim the runner at it the
  * same way. The mock listens on 127.0.0.1 with a token of its own (no real token is ever sent
- * to it); the chosen environment lends its variables with its base_url pointed at the mock;
- * and the runner is confined to the mock's origin, so a request written for any other address
- * is not sent and fails.
+ * to it) and offers its seeded data as variables named after the documented placeholders
+ * (`course_id`, `module_id`...: mock/variables.ts), so a repository's files run against it
+ * whatever its environments are called. An environment the run is given (`--mock --env NAME`,
+ * the editor's choice) lends its variables over those, with its base_url at the mock; and the
+ * runner is confined to the mock's origin, so a request written for any other address is not
+ * sent and fails.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { bundledCatalog } from './catalogData';
 import { dictFrom, own, setOwn } from './core/index';
-import { FaultsError, parseFaults, startMock, unmatchedNote, type FaultPlan } from './mock/index';
+import {
+  defaultSeed,
+  FaultsError,
+  mockVariables,
+  parseFaults,
+  seededIds,
+  startMock,
+  unmatchedNote,
+  type FaultPlan,
+  type MockVariable,
+} from './mock/index';
 import { readTextFileSync } from './node/index';
-import type { RunOptions, SendEnvironments, SendSetup } from './sender/index';
+import type { MockTarget, RunOptions, SendEnvironments, SendSetup } from './sender/index';
 
-/** The name of the environment a mock run makes when the files have none to take variables from. */
+/** The name of the environment a mock run makes when no environment lends its variables. */
 const MOCK_ENVIRONMENT = 'lpreq-mock';
 
-export interface MockRun {
+export interface MockRun extends MockTarget {
   /** `http://127.0.0.1:<port>`. */
   url: string;
   /** The mock's own token: the only one a mock run sends. */
   token: string;
   /** The runner's options that send to the mock and nowhere else. */
   options: Pick<RunOptions, 'overrides' | 'confineTo' | 'env'>;
-  /** The environments of a file's setup (`sendSetup(file, { forMock: true })`) with the chosen one's base_url at the mock. */
+  /** The variables the mock offers (docs/mock.md). */
+  variables: readonly MockVariable[];
+  /** The environments of a file's setup with the mock's variables under the chosen one's, and base_url at the mock. */
   environments(setup: Pick<SendSetup, 'files' | 'selected'>): SendEnvironments;
   /** Notes for the end of the run: the rules of the faults file no request matched. */
   notes(): string[];
@@ -45,9 +61,13 @@ export async function startMockRun(who: string, options: MockRunOptions = {}): P
   const faults: FaultPlan | undefined =
     options.faults === undefined ? undefined : readFaultsFile(options.faults, options.cwd ?? process.cwd());
   const running = await startMock({ port: 0, host: '127.0.0.1', token: randomBytes(24).toString('hex'), faults });
+  const seed = defaultSeed();
+  const variables = mockVariables(bundledCatalog(), seed);
   return {
     url: running.url,
     token: running.token,
+    variables,
+    ownEnvironment: MOCK_ENVIRONMENT,
     options: {
       overrides: new Map([['base_url', running.url]]),
       confineTo: {
@@ -57,7 +77,13 @@ export async function startMockRun(who: string, options: MockRunOptions = {}): P
       // The mock is on this machine: no proxy of the environment applies.
       env: {},
     },
-    environments: (setup) => mockEnvironments(setup, running.url),
+    environments: (setup) => mockEnvironments(setup, running.url, variables),
+    missing: (name) => {
+      const seeded = seededIds(seed, name);
+      return seeded
+        ? `the mock's ${seeded.table} are ${seeded.ids.join(', ')}`
+        : `the mock offers ${variables.map((v) => v.name).join(', ')}`;
+    },
     notes: () =>
       options.faults === undefined
         ? []
@@ -66,10 +92,16 @@ export async function startMockRun(who: string, options: MockRunOptions = {}): P
   };
 }
 
-/** The folder's environments with the chosen one's base_url at the mock (or a new one that has only that). */
-function mockEnvironments(setup: Pick<SendSetup, 'files' | 'selected'>, url: string): SendEnvironments {
+/** The folder's environments with the chosen one over the mock's variables and its base_url at the mock (or one that has only the mock's). */
+function mockEnvironments(
+  setup: Pick<SendSetup, 'files' | 'selected'>,
+  url: string,
+  variables: readonly MockVariable[],
+): SendEnvironments {
   const name = setup.selected ?? MOCK_ENVIRONMENT;
-  const vars = dictFrom<string>(own(setup.files.environments, name) ?? {});
+  const vars: Record<string, string> = dictFrom<string>({});
+  for (const v of variables) setOwn(vars, v.name, v.value);
+  for (const [k, v] of Object.entries(own(setup.files.environments, name) ?? {})) setOwn(vars, k, v);
   setOwn(vars, 'base_url', url);
   const environments = dictFrom(setup.files.environments);
   setOwn(environments, name, vars);

@@ -1,7 +1,8 @@
 /**
  * docs/codes.md and the README's table of codes are written from the one table of codes
- * (server/src/core/codes.ts) by scripts/gen-docs.ts: a committed document that differs from
- * what the script writes fails here (run `npm run docs`).
+ * (server/src/core/codes.ts), and docs/mock.md's variables of a mock run from the catalog and
+ * the seed, by scripts/gen-docs.ts: a committed document that differs from what the script
+ * writes fails here (run `npm run docs`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,9 @@ import { join } from 'node:path';
 import {
   codesPage,
   END,
+  MOCK_END,
+  MOCK_START,
+  mockPageWithVariables,
   readmeWithTable,
   sendingWithTypedNames,
   START,
@@ -36,4 +40,11 @@ test("docs/sending.md's list of unions and inline objects is what npm run docs w
   assert.equal(text, written);
   assert.match(text, /submissions\.list_for_students/);
   assert.match(text, /course_audit_log\.list.*CourseEventCompoundDocument/);
+});
+
+test("docs/mock.md's variables of a mock run are what npm run docs writes from the catalog and the seed", () => {
+  const page = readFileSync(join(ROOT, 'docs', 'mock.md'), 'utf8');
+  const written = mockPageWithVariables(page);
+  assert.ok(written !== undefined, `docs/mock.md has the table between ${MOCK_START} and ${MOCK_END}`);
+  assert.equal(page, written);
 });

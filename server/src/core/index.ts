@@ -41,6 +41,8 @@ export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
+export { decideEnvironment, describeAnswer } from './environmentRule';
+export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export {
   documentedScopes,
   readScopeList,

@@ -12,7 +12,8 @@ import type { MockLimits } from './limits';
 import { MockState } from './state';
 import { Faults, type FaultPlan, type FaultRule } from './faults';
 
-export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
+export { parseSeed, defaultSeed, SeedError, SeedSchema, type SeedData, type ParsedSeed } from './seed';
+export { mockVariables, seededIds, type MockVariable } from './variables';
 export { MockState, type Row } from './state';
 export type { RequestLogEntry } from './server';
 export { DEFAULT_LIMITS, type MockLimits } from './limits';
