@@ -106,8 +106,8 @@ function rawSummary(result: SendResult, fallback: { method: string; url: string 
     resource: result.resource,
     issues: result.issues,
     error: result.error ? { kind: result.error.kind, message: result.error.message } : undefined,
-    apiError: failed ? apiErrorMessage(r.body) : undefined,
-    apiErrors: failed ? apiErrorMessages(r.body) : undefined,
+    apiError: failed ? apiErrorMessage(r.body, r.contentType) : undefined,
+    apiErrors: failed ? apiErrorMessages(r.body, r.contentType) : undefined,
     truncated: r.truncated,
     pages: r.pages > 1 || r.incomplete ? r.pages : undefined,
     incomplete: r.incomplete,
@@ -144,6 +144,7 @@ function rawHistorySummary(entry: HistoryEntry): ResponseSummary {
     }
   }
   const failed = entry.status !== null && (entry.status < 200 || entry.status >= 300);
+  const contentType = entry.responseHeaders?.['content-type'];
   return {
     method: entry.method,
     url: entry.url,
@@ -153,14 +154,14 @@ function rawHistorySummary(entry: HistoryEntry): ResponseSummary {
     body,
     bodyText: text,
     bodyKind,
-    contentType: entry.responseHeaders?.['content-type'],
+    contentType,
     bytes: Buffer.byteLength(text),
     durationMs: entry.durationMs,
     resource: entry.resource ?? null,
     issues: entry.issues ?? [],
     error: entry.error,
-    apiError: failed && bodyKind === 'json' ? apiErrorMessage(body) : undefined,
-    apiErrors: failed && bodyKind === 'json' ? apiErrorMessages(body) : undefined,
+    apiError: failed && !entry.bodyCut ? apiErrorMessage(body, contentType) : undefined,
+    apiErrors: failed && !entry.bodyCut ? apiErrorMessages(body, contentType) : undefined,
     warnings: entry.bodyCut ? ['the stored body was cut; open the raw body for what was kept'] : [],
     timing: entry.timing,
     sent: { headers: entry.request.headers, body: entry.request.body, contentType: entry.request.contentType },

@@ -63,7 +63,8 @@ export type {
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
 export { isLoopback, tokenAllowed } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { apiErrorMessage, apiErrorMessages, ERROR_SHAPES } from './errorBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
