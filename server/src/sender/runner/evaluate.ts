@@ -126,8 +126,11 @@ export function evaluateAssertion(
   for (const c of candidates) {
     const verdict = holds(op, c, exp, regex, selection, context);
     if (verdict !== true) {
-      const what = `${c.where} is ${show.value(c, MESSAGE_CHARS)}`;
-      return { passed: false, actual, message: verdict ? `${what}: ${verdict}` : what };
+      const value = show.value(c, MESSAGE_CHARS);
+      if (verdict) return { passed: false, actual, message: `${c.where} is ${value}: ${verdict}` };
+      // The value says why: the operator is stated with it (`duration: 24 is not < 1`), EXPECTED as written.
+      const wanted = exp === undefined ? '' : ` ${show.expected(exp, MESSAGE_CHARS)}`;
+      return { passed: false, actual, message: `${c.where}: ${value} ${failedOperator(op)}${wanted}` };
     }
   }
   return {
@@ -147,6 +150,23 @@ function exactAt(
   index: number,
 ): string | undefined {
   return exact && path ? own(exact, formatJsonPath([...path, index])) : undefined;
+}
+
+/** How a value that fails an operator is said: `is not <`, `does not include`. */
+function failedOperator(op: AssertionOperator): string {
+  switch (op) {
+    case 'includes':
+    case 'contains':
+      return 'does not include';
+    case 'startsWith':
+      return 'does not start with';
+    case 'endsWith':
+      return 'does not end with';
+    case 'matches':
+      return 'does not match';
+    default:
+      return `is not ${op}`;
+  }
 }
 
 function selected(count: number): string {
@@ -226,7 +246,7 @@ function holds(
     case '==':
       return exp !== undefined && equals(value, c.exact, exp) ? true : '';
     case '!=':
-      return exp !== undefined && equals(value, c.exact, exp) ? 'equal' : true;
+      return exp !== undefined && equals(value, c.exact, exp) ? '' : true;
     case 'includes':
     case 'contains': {
       if (exp === undefined) return '';
@@ -414,6 +434,13 @@ class Shown {
     });
     json.raw(']');
     return this.finish(json, chars);
+  }
+
+  /** EXPECTED as written: quoted only when it was, and with no quotes added to plain text. */
+  expected(exp: { text: string; quoted: boolean }, chars: number): string {
+    const json = this.text(exp.text, chars);
+    const plain = !exp.quoted && json === JSON.stringify(exp.text) && json.slice(1, -1) === exp.text;
+    return plain ? json.slice(1, -1) : json;
   }
 
   text(text: string, chars: number): string {

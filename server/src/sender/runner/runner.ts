@@ -12,6 +12,7 @@
  */
 import {
   assertionsOf,
+  canonicalOperator,
   type Catalog,
   type Diagnostic,
   type Environments,
@@ -59,6 +60,8 @@ export interface AssertionResult {
   actual: string | null;
   /** EXPECTED with its variables resolved (scrubbed), when it takes one and it could be resolved. */
   expected?: string;
+  /** The operator, as the evaluator reads it (`contains` is `includes`); none for a line that could not be read. */
+  operator?: string;
   message: string;
   /** Offsets of the assertion in the file's text (the editor marks them). */
   start: number;
@@ -574,7 +577,8 @@ export function evaluateBlockAssertions(
       expected = resolved.text;
     }
     const outcome = evaluateAssertion(a, response as ResponseFacts, expected, { documentedType, secrets });
-    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    const operator = canonicalOperator(a.operator);
+    out.push({ ...where, ...outcome, operator, ...(expected !== undefined ? { expected } : {}) });
   }
   return out;
 }
