@@ -9,11 +9,11 @@ import * as vscode from 'vscode';
 import type { DocumentedType, PreparedRequest } from '../../server/src/sender/index';
 import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
-import type { HostMessage, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
+import type { HostMessage, RunView, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
 import { copyText, documentationMarkdown } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
-import { buildView, viewTitle, type ViewContext } from './model/responseViewModel';
+import { buildView, viewTitle, type RequestNames, type ViewContext } from './model/responseViewModel';
 import { parseWebviewMessage } from './model/webviewMessages';
 import { responsePage } from './model/webviewHtml';
 import { bodyExtension, rawBodyText, type ResponseDocuments } from './responseDocuments';
@@ -50,13 +50,29 @@ export interface ShownResponse {
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
+  /** The request's title and name, when there is no `ref` to read them from (a history entry). */
+  names?: RequestNames;
+  /** The history entry it was read from or sent again as, for Send Again. */
+  historyId?: string;
+  /** A token was set from this view after the answer came: it offers to send again. */
+  tokenJustSet?: boolean;
+}
+
+/** A Send All run as it stands: its list, its summary, and the exchange of each request that ran. */
+export interface RunState {
+  list: Omit<RunView, 'selected'>;
+  summary: { view: ViewData; text: string };
+  exchanges: ShownResponse[];
 }
 
 /** What the panels ask of the rest of the extension. */
 export interface PanelActions {
-  sendAgain(ref: RequestRef): Promise<void>;
+  sendAgain(ref: RequestRef, allPages?: boolean): Promise<void>;
+  /** Sends a history entry again, to the URL it went to. */
+  resendEntry(historyId: string): Promise<void>;
   copyCurl(shown: ShownResponse): Promise<void>;
-  setToken(environment: string | undefined): Promise<void>;
+  /** Asks for the token of an environment; true when one is set afterwards. */
+  setToken(environment: string | undefined): Promise<boolean>;
   cancel(): void;
 }
 
@@ -69,6 +85,13 @@ interface PanelState {
   nextId: number;
   /** Tree nodes handed to the webview, by id, for their children. */
   nodes: Map<string, ResponseNode>;
+  /** The run this view shows (Send All), and which of its exchanges is shown (null: the summary). */
+  run?: RunState & { selected: number | null };
+}
+
+function titleOf(shown: ShownResponse): string {
+  const s = shown.summary;
+  return viewTitle(s.method, s.url, s.status, s.error?.kind, shown.names ?? shown.ref);
 }
 
 /** Node icons of the Tree tab, by the tree's icon names. */
@@ -136,58 +159,83 @@ export class ResponsePanels implements vscode.Disposable {
   }
 
   /** A request of this view is in flight: the view says so and dims the previous answer. */
-  sending(key: string, what: { method: string; url: string }, text: string): void {
-    const state = this.panelFor(key, viewTitle(what.method, what.url, null));
-    if (!state.view) state.panel.title = viewTitle(what.method, what.url, null);
+  sending(key: string, what: { method: string; url: string; names?: RequestNames }, text: string): void {
+    const title = viewTitle(what.method, what.url, null, undefined, what.names);
+    const state = this.panelFor(key, title);
+    if (!state.view) state.panel.title = title;
     this.post(state, { type: 'sending', text });
   }
 
   show(shown: ShownResponse): void {
+    const state = this.panelFor(shown.key, titleOf(shown));
+    state.run = undefined;
+    this.present(state, shown);
+  }
+
+  /** An exchange in its view (with the run's list beside it, in a run). */
+  private present(state: PanelState, shown: ShownResponse, run?: RunView): void {
     const context: ViewContext = {
-      id: 0,
+      id: state.nextId++,
       environment: shown.environment,
       tokenSet: shown.tokenSet,
       fromRequest: shown.ref !== undefined,
       fromHistory: shown.fromHistory,
+      fromHistoryEntry: shown.historyId !== undefined,
+      tokenJustSet: shown.tokenJustSet,
+      names: shown.names ?? shown.ref,
     };
-    const title = viewTitle(shown.summary.method, shown.summary.url, shown.summary.status, shown.summary.error?.kind);
-    const state = this.panelFor(shown.key, title);
-    context.id = state.nextId++;
     const view = buildView(shown.summary, context);
+    if (run) view.run = run;
     state.shown = shown;
     state.view = view;
     state.nodes = new Map();
-    state.panel.title = view.title;
+    state.panel.title = state.run ? state.run.summary.view.title : view.title;
     this.post(state, { type: 'state', view });
-    if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary') {
-      // Bytes, not a string: a string would be escaped as JSON on its way to the webview.
-      const bytes = Buffer.from(shown.summary.bodyText, 'utf8');
-      this.post(state, {
-        type: 'body',
-        id: view.id,
-        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      });
-    }
+    if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary')
+      this.postBody(state, view.id, shown.summary.bodyText);
+  }
+
+  private postBody(state: PanelState, id: number, text: string): void {
+    // Bytes, not a string: a string would be escaped as JSON on its way to the webview.
+    const bytes = Buffer.from(text, 'utf8');
+    this.post(state, { type: 'body', id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
   }
 
   /**
-   * A view that answers no single request (the summary of a run): its data and text body as
-   * they are. It has no request behind it, so its buttons act on nothing.
+   * A Send All run in one view: its list of exchanges beside the one chosen, or beside the
+   * run's summary. Called as each request answers: the list grows, and what is shown below it
+   * stays, unless it is the summary, which is shown as it now stands.
    */
-  showView(key: string, view: ViewData, text: string): void {
-    const state = this.panelFor(key, view.title);
-    view.id = state.nextId++;
+  showRun(key: string, run: RunState): void {
+    const state = this.panelFor(key, run.summary.view.title);
+    const selected = state.run && state.view ? state.run.selected : null;
+    state.run = { ...run, selected };
+    if (selected === null || !state.view) this.showRunPart(state, null);
+    else {
+      state.panel.title = run.summary.view.title;
+      this.post(state, { type: 'run', id: state.view.id, run: { ...run.list, selected } });
+    }
+  }
+
+  /** Shows an exchange of the run (its index), or its summary (null). */
+  private showRunPart(state: PanelState, index: number | null): void {
+    const run = state.run;
+    if (!run) return;
+    const shown = index === null ? undefined : run.exchanges[index];
+    run.selected = shown ? index : null;
+    const list: RunView = { ...run.list, selected: run.selected };
+    if (shown) {
+      this.present(state, shown, list);
+      return;
+    }
+    // The summary answers no single request: its buttons act on nothing.
+    const view: ViewData = { ...run.summary.view, id: state.nextId++, run: list };
     state.shown = undefined;
     state.view = view;
     state.nodes = new Map();
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
-    const bytes = Buffer.from(text, 'utf8');
-    this.post(state, {
-      type: 'body',
-      id: view.id,
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    });
+    this.postBody(state, view.id, run.summary.text);
   }
 
   /** Shows the field at a path in the view of `key`. */
@@ -222,7 +270,7 @@ export class ResponsePanels implements vscode.Disposable {
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
-        else if (shown) await this.act(message.action, shown, state.panel.viewColumn);
+        else if (shown) await this.act(message.action, shown, state);
         return;
       case 'describe':
         if (shown && state.view && message.id === state.view.id) {
@@ -254,16 +302,23 @@ export class ResponsePanels implements vscode.Disposable {
       case 'docs':
         if (shown) await this.showDocs(shown, message.path);
         return;
+      case 'select':
+        this.showRunPart(state, message.index);
+        return;
     }
   }
 
-  private async act(action: string, shown: ShownResponse, column: vscode.ViewColumn | undefined): Promise<void> {
+  private async act(action: string, shown: ShownResponse, state: PanelState): Promise<void> {
     const s = shown.summary;
-    const name = viewTitle(s.method, s.url, s.status, s.error?.kind);
+    const name = titleOf(shown);
     const ext = bodyExtension(s.bodyKind === 'json' ? 'json' : s.bodyKind, s.contentType);
     switch (action) {
+      case 'fetchAllPages':
+        if (shown.ref) await this.actions.sendAgain(shown.ref, true);
+        return;
       case 'sendAgain':
         if (shown.ref) await this.actions.sendAgain(shown.ref);
+        else if (shown.historyId !== undefined) await this.actions.resendEntry(shown.historyId);
         return;
       case 'openRequest':
         if (shown.ref) await openRequest(shown.ref);
@@ -272,7 +327,11 @@ export class ResponsePanels implements vscode.Disposable {
         await this.actions.copyCurl(shown);
         return;
       case 'setToken':
-        await this.actions.setToken(shown.environment);
+        if ((await this.actions.setToken(shown.environment)) && state.shown === shown) {
+          // The answer came without it: the view says so and offers to send again.
+          const updated: ShownResponse = { ...shown, tokenSet: true, tokenJustSet: true };
+          this.present(state, updated, state.run ? { ...state.run.list, selected: state.run.selected } : undefined);
+        }
         return;
       case 'showOutput':
         this.output.show();
@@ -283,7 +342,11 @@ export class ResponsePanels implements vscode.Disposable {
         return;
       case 'openRaw':
         // In the view's own group, beside its tab: no third column.
-        await this.documents.open(`${name}.${ext}`, rawBodyText(s.bodyKind, s.body, s.bodyText), column);
+        await this.documents.open(
+          `${name}.${ext}`,
+          rawBodyText(s.bodyKind, s.body, s.bodyText),
+          state.panel.viewColumn,
+        );
         return;
       case 'saveBody':
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);

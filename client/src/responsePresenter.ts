@@ -4,6 +4,7 @@
  * The side bar's tree is kept up to date in both cases (the Tree tab and the tests read it);
  * it is only brought forward when it is the chosen view.
  */
+import type { RequestNames } from './model/responseViewModel';
 import type { LpreqSettings } from './model/settings';
 import type { ResponsePanels, RequestRef, ShownResponse } from './responsePanel';
 import type { ResponseView } from './responseView';
@@ -29,7 +30,7 @@ export class ResponsePresenter {
     return `${ref.uri.toString()}#${ref.name ?? ref.title ?? `${ref.method} ${ref.target}`}`;
   }
 
-  sending(key: string, what: { method: string; url: string }, text: string): void {
+  sending(key: string, what: { method: string; url: string; names?: RequestNames }, text: string): void {
     if (this.inEditor) this.panels.sending(key, what, text);
     else {
       this.sidebar.sending(text);

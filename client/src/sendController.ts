@@ -14,9 +14,9 @@ import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import type { RequestRef } from './responsePanel';
+import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
-import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
+import { runCounts, runOutcome, runSummaryView, runView, type RunOutcome } from './model/runSummary';
 import {
   askPrompt,
   confirmProtected,
@@ -24,6 +24,7 @@ import {
   presentResult,
   readBodyFileOf,
   requestAt,
+  shownResult,
   systemContext,
 } from './sendSupport';
 
@@ -150,12 +151,26 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     });
   }
 
+  /**
+   * Send All Requests in File: every request in order, shown as one run in the response view
+   * (its list, each exchange selectable in it, and the summary), not a view per request; with
+   * the side bar's view, each answer goes to the side bar as it comes.
+   */
   async sendAll(uri?: vscode.Uri): Promise<void> {
     const t = await requestAt(this.environments, uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
     const started = Date.now();
     const outcomes: RunOutcome[] = [];
+    const exchanges: ShownResponse[] = [];
+    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
+    const inEditor = this.settings().responseView === 'editor';
+    const runKey = `lpreq.run#${t.doc.uri.toString()}`;
+    const showRun = (running: boolean) => {
+      const summary = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started, running);
+      const list = runView(file, outcomes, t.all.length, null, running);
+      this.presenter.panels.showRun(runKey, { list, summary, exchanges });
+    };
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
@@ -163,41 +178,25 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         const secrets = [await this.environments.token(), ...(await this.environments.otherTokens(t.doc.uri))];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
-          progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, {
+          const what = `${i + 1}/${t.all.length}: ${describeRequest(r)}`;
+          progress.report({ message: what });
+          if (inEditor) this.presenter.panels.sending(runKey, { method: 'Send All', url: file }, `Sending ${what} …`);
+          const { result, failedAssertions, shown } = await this.sendOne(t.doc, t.parsed, r, {
             allPages: false,
             signal,
             progress,
+            present: !inEditor,
           });
-          // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
-          const message =
-            result.error?.message ??
-            (failedAssertions > 0
-              ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed`
-              : undefined);
-          outcomes.push({
-            label: describeRequest(r),
-            method: r.method,
-            target: r.target,
-            status: result.response?.status ?? null,
-            errorKind: result.error?.kind,
-            // Shown in the view and its body: through the scrubber, as every response text is.
-            message:
-              message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
-            sent: sender.wasSent(result),
-            ok: result.ok && failedAssertions === 0,
-            durationMs: result.response?.durationMs ?? 0,
-          });
+          const scrub = (m: string) => sender.scrubSecrets(m, [...secrets, ...result.secretValues]);
+          outcomes.push(runOutcome(r, { ...result, sent: sender.wasSent(result) }, failedAssertions, scrub));
+          exchanges.push(shown);
+          if (inEditor) showRun(i + 1 < t.all.length && !signal.aborted);
         }
       },
       false,
     );
     const counts = runCounts(outcomes, t.all.length);
-    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
-    if (this.settings().responseView === 'editor') {
-      const { view, text } = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started);
-      this.presenter.panels.showView(`lpreq.run#${t.doc.uri.toString()}`, view, text);
-    }
+    if (inEditor) showRun(false);
     void vscode.window.showInformationMessage(
       `lpreq: ${file}: ${counts.sent} of ${counts.total} requests sent: ${counts.passed} passed, ${counts.failed} failed${counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : ''}.`,
     );
@@ -220,12 +219,19 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     return this.responses.get(uri.toString());
   }
 
+  /** Sends one request and shows its answer in its own view (unless `present` is false: a run shows it). */
   private async sendOne(
     doc: vscode.TextDocument,
     parsed: LpreqDocument,
     r: RequestInfo,
-    o: { allPages: boolean; signal: AbortSignal; progress: vscode.Progress<{ message?: string }> },
-  ): Promise<{ result: SendResult; failedAssertions: number }> {
+    o: {
+      allPages: boolean;
+      signal: AbortSignal;
+      progress: vscode.Progress<{ message?: string }>;
+      present?: boolean;
+    },
+  ): Promise<{ result: SendResult; failedAssertions: number; shown: ShownResponse }> {
+    const present = o.present ?? true;
     const { sender, checker } = await load();
     const key = doc.uri.toString();
     let responses = this.responses.get(key);
@@ -243,7 +249,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
-    this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
+    if (present)
+      this.presenter.sending(
+        viewKey,
+        { method: r.method, url: r.target, names: r },
+        `Sending '${describeRequest(r)}' …`,
+      );
     const token = await this.environments.token();
     const foreignSecrets = await this.environments.otherTokens(doc.uri);
     const environments = this.environments.environments(doc.uri);
@@ -288,19 +299,20 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             secrets: secrets.filter((x): x is string => typeof x === 'string'),
           })
         : undefined;
-    await presentResult(this.presenter, viewKey, ref, result, assertions, {
+    const shown = await shownResult(viewKey, ref, result, assertions, {
       secrets,
       token,
       environment: environments.selected,
       tls: sender.environmentOptions(environments)?.tls,
     });
+    if (present) this.presenter.show(shown);
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(
       `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
         `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
-    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
+    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0, shown };
   }
 
   /**

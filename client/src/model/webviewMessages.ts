@@ -55,6 +55,10 @@ export function parseWebviewMessage(message: unknown): WebviewMessage | undefine
       const path = field(message, 'path');
       return isPath(path) ? { type, path } : undefined;
     }
+    case 'select': {
+      const index = field(message, 'index');
+      return index === null || isId(index) ? { type, index } : undefined;
+    }
     case 'rendered': {
       const id = field(message, 'id');
       const ms = field(message, 'ms');

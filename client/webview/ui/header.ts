@@ -16,5 +16,14 @@ export function header(v: ViewData): HTMLElement {
     if (i > 0) toolbar.append(h('span', { class: 'action-sep', text: '|' }));
     toolbar.append(action(a, 'action-link'));
   });
-  return h('header', { class: 'header' }, h('div', { class: 'status-line' }, status, facts), toolbar);
+  // One page of several: said beside the facts, with Fetch All Pages.
+  const paging = v.paging
+    ? h(
+        'span',
+        { class: 'paging' },
+        h('span', { class: 'paging-text', text: v.paging.text }),
+        v.paging.action ? action(v.paging.action, 'action-link paging-action') : undefined,
+      )
+    : undefined;
+  return h('header', { class: 'header' }, h('div', { class: 'status-line' }, status, facts, paging), toolbar);
 }

@@ -14,6 +14,7 @@ import { header } from './header';
 import { issuesPanel } from './issuesPanel';
 import { app, page, post } from './page';
 import { requestPanel } from './requestPanel';
+import { runList, showSelected } from './runList';
 import { table } from './table';
 import { panel, tabs } from './tabs';
 import { timingPanel } from './timingPanel';
@@ -21,6 +22,7 @@ import { tree, treePanel } from './treePanel';
 import { addTypes, forgetTypes } from './types';
 
 function render(v: ViewData): void {
+  const listHadFocus = (document.activeElement?.closest('.run') ?? null) !== null;
   app.textContent = '';
   resetBody();
   const content = h(
@@ -39,7 +41,12 @@ function render(v: ViewData): void {
       assertionsPanel(v),
     ),
   );
-  app.append(header(v), banners(v, page.sendingText), content);
+  const parts = [header(v), banners(v, page.sendingText), content];
+  // A run's list stands beside the exchange it shows.
+  app.classList.toggle('with-run', v.run !== undefined);
+  if (v.run) app.append(runList(v.run), h('div', { class: 'run-detail' }, ...parts));
+  else app.append(...parts);
+  if (v.run) showSelected(app, listHadFocus);
   body.list?.measure();
   if (page.tab === 'tree') tree.load();
 }
@@ -104,6 +111,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'reveal':
       revealPath(m.path);
+      break;
+    case 'run':
+      if (page.view && m.id === page.view.id) {
+        const hadFocus = (document.activeElement?.closest('.run') ?? null) !== null;
+        page.view.run = m.run;
+        app.querySelector('.run')?.replaceWith(runList(m.run));
+        showSelected(app, hadFocus);
+      }
       break;
   }
 });
