@@ -59,16 +59,19 @@ export class HistoryCommands {
       cancelled: 'circle-slash',
     };
     type Item = vscode.QuickPickItem & { id: string; searched: string };
-    const items: Item[] = historyItems(await store.list()).map((h) => ({
-      id: h.id,
-      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
-      description: h.description,
-      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
-      buttons: [rerun],
-      // Found by every word typed, in any order ("dev 404"): the pick's own filter wants them in one piece.
-      alwaysShow: true,
-      searched: `${h.label}\n${h.description}\n${h.tooltip}`,
-    }));
+    const items: Item[] = historyItems(await store.list()).map((h) => {
+      const request = h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l));
+      return {
+        id: h.id,
+        label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+        description: h.description,
+        detail: request,
+        buttons: [rerun],
+        // Found by every word typed, in any order ("dev 404"), in what the entry shows: the pick's own filter wants them in one piece.
+        alwaysShow: true,
+        searched: `${h.label}\n${h.description}\n${request ?? ''}`,
+      };
+    });
     if (items.length === 0) {
       void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
       return;

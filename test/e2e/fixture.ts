@@ -3,7 +3,7 @@
  * 127.0.0.1 that answers like the Learning Platform API, and the checks that the token
  * never reaches a file (workspace, editor data, extension storage, history, logs).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,13 @@ export const HTML_500_TITLE = '500 Internal Server Error';
 const HTML_500 = `<!DOCTYPE html><html><head><title>${HTML_500_TITLE}</title><style>body{font-family:serif}</style></head>
 <body><h1>Internal Server Error</h1><p>The server encountered an internal error and was unable to complete your request.</p>
 <script>console.log("not text")</script><hr><address>nginx</address></body></html>`;
+
+/** nginx's own 502 page, as it sends it: 157 bytes, short enough to have been taken for the API's message. */
+export const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n';
+
+/** A description longer than any row of the response view. */
+export const LONG_DESCRIPTION = `Read the chapters of the week, then ${'write a short answer to each question and discuss it with your group; '.repeat(7)}END`;
 
 /** Modules as a long list has them: complete, plus a field the docs do not describe. */
 function modules(count: number, description = 0): string {
@@ -122,7 +129,7 @@ export async function startFakeApi(): Promise<FakeApi> {
         // A slow answer: long enough to see it in flight and cancel it.
         const timer = setTimeout(() => res.end(modules(3)), SLOW_MS);
         res.on('close', () => clearTimeout(timer));
-      } else {
+      } else if (!viewAnswer(path, req.url ?? '', req.headers.authorization, res)) {
         res.statusCode = 404;
         res.end(JSON.stringify({ errors: [{ message: 'The specified resource does not exist.' }] }));
       }
@@ -138,7 +145,55 @@ export async function startFakeApi(): Promise<FakeApi> {
   };
 }
 
+/**
+ * The answers of the response view's own checks (VIEW_FILE): course 7 nginx's 502 page, course
+ * 8 three pages of two modules (`Link: rel="next"`), course 9 a module with a long
+ * description, course 20 a 401 without the token and a list with it. False for any other path.
+ */
+function viewAnswer(path: string, url: string, authorization: string | undefined, res: ServerResponse): boolean {
+  const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? '1');
+  if (path === '/api/v1/courses/7/modules') {
+    res.statusCode = 502;
+    res.setHeader('content-type', 'text/html');
+    res.end(NGINX_502);
+  } else if (path === '/api/v1/courses/8/modules') {
+    if (page < 3)
+      res.setHeader('link', `<http://${String(res.req.headers.host)}${path}?per_page=2&page=${page + 1}>; rel="next"`);
+    res.end(JSON.stringify([1, 2].map((k) => ({ ...MODULE, id: page * 10 + k, name: `Week ${(page - 1) * 2 + k}` }))));
+  } else if (path === '/api/v1/courses/9/modules') {
+    res.end(
+      JSON.stringify([{ ...MODULE, experimental_flag: undefined, name: 'Week 1', description: LONG_DESCRIPTION }]),
+    );
+  } else if (path === '/api/v1/courses/20/modules') {
+    if (authorization !== `Bearer ${TOKEN}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ errors: [{ message: 'Invalid access token.' }] }));
+    } else res.end(JSON.stringify([{ ...MODULE, experimental_flag: undefined }]));
+  } else return false;
+  return true;
+}
+
 export const REQUEST_FILE = 'modules.lpreq';
+
+/** The requests of the response view's checks (e2e/viewChecks.ts): each answered by viewAnswer. */
+export const VIEW_FILE = 'view.lpreq';
+
+export function viewFileText(): string {
+  return [
+    '### Behind nginx',
+    'GET {{base_url}}/api/v1/courses/7/modules?include[]=items&include[]=content_details&search_term=a%20rather%20long%20search%20term%20that%20makes%20the%20address%20wrap',
+    '',
+    '### Modules two at a time',
+    'GET {{base_url}}/api/v1/courses/8/modules?per_page=2',
+    '',
+    '### A module with a long description',
+    'GET {{base_url}}/api/v1/courses/9/modules',
+    '',
+    '### Modules that need the token',
+    'GET {{base_url}}/api/v1/courses/20/modules',
+    '',
+  ].join('\n');
+}
 
 /** The example file: one request with an error (a position that is not an integer). */
 export function requestFileText(): string {
@@ -224,6 +279,9 @@ export function makeWorkspace(baseUrl: string): Workspace {
   // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
   writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
   writeFileSync(join(workspace, TESTS_FILE), testsFileText());
+  writeFileSync(join(workspace, VIEW_FILE), viewFileText());
+  // Requests to try by hand, not tests: the Testing view and `lpreq test .` leave them out.
+  writeFileSync(join(workspace, '.lpreqtestignore'), `${VIEW_FILE}\n`);
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify(

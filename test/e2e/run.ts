@@ -12,7 +12,7 @@
  *   npm run test:e2e                 (needs: bash test/e2e/setup.sh, once)
  *   npm run test:e2e -- --screenshots   also writes the screenshots docs/editors.md shows (images/)
  *
- * The run stops by itself after E2E_TIMEOUT_MS (default 4 minutes) and always ends the
+ * The run stops by itself after E2E_TIMEOUT_MS (default 6 minutes) and always ends the
  * processes it started.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -38,6 +38,7 @@ import {
   type FakeApi,
   type Workspace,
 } from './fixture';
+import { responseViewChecks } from './viewChecks';
 
 const repo = resolve(__dirname, '../..');
 const csDir = join(__dirname, '.code-server');
@@ -46,7 +47,7 @@ const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = process.argv.includes('--screenshots');
 const keep = process.argv.includes('--keep');
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60 * 1000);
+const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 6 * 60 * 1000);
 
 const children: ChildProcess[] = [];
 let browser: Browser | undefined;
@@ -460,7 +461,7 @@ async function main(): Promise<number> {
   await check(
     'the response view opens beside the request, typed: status, resource, a field and its documented type; focus stays in the request',
     async () => {
-      const tab = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200' }).first();
+      const tab = page.locator('.tabs-container .tab', { hasText: 'Create a module · 200' }).first();
       await tab.waitFor({ timeout: 30_000 });
       const groups = await page.locator('.editor-group-container').count();
       if (groups < 2) throw new Error(`the response is not beside the request (${groups} editor group)`);
@@ -510,7 +511,7 @@ async function main(): Promise<number> {
       const body = String(await page.evaluate('navigator.clipboard.readText()'));
       if (!body.includes('"experimental_flag":true')) throw new Error(`copied body: ${body}`);
       await f.locator('.toolbar [data-action="openRaw"]').click();
-      const raw = page.locator('.tabs-container .tab', { hasText: 'POST modules · 200.json' }).first();
+      const raw = page.locator('.tabs-container .tab', { hasText: 'Create a module · 200.json' }).first();
       await raw.waitFor({ timeout: 10_000 });
       if ((await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).count()) > 0)
         throw new Error('an Untitled document was opened');
@@ -797,6 +798,8 @@ async function main(): Promise<number> {
       await shot(page, 'history-answer.png', true);
     },
   );
+
+  await responseViewChecks({ page, api: api!, check, shot, responseFrame, runCommand, sendLine });
 
   await check('history is kept in the extension storage folder, without the token', async () => {
     const index = findFiles(ws!.userData, (p) => p.endsWith(join('history', 'index.jsonl')));

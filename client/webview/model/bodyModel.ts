@@ -48,9 +48,10 @@ export interface BodyModel {
   /**
    * Shows a long value (a string, a line) whole, on continuation rows under its row, or closes
    * it again; false when the row holds nothing longer than the row. `columns`: the characters a
-   * row holds at indent 0.
+   * continuation row holds at indent 0; `firstColumns`, the value's own row (less, where a
+   * documented type stands beside the value).
    */
-  expand(index: number, columns: number): boolean;
+  expand(index: number, columns: number, firstColumns?: number): boolean;
   find(query: string): Matches;
   /** The row that shows a match, with what it needs expanded. */
   rowOfOffset(offset: number): number | undefined;
@@ -154,14 +155,14 @@ export class JsonBodyModel implements BodyModel {
     return true;
   }
 
-  expand(index: number, columns: number): boolean {
+  expand(index: number, columns: number, firstColumns = columns): boolean {
     const row = this.itemAt(index);
     if (!row || row.kind !== 'line' || row.item.isRange || row.item.isContainer) return false;
     const value = row.item;
     if (this.wraps.close(value)) return true;
     const before =
       value.indent * 2 + (value.isArrayElement || value.rawKey === undefined ? 0 : value.rawKey.length + 2);
-    const first = columns - before - 1;
+    const first = firstColumns - before - 1;
     if (value.end - value.start <= first) return false;
     this.wraps.open(value, this.doc.rowIndexOf(value), value.raw, first, columns - (value.indent + 1) * 2 - 1);
     return true;
@@ -235,12 +236,12 @@ export class TextBodyModel implements BodyModel {
     return false;
   }
 
-  expand(index: number, columns: number): boolean {
+  expand(index: number, columns: number, firstColumns = columns): boolean {
     const line = this.wraps.place(index).base;
     if (this.wraps.close(line)) return true;
     const whole = this.lines.wholeLine(line);
-    if (whole.length <= columns - 1) return false;
-    this.wraps.open(line, line, whole, columns - 1, columns - 3);
+    if (whole.length <= firstColumns - 1) return false;
+    this.wraps.open(line, line, whole, firstColumns - 1, columns - 3);
     return true;
   }
 

@@ -276,7 +276,7 @@ export class BodyList {
     }
     // A click on a value cut at the row's end shows all of it, wrapped; on an opened one, folds it again.
     const main = e.target instanceof Element ? e.target.closest('.row-main') : null;
-    if (main instanceof HTMLElement && this.longValue(main, index) && this.model.expand(index, this.columns())) {
+    if (main instanceof HTMLElement && this.longValue(main, index) && this.expand(index)) {
       this.selected = index;
       this.draw();
       return;
@@ -289,13 +289,11 @@ export class BodyList {
     return row.cut === true || row.wrap !== undefined || main.scrollWidth > main.clientWidth;
   }
 
-  /**
-   * Characters a row holds at indent 0: the list's width less what stands beside the value (the
-   * fold, Copy and Path, the padding and, in a typed body, the type).
-   */
-  private columns(): number {
-    const reserved = this.charWidth * (this.typed ? 30 : 12) + 16;
-    return Math.max(20, Math.floor((this.element.clientWidth - reserved) / this.charWidth));
+  /** Opens or closes the long value of a row: its continuation rows as wide as the list allows. */
+  private expand(index: number): boolean {
+    // The list's width less what stands beside a value: the fold, Copy and Path, the padding, and on the value's own row a documented type.
+    const columns = Math.max(20, Math.floor((this.element.clientWidth - 16) / this.charWidth) - 12);
+    return this.model.expand(index, columns, this.typed ? Math.max(20, columns - 20) : columns);
   }
 
   /** Scrolls to a row; the content is given its new height first (the row may have just been unfolded), or the scroll would stop at the old end. */
@@ -339,7 +337,7 @@ export class BodyList {
       case ' ': {
         if (this.selected < 0) return;
         const fold = this.model.row(this.selected).fold;
-        if (fold === undefined && e.key === 'Enter' && this.model.expand(this.selected, this.columns())) {
+        if (fold === undefined && e.key === 'Enter' && this.expand(this.selected)) {
           this.draw();
           break;
         }
