@@ -11,6 +11,7 @@ import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
 import type { HostMessage, RunView, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
+import { bodyBytes } from './model/bodyBytes';
 import { copyText, documentationMarkdown } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
 import { buildView, viewTitle, type RequestNames, type ViewContext } from './model/responseViewModel';
@@ -54,8 +55,13 @@ export interface ShownResponse {
   names?: RequestNames;
   /** The history entry it was read from or sent again as, for Send Again. */
   historyId?: string;
+  /** When the body's last byte was read, and when the sender handed the answer on (Date.now()), for the log's account of the first screen. */
+  bodyArrivedAt?: number;
+  answeredAt?: number;
   /** A token was set from this view after the answer came: it offers to send again. */
   tokenJustSet?: boolean;
+  /** Shown as soon as it was read: its body is still being checked against the documentation. */
+  checking?: boolean;
 }
 
 /** A Send All run as it stands: its list, its summary, and the exchange of each request that ran. */
@@ -85,6 +91,13 @@ interface PanelState {
   nextId: number;
   /** Tree nodes handed to the webview, by id, for their children. */
   nodes: Map<string, ResponseNode>;
+  /** When the body shown last was given to post, and when it was posted, deflated or not (Date.now()). */
+  bodyPostAt?: number;
+  bodySentAt?: number;
+  /** Waiting for the first screen of the view shown now. */
+  whenDrawn: (() => void)[];
+  /** The page inflates deflated bodies. */
+  inflate?: boolean;
   /** The run this view shows (Send All), and which of its exchanges is shown (null: the summary). */
   run?: RunState & { selected: number | null };
 }
@@ -139,10 +152,11 @@ export class ResponsePanels implements vscode.Disposable {
       // Web Crypto, not node:crypto: the extension does not load that module at activation.
       nonce: Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(18))).toString('base64url'),
     });
-    const state: PanelState = { panel, ready: false, queue: [], nextId: 1, nodes: new Map() };
+    const state: PanelState = { panel, ready: false, queue: [], nextId: 1, nodes: new Map(), whenDrawn: [] };
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(state, m));
     panel.onDidDispose(() => {
       if (this.panels.get(key) === state) this.panels.delete(key);
+      for (const done of state.whenDrawn.splice(0)) done();
     });
     this.panels.set(key, state);
     return state;
@@ -172,18 +186,55 @@ export class ResponsePanels implements vscode.Disposable {
     this.present(state, shown);
   }
 
-  /** An exchange in its view (with the run's list beside it, in a run). */
-  private present(state: PanelState, shown: ShownResponse, run?: RunView): void {
-    const context: ViewContext = {
-      id: state.nextId++,
+  /**
+   * The same exchange as the view of `key` shows (`early`, shown as soon as it was read), now
+   * with what came after (the typed check, the assertions): the view is updated in place, its
+   * body not sent again. Anything else (another answer came meanwhile) is shown anew.
+   */
+  update(early: ShownResponse, shown: ShownResponse): void {
+    const state = this.panels.get(shown.key);
+    if (!state || state.shown !== early || !state.view) {
+      this.show(shown);
+      return;
+    }
+    const view = buildView(shown.summary, this.viewContext(state.view.id, shown));
+    state.shown = shown;
+    state.view = view;
+    state.nodes = new Map();
+    state.panel.title = view.title;
+    this.post(state, { type: 'update', view });
+  }
+
+  /** Resolves once the view of `key` has drawn the first screen of what it shows now, or after `timeoutMs`. */
+  drawn(key: string, timeoutMs: number): Promise<void> {
+    const state = this.panels.get(key);
+    if (!state) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      state.whenDrawn.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private viewContext(id: number, shown: ShownResponse): ViewContext {
+    return {
+      id,
       environment: shown.environment,
       tokenSet: shown.tokenSet,
       fromRequest: shown.ref !== undefined,
       fromHistory: shown.fromHistory,
       fromHistoryEntry: shown.historyId !== undefined,
       tokenJustSet: shown.tokenJustSet,
+      checking: shown.checking,
       names: shown.names ?? shown.ref,
     };
+  }
+
+  /** An exchange in its view (with the run's list beside it, in a run). */
+  private present(state: PanelState, shown: ShownResponse, run?: RunView): void {
+    const context = this.viewContext(state.nextId++, shown);
     const view = buildView(shown.summary, context);
     if (run) view.run = run;
     state.shown = shown;
@@ -195,10 +246,14 @@ export class ResponsePanels implements vscode.Disposable {
       this.postBody(state, view.id, shown.summary.bodyText);
   }
 
+  /** Posts a body (model/bodyBytes.ts: deflated when large); a view that moved on to another response meanwhile does not get it. */
   private postBody(state: PanelState, id: number, text: string): void {
-    // Bytes, not a string: a string would be escaped as JSON on its way to the webview.
-    const bytes = Buffer.from(text, 'utf8');
-    this.post(state, { type: 'body', id, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+    state.bodyPostAt = Date.now();
+    void bodyBytes(text, state.inflate === true).then(({ bytes, encoding }) => {
+      if (state.view?.id !== id) return;
+      state.bodySentAt = Date.now();
+      this.post(state, { type: 'body', id, bytes, sentAt: state.bodySentAt, ...(encoding ? { encoding } : {}) });
+    });
   }
 
   /**
@@ -261,12 +316,12 @@ export class ResponsePanels implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         state.ready = true;
+        state.inflate = message.inflate === true;
         for (const m of state.queue.splice(0)) void state.panel.webview.postMessage(m);
         return;
       case 'rendered':
-        this.output.info(
-          `response view: the body of ${state.panel.title} drawn ${message.ms.toFixed(0)} ms after it arrived`,
-        );
+        this.output.info(renderedLine(state.panel.title, message, shown, state));
+        if (state.view && message.id === state.view.id) for (const done of state.whenDrawn.splice(0)) done();
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
@@ -326,13 +381,15 @@ export class ResponsePanels implements vscode.Disposable {
       case 'copyCurl':
         await this.actions.copyCurl(shown);
         return;
-      case 'setToken':
-        if ((await this.actions.setToken(shown.environment)) && state.shown === shown) {
-          // The answer came without it: the view says so and offers to send again.
-          const updated: ShownResponse = { ...shown, tokenSet: true, tokenJustSet: true };
+      case 'setToken': {
+        // The same answer still shown (its typed check may have updated it meanwhile): it came without the token, and says so.
+        const id = state.view?.id;
+        if ((await this.actions.setToken(shown.environment)) && state.shown && state.view?.id === id) {
+          const updated: ShownResponse = { ...state.shown, tokenSet: true, tokenJustSet: true };
           this.present(state, updated, state.run ? { ...state.run.list, selected: state.run.selected } : undefined);
         }
         return;
+      }
       case 'showOutput':
         this.output.show();
         return;
@@ -380,6 +437,33 @@ export class ResponsePanels implements vscode.Disposable {
     for (const s of this.panels.values()) s.panel.dispose();
     this.panels.clear();
   }
+}
+
+/**
+ * The log's account of a first screen: how long after the body arrived in the view it was
+ * drawn, and, for a send, how long after its last byte was read, in the extension host and on
+ * the way to the view (`npm run test:e2e` reads it: the response view's performance target).
+ */
+function renderedLine(
+  title: string,
+  m: { ms: number; transferMs?: number },
+  shown: Pick<ShownResponse, 'bodyArrivedAt' | 'answeredAt'> | undefined,
+  times: Pick<PanelState, 'bodyPostAt' | 'bodySentAt'>,
+): string {
+  const drawn = `response view: the body of ${title} drawn ${m.ms.toFixed(0)} ms after it arrived in the view`;
+  const arrivedAt = shown?.bodyArrivedAt;
+  const { bodyPostAt, bodySentAt } = times;
+  if (arrivedAt === undefined || bodySentAt === undefined || m.transferMs === undefined) return drawn;
+  const host = Math.round(bodySentAt - arrivedAt);
+  const total = host + Math.round(m.transferMs) + Math.round(m.ms);
+  const line = `${drawn}; first screen ${total} ms after the body's last byte was read (${host} ms in the extension host, ${Math.round(m.transferMs)} ms on the way to the view)`;
+  if (shown?.answeredAt === undefined || bodyPostAt === undefined) return line;
+  const steps = [
+    `${Math.round(shown.answeredAt - arrivedAt)} ms reading it`,
+    `${Math.round(bodyPostAt - shown.answeredAt)} ms building the view`,
+    `${Math.round(bodySentAt - bodyPostAt)} ms deflating it`,
+  ];
+  return `${line}; in the extension host ${steps.join(', ')}`;
 }
 
 function typeInfo(shown: ShownResponse, pattern: string): TypeInfo | null {

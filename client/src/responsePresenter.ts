@@ -38,6 +38,17 @@ export class ResponsePresenter {
     }
   }
 
+  /** The exchange `early` showed, now complete (typed, its assertions evaluated): updated in place. */
+  update(early: ShownResponse, shown: ShownResponse): void {
+    this.sidebar.show(shown.tree, !this.inEditor);
+    if (this.inEditor) this.panels.update(early, shown);
+  }
+
+  /** Resolves once the response view of `key` has drawn its first screen (at most `timeoutMs`); at once for the side bar. */
+  drawn(key: string, timeoutMs: number): Promise<void> {
+    return this.inEditor ? this.panels.drawn(key, timeoutMs) : Promise.resolve();
+  }
+
   show(shown: ShownResponse, revealSidebar = false): void {
     // The side bar's badge counts issues only where the side bar is the response view.
     this.sidebar.show(shown.tree, !this.inEditor);

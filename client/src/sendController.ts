@@ -28,6 +28,14 @@ import {
   systemContext,
 } from './sendSupport';
 
+/** How long a send waits for the first screen of its answer before the typed check and the history go on. */
+const FIRST_SCREEN_WAIT_MS = 3000;
+
+/** An answer just read, typed as the docs will type it (its issues come with the check). */
+function expectedType(answer: SendResult): SendResult {
+  return { ...answer, resource: answer.ok ? (answer.request?.returns ?? null) : null, issues: [] };
+}
+
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
@@ -259,6 +267,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const foreignSecrets = await this.environments.otherTokens(doc.uri);
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
+    let bodyArrivedAt: number | undefined;
+    let early: ShownResponse | undefined;
     const system = systemContext(doc, sender.parseDotenv);
     const result = await sender.sendBlock(parsed, r.blockIndex, {
       checker,
@@ -278,6 +288,25 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
       ask: askPrompt,
+      // The answer is shown as soon as it is read; its typed check and the history wait for its first screen.
+      onAnswer: async (answer) => {
+        // When its last byte was read: the exchange ended after reading it (the body parsed, the connection closed).
+        const answeredAt = Date.now();
+        const t = answer.response?.timing;
+        if (t) bodyArrivedAt = Date.now() - Math.max(0, t.totalMs - (t.firstByteMs ?? 0) - (t.downloadMs ?? 0));
+        if (!present) return;
+        early = await shownResult(viewKey, ref, expectedType(answer), undefined, {
+          secrets: [token, ...foreignSecrets, ...answer.secretValues],
+          token,
+          environment: environments.selected,
+          tls: sender.environmentOptions(environments)?.tls,
+        });
+        early.bodyArrivedAt = bodyArrivedAt;
+        early.answeredAt = answeredAt;
+        early.checking = answer.ok;
+        this.presenter.show(early);
+        await this.presenter.drawn(viewKey, FIRST_SCREEN_WAIT_MS);
+      },
       confirmNote: async (q) =>
         (await vscode.window.showWarningMessage(
           `${q.request} is marked @note. Send it?`,
@@ -305,7 +334,9 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       environment: environments.selected,
       tls: sender.environmentOptions(environments)?.tls,
     });
-    if (present) this.presenter.show(shown);
+    shown.bodyArrivedAt = bodyArrivedAt;
+    if (present && early) this.presenter.update(early, shown);
+    else if (present) this.presenter.show(shown);
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(

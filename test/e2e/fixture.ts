@@ -83,6 +83,42 @@ function modules(count: number, description = 0): string {
   return `[${items.join(',')}]`;
 }
 
+/**
+ * The items of a module as the API lists them (ModuleItem, with content_details), about 350
+ * bytes each: 57,000 make a 20 MB list, the response view's performance target (issue 27).
+ */
+export function moduleItems(count: number): string {
+  const types = ['Assignment', 'Quiz', 'Discussion', 'File', 'Page', 'ExternalUrl'] as const;
+  const items: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = 50_000 + i;
+    const type = types[i % types.length];
+    items.push(
+      JSON.stringify({
+        id,
+        module_id: 7 + Math.floor(i / 500),
+        position: (i % 500) + 1,
+        title: `Week ${Math.floor(i / 50) + 1}: ${type.toLowerCase()} ${i + 1}`,
+        indent: i % 3,
+        type,
+        content_id: 9_000 + i,
+        html_url: `https://lms.example.edu/courses/42/modules/items/${id}`,
+        completion_requirement: { type: i % 2 === 0 ? 'must_submit' : 'must_view', completed: i % 5 === 0 },
+        content_details: { points_possible: 10, due_at: '2026-03-01T23:59:00Z' },
+        published: true,
+      }),
+    );
+  }
+  return `[${items.join(',')}]`;
+}
+
+let items: string | undefined;
+/** About 20 MB of module items (57,000), made once: the list of issue 27's performance target. */
+export function itemsBody(): string {
+  items ??= moduleItems(57_000);
+  return items;
+}
+
 /** How long course 6 takes to answer. */
 export const SLOW_MS = 2500;
 
@@ -97,7 +133,7 @@ export function bigBody(): string {
 
 /**
  * POST /api/v1/courses/1/modules answers a Module; GET lists two. Course 2 answers 401, course
- * 3 a web server's HTML 500 page, course 4 a list of about 20 MB, course 5 2,500 modules with
+ * 3 a web server's HTML 500 page, course 4 a list of about 20 MB (and module 7 of it 57,000 items, as large), course 5 2,500 modules with
  * an undocumented field, course 6 three modules after SLOW_MS; anything else is the API's 404.
  */
 export async function startFakeApi(): Promise<FakeApi> {
@@ -123,6 +159,8 @@ export async function startFakeApi(): Promise<FakeApi> {
         res.end(HTML_500);
       } else if (path === '/api/v1/courses/4/modules') {
         res.end(bigBody());
+      } else if (path === '/api/v1/courses/4/modules/7/items') {
+        res.end(itemsBody());
       } else if (path === '/api/v1/courses/5/modules') {
         res.end(modules(GROUPED_COUNT));
       } else if (path === '/api/v1/courses/6/modules') {
@@ -220,7 +258,7 @@ export function requestFileText(): string {
     'GET {{base_url}}/api/v1/courses/3/modules',
     '',
     '### A very long list',
-    'GET {{base_url}}/api/v1/courses/4/modules',
+    'GET {{base_url}}/api/v1/courses/4/modules/7/items',
     '',
     '### A list with an undocumented field',
     'GET {{base_url}}/api/v1/courses/5/modules',

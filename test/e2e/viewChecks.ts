@@ -7,7 +7,7 @@
  * test/.tmp/e2e-screenshots/ (`--screenshots`).
  */
 import type { Frame, Page } from 'playwright-core';
-import { LONG_DESCRIPTION, TOKEN, VIEW_FILE, type FakeApi } from './fixture';
+import { LONG_DESCRIPTION, REQUEST_FILE, TOKEN, VIEW_FILE, type FakeApi } from './fixture';
 
 export interface ViewCheckContext {
   page: Page;
@@ -33,6 +33,13 @@ interface Box {
 
 /** Opens a file of the workspace through Quick Open, asked again when the key press is lost (the focus moving). */
 async function openFile(page: Page, name: string): Promise<void> {
+  // Open already: its tab.
+  const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+  if ((await tab.count()) > 0) {
+    await tab.click();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+    return;
+  }
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Control+P');
@@ -45,8 +52,8 @@ async function openFile(page: Page, name: string): Promise<void> {
     await page.keyboard.press('Escape');
   }
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // A click on its row: Enter could take the row that was first before the list was filtered.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
 }
 
@@ -108,8 +115,9 @@ export async function responseViewChecks(c: ViewCheckContext): Promise<void> {
 
   // The view file opens where the request file is (the first group): its answers open beside it, as the others do.
   const openViewFile = async () => {
-    await page.keyboard.press('Control+1');
-    await page.waitForTimeout(200);
+    // A click on the request file's tab: the focus settles in the first group before Quick Open opens.
+    await page.locator('.tabs-container .tab', { hasText: REQUEST_FILE }).first().click();
+    await page.waitForTimeout(300);
     await openFile(page, VIEW_FILE);
   };
   await check('the view file opens beside the response views', openViewFile);
@@ -248,7 +256,6 @@ export async function responseViewChecks(c: ViewCheckContext): Promise<void> {
   );
 
   // The view file closed, as the checks after these expect the editors.
-  await page.keyboard.press('Control+1');
   const tab = page.locator('.tabs-container .tab', { hasText: VIEW_FILE }).first();
   if (await tab.count()) {
     await tab.hover();

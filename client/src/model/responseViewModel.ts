@@ -31,6 +31,8 @@ export interface ViewContext {
   tokenJustSet?: boolean;
   /** The request's title and name, which name the view. */
   names?: RequestNames;
+  /** Shown as soon as it was read: the body is still being checked against the documentation. */
+  checking?: boolean;
 }
 
 /** A short name of a URL for titles: its last path segment that is not an id (`modules`, `modules 7`). */
@@ -282,7 +284,8 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
   if (typed && s.resource) facts.push(s.resource);
   if (ctx.environment) facts.push(ctx.environment);
   const issues = typed ? s.issues : [];
-  if (issues.length > 0) facts.push(formatCount(issues.length, 'issue', 'issues'));
+  if (typed && ctx.checking) facts.push('checking against the docs…');
+  else if (issues.length > 0) facts.push(formatCount(issues.length, 'issue', 'issues'));
   const assertions = s.assertions ?? [];
   const failedAssertions = assertions.filter((a) => !a.passed).length;
   if (assertions.length > 0)
@@ -335,6 +338,7 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
     issueGroups: groupIssues(issues),
     assertions,
     actions: actions(s, ctx, kind),
+    checking: typed && ctx.checking ? true : undefined,
     paging: s.morePages
       ? {
           text: `${s.morePages.page !== undefined ? `page ${s.morePages.page.toLocaleString('en-US')}` : 'a page'}, more pages`,

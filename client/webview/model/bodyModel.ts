@@ -65,7 +65,7 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 
 export class JsonBodyModel implements BodyModel {
   readonly doc: JsonDocument;
-  private readonly issues: IssueIndex;
+  private issues: IssueIndex;
   private readonly search: TextSearch;
   private readonly wraps = new WrappedRows<JsonValue>();
 
@@ -80,6 +80,11 @@ export class JsonBodyModel implements BodyModel {
 
   get rowCount(): number {
     return this.doc.rowCount + this.wraps.extra;
+  }
+
+  /** The typed issues, come after the body was shown (the check runs once its first screen is drawn). */
+  setIssues(issues: readonly ViewIssue[]): void {
+    this.issues = new IssueIndex(issues);
   }
 
   private itemAt(index: number): { item: Item; kind: 'open' | 'close' | 'line' | 'range' } | undefined {

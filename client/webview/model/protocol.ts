@@ -152,6 +152,8 @@ export interface ViewData {
   /** The request's assertions evaluated on this response; empty when it has none. */
   assertions: AssertionView[];
   actions: ViewAction[];
+  /** Shown as soon as it was read: its body is being checked against the documentation (the issues come with an update). */
+  checking?: boolean;
   /** One page of several (`page 1, more pages`), with Fetch All Pages beside it when the request can be sent from its file. */
   paging?: { text: string; action?: ViewAction };
   /** The run this view is part of (Send All): its list stands beside the view. */
@@ -180,8 +182,13 @@ export interface TreeNodeView {
 
 export type HostMessage =
   | { type: 'state'; view: ViewData }
-  /** The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way). */
-  | { type: 'body'; id: number; bytes: Uint8Array }
+  /** What is known of the response shown changed (its typed issues came): the same view id, its body kept. */
+  | { type: 'update'; view: ViewData }
+  /**
+   * The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way), deflated when
+   * the page can inflate it and it is large; `sentAt` the host's clock when it was posted.
+   */
+  | { type: 'body'; id: number; bytes: Uint8Array; sentAt?: number; encoding?: 'deflate-raw' }
   /** A request is in flight: the view says so and dims what it shows. */
   | { type: 'sending'; text: string }
   | { type: 'types'; id: number; entries: [string, TypeInfo | null][] }
@@ -191,7 +198,8 @@ export type HostMessage =
   | { type: 'run'; id: number; run: RunView };
 
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** The page listens; `inflate`: it can inflate a deflated body (DecompressionStream). */
+  | { type: 'ready'; inflate?: boolean }
   | { type: 'action'; action: ActionId }
   /** Documented types of these path patterns, for response `id`. */
   | { type: 'describe'; id: number; patterns: string[] }
@@ -203,4 +211,4 @@ export type WebviewMessage =
   /** Shows an exchange of the run (its index), or the run's summary (null). */
   | { type: 'select'; index: number | null }
   /** The body of response `id` was drawn: how long after it arrived (for the output log and the tests). */
-  | { type: 'rendered'; id: number; ms: number };
+  | { type: 'rendered'; id: number; ms: number; transferMs?: number };

@@ -42,9 +42,11 @@ export function issuesPanel(v: ViewData): HTMLElement {
       'issues',
       h('div', {
         class: 'empty-state',
-        text: v.typed
-          ? 'The body is as the documentation describes it.'
-          : 'Only a successful answer with a documented type is checked.',
+        text: v.checking
+          ? 'Checking the body against the documentation…'
+          : v.typed
+            ? 'The body is as the documentation describes it.'
+            : 'Only a successful answer with a documented type is checked.',
       }),
     );
   }

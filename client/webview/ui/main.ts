@@ -20,6 +20,8 @@ import { panel, tabs } from './tabs';
 import { timingPanel } from './timingPanel';
 import { tree, treePanel } from './treePanel';
 import { addTypes, forgetTypes } from './types';
+import { JsonBodyModel } from '../model/bodyModel';
+import { inflate } from '../model/inflate';
 
 function render(v: ViewData): void {
   const listHadFocus = (document.activeElement?.closest('.run') ?? null) !== null;
@@ -71,9 +73,46 @@ function onState(v: ViewData): void {
   render(v);
 }
 
-function onBody(id: number, bytes: Uint8Array): void {
+/** The view of the same response with more known (its typed issues): all but the body drawn again; the body's rows keep their place and get their marks. */
+function onUpdate(v: ViewData): void {
+  if (!page.view || v.id !== page.view.id) return;
+  v.run ??= page.view.run;
+  page.view = v;
+  document.title = v.title;
+  app.querySelector('.header')?.replaceWith(header(v));
+  app.querySelector('.banners')?.replaceWith(banners(v, page.sendingText));
+  if (v.assertions.length === 0 && page.tab === 'assertions') page.tab = 'body';
+  app.querySelector('nav.tabs')?.replaceWith(tabs(v));
+  const panels = app.querySelector('.panels');
+  if (!panels) return;
+  for (const p of panels.querySelectorAll<HTMLElement>('.panel')) if (p.dataset.panel !== 'body') p.remove();
+  panels.append(
+    ...[
+      treePanel(),
+      panel('headers', table(v.headers, 'No headers.')),
+      requestPanel(v),
+      timingPanel(v),
+      issuesPanel(v),
+      assertionsPanel(v),
+    ].filter((p): p is HTMLElement => p !== undefined),
+  );
+  if (page.tab === 'tree') tree.load();
+  if (body.model instanceof JsonBodyModel) body.model.setIssues(v.issues);
+  body.list?.draw();
+}
+
+async function onBody(
+  id: number,
+  data: Uint8Array,
+  sentAt: number | undefined,
+  encoding: 'deflate-raw' | undefined,
+): Promise<void> {
   if (!page.view || id !== page.view.id) return;
   const arrived = performance.now();
+  // The host's clock and this page's are the machine's: how long the body took to come.
+  const transferMs = sentAt === undefined ? undefined : Math.max(0, Date.now() - sentAt);
+  const bytes = encoding === 'deflate-raw' ? await inflate(data) : data;
+  if (!page.view || id !== page.view.id) return;
   body.text = new TextDecoder().decode(bytes);
   app.querySelector('.loading')?.remove();
   setBodyModel();
@@ -82,7 +121,7 @@ function onBody(id: number, bytes: Uint8Array): void {
     setTimeout(() => {
       const ms = performance.now() - arrived;
       document.body.dataset.firstScreenMs = ms.toFixed(1);
-      post({ type: 'rendered', id, ms });
+      post({ type: 'rendered', id, ms, transferMs });
     }, 0),
   );
 }
@@ -93,8 +132,16 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'state':
       onState(m.view);
       break;
+    case 'update':
+      onUpdate(m.view);
+      break;
     case 'body':
-      onBody(m.id, m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes as ArrayBufferLike));
+      void onBody(
+        m.id,
+        m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes as ArrayBufferLike),
+        m.sentAt,
+        m.encoding,
+      );
       break;
     case 'sending':
       page.sendingText = m.text;
@@ -147,4 +194,4 @@ setInterval(() => {
   if (body.list) document.body.dataset.maxDrawMs = body.list.stats.maxDrawMs.toFixed(1);
 }, 250);
 
-post({ type: 'ready' });
+post({ type: 'ready', inflate: typeof DecompressionStream === 'function' });
