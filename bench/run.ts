@@ -27,7 +27,7 @@ async function main() {
     console.log(formatRunnerBench(await runRunnerBench()));
   }
   if (want('view')) {
-    console.log("\n## The response view on a 20 MB body (issues 18 and 27)\n");
+    console.log('\n## The response view on a 20 MB body (issues 18 and 27)\n');
     console.log(formatViewBench(runViewBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {

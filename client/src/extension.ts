@@ -21,6 +21,7 @@ import { ResponseView } from './responseView';
 import { SendController } from './sendController';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
+import { ImportCommands } from './importCommands';
 import { TestExplorer } from './testController';
 
 let client: LanguageClient | undefined;
@@ -84,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       // Whether a token is set once the user has answered (Escape sets none).
       setToken: async (environment) => {
         await environments.setToken(false, environment);
-        return (await environments.token()) !== undefined;
+        return (await environments.keptToken()) !== undefined;
       },
       cancel: () => sender.cancel(),
     },
@@ -149,6 +150,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  const imports = new ImportCommands(context);
+  register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
+  register('lpreq.importFile', () => imports.importFile());
   register('lpreq.showOutput', () => output.show());
   register('lpreq.restartServer', async () => {
     if (client) await client.restart();

@@ -12,7 +12,7 @@ import { own } from '../../server/src/core/index';
 import type { HostMessage, RunView, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
 import { bodyBytes } from './model/bodyBytes';
-import { copyText, documentationMarkdown } from './model/format';
+import { copyText, documentationPage } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
 import { buildView, viewTitle, type RequestNames, type ViewContext } from './model/responseViewModel';
 import { parseWebviewMessage } from './model/webviewMessages';
@@ -47,6 +47,8 @@ export interface ShownResponse {
    * host for that alone: never sent to the webview.
    */
   curlSecrets?: string[];
+  /** Those of curlSecrets that go nowhere from the request's environment: a copy that carries one is refused, as sending is. */
+  curlForeignSecrets?: string[];
   /** The environment's `$tls` the request was sent with, for the copied command's TLS options. Kept in the extension host too. */
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
@@ -422,8 +424,7 @@ export class ResponsePanels implements vscode.Disposable {
   private async showDocs(shown: ShownResponse, path: string): Promise<void> {
     const doc = shown.describe(path);
     const issues = shown.summary.issues.filter((i) => i.path === path);
-    const markdown = `# ${path}\n\n${documentationMarkdown(path, doc, issues).replace(/\$\(warning\)/g, '⚠')}\n`;
-    await this.documents.showMarkdown('lpreq documentation.md', markdown);
+    await this.documents.showMarkdown('lpreq documentation.md', documentationPage(path, doc, issues));
   }
 
   /** The response shown last in any view, for the tests. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { documentScope, LineIndex, type LpreqDocument } from '../../server/src/core/index';
 import type { ResponseStore, HistoryStore, SendResult, AssertionResult } from '../../server/src/sender/index';
-import type { EnvironmentController } from './environmentController';
+import type { EnvironmentController, TokenForSend } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
@@ -152,8 +152,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await requestAt(this.environments, uri, line);
     if (!t) return;
     if (!(await this.confirm(t.doc, [t.request]))) return;
+    // The token, when it may go to base_url's origin (a new origin is confirmed first; cancelled, nothing is sent).
+    const access = await this.environments.tokenForSend(t.doc.uri);
+    if (!access) return;
     await this.run(describeRequest(t.request), async (signal, progress) => {
-      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
+      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress, access });
       if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency')
         void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
     });
@@ -168,6 +171,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await requestAt(this.environments, uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
+    const access = await this.environments.tokenForSend(t.doc.uri);
+    if (!access) return;
     const started = Date.now();
     const outcomes: RunOutcome[] = [];
     const exchanges: ShownResponse[] = [];
@@ -183,7 +188,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       `${t.all.length} requests`,
       async (signal, progress) => {
         const { sender } = await load();
-        const secrets = [await this.environments.token(), ...(await this.environments.otherTokens(t.doc.uri))];
+        const secrets = [access.kept, ...(await this.environments.otherTokens(t.doc.uri))];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
           const what = `${i + 1}/${t.all.length}: ${describeRequest(r)}`;
@@ -193,6 +198,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             allPages: false,
             signal,
             progress,
+            access,
             present: !inEditor,
           });
           const scrub = (m: string) => sender.scrubSecrets(m, [...secrets, ...result.secretValues]);
@@ -236,6 +242,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       allPages: boolean;
       signal: AbortSignal;
       progress: vscode.Progress<{ message?: string }>;
+      /** The token the send may use (EnvironmentController.tokenForSend), decided before the run. */
+      access: TokenForSend;
       present?: boolean;
     },
   ): Promise<{ result: SendResult; failedAssertions: number; shown: ShownResponse }> {
@@ -263,8 +271,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         { method: r.method, url: r.target, names: r },
         `Sending '${describeRequest(r)}' …`,
       );
-    const token = await this.environments.token();
-    const foreignSecrets = await this.environments.otherTokens(doc.uri);
+    const token = o.access.token;
+    // The tokens kept for the other environments, and this one's when it may not go to base_url's origin.
+    const foreignSecrets = [
+      ...(o.access.kept !== undefined && o.access.kept !== token ? [o.access.kept] : []),
+      ...(await this.environments.otherTokens(doc.uri)),
+    ];
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
     let bodyArrivedAt: number | undefined;
@@ -330,6 +342,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         : undefined;
     const shown = await shownResult(viewKey, ref, result, assertions, {
       secrets,
+      foreignSecrets,
       token,
       environment: environments.selected,
       tls: sender.environmentOptions(environments)?.tls,
@@ -370,7 +383,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     const secrets = [
       o.token,
-      await this.environments.token(),
+      await this.environments.keptToken(),
       ...o.secrets,
       ...(await this.environments.otherTokens(t.doc.uri)),
       ...result.secretValues,

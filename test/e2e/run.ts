@@ -9,10 +9,14 @@
  * grouped, the protected environment's dialog, and the side bar's tree; then the token is
  * looked for in every file.
  *
+ * Then a fresh repository (environments dev and staging) is opened and the typing sequences of
+ * test/e2e/typing/sequences.ts are typed into it: the text and cursor each leaves.
+ *
  *   npm run test:e2e                 (needs: bash test/e2e/setup.sh, once)
  *   npm run test:e2e -- --screenshots   also writes the screenshots docs/editors.md shows (images/)
+ *   npm run test:e2e -- --typing        the typing sequences alone
  *
- * The run stops by itself after E2E_TIMEOUT_MS (default 6 minutes) and always ends the
+ * The run stops by itself after E2E_TIMEOUT_MS (default 10 minutes) and always ends the
  * processes it started.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -25,6 +29,8 @@ import {
   filesContaining,
   findFiles,
   GROUPED_COUNT,
+  HOME_SECRET,
+  makeHostile,
   HTML_500_TITLE,
   makeWorkspace,
   SLOW_MS,
@@ -38,6 +44,8 @@ import {
   type FakeApi,
   type Workspace,
 } from './fixture';
+import { makeTypingRepository, SEQUENCES, setUp, typeSequence, TYPING_FILE } from './typing/editor';
+import { TYPING_ENVIRONMENTS } from './typing/sequences';
 import { responseViewChecks } from './viewChecks';
 
 const repo = resolve(__dirname, '../..');
@@ -47,7 +55,8 @@ const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = process.argv.includes('--screenshots');
 const keep = process.argv.includes('--keep');
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 6 * 60 * 1000);
+const typingOnly = process.argv.includes('--typing');
+const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 10 * 60 * 1000);
 
 const children: ChildProcess[] = [];
 let browser: Browser | undefined;
@@ -346,6 +355,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   api = await startFakeApi();
   ws = makeWorkspace(api.baseUrl);
+  makeHostile(ws);
   log(`workspace ${ws.workspace}, API ${api.baseUrl}`);
   const vsix = join(ws.root, 'lpreq.vsix');
   buildVsix(vsix);
@@ -374,6 +384,12 @@ async function main(): Promise<number> {
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   const check = checker(results, page);
+  if (typingOnly) {
+    await typingPhase(page, port, check);
+    log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(results.summary());
+    return results.failed === 0 ? 0 : 1;
+  }
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws.workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   log('workbench loaded');
@@ -1040,6 +1056,223 @@ async function main(): Promise<number> {
     },
   );
 
+  await check(
+    "a token is bound to the origin it was set for: a clone's base_url on another origin gets it only once that origin is confirmed (issue 26)",
+    async () => {
+      // As in a fresh repository: environments dev and staging (no local), a token for each. The
+      // fake API answers at two origins: http://127.0.0.1:PORT and http://localhost:PORT.
+      const port = new URL(api!.baseUrl).port;
+      const here = api!.baseUrl;
+      const there = `http://localhost:${port}`;
+      const envFile = join(ws!.workspace, 'http-client.env.json');
+      writeFileSync(envFile, JSON.stringify({ dev: { base_url: there }, staging: { base_url: here } }, null, 2));
+      await page.waitForTimeout(1500);
+      await toTop(page);
+      const choose = async (name: string) => {
+        await runCommand(page, 'lpreq: Select Environment');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
+        await page.locator('.statusbar-item', { hasText: name }).first().waitFor({ timeout: 10_000 });
+      };
+      const setToken = async (token: string, origin: string) => {
+        await runCommand(page, 'lpreq: Set Access Token');
+        const input = page.locator('.quick-input-widget input[type="password"]');
+        await input.waitFor({ timeout: 10_000 });
+        // The prompt names the origin the token is bound to.
+        const prompt = await page.locator('.quick-input-widget').innerText();
+        if (!prompt.includes(origin)) throw new Error(`the token prompt does not name ${origin}: ${prompt}`);
+        await input.fill(token);
+        await page.keyboard.press('Enter');
+        await page
+          .locator('.notification-toast', { hasText: `bound to ${origin}` })
+          .first()
+          .waitFor({ timeout: 10_000 });
+      };
+      const STAGING_TOKEN = `${TOKEN}-staging`;
+      const DEV_TOKEN = `${TOKEN}-dev`;
+      await choose('dev');
+      await setToken(DEV_TOKEN, there);
+      await choose('staging');
+      await setToken(STAGING_TOKEN, here);
+      await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+      const list = 'GET {{base_url}}/api/v1/courses/{{course}}/modules';
+      const newest = async (after: number) => {
+        const deadline = Date.now() + 20_000;
+        while (api!.received.length <= after && Date.now() < deadline) await page.waitForTimeout(200);
+        return api!.received[after];
+      };
+      let before = api!.received.length;
+      await sendLine(page, list);
+      const first = await newest(before);
+      if (first?.host !== new URL(here).host || first.authorization !== `Bearer ${STAGING_TOKEN}`)
+        throw new Error(`staging's own origin got ${first?.host} ${first?.authorization ? 'a token' : 'no token'}`);
+
+      // A clone (or a pull request) moves staging's base_url to another origin.
+      writeFileSync(envFile, JSON.stringify({ dev: { base_url: there }, staging: { base_url: there } }, null, 2));
+      await page
+        .locator('.statusbar-item', { hasText: 'staging' })
+        .locator('.codicon-warning')
+        .first()
+        .waitFor({ timeout: 15_000 });
+      before = api!.received.length;
+      await sendLine(page, list);
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 15_000 });
+      const text = await dialog.innerText();
+      if (!text.includes(here) || !text.includes(there))
+        throw new Error(`the question does not name both origins: ${text}`);
+      await shot(page, 'token-origin-confirm.png', true);
+      await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+      await page.waitForTimeout(1500);
+      if (api!.received.length !== before)
+        throw new Error(`cancelled, yet ${api!.received.length - before} requests were sent`);
+
+      // Confirmed once, the origin goes with the token from then on.
+      await sendLine(page, list);
+      await dialog.waitFor({ timeout: 15_000 });
+      await dialog.locator('.monaco-button', { hasText: `Send the Token to ${there}` }).click();
+      const confirmed = await newest(before);
+      if (confirmed?.host !== new URL(there).host || confirmed.authorization !== `Bearer ${STAGING_TOKEN}`)
+        throw new Error(`after the confirmation ${confirmed?.host} got ${confirmed?.authorization ?? 'no token'}`);
+      before = api!.received.length;
+      await page.waitForTimeout(500);
+      await sendLine(page, list);
+      const again = await newest(before);
+      if (again?.authorization !== `Bearer ${STAGING_TOKEN}`) throw new Error('the confirmed origin got no token');
+      if ((await dialog.count()) > 0 && (await dialog.isVisible()))
+        throw new Error('the confirmed origin was asked again');
+      // dev's token never went anywhere but dev's origin.
+      if (api!.received.some((r) => r.authorization === `Bearer ${DEV_TOKEN}`)) throw new Error("dev's token was sent");
+    },
+  );
+
+  await check(
+    'a hostile folder: a .env and a body file linked out of the workspace, a .env linked to /dev/zero: nothing leaves, the editor answers',
+    async () => {
+      const open = async (name: string) => {
+        await page.keyboard.press(`${mod}+P`);
+        await page.locator('.quick-input-widget input').fill(name);
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+      };
+      /** Waits until a notification or a view says it. */
+      const said = async (pattern: RegExp, what: string) => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const texts = [
+            await page
+              .locator('.notifications-toasts')
+              .innerText()
+              .catch(() => ''),
+          ];
+          for (const f of page.frames())
+            texts.push(
+              await f
+                .locator('body')
+                .innerText({ timeout: 500 })
+                .catch(() => ''),
+            );
+          if (texts.some((t) => pattern.test(t))) return;
+          if (Date.now() > deadline) throw new Error(`${what}: nothing says ${String(pattern)}`);
+          await page.waitForTimeout(300);
+        }
+      };
+      // A bare read of this .env on the extension host would never return: the send would never answer.
+      await open('zero.lpreq');
+      await sendLine(page, 'courses/79');
+      await said(/A is not in the \.env file/, 'the .env linked to /dev/zero');
+      await open('leak.lpreq');
+      await sendLine(page, 'courses/77');
+      await said(/AWS_SECRET_ACCESS_KEY is not in the \.env file/, 'the .env linked out of the workspace');
+      await said(/\.env: it is outside the workspace/, 'the warning about the .env');
+      await sendLine(page, 'courses/78');
+      const dialog = page.locator('.monaco-dialog-box');
+      if (
+        await dialog.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
+      await said(/key\.txt: it is outside the workspace/, 'the body file linked out of the workspace');
+      await shot(page, 'hostile-folder.png', true);
+      if (api!.received.some((r) => /\/courses\/(77|78|79)\//.test(r.url)))
+        throw new Error('a request of the hostile folder was sent');
+      const leaked = api!.received.filter((r) => `${r.url} ${r.body}`.includes(HOME_SECRET));
+      if (leaked.length > 0) throw new Error(`the home's secret was sent: ${leaked.map((r) => r.url).join(', ')}`);
+    },
+  );
+
+  await check(
+    "a token scope the environment's $scopes lacks is a warning; its quick fix adds the scope to http-client.env.json, and the warning goes",
+    async () => {
+      // A folder of its own, with an environment file that declares the scopes of its key.
+      const dir = join(ws!.workspace, 'scoped');
+      mkdirSync(dir, { recursive: true });
+      const envFile = join(dir, 'http-client.env.json');
+      const list = 'url:GET|/api/v1/courses/{course_id}/modules';
+      writeFileSync(envFile, `${JSON.stringify({ dev: { base_url: api!.baseUrl, $scopes: [list] } }, null, 2)}\n`);
+      writeFileSync(
+        join(dir, 'scoped.lpreq'),
+        'GET {{base_url}}/api/v1/courses/42/modules\n\n###\nPOST {{base_url}}/api/v1/courses/42/modules\n\nmodule[name] = Week 9\n',
+      );
+      // By its path: Quick Open's list of the workspace's files was made before the file was.
+      await page.keyboard.press(`${mod}+P`);
+      await page.locator('.quick-input-widget input').fill(join(dir, 'scoped.lpreq'));
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scoped.lpreq' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'scoped.lpreq' }).waitFor();
+      await page.locator('.squiggly-warning').first().waitFor({ timeout: 30_000 });
+      await page.locator('.view-line', { hasText: 'POST' }).first().click();
+      await page.keyboard.press(`${mod}+.`);
+      const fix = page
+        .locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Add url:POST' })
+        .first();
+      await fix.waitFor({ timeout: 15_000 });
+      await shot(page, 'scope-quick-fix.png', true);
+      await fix.click();
+      // The edit lands in the environment file (saved as a refactoring's edit, or by the user).
+      const added = () => readFileSync(envFile, 'utf8').includes('url:POST|/api/v1/courses/{course_id}/modules');
+      await waitFor(added, 3_000, '').catch(() => runCommand(page, 'File: Save All'));
+      await waitFor(added, 15_000, 'the scope was not added to http-client.env.json');
+      const scopes = (JSON.parse(readFileSync(envFile, 'utf8')) as { dev: { $scopes: string[] } }).dev.$scopes;
+      if (scopes.join() !== [list, 'url:POST|/api/v1/courses/{course_id}/modules'].join())
+        throw new Error(`$scopes is ${JSON.stringify(scopes)}`);
+      await page.locator('.tabs-container .tab', { hasText: 'scoped.lpreq' }).first().click();
+      await page.locator('.squiggly-warning').first().waitFor({ state: 'detached', timeout: 30_000 });
+    },
+  );
+
+  await check(
+    '"Paste as lpreq Request" turns a browser\'s cURL command on the clipboard into a request, its credentials left out',
+    async () => {
+      const curl = [
+        "curl 'https://lms.example.edu/api/v1/courses/42/modules/7/items?per_page=5' \\",
+        "  -H 'accept: application/json' \\",
+        "  -H 'authorization: Bearer S3CRET-e2e-paste-token' \\",
+        "  -b '_normandy_session=S3CRET-e2e-paste-session'",
+      ].join('\n');
+      await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(curl)})`);
+      await page.locator('.editor-instance .view-line').first().click();
+      await page.keyboard.press('Control+End');
+      await runCommand(page, 'lpreq: Paste as lpreq Request');
+      await page
+        .locator('.notification-toast', { hasText: 'lpreq: imported 1 request' })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      const text = await editorText(page);
+      for (const expected of [
+        '### module_items.list',
+        '@module_id = 7',
+        'GET {{base_url}}/api/v1/courses/{{course_id}}/modules/{{module_id}}/items',
+        'per_page = 5',
+      ])
+        if (!text.includes(expected)) throw new Error(`no "${expected}" in:\n${text}`);
+      if (text.includes('S3CRET')) throw new Error(`a credential was pasted:\n${text}`);
+      await shot(page, 'paste-as-request.png', true);
+    },
+  );
+
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.
     await page.waitForTimeout(1500);
@@ -1074,9 +1307,90 @@ async function main(): Promise<number> {
     if (Number(line[1]) >= 100) throw new Error(`activate() took ${line[1]} ms`);
   });
 
+  await typingPhase(page, port, check);
+
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(results.summary());
   return results.failed === 0 ? 0 : 1;
+}
+
+/**
+ * The typing sequences, in a fresh repository opened in the same editor: environments dev and
+ * staging, dev chosen, one request file typed into (test/e2e/typing/).
+ */
+async function typingPhase(
+  page: Page,
+  port: number,
+  check: (name: string, run: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const repository = makeTypingRepository(ws!.root);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(repository)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  log(`typing sequences in ${repository}`);
+  await page.keyboard.press(`${mod}+P`);
+  await page.locator('.quick-input-widget input').fill(TYPING_FILE);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: TYPING_FILE }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: TYPING_FILE }).waitFor();
+  await page
+    .locator('.statusbar-item#status\\.editor\\.mode')
+    .filter({ hasText: 'lpreq' })
+    .waitFor({ timeout: 20_000 });
+  await check(`the environment '${TYPING_ENVIRONMENTS.chosen}' of a fresh repository is chosen`, async () => {
+    await runCommand(page, 'lpreq: Select Environment');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: TYPING_ENVIRONMENTS.chosen }).first();
+    await row.waitFor();
+    await row.click();
+    await page.locator('.statusbar-item', { hasText: TYPING_ENVIRONMENTS.chosen }).first().waitFor({ timeout: 10_000 });
+  });
+  await page
+    .locator('.editor-instance .view-line')
+    .first()
+    .click({ position: { x: 4, y: 4 } });
+  // The language server answers a first completion once it has loaded the catalog.
+  await page.waitForTimeout(1500);
+  // E2E_TYPING=words: only the sequences whose name holds the words (to look at a few again).
+  const only = process.env.E2E_TYPING;
+  let n = 0;
+  for (const sequence of SEQUENCES) {
+    n++;
+    if (only !== undefined && !sequence.name.includes(only)) continue;
+    const name = `typing-${String(n).padStart(2, '0')}.png`;
+    await check(`typed: ${sequence.name}`, () => typeSequence(page, sequence, () => shot(page, name, true)));
+  }
+
+  await check(
+    'the Problems panel shows each message whole, one short sentence, with the documentation under it',
+    async () => {
+      await setUp(
+        page,
+        'POST /api/v1/courses/{{course_id}}/modules/7/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 12\nmodule_item[completion_requirement][type] = must_submt|\n',
+      );
+      await page.keyboard.press('Control+Shift+M');
+      const panel = page.locator('.markers-panel');
+      const message =
+        "'must_submt' is not a value of module_item[completion_requirement][type]: did you mean must_submit?";
+      await panel.getByText(message, { exact: true }).first().waitFor({ timeout: 20_000 });
+      // The values the documentation lists: relatedInformation, a row under the message.
+      await panel
+        .getByText(/Documented values of module_item\[completion_requirement\]\[type\]: must_view/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-problems.png', true);
+      // The hover on the value: the diagnostic with its related lines, then lpreq's hover, no sentence twice.
+      await page.keyboard.press('Control+Shift+M');
+      await page
+        .locator('.editor-instance .view-line', { hasText: 'must_submt' })
+        .first()
+        .locator('span', { hasText: 'must_submt' })
+        .last()
+        .hover();
+      const hover = page.locator('.monaco-hover').first();
+      await hover.getByText(message).first().waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-hover.png', true);
+      await page.keyboard.press('Escape');
+    },
+  );
 }
 
 const overall = setTimeout(() => {

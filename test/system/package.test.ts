@@ -2,8 +2,9 @@
  * The npm package as a user gets it: `npm pack` in the clone, then, in an empty project far
  * from the clone and ../shared, `npm install --save-dev ./lpreq-<version>.tgz` (offline: the
  * package has no dependencies to fetch) and the commands through `npx`. The tarball is
- * packed from the dist/ that `npm test` has just built (`--ignore-scripts`: packing does
- * not rebuild dist/ under the other tests' feet).
+ * packed from the dist/ that `npm test` has just built (LPREQ_PACK_BUILT=1: packing does
+ * not rebuild dist/ under the other tests' feet; the prepack script still takes `prepare` out
+ * of the packed package.json, scripts/packManifest.mjs).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,6 +45,9 @@ const SHIPPED = [
   'dist/mock.js',
   'dist/proxy.js',
   'dist/export.js',
+  'dist/import.js',
+  'dist/tree-sitter.wasm',
+  'dist/tree-sitter-bash.wasm',
   'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
@@ -54,6 +58,8 @@ const SHIPPED_IF_BUILT = ['dist/lpreq.cache', 'dist/lsp.cache'];
 let work = '';
 let project = '';
 let packed: { files: { path: string }[]; size: number; unpackedSize: number; entryCount: number } | undefined;
+/** What `npm install` of the tarball printed. */
+let installOutput = '';
 
 /** npm without the settings of the `npm test` that runs this file, nor the user's: its own cache, offline. */
 function npmEnv(): NodeJS.ProcessEnv {
@@ -93,9 +99,10 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       JSON.stringify({ name: 'an-integration', version: '1.0.0', private: true }, null, 2),
     );
 
-    const p = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+    const p = run('npm', ['pack', '--json', '--pack-destination', project], {
       cwd: ROOT,
       timeout: 120_000,
+      env: { ...npmEnv(), LPREQ_PACK_BUILT: '1' },
     });
     assert.equal(p.status, 0, `npm pack: ${p.stderr}`);
     packed = (JSON.parse(p.stdout) as NonNullable<typeof packed>[])[0];
@@ -105,6 +112,7 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       timeout: 120_000,
     });
     assert.equal(i.status, 0, `npm install ./${tarball}: ${i.stdout}\n${i.stderr}`);
+    installOutput = i.stdout + i.stderr;
   });
 
   after(() => {
@@ -121,6 +129,18 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       [],
       'files the package must ship',
     );
+  });
+
+  test('installing the tarball prints no npm warning: its package.json has no prepare script; the clone keeps it', () => {
+    assert.doesNotMatch(installOutput, /npm warn/i, installOutput);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    assert.equal(manifest.scripts?.prepare, undefined);
+    // The clone's package.json is as it was: prepare builds after npm ci and for a git install.
+    const clone = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(clone.scripts.prepare, 'node scripts/build.mjs');
+    assert.ok(!existsSync(join(ROOT, 'package.json.prepack')));
   });
 
   test('it is installed as a copy with no dependencies, the bin linked, the Node it needs declared', () => {
@@ -157,6 +177,14 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     const openapi = npxLpreq(['export', 'openapi']);
     assert.equal(openapi.status, 0, openapi.stderr);
     assert.equal((JSON.parse(openapi.stdout) as { openapi: string }).openapi, '3.1.0');
+    // The import's bundle reads a curl command with the shell grammar's WebAssembly, shipped beside it.
+    const imported = npxLpreq(
+      ['import', '-'],
+      "curl 'https://lms.example.edu/api/v1/courses/42/modules' -H 'Authorization: Bearer S3CRET-package-token'",
+    );
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stdout, /^GET \{\{base_url\}\}\/api\/v1\/courses\/\{\{course_id\}\}\/modules$/m);
+    assert.ok(!imported.stdout.includes('S3CRET') && !imported.stderr.includes('S3CRET'));
   });
 
   test('npx lpreq check finds the mistake in a request file: exit 1 and its code', () => {

@@ -20,7 +20,7 @@ import {
   type ServiceDocument,
   type VariableScope,
 } from '../core/index';
-import { EnvironmentFileError, loadEnvironmentFiles } from '../node/index';
+import { EnvironmentFileError, environmentScopes, loadEnvironmentFiles } from '../node/index';
 import { EditableDocument } from './editableDocument';
 import { malformedChange } from './fromProto';
 
@@ -67,6 +67,7 @@ export function defaultLoadEnvironment(
     privateNames: files.privateNames,
     sharedFile: files.shared,
     privateFile: files.private,
+    ...environmentScopes(files),
   };
 }
 
@@ -174,15 +175,18 @@ export class Documents {
    * block at `offset` parsed in full when it is an outline (in a copy of the list of blocks:
    * the state keeps the outline). Right for services about that block.
    */
-  quickState(document: EditableDocument, offset: number): DocumentState {
+  quickState(document: EditableDocument, offset: number, end = offset): DocumentState {
     const state = this.outlineState(document);
     if (!state.outlined || state.parsed.blocks.length === 0) return state;
-    const k = blockIndexAt(state.parsed, offset);
-    const ref = state.parsed.blocks[k];
-    if (!this.outlineBlocks.has(ref.block)) return state;
-    const blocks = state.parsed.blocks.slice();
-    blocks[k] = { start: ref.start, block: parseBlock(ref.block.text) };
-    return { ...state, parsed: { text: state.parsed.text, blocks } };
+    let blocks: BlockRef[] | undefined;
+    // The blocks from `offset` to `end` (a code action's range), each parsed in full.
+    for (let k = blockIndexAt(state.parsed, offset), last = blockIndexAt(state.parsed, end); k <= last; k++) {
+      const ref = state.parsed.blocks[k];
+      if (!this.outlineBlocks.has(ref.block)) continue;
+      blocks ??= state.parsed.blocks.slice();
+      blocks[k] = { start: ref.start, block: parseBlock(ref.block.text) };
+    }
+    return blocks ? { ...state, parsed: { text: state.parsed.text, blocks } } : state;
   }
 
   /** A block in full: itself, or for an outline its text parsed again (not kept). */
@@ -289,6 +293,15 @@ export class Documents {
   /** The workspace folder that holds `dir` (the deepest one), if any. */
   rootOf(dir: string): string | undefined {
     return this.roots.find((root) => dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep));
+  }
+
+  /** Whether a file changed is one the environments read: an environment file, or a list of scopes one names (`"$scopes": "scopes.json"`). */
+  readsFile(path: string): boolean {
+    const name = path.split(/[\\/]/).pop();
+    if (name === 'http-client.env.json' || name === 'http-client.private.env.json') return true;
+    for (const info of this.environments.values())
+      for (const site of Object.values(info?.scopeSites ?? {})) if (site.listFile === path) return true;
+    return false;
   }
 
   /** The environment files changed: read them again when next asked for, and tell of their problems again. */

@@ -14,6 +14,7 @@ import type {
   CodeAction as LspCodeAction,
   CompletionItem,
   Diagnostic as LspDiagnostic,
+  DiagnosticRelatedInformation,
   DocumentHighlight,
   DocumentSymbol,
   FoldingRange,
@@ -23,8 +24,10 @@ import type {
   TextEdit as LspTextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathToFileURL } from 'node:url';
 import { CODES } from '../core/index';
+import type { FileEdit } from '../node/index';
 import type {
   CodeAction,
   CompletionEntry,
@@ -85,6 +88,14 @@ export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
   return out;
 }
 
+/**
+ * The lines that stand behind a diagnostic's message (the endpoint, the documentation's words),
+ * each at the diagnostic's own range: an editor lists them under the message.
+ */
+export function relatedInformation(uri: string, at: Range, related: readonly string[]): DiagnosticRelatedInformation[] {
+  return related.map((message) => ({ location: { uri, range: at }, message }));
+}
+
 /** What the client said about completion, at initialize. */
 export interface CompletionSupport {
   /** It takes snippets (most do); without them `$1` would be inserted as it is. */
@@ -100,7 +111,7 @@ export function completionItem(document: TextDocument, e: CompletionEntry, suppo
     sortText: e.sortText,
     textEdit: {
       range: range(document, e.start, e.end),
-      newText: e.snippet && !support.snippets ? snippetToPlain(e.insertText) : e.insertText,
+      newText: e.snippet && !support.snippets ? (e.plain ?? snippetToPlain(e.insertText)) : e.insertText,
     },
     insertTextFormat: e.snippet && support.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
   };
@@ -126,9 +137,20 @@ export function hover(document: TextDocument, h: HoverResult): Hover {
   return { contents: { kind: 'markdown', value: h.contents }, range: range(document, h.start, h.end) };
 }
 
-export function codeAction(document: TextDocument, a: CodeAction, snippetEdits = false): LspCodeAction {
-  const edit: WorkspaceEdit =
-    snippetEdits && a.edits.some((e) => e.snippet !== undefined)
+/**
+ * A code action. `outside` is the edit of another file an action stands for (`grant`: a scope
+ * added to an environment file), made by the server from that file's text.
+ */
+export function codeAction(
+  document: TextDocument,
+  a: CodeAction,
+  snippetEdits = false,
+  outside?: FileEdit,
+): LspCodeAction {
+  const other = outside && TextDocument.create(pathToFileURL(outside.file).href, 'json', 0, outside.text);
+  const edit: WorkspaceEdit = other
+    ? { changes: { [other.uri]: outside.edits.map((e) => textEdit(other, e)) } }
+    : snippetEdits && a.edits.some((e) => e.snippet !== undefined)
       ? {
           documentChanges: [
             {

@@ -7,12 +7,23 @@ export {
   EnvironmentFileError,
   loadEnvironmentFiles,
   environmentDefinitions,
+  environmentScopes,
   type EnvironmentFiles,
   type EnvironmentOptions,
   type TlsSettings,
 } from './environments';
+export { readScopeFile, scopeAdditionEdit, type FileEdit } from './scopeFiles';
 export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
-export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
+export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type TextRead } from './textInput';
+export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
+export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
+export {
+  readCurlGrammar,
+  httpClientEnvironments,
+  mergeEnvironmentEntries,
+  writeEnvironmentFile,
+  type EnvironmentMerge,
+} from './importFiles';

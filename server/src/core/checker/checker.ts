@@ -7,10 +7,12 @@ import type { Catalog, Endpoint } from '../catalog/catalog';
 import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
+import { documented, endpointFact } from './phrases';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
 import {
   documentVariables,
   environmentValues,
+  grantedScopes,
   otherEnvironments,
   RequestsBefore,
   scopeValue,
@@ -79,6 +81,7 @@ export class Checker {
     before.restart({
       values: environmentValues(env),
       otherEnvironments: otherEnvironments(env),
+      granted: grantedScopes(env),
       onLookup: (name) => {
         const blocks = lookedUp.get(name);
         if (!blocks) lookedUp.set(name, [current]);
@@ -216,9 +219,11 @@ function checkSent(check: RequestCheck): void {
       out.push(
         diag(
           'json-body-expected',
-          `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
+          'this endpoint takes a JSON body, not form parameters: write the body as JSON',
           lineStart,
           lineEnd,
+          undefined,
+          [documented(endpoint.jsonBody?.description), endpointFact(label)],
         ),
       );
       return;
