@@ -233,6 +233,17 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     return this.responses.get(uri.toString());
   }
 
+  /** The responses of a document's named requests, made empty on its first send. */
+  private responsesFor(uri: vscode.Uri): ResponseStore {
+    const key = uri.toString();
+    let responses = this.responses.get(key);
+    if (!responses) {
+      responses = new Map();
+      this.responses.set(key, responses);
+    }
+    return responses;
+  }
+
   /** Sends one request and shows its answer in its own view (unless `present` is false: a run shows it). */
   private async sendOne(
     doc: vscode.TextDocument,
@@ -249,12 +260,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
   ): Promise<{ result: SendResult; failedAssertions: number; shown: ShownResponse }> {
     const present = o.present ?? true;
     const { sender, checker } = await load();
-    const key = doc.uri.toString();
-    let responses = this.responses.get(key);
-    if (!responses) {
-      responses = new Map();
-      this.responses.set(key, responses);
-    }
+    const responses = this.responsesFor(doc.uri);
     const ref: RequestRef = {
       uri: doc.uri,
       line: r.line,
