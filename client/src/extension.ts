@@ -98,9 +98,14 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     context,
     documents,
     {
-      sendAgain: (ref): Promise<void> => sender.sendAgain(ref),
+      sendAgain: (ref, allPages): Promise<void> => sender.sendAgain(ref, allPages),
+      resendEntry: (id): Promise<void> => history.resend(id),
       copyCurl: (shown): Promise<void> => copies.copyCurlOf(shown),
-      setToken: (environment) => environments.setToken(false, environment),
+      // Whether a token is set once the user has answered (Escape sets none).
+      setToken: async (environment) => {
+        await environments.setToken(false, environment);
+        return (await environments.keptToken()) !== undefined;
+      },
       cancel: () => sender.cancel(),
     },
     output,

@@ -68,7 +68,8 @@ export type {
 export { sendPrepared, noResponse } from './exchange';
 export { isLoopback, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, apiErrorMessages } from './responseBody';
+export { DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { apiErrorMessage, apiErrorMessages, ERROR_SHAPES } from './errorBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';

@@ -100,6 +100,12 @@ export interface SendBlockOptions extends PagingOptions {
    * included (a protected environment, `"$protected": true`); false stops the flow.
    */
   confirmChange?: (question: { request: string; method: string }) => Promise<boolean>;
+  /**
+   * Called with the request's own answer once it is read, before its body is checked against
+   * the documentation and stored in history (the result then has no typed issues yet); the
+   * flow goes on when it returns. A view shows the answer at once this way.
+   */
+  onAnswer?: (result: SendResult) => void | Promise<void>;
 }
 
 function originOf(url: string): string | undefined {
@@ -496,6 +502,7 @@ async function sendWithDependencies(
   if (response.error) result.error = response.error;
   if (request.name && response.status !== null)
     options.responses.set(request.name, { request, response, time: new Date().toISOString() });
+  if (top) await options.onAnswer?.(result);
 
   const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
   if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {

@@ -61,6 +61,8 @@ export interface AssertionResult {
   actual: string | null;
   /** EXPECTED with its variables resolved (scrubbed), when it takes one and it could be resolved. */
   expected?: string;
+  /** The operator, as the evaluator reads it (`contains` is `includes`); none for a line that could not be read. */
+  operator?: string;
   message: string;
   /** Offsets of the assertion in the file's text (the editor marks them). */
   start: number;
@@ -599,7 +601,8 @@ export async function evaluateBlockAssertions(
       secrets,
       regexBudgetMs: context.regexBudgetMs,
     });
-    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    const operator = canonicalOperator(a.operator);
+    out.push({ ...where, ...outcome, operator, ...(expected !== undefined ? { expected } : {}) });
   }
   return out;
 }
