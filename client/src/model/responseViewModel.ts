@@ -61,7 +61,7 @@ function decodeSegment(s: string): string {
 }
 
 /** What a request is called where it is shown: its `###` title, else its `@name`, else METHOD and a short path (`GET modules`). */
-export function requestLabel(method: string, url: string, names?: RequestNames): string {
+function requestLabel(method: string, url: string, names?: RequestNames): string {
   // A title names a tab and a document: no slash may make it a path.
   const title = names?.title?.trim().replace(/[/\\]/g, '∕');
   if (title) return title;

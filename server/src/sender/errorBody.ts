@@ -78,7 +78,7 @@ export const ERROR_SHAPES: readonly { name: string; example: string; read(body: 
 ];
 
 /** Whether a content type is plain text (`text/plain; charset=utf-8`): not HTML, not XML, not any other text. */
-export function isPlainText(contentType: string | undefined): boolean {
+function isPlainText(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/plain\s*(;|$)/i.test(contentType);
 }
 

@@ -68,7 +68,6 @@ export type {
 export { sendPrepared, noResponse } from './exchange';
 export { isLoopback, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
-export { DEFAULT_MAX_BODY_BYTES } from './responseBody';
 export { apiErrorMessage, apiErrorMessages, ERROR_SHAPES } from './errorBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages } from './paging';
