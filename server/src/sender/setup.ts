@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { own } from '../core/index';
+import { closest, own } from '../core/index';
 import {
   bodyFileReader,
   confinedFolder,
@@ -197,7 +197,7 @@ function chooseEnvironment(
       throw new SetupError(
         names.length === 0
           ? `${chooseWith} ${answer.name}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
-          : `${chooseWith} ${answer.name}: no such environment; the environments are ${names.join(', ')}`,
+          : `${chooseWith} ${answer.name}: no such environment${nearest(answer.name, names)}; the environments are ${names.join(', ')}`,
       );
     case 'ask':
       if (forMock) return undefined;
@@ -273,4 +273,10 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** `; did you mean staging?` for a name one typo away from an environment's, else nothing. */
+function nearest(name: string, names: readonly string[]): string {
+  const near = closest(name, [...names]);
+  return near ? `; did you mean ${near}?` : '';
 }
