@@ -42,6 +42,10 @@
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
  *   Send Request calls too.
  * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
+ * - new OAuthTokens({ store, openBrowser, tell, interactive, signInAgain }) and signInFor(setup, tokens) -> { setup, auth }
+ *   (oauth2/: an environment's Security.Auth sign-in, JetBrains' shape: authorization code with PKCE through a loopback
+ *   redirect, client credentials, refresh before expiry and after a 401; `auth` goes to sendBlock for {{$auth.token("id")}}
+ *   and the 401 retry. A sign-in is kept by the host's store under base_url's origin, token URL, client, grant and scope.)
  * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
  */
 export {
@@ -75,6 +79,14 @@ export { tokenFor, confirmed, confirmationOf, readStoredToken, storedToken } fro
 export type { BoundToken, TokenDecision } from './tokenOrigin';
 export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
+export { OAuthTokens, MemoryStore } from './oauth2/tokens';
+export type { SignIn, SignInStore, OAuthHost, SignInStatus } from './oauth2/tokens';
+export { EnvironmentAuth, authReferences } from './oauth2/environmentAuth';
+export type { SendAuth, AuthReference } from './oauth2/environmentAuth';
+export { resolveAuthConfig, environmentAuthId, authSettingsOf } from './oauth2/config';
+export type { OAuthConfig } from './oauth2/config';
+export { OAuthError } from './oauth2/tokenRequest';
+export { signInFor } from './oauth2/setupAuth';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';
 export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';
