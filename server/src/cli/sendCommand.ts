@@ -33,6 +33,7 @@ import {
   sendBlock,
   sendSetup,
   SetupError,
+  signInFor,
   tokenNotes,
   wasSent,
   type SendResult,
@@ -41,6 +42,7 @@ import {
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { commandLineSignIns } from './signIn';
 import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
@@ -172,7 +174,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     if (e instanceof SetupError) throw new UsageError(e.message);
     throw e;
   }
-  const { selected, environments, token, privateToken } = setup;
+  const { selected, environments } = setup;
   const protectedEnv = setup.protectedEnvironment;
 
   const checker = new Checker(bundledCatalog());
@@ -197,11 +199,23 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   let result: SendResult;
+  // The environment's OAuth 2.0 sign-in, once for this process (signIn.ts): its token unless LPREQ_TOKEN is set.
+  const signIns = commandLineSignIns(io, proxy);
+  let auth: Awaited<ReturnType<typeof signInFor>>['auth'];
+  try {
+    ({ setup, auth } = await signInFor(setup, signIns, { signal: controller.signal }));
+  } catch (e) {
+    process.removeListener('SIGINT', onSigint);
+    if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
+    throw e;
+  }
+  const { token, privateToken } = setup;
   try {
     result = await sendBlock(document, blockIndex, {
       checker,
       environments,
       token,
+      auth,
       system: setup.system,
       allPages: args.flags.has('all-pages'),
       maxPages,
@@ -227,11 +241,13 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  result.warnings.push(...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment: selected }));
+  result.warnings.push(
+    ...tokenNotes(result, { tokenFrom: setup.tokenFrom, oauth2: setup.oauth2, environment: selected }),
+  );
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
-  // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
-  const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
+  // LPREQ_TOKEN}}), or a server that echoes the Authorization header back. A sign-in's tokens and secrets neither.
+  const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues, ...signIns.secrets()]);
   // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
   if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
   else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected)), { lines: true })));

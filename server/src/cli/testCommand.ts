@@ -17,13 +17,16 @@ import {
   scrubSecrets,
   sendSetup,
   SetupError,
+  signInFor,
   type RunOptions,
+  type SendBlockOptions,
   type SendSetup,
   type TestSource,
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { commandLineSignIns } from './signIn';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { noWorkflowCommands, printableErrors } from './terminalText';
@@ -54,6 +57,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
 /** What sending the requests of one folder's files takes: the sender's setup, with the mock's environments when it runs. */
 interface FolderSetup {
   setup: SendSetup;
+  /** The environment's OAuth 2.0 sign-ins (none in a mock run). */
+  auth?: SendBlockOptions['auth'];
   environments: Environments;
   /** Tokens that must not go anywhere in this run (a real one, when the mock gets its own). */
   foreign: string[];
@@ -114,6 +119,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   // (all it finds depends on the folder of the file): a broken environment file, an unknown
   // --env or an unusable token stops the run here.
   const setups = new Map<string, FolderSetup>();
+  const signIns = commandLineSignIns(io, proxy);
   const folderOf = (input: Input) => dirname(input.absolute ?? resolve(io.cwd, '-'));
   for (const input of inputs) {
     const folder = folderOf(input);
@@ -133,12 +139,22 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       throw e;
     }
     for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
+    // The environment's OAuth 2.0 sign-in, once for the run (a mock run sends its own token).
+    let auth: FolderSetup['auth'];
+    if (!mock) {
+      try {
+        ({ setup, auth } = await signInFor(setup, signIns));
+      } catch (e) {
+        if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
+        throw e;
+      }
+    }
     const foreign = mock
       ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter(
           (t): t is string => typeof t === 'string' && t.length > 0,
         )
       : [];
-    setups.set(folder, { setup, environments: setup.environments, foreign });
+    setups.set(folder, { setup, environments: setup.environments, foreign, auth });
   }
 
   let running: MockRun | undefined;
@@ -156,9 +172,10 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
   // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
   const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
+  // A sign-in renewed after a 401 during the run: its new token is scrubbed too.
+  const scrub = (text: string) => scrubSecrets(text, [...tokens, ...signIns.secrets()]);
   // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
-  const write = (text: string) =>
-    io.stdout(reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)));
+  const write = (text: string) => io.stdout(reporterName === 'github' ? scrub(text) : noWorkflowCommands(scrub(text)));
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -177,12 +194,13 @@ async function runTest(argv: string[], io: Io): Promise<number> {
         yield { file: input.display, problem: read.problem };
         continue;
       }
-      const { setup, environments } = setups.get(folderOf(input)) as FolderSetup;
+      const { setup, environments, auth } = setups.get(folderOf(input)) as FolderSetup;
       yield {
         file: input.display,
         text: read.text,
         environments,
         token: running ? running.token : setup.token,
+        ...(auth ? { auth } : {}),
         system: setup.system,
         readFile: input.absolute !== undefined ? setup.readFile : undefined,
       };
