@@ -43,6 +43,10 @@ import {
   type ResponseStore,
   type SendResult,
   type SendSetup,
+  MemoryStore,
+  OAuthTokens,
+  signInFor,
+  type SendAuth,
 } from '../sender/index';
 import { COMMANDS, type Command, type CommandOptions } from './commands';
 import { issueRanges, responseFileName, responseText, writeResponseFile } from './responseFiles';
@@ -86,7 +90,26 @@ export class ServerSending {
   /** One history store per project folder: its writes are serialised, and reads wait for them. */
   private readonly stores = new Map<string, HistoryStore>();
 
-  constructor(private readonly session: Session) {}
+  /** The OAuth 2.0 sign-ins of this server's life, in its memory (never in a file). */
+  private readonly signIns: OAuthTokens;
+
+  constructor(private readonly session: Session) {
+    this.signIns = new OAuthTokens({
+      store: new MemoryStore(),
+      openBrowser: async (url) => {
+        if (!this.session.client.showDocument) return false;
+        try {
+          return (await this.session.connection.window.showDocument({ uri: url, external: true })).success;
+        } catch {
+          return false;
+        }
+      },
+      tell: (message) => this.tell(MessageType.Info, `lpreq: ${message}`),
+      interactive: true,
+      signInAgain: true,
+      requests: { env: process.env },
+    });
+  }
 
   /** Runs a checked command (commands.ts). */
   async run(command: Command, token: CancellationToken, workDoneToken: ProgressToken | undefined): Promise<unknown> {
@@ -168,6 +191,21 @@ export class ServerSending {
     }
   }
 
+  /**
+   * The setup with its environment's OAuth 2.0 sign-in (oauth2/setupAuth.ts): kept for the
+   * server's life, in its memory; the browser opened through the editor (`window/showDocument`,
+   * external) and the address told as well; a refused refresh token signs in again.
+   */
+  private async signedIn(setup: SendSetup, signal: AbortSignal): Promise<{ setup: SendSetup; auth?: SendAuth }> {
+    try {
+      return await signInFor(setup, this.signIns, { signal });
+    } catch (e) {
+      if (e instanceof SetupError)
+        throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: ${scrubSecrets(e.message, this.signIns.secrets())}`);
+      throw e;
+    }
+  }
+
   /** Asks the user through `window/showMessageRequest`, the safe answer first; true only when `yes` is chosen. */
   private async confirm(message: string, yes: string): Promise<boolean> {
     try {
@@ -223,14 +261,27 @@ export class ServerSending {
   ): Promise<SendSummary> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
-    const setup = this.setup(target.file);
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
+    const { setup, auth } = await this.signedIn(this.setup(target.file), controller.signal).catch((e: unknown) => {
+      stop.dispose();
+      throw e;
+    });
     const { reporter, cancelled } = await this.progress(workDoneToken);
     const stopToo = cancelled?.onCancellationRequested(() => controller.abort());
     reporter?.begin(`lpreq: sending ${this.label(target, index)}`, undefined, undefined, true);
     try {
-      const summary = await this.sendOne(target, index, setup, options, allPages, controller.signal, reporter);
+      const summary = await this.sendOne(
+        target,
+        index,
+        setup,
+        options,
+        allPages,
+        controller.signal,
+        reporter,
+        true,
+        auth,
+      );
       reporter?.done();
       return summary;
     } catch (e) {
@@ -251,9 +302,12 @@ export class ServerSending {
   ): Promise<{ sent: number; ok: number; results: SendSummary[] }> {
     const target = await this.target(uri);
     const indexes = requestBlocks(target.parsed).filter((k) => target.parsed.blocks[k].block.request?.methodKnown);
-    const setup = this.setup(target.file);
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
+    const { setup, auth } = await this.signedIn(this.setup(target.file), controller.signal).catch((e: unknown) => {
+      stop.dispose();
+      throw e;
+    });
     const { reporter, cancelled } = await this.progress(workDoneToken);
     const stopToo = cancelled?.onCancellationRequested(() => controller.abort());
     reporter?.begin(`lpreq: sending ${indexes.length} requests`, 0, undefined, true);
@@ -265,7 +319,9 @@ export class ServerSending {
           Math.round((i / indexes.length) * 100),
           `${i + 1}/${indexes.length}: ${this.label(target, index)}`,
         );
-        results.push(await this.sendOne(target, index, setup, options, false, controller.signal, reporter, false));
+        results.push(
+          await this.sendOne(target, index, setup, options, false, controller.signal, reporter, false, auth),
+        );
       }
     } finally {
       reporter?.done();
@@ -308,12 +364,14 @@ export class ServerSending {
     signal: AbortSignal,
     reporter: WorkDoneProgressReporter | undefined,
     show = true,
+    auth?: SendAuth,
   ): Promise<SendSummary> {
     const environment = setup.selected;
     const result = await sendBlock(target.parsed, index, {
       checker: this.session.service().checker,
       environments: setup.environments,
       token: setup.token,
+      auth,
       system: setup.system,
       readFile: setup.readFile,
       env: process.env,
@@ -339,8 +397,14 @@ export class ServerSending {
       // The editor has no input box the server can open: the values come with the command (docs/editors.md).
       ask: () => Promise.resolve(undefined),
     });
-    const scrub = (text: string) => scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues]);
-    const notes = [...setup.warnings, ...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment })];
+    const scrub = (text: string) =>
+      scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues, ...this.signIns.secrets()]);
+    // A 401 renewed the sign-in's token: the next sends of this setup (Send All) take the new one.
+    if (result.renewedToken !== undefined) setup.token = result.renewedToken;
+    const notes = [
+      ...setup.warnings,
+      ...tokenNotes(result, { tokenFrom: setup.tokenFrom, oauth2: setup.oauth2, environment }),
+    ];
     const summary: SendSummary = {
       ok: result.ok,
       status: result.response?.status ?? null,
