@@ -144,6 +144,13 @@ export class CopyCommands {
       // Written as it is only where it may go: bound to base_url's origin, or that origin confirmed now.
       const access = await this.environments.tokenForSend(copy.uri);
       if (!access) return;
+      // A sign-in's token stays in lpreq: it is refreshed and replaced, and never written anywhere.
+      if (access.signedIn) {
+        void vscode.window.showWarningMessage(
+          'lpreq: the token of an OAuth 2.0 sign-in is never copied; "Copy as cURL" writes a command that reads it from $LPREQ_TOKEN.',
+        );
+        return;
+      }
       if (!access.token) {
         void vscode.window.showWarningMessage(
           'lpreq: no access token goes to this environment\'s base_url; run "lpreq: Set Access Token" first.',

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasOwn, own } from '../../server/src/core/index';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
-import type { BoundToken, SendEnvironments, TokenDecision } from '../../server/src/sender/index';
+import type { BoundToken, SendAuth, SendEnvironments, TokenDecision } from '../../server/src/sender/index';
 import {
   environmentChoices,
   isProtected,
@@ -34,6 +34,18 @@ function senderModule(): Promise<SenderModule> {
 export interface TokenForSend {
   token: string | undefined;
   kept: string | undefined;
+  /** The environment's OAuth 2.0 sign-ins (signInController.ts): `{{$auth.token("id")}}`, and a new token after a 401. */
+  auth?: SendAuth;
+  /** The token is the environment's sign-in's: it is never copied (a copied command reads $LPREQ_TOKEN). */
+  signedIn?: true;
+}
+
+/** What a send gets of the environment's sign-ins: its token when it has a configuration of its own, and the sign-ins for `{{$auth.token("id")}}`. */
+export interface SendSignIn {
+  /** The environment has a configuration of its own: `token` is its token. */
+  own: boolean;
+  token?: string;
+  auth?: SendAuth;
 }
 
 const SELECTED_KEY = 'lpreq.environment';
@@ -52,6 +64,8 @@ export class EnvironmentController implements vscode.Disposable {
   private tokenState: { decision: TokenDecision; boundTo: string[] } = { decision: { kind: 'none' }, boundTo: [] };
   /** Where the language server learns of a new choice. */
   notifyServer: (name: string | undefined) => void = () => undefined;
+  /** The editor's OAuth 2.0 sign-ins: an environment with a Security.Auth configuration of its own sends its token. */
+  signIns: { forSend(fileUri?: vscode.Uri): Promise<SendSignIn | undefined> } | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -166,6 +180,16 @@ export class EnvironmentController implements vscode.Disposable {
    * kept with the token. Undefined when the user cancels: nothing is sent.
    */
   async tokenForSend(fileUri?: vscode.Uri): Promise<TokenForSend | undefined> {
+    // The environment's own OAuth 2.0 sign-in wins over a pasted token; signing in failed or cancelled, nothing is sent.
+    const signIn: SendSignIn | undefined = this.signIns ? await this.signIns.forSend(fileUri) : { own: false };
+    if (signIn === undefined) return undefined;
+    if (signIn.own) return { token: signIn.token, kept: signIn.token, auth: signIn.auth, signedIn: true };
+    const pasted = await this.pastedTokenForSend(fileUri);
+    return pasted && signIn.auth ? { ...pasted, auth: signIn.auth } : pasted;
+  }
+
+  /** The pasted token for a send (tokenForSend without a sign-in of the environment's own). */
+  private async pastedTokenForSend(fileUri?: vscode.Uri): Promise<TokenForSend | undefined> {
     const environment = this.selected;
     const kept = await this.kept(environment);
     if (!kept) return { token: undefined, kept: undefined };

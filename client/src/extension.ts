@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { HistoryStore } from '../../server/src/sender/index';
 import { EnvironmentController } from './environmentController';
+import { SignInController } from './signInController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
@@ -53,6 +54,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
 
   const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
   context.subscriptions.push(environments);
+  // OAuth 2.0 sign-ins (Security.Auth): their tokens in secret storage, their state in the status bar.
+  const signIns = new SignInController(context, output, environments, () => settings().proxy || undefined);
+  environments.signIns = signIns;
+  context.subscriptions.push(signIns);
 
   let store: HistoryStore | undefined;
   let storeKeep = -1;
@@ -145,6 +150,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  register('lpreq.signIn', () => signIns.signIn());
+  register('lpreq.signOut', () => signIns.signOut());
   const imports = new ImportCommands(context);
   register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
   register('lpreq.importFile', () => imports.importFile());

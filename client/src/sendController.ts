@@ -269,6 +269,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       checker,
       environments,
       token,
+      // The environment's OAuth 2.0 sign-ins: {{$auth.token("id")}}, and a new token after a 401.
+      auth: o.access.auth,
       // The tokens kept for the other environments go nowhere from this one.
       foreignSecrets,
       responses,
@@ -291,6 +293,8 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         )) === 'Send',
     });
     const sentMs = Date.now() - started;
+    // A 401 renewed the sign-in's token: the next requests of Send All take the new one.
+    if (result.renewedToken !== undefined) o.access.token = result.renewedToken;
     const secrets = [token, ...foreignSecrets, ...result.secretValues];
     // The request's assertions, evaluated as a test run evaluates them (the runner's own step).
     const assertions =

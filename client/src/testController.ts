@@ -321,6 +321,7 @@ export class TestExplorer implements vscode.Disposable {
             system: systemContext({ uri: want.uri }, sender.parseDotenv),
             readFile: bodyFileReader(want.uri.fsPath, files),
             token: access.token,
+            ...(access.auth ? { auth: access.auth } : {}),
           };
           changing ||= this.environments.isProtected(want.uri);
         }
