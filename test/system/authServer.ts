@@ -30,6 +30,8 @@ export interface AuthServer {
   revoked: Set<string>;
   /** `expires_in` of the next answers (default the server's 3600). */
   expiresIn?: number;
+  /** A user the token answers name, as an LMS's do (`"user": {"name": ...}`). */
+  userName?: string;
   /** Changes the redirect the authorization answers with (another port, another path). */
   redirectTo?: (url: URL) => void;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startAuthServer(): Promise<AuthServer> {
       }
       if (typeof response.body === 'object') {
         if (state.expiresIn !== undefined) response.body.expires_in = state.expiresIn;
+        if (state.userName !== undefined) response.body.user = { id: 1, name: state.userName };
         for (const k of ['access_token', 'refresh_token', 'id_token'])
           if (typeof response.body[k] === 'string') state.issued.push(response.body[k]);
       }
