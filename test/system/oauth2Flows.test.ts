@@ -306,6 +306,36 @@ describe('the authorization code with PKCE', () => {
   });
 });
 
+describe('$auth in a body file', () => {
+  test('a sign-in asked for only in a body file with variables is signed in, and the request sent with its token', async () => {
+    const { shared, priv } = clientCredentials();
+    const dir = tempDir('oauth-env');
+    // Two configurations: neither is the environment's own, so nothing is signed in before the request asks.
+    writeEnvironments(
+      dir,
+      { dev: { base_url: api.origin, Security: { Auth: { lms: shared, other: shared } } } },
+      { dev: { Security: { Auth: { lms: priv, other: priv } } } },
+    );
+    const envs: SendEnvironments = { ...loadEnvironmentFiles(dir), selected: 'dev' };
+    const environmentAuth = new EnvironmentAuth(new OAuthTokens(host().h), envs, {});
+    const document = doc('POST /api/v1/courses\nContent-Type: text/plain\n\n<@ ./body.txt\n');
+    const before = { api: api.received.length, tokens: auth.tokens.length };
+    const result = await sendBlock(document, 0, {
+      checker: testChecker(),
+      environments: envs,
+      auth: environmentAuth,
+      readFile: () => ({ text: 'token {{$auth.token("lms")}}' }),
+    });
+    // Sent, with the sign-in's token (the API answers 401 to a request without its Authorization header, and the
+    // request is sent once more with a new token).
+    assert.notEqual(result.error?.kind, 'prepare', result.error?.message);
+    assert.ok(auth.tokens.length > before.tokens, 'signed in');
+    const bodies = api.received.slice(before.api).map((r) => r.body);
+    assert.ok(bodies.length > 0);
+    for (const body of bodies) assert.ok(auth.issued.includes(body.slice('token '.length)), body);
+  });
+});
+
 describe('refresh', () => {
   test('a token about to expire is refreshed before it is sent, and the status says until when', async () => {
     const { shared, priv } = codeSettings();

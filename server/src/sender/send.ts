@@ -378,6 +378,16 @@ async function sendWithDependencies(
       defaultHeaders: options.defaultHeaders,
     });
   let prepared = prepare();
+  // A `$auth` reference the scan did not see (a body file's `<@`): readied now, and the request prepared again.
+  const missing = !prepared.ok && auth ? auth.takeMissing() : [];
+  if (missing.length > 0) {
+    const problem = await auth?.ready(missing, options.signal);
+    if (problem !== undefined) {
+      result.error = { kind: 'prepare', message: `not sent: ${problem}` };
+      return result;
+    }
+    prepared = prepare();
+  }
   // A sign-in's tokens are secrets of the flow: its access and ID tokens go where the token goes, the rest nowhere.
   const authForeign = auth?.foreignSecrets() ?? [];
   for (const s of [...prepared.secrets, ...prepared.foreignSecrets, ...(auth?.secrets() ?? []), ...authForeign])

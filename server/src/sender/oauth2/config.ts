@@ -64,6 +64,21 @@ export function environmentAuthId(environments: SendEnvironments | undefined): s
   return ids.length === 1 ? ids[0] : undefined;
 }
 
+/**
+ * Every client secret the environment files write as it is in the private file, of every
+ * environment: they go to their token endpoints alone, never with a request.
+ */
+export function clientSecretsOf(environments: SendEnvironments | undefined): string[] {
+  const out: string[] = [];
+  for (const options of Object.values(environments?.options ?? {}))
+    for (const settings of Object.values(options.auth ?? {})) {
+      const secret = own(settings, 'Client Secret');
+      if (secret?.private === true && typeof secret.value === 'string' && !/^\s*\{\{[^{}]+\}\}\s*$/.test(secret.value))
+        out.push(secret.value.trim());
+    }
+  return out.filter((s) => s.length > 0);
+}
+
 /** The names a custom parameter may not take: the flow's own. */
 const RESERVED = new Set([
   'grant_type',

@@ -8,7 +8,7 @@
  */
 import { environmentOrigin, type SendEnvironments } from '../prepare';
 import type { SystemContext } from '../variables';
-import { environmentAuthId, resolveAuthConfig, type OAuthConfig } from './config';
+import { authSettingsOf, clientSecretsOf, environmentAuthId, resolveAuthConfig, type OAuthConfig } from './config';
 import { OAuthError } from './tokenRequest';
 import type { OAuthTokens, SignIn, TokenOptions } from './tokens';
 
@@ -51,11 +51,17 @@ export interface SendAuth {
   secrets(): string[];
   /** Refresh tokens, client secrets and every other origin's tokens: they go nowhere from here. */
   foreignSecrets(): string[];
+  /** References asked for in the pure step before they were readied (in a body file): ready them, and prepare again. */
+  takeMissing(): AuthReference[];
 }
 
 export class EnvironmentAuth implements SendAuth {
   /** The ids of the configurations whose tokens were handed out, with the sign-in they came from. */
   private readonly handed = new Map<string, SignIn>();
+  /** References asked for before they were readied (takeMissing). */
+  private missing: AuthReference[] = [];
+  /** The configurations resolved, by id. */
+  private readonly configs = new Map<string, OAuthConfig | OAuthError>();
 
   constructor(
     readonly tokens: OAuthTokens,
@@ -71,9 +77,20 @@ export class EnvironmentAuth implements SendAuth {
 
   /** A configuration of the environment, resolved, or an OAuthError saying why it cannot be signed in with. */
   config(id: string): OAuthConfig {
-    const read = resolveAuthConfig(this.environments, id, this.system);
-    if ('problem' in read) throw new OAuthError(read.problem, 'config');
-    return read.config;
+    let config = this.configs.get(id);
+    if (config === undefined) {
+      const read = resolveAuthConfig(this.environments, id, this.system);
+      config = 'problem' in read ? new OAuthError(read.problem, 'config') : read.config;
+      this.configs.set(id, config);
+    }
+    if (config instanceof OAuthError) throw config;
+    return config;
+  }
+
+  takeMissing(): AuthReference[] {
+    const missing = this.missing;
+    this.missing = [];
+    return missing;
   }
 
   /** The environment's own token (signing in when needed), or undefined when it has no configuration of its own. */
@@ -107,8 +124,11 @@ export class EnvironmentAuth implements SendAuth {
 
   value(kind: AuthReference['kind'], id: string): { value: string } | { error: string } {
     const signIn = this.handed.get(id);
-    if (signIn === undefined)
+    if (signIn === undefined) {
+      // A reference the scan before the pure step did not see (in a body file): readied, and the request prepared again.
+      if (!this.missing.some((r) => r.kind === kind && r.id === id)) this.missing.push({ kind, id });
       return { error: `{{$auth.${kind}("${id}")}}: the environment has no sign-in '${id}' (Security.Auth)` };
+    }
     let config: OAuthConfig;
     try {
       config = this.config(id);
@@ -158,6 +178,16 @@ export class EnvironmentAuth implements SendAuth {
 
   foreignSecrets(): string[] {
     const mine = new Set(this.secrets());
-    return this.tokens.secrets().filter((s) => !mine.has(s));
+    // The client secrets of the files go to their token endpoints alone, whether a sign-in used them yet or not.
+    const clients = clientSecretsOf(this.environments);
+    for (const id of Object.keys(authSettingsOf(this.environments) ?? {})) {
+      try {
+        const secret = this.config(id).clientSecret;
+        if (secret !== undefined) clients.push(secret);
+      } catch {
+        // A configuration that cannot be signed in with has no secret to keep.
+      }
+    }
+    return [...new Set([...this.tokens.secrets(), ...clients])].filter((s) => !mine.has(s) && s.length >= 4);
   }
 }
