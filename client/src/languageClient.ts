@@ -17,7 +17,7 @@ const RESTART_WINDOW_MS = 3 * 60 * 1000;
 const MAX_RESTARTS = 5;
 
 /** Restarts the server after a crash, unless it crashed MAX_RESTARTS times within the window. */
-export function restartingErrorHandler(output: vscode.LogOutputChannel): ErrorHandler {
+function restartingErrorHandler(output: vscode.LogOutputChannel): ErrorHandler {
   const crashes: number[] = [];
   return {
     error: (error, _message, count) => {

@@ -265,6 +265,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
     const system = systemContext(doc, sender.parseDotenv);
+    sender.readyForAssertions(parsed, r.blockIndex);
     const result = await sender.sendBlock(parsed, r.blockIndex, {
       checker,
       environments,
@@ -299,7 +300,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     // The request's assertions, evaluated as a test run evaluates them (the runner's own step).
     const assertions =
       parsed.blocks[r.blockIndex].block.assertionLines.length > 0 && result.response
-        ? sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
+        ? await sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
             checker,
             lines: new LineIndex(parsed.text),
             values: documentScope(parsed, environments).values,

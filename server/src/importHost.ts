@@ -5,7 +5,6 @@
  * entries go. The editor loads it from dist/import.js (the command's bundle), which exports
  * these beside `run`.
  */
-import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundledCatalog } from './catalogData';
 import { createLanguageService, type LanguageService } from './core/index';
@@ -18,6 +17,7 @@ import {
   loadEnvironmentFiles,
   mergeEnvironmentEntries,
   readCurlGrammar,
+  writeEnvironmentFile,
   type EnvironmentMerge,
 } from './node/index';
 import { scrubSecrets } from './sender/index';
@@ -68,7 +68,7 @@ export function writeEnvironmentEntries(out: string, result: ImportResult): Envi
   if (Object.keys(result.environments).length === 0) return undefined;
   const file = folderEnvironments(dirname(out)).sharedFile ?? join(dirname(out), 'http-client.env.json');
   return mergeEnvironmentEntries(file, result.environments, (path, text) =>
-    writeFileSync(path, scrubSecrets(text, result.secrets)),
+    writeEnvironmentFile(path, scrubSecrets(text, result.secrets)),
   );
 }
 

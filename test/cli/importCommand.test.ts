@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cmdArguments, looksLikeCmd } from '../../server/src/import/cmdLine';
 import { runCli, tempDir } from '../helpers';
@@ -21,9 +21,11 @@ test('--help prints the usage and the formats', async () => {
     assert.ok(r.stdout.includes(word));
 });
 
-test('lpreq names import in its usage, and runs it from its own bundle', async () => {
+test('lpreq names import among its commands, and its --help gives its usage', async () => {
   const r = await runCli(['--help']);
-  assert.match(r.stdout, /lpreq import \[--from curl\|har\|postman\|http\]/);
+  assert.match(r.stdout, /^ {2}import {2,}/m);
+  const help = await runImport(['--help']);
+  assert.match(help.stdout, /^usage: lpreq import \[--from curl\|har\|postman\|http\]/);
 });
 
 for (const [args, stdin, message] of [
@@ -164,4 +166,22 @@ test("an id whose placeholder the folder's environments name stays their variabl
   assert.ok(!text.includes('@course_id'), text);
   assert.match(text, /^@module_id = 77$/m);
   assert.match(r.stderr, /\{\{course_id\}\} is your environments' own/);
+});
+
+test('an http-client.env.json that is a link out of the repository is never written through (issue 26: the one confined writer)', async () => {
+  const outside = tempDir('import-outside');
+  const target = join(outside, 'precious.json');
+  writeFileSync(target, '{ "mine": { "x": "1" } }\n');
+  const repo = tempDir('import-link');
+  mkdirSync(join(repo, '.git'));
+  symlinkSync(target, join(repo, 'http-client.env.json'));
+  const postman = JSON.stringify({
+    info: { name: 'x', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    variable: [{ key: 'term', value: 'fall' }],
+    item: [{ name: 'List', request: { method: 'GET', url: 'https://lms.example.edu/api/v1/courses' } }],
+  });
+  const r = await runImport(['--out', 'courses.lpreq', '-'], { stdin: postman, cwd: repo });
+  assert.equal(readFileSync(target, 'utf8'), '{ "mine": { "x": "1" } }\n');
+  assert.ok(lstatSync(join(repo, 'http-client.env.json')).isSymbolicLink());
+  assert.match(r.stderr, /outside the workspace/);
 });

@@ -8,10 +8,10 @@ import { hasOwn, own, setOwn } from '../../../server/src/core/index';
 import type { TokenDecision } from '../../../server/src/sender/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
-export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Keys that start with `$` are settings of the environment (`$protected`), not variables. */
-export function isMetaKey(name: string): boolean {
+function isMetaKey(name: string): boolean {
   return name.startsWith('$');
 }
 

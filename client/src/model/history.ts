@@ -74,7 +74,7 @@ export function historyMarks(s: HistorySummary): string[] {
  * else METHOD path), then the status, the file, the environment and the local time, and what
  * is special about the answer (all pages, cancelled, sent again from history).
  */
-export function historyItem(s: HistorySummary, now: number): HistoryItem {
+function historyItem(s: HistorySummary, now: number): HistoryItem {
   const cancelled = s.errorKind === 'cancelled';
   const status = s.status !== null ? String(s.status) : cancelled ? 'cancelled' : 'failed';
   const ok = s.status !== null && s.status >= 200 && s.status < 300 && s.errorKind === undefined;

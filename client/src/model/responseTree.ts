@@ -100,13 +100,13 @@ interface IndexedIssue {
 
 const KB = 1024;
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < KB) return `${bytes} B`;
   if (bytes < KB * KB) return `${(bytes / KB).toFixed(1)} KB`;
   return `${(bytes / KB / KB).toFixed(1)} MB`;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 

@@ -12,17 +12,11 @@ export * from './matcher';
 export * from './values';
 export * from './variables';
 export * from './suggest';
-export {
-  loadCatalog,
-  splitParamName,
-  type Catalog,
-  type Endpoint,
-  type CatalogParameter,
-  type Resource,
-} from './catalog/catalog';
+export { loadCatalog, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
 export type { Field } from './catalog/schema';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
+export { splitParamName } from './catalog/parameterText';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';
 export { own, hasOwn, setOwn, dict, dictFrom } from './own';
 export { LineIndex, ForwardPositions, lineStarts, lineOfOffset, type LineColumn, type LinePosition } from './positions';

@@ -12,6 +12,7 @@
 import { ErrorCodes, MessageType, ResponseError, ShowMessageNotification } from './protocol';
 import type {
   CancellationToken,
+  Connection,
   Diagnostic,
   MessageActionItem,
   ProgressToken,
@@ -20,7 +21,7 @@ import type {
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
+import { promptVariables, requestName, requestTarget, type LanguageService, type LpreqDocument } from '../core/index';
 import { readTextFileSync, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
@@ -50,8 +51,18 @@ import {
 } from '../sender/index';
 import { COMMANDS, type Command, type CommandOptions } from './commands';
 import { issueRanges, responseFileName, responseText, writeResponseFile } from './responseFiles';
-import type { Session } from './session';
+import type { Documents } from './documents';
 import { persistEnvironment } from './environmentChoice';
+
+/** What sending uses of the connection's Session (session.ts holds the sending, so sending names only this). */
+interface SendingSession {
+  connection: Connection;
+  log(message: string): void;
+  service(): LanguageService;
+  documents: Documents;
+  client: { workDoneProgress: boolean; showDocument: boolean };
+  recheckAll(): void;
+}
 
 /** What a send command answers: the status, and where the response is. */
 export interface SendSummary {
@@ -93,7 +104,7 @@ export class ServerSending {
   /** The OAuth 2.0 sign-ins of this server's life, in its memory (never in a file). */
   private readonly signIns: OAuthTokens;
 
-  constructor(private readonly session: Session) {
+  constructor(private readonly session: SendingSession) {
     this.signIns = new OAuthTokens({
       store: new MemoryStore(),
       openBrowser: async (url) => {

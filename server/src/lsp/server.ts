@@ -20,8 +20,6 @@ import { ServerSending } from './sending';
 import { EnvironmentFindings } from './environmentFindings';
 import type { Session } from './session';
 
-export { CODE_DOCS, snippetToPlain } from './toProto';
-
 export interface ServerOptions {
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs?: number;

@@ -157,7 +157,7 @@ export function user(ctx: MockContext, name = 'user_id'): Row {
   return resolveRef(ctx, 'users', ctx.bindings.get(name), 'sis_user_id', 'user');
 }
 
-export function section(ctx: MockContext, name = 'section_id'): Row {
+function section(ctx: MockContext, name = 'section_id'): Row {
   return resolveRef(ctx, 'sections', ctx.bindings.get(name), 'sis_section_id', 'section');
 }
 
@@ -192,10 +192,6 @@ export function pathContext(ctx: MockContext): { type: ContextType; id: number }
     default:
       return { type: 'Account', id: account(ctx, name).id as number };
   }
-}
-
-export function contextPath(type: ContextType, id: unknown): string {
-  return `${{ Course: 'courses', User: 'users', Group: 'groups', Account: 'accounts' }[type]}/${String(id)}`;
 }
 
 /** Values of a parameter that may be sent as `name[]` or as `name`. */

@@ -13,9 +13,9 @@ import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
-export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
+export type { RequestLogEntry } from './server';
 export { DEFAULT_LIMITS, type MockLimits } from './limits';
-export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
+export { MAX_PARAMETERS } from '../http';
 export { HANDLERS } from './handlers';
 
 export interface MockOptions {

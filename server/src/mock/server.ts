@@ -30,9 +30,9 @@ import { MockState } from './state';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_PER_PAGE = 10;
-export const MAX_PER_PAGE = 100;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const DEFAULT_PER_PAGE = 10;
+const MAX_PER_PAGE = 100;
 
 export interface MockServerOptions {
   catalog: Catalog;
@@ -79,7 +79,7 @@ const problemJson = (p: Problem) => ({
 });
 
 /** Warnings shown beside the errors of a 400, at most: enough to explain them, never a body as large as the request. */
-export const MAX_WARNINGS_SHOWN = 20;
+const MAX_WARNINGS_SHOWN = 20;
 
 function errorReply(
   status: number,
@@ -364,7 +364,7 @@ function documentedPairs(endpoint: Endpoint, pairs: Pair[]): Pair[] {
 }
 
 /** One page of a list and its Link header (per_page default 10, at most 100; page from 1). */
-export function paginate<T>(items: T[], url: URL, baseUrl: string): { items: T[]; link: string } {
+function paginate<T>(items: T[], url: URL, baseUrl: string): { items: T[]; link: string } {
   const perPageRaw = Number.parseInt(url.searchParams.get('per_page') ?? '', 10);
   const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
   const pageRaw = Number.parseInt(url.searchParams.get('page') ?? '', 10);

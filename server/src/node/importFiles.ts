@@ -5,12 +5,13 @@
  * httpYac's `http-client.env.json`, REST Client's `rest-client.environmentVariables`; never
  * a private file), and the environment entries an import adds to `http-client.env.json`.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { dict, hasOwn, own, setOwn } from '../core/index';
-import { readTextFileSync } from './textInput';
+import { writeConfinedFile } from './confinedWriter';
+import { readConfinedText } from './textInput';
 
 /** The two WebAssembly files curl commands are read with. */
 export function readCurlGrammar(bundleDir: string): { runtime: Uint8Array; bash: Uint8Array } {
@@ -45,7 +46,8 @@ function stringValues(value: unknown): Environments {
 }
 
 function readJsonc(path: string): unknown {
-  const read = readTextFileSync(path);
+  // A repository's file: read by the one confined reader (a link out of its folder is not followed).
+  const read = readConfinedText(path, dirname(path));
   if (read.text === undefined) return undefined;
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(read.text, errors, { allowTrailingComma: true });
@@ -82,6 +84,15 @@ export function httpClientEnvironments(sourceFile: string): Environments {
   return out;
 }
 
+/**
+ * Writes an environment file as the one confined writer writes: a new file renamed over the old
+ * one, so that a committed `http-client.env.json` that is a link is replaced, never written
+ * through. A shared environment file is committed: readable by all (0644).
+ */
+export function writeEnvironmentFile(path: string, text: string): void {
+  writeConfinedFile(dirname(path), basename(path), text, { replace: true, mode: 0o644 });
+}
+
 export interface EnvironmentMerge {
   file: string;
   /** `env.name` of each entry added. */
@@ -101,12 +112,12 @@ export interface EnvironmentMerge {
 export function mergeEnvironmentEntries(
   file: string,
   entries: Environments,
-  write: (path: string, text: string) => void = (path, text) => writeFileSync(path, text),
+  write: (path: string, text: string) => void = writeEnvironmentFile,
 ): EnvironmentMerge {
   const exists = existsSync(file);
   let text = '{}\n';
   if (exists) {
-    const read = readTextFileSync(file);
+    const read = readConfinedText(file, dirname(file));
     if (read.text === undefined) throw new Error(`cannot read ${file}: ${read.problem}`);
     text = read.text;
   }

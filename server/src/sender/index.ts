@@ -38,9 +38,10 @@
  *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
  *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
  *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
- * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
+ * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> Promise<AssertionResult[]>
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
- *   Send Request calls too.
+ *   Send Request calls too. `matches` is decided off the calling thread, within 1 s an assertion;
+ *   readyForAssertions(document, blockIndex), called before sending, starts its worker meanwhile.
  * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
  * - new OAuthTokens({ store, openBrowser, tell, interactive, signInAgain }) and signInFor(setup, tokens) -> { setup, auth }
  *   (oauth2/: an environment's Security.Auth sign-in, JetBrains' shape: authorization code with PKCE through a loopback
@@ -56,7 +57,6 @@ export {
   requestBlocks,
   endpointFacts,
   environmentOptions,
-  USER_AGENT,
 } from './prepare';
 export type {
   PreparedRequest,
@@ -66,12 +66,12 @@ export type {
   BodyFileRead,
   SendEnvironments,
 } from './prepare';
-export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
-export { isLoopback, tokenAllowed, CopyRefused } from './outgoing';
+export { sendPrepared, noResponse } from './exchange';
+export { isLoopback, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
+export { apiErrorMessage, apiErrorMessages } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
-export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES } from './paging';
+export { sendAllPages, parseLinkHeader, mergePages } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
@@ -93,7 +93,7 @@ export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './type
 export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
-export { toCurl, shellQuote } from './curl';
+export { toCurl } from './curl';
 export { toCode } from './codegen';
 export type { CodeLanguage, CodeOptions } from './codegen';
 export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
@@ -102,7 +102,7 @@ export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';
 export { resolveText, systemVariable, parseDotenv } from './variables';
-export { runTests, testsOf, documentedTypes, evaluateBlockAssertions } from './runner/runner';
+export { runTests, testsOf, documentedTypes, evaluateBlockAssertions, readyForAssertions } from './runner/runner';
 export type {
   TestSource,
   RunOptions,

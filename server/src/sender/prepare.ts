@@ -27,7 +27,7 @@ import {
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
 import { VERSION } from '../version';
-import type { EnvironmentOptions } from '../node/index';
+import type { BodyFileRead, EnvironmentOptions } from '../node/index';
 import { MIN_SECRET_LENGTH } from './secrets';
 import { originOf } from './tokenOrigin';
 
@@ -125,8 +125,8 @@ export interface PrepareOptions {
   readFile?: (path: string, encoding: string | undefined) => BodyFileRead;
 }
 
-/** A body file as read: its text, and its bytes and absolute path when the reader has them; `binary` when the bytes are not text. */
-export type BodyFileRead = { text: string; bytes?: Uint8Array; binary?: boolean; path?: string } | { error: string };
+// What readFile gives is the node helpers' type (node/bodyFile.ts reads body files); the sender's entry names it too.
+export type { BodyFileRead };
 
 /** The content type of a body file when no Content-Type header says it. */
 function contentTypeOfFile(path: string): string {

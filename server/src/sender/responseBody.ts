@@ -8,11 +8,11 @@ import { lstat, mkdir, mkdtemp, readdir, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { ExchangeOptions, ExchangeResult } from './exchange';
+import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
 import { exactIntegers } from './exactNumbers';
 import { SecretScrubber, withoutSecretStart } from './secrets';
 
-export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
   if (contentType && /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType)) return true;
@@ -190,8 +190,8 @@ export function interpretBody(result: ExchangeResult, method: string) {
 }
 
 /** Spill files kept at most, and how long: older ones are removed when a new one is written. */
-export const SPILL_KEEP_FILES = 20;
-export const SPILL_KEEP_MS = 24 * 60 * 60 * 1000;
+const SPILL_KEEP_FILES = 20;
+const SPILL_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** Removes spill files older than a day, and all but the newest of the rest, so that the folder stays bounded. Never throws. */
 async function pruneSpills(dir: string): Promise<void> {

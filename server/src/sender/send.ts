@@ -100,7 +100,7 @@ function originOf(url: string): string | undefined {
 }
 
 /** Methods that change data: a protected environment asks before they are sent. */
-export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface PromptQuestion {
   name: string;

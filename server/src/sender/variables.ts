@@ -60,7 +60,7 @@ export interface Resolved {
  * (`$processEnv LPREQ_TOKEN`, `$env.API_KEY`, `$dotenv PASSWORD`): its value is then a secret,
  * kept from other origins and out of output, history and copied commands like the token.
  */
-export function readsSecret(expression: string): boolean {
+function readsSecret(expression: string): boolean {
   const name = ENV_VARIABLE.exec(expression)?.[1] ?? /^\$(?:processEnv|dotenv)\s+(\S+)\s*$/.exec(expression)?.[1];
   return name !== undefined && SECRET_NAME.test(name);
 }

@@ -6,6 +6,7 @@ import type * as z from 'zod';
 import { dict, setOwn } from '../own';
 import type * as CatalogSchemas from './schema';
 import type { EndpointData, Parameter, Placeholder, ResourceData, Rule, Source } from './schema';
+import { splitParamName } from './parameterText';
 
 let schemas: typeof CatalogSchemas | undefined;
 
@@ -76,22 +77,6 @@ export interface Catalog {
 }
 
 export class CatalogError extends Error {}
-
-/** Splits `a[b][][c]` into `a`, `b`, ``, `c`. Returns null for names that are not bracket notation. */
-export function splitParamName(name: string): string[] | null {
-  const open = name.indexOf('[');
-  if (open === -1) return [name];
-  const segments = [name.slice(0, open)];
-  let i = open;
-  while (i < name.length) {
-    if (name[i] !== '[') return null;
-    const close = name.indexOf(']', i);
-    if (close === -1) return null;
-    segments.push(name.slice(i + 1, close));
-    i = close + 1;
-  }
-  return segments;
-}
 
 function parseParamName(name: string): ParamName {
   const segments = splitParamName(name);

@@ -3,7 +3,7 @@
  * parameters, returned and referenced resources exist. Used by the tests and by authors.
  */
 import type { Catalog } from './catalog';
-import { splitParamName } from './catalog';
+import { splitParamName } from './parameterText';
 import { own } from '../own';
 import { lintRule } from '../rules';
 

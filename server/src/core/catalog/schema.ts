@@ -19,7 +19,7 @@ z.config({ jitless: true });
  * built with no prototype, so that a name a request gives (`constructor`, `toString`) finds
  * only what the docs list. Lookups go through own() all the same (eslint-rules/own-lookup.mjs).
  */
-export function dictOf<T extends z.ZodType>(value: T) {
+function dictOf<T extends z.ZodType>(value: T) {
   return z.record(z.string(), value).transform((record) => dictFrom(record));
 }
 
@@ -91,7 +91,7 @@ const ParameterSchema = z.strictObject({
  * `present`: the parameter is sent (with any value). `in`/`notIn`: its value is (not) one of these.
  * A condition on an absent parameter is false for `in`, `notIn` and `present: true`.
  */
-export const ConditionSchema = z.strictObject({
+const ConditionSchema = z.strictObject({
   param: z.string(),
   present: z.boolean().optional(),
   in: z.array(z.string()).optional(),
@@ -266,7 +266,6 @@ export const ResourceFileSchema = z.strictObject({
 export type Source = z.infer<typeof SourceSchema>;
 export type ParamType = z.infer<typeof ParamTypeSchema>;
 export type Parameter = z.infer<typeof ParameterSchema>;
-export type Condition = z.infer<typeof ConditionSchema>;
 export type { Rule };
 export type EndpointData = z.infer<typeof EndpointSchema>;
 export type Field = z.infer<typeof FieldSchema>;

@@ -275,7 +275,7 @@ type ModuleState = 'locked' | 'unlocked' | 'started' | 'completed';
  * - in a module with require_sequential_progress ("items must be unlocked in order"), an item
  *   stays locked until the requirements of the items before it are met.
  */
-export class Progress {
+class Progress {
   private readonly modules = new Map<unknown, { state: ModuleState; completedAt?: string }>();
 
   constructor(

@@ -172,7 +172,7 @@ function quote(value: unknown, scrub: (s: string) => string): string {
 }
 
 /** The token answer, or the error the endpoint gave (RFC 6749 section 5.2), in words. */
-export function readAnswer(status: number, text: string, origin: string, scrub: (s: string) => string): TokenAnswer {
+function readAnswer(status: number, text: string, origin: string, scrub: (s: string) => string): TokenAnswer {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -5,7 +5,7 @@ import { parseArgs, UsageError, type FlagSpec } from '../../server/src/cli/args'
 import { run as runMock } from '../../server/src/cli/mockCommand';
 import { run as runSend } from '../../server/src/cli/sendCommand';
 import { runCheck } from '../../server/src/cli/check';
-import type { Io } from '../../server/src/cli/check';
+import { captureIo } from '../io';
 
 const spec: Record<string, FlagSpec> = {
   line: { value: true },
@@ -41,31 +41,18 @@ test('a flag that takes one value, given twice, is a usage error naming it; repe
   }
 });
 
-function io(): Io & { err: () => string } {
-  let err = '';
-  return {
-    stdout: () => undefined,
-    stderr: (s) => (err += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: {},
-    cwd: process.cwd(),
-    err: () => err,
-  };
-}
-
 test('lpreq send, check and mock: a repeated one-value flag exits 2 and names the flag', async () => {
-  const send = io();
-  assert.equal(await runSend(['x.lpreq', '--line', '5', '--line', '13'], send), 2);
-  assert.match(send.err(), /--line/);
-  const check = io();
+  const send = captureIo({ cwd: process.cwd() });
+  assert.equal(await runSend(['x.lpreq', '--line', '5', '--line', '13'], send.io), 2);
+  assert.match(send.stderr, /--line/);
+  const check = captureIo({ cwd: process.cwd() });
   await assert.rejects(
-    runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check, () => assert.fail('no checker')),
+    runCheck(['x.lpreq', '--env', 'a', '--env', 'b'], check.io, () => assert.fail('no checker')),
     (e: unknown) => e instanceof Error && /--env/.test(e.message),
   );
-  const mock = io();
-  assert.equal(await runMock(['--port', '0', '--port', '1'], mock), 2);
-  assert.match(mock.err(), /--port/);
+  const mock = captureIo({ cwd: process.cwd() });
+  assert.equal(await runMock(['--port', '0', '--port', '1'], mock.io), 2);
+  assert.match(mock.stderr, /--port/);
 });
 
 test('an option named like an Object.prototype member is an unknown option (issue 17)', () => {

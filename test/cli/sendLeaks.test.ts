@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { tempDir } from '../helpers';
-import { json, startServer, type TestServer } from './server';
+import { captureIo } from '../io';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'local-token-0123456789';
 const PROD_TOKEN = 'prod-token-9876543210';
@@ -58,18 +58,9 @@ function workspace(request: string): { dir: string; file: string } {
 }
 
 async function send(args: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { LPREQ_TOKEN: TOKEN },
-    cwd,
-  };
-  const code = await run(args, io);
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd, env: { LPREQ_TOKEN: TOKEN } });
+  const code = await run(args, out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Every file under `dir`, as text. */

@@ -4,12 +4,13 @@
  * timeout: test/system/sendTimeouts.test.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
-import { json, startServer, type TestServer } from './server';
+import { tempDir } from '../helpers';
+import { captureIo } from '../io';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'out-token-0123456789';
 let api: TestServer;
@@ -19,17 +20,9 @@ async function send(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runSend([...args, '--no-history'], {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } });
+  const code = await runSend([...args, '--no-history'], out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Writes `text` as `name` in the folder `folder` of the test directory, and returns its path relative to it. */
@@ -72,7 +65,7 @@ before(async () => {
         return json(res, 404, { errors: [{ message: 'nothing here' }] });
     }
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-out-'));
+  dir = tempDir('out');
   mkdirSync(join(dir, 'env'));
   mkdirSync(join(dir, 'noenv'));
   writeFileSync(join(dir, 'env', 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
@@ -179,18 +172,11 @@ test('integers beyond 2^53 stay as the server wrote them: printed, in JSON outpu
 test('a token shorter than 4 characters is refused; a short secret is still masked where it is plainly a credential (D12)', async () => {
   const short = 'q7z';
   const before = api.received.length;
-  let stderr = '';
-  const code = await runSend([file('env', 'echo.lpreq', 'GET /echo\n')], {
-    stdout: () => undefined,
-    stderr: (x) => (stderr += x),
-    readStdin: () => '',
-    isTTY: false,
-    env: { LPREQ_TOKEN: short },
-    cwd: dir,
-  });
+  const out = captureIo({ cwd: dir, env: { LPREQ_TOKEN: short } });
+  const code = await runSend([file('env', 'echo.lpreq', 'GET /echo\n')], out.io);
   // Too short to tell from other text, so it could not be kept out of output or from other hosts.
   assert.equal(code, 2);
-  assert.ok(!stderr.includes(short));
+  assert.ok(!out.stderr.includes(short));
   assert.equal(api.received.length, before);
   // A short secret prompt answer: masked after Bearer, as a whole header value and as a whole JSON string.
   const { scrubSecrets } = await import('../../server/src/sender/secrets');

@@ -4,23 +4,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLoopback, run } from '../../server/src/cli/mockCommand';
-import type { Io } from '../../server/src/cli/check';
 import { ROOT, tempDir } from '../helpers';
+import { captureIo } from '../io';
 
 async function mock(argv: string[]) {
-  let stderr = '';
-  const io: Io = {
-    stdout: () => undefined,
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: {},
-    cwd: tempDir('mock'),
-  };
-  writeFileSync(join(io.cwd, 'seed.json'), JSON.stringify({ institution: 'x', accounts: [] }));
-  writeFileSync(join(io.cwd, 'broken.json'), '{');
-  writeFileSync(join(io.cwd, 'scopes.json'), JSON.stringify([42]));
-  return { code: await run(argv, io), stderr };
+  const out = captureIo({ cwd: tempDir('mock') });
+  writeFileSync(join(out.io.cwd, 'seed.json'), JSON.stringify({ institution: 'x', accounts: [] }));
+  writeFileSync(join(out.io.cwd, 'broken.json'), '{');
+  writeFileSync(join(out.io.cwd, 'scopes.json'), JSON.stringify([42]));
+  return { code: await run(argv, out.io), stderr: out.stderr };
 }
 
 test('bad seed, scopes and port arguments exit with 2 and say why', async () => {
@@ -81,19 +73,11 @@ for (const [what, spoil, field] of BAD_SEED_FIELDS) {
       Record<string, unknown>[]
     >;
     spoil(seed);
-    let stderr = '';
-    const io: Io = {
-      stdout: () => undefined,
-      stderr: (s) => (stderr += s),
-      readStdin: () => '',
-      isTTY: false,
-      env: {},
-      cwd: tempDir('mock'),
-    };
-    writeFileSync(join(io.cwd, 'my-data.json'), JSON.stringify(seed));
-    assert.equal(await run(['--seed', 'my-data.json', '--port', '0'], io), 2);
-    assert.ok(stderr.includes('my-data.json'), stderr);
-    assert.ok(stderr.includes(field), stderr);
+    const out = captureIo({ cwd: tempDir('mock') });
+    writeFileSync(join(out.io.cwd, 'my-data.json'), JSON.stringify(seed));
+    assert.equal(await run(['--seed', 'my-data.json', '--port', '0'], out.io), 2);
+    assert.ok(out.stderr.includes('my-data.json'), out.stderr);
+    assert.ok(out.stderr.includes(field), out.stderr);
   });
 }
 
@@ -136,25 +120,16 @@ for (const [host, args, warns] of [
     `lpreq mock --host ${host}${args.length ? ' --token ...' : ''} ${warns ? 'warns that other machines reach it' : 'says nothing of other machines'}`,
     { timeout: 10_000 },
     async () => {
-      let stdout = '';
-      let stderr = '';
-      const io: Io = {
-        stdout: (s) => (stdout += s),
-        stderr: (s) => (stderr += s),
-        readStdin: () => '',
-        isTTY: false,
-        env: {},
-        cwd: tempDir('mock'),
-      };
+      const out = captureIo({ cwd: tempDir('mock') });
       let done = false;
-      const running = run(['--host', host, '--port', '0', ...args], io).finally(() => (done = true));
+      const running = run(['--host', host, '--port', '0', ...args], out.io).finally(() => (done = true));
       // A mock that started runs until SIGTERM: send it once it says so.
-      while (!done && !stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
+      while (!done && !out.stdout.includes('stop with Ctrl-C')) await new Promise((r) => setTimeout(r, 10));
       if (!done) process.emit('SIGTERM');
       await running;
-      const warnings = stderr.split('\n').filter((line) => line.includes('warning'));
-      assert.equal(warnings.length, warns ? 1 : 0, stderr);
-      if (warns) assert.ok(warnings[0].includes(host), stderr);
+      const warnings = out.stderr.split('\n').filter((line) => line.includes('warning'));
+      assert.equal(warnings.length, warns ? 1 : 0, out.stderr);
+      if (warns) assert.ok(warnings[0].includes(host), out.stderr);
     },
   );
 }

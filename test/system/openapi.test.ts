@@ -16,9 +16,9 @@ import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
 import { isDate, isDateTime } from '../../server/src/core/values';
 import { checkResponse } from '../../server/src/sender/typed';
 import { run as runExport } from '../../server/src/cli/exportCommand';
-import type { Io } from '../../server/src/cli/check';
 import { loadCatalog, type CatalogParameter, type Endpoint } from '../../server/src/core/catalog/catalog';
 import { ROOT, SHARED, tempDir } from '../helpers';
+import { captureIo } from '../io';
 
 const catalog = bundledCatalog();
 const doc = catalogToOpenApi(catalog, { version: '0.1.0' });
@@ -368,28 +368,15 @@ test('a catalog of one made-up endpoint: the export follows the data, and any na
   assert.deepEqual(out.tags, [{ name: 'Widgets', description: 'Document A, section "Widgets".' }]);
 });
 
-function captureIo(cwd: string) {
-  const out = { stdout: '', stderr: '' };
-  const io: Io = {
-    stdout: (s) => (out.stdout += s),
-    stderr: (s) => (out.stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: {},
-    cwd,
-  };
-  return { io, out };
-}
-
 test('lpreq export openapi: standard output or --out FILE', async () => {
   const dir = tempDir('export');
-  const toStdout = captureIo(dir);
+  const toStdout = captureIo({ cwd: dir });
   assert.equal(await runExport(['openapi'], toStdout.io), 0);
-  assert.deepEqual(JSON.parse(toStdout.out.stdout), doc);
-  const toFile = captureIo(dir);
+  assert.deepEqual(JSON.parse(toStdout.stdout), doc);
+  const toFile = captureIo({ cwd: dir });
   assert.equal(await runExport(['openapi', '--out', 'api.json'], toFile.io), 0);
-  assert.equal(toFile.out.stdout, '');
-  assert.equal(readFileSync(join(dir, 'api.json'), 'utf8'), toStdout.out.stdout);
+  assert.equal(toFile.stdout, '');
+  assert.equal(readFileSync(join(dir, 'api.json'), 'utf8'), toStdout.stdout);
 });
 
 const badArguments: [string, string[]][] = [
@@ -404,8 +391,8 @@ const badArguments: [string, string[]][] = [
 ];
 for (const [what, argv] of badArguments) {
   test(`lpreq export: ${what} exits 2 with a message and writes nothing`, async () => {
-    const { io, out } = captureIo(tempDir('export-bad'));
-    assert.equal(await runExport(argv, io), 2);
+    const out = captureIo({ cwd: tempDir('export-bad') });
+    assert.equal(await runExport(argv, out.io), 2);
     assert.equal(out.stdout, '');
     assert.match(out.stderr, /^lpreq export: \S/);
   });

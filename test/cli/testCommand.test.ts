@@ -11,28 +11,23 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser as TapParser } from 'tap-parser';
-import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/testCommand';
 import { tempDir } from '../helpers';
-import { json, startServer, type TestServer } from './server';
+import { captureIo } from '../io';
+import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'cli-test-token-0123456789';
 let api: TestServer;
 let workspace = '';
 
 async function lpreqTest(argv: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; isTTY?: boolean } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: options.isTTY ?? false,
-    env: options.env ?? { LPREQ_TOKEN: TOKEN },
+  const out = captureIo({
     cwd: options.cwd ?? workspace,
-  };
-  const code = await run(argv, io);
-  return { code, stdout, stderr };
+    env: options.env ?? { LPREQ_TOKEN: TOKEN },
+    isTTY: options.isTTY,
+  });
+  const code = await run(argv, out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 const MODULES = `### Create a module

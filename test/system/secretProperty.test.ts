@@ -33,7 +33,6 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { bodyFileReader } from '../../server/src/node/bodyFile';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
@@ -43,8 +42,9 @@ import { CopyRefused } from '../../server/src/sender/outgoing';
 import { prepareRequest } from '../../server/src/sender/prepare';
 import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
+import { captureIo } from '../io';
 import { fuzzRuns } from '../fuzzRuns';
-import { doc, json, startServer, testChecker, type Received, type TestServer } from './server';
+import { doc, json, startServer, testChecker, type Received, type TestServer } from '../sender/server';
 
 const RUNS = fuzzRuns(200);
 /** Padding of base_url's answers: over the body limit (spilled, not typed), or none (typed, with issues that quote the echo). */
@@ -353,15 +353,7 @@ async function check(c: Case): Promise<void> {
   writeFileSync(join(workspace, '.env'), dotenv);
 
   const seenBefore = { base: base.received.length, other: other.received.length };
-  let out = '';
-  const io: Io = {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { LPREQ_TOKEN: c.secrets.token },
-    cwd: workspace,
-  };
+  const captured = captureIo({ cwd: workspace, env: { LPREQ_TOKEN: c.secrets.token } });
   padding = c.big ? 3000 : 0;
   const args = [
     file,
@@ -372,7 +364,8 @@ async function check(c: Case): Promise<void> {
     `password=${c.secrets.prompt}`,
     ...(c.route === 'through a next-page link' ? ['--all-pages'] : []),
   ];
-  const code = await run(args, io);
+  const code = await run(args, captured.io);
+  const out = captured.stdout + captured.stderr;
   const label = `${JSON.stringify(c)}\n${text}\n${out.slice(0, 2000)}`;
   assert.ok(code === 0 || code === 1, `exit ${code}: ${label}`);
 
@@ -679,18 +672,13 @@ async function checkOAuth(c: OAuthCase): Promise<void> {
   );
 
   const seenBefore = { base: base.received.length, other: other.received.length, token: tokenServer.received.length };
-  let out = '';
-  const io: Io = {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    readStdin: () => '',
-    isTTY: false,
+  const captured = captureIo({
+    cwd: workspace,
     env: {
       LMS_CLIENT_SECRET: c.secrets.client,
       ...(c.signIn === 'LPREQ_TOKEN set' ? { LPREQ_TOKEN: PASTED_TOKEN } : {}),
     },
-    cwd: workspace,
-  };
+  });
   padding = c.big ? 3000 : 0;
   issuing = c.secrets;
   const args = [
@@ -704,8 +692,9 @@ async function checkOAuth(c: OAuthCase): Promise<void> {
     'password=not-a-secret-here',
     ...(c.route === 'through a next-page link' ? ['--all-pages'] : []),
   ];
-  const code = await run(args, io);
+  const code = await run(args, captured.io);
   issuing = undefined;
+  const out = captured.stdout + captured.stderr;
   const label = `${JSON.stringify(c)}\n${text}\n${out.slice(0, 2000)}`;
   assert.ok(code === 0 || code === 1, `exit ${code}: ${label}`);
   const signIns = tokenServer.received.slice(seenBefore.token);

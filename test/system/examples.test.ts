@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runCheck } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { Checker } from '../../server/src/core/index';
 import { parse } from '../../server/src/library';
 import { startMock } from '../../server/src/mock';
 import { readScopesOption } from '../../server/src/cli/scopeList';
@@ -88,15 +86,3 @@ test(
     }
   },
 );
-
-test('the examples check clean, but for the two files that show mistakes on purpose', async () => {
-  let stdout = '';
-  const code = await runCheck(
-    ['--format', 'json', join(ROOT, 'examples')],
-    { stdout: (s) => (stdout += s), stderr: () => undefined, readStdin: () => '', isTTY: false, env: {}, cwd: ROOT },
-    () => new Checker(bundledCatalog()),
-  );
-  const flagged = new Set((JSON.parse(stdout) as { file: string }[]).map((d) => d.file.split(/[\\/]/).pop()));
-  assert.deepEqual([...flagged].sort(), ['failing-assertions.lpreq', 'mistakes.lpreq']);
-  assert.equal(code, 1);
-});

@@ -3,21 +3,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { run } from '../../server/src/cli/proxyCommand';
-import type { Io } from '../../server/src/cli/check';
 import { tempDir } from '../helpers';
+import { captureIo } from '../io';
 
 async function proxy(argv: string[]) {
-  let stderr = '';
-  let stdout = '';
-  const io: Io = {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: {},
-    cwd: tempDir('proxy'),
-  };
-  return { code: await run(argv, io), stderr, stdout };
+  const out = captureIo({ cwd: tempDir('proxy') });
+  return { code: await run(argv, out.io), stderr: out.stderr, stdout: out.stdout };
 }
 
 const BAD: [string, string[], RegExp][] = [

@@ -1,14 +1,12 @@
 /** `lpreq check`: formats, exit codes and plain errors for bad input (LPREQ-FORMAT section 5). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, SHARED } from '../helpers';
+import { runCli, SHARED, tempDir } from '../helpers';
 
 const invalid = join(SHARED, 'conformance', 'invalid');
-const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('cli');
 
 test('json: one array, 1-based positions, file as given', async () => {
   const file = join(invalid, '145-folder-create-parent-id-and-path.lpreq');
@@ -16,7 +14,20 @@ test('json: one array, 1-based positions, file as given', async () => {
   assert.equal(code, 1);
   const [d, ...rest] = JSON.parse(stdout);
   assert.deepEqual(rest, []);
-  assert.deepEqual(Object.keys(d), ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'message']);
+  // The contract's fields in its order; `detail` (the endpoint, the documentation's words) after them, where there is one.
+  assert.deepEqual(Object.keys(d), [
+    'file',
+    'line',
+    'column',
+    'endLine',
+    'endColumn',
+    'severity',
+    'code',
+    'message',
+    'detail',
+  ]);
+  assert.match(d.detail, /POST \/api\/v1\/courses\/\{course_id\}\/folders/);
+  assert.doesNotMatch(d.message, /\/api\/v1/);
   assert.equal(d.file, file);
   assert.equal(d.line, 8);
   assert.equal(d.column, 1);
@@ -115,7 +126,6 @@ test('github: workflow command annotations with escaped properties', async () =>
 
 const usage: [string, string[], RegExp][] = [
   ['a missing path', ['check', 'no/such/file.lpreq'], /no such file or folder/],
-  ['no path', ['check'], /no path given/],
   ['a bad flag', ['check', '--formt', 'json', '.'], /unknown option --formt/],
   ['a bad format', ['check', '--format', 'xml', '.'], /--format must be one of text, json, sarif, github/],
   ['a flag without its value', ['check', '--env'], /--env needs a value/],
