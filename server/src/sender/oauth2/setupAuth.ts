@@ -20,7 +20,14 @@ export interface SignedInSetup<T extends SendSetup> {
 export async function signInFor<T extends SendSetup>(
   setup: T,
   tokens: OAuthTokens,
-  options: { signal?: AbortSignal; foreignSecrets?: string[] } = {},
+  options: {
+    signal?: AbortSignal;
+    foreignSecrets?: string[];
+    /** LPREQ_TOKEN, when it gave the setup's token, is sent instead of the sign-in's (the command line's rule); true unless said. */
+    explicitTokenWins?: boolean;
+    /** Wraps the sign-in (a host's progress, and its cancellation through the signal it gives). */
+    wrap?: <R>(id: string, run: (signal: AbortSignal | undefined) => Promise<R>) => Promise<R>;
+  } = {},
 ): Promise<SignedInSetup<T>> {
   const selected = setup.selected;
   if (selected === undefined || setup.environments.options === undefined) return { setup };
@@ -33,10 +40,12 @@ export async function signInFor<T extends SendSetup>(
   if (id === undefined) {
     return Object.keys(own(setup.environments.options, selected)?.auth ?? {}).length > 0 ? { setup, auth } : { setup };
   }
-  if (setup.tokenFrom === 'LPREQ_TOKEN') return { setup, auth };
+  if (setup.tokenFrom === 'LPREQ_TOKEN' && options.explicitTokenWins !== false) return { setup, auth };
   let token: string | undefined;
   try {
-    token = await auth.environmentToken(options.signal);
+    token = options.wrap
+      ? await options.wrap(id, (signal) => auth.environmentToken(signal ?? options.signal))
+      : await auth.environmentToken(options.signal);
   } catch (e) {
     throw new SetupError(
       `not sent: signing in with Security.Auth.${id} of '${selected}' failed: ${(e as Error).message}`,
