@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `proxy`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `proxy`, `visibility`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +57,11 @@ async function main() {
     };
     const result = await runMockLoad({});
     console.log(formatMockLoad ? formatMockLoad(result) : JSON.stringify(result, null, 2));
+  }
+  if (want('visibility')) {
+    console.log("\n## What the visibility statements cost the mock's lists of 100 items (issue 30)\n");
+    const { runVisibilityBench, formatVisibilityBench } = await import('./visibility-bench');
+    console.log(formatVisibilityBench(await runVisibilityBench()));
   }
   if (want('compare') && existsSync(join(import.meta.dirname, 'mock-compare.ts'))) {
     console.log('\n## lpreq mock and Prism on the exported document, under the same load (issue 22)\n');

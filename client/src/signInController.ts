@@ -5,12 +5,14 @@
  * origin, the token endpoint, the client, the grant and the scope; they are refreshed before
  * they expire and after a 401, and a refused refresh token signs in again (the browser opens).
  * The status bar shows who is signed in and until when; Sign In and Sign Out. The sign-in
- * itself is the sender's (oauth2/tokens.ts); this host keeps, opens and shows.
+ * itself is the sender's (oauth2/tokens.ts), and which token a send gets is the send session's
+ * (session.ts, as for every host): this host gives it the secret storage and the browser
+ * (tokensWith, signingIn), and keeps, opens and shows.
  */
 import * as vscode from 'vscode';
 import { own } from '../../server/src/core/index';
 import type { OAuthConfig, OAuthTokens, SignInStatus } from '../../server/src/sender/index';
-import type { EnvironmentController, SendSignIn } from './environmentController';
+import type { EnvironmentController } from './environmentController';
 import { signInStatusBar } from './model/signIn';
 
 type SenderModule = typeof import('../../server/src/sender/index');
@@ -46,7 +48,12 @@ export class SignInController implements vscode.Disposable {
 
   private async load(): Promise<{ sender: SenderModule; tokens: OAuthTokens }> {
     this.sender ??= await import('../../server/src/sender/index');
-    const sender = this.sender;
+    return { sender: this.sender, tokens: this.tokensWith(this.sender) };
+  }
+
+  /** The editor's sign-ins (secret storage, the browser through the editor): the send session's `signIns`. */
+  tokensWith(sender: SenderModule): OAuthTokens {
+    this.sender ??= sender;
     const proxy = this.proxy;
     this.tokens ??= new sender.OAuthTokens({
       store: this.context.secrets,
@@ -67,7 +74,7 @@ export class SignInController implements vscode.Disposable {
         return { env: process.env, ...(given ? { proxy: given } : {}) };
       },
     });
-    return { sender, tokens: this.tokens };
+    return this.tokens;
   }
 
   /** The sign-ins of the chosen environment of a file's environment files; undefined when it has no Security.Auth. */
@@ -82,21 +89,16 @@ export class SignInController implements vscode.Disposable {
   }
 
   /**
-   * What a send from `fileUri` gets: the environment's own sign-in's token (signing in, or
-   * refreshing, first: the browser may open), and the sign-ins for `$auth` references.
-   * Undefined when signing in failed or was cancelled (the user is told): nothing is sent.
+   * A sign-in the send session starts for a send (signing in, or refreshing, first: the browser
+   * may open), shown in the window's progress and cancellable there; a failure is logged (the
+   * send tells it, as the session's setup error), and the status bar redrawn.
    */
-  async forSend(fileUri?: vscode.Uri): Promise<SendSignIn | undefined> {
-    const auth = await this.environmentAuth(fileUri);
-    if (auth === undefined) return { own: false };
-    const id = auth.ownId;
-    if (id === undefined) return { own: false, auth };
+  async signingIn<T>(id: string, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     try {
-      const token = await this.withProgress(id, (signal) => auth.environmentToken(signal));
-      return { own: true, token, auth };
+      return await this.withProgress(id, run);
     } catch (e) {
-      this.failed(id, e);
-      return undefined;
+      this.output.warn(`sign-in ${id}: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
     } finally {
       this.refresh();
     }

@@ -235,6 +235,11 @@ export function makeWorkspace(baseUrl: string): Workspace {
   // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
   writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
   writeFileSync(join(workspace, TESTS_FILE), testsFileText());
+  // As `lpreq test .` would run it, the Testing view runs every request of every file but these two: they are for trying requests by hand.
+  writeFileSync(
+    join(workspace, '.lpreqtestignore'),
+    `# Requests to try by hand, not tests (docs/testing.md)\n${REQUEST_FILE}\ntitles.lpreq\nhostile/\n`,
+  );
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify(

@@ -25,7 +25,7 @@ import {
   requestTarget,
 } from '../../core/index';
 import { referencedRequests, referenceValue, type ResponseStore } from '../chaining';
-import { blockNamed, type PrepareOptions } from '../prepare';
+import { blockNamed, sendingEnvironments, type PrepareOptions } from '../prepare';
 import { scrubDeep } from '../secrets';
 import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../send';
 import { describeAt, formatJsonPath } from '../typed';
@@ -249,7 +249,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const errors = errorsByBlock(document, options.checker.checkDocument(document, source.environments));
   // The answers of this file's named requests in this run: a later reference reads them.
   const responses: ResponseStore = new Map();
-  const scope = documentScope(document, source.environments);
+  const scope = documentScope(document, sendingEnvironments(source.environments));
   const attempted = new Set<string>();
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
