@@ -10,6 +10,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { HistoryStore, SendSession } from '../../server/src/sender/index';
 import { editorSessionHost, load, setSessionMaker } from './sendSupport';
 import { EnvironmentController } from './environmentController';
+import { SignInController } from './signInController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
@@ -54,6 +55,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
 
   const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
   context.subscriptions.push(environments);
+  // OAuth 2.0 sign-ins (Security.Auth): their tokens in secret storage, their state in the status bar.
+  const signIns = new SignInController(context, output, environments, () => settings().proxy || undefined);
+  context.subscriptions.push(signIns);
 
   let store: HistoryStore | undefined;
   let storeKeep = -1;
@@ -81,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
         editorSessionHost(environments, {
           protectedSetting: () => settings().protectedEnvironments,
           history: historyStore,
+          // OAuth 2.0 sign-ins: the session signs in for a send with the editor's secret storage and browser.
+          signIns: signIns.tokensWith(sender),
+          signingIn: (id, run) => signIns.signingIn(id, run),
         }),
         checker,
       );
@@ -162,6 +169,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  register('lpreq.signIn', () => signIns.signIn());
+  register('lpreq.signOut', () => signIns.signOut());
   const imports = new ImportCommands(context);
   register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
   register('lpreq.importFile', () => imports.importFile());
