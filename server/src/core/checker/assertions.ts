@@ -216,7 +216,7 @@ function orderingOnText(a: Assertion, why: string): Diagnostic {
   );
 }
 
-function unknownField(
+export function unknownField(
   segment: JsonPathSegment,
   step: { near?: string; list: boolean; on: string },
   label: string,

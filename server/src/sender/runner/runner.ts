@@ -25,11 +25,13 @@ import {
 } from '../../core/index';
 import { referencedRequests, referenceValue, type ResponseStore } from '../chaining';
 import { blockNamed, type PrepareOptions } from '../prepare';
-import { scrubDeep } from '../secrets';
+import { scrubDeep, scrubSecrets } from '../secrets';
 import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../send';
 import { describeAt, formatJsonPath } from '../typed';
 import { resolveText, type SystemContext } from '../variables';
 import { evaluateAssertion, type ResponseFacts } from './evaluate';
+import { snapshotNames } from '../snapshotFile';
+import { takeSnapshot, type SnapshotFiles, type SnapshotMode, type SnapshotResult } from './snapshots';
 
 /** One file to run. */
 export interface TestSource {
@@ -47,6 +49,8 @@ export interface TestSource {
   token?: string;
   /** Only these requests, by block index (the editor runs one or a few); every one by default. */
   blocks?: ReadonlySet<number>;
+  /** Where this file's snapshots are kept (`__snapshots__` beside it); none for standard input. */
+  snapshots?: SnapshotFiles;
 }
 
 export interface AssertionResult {
@@ -85,7 +89,9 @@ export type RequestFailure =
   /** Without assertions: a status outside 2xx. */
   | 'status'
   /** At least one assertion does not hold. */
-  | 'assertion';
+  | 'assertion'
+  /** The response differs from its snapshot (or the snapshot could not be read, written or found under `--ci`). */
+  | 'snapshot';
 
 export interface RequestResult {
   /** The request's title, or its `@name`, or its request line as written. */
@@ -107,6 +113,8 @@ export interface RequestResult {
   /** The checker's errors that kept it from being sent. */
   diagnostics: RequestDiagnostic[];
   warnings: string[];
+  /** Its snapshot, when it has one (`# @snapshot`, `--snapshot`) and a response came. */
+  snapshot?: SnapshotResult;
 }
 
 export interface FileResult {
@@ -164,6 +172,8 @@ export interface RunOptions extends Omit<
   /** Only requests whose title, `@name` or request line contains this text (any case). */
   grep?: string;
   events?: RunEvents;
+  /** How snapshots are taken and compared (`--snapshot`, `--update-snapshots`, `--ci`). */
+  snapshots?: SnapshotMode;
 }
 
 /** Runs the requests of `sources`, file after file. Never throws; a file that cannot be read is reported. */
@@ -245,6 +255,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const responses: ResponseStore = new Map();
   const scope = documentScope(document, source.environments);
   const attempted = new Set<string>();
+  const names = snapshotNames(document, lines);
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
@@ -253,7 +264,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
       result = await runRequest(
         document,
         test,
-        { lines, errors, responses, values: scope.values, attempted },
+        { lines, errors, responses, values: scope.values, attempted, names },
         source,
         options,
       );
@@ -362,12 +373,14 @@ interface FileRun {
   values: Map<string, string>;
   /** The named requests this run has sent or tried to send: none is sent twice. */
   attempted: Set<string>;
+  /** The snapshot names of the file's requests, by block index. */
+  names: Map<number, string>;
 }
 
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
-  { lines, errors, responses, values: fileValues, attempted }: FileRun,
+  { lines, errors, responses, values: fileValues, attempted, names }: FileRun,
   source: TestSource,
   options: RunOptions,
 ): Promise<RequestResult> {
@@ -483,6 +496,7 @@ async function runRequest(
   const failed = base.assertions.filter((a) => !a.passed).length;
   // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
   const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
+
   if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
   else if (block.assertionLines.length === 0) {
     if (response.status < 200 || response.status >= 300)
@@ -497,6 +511,21 @@ async function runRequest(
       message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold`,
     };
   }
+  if (!incomplete) {
+    // A snapshot is written only of a response that passed otherwise, as Jest writes none after a failed expect.
+    const snapshot = takeSnapshot(document, blockIndex, result, {
+      catalog: options.checker.catalog,
+      lines,
+      files: source.snapshots,
+      names,
+      mode: options.snapshots,
+      scrub: (text) => scrubSecrets(text, secrets),
+      writable: base.failure === undefined,
+    });
+    if (snapshot) base.snapshot = snapshot;
+  }
+  if (base.failure === undefined && base.snapshot?.outcome === 'failed')
+    base.failure = { kind: 'snapshot', message: base.snapshot.message };
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
 }
