@@ -34,8 +34,10 @@ export class CopyCommands {
         prepared: PreparedRequest;
         token: string | undefined;
         secrets: string[];
+        foreignSecrets: string[];
         sender: SenderModule;
         tls: TlsSettings | undefined;
+        uri: vscode.Uri;
       }
     | undefined
   > {
@@ -70,14 +72,19 @@ export class CopyCommands {
     }
     // The token and every secret the request carries ({{token}}, {{$processEnv LPREQ_TOKEN}}, a
     // password prompt's answer, another environment's token) are known, so that the command
-    // without the token holds none of them.
-    const token = await this.environments.token();
-    const secrets = [
-      ...prepared.secrets,
-      ...prepared.foreignSecrets,
-      ...(await this.environments.otherTokens(t.doc.uri)),
-    ];
-    return { prepared: prepared.request, token, secrets, sender, tls: sender.environmentOptions(environments)?.tls };
+    // without the token holds none of them. The kept token, whatever origin it is bound to: a
+    // copy never holds it, and reads $LPREQ_TOKEN where the sender would send a token.
+    const token = await this.environments.keptToken();
+    const foreignSecrets = [...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
+    return {
+      prepared: prepared.request,
+      token,
+      secrets: prepared.secrets,
+      foreignSecrets,
+      sender,
+      tls: sender.environmentOptions(environments)?.tls,
+      uri: t.doc.uri,
+    };
   }
 
   /**
@@ -110,7 +117,16 @@ export class CopyCommands {
     if (!chosen) return undefined;
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return undefined;
-    const text = copy.sender.toCode(copy.prepared, chosen, { token: copy.token, secrets: copy.secrets, tls: copy.tls });
+    // Refused, with the sender's reason, where the sender would send nothing.
+    const text = refusedOr(copy.sender, () =>
+      copy.sender.toCode(copy.prepared, chosen, {
+        token: copy.token,
+        secrets: copy.secrets,
+        foreignSecrets: copy.foreignSecrets,
+        tls: copy.tls,
+      }),
+    );
+    if (text === undefined) return undefined;
     const what = (
       copy.prepared.title ??
       copy.prepared.name ??
@@ -122,37 +138,78 @@ export class CopyCommands {
   async copyAsCurl(uri?: vscode.Uri, line?: number, withToken = false): Promise<void> {
     const copy = await this.prepareForCopy(uri, line);
     if (!copy) return;
-    const { prepared, token, secrets, sender, tls } = copy;
+    const { prepared, secrets, foreignSecrets, sender, tls } = copy;
+    let token = copy.token;
     if (withToken) {
-      if (!token) {
+      // Written as it is only where it may go: bound to base_url's origin, or that origin confirmed now.
+      const access = await this.environments.tokenForSend(copy.uri);
+      if (!access) return;
+      if (!access.token) {
         void vscode.window.showWarningMessage(
-          'lpreq: no access token is set for this environment; run "lpreq: Set Access Token" first.',
+          'lpreq: no access token goes to this environment\'s base_url; run "lpreq: Set Access Token" first.',
         );
         return;
       }
-      await vscode.env.clipboard.writeText(sender.toCurl(prepared, { includeToken: true, token, secrets, tls }));
+      token = access.token;
+    }
+    const notes: string[] = [];
+    const command = refusedOr(sender, () =>
+      sender.toCurl(prepared, { includeToken: withToken, token, secrets, foreignSecrets, tls, notes }),
+    );
+    if (command === undefined) return;
+    await vscode.env.clipboard.writeText(command);
+    const left = notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : '';
+    if (withToken) {
       void vscode.window.showWarningMessage(
-        'lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.',
+        `lpreq: the curl command on the clipboard contains the access token (and any other secret the request carries). Do not paste it where others can read it.${left}`,
       );
       return;
     }
-    const command = sender.toCurl(prepared, { token, secrets, tls });
-    await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
-      `lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.`,
+      `lpreq: curl command copied. ${readsFrom(command)}${command.includes('***') ? '; the other secrets the request carries are written ***' : ''}.${left}`,
     );
   }
 
   /** "Copy as cURL" of a response view: the request as it was prepared, the token read from $LPREQ_TOKEN. */
   async copyCurlOf(shown: ShownResponse): Promise<void> {
     if (!shown.prepared) return;
+    const prepared = shown.prepared;
     const { sender } = await load();
-    const token = await this.environments.token();
-    await vscode.env.clipboard.writeText(
-      sender.toCurl(shown.prepared, { token, secrets: shown.curlSecrets ?? [], tls: shown.curlTls }),
+    const token = await this.environments.keptToken();
+    const notes: string[] = [];
+    const command = refusedOr(sender, () =>
+      sender.toCurl(prepared, {
+        token,
+        secrets: shown.curlSecrets ?? [],
+        foreignSecrets: shown.curlForeignSecrets ?? [],
+        tls: shown.curlTls,
+        notes,
+      }),
     );
+    if (command === undefined) return;
+    await vscode.env.clipboard.writeText(command);
     void vscode.window.showInformationMessage(
-      'lpreq: curl command copied. It reads the token from $LPREQ_TOKEN when it runs.',
+      `lpreq: curl command copied. ${readsFrom(command)}.${notes.length > 0 ? ` As lpreq would: ${notes.join('; ')}.` : ''}`,
     );
+  }
+}
+
+/** What a copied command reads from the environment when it runs: the token, the private file's default headers. */
+function readsFrom(command: string): string {
+  const headers = [...new Set([...command.matchAll(/\$(LPREQ_HEADER_[A-Z0-9_]+)/g)].map((m) => `$${m[1]}`))];
+  const token = command.includes('$LPREQ_TOKEN')
+    ? 'It reads the token from $LPREQ_TOKEN when it runs'
+    : 'It sends no access token';
+  return headers.length > 0 ? `${token}, and the private file's default headers from ${headers.join(', ')}` : token;
+}
+
+/** The copy `make` makes, or undefined when the sender would not send the request: then the reason is shown. */
+function refusedOr(sender: SenderModule, make: () => string): string | undefined {
+  try {
+    return make();
+  } catch (e) {
+    if (!(e instanceof sender.CopyRefused)) throw e;
+    void vscode.window.showErrorMessage(`lpreq: not copied: ${e.message}`);
+    return undefined;
   }
 }

@@ -1,20 +1,40 @@
 /**
  * The active environment (status bar, picker, sent to the language server) and the access
- * token of each environment, kept in SecretStorage and nowhere else.
+ * token of each environment, kept in SecretStorage and nowhere else, bound to the origins it
+ * was set for or confirmed for: SecretStorage is shared by every workspace, and a cloned
+ * repository can call any server by any environment's name. Which token goes to which origin
+ * is the sender's decision (tokenOrigin.ts); this host keeps the tokens, shows the origin and
+ * asks.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasOwn, own } from '../../server/src/core/index';
 import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
-import type { SendEnvironments } from '../../server/src/sender/index';
+import type { BoundToken, SendEnvironments, TokenDecision } from '../../server/src/sender/index';
 import {
   environmentChoices,
   isProtected,
+  legacyTokenKey,
   statusBarText,
-  tokenSecretKey,
+  tokenKey,
+  tokenTooltip,
   validSelection,
   withoutMetaKeys,
 } from './model/environments';
+
+type SenderModule = typeof import('../../server/src/sender/index');
+let sender: Promise<SenderModule> | undefined;
+/** The sender, loaded when a token is first read (not at activation); sendSupport's load() gets the same module. */
+function senderModule(): Promise<SenderModule> {
+  sender ??= import('../../server/src/sender/index');
+  return sender;
+}
+
+/** What a send is given: the token when it may go to base_url's origin, and the kept one, to keep out of output either way. */
+export interface TokenForSend {
+  token: string | undefined;
+  kept: string | undefined;
+}
 
 const SELECTED_KEY = 'lpreq.environment';
 
@@ -29,7 +49,7 @@ export class EnvironmentController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private files: EnvironmentFiles | undefined;
   private filesDir: string | undefined;
-  private hasToken = false;
+  private tokenState: { decision: TokenDecision; boundTo: string[] } = { decision: { kind: 'none' }, boundTo: [] };
   /** Where the language server learns of a new choice. */
   notifyServer: (name: string | undefined) => void = () => undefined;
 
@@ -95,6 +115,8 @@ export class EnvironmentController implements vscode.Disposable {
       environments: withoutMetaKeys(files.environments),
       selected: validSelection(this.selected, files.environments),
       options: files.options,
+      // The private file's values are secrets, like the token.
+      privateNames: files.privateNames,
     };
   }
 
@@ -107,9 +129,61 @@ export class EnvironmentController implements vscode.Disposable {
     );
   }
 
-  /** The token of the chosen environment, from secret storage. */
-  async token(): Promise<string | undefined> {
-    return this.context.secrets.get(tokenSecretKey(this.selected));
+  /** The token kept for an environment, with its origins: under its key, else under the key of before tokens were bound (no origin). */
+  private async kept(environment: string | undefined): Promise<BoundToken | undefined> {
+    const [stored, legacy] = await Promise.all([
+      this.context.secrets.get(tokenKey(environment)),
+      this.context.secrets.get(legacyTokenKey(environment)),
+    ]);
+    if (stored === undefined && legacy === undefined) return undefined;
+    return (await senderModule()).readStoredToken(stored, legacy);
+  }
+
+  private async keep(environment: string | undefined, token: BoundToken): Promise<void> {
+    await this.context.secrets.store(tokenKey(environment), (await senderModule()).storedToken(token));
+    // Moved under the new key: no token is left unbound.
+    await this.context.secrets.delete(legacyTokenKey(environment));
+  }
+
+  /**
+   * The token kept for the chosen environment, whatever origin it is bound to: to keep it out
+   * of output and copies. Never to send: tokenForSend says whether it may go.
+   */
+  async keptToken(): Promise<string | undefined> {
+    return (await this.kept(this.selected))?.token;
+  }
+
+  /** The origin the chosen environment (of `fileUri`'s files) sends to: its base_url's, as the sender reads it. */
+  private async origin(fileUri: vscode.Uri | undefined, environment = this.selected): Promise<string | undefined> {
+    const envs = this.environments(fileUri);
+    return (await senderModule()).environmentOrigin({ ...envs, selected: environment });
+  }
+
+  /**
+   * The token for a send from `fileUri`: the chosen environment's, when it is bound to the
+   * origin of the environment's base_url. Bound to others (or kept from before tokens were
+   * bound), the user is asked once, in words that name both origins; confirmed, the origin is
+   * kept with the token. Undefined when the user cancels: nothing is sent.
+   */
+  async tokenForSend(fileUri?: vscode.Uri): Promise<TokenForSend | undefined> {
+    const environment = this.selected;
+    const kept = await this.kept(environment);
+    if (!kept) return { token: undefined, kept: undefined };
+    const sender = await senderModule();
+    const decision = sender.tokenFor(kept, await this.origin(fileUri));
+    if (decision.kind === 'send') return { token: decision.token, kept: kept.token };
+    if (decision.kind !== 'confirm') return { token: undefined, kept: kept.token };
+    const question = sender.confirmationOf(decision, environment);
+    if (!(await confirmOrigin(question))) {
+      this.output.info(
+        `access token of ${environment ?? '(no environment)'}: ${decision.origin} not confirmed, nothing sent`,
+      );
+      return undefined;
+    }
+    await this.keep(environment, sender.confirmed(kept, decision.origin));
+    this.output.info(`access token of ${environment ?? '(no environment)'}: ${decision.origin} confirmed`);
+    this.refresh();
+    return { token: kept.token, kept: kept.token };
   }
 
   /**
@@ -120,7 +194,7 @@ export class EnvironmentController implements vscode.Disposable {
     const out: string[] = [];
     for (const name of Object.keys(this.environmentFiles(fileUri).environments)) {
       if (name === this.selected) continue;
-      const token = await this.context.secrets.get(tokenSecretKey(name));
+      const token = (await this.kept(name))?.token;
       if (token) out.push(token);
     }
     return out;
@@ -130,8 +204,7 @@ export class EnvironmentController implements vscode.Disposable {
     this.files = undefined;
     const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());
     const withToken = new Set<string>();
-    for (const name of Object.keys(files.environments))
-      if (await this.context.secrets.get(tokenSecretKey(name))) withToken.add(name);
+    for (const name of Object.keys(files.environments)) if (await this.kept(name)) withToken.add(name);
     const choices = environmentChoices(files.environments, {
       selected: this.selected,
       protectedSetting: this.protectedSetting(),
@@ -199,18 +272,25 @@ export class EnvironmentController implements vscode.Disposable {
     this.changed.fire(name);
   }
 
-  /** Sets the token of the chosen environment, or of `environment` (a response view's "Set Access Token for 'local'"). */
+  /**
+   * Sets the token of the chosen environment, or of `environment` (a response view's "Set
+   * Access Token for 'local'"), bound to the origin of that environment's base_url, which the
+   * prompt names.
+   */
   async setToken(replace: boolean, environment?: string): Promise<void> {
+    const uri = this.activeLpreqUri();
     const env =
-      environment !== undefined && hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, environment)
+      environment !== undefined && hasOwn(this.environmentFiles(uri).environments, environment)
         ? environment
         : this.selected;
-    const key = tokenSecretKey(env);
-    const existing = await this.context.secrets.get(key);
+    const existing = await this.kept(env);
+    const origin = await this.origin(uri, env);
     const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;
     const value = await vscode.window.showInputBox({
-      title: `lpreq: ${existing || replace ? 'Replace' : 'Set'} Access Token`,
-      prompt: `The access token ${where}. It is kept in the editor's secret storage and sent only to the environment's base_url.`,
+      title: `lpreq: ${existing || replace ? 'Replace' : 'Set'} Access Token${env === undefined ? '' : ` for '${env}'`}${origin ? ` (${origin})` : ''}`,
+      prompt: origin
+        ? `The access token ${where}, bound to ${origin} (the origin of its base_url): kept in the editor's secret storage and sent only there. Another origin gets it only after you confirm it.`
+        : `The access token ${where}. The environment has no base_url: the token is bound to no origin, and goes nowhere until you confirm one when you send.`,
       password: true,
       ignoreFocusOut: true,
       placeHolder: existing ? 'A token is set: type a new one to replace it' : 'Paste the access token',
@@ -225,21 +305,23 @@ export class EnvironmentController implements vscode.Disposable {
               : undefined,
     });
     if (value === undefined) return;
-    await this.context.secrets.store(key, value.trim());
-    void vscode.window.showInformationMessage(`lpreq: access token ${existing ? 'replaced' : 'set'} ${where}.`);
-    this.output.info(`access token ${existing ? 'replaced' : 'set'} ${where}`);
+    // A new token is bound anew: to this origin alone.
+    await this.keep(env, { token: value.trim(), origins: origin ? [origin] : [] });
+    const bound = origin ? `, bound to ${origin}` : ', bound to no origin (the environment has no base_url)';
+    void vscode.window.showInformationMessage(`lpreq: access token ${existing ? 'replaced' : 'set'} ${where}${bound}.`);
+    this.output.info(`access token ${existing ? 'replaced' : 'set'} ${where}${bound}`);
     this.refresh();
   }
 
   async clearToken(): Promise<void> {
     const env = this.selected;
-    const key = tokenSecretKey(env);
     const where = env === undefined ? 'when no environment is chosen' : `of the environment '${env}'`;
-    if (!(await this.context.secrets.get(key))) {
+    if (!(await this.kept(env))) {
       void vscode.window.showInformationMessage(`lpreq: no access token is set ${where}.`);
       return;
     }
-    await this.context.secrets.delete(key);
+    await this.context.secrets.delete(tokenKey(env));
+    await this.context.secrets.delete(legacyTokenKey(env));
     void vscode.window.showInformationMessage(`lpreq: access token ${where} cleared.`);
     this.output.info(`access token cleared ${where}`);
     this.refresh();
@@ -247,21 +329,34 @@ export class EnvironmentController implements vscode.Disposable {
 
   /** Redraws the status bar (after a choice, a token change, an edited env file). */
   refresh(): void {
-    void this.context.secrets.get(tokenSecretKey(this.selected)).then((t) => {
-      this.hasToken = t !== undefined && t.length > 0;
-      this.draw();
-    });
+    const environment = this.selected;
+    const uri = this.activeLpreqUri();
+    void this.kept(environment)
+      .then(async (kept) => {
+        // The sender is loaded only when a token is kept.
+        const decision: TokenDecision = kept
+          ? (await senderModule()).tokenFor(kept, await this.origin(uri, environment))
+          : { kind: 'none' };
+        this.tokenState = { decision, boundTo: kept?.origins ?? [] };
+        this.draw();
+      })
+      .catch((e: unknown) => this.output.warn(`access token: ${(e as Error).message}`));
     this.draw();
   }
 
   private draw(): void {
     const name = this.selected;
     const prot = this.isProtected(this.activeLpreqUri());
-    this.statusBar.text = statusBarText(name, prot, this.hasToken);
+    this.statusBar.text = statusBarText(name, prot, this.tokenState.decision.kind);
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**lpreq environment**: ${name ?? 'none'}\n\n`);
+    // The names and origins come from the workspace's files: text, never Markdown.
+    tip.appendMarkdown('**lpreq environment**: ');
+    tip.appendText(`${name ?? 'none'}\n\n`);
     if (prot) tip.appendMarkdown('$(lock) Protected: POST, PUT, PATCH and DELETE ask for confirmation.\n\n');
-    tip.appendMarkdown(this.hasToken ? '$(key) An access token is set.\n\n' : 'No access token is set.\n\n');
+    const { decision, boundTo } = this.tokenState;
+    if (decision.kind === 'send') tip.appendMarkdown('$(key) ');
+    if (decision.kind === 'confirm') tip.appendMarkdown('$(warning) ');
+    tip.appendText(`${tokenTooltip(decision, boundTo)}\n\n`);
     tip.appendMarkdown('Click to choose another environment (Ctrl+Alt+E).');
     this.statusBar.tooltip = tip;
     this.statusBar.backgroundColor = prot ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -299,6 +394,25 @@ export class EnvironmentController implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * The question before the token goes to an origin it is not bound to: a modal whose first
+ * button, the one Enter presses, is Cancel (as confirmProtected in sendSupport.ts); VS Code
+ * adds a button for Escape, named Don't Send.
+ */
+async function confirmOrigin(question: { message: string; detail: string; confirm: string }): Promise<boolean> {
+  const cancel: vscode.MessageItem = { title: 'Cancel' };
+  const send: vscode.MessageItem = { title: question.confirm };
+  const close: vscode.MessageItem = { title: "Don't Send", isCloseAffordance: true };
+  const answer = await vscode.window.showWarningMessage(
+    question.message,
+    { modal: true, detail: question.detail },
+    cancel,
+    send,
+    close,
+  );
+  return answer === send;
 }
 
 /** The view type of the response view (responsePanel.ts); a webview tab's view type ends with it. */

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { readBodyFile, workspaceFolder } from '../../server/src/node/index';
-import { own, targetPath } from '../../server/src/core/index';
+import { targetPath } from '../../server/src/core/index';
 import type { HistoryStore, SendResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
@@ -109,13 +109,8 @@ export class HistoryCommands {
     const target = targetPath(entry.request.url, () => undefined);
     const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
     const envs = this.environments.environments();
-    const base = envs.selected ? own(envs.environments, envs.selected)?.base_url : undefined;
-    let tokenOrigin: string | undefined;
-    try {
-      tokenOrigin = base ? new URL(base).origin : undefined;
-    } catch {
-      tokenOrigin = undefined;
-    }
+    // The origin of the chosen environment's base_url, read as the sender reads it.
+    const tokenOrigin = sender.environmentOrigin(envs);
     const rebuilt = requestFromEntry(
       entry,
       { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin },
@@ -145,11 +140,17 @@ export class HistoryCommands {
       )
         return;
     }
+    // The token, when it may go to base_url's origin (a new origin is confirmed first; cancelled, nothing is sent).
+    const access = await this.environments.tokenForSend();
+    if (!access) return;
     const key = this.presenter.key(undefined);
     this.presenter.sending(key, prepared, `Sending ${prepared.method} ${prepared.url} again …`);
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
-      const token = await this.environments.token();
-      const foreignSecrets = await this.environments.otherTokens();
+      const token = access.token;
+      const foreignSecrets = [
+        ...(access.kept !== undefined && access.kept !== token ? [access.kept] : []),
+        ...(await this.environments.otherTokens()),
+      ];
       // The chosen environment's `$tls`, as for any send.
       const tls = sender.environmentTls(envs);
       if ('error' in tls) {
@@ -197,6 +198,7 @@ export class HistoryCommands {
       );
       await presentResult(this.presenter, this.presenter.key(undefined), undefined, result, undefined, {
         secrets: [token, ...foreignSecrets],
+        foreignSecrets,
         token,
         environment: envs.selected,
         tls: sender.environmentOptions(envs)?.tls,
@@ -211,7 +213,7 @@ export class HistoryCommands {
     if (!entry) return;
     const { sender, results, trees, checker } = await load();
     // Stored without the token already; scrubbed again with the tokens known now.
-    const secrets = [await this.environments.token(), ...(await this.environments.otherTokens())];
+    const secrets = [await this.environments.keptToken(), ...(await this.environments.otherTokens())];
     const summary = results.summaryFromHistory(entry, (text) => sender.scrubSecrets(text, secrets));
     const { localTime } = await import('./model/history');
     const ok = entry.status !== null && entry.status >= 200 && entry.status < 300;

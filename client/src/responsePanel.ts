@@ -11,7 +11,7 @@ import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
 import type { HostMessage, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
-import { copyText, documentationMarkdown } from './model/format';
+import { copyText, documentationPage } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
 import { buildView, viewTitle, type ViewContext } from './model/responseViewModel';
 import { parseWebviewMessage } from './model/webviewMessages';
@@ -46,6 +46,8 @@ export interface ShownResponse {
    * host for that alone: never sent to the webview.
    */
   curlSecrets?: string[];
+  /** Those of curlSecrets that go nowhere from the request's environment: a copy that carries one is refused, as sending is. */
+  curlForeignSecrets?: string[];
   /** The environment's `$tls` the request was sent with, for the copied command's TLS options. Kept in the extension host too. */
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
@@ -302,8 +304,7 @@ export class ResponsePanels implements vscode.Disposable {
   private async showDocs(shown: ShownResponse, path: string): Promise<void> {
     const doc = shown.describe(path);
     const issues = shown.summary.issues.filter((i) => i.path === path);
-    const markdown = `# ${path}\n\n${documentationMarkdown(path, doc, issues).replace(/\$\(warning\)/g, '⚠')}\n`;
-    await this.documents.showMarkdown('lpreq documentation.md', markdown);
+    await this.documents.showMarkdown('lpreq documentation.md', documentationPage(path, doc, issues));
   }
 
   /** The response shown last in any view, for the tests. */

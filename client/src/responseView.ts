@@ -4,7 +4,7 @@
  * into TreeItems. The raw body and a field's documentation open as read-only documents.
  */
 import * as vscode from 'vscode';
-import { copyText, documentationMarkdown } from './model/format';
+import { copyText, documentationPage } from './model/format';
 import type { NodeIcon, ResponseNode, ResponseTree } from './model/responseTree';
 import { viewTitle } from './model/responseViewModel';
 import { bodyExtension, rawBodyText, type ResponseDocuments } from './responseDocuments';
@@ -127,8 +127,10 @@ export class ResponseView implements vscode.TreeDataProvider<ResponseNode>, vsco
     const target = node ?? this.view.selection[0];
     if (!target) return;
     const label = target.jsonPath ?? target.label;
-    const content = `# ${label}\n\n${documentationMarkdown(label, target.documented, target.issues).replace(/\$\(warning\)/g, '⚠')}\n`;
-    await this.documents.showMarkdown('lpreq documentation.md', content);
+    await this.documents.showMarkdown(
+      'lpreq documentation.md',
+      documentationPage(label, target.documented, target.issues),
+    );
   }
 
   dispose(): void {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { documentScope, LineIndex, type LpreqDocument } from '../../server/src/core/index';
 import type { ResponseStore, HistoryStore, SendResult, AssertionResult } from '../../server/src/sender/index';
-import type { EnvironmentController } from './environmentController';
+import type { EnvironmentController, TokenForSend } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
@@ -143,8 +143,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await requestAt(this.environments, uri, line);
     if (!t) return;
     if (!(await this.confirm(t.doc, [t.request]))) return;
+    // The token, when it may go to base_url's origin (a new origin is confirmed first; cancelled, nothing is sent).
+    const access = await this.environments.tokenForSend(t.doc.uri);
+    if (!access) return;
     await this.run(describeRequest(t.request), async (signal, progress) => {
-      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress });
+      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress, access });
       if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency')
         void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
     });
@@ -154,13 +157,15 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     const t = await requestAt(this.environments, uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
+    const access = await this.environments.tokenForSend(t.doc.uri);
+    if (!access) return;
     const started = Date.now();
     const outcomes: RunOutcome[] = [];
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
         const { sender } = await load();
-        const secrets = [await this.environments.token(), ...(await this.environments.otherTokens(t.doc.uri))];
+        const secrets = [access.kept, ...(await this.environments.otherTokens(t.doc.uri))];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
           progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
@@ -168,6 +173,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             allPages: false,
             signal,
             progress,
+            access,
           });
           // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
           const message =
@@ -224,7 +230,13 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     doc: vscode.TextDocument,
     parsed: LpreqDocument,
     r: RequestInfo,
-    o: { allPages: boolean; signal: AbortSignal; progress: vscode.Progress<{ message?: string }> },
+    o: {
+      allPages: boolean;
+      signal: AbortSignal;
+      progress: vscode.Progress<{ message?: string }>;
+      /** The token the send may use (EnvironmentController.tokenForSend), decided before the run. */
+      access: TokenForSend;
+    },
   ): Promise<{ result: SendResult; failedAssertions: number }> {
     const { sender, checker } = await load();
     const key = doc.uri.toString();
@@ -244,8 +256,12 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
     this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
-    const token = await this.environments.token();
-    const foreignSecrets = await this.environments.otherTokens(doc.uri);
+    const token = o.access.token;
+    // The tokens kept for the other environments, and this one's when it may not go to base_url's origin.
+    const foreignSecrets = [
+      ...(o.access.kept !== undefined && o.access.kept !== token ? [o.access.kept] : []),
+      ...(await this.environments.otherTokens(doc.uri)),
+    ];
     const environments = this.environments.environments(doc.uri);
     const started = Date.now();
     const system = systemContext(doc, sender.parseDotenv);
@@ -290,6 +306,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         : undefined;
     await presentResult(this.presenter, viewKey, ref, result, assertions, {
       secrets,
+      foreignSecrets,
       token,
       environment: environments.selected,
       tls: sender.environmentOptions(environments)?.tls,
@@ -327,7 +344,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     const secrets = [
       o.token,
-      await this.environments.token(),
+      await this.environments.keptToken(),
       ...o.secrets,
       ...(await this.environments.otherTokens(t.doc.uri)),
       ...result.secretValues,

@@ -4,10 +4,9 @@
  * questions asked before or while sending (a protected environment, a prompt variable), the
  * system variables' sources, and the ids of response trees.
  */
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, type TlsSettings } from '../../server/src/node/index';
+import { bodyFileReader, readConfinedText, type TlsSettings } from '../../server/src/node/index';
 import { Checker, type LpreqDocument } from '../../server/src/core/index';
 import type { AssertionResult, BodyFileRead, SendResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
@@ -93,7 +92,14 @@ export async function presentResult(
   ref: RequestRef | undefined,
   result: SendResult,
   assertions: AssertionResult[] | undefined,
-  o: { secrets: (string | undefined)[]; token: string | undefined; environment: string | undefined; tls?: TlsSettings },
+  o: {
+    secrets: (string | undefined)[];
+    /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
+    foreignSecrets?: (string | undefined)[];
+    token: string | undefined;
+    environment: string | undefined;
+    tls?: TlsSettings;
+  },
 ): Promise<void> {
   const { sender, results, trees, checker } = await load();
   // What the summary names when the result holds no request (it was not sent).
@@ -114,6 +120,9 @@ export async function presentResult(
     ref,
     prepared: result.request,
     curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
+    curlForeignSecrets: [...(o.foreignSecrets ?? []), ...(result.foreignSecretValues ?? [])].filter(
+      (x): x is string => typeof x === 'string' && x !== o.token,
+    ),
     curlTls: o.tls,
   });
 }
@@ -155,6 +164,16 @@ export async function askPrompt(q: {
   });
 }
 
+const toldDotenv = new Set<string>();
+
+/** Says once per file and problem why a `.env` is not read: {{$dotenv NAME}} then stays unresolved. */
+function dotenvProblem(file: string, problem: string): void {
+  const message = `${file}: ${problem}; {{$dotenv ...}} stays unresolved`;
+  if (toldDotenv.has(message)) return;
+  toldDotenv.add(message);
+  void vscode.window.showWarningMessage(`lpreq: ${message}`);
+}
+
 /**
  * What system variables read when the editor sends: the extension host's environment
  * (`{{$processEnv NAME}}`, `{{$env.NAME}}`), the `.env` file beside the request file
@@ -162,14 +181,14 @@ export async function askPrompt(q: {
  */
 export function systemContext(doc: { uri: vscode.Uri }, parseDotenv: (text: string) => Record<string, string>) {
   let dotenv: Record<string, string> = {};
-  if (doc.uri.scheme === 'file') {
-    try {
-      dotenv = parseDotenv(readFileSync(path.join(path.dirname(doc.uri.fsPath), '.env'), 'utf8'));
-    } catch {
-      // No .env file: {{$dotenv NAME}} stays unresolved and says so.
-    }
-  }
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  if (doc.uri.scheme === 'file') {
+    // The confined reader: a link out of the workspace folder, a pipe or a device is not read (nor waited on).
+    const file = path.join(path.dirname(doc.uri.fsPath), '.env');
+    const read = readConfinedText(file, folder?.uri.fsPath ?? path.dirname(doc.uri.fsPath));
+    if (read.problem === undefined) dotenv = parseDotenv(read.text);
+    else if (!/^no such file/.test(read.problem)) dotenvProblem(file, read.problem);
+  }
   return {
     processEnv: process.env,
     dotenv,

@@ -8,11 +8,12 @@
  * speaks to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left
  * out here too (the same code, walking from each workspace folder).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, readTextInput, TestIgnore } from '../../server/src/node/index';
+import { bodyFileReader, readConfinedText, TestIgnore } from '../../server/src/node/index';
 import { parseDocument, LineIndex } from '../../server/src/core/index';
 import type { AssertionResult, RequestResult, RunOptions, SendResult, TestSource } from '../../server/src/sender/index';
-import type { EnvironmentController } from './environmentController';
+import type { EnvironmentController, TokenForSend } from './environmentController';
 import { assertionOutcome, requestOutcome, testRequests, type Outcome, type TestRequest } from './model/testResults';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import { askPrompt, confirmProtected, load, systemContext } from './sendSupport';
@@ -158,7 +159,9 @@ export class TestExplorer implements vscode.Disposable {
   private async textOf(uri: vscode.Uri): Promise<{ text?: string; problem?: string }> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) return { text: open.getText() };
-    return await readTextInput(uri.fsPath);
+    // A file found in the workspace is the repository's: read by the confined reader, a pipe or a link out of it refused.
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return readConfinedText(uri.fsPath, folder?.uri.fsPath ?? path.dirname(uri.fsPath));
   }
 
   /** Lists a file's tests from its text; a file without any is not listed. Returns its requests. */
@@ -231,15 +234,18 @@ export class TestExplorer implements vscode.Disposable {
           return;
         }
       }
-      const token = mockRun ? mockRun.token : await this.environments.token();
+      // A mock run's token is the mock's; a real run's is each file's, when it may go to its base_url's origin (below).
+      const token = mockRun ? mockRun.token : undefined;
       const sent = new Map<string, SendResult>();
       const shown: Exchange[] = [];
       // Every token secret storage keeps: a mock run sends none of them, a real run only the chosen one, only to its base_url.
       const others = await this.environments.otherTokens();
-      const kept = await this.environments.token();
+      const kept = await this.environments.keptToken();
       const foreignSecrets = mockRun
         ? [kept, ...others].filter((t): t is string => typeof t === 'string' && t.length > 0)
         : others;
+      /** The token of a real run's file (a new origin confirmed first); undefined when the user cancelled. */
+      let tokens: Map<string, TokenForSend | undefined> | undefined = new Map();
       const byFile = new Map<
         string,
         { uri: vscode.Uri; requests: TestRequest[]; items: Map<number, vscode.TestItem> }
@@ -298,12 +304,23 @@ export class TestExplorer implements vscode.Disposable {
           foreignSecrets.push(...[setup.token].filter((t): t is string => typeof t === 'string' && t.length > 0));
         } else {
           const files = this.environments.environmentFiles(want.uri);
+          const environments = this.environments.environments(want.uri);
+          // Asked once a run for each origin a token is not bound to yet; cancelled, the run stops before sending.
+          const origin = sender.environmentOrigin(environments) ?? '';
+          if (!tokens.has(origin)) tokens.set(origin, await this.environments.tokenForSend(want.uri));
+          const access = tokens.get(origin);
+          if (!access) {
+            tokens = undefined;
+            break;
+          }
+          if (access.kept !== undefined && access.kept !== access.token) foreignSecrets.push(access.kept);
           source = {
             file: '',
             text: read.text,
-            environments: this.environments.environments(want.uri),
+            environments,
             system: systemContext({ uri: want.uri }, sender.parseDotenv),
             readFile: bodyFileReader(want.uri.fsPath, files),
+            token: access.token,
           };
           changing ||= this.environments.isProtected(want.uri);
         }
@@ -312,6 +329,12 @@ export class TestExplorer implements vscode.Disposable {
         sources.push(source);
       }
 
+      if (tokens === undefined) {
+        // The token's origin was not confirmed: nothing is sent.
+        run.appendOutput("not run: the access token's origin was not confirmed\r\n");
+        for (const f of byFile.values()) for (const item of f.items.values()) run.skipped(item);
+        return;
+      }
       // A protected environment asks once a run, at its first request that changes data (a dependency included), as Send Request asks.
       let answer: Promise<boolean> | undefined;
       const env = this.environments.selected ?? '';
@@ -361,7 +384,8 @@ export class TestExplorer implements vscode.Disposable {
                 result: exchange,
                 assertions: r.assertions,
                 environment: mockRun ? 'built-in mock' : env || undefined,
-                token,
+                // The token the run may have sent: the mock's, or the one kept for the environment.
+                token: mockRun ? token : kept,
                 secrets: foreignSecrets,
               });
               this.exchanges.set(item, shown[shown.length - 1]);

@@ -7,9 +7,9 @@
  * is not sent and fails.
  */
 import { randomBytes } from 'node:crypto';
-import { dictFrom, own, setOwn, type Environments } from './core/index';
+import { dictFrom, own, setOwn } from './core/index';
 import { startMock } from './mock/index';
-import type { RunOptions, SendSetup } from './sender/index';
+import type { RunOptions, SendEnvironments, SendSetup } from './sender/index';
 
 /** The name of the environment a mock run makes when the files have none to take variables from. */
 const MOCK_ENVIRONMENT = 'lpreq-mock';
@@ -22,7 +22,7 @@ export interface MockRun {
   /** The runner's options that send to the mock and nowhere else. */
   options: Pick<RunOptions, 'overrides' | 'confineTo' | 'env'>;
   /** The environments of a file's setup (`sendSetup(file, { forMock: true })`) with the chosen one's base_url at the mock. */
-  environments(setup: Pick<SendSetup, 'files' | 'selected'>): Environments;
+  environments(setup: Pick<SendSetup, 'files' | 'selected'>): SendEnvironments;
   close(): Promise<void>;
 }
 
@@ -47,11 +47,12 @@ export async function startMockRun(who: string): Promise<MockRun> {
 }
 
 /** The folder's environments with the chosen one's base_url at the mock (or a new one that has only that). */
-function mockEnvironments(setup: Pick<SendSetup, 'files' | 'selected'>, url: string): Environments {
+function mockEnvironments(setup: Pick<SendSetup, 'files' | 'selected'>, url: string): SendEnvironments {
   const name = setup.selected ?? MOCK_ENVIRONMENT;
   const vars = dictFrom<string>(own(setup.files.environments, name) ?? {});
   setOwn(vars, 'base_url', url);
   const environments = dictFrom(setup.files.environments);
   setOwn(environments, name, vars);
-  return { environments, selected: name };
+  // The private file's values stay secrets: kept out of output (they go only to the mock).
+  return { environments, selected: name, privateNames: setup.files.privateNames };
 }

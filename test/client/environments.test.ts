@@ -8,8 +8,10 @@ import {
   environmentChoices,
   isProtected,
   needsConfirmation,
+  legacyTokenKey,
   statusBarText,
-  tokenSecretKey,
+  tokenKey,
+  tokenTooltip,
   validSelection,
   withoutMetaKeys,
 } from '../../client/src/model/environments';
@@ -54,10 +56,14 @@ test('the picker lists no environment first, then every environment by name', ()
 });
 
 test('status bar, secret keys and stale selections', () => {
-  assert.equal(statusBarText('prod', true, true), '$(lock) prod $(key)');
-  assert.equal(statusBarText(undefined, false, false), '$(server-environment) no environment');
-  assert.notEqual(tokenSecretKey('prod'), tokenSecretKey('dev'));
-  assert.notEqual(tokenSecretKey(undefined), tokenSecretKey('undefined'));
+  assert.equal(statusBarText('prod', true, 'send'), '$(lock) prod $(key)');
+  assert.equal(statusBarText('staging', false, 'confirm'), '$(server-environment) staging $(key)$(warning)');
+  assert.equal(statusBarText(undefined, false, 'none'), '$(server-environment) no environment');
+  assert.notEqual(tokenKey('prod'), tokenKey('dev'));
+  assert.notEqual(tokenKey(undefined), tokenKey('undefined'));
+  // A token kept before tokens were bound is found under the old key, which the new one is not.
+  assert.equal(legacyTokenKey('prod'), 'lpreq.token.prod');
+  assert.notEqual(tokenKey('prod'), legacyTokenKey('prod'));
   assert.equal(validSelection('gone', { dev: {} }), undefined);
   assert.equal(validSelection('dev', { dev: {} }), 'dev');
   assert.equal(validSelection('toString', {}), undefined);
@@ -111,4 +117,22 @@ test("other clients' settings in an environment file are left out, not an error:
   assert.deepEqual(files.environments.local, { base_url: 'http://127.0.0.1:4010', course: '42' });
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: 'not an environment' }));
   assert.throws(() => loadEnvironmentFiles(dir), /at local/);
+});
+
+test("the tooltip names the origins a token is bound to, and says when base_url's is not one of them", () => {
+  const staging = 'https://staging.example.edu';
+  const clone = 'https://lms.attacker.example';
+  assert.match(
+    tokenTooltip({ kind: 'send', token: 't', origin: staging }, [staging]),
+    /bound to https:\/\/staging\.example\.edu: it goes to/,
+  );
+  const unconfirmed = tokenTooltip({ kind: 'confirm', token: 't', origin: clone, boundTo: [staging] }, [staging]);
+  assert.ok(unconfirmed.includes(staging) && unconfirmed.includes(clone), unconfirmed);
+  assert.match(unconfirmed, /not sent there until you confirm/);
+  assert.match(
+    tokenTooltip({ kind: 'confirm', token: 't', origin: clone, boundTo: [] }, []),
+    /kept before lpreq bound tokens/,
+  );
+  assert.match(tokenTooltip({ kind: 'nowhere', token: 't' }, [staging]), /no base_url/);
+  assert.equal(tokenTooltip({ kind: 'none' }, []), 'No access token is set.');
 });

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ export const TOKEN = `lpreq-e2e-token-${process.pid}-7f3a9c`;
 export interface ReceivedRequest {
   method: string;
   url: string;
+  /** The Host header: which of the API's addresses (127.0.0.1 or localhost, two origins) the request was sent to. */
+  host?: string;
   authorization?: string;
   body: string;
 }
@@ -97,7 +99,13 @@ export async function startFakeApi(): Promise<FakeApi> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     void readBody(req).then((body) => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        host: req.headers.host,
+        authorization: req.headers.authorization,
+        body,
+      });
       const path = (req.url ?? '').split('?')[0];
       res.setHeader('content-type', 'application/json; charset=utf-8');
       if (path === '/api/v1/courses/1/modules' && req.method === 'POST') {
@@ -259,12 +267,39 @@ export function makeWorkspace(baseUrl: string): Workspace {
   return { root, workspace, userData, extensions };
 }
 
+/** A value of the user's home that the hostile folder of the workspace links to: it must never leave. */
+export const HOME_SECRET = 'e2e-home-secret-4242';
+
+/**
+ * A hostile corner of the workspace (issue 26): a `.env` that links to a file of the user's
+ * home beside the workspace, a body file that does too, and a `.env` that links to /dev/zero,
+ * which a bare read would never finish on the extension host. Their requests go to courses
+ * 77, 78 and 79, which no other check uses.
+ */
+export function makeHostile(w: Workspace): void {
+  const outside = join(w.root, 'home');
+  const hostile = join(w.workspace, 'hostile');
+  mkdirSync(outside, { recursive: true });
+  mkdirSync(join(hostile, 'zero'), { recursive: true });
+  writeFileSync(join(outside, 'credentials'), `AWS_SECRET_ACCESS_KEY=${HOME_SECRET}\n`);
+  symlinkSync(join(outside, 'credentials'), join(hostile, '.env'));
+  symlinkSync(join(outside, 'credentials'), join(hostile, 'key.txt'));
+  symlinkSync('/dev/zero', join(hostile, 'zero', '.env'));
+  writeFileSync(
+    join(hostile, 'leak.lpreq'),
+    'GET {{base_url}}/api/v1/courses/77/modules?search_term={{$dotenv AWS_SECRET_ACCESS_KEY}}\n\n###\nPOST {{base_url}}/api/v1/courses/78/modules\nContent-Type: text/plain\n\n< ./key.txt\n',
+  );
+  writeFileSync(join(hostile, 'zero', 'zero.lpreq'), 'GET {{base_url}}/api/v1/courses/79/modules?x={{$dotenv A}}\n');
+}
+
 /** Files under `dir` whose bytes contain `needle` (binary files included). */
 export function filesContaining(dir: string, needle: string): string[] {
   const bytes = Buffer.from(needle, 'utf8');
   return findFiles(dir, (p) => {
     try {
-      return statSync(p).size < 200 * 1024 * 1024 && readFileSync(p).includes(bytes);
+      // A regular file only: the hostile folder links /dev/zero, which would never end.
+      const stat = statSync(p);
+      return stat.isFile() && stat.size < 200 * 1024 * 1024 && readFileSync(p).includes(bytes);
     } catch {
       // unreadable (a socket, a file being written): skipped
       return false;

@@ -25,6 +25,8 @@ import {
   filesContaining,
   findFiles,
   GROUPED_COUNT,
+  HOME_SECRET,
+  makeHostile,
   HTML_500_TITLE,
   makeWorkspace,
   SLOW_MS,
@@ -315,6 +317,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   api = await startFakeApi();
   ws = makeWorkspace(api.baseUrl);
+  makeHostile(ws);
   log(`workspace ${ws.workspace}, API ${api.baseUrl}`);
   const vsix = join(ws.root, 'lpreq.vsix');
   buildVsix(vsix);
@@ -991,6 +994,153 @@ async function main(): Promise<number> {
       const text = await editorText(page);
       if (!text.includes('### List subscriptions\nGET')) throw new Error(`the title line was changed:\n${text}`);
       await shot(page, 'title-typed.png', true);
+    },
+  );
+
+  await check(
+    "a token is bound to the origin it was set for: a clone's base_url on another origin gets it only once that origin is confirmed (issue 26)",
+    async () => {
+      // As in a fresh repository: environments dev and staging (no local), a token for each. The
+      // fake API answers at two origins: http://127.0.0.1:PORT and http://localhost:PORT.
+      const port = new URL(api!.baseUrl).port;
+      const here = api!.baseUrl;
+      const there = `http://localhost:${port}`;
+      const envFile = join(ws!.workspace, 'http-client.env.json');
+      writeFileSync(envFile, JSON.stringify({ dev: { base_url: there }, staging: { base_url: here } }, null, 2));
+      await page.waitForTimeout(1500);
+      await toTop(page);
+      const choose = async (name: string) => {
+        await runCommand(page, 'lpreq: Select Environment');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
+        await page.locator('.statusbar-item', { hasText: name }).first().waitFor({ timeout: 10_000 });
+      };
+      const setToken = async (token: string, origin: string) => {
+        await runCommand(page, 'lpreq: Set Access Token');
+        const input = page.locator('.quick-input-widget input[type="password"]');
+        await input.waitFor({ timeout: 10_000 });
+        // The prompt names the origin the token is bound to.
+        const prompt = await page.locator('.quick-input-widget').innerText();
+        if (!prompt.includes(origin)) throw new Error(`the token prompt does not name ${origin}: ${prompt}`);
+        await input.fill(token);
+        await page.keyboard.press('Enter');
+        await page
+          .locator('.notification-toast', { hasText: `bound to ${origin}` })
+          .first()
+          .waitFor({ timeout: 10_000 });
+      };
+      const STAGING_TOKEN = `${TOKEN}-staging`;
+      const DEV_TOKEN = `${TOKEN}-dev`;
+      await choose('dev');
+      await setToken(DEV_TOKEN, there);
+      await choose('staging');
+      await setToken(STAGING_TOKEN, here);
+      await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+      const list = 'GET {{base_url}}/api/v1/courses/{{course}}/modules';
+      const newest = async (after: number) => {
+        const deadline = Date.now() + 20_000;
+        while (api!.received.length <= after && Date.now() < deadline) await page.waitForTimeout(200);
+        return api!.received[after];
+      };
+      let before = api!.received.length;
+      await sendLine(page, list);
+      const first = await newest(before);
+      if (first?.host !== new URL(here).host || first.authorization !== `Bearer ${STAGING_TOKEN}`)
+        throw new Error(`staging's own origin got ${first?.host} ${first?.authorization ? 'a token' : 'no token'}`);
+
+      // A clone (or a pull request) moves staging's base_url to another origin.
+      writeFileSync(envFile, JSON.stringify({ dev: { base_url: there }, staging: { base_url: there } }, null, 2));
+      await page
+        .locator('.statusbar-item', { hasText: 'staging' })
+        .locator('.codicon-warning')
+        .first()
+        .waitFor({ timeout: 15_000 });
+      before = api!.received.length;
+      await sendLine(page, list);
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 15_000 });
+      const text = await dialog.innerText();
+      if (!text.includes(here) || !text.includes(there))
+        throw new Error(`the question does not name both origins: ${text}`);
+      await shot(page, 'token-origin-confirm.png', true);
+      await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+      await page.waitForTimeout(1500);
+      if (api!.received.length !== before)
+        throw new Error(`cancelled, yet ${api!.received.length - before} requests were sent`);
+
+      // Confirmed once, the origin goes with the token from then on.
+      await sendLine(page, list);
+      await dialog.waitFor({ timeout: 15_000 });
+      await dialog.locator('.monaco-button', { hasText: `Send the Token to ${there}` }).click();
+      const confirmed = await newest(before);
+      if (confirmed?.host !== new URL(there).host || confirmed.authorization !== `Bearer ${STAGING_TOKEN}`)
+        throw new Error(`after the confirmation ${confirmed?.host} got ${confirmed?.authorization ?? 'no token'}`);
+      before = api!.received.length;
+      await page.waitForTimeout(500);
+      await sendLine(page, list);
+      const again = await newest(before);
+      if (again?.authorization !== `Bearer ${STAGING_TOKEN}`) throw new Error('the confirmed origin got no token');
+      if ((await dialog.count()) > 0 && (await dialog.isVisible()))
+        throw new Error('the confirmed origin was asked again');
+      // dev's token never went anywhere but dev's origin.
+      if (api!.received.some((r) => r.authorization === `Bearer ${DEV_TOKEN}`)) throw new Error("dev's token was sent");
+    },
+  );
+
+  await check(
+    'a hostile folder: a .env and a body file linked out of the workspace, a .env linked to /dev/zero: nothing leaves, the editor answers',
+    async () => {
+      const open = async (name: string) => {
+        await page.keyboard.press(`${mod}+P`);
+        await page.locator('.quick-input-widget input').fill(name);
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+      };
+      /** Waits until a notification or a view says it. */
+      const said = async (pattern: RegExp, what: string) => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const texts = [
+            await page
+              .locator('.notifications-toasts')
+              .innerText()
+              .catch(() => ''),
+          ];
+          for (const f of page.frames())
+            texts.push(
+              await f
+                .locator('body')
+                .innerText({ timeout: 500 })
+                .catch(() => ''),
+            );
+          if (texts.some((t) => pattern.test(t))) return;
+          if (Date.now() > deadline) throw new Error(`${what}: nothing says ${String(pattern)}`);
+          await page.waitForTimeout(300);
+        }
+      };
+      // A bare read of this .env on the extension host would never return: the send would never answer.
+      await open('zero.lpreq');
+      await sendLine(page, 'courses/79');
+      await said(/A is not in the \.env file/, 'the .env linked to /dev/zero');
+      await open('leak.lpreq');
+      await sendLine(page, 'courses/77');
+      await said(/AWS_SECRET_ACCESS_KEY is not in the \.env file/, 'the .env linked out of the workspace');
+      await said(/\.env: it is outside the workspace/, 'the warning about the .env');
+      await sendLine(page, 'courses/78');
+      const dialog = page.locator('.monaco-dialog-box');
+      if (
+        await dialog.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await dialog.locator('.monaco-button', { hasText: 'Send Anyway' }).click();
+      await said(/key\.txt: it is outside the workspace/, 'the body file linked out of the workspace');
+      await shot(page, 'hostile-folder.png', true);
+      if (api!.received.some((r) => /\/courses\/(77|78|79)\//.test(r.url)))
+        throw new Error('a request of the hostile folder was sent');
+      const leaked = api!.received.filter((r) => `${r.url} ${r.body}`.includes(HOME_SECRET));
+      if (leaked.length > 0) throw new Error(`the home's secret was sent: ${leaked.map((r) => r.url).join(', ')}`);
     },
   );
 

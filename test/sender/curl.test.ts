@@ -48,10 +48,10 @@ test('only Copy as cURL with the token writes it', () => {
 test('the command is one option a line, each line but the last continued with a backslash', () => {
   const r = prepared('# @timeout 30\nPOST /api/v1/courses/1/modules\nX-Trace: a b\n\nmodule[name] = Week 1\n');
   const lines = toCurl(r.request, { token: TOKEN }).split('\n');
-  assert.equal(lines[0], 'curl -X POST http://127.0.0.1:4010/api/v1/courses/1/modules \\');
+  assert.equal(lines[0], 'curl --globoff -X POST http://127.0.0.1:4010/api/v1/courses/1/modules \\');
   assert.deepEqual(
     lines.slice(1).map((l) => l.trim().split(' ')[0]),
-    ['--max-time', '-H', '-H', '-H', '-H', '-H', '--data-binary'],
+    ['--max-time', '-H', '-H', '-H', '-H', '-H', '--data-raw'],
   );
   for (const l of lines.slice(0, -1)) assert.ok(l.endsWith(' \\'), l);
   assert.ok(!lines.at(-1)!.endsWith('\\'));

@@ -184,20 +184,34 @@ test('blockAtLine finds the request that holds a line', () => {
 });
 
 test('toCurl: $LPREQ_TOKEN unless the token is asked for in so many words', () => {
-  const r = prepare(
-    "POST /api/v1/courses/1/modules\nAuthorization: Bearer written-in-file\n\nmodule[name] = it's mine\n",
-  );
+  const r = prepare("POST /api/v1/courses/1/modules\n\nmodule[name] = it's mine\n");
   const plain = toCurl(r, { token: 'sekret-token' });
   assert.ok(!plain.includes('sekret-token'));
-  assert.ok(!plain.includes('written-in-file'));
   assert.ok(plain.includes('"Authorization: Bearer $LPREQ_TOKEN"'));
-  assert.ok(plain.includes("--data-binary 'module[name]=it%27s+mine'"));
-  assert.ok(plain.startsWith('curl -X POST http://127.0.0.1:4010/api/v1/courses/1/modules'));
+  assert.ok(plain.includes("--data-raw 'module[name]=it%27s+mine'"));
+  assert.ok(plain.startsWith('curl --globoff -X POST http://127.0.0.1:4010/api/v1/courses/1/modules'));
   const withToken = toCurl(r, { includeToken: true, token: 'sekret-token' });
   assert.ok(withToken.includes("'Authorization: Bearer sekret-token'"));
   // No token header at all for a URL outside the token's origin.
   const other = toCurl({ ...r, url: 'https://elsewhere.example/x' }, { includeToken: true, token: 'sekret-token' });
   assert.ok(!other.includes('Authorization'));
+});
+
+test('toCurl: an Authorization written in the file is sent as the sender sends it, its own credentials not copied, and the token not added', () => {
+  const r = prepare(
+    "POST /api/v1/courses/1/modules\nAuthorization: Basic written-in-file\n\nmodule[name] = it's mine\n",
+  );
+  const plain = toCurl(r, { token: 'sekret-token' });
+  assert.ok(!plain.includes('written-in-file'), plain);
+  assert.ok(plain.includes("-H 'Authorization: Basic ***'"), plain);
+  assert.ok(!plain.includes('$LPREQ_TOKEN'), plain);
+  // With the token asked for, every credential as it is sent.
+  assert.ok(
+    toCurl(r, { includeToken: true, token: 'sekret-token' }).includes("'Authorization: Basic written-in-file'"),
+  );
+  // One that carries the token reads it from $LPREQ_TOKEN.
+  const bearer = prepare('GET /api/v1/courses/1/modules\nAuthorization: Bearer sekret-token\n');
+  assert.ok(toCurl(bearer, { token: 'sekret-token' }).includes(`-H 'Authorization: Bearer '"$LPREQ_TOKEN"`));
 });
 
 test("REST Client's {{%name}} sends the value percent-encoded; a variable in a header name is resolved", () => {

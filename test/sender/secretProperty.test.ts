@@ -1,11 +1,18 @@
 /**
- * The property of issue 17: a secret (the token, another environment's token, a secret
- * prompt answer), placed in any part of a request (URL path, query, header name, header
- * value, Host, form value, JSON body, body file) through a variable, a system variable or a
- * file, and written in any spelling the scrubber knows, sent to another origin directly,
- * through a redirect, through a next-page link, or to base_url's address under another Host,
- * never reaches a server but base_url's origin, the output, the history, a spill file or a
- * copied cURL command. Another environment's token reaches no server at all.
+ * The property of issues 17 and 26: a secret (the token, another environment's token, a
+ * secret prompt answer, a value of the private environment file), placed in any part of a
+ * request (URL path, query, header name, header value, Host, form value, JSON body, body file)
+ * through a variable, a system variable or a file, and written in any spelling the scrubber
+ * knows, sent to another origin directly, through a redirect, through a next-page link, or to
+ * base_url's address under another Host, never reaches a server but base_url's origin, the
+ * output, the history or a spill file. Another environment's token reaches no server at all.
+ * The private file's default header (a secret in every case) likewise.
+ *
+ * The same holds for what is copied from the request: the cURL command (written, then run by
+ * the shell and the real curl against the same servers), and the generated fetch and Python
+ * programs (written, then run with a fetch and a `requests` of this test that record what
+ * they would send): none writes a secret, and what they send when run, with the token and the
+ * private header in their environment variables, goes where the sender's would.
  *
  * `lpreq send` runs in-process against two loopback servers; base_url's server echoes what
  * it receives in several spellings (in the body, a header value and header names), in a
@@ -16,7 +23,8 @@
  * and a bounded number of runs: it stops by itself.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
@@ -24,7 +32,9 @@ import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/sendCommand';
 import { bodyFileReader } from '../../server/src/node/bodyFile';
 import { loadEnvironmentFiles } from '../../server/src/node/environments';
-import { toCurl } from '../../server/src/sender/curl';
+import { toCode } from '../../server/src/sender/codegen';
+import { privateHeaderVariable, toCurl } from '../../server/src/sender/curl';
+import { CopyRefused } from '../../server/src/sender/outgoing';
 import { prepareRequest } from '../../server/src/sender/prepare';
 import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
@@ -37,7 +47,10 @@ let padding = 0;
 let base: TestServer;
 let other: TestServer;
 const spillRoot = tempDir('property-spill');
-const workspace = tempDir('property-ws');
+/** A workspace a case: a generated program reads its body file when it runs, after the property. */
+const workspaces = tempDir('property-ws');
+/** The header of the private file's `$defaultHeaders` of every case, its value a secret. */
+const PRIVATE_HEADER = 'X-Private-Key';
 const previousTmp = process.env.TMPDIR;
 
 /** Every UTF-16 unit of a text as a JSON `\u` escape. */
@@ -60,12 +73,14 @@ const SPELLINGS: Record<string, (s: string) => string> = {
   'a mix': (s) => [...s].map((c, i) => (i % 3 === 0 ? pct(c) : i % 3 === 1 ? uEscape(c) : c)).join(''),
 };
 
-type Kind = 'token' | 'foreign' | 'prompt';
+type Kind = 'token' | 'foreign' | 'prompt' | 'private';
 /** How a secret of each kind gets into the request's text: `{{...}}` of a variable or a system variable (`.env` values are written spelled). */
 const CARRIERS: Record<Kind, string[]> = {
   token: ['{{token}}', '{{$processEnv LPREQ_TOKEN}}', '{{%token}}', '{{$dotenv SPELLED_TOKEN}}'],
   foreign: ['{{$dotenv PROD_TOKEN}}'],
   prompt: ['{{password}}', '{{%password}}'],
+  // A variable of the private file whose name does not look secret.
+  private: ['{{account}}', '{{%account}}'],
 };
 const PARTS = [
   'path',
@@ -162,7 +177,8 @@ after(async () => {
 });
 
 interface Case {
-  secrets: Record<Kind, string>;
+  /** Each kind's secret, and `header`: the private file's default header's value. */
+  secrets: Record<Kind | 'header', string>;
   kind: Kind;
   carrier: number;
   part: (typeof PARTS)[number];
@@ -213,10 +229,84 @@ function filesUnder(dir: string): { name: string; text: string }[] {
   }
 }
 
+/** What a copy sent, or would send when run: to this URL (and Host), these headers, this body. */
+interface Sent {
+  url: string;
+  headers: [string, string][];
+  body: string;
+  /** A program that follows redirects on its own (fetch's and requests' default). */
+  follows?: boolean;
+}
+
+/** A generated program of a case: the JavaScript run at once, the Python after the property (all in one process). */
+interface Program {
+  c: Case;
+  language: 'javascript' | 'python';
+  code: string;
+  label: string;
+}
+const programs: Program[] = [];
+
+/**
+ * What a copy sends (or would send) may go where the sender's requests may: every secret only
+ * to base_url's origin, connected to as itself; another environment's token nowhere. A
+ * program that sends a secret does not follow redirects by itself (they would take its
+ * headers to another origin).
+ */
+function checkSent(c: Case, sent: Sent, how: string, label: string): void {
+  const host = sent.headers.find(([n]) => n.toLowerCase() === 'host')?.[1];
+  let origin = '';
+  try {
+    origin = new URL(sent.url).origin;
+  } catch {
+    // Not a URL: it goes nowhere a secret may.
+  }
+  const atBase = origin === base.origin && (host === undefined || host === new URL(base.origin).host);
+  const all = Object.values(c.secrets);
+  const parts = [sent.url, sent.body, ...sent.headers.flatMap(([n, v]) => [n, v])];
+  for (const s of atBase ? [c.secrets.foreign] : all)
+    for (const p of parts)
+      assert.ok(
+        !leaks(p, s),
+        `${how} sends a secret to ${atBase ? 'base_url' : sent.url}: ${p.slice(0, 200)}\n${label}`,
+      );
+  if (sent.follows) {
+    for (const s of all)
+      for (const p of parts)
+        assert.ok(!leaks(p, s), `${how} follows redirects with a secret: ${p.slice(0, 200)}\n${label}`);
+  }
+}
+
+/** Runs a command with `sh -c` (the servers of this process answer meanwhile). */
+function shell(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { cwd, env, timeout: 20_000 });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stderr }));
+    child.stdin.end();
+  });
+}
+
+/** The environment a copy runs with: the token and the private header where they read them. */
+const copyEnv = (c: Case) => ({
+  PATH: process.env.PATH ?? '',
+  LPREQ_TOKEN: c.secrets.token,
+  [privateHeaderVariable(PRIVATE_HEADER)]: c.secrets.header,
+});
+
+const curlInstalled = spawnSync('curl', ['--version']).status === 0;
+const python = spawnSync('python3', ['--version']).status === 0;
+
 async function check(c: Case): Promise<void> {
   const secret = c.secrets[c.kind];
   const spelled = SPELLINGS[c.spelling](secret);
   const { text, bodyFile } = requestText(c, spelled);
+  const workspace = mkdtempSync(join(workspaces, 'case-'));
   const file = join(workspace, 'r.lpreq');
   writeFileSync(file, text);
   writeFileSync(join(workspace, 'body.txt'), bodyFile ?? 'none');
@@ -226,7 +316,14 @@ async function check(c: Case): Promise<void> {
   );
   writeFileSync(
     join(workspace, 'http-client.private.env.json'),
-    JSON.stringify({ local: { token: c.secrets.token }, prod: { token: c.secrets.foreign } }),
+    JSON.stringify({
+      local: {
+        token: c.secrets.token,
+        account: c.secrets.private,
+        $defaultHeaders: { [PRIVATE_HEADER]: c.secrets.header },
+      },
+      prod: { token: c.secrets.foreign },
+    }),
   );
   const dotenv = `SPELLED_TOKEN=${SPELLINGS[c.spelling](c.secrets.token)}\nPROD_TOKEN=${SPELLINGS[c.spelling](c.secrets.foreign)}\n`;
   writeFileSync(join(workspace, '.env'), dotenv);
@@ -273,21 +370,140 @@ async function check(c: Case): Promise<void> {
   for (const f of [...filesUnder(join(workspace, '.lpreq')), ...filesUnder(spillRoot)]) {
     for (const s of all) assert.ok(!leaks(f.text, s), `${f.name} holds a secret\n${label}`);
   }
-  // Nor a copied cURL command, made as the editor makes it.
+
+  // Nor what is copied, made as the editor makes it: the cURL command and the programs.
   const files = loadEnvironmentFiles(workspace);
   const prepared = prepareRequest(testChecker(), doc(text), 0, {
-    environments: { environments: files.environments, selected: 'local' },
+    environments: {
+      environments: files.environments,
+      selected: 'local',
+      options: files.options,
+      privateNames: files.privateNames,
+    },
     system: { processEnv: { LPREQ_TOKEN: c.secrets.token }, dotenv: parseDotenv(dotenv), projectRoot: workspace },
     prompts: new Map([['password', c.secrets.prompt]]),
     readFile: bodyFileReader(file, files),
   });
-  if (prepared.ok) {
-    const command = toCurl(prepared.request, {
-      token: c.secrets.token,
-      secrets: [...prepared.secrets, ...prepared.foreignSecrets],
-    });
-    for (const s of all) assert.ok(!leaks(command, s), `the copied command holds a secret: ${command}\n${label}`);
+  if (!prepared.ok) return;
+  const options = { token: c.secrets.token, secrets: prepared.secrets, foreignSecrets: prepared.foreignSecrets };
+  const copy = (make: () => string): string | undefined => {
+    try {
+      return make();
+    } catch (e) {
+      // What the sender refuses is not copied.
+      if (e instanceof CopyRefused) return undefined;
+      throw e;
+    }
+  };
+  const command = copy(() => toCurl(prepared.request, options));
+  for (const language of ['javascript', 'python'] as const) {
+    const code = copy(() => toCode(prepared.request, language, options));
+    if (code === undefined) continue;
+    for (const s of all) assert.ok(!leaks(code, s), `the ${language} program holds a secret:\n${code}\n${label}`);
+    const program = { c, language, code, label };
+    if (language === 'python') programs.push(program);
+    else {
+      const sent = await runJavaScript(program);
+      if (sent) checkSent(c, sent, 'the JavaScript program', `${code}\n${label}`);
+    }
   }
+  if (command === undefined) return;
+  for (const s of all) assert.ok(!leaks(command, s), `the copied command holds a secret: ${command}\n${label}`);
+  if (!curlInstalled) return;
+  // Run as a user runs it, with the token and the private header in their variables.
+  const before = { base: base.received.length, other: other.received.length };
+  const ran = await shell(
+    command.replace(/\bcurl --globoff /, 'curl -s -o /dev/null --noproxy "*" --globoff '),
+    copyEnv(c),
+    workspace,
+  );
+  assert.equal(ran.status, 0, `${command}\n${ran.stderr}\n${label}`);
+  const arrived = [...base.received.slice(before.base), ...other.received.slice(before.other)];
+  assert.equal(arrived.length, 1, `the copied command sent ${arrived.length} requests\n${label}`);
+  const r = arrived[0];
+  const origin = base.received.includes(r) ? base.origin : other.origin;
+  checkSent(
+    c,
+    {
+      url: `${origin}${r.url}`,
+      headers: Object.entries(r.headers).map(([n, v]): [string, string] => [n, String(v)]),
+      body: r.raw.toString('latin1'),
+    },
+    'the copied command',
+    `${command}\n${label}`,
+  );
+}
+
+/**
+ * The generated JavaScript run in this process, as a function of `fetch`, `process` and
+ * `console` (a fetch that records and answers 200): what it would send, or nothing when it stops.
+ */
+async function runJavaScript(p: Program): Promise<Sent | undefined> {
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<void>;
+  const body = p.code.replace(/\nmain\(\);\n$/, '\nawait main();\n');
+  assert.notEqual(body, p.code, 'the program ends with main();');
+  let sent: Sent | undefined;
+  const fetch = async (url: string, init: { headers: [string, string][]; body?: unknown; redirect?: string }) => {
+    const b = init.body;
+    sent = {
+      url,
+      headers: init.headers,
+      body: typeof b === 'string' ? b : b instanceof Uint8Array ? Buffer.from(b).toString('latin1') : '',
+      follows: init.redirect !== 'manual',
+    };
+    return { status: 200, statusText: 'OK', text: async () => '' };
+  };
+  await new AsyncFunction('fetch', 'process', 'console', body)(fetch, { env: copyEnv(p.c) }, { log: () => undefined });
+  return sent;
+}
+
+/** A `requests` module for Python that records the one request a program makes, as JSON on standard output. */
+const FAKE_REQUESTS = `
+import json, os, runpy, sys, types
+fake = types.ModuleType("requests")
+def request(method, url, headers=None, data=None, allow_redirects=True, **rest):
+    if hasattr(data, "read"):
+        data = data.read()
+    if isinstance(data, bytes):
+        data = data.decode("latin-1")
+    print(json.dumps({"url": url, "headers": list((headers or {}).items()), "body": data or "", "follows": allow_redirects}))
+    return types.SimpleNamespace(status_code=200, reason="OK", text="")
+fake.request = request
+sys.modules["requests"] = fake
+for line in sys.stdin:
+    job = json.loads(line)
+    os.environ.clear()
+    os.environ.update(job["env"])
+    saved = sys.stdout
+    try:
+        runpy.run_path(job["file"], run_name="__main__")
+    except SystemExit:
+        print(json.dumps(None))
+    sys.stdout = saved
+    sys.stdout.flush()
+`;
+
+/** Every generated Python program run in one python3 process, with FAKE_REQUESTS: what each would send. */
+function runPython(list: Program[]): (Sent | null)[] {
+  const dir = tempDir('property-py');
+  const jobs = list.map((p, i) => {
+    const file = join(dir, `p${i}.py`);
+    // The program's own two print lines are left out: the fake prints what it was asked to send.
+    writeFileSync(file, p.code.replace(/^print\(.*\)$/gm, ''));
+    return JSON.stringify({ file, env: copyEnv(p.c) });
+  });
+  writeFileSync(join(dir, 'fake.py'), FAKE_REQUESTS);
+  const r = spawnSync('python3', [join(dir, 'fake.py')], {
+    input: `${jobs.join('\n')}\n`,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n').filter((l) => l.length > 0);
+  assert.equal(lines.length, list.length, r.stdout.slice(0, 2000));
+  return lines.map((l) => JSON.parse(l) as Sent | null);
 }
 
 /** Secrets as tokens and answers are written: letters and digits with `/+=._~-` (and a space, `@` or `!` in an answer). */
@@ -295,18 +511,25 @@ const secretOf = (alphabet: string) =>
   fc.array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 18 }).map((cs) => `K${cs.join('')}9`);
 const TOKEN_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/+=._~-';
 
-test(`a secret in any part of a request, in any spelling, by any route, reaches only base_url's origin and nothing written (${RUNS} runs)`, async () => {
+test(`a secret in any part of a request, in any spelling, by any route, reaches only base_url's origin and nothing written, copies included (${RUNS} runs)`, async () => {
   const secrets = fc
-    .record({ token: secretOf(TOKEN_CHARS), foreign: secretOf(TOKEN_CHARS), prompt: secretOf(`${TOKEN_CHARS} @!`) })
+    .record({
+      token: secretOf(TOKEN_CHARS),
+      foreign: secretOf(TOKEN_CHARS),
+      prompt: secretOf(`${TOKEN_CHARS} @!`),
+      private: secretOf(TOKEN_CHARS),
+      header: secretOf(TOKEN_CHARS),
+    })
     .filter((s) => {
       const all = Object.values(s).map((x) => x.toLowerCase());
       return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
     });
+  programs.length = 0;
   await fc.assert(
     fc.asyncProperty(
       fc.record({
         secrets,
-        kind: fc.constantFrom<Kind>('token', 'foreign', 'prompt'),
+        kind: fc.constantFrom<Kind>('token', 'foreign', 'prompt', 'private'),
         carrier: fc.nat(3),
         part: fc.constantFrom(...PARTS),
         spelling: fc.constantFrom(...Object.keys(SPELLINGS)),
@@ -318,4 +541,9 @@ test(`a secret in any part of a request, in any spelling, by any route, reaches 
     ),
     { numRuns: RUNS, seed: 20261126, endOnFailure: true, includeErrorInReport: true },
   );
+  // The generated Python programs, run after the property in one process.
+  if (!python || programs.length === 0) return;
+  runPython(programs).forEach((sent, i) => {
+    if (sent) checkSent(programs[i].c, sent, 'the Python program', `${programs[i].code}\n${programs[i].label}`);
+  });
 });

@@ -98,6 +98,8 @@ test('$tls is read from the environment files: paths relative to the file, layer
     ca: join(dir, 'certs/cert.pem'),
     cert: join(dir, 'certs/client-cert.pem'),
     key: join(dir, 'certs/client-key.pem'),
+    // The files must be inside the workspace of the environment files (issue 26, item 4).
+    workspace: dir,
   });
   // Not a variable: the checker and the hovers never see it.
   assert.equal(Object.hasOwn(files.environments.local, '$tls'), false);

@@ -363,6 +363,25 @@ test('lsp send: without window/showDocument the editor is told where the respons
   );
 });
 
+test("lsp send: LPREQ_TOKEN_ORIGIN in the server's environment pins the token: base_url on another origin sends nothing, and the error names both", async () => {
+  const { dir, uri } = workspace();
+  await withServer(
+    dir,
+    async ({ c }) => {
+      open(c, uri);
+      const before = api.received.length;
+      await assert.rejects(
+        c.request('workspace/executeCommand', { command: 'lpreq.send', arguments: [uri, LIST_LINE] }, 20_000),
+        (e: Error) =>
+          e.message.includes('LPREQ_TOKEN_ORIGIN pins the token to https://lms.example.edu') &&
+          e.message.includes(`sends to ${api.origin}`),
+      );
+      assert.equal(api.received.length, before, 'nothing was sent');
+    },
+    { env: { LPREQ_TOKEN: TOKEN, LPREQ_TOKEN_ORIGIN: 'https://lms.example.edu' } },
+  );
+});
+
 test('lsp send: a protected environment asks through showMessageRequest, Cancel first; cancelled, nothing is sent', async () => {
   const { dir, uri } = workspace({ protectedEnv: true });
   let choice = 'Cancel';
@@ -587,7 +606,7 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
     assert.equal(
       command,
-      `curl ${api.origin}/api/v1/courses/1/modules \\\n  -H 'Accept: application/json' \\\n  -H 'User-Agent: lpreq/${version}' \\\n  -H "Authorization: Bearer $LPREQ_TOKEN"`,
+      `curl --globoff ${api.origin}/api/v1/courses/1/modules \\\n  -H 'Accept: application/json' \\\n  -H 'User-Agent: lpreq/${version}' \\\n  -H "Authorization: Bearer $LPREQ_TOKEN"`,
     );
     // The message is one line: a status line (Helix) or an echo area (Emacs) shows one.
     const message = String(((await shown).params as { message: string }).message);

@@ -1,9 +1,11 @@
 /**
- * Environments as the extension shows them: the picker's entries, the protected rule and
- * the key of each environment's token in secret storage. Pure: the files are read by
- * server/src/node/environments.ts and handed in.
+ * Environments as the extension shows them: the picker's entries, the protected rule, the
+ * keys of each environment's token in secret storage, and how the token's origin is shown.
+ * Pure: the files are read by server/src/node/environments.ts and handed in; which token goes
+ * to which origin is the sender's decision (tokenOrigin.ts).
  */
 import { hasOwn, own, setOwn } from '../../../server/src/core/index';
+import type { TokenDecision } from '../../../server/src/sender/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
 export const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -101,15 +103,49 @@ export function environmentChoices(
   return out;
 }
 
-/** The status bar text of the active environment. */
-export function statusBarText(selected: string | undefined, protectedEnv: boolean, hasToken: boolean): string {
+/**
+ * The status bar text of the active environment: a key when its token goes to base_url's
+ * origin, a key and a warning when one is kept that is not bound to it (the next send asks).
+ */
+export function statusBarText(
+  selected: string | undefined,
+  protectedEnv: boolean,
+  token: TokenDecision['kind'],
+): string {
   const name = selected ?? 'no environment';
-  return `${protectedEnv ? '$(lock)' : '$(server-environment)'} ${name}${hasToken ? ' $(key)' : ''}`;
+  const mark = token === 'send' ? ' $(key)' : token === 'confirm' ? ' $(key)$(warning)' : '';
+  return `${protectedEnv ? '$(lock)' : '$(server-environment)'} ${name}${mark}`;
 }
 
-/** The key of an environment's token in secret storage; one token per environment. */
-export function tokenSecretKey(environment: string | undefined): string {
+/**
+ * What the tooltip says of the token, as plain text (the caller escapes it for Markdown): the
+ * origins it is bound to, and what happens at this environment's base_url.
+ */
+export function tokenTooltip(decision: TokenDecision, boundTo: readonly string[]): string {
+  const bound = boundTo.length > 0 ? `bound to ${boundTo.join(', ')}` : 'kept before lpreq bound tokens to origins';
+  switch (decision.kind) {
+    case 'none':
+      return 'No access token is set.';
+    case 'nowhere':
+      return `An access token is set (${bound}). This environment has no base_url, so it goes nowhere.`;
+    case 'send':
+      return `An access token is set, ${bound}: it goes to ${decision.origin}, this environment's base_url.`;
+    case 'confirm':
+      return `An access token is set, ${bound}. This environment's base_url is ${decision.origin}: the token is not sent there until you confirm that origin (the next send asks).`;
+  }
+}
+
+/**
+ * The key an environment's token was kept under before tokens were bound to origins (a bare
+ * token): read as a token bound to no origin, and moved to tokenKey's when an origin is confirmed.
+ */
+export function legacyTokenKey(environment: string | undefined): string {
   return `lpreq.token.${environment === undefined ? '(no environment)' : environment}`;
+}
+
+/** The key of an environment's token in secret storage, kept with its origins (tokenOrigin.ts's storedToken); one token per environment. */
+export function tokenKey(environment: string | undefined): string {
+  return `lpreq.boundToken.${environment === undefined ? '(no environment)' : environment}`;
 }
 
 /** Keeps a chosen environment only while the files still define it. */

@@ -16,6 +16,7 @@ import {
 } from '../../../server/src/sender/index';
 import { own } from '../../../server/src/core/index';
 import { documentationMarkdown } from './format';
+import { markdownCode } from './markdown';
 
 export { copyText, documentationMarkdown } from './format';
 
@@ -73,7 +74,7 @@ export interface ResponseNode {
   kind: NodeKind;
   label: string;
   description?: string;
-  /** Markdown: documentation, issues, the whole value for long strings. */
+  /** Markdown: documentation, issues, the whole value for long strings; whatever the server sent in it is code (markdown.ts). */
   tooltip?: string;
   collapsible: 'none' | 'collapsed' | 'expanded';
   icon?: NodeIcon;
@@ -299,14 +300,8 @@ export class ResponseTree {
     }
     if (node.section === 'issues') {
       return this.response.issues.map((issue, i) => ({
-        ...this.plain(
-          `i:${i}`,
-          'issue',
-          issue.path,
-          issue.message,
-          'warning',
-          `**${issue.code}** at \`${issue.path}\`\n\n${issue.message}`,
-        ),
+        ...this.plain(`i:${i}`, 'issue', issue.path, issue.message, 'warning'),
+        tooltip: `**${issue.code}** at ${markdownCode(issue.path)}\n\n${markdownCode(issue.message)}`,
         contextValue: 'value',
         jsonPath: issue.path,
         value: issue.path,
@@ -422,7 +417,7 @@ export class ResponseTree {
       description: parts.join(' · '),
       tooltip:
         documentationMarkdown(path, documented, here) +
-        (typeof value === 'string' && value.length > 80 ? `\n\n---\n\n${value.slice(0, 2000)}` : ''),
+        (typeof value === 'string' && value.length > 80 ? `\n\n---\n\n${markdownCode(value.slice(0, 2000))}` : ''),
       collapsible: container ? 'collapsed' : 'none',
       icon,
       contextValue: documented ? 'value documented' : 'value',
@@ -435,6 +430,7 @@ export class ResponseTree {
     };
   }
 
+  /** A node whose tooltip is plain text (a URL, a header, a message: the server's words), written as Markdown code. */
   private plain(
     id: string,
     kind: NodeKind,
@@ -448,7 +444,11 @@ export class ResponseTree {
       kind,
       label,
       description,
-      tooltip,
+      tooltip: tooltip
+        ?.split(/\n{2,}/)
+        .filter((part) => part.length > 0)
+        .map(markdownCode)
+        .join('\n\n'),
       icon,
       collapsible: 'none',
       contextValue: kind,

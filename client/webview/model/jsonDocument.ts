@@ -53,9 +53,18 @@ function stringEnd(text: string, i: number): number {
   }
 }
 
-/** `i` at `{` or `[`: the index after the matching close. */
-function containerEnd(text: string, i: number): number {
-  let depth = 0;
+/** A container this long has its end remembered: found again by every level above it, it would make a deep body quadratic. */
+const REMEMBERED_END = 4096;
+
+/**
+ * `i` at `{` or `[`: the index after the matching close. The ends of the long containers met
+ * on the way are kept in `ends` and skipped over when met again: a body nested 30,000 levels
+ * deep is scanned once, not once per level.
+ */
+function containerEnd(text: string, i: number, ends?: Map<number, number>): number {
+  const known = ends?.get(i);
+  if (known !== undefined) return known;
+  const opens: number[] = [];
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -63,20 +72,27 @@ function containerEnd(text: string, i: number): number {
       i = stringEnd(text, i);
       continue;
     }
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      depth--;
-      if (depth === 0) return i + 1;
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      const skip = opens.length > 0 ? ends?.get(i) : undefined;
+      if (skip !== undefined) {
+        i = skip;
+        continue;
+      }
+      opens.push(i);
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      const open = opens.pop();
+      if (open !== undefined && ends && i + 1 - open >= REMEMBERED_END) ends.set(open, i + 1);
+      if (opens.length === 0) return i + 1;
     }
     i++;
   }
   return n;
 }
 
-function valueEnd(text: string, i: number, end: number): number {
+function valueEnd(text: string, i: number, end: number, ends?: Map<number, number>): number {
   const c = text.charCodeAt(i);
   if (c === QUOTE) return stringEnd(text, i);
-  if (c === OPEN_BRACE || c === OPEN_BRACKET) return containerEnd(text, i);
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) return containerEnd(text, i, ends);
   while (i < end) {
     const d = text.charCodeAt(i);
     if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === LF || d === CR || d === TAB)
@@ -180,7 +196,7 @@ export class JsonValue extends ItemBase {
           }
           i = skipSpace(text, i + 1, close);
         }
-        const end = Math.min(valueEnd(text, i, close), close);
+        const end = Math.min(valueEnd(text, i, close, this.doc.containerEnds), close);
         if (end <= i) {
           out.keyStarts?.pop();
           out.keyEnds?.pop();
@@ -252,19 +268,30 @@ export class JsonValue extends ItemBase {
   /** The JSON path, as the sender writes it. */
   get path(): string {
     if (this.pathCache === undefined) {
-      this.pathCache = this.parent ? appendSegment(this.parent.path, this.segment ?? '') : '$';
+      // Down from the nearest ancestor that knows its path, without recursion: a body may nest 100,000 levels deep.
+      const above: JsonValue[] = [this];
+      for (let v = this.parent; v && v.pathCache === undefined; v = v.parent) above.push(v);
+      for (let k = above.length - 1; k >= 0; k--) {
+        const v = above[k];
+        v.pathCache = v.parent ? appendSegment(v.parent.pathCache ?? '$', v.segment ?? '') : '$';
+      }
     }
-    return this.pathCache;
+    return this.pathCache ?? '$';
   }
 
-  /** The path with every index written `[*]`: what the docs type (jsonPath.ts's pathPattern). */
+  /** The path with every index written `[*]`: what the docs type (jsonPath.ts's pattern), made as `path` is. */
   get pattern(): string {
     if (this.patternCache === undefined) {
-      this.patternCache = this.parent
-        ? appendSegment(this.parent.pattern, this.isArrayElement ? WILDCARD : (this.key ?? ''))
-        : '$';
+      const above: JsonValue[] = [this];
+      for (let v = this.parent; v && v.patternCache === undefined; v = v.parent) above.push(v);
+      for (let k = above.length - 1; k >= 0; k--) {
+        const v = above[k];
+        v.patternCache = v.parent
+          ? appendSegment(v.parent.patternCache ?? '$', v.isArrayElement ? WILDCARD : (v.key ?? ''))
+          : '$';
+      }
     }
-    return this.patternCache;
+    return this.patternCache ?? '$';
   }
 
   /** The value as written: a scalar's text, a container's whole text. */
@@ -304,11 +331,13 @@ function rangeStep(length: number): number {
 
 export class JsonDocument {
   readonly root: JsonValue | undefined;
+  /** The ends of long containers, by their start (containerEnd). */
+  readonly containerEnds = new Map<number, number>();
 
   constructor(readonly text: string) {
     const start = skipSpace(text, 0, text.length);
     if (start < text.length) {
-      const end = valueEnd(text, start, text.length);
+      const end = valueEnd(text, start, text.length, this.containerEnds);
       this.root = new JsonValue(this, undefined, kindAt(text, start), start, end, 0, -1, -1);
       this.root.expanded = true;
     }
@@ -360,16 +389,40 @@ export class JsonDocument {
     return item.isRange ? item.end > item.start : item.isContainer && item.childCount > 0;
   }
 
-  /** Rows an item takes with its expanded descendants. */
+  /**
+   * Rows an item takes with its expanded descendants. Counted from the leaves up with a stack
+   * of its own, not by recursion: a body nested 30,000 levels deep would exhaust the call stack.
+   */
   rows(item: Item): number {
     if (item.rowsCache >= 0) return item.rowsCache;
-    let n = 1;
-    if (item.expanded && this.hasChildren(item)) {
-      for (const child of this.items(item)) n += this.rows(child);
-      if (!item.isRange) n++; // the closing line
+    const stack: Item[] = [item];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.rowsCache >= 0) {
+        stack.pop();
+        continue;
+      }
+      if (!top.expanded || !this.hasChildren(top)) {
+        top.rowsCache = 1;
+        stack.pop();
+        continue;
+      }
+      const children = this.items(top);
+      let waiting = false;
+      for (const child of children) {
+        if (child.rowsCache < 0) {
+          stack.push(child);
+          waiting = true;
+        }
+      }
+      if (waiting) continue;
+      let n = 1;
+      for (const child of children) n += child.rowsCache;
+      if (!top.isRange) n++; // the closing line
+      top.rowsCache = n;
+      stack.pop();
     }
-    item.rowsCache = n;
-    return n;
+    return item.rowsCache;
   }
 
   /** Rows before each child item within the item's rows, its own first row not counted. */

@@ -6,7 +6,7 @@ import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../c
 import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { diagnosticRules, sarifLog } from './sarif';
-import { printable, printableJson } from './terminalText';
+import { noWorkflowCommands, printable, printableJson } from './terminalText';
 
 const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
 
@@ -286,11 +286,13 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
       break;
     default:
       io.stdout(
-        toText(
-          results,
-          inputs.length - unreadable,
-          unreadable > 0 ? couldNotRead : undefined,
-          io.isTTY && !io.env.NO_COLOR,
+        noWorkflowCommands(
+          toText(
+            results,
+            inputs.length - unreadable,
+            unreadable > 0 ? couldNotRead : undefined,
+            io.isTTY && !io.env.NO_COLOR,
+          ),
         ),
       );
   }

@@ -43,16 +43,24 @@ function targetUrl(text: string): URL {
   return url;
 }
 
-/** Where the exchanges go besides the terminal: JSON lines as they happen, or SARIF when the proxy stops. */
+/**
+ * Where the exchanges go besides the terminal: JSON lines as they happen, or SARIF when the
+ * proxy stops. A write that fails (a full disk, a quota, an I/O error) is told once through
+ * `onFailure`, and the report is written no more; the proxy goes on proxying, and `failed`
+ * makes its exit code 2 when it stops: the report the run was asked for is not whole.
+ */
 class Report {
   private readonly fd: number;
   private readonly sarif: boolean;
   private readonly results: SarifResult[] = [];
   private left = 0;
+  /** Why the report could not be written, once it could not. */
+  failed: string | undefined;
 
   constructor(
     readonly path: string,
     cwd: string,
+    private readonly onFailure: (message: string) => void,
   ) {
     this.sarif = /\.sarif$/i.test(path);
     try {
@@ -62,9 +70,21 @@ class Report {
     }
   }
 
+  /** Writes all of `text`, or fails once: nothing more is written after a failure. */
+  private write(text: string): void {
+    if (this.failed !== undefined) return;
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at, bytes.length - at);
+    } catch (e) {
+      this.failed = `cannot write the report ${this.path}: ${(e as Error).message}; it is incomplete, and no more is written to it (the proxy goes on, and exits with 2 when stopped)`;
+      this.onFailure(this.failed);
+    }
+  }
+
   add(record: ExchangeRecord) {
     if (!this.sarif) {
-      writeSync(this.fd, `${JSON.stringify(record)}\n`);
+      this.write(`${JSON.stringify(record)}\n`);
       return;
     }
     for (const v of record.violations) {
@@ -113,9 +133,17 @@ class Report {
             }
           : {}),
       };
-      writeSync(this.fd, `${JSON.stringify(sarifLog({ rules, results: this.results, invocation }), null, 2)}\n`);
+      this.write(`${JSON.stringify(sarifLog({ rules, results: this.results, invocation }), null, 2)}\n`);
     }
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } catch (e) {
+      // A file system that reports a failed write only at close (NFS).
+      if (this.failed === undefined) {
+        this.failed = `cannot write the report ${this.path}: ${(e as Error).message}`;
+        this.onFailure(this.failed);
+      }
+    }
   }
 }
 
@@ -144,7 +172,10 @@ export async function run(argv: string[], given: Io): Promise<number> {
     if (!(port >= 0 && port <= 65535))
       throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
     const reportPath = flagValue(args, 'report');
-    const report = reportPath === undefined ? undefined : new Report(reportPath, io.cwd);
+    const report =
+      reportPath === undefined
+        ? undefined
+        : new Report(reportPath, io.cwd, (message) => io.stderr(`lpreq proxy: ${message}\n`));
     const strict = args.flags.has('strict');
     if (target.protocol === 'http:' && !isLoopback(target.hostname)) {
       io.stderr(
@@ -191,7 +222,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     });
     report?.close();
     io.stdout('lpreq proxy: stopped\n');
-    return 0;
+    return report?.failed !== undefined ? 2 : 0;
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`lpreq proxy: ${e.message}\n`);

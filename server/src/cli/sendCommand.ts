@@ -41,12 +41,13 @@ import {
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
 import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
-import { printable, printableErrors, printableJson } from './terminalText';
+import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes]\n' +
+  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN]\n' +
   "  --max-body-size SIZE  the largest response body read, in bytes or with a unit (10MB, 512 KiB; default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
-  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
+  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
+  "  --token-origin ORIGIN  send nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for; LPREQ_TOKEN_ORIGIN says the same";
 
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
   const starts = lineStarts(document.text);
@@ -126,6 +127,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     'max-body-size': { value: true },
     prompt: { value: true, repeat: true },
     yes: {},
+    'token-origin': { value: true },
     help: {},
   });
   if (args.flags.has('help')) {
@@ -160,7 +162,12 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   let setup: SendSetup;
   try {
-    setup = sendSetup(absolute, { environment: flagValue(args, 'env'), env: io.env, chooseWith: '--env' });
+    setup = sendSetup(absolute, {
+      environment: flagValue(args, 'env'),
+      env: io.env,
+      chooseWith: '--env',
+      tokenOrigin: flagValue(args, 'token-origin'),
+    });
   } catch (e) {
     if (e instanceof SetupError) throw new UsageError(e.message);
     throw e;
@@ -227,7 +234,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
   // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
   if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
-  else io.stdout(printable(scrub(toText(result, errors.length, selected)), { lines: true }));
+  else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected)), { lines: true })));
   return result.ok ? 0 : 1;
 }
 
@@ -241,7 +248,7 @@ function historyStore(args: ParsedArgs, io: Io, projectFolder: string): HistoryS
   const given = flagValue(args, 'history');
   if (given !== undefined) return new HistoryStore(resolve(io.cwd, given));
   try {
-    return new HistoryStore(projectStore(projectFolder, 'history'));
+    return new HistoryStore(projectStore(projectFolder, 'history'), { workspace: projectFolder });
   } catch (e) {
     io.stderr(`lpreq: the exchange is not kept in history: ${(e as Error).message}\n`);
     return undefined;

@@ -51,12 +51,29 @@ export function printableJson(json: string): string {
     : json;
 }
 
+/**
+ * GitHub's runner reads a line of a job's log whose first characters after any blanks are
+ * `::` as a workflow command (`::warning`, `::add-mask::`, `::stop-commands::`).
+ */
+const COMMAND_START = /(^|\n)([ \t]*):(?=:)/g;
+
+/**
+ * Output text in which no line starts with `::`: the first colon of such a line is written
+ * `\x3a`, as printable writes what a terminal would act on. For every text output whose lines
+ * may start with data (a file name, a title, a message, a body); never for `--format github`,
+ * whose lines are the commands.
+ */
+export function noWorkflowCommands(text: string): string {
+  COMMAND_START.lastIndex = 0;
+  return COMMAND_START.test(text) ? text.replace(COMMAND_START, '$1$2\\x3a') : text;
+}
+
 /** The same streams, with what goes to standard error and each question asked made printable. */
 export function printableErrors(io: Io): Io {
   const ask = io.ask;
   return {
     ...io,
-    stderr: (s) => io.stderr(printable(s, { lines: true })),
+    stderr: (s) => io.stderr(noWorkflowCommands(printable(s, { lines: true }))),
     ask: ask && ((question, secret) => ask(printable(question, { lines: true }), secret)),
   };
 }

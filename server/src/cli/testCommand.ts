@@ -26,14 +26,15 @@ import { collectInputs, readInput, type Input, type Io } from './check';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
-import { printableErrors } from './terminalText';
+import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_USAGE =
-  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...\n' +
+  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...\n' +
   '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network)\n' +
   '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
   '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
-  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking';
+  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
+  "  --token-origin ORIGIN  run nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for (CI, where a pull request can change http-client.env.json); LPREQ_TOKEN_ORIGIN says the same";
 
 export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths, request files and servers: printable on a terminal.
@@ -69,6 +70,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     proxy: { value: true },
     prompt: { value: true, repeat: true },
     yes: {},
+    'token-origin': { value: true },
     help: {},
   });
   if (args.flags.has('help')) {
@@ -124,6 +126,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
         env: io.env,
         chooseWith: '--env',
         forMock: mock,
+        tokenOrigin: flagValue(args, 'token-origin'),
       });
     } catch (e) {
       if (e instanceof SetupError) throw new UsageError(e.message);
@@ -153,7 +156,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
   // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
   const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
-  const write = (text: string) => io.stdout(scrubSecrets(text, tokens));
+  // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
+  const write = (text: string) =>
+    io.stdout(reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)));
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();

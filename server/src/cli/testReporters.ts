@@ -128,9 +128,16 @@ function textReporter(options: ReporterOptions): Reporter {
 
 // ---- junit
 
-/** XML text: control characters made printable first (XML 1.0 cannot hold most of them), then the five escapes. */
+/** What XML 1.0 cannot hold besides the control characters: U+FFFE, U+FFFF and a surrogate without its pair. */
+const NOT_XML = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * XML text: control characters made printable first (XML 1.0 cannot hold most of them),
+ * U+FFFE, U+FFFF and lone surrogates written as `\uFFFE` likewise, then the five escapes.
+ */
 function xml(s: string, lines = false): string {
   return printable(s, { lines })
+    .replace(NOT_XML, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

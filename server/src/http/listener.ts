@@ -2,8 +2,8 @@
  * The HTTP server of the hosts that answer on a port (the mock, the proxy): Node's server
  * with bounded heads and times, every connection kept so that closing ends them all, and one
  * answer to what is not a request: malformed HTTP (in the head, or in a chunked body) gets
- * 400, headers too large 431, a client too slow with its request 408, and the connection
- * closes. Once the head has arrived, the request's own response answers (so that whatever
+ * 400, headers too large 431, a client too slow with its request 408, a CONNECT (a tunnel,
+ * which neither host makes) 405, and the connection closes. Once the head has arrived, the request's own response answers (so that whatever
  * watches it sees the status), unless it has started already.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,10 +11,9 @@ import type { Socket } from 'node:net';
 
 /** Why a request got no handling: what the host's answer says. */
 export interface Malformed {
-  status: 400 | 408 | 431;
+  status: 400 | 405 | 408 | 431;
   message: string;
-  /** `request-timeout` or `malformed-request`. */
-  code: 'request-timeout' | 'malformed-request';
+  code: 'request-timeout' | 'malformed-request' | 'method-not-allowed';
 }
 
 export interface ListenerOptions {
@@ -25,7 +24,15 @@ export interface ListenerOptions {
   answer(malformed: Malformed): { contentType: string; body: string };
   /** A request whose head never arrived whole: no response of its own was made. */
   onHeadless?(malformed: Malformed): void;
+  /** A CONNECT request, answered 405: its target (`host:port`, nothing before an `@`), for the host's log. */
+  onConnect?(target: string, malformed: Malformed): void;
 }
+
+const CONNECT_REFUSED: Malformed = {
+  status: 405,
+  message: 'CONNECT is not supported: this server opens no tunnels; send the request itself',
+  code: 'method-not-allowed',
+};
 
 export interface Listener {
   server: Server;
@@ -77,6 +84,16 @@ export function createListener(options: ListenerOptions): Listener {
     options.onHeadless?.(malformed);
     socket.end(
       `HTTP/1.1 ${malformed.status} ${STATUS_CODES[malformed.status] ?? ''}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  // Without a listener Node closes a CONNECT's connection without a word: the client is told why, and the host logs it.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    const target = (req.url ?? '').replace(/^.*@/, '').slice(0, 300);
+    options.onConnect?.(target, CONNECT_REFUSED);
+    const { contentType, body } = options.answer(CONNECT_REFUSED);
+    socket.end(
+      `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nAllow: GET, HEAD, POST, PUT, PATCH, DELETE\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return { server, destroyConnections: () => sockets.forEach((s) => s.destroy()) };

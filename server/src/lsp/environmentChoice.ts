@@ -6,8 +6,8 @@
  * user's later choice. An editor that keeps the choice itself (the VS Code extension, which
  * says `clientLenses`) is not given it.
  */
-import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { readConfinedFile, writeConfinedFile } from '../node/index';
 import { projectStore } from '../sender/index';
 
 const FILE = 'environment.json';
@@ -22,9 +22,8 @@ export function persistEnvironment(
   if (root === undefined) return;
   try {
     const path = projectStore(root, FILE);
-    const temporary = `${path}.tmp-${process.pid}`;
-    writeFileSync(temporary, `${JSON.stringify({ environment })}\n`, { mode: 0o600 });
-    renameSync(temporary, path);
+    // A new file under a random name, renamed into place: a link a repository left in `.lpreq` is never written through.
+    writeConfinedFile(dirname(path), basename(path), `${JSON.stringify({ environment })}\n`, { replace: true });
   } catch (e) {
     log(`the chosen environment is not remembered: ${(e as Error).message}`);
   }
@@ -36,10 +35,10 @@ export function persistedEnvironment(roots: readonly string[]): string | null | 
   if (root === undefined) return undefined;
   const path = join(root, '.lpreq', FILE);
   try {
-    // A regular file of a few bytes: a link or anything large is not read.
-    const stat = lstatSync(path);
-    if (!stat.isFile() || stat.size > 4096) return undefined;
-    const value = (JSON.parse(readFileSync(path, 'utf8')) as { environment?: unknown }).environment;
+    // A regular file of a few bytes inside the workspace: a link out of it, a pipe or anything large is not read.
+    const read = readConfinedFile(path, root, 4096);
+    if (read.problem !== undefined) return undefined;
+    const value = (JSON.parse(read.bytes.toString('utf8')) as { environment?: unknown }).environment;
     return value === null || (typeof value === 'string' && value.length > 0 && value.length <= 200) ? value : undefined;
   } catch {
     return undefined;

@@ -10,11 +10,11 @@
  * typed issue (an undocumented field, a value of the wrong type, an unknown enum value)
  * becomes a diagnostic at the field it is about, found in the written text by jsonc-parser.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { lineOfOffset, lineStarts } from '../core/index';
+import { writeConfinedFile } from '../node/index';
 import { parseJsonPath, projectStore, stringifyExact, type ResponseIssue, type SendResult } from '../sender/index';
 
 /** What the header of a response file says besides the exchange. */
@@ -123,37 +123,14 @@ export function responseFileName(
 }
 
 /**
- * Writes a response file into `<projectFolder>/.lpreq/responses/` (made 0700, as history is):
- * a new file of mode 0400 renamed over the old one, so that an editor never reads half a
- * file; the same request's file of the other extension goes. Returns the file's path.
+ * Writes a response file into `<projectFolder>/.lpreq/responses/` (made 0700, as history is)
+ * through the confined writer: a new file of mode 0400 renamed over the old one, so that an
+ * editor never reads half a file, and never written through a link a repository put there;
+ * the same request's file of the other extension goes. Returns the file's path.
  */
 export function writeResponseFile(projectFolder: string, name: string, extension: string, text: string): string {
   const folder = projectStore(projectFolder, 'responses');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  // A repository could hold a link in its place: lpreq writes only into a folder of its own.
-  if (!lstatSync(folder).isDirectory())
-    throw new Error(`${folder} is not a folder (a symbolic link?): the response is not written`);
-  const path = join(folder, `${name}${extension}`);
-  const temporary = join(folder, `.${name}.tmp-${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temporary, 'wx', 0o400);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (e) {
-    // A system that will not rename over a read-only file: the old one goes first.
-    try {
-      chmodSync(path, 0o600);
-      rmSync(path, { force: true });
-      renameSync(temporary, path);
-    } catch {
-      rmSync(temporary, { force: true });
-      throw e;
-    }
-  }
+  const path = writeConfinedFile(folder, `${name}${extension}`, text, { mode: 0o400, replace: true });
   for (const other of ['.jsonc', '.txt'])
     if (other !== extension) rmSync(join(folder, `${name}${other}`), { force: true });
   return path;

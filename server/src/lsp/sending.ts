@@ -21,7 +21,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promptVariables, requestName, requestTarget, type LpreqDocument } from '../core/index';
-import { readTextInput, type TlsSettings } from '../node/index';
+import { readTextFileSync, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
   prepareRequest,
@@ -32,6 +32,7 @@ import {
   sendSetup,
   SetupError,
   toCurl,
+  CopyRefused,
   environmentOptions,
   toCode,
   type CodeLanguage,
@@ -132,7 +133,8 @@ export class ServerSending {
     if (real === undefined || !statSync(real).isFile() || !this.insideWorkspace(real)) {
       throw invalid(`${uri.slice(0, 200)} is neither an open document nor a file inside a workspace folder`);
     }
-    const read = await readTextInput(real);
+    // A regular file of the workspace, read with a bounded read (a pipe swapped in meanwhile is refused, not waited on).
+    const read = readTextFileSync(real);
     if (read.problem !== undefined) throw invalid(`${file}: ${read.problem}`);
     return { uri, file, parsed: this.session.service().parse(read.text) };
   }
@@ -383,7 +385,7 @@ export class ServerSending {
     let store = this.stores.get(setup.projectFolder);
     if (!store) {
       try {
-        store = new HistoryStore(projectStore(setup.projectFolder, 'history'));
+        store = new HistoryStore(projectStore(setup.projectFolder, 'history'), { workspace: setup.projectFolder });
       } catch (e) {
         this.session.log(`no history: ${(e as Error).message}`);
         return undefined;
@@ -478,7 +480,13 @@ export class ServerSending {
     uri: string,
     line: number,
     options: CommandOptions,
-  ): Promise<{ request: PreparedRequest; token?: string; secrets: (string | undefined)[]; tls?: TlsSettings }> {
+  ): Promise<{
+    request: PreparedRequest;
+    token?: string;
+    secrets: (string | undefined)[];
+    foreignSecrets: (string | undefined)[];
+    tls?: TlsSettings;
+  }> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
     const setup = this.setup(target.file);
@@ -498,24 +506,42 @@ export class ServerSending {
       reference: (ref) => referenceValue(ref, responses?.get(ref.name)),
       prompts: options.prompts,
     });
-    const secrets = [setup.privateToken, ...prepared.secrets, ...prepared.foreignSecrets];
+    const secrets = [setup.privateToken, ...prepared.secrets];
+    const foreignSecrets = prepared.foreignSecrets;
     if (!prepared.ok)
       throw new ResponseError(
         ErrorCodes.InvalidRequest,
-        scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets]),
+        scrubSecrets(`lpreq: ${prepared.error}`, [setup.token, ...secrets, ...foreignSecrets]),
       );
-    return { request: prepared.request, token: setup.token, secrets, tls: environmentOptions(setup.environments)?.tls };
+    return {
+      request: prepared.request,
+      token: setup.token,
+      secrets,
+      foreignSecrets,
+      tls: environmentOptions(setup.environments)?.tls,
+    };
+  }
+
+  /** A copy of a request, or the sender's reason for refusing to send it as the error of the command. */
+  private copied<T>(make: () => T): T {
+    try {
+      return make();
+    } catch (e) {
+      if (e instanceof CopyRefused)
+        throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: not copied: ${e.message}`);
+      throw e;
+    }
   }
 
   /** The curl command of the request at `line`: the token's place reads $LPREQ_TOKEN, every other secret is ***. */
   async copyAsCurl(uri: string, line: number, options: CommandOptions): Promise<{ command: string }> {
-    const { request, token, secrets, tls } = await this.prepareForCopy(uri, line, options);
-    const command = toCurl(request, { token, secrets, tls });
+    const { request, token, secrets, foreignSecrets, tls } = await this.prepareForCopy(uri, line, options);
+    const command = this.copied(() => toCurl(request, { token, secrets, foreignSecrets, tls }));
     // The server cannot write the clipboard: the command is the answer, and shown (docs/editors.md).
     // One line: a status line (Helix) or an echo area (Emacs) shows one.
     this.tell(
       MessageType.Info,
-      `lpreq: curl command (it reads the token from $LPREQ_TOKEN when it runs): ${command.replace(/ \\\n\s*/g, ' ')}`,
+      `lpreq: curl command (${command.includes('$LPREQ_TOKEN') ? 'it reads the token from $LPREQ_TOKEN when it runs' : 'it sends no access token'}): ${command.replace(/ \\\n\s*/g, ' ')}`,
     );
     return { command };
   }
@@ -527,8 +553,8 @@ export class ServerSending {
     language: CodeLanguage,
     options: CommandOptions,
   ): Promise<{ language: CodeLanguage; code: string }> {
-    const { request, token, secrets, tls } = await this.prepareForCopy(uri, line, options);
-    return { language, code: toCode(request, language, { token, secrets, tls }) };
+    const { request, token, secrets, foreignSecrets, tls } = await this.prepareForCopy(uri, line, options);
+    return { language, code: this.copied(() => toCode(request, language, { token, secrets, foreignSecrets, tls })) };
   }
 
   /**

@@ -8,11 +8,13 @@ import { bundledCatalog } from '../catalogData';
 import type { Catalog } from '../core';
 import { defaultSeed, parseSeed, type SeedData } from './seed';
 import { MockServer, newToken, type RequestLogEntry } from './server';
+import type { MockLimits } from './limits';
 import { MockState } from './state';
 
 export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
 export { MockState, type Row } from './state';
 export { MAX_BODY_BYTES, DEFAULT_PER_PAGE, MAX_PER_PAGE, type RequestLogEntry } from './server';
+export { DEFAULT_LIMITS, type MockLimits } from './limits';
 export { MAX_PARAMETERS, MAX_JSON_DEPTH } from '../http';
 export { HANDLERS } from './handlers';
 
@@ -34,6 +36,8 @@ export interface MockOptions {
   requestTimeout?: number;
   /** Told of every request once answered: method, path and query names, status, time, the checker's warnings (`lpreq mock` prints them unless `--quiet`). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** How much the mock keeps: objects created, bytes of bodies that change data (limits.ts; 10,000 and 64 MB unless said). */
+  limits?: Partial<MockLimits>;
 }
 
 export interface UserToken {
@@ -66,6 +70,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     scopes: options.scopes,
     requestTimeout: options.requestTimeout,
     onRequest: options.onRequest,
+    limits: options.limits,
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -25,6 +25,7 @@ import { HttpError, type MockContext, type Outcome } from './context';
 import { HANDLERS } from './handlers';
 import { Materializer } from './materialize';
 import { Params } from './params';
+import { countKept, DEFAULT_LIMITS, limitRefusal, type MockLimits } from './limits';
 import { MockState } from './state';
 import { own } from '../core';
 
@@ -46,6 +47,8 @@ export interface MockServerOptions {
   requestTimeout?: number;
   /** Told of every request once it is answered (or its client is gone): the command line's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** How much the mock keeps (limits.ts); DEFAULT_LIMITS unless said. */
+  limits?: Partial<MockLimits>;
 }
 
 /** One request as the log shows it: nothing of its headers or body, and of its query only the names. */
@@ -120,6 +123,8 @@ export class MockServer {
       }),
       // No request to log the usual way: its head never arrived whole.
       onHeadless: (m) => this.options.onRequest?.({ method: '-', target: '-', status: m.status, ms: 0, warnings: [] }),
+      onConnect: (target, m) =>
+        this.options.onRequest?.({ method: 'CONNECT', target, status: m.status, ms: 0, warnings: [] }),
     });
     this.server = listener.server;
     this.destroyConnections = listener.destroyConnections;
@@ -298,9 +303,17 @@ export class MockServer {
       baseUrl: this.baseUrl(req),
       callerId: caller.callerId,
     };
+    const full = limitRefusal(
+      this.options.state,
+      { ...DEFAULT_LIMITS, ...this.options.limits },
+      method,
+      body.bytes.length,
+    );
+    if (full) return { ...errorReply(507, [full]), warnings };
     let outcome: Outcome;
     try {
       outcome = handler(ctx);
+      countKept(this.options.state, method, body.bytes.length);
     } catch (e) {
       if (e instanceof HttpError)
         return {

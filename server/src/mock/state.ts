@@ -60,6 +60,9 @@ export class MockState {
   private readonly clockStart: number;
   private readonly startedAt = Date.now();
   private nextNumericId: number;
+  /** Rows added since the mock started, and the bytes of the request bodies that changed its data (limits.ts). */
+  created = 0;
+  keptBytes = 0;
 
   constructor(seed: ParsedSeed) {
     this.institution = seed.institution;
@@ -136,6 +139,7 @@ export class MockState {
     const id = stringId ? randomUUID() : this.nextNumericId++;
     const stored = { ...row, id };
     this.table(name).set(String(id), stored);
+    this.created++;
     for (const [key, byValue] of this.indexes.get(name) ?? []) indexRow(byValue, own(stored, key), String(id), stored);
     return stored;
   }

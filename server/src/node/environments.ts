@@ -3,11 +3,11 @@
  * http-client.private.env.json (private), beside the request file or in a folder above
  * it, up to the workspace root. A private value overrides a shared one of the same name.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import { hasOwn, own, setOwn } from '../core/index';
-import { readTextFileSync } from './textInput';
+import { readConfinedText } from './textInput';
 
 const SHARED_ENV_FILE = 'http-client.env.json';
 const PRIVATE_ENV_FILE = 'http-client.private.env.json';
@@ -37,12 +37,16 @@ export interface TlsSettings {
   /** PEM files of the client certificate and its key, for a server that asks for one. */
   cert?: string;
   key?: string;
+  /** The workspace the files must be inside (that of the environment files which name them). */
+  workspace?: string;
 }
 
 export interface EnvironmentOptions {
   tls?: TlsSettings;
   /** `$defaultHeaders`: headers every request of the environment gets unless it sets them. */
   defaultHeaders?: [string, string][];
+  /** The default headers (lower-case names) whose value comes from the private file: secrets, like the token. */
+  privateHeaders?: string[];
 }
 
 /** What one environment of one file says besides its variables. */
@@ -169,10 +173,12 @@ function readEnvironments(
 
 /**
  * An environment file's text, read as request files are (size limit, UTF-16 with a byte order
- * mark, as PowerShell writes it); a file that cannot be read (a folder, no permission, a pipe) is named in the error.
+ * mark, as PowerShell writes it) through the confined reader: a link that leads out of the
+ * workspace (a clone's `http-client.private.env.json -> ~/secrets.json`), a pipe or a device
+ * is not read, and a file that cannot be read (a folder, no permission) is named in the error.
  */
-function readEnvironmentFile(file: string): string {
-  const read = readTextFileSync(file);
+function readEnvironmentFile(file: string, workspace: string): string {
+  const read = readConfinedText(file, workspace);
   if (read.problem !== undefined) throw new EnvironmentFileError(`${file}: ${read.problem}`);
   return read.text;
 }
@@ -196,13 +202,15 @@ export function loadEnvironmentFiles(
 ): EnvironmentFiles {
   const shared = findUp(dir, SHARED_ENV_FILE, stopAt);
   const priv = findUp(dir, PRIVATE_ENV_FILE, stopAt);
+  // The workspace: the editor's folder, else the folder of the environment files (the higher one).
+  const workspace = stopAt ?? environmentsFolder([shared, priv]) ?? resolve(dir);
   const load = (
     file: string | undefined,
   ): { environments: Record<string, Record<string, string>>; options: FileOptions } => {
     const none = { environments: {}, options: Object.create(null) as FileOptions };
     if (!file) return none;
     try {
-      return parseEnvironmentFile(readEnvironmentFile(file), file);
+      return parseEnvironmentFile(readEnvironmentFile(file, workspace), file);
     } catch (e) {
       if (!onProblem || !(e instanceof EnvironmentFileError)) throw e;
       onProblem(e);
@@ -225,11 +233,12 @@ export function loadEnvironmentFiles(
   for (const name of names) {
     // Settings are layered as variables are: each TLS option and each header (by its name, in any case) from the nearest layer that has it.
     const merged = mergeOptions([
-      own(sharedFile.options, SHARED_ENVIRONMENT),
-      own(privateFile.options, SHARED_ENVIRONMENT),
-      own(sharedFile.options, name),
-      own(privateFile.options, name),
+      [own(sharedFile.options, SHARED_ENVIRONMENT), false],
+      [own(privateFile.options, SHARED_ENVIRONMENT), true],
+      [own(sharedFile.options, name), false],
+      [own(privateFile.options, name), true],
     ]);
+    if (merged?.tls) merged.tls.workspace = workspace;
     if (merged) setOwn(options, name, merged);
     const vars: Record<string, string> = {};
     const fromPrivate = new Set<string>();
@@ -252,15 +261,31 @@ export function loadEnvironmentFiles(
   return { shared, private: priv, environments, privateNames, options };
 }
 
-function mergeOptions(layers: (EnvironmentOptions | undefined)[]): EnvironmentOptions | undefined {
+/** The higher folder of the environment files found, or undefined when there are none. */
+export function environmentsFolder(files: (string | undefined)[]): string | undefined {
+  const folders = files.filter((f): f is string => f !== undefined).map((f) => dirname(resolve(f)));
+  return folders.length === 0 ? undefined : folders.reduce((a, b) => (b.length < a.length ? b : a));
+}
+
+/** Layers of settings, nearest last, each marked private or not: a header's value is private when its nearest layer is. */
+function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): EnvironmentOptions | undefined {
   let tls: TlsSettings | undefined;
   let headers: Map<string, [string, string]> | undefined;
-  for (const layer of layers) {
+  const fromPrivate = new Set<string>();
+  for (const [layer, isPrivate] of layers) {
     if (layer?.tls) tls = { ...tls, ...layer.tls };
-    for (const [n, v] of layer?.defaultHeaders ?? []) (headers ??= new Map()).set(n.toLowerCase(), [n, v]);
+    for (const [n, v] of layer?.defaultHeaders ?? []) {
+      (headers ??= new Map()).set(n.toLowerCase(), [n, v]);
+      if (isPrivate) fromPrivate.add(n.toLowerCase());
+      else fromPrivate.delete(n.toLowerCase());
+    }
   }
   if (!tls && !headers) return undefined;
-  return { ...(tls ? { tls } : {}), ...(headers ? { defaultHeaders: [...headers.values()] } : {}) };
+  return {
+    ...(tls ? { tls } : {}),
+    ...(headers ? { defaultHeaders: [...headers.values()] } : {}),
+    ...(fromPrivate.size > 0 ? { privateHeaders: [...fromPrivate] } : {}),
+  };
 }
 
 /** Where a variable is written in an environment file: the key's offsets in the file's text. */
@@ -284,12 +309,9 @@ export function environmentDefinitions(
   const out: VariableDefinitionSite[] = [];
   for (const file of files) {
     if (!file) continue;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+    const read = readConfinedText(file, dirname(file));
+    if (read.problem !== undefined) continue;
+    const text = read.text;
     const root = parseTree(text);
     if (!root || root.type !== 'object') continue;
     for (const envProp of root.children ?? []) {

@@ -13,6 +13,8 @@ export {
 } from './environments';
 export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
-export { readTextInput, readTextStream, readTextFileSync, type TextRead } from './textInput';
+export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type TextRead } from './textInput';
+export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
+export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';

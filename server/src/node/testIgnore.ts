@@ -9,36 +9,90 @@
  * Explorer leaves out the same files, walking from each workspace folder.
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { readTextFileSync } from './textInput';
+import { readConfinedText } from './textInput';
 
 const IGNORE_FILE = '.lpreqtestignore';
 
+/**
+ * A pattern's pieces. It is matched by walking them over the path with the set of places
+ * reached (matchGlob), in time proportional to the pattern's length times the path's: a
+ * pattern is the repository's, and as a regular expression `**a**a**a...b` on a long path
+ * would backtrack for ever (in the editor, on the extension host's thread).
+ */
+type Piece =
+  | { kind: 'char'; char: string }
+  /** `?`: one character, not `/`. */
+  | { kind: 'one' }
+  /** `*`: any characters but `/`. */
+  | { kind: 'star' }
+  /** `**`: any characters. */
+  | { kind: 'any' }
+  /** `**` and a slash: any number of folders, none included. */
+  | { kind: 'folders' };
+
 interface Pattern {
-  regex: RegExp;
+  pieces: Piece[];
   /** A pattern without `/` (but a trailing one) matches a name at any depth. */
   anywhere: boolean;
   /** Written with a trailing `/`: only folders. */
   folder: boolean;
 }
 
-function toRegex(glob: string): RegExp {
-  let out = '';
+function piecesOf(glob: string): Piece[] {
+  const out: Piece[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
     if (c === '*' && glob[i + 1] === '*') {
-      // `**/` is any number of folders, `**` at the end anything.
       if (glob[i + 2] === '/') {
-        out += '(?:.*/)?';
+        out.push({ kind: 'folders' });
         i += 2;
       } else {
-        out += '.*';
+        out.push({ kind: 'any' });
         i += 1;
       }
-    } else if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    } else if (c === '*') out.push({ kind: 'star' });
+    else if (c === '?') out.push({ kind: 'one' });
+    else out.push({ kind: 'char', char: c });
   }
-  return new RegExp(`^${out}$`);
+  return out;
+}
+
+/** Whether the whole of `text` matches the pieces: the places reached after each piece, as a set. */
+function matchGlob(pieces: readonly Piece[], text: string): boolean {
+  const n = text.length;
+  let reached = new Uint8Array(n + 1);
+  reached[0] = 1;
+  for (const piece of pieces) {
+    const next = new Uint8Array(n + 1);
+    let any = false;
+    for (let i = 0; i <= n; i++) {
+      const here = reached[i] === 1;
+      switch (piece.kind) {
+        case 'char':
+          if (here && i < n && text[i] === piece.char) next[i + 1] = 1;
+          break;
+        case 'one':
+          if (here && i < n && text[i] !== '/') next[i + 1] = 1;
+          break;
+        case 'star':
+          // Reached here, or carried on from the place before over a character that is not `/`.
+          if (here || (i > 0 && next[i - 1] === 1 && text[i - 1] !== '/')) next[i] = 1;
+          break;
+        case 'any':
+          if (here || (i > 0 && next[i - 1] === 1)) next[i] = 1;
+          break;
+        case 'folders':
+          // None, or up to and including any later `/`.
+          if (here) {
+            next[i] = 1;
+            any = true;
+          } else if (any && i > 0 && text[i - 1] === '/') next[i] = 1;
+          break;
+      }
+    }
+    reached = next;
+  }
+  return reached[n] === 1;
 }
 
 /** The patterns of an ignore file's text; `problems` names the lines lpreq does not read (negation). */
@@ -57,7 +111,7 @@ export function parseIgnore(text: string): { patterns: Pattern[]; problems: stri
     const body = inner.replace(/^\/+/, '');
     if (body === '') return;
     // A `/` before the end anchors the pattern to the ignore file's folder.
-    patterns.push({ regex: toRegex(body), anywhere: !inner.includes('/'), folder });
+    patterns.push({ pieces: piecesOf(body), anywhere: !inner.includes('/'), folder });
   });
   return { patterns, problems };
 }
@@ -71,7 +125,7 @@ export function ignores(patterns: Pattern[], path: string): boolean {
       const isFile = n === parts.length;
       if (p.folder && isFile) continue;
       const candidate = p.anywhere ? parts[n - 1] : parts.slice(0, n).join('/');
-      if (p.regex.test(candidate)) return true;
+      if (matchGlob(p.pieces, candidate)) return true;
     }
   }
   return false;
@@ -95,17 +149,18 @@ export class TestIgnore {
       if (dir === root || dirname(dir) === dir || !`${dir}${sep}`.startsWith(`${root}${sep}`)) break;
     }
     for (const dir of folders) {
-      const patterns = this.patternsOf(dir, cwd);
+      const patterns = this.patternsOf(dir, root, cwd);
       if (patterns && ignores(patterns, relative(dir, file).split(sep).join('/')))
         return relative(cwd, join(dir, IGNORE_FILE)) || IGNORE_FILE;
     }
     return undefined;
   }
 
-  private patternsOf(dir: string, cwd: string): Pattern[] | undefined {
+  private patternsOf(dir: string, root: string, cwd: string): Pattern[] | undefined {
     if (this.folders.has(dir)) return this.folders.get(dir);
     const path = join(dir, IGNORE_FILE);
-    const read = readTextFileSync(path);
+    // A repository's file: read only from inside the folder walked, as a regular file.
+    const read = readConfinedText(path, root);
     let patterns: Pattern[] | undefined;
     if (read.problem === undefined) {
       const parsed = parseIgnore(read.text);

@@ -1,11 +1,14 @@
 /**
- * The one reader of the text files the command line is given: request files (`lpreq check`,
- * `lpreq send`), standard input (`lpreq check -`), environment files, `.env` and the mock's
- * JSON files. Every one gets the same size limit, the same decoding (UTF-8, a byte order mark
- * skipped; UTF-16 with a byte order mark decoded) and the same words for what cannot be read.
- * Body files are not text and are read by bodyFile.ts.
+ * The one decoder of text files: those the command line is given (request files of `lpreq
+ * check` and `lpreq send`, standard input, the mock's JSON files) and those a repository
+ * makes lpreq read (environment files, `.env`, `.lpreqtestignore`, request files the editor
+ * finds), the latter through the confined reader (confinedFile.ts). Every one gets the same
+ * size limit, the same decoding (UTF-8, a byte order mark skipped; UTF-16 with a byte order
+ * mark decoded) and the same words for what cannot be read. Body files are not text and are
+ * read by bodyFile.ts.
  */
-import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import { readConfinedFile, readRegularFile, type FileRead } from './confinedFile';
 
 /** More than this is not read (a request file is a few kilobytes; 64 MB is a generated file gone wrong). */
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -110,23 +113,25 @@ export async function readTextStream(
   return decodeText(Buffer.concat(parts, size));
 }
 
+function textOf(read: FileRead): TextRead {
+  return read.problem !== undefined ? { problem: read.problem } : decodeText(read.bytes);
+}
+
 /**
- * Reads a text file, synchronously: only a regular file (a FIFO or a device could block the
- * caller for ever; `readTextInput` reads those as streams).
+ * Reads a text file, synchronously: only a regular file, with a bounded read (a FIFO or a
+ * device could block the caller for ever; `readTextInput` reads those as streams).
  */
-export function readTextFileSync(path: string, stat?: Stats): TextRead {
-  try {
-    const s = stat ?? statSync(path);
-    if (s.isDirectory()) return { problem: 'a folder, not a file' };
-    if (!s.isFile()) return { problem: 'not a regular file (a pipe, socket or device)' };
-    if (s.size > MAX_TEXT_BYTES) return { problem: `${megabytes(s.size)} is ${TOO_LARGE}` };
-    const bytes = readFileSync(path);
-    // It may have grown since it was looked at.
-    if (bytes.length > MAX_TEXT_BYTES) return { problem: `${megabytes(bytes.length)} is ${TOO_LARGE}` };
-    return decodeText(bytes);
-  } catch (e) {
-    return { problem: readError(e) };
-  }
+export function readTextFileSync(path: string): TextRead {
+  return textOf(readRegularFile(path, MAX_TEXT_BYTES));
+}
+
+/**
+ * Reads a text file a repository makes lpreq read (`.env`, an environment file, an ignore
+ * file, a request file found by walking a folder): a regular file inside `workspace`, links
+ * resolved and confined (confinedFile.ts), as `readTextFileSync` decodes it.
+ */
+export function readConfinedText(path: string, workspace: string, limit = MAX_TEXT_BYTES): TextRead {
+  return textOf(readConfinedFile(path, workspace, Math.min(limit, MAX_TEXT_BYTES)));
 }
 
 /**
@@ -134,13 +139,13 @@ export function readTextFileSync(path: string, stat?: Stats): TextRead {
  * character device (`<(command)`, `/dev/stdin`) as a stream, under the same limit.
  */
 export async function readTextInput(path: string): Promise<TextRead> {
-  let stat: Stats;
+  let stat;
   try {
     stat = statSync(path);
   } catch (e) {
     return { problem: readError(e) };
   }
-  if (!stat.isFIFO() && !stat.isCharacterDevice()) return readTextFileSync(path, stat);
+  if (!stat.isFIFO() && !stat.isCharacterDevice()) return readTextFileSync(path);
   try {
     return await readTextStream(createReadStream(path));
   } catch (e) {

@@ -3,7 +3,8 @@
  * a request is sent, not when the environment files are read: the language server reads those
  * at every change, and a key file is read only by what uses it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { readConfinedFile } from './confinedFile';
 import type { TlsSettings } from './environments';
 
 /** What undici's connector is given. */
@@ -31,16 +32,10 @@ export function readTlsFiles(
   for (const k of ['ca', 'cert', 'key'] as const) {
     const path = settings[k];
     if (path === undefined) continue;
-    try {
-      const st = statSync(path);
-      if (!st.isFile()) return { error: `${where}: "${k}" is ${path}, which is not a file` };
-      if (st.size > MAX_PEM_BYTES) return { error: `${where}: "${k}" is ${path}, larger than a PEM file can be` };
-      tls[k] = readFileSync(path);
-    } catch (e) {
-      return {
-        error: `${where}: "${k}" cannot be read from ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      };
-    }
+    // Inside the workspace of the environment files that name it, as every file a repository makes lpreq read.
+    const read = readConfinedFile(path, settings.workspace ?? dirname(path), MAX_PEM_BYTES);
+    if (read.problem !== undefined) return { error: `${where}: "${k}" cannot be read from ${path}: ${read.problem}` };
+    tls[k] = read.bytes;
   }
   return { tls };
 }

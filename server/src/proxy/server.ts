@@ -118,6 +118,17 @@ export class ProxyServer {
         this.handle(req, res).catch((e: unknown) => this.fail(res, e));
       },
       answer: (m) => ({ contentType: 'text/plain; charset=utf-8', body: `lpreq proxy: ${m.message}\n` }),
+      // Not forwarded, and not a tunnel: a line of the log as any exchange.
+      onConnect: (target, m) =>
+        this.options.onExchange?.({
+          time: new Date().toISOString(),
+          method: 'CONNECT',
+          target,
+          status: m.status,
+          ms: 0,
+          forwarded: false,
+          violations: [],
+        }),
     });
     this.server = listener.server;
     this.destroyConnections = listener.destroyConnections;

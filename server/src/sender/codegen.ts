@@ -1,22 +1,26 @@
 /**
  * "Generate Code": a prepared request as a JavaScript program (fetch) or a Python one
- * (requests). Pure, as toCurl is. The token is never written: where it goes, the program reads
- * it from the environment when it runs (`process.env.LPREQ_TOKEN`, `os.environ["LPREQ_TOKEN"]`),
- * and every other secret the request carries is written `***` (the one scrubber of secrets.ts).
+ * (requests). Pure, as toCurl is, and like it planned by the sender's own outgoing plan
+ * (outgoing.ts): a request the sender refuses gives no program (CopyRefused), a header it leaves
+ * out is left out. The token is never written: where it goes, the program reads it from the
+ * environment when it runs (`process.env.LPREQ_TOKEN`, `os.environ["LPREQ_TOKEN"]`), and every
+ * other secret the request carries is written `***` (the one scrubber of secrets.ts).
  */
 import type { TlsSettings } from '../node/index';
-import { tlsFor } from './curl';
-import { tokenAllowed } from './outgoing';
+import { maskedAuthorization, privateHeader, tlsFor } from './curl';
+import { planCopy } from './outgoing';
 import type { PreparedRequest } from './prepare';
-import { scrubSecrets } from './secrets';
+import { cutAtSecrets } from './secrets';
 
 export type CodeLanguage = 'javascript' | 'python';
 
 export interface CodeOptions {
   /** The token: never written; its place reads the environment variable. */
   token?: string;
-  /** The other secrets the request may carry: written `***`. */
+  /** Secrets that go where the token goes (PrepareResult's `secrets`): written `***`. */
   secrets?: (string | undefined)[];
+  /** Secrets that go nowhere (PrepareResult's `foreignSecrets`, the other environments' tokens): written `***`. */
+  foreignSecrets?: (string | undefined)[];
   /**
    * The environment's `$tls` (its paths absolute): the program trusts, presents and checks
    * certificates as the sender would, where the sender would (https to base_url's origin).
@@ -24,14 +28,11 @@ export interface CodeOptions {
   tls?: TlsSettings;
 }
 
-/** Where the token stood in a text, until the text is written as code. */
-const TOKEN_PLACE = '\u0000';
-
 interface Syntax {
   /** A string literal of the language. */
   literal(text: string): string;
-  /** The expression that reads the token. */
-  token: string;
+  /** The expression that reads an environment variable. */
+  env(variable: string): string;
 }
 
 /**
@@ -39,32 +40,53 @@ interface Syntax {
  * escapes of characters Python reads otherwise (none: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
  * `\r`, `\t` and `\uXXXX` mean the same), so one writer serves both.
  */
-const JAVASCRIPT: Syntax = { literal: (t) => JSON.stringify(t), token: 'process.env.LPREQ_TOKEN' };
-const PYTHON: Syntax = { literal: (t) => JSON.stringify(t), token: 'os.environ["LPREQ_TOKEN"]' };
+const JAVASCRIPT: Syntax = { literal: (t) => JSON.stringify(t), env: (v) => `process.env.${v}` };
+const PYTHON: Syntax = { literal: (t) => JSON.stringify(t), env: (v) => `os.environ["${v}"]` };
 
-/** A text as an expression: literals joined with the token's expression where the token stood; other secrets `***`. */
-function expression(text: string, syntax: Syntax, options: CodeOptions): string {
-  const token = options.token;
-  const clean = scrubSecrets(
-    scrubSecrets(text.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')),
-    options.secrets ?? [],
+/**
+ * A text as an expression: literals joined with the token's expression where the token stood
+ * (the variable added to `read`); other secrets `***`.
+ */
+function expression(
+  text: string,
+  syntax: Syntax,
+  options: CodeOptions,
+  read: Set<string>,
+  named: readonly (readonly [string, string])[] = [],
+): string {
+  const parts = cutAtSecrets(
+    text,
+    [[options.token, 'LPREQ_TOKEN'], ...named],
+    [...(options.secrets ?? []), ...(options.foreignSecrets ?? [])],
   );
-  const parts = clean.split(TOKEN_PLACE);
-  if (parts.length === 1) return syntax.literal(clean);
-  const pieces: string[] = [];
-  parts.forEach((part, i) => {
-    if (i > 0) pieces.push(syntax.token);
-    if (part.length > 0) pieces.push(syntax.literal(part));
-  });
-  return pieces.join(' + ');
+  if (parts.length === 0) return syntax.literal('');
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return syntax.literal(p);
+      read.add(p.variable);
+      return syntax.env(p.variable);
+    })
+    .join(' + ');
 }
 
-/** The headers the program sends: as the request has them, without a written Authorization; the token's where the sender would send it. */
-function headersOf(prepared: PreparedRequest): { headers: [string, string][]; token: boolean } {
-  const headers = prepared.headers.filter(([n]) => n.toLowerCase() !== 'authorization');
+/**
+ * The headers the program sends: those the sender would send on the first hop (planCopy; a
+ * written Authorization's own credentials `***`), and whether the token goes as the sender
+ * adds it. Throws CopyRefused where the sender would send nothing.
+ */
+function headersOf(
+  prepared: PreparedRequest,
+  options: CodeOptions,
+): { headers: [string, string][]; token: boolean; notes: string[] } {
+  const plan = planCopy(prepared, options);
+  const known = [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])];
+  const headers = plan.headers.map(([n, v]): [string, string] => [
+    n,
+    (n.toLowerCase() === 'authorization' ? maskedAuthorization(v, known) : undefined) ?? v,
+  ]);
   if (prepared.body && !headers.some(([n]) => n.toLowerCase() === 'content-type'))
     headers.push(['Content-Type', prepared.body.contentType]);
-  return { headers, token: tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers) };
+  return { headers, token: plan.addToken, notes: plan.warnings };
 }
 
 function title(prepared: PreparedRequest): string {
@@ -73,44 +95,82 @@ function title(prepared: PreparedRequest): string {
   return `${name ? `${name.replace(/[\r\n\u2028\u2029]+/g, ' ')}: ` : ''}${prepared.method} request generated by lpreq.`;
 }
 
+/** The comment lines at the top: how the token reaches the program, and what it leaves out as the sender would. */
+function preamble(variables: ReadonlySet<string>, notes: readonly string[], comment: string): string[] {
+  return [
+    variables.has('LPREQ_TOKEN')
+      ? `${comment} The access token is read from the environment variable LPREQ_TOKEN when it runs.`
+      : `${comment} It sends no access token.`,
+    ...[...variables]
+      .filter((v) => v !== 'LPREQ_TOKEN')
+      .map(
+        (v) =>
+          `${comment} A header of http-client.private.env.json's $defaultHeaders is read from the environment variable ${v} when it runs.`,
+      ),
+    ...(variables.size > 0
+      ? [
+          `${comment} Redirects are not followed: lpreq follows them by hand so that secrets go only to base_url's origin.`,
+        ]
+      : []),
+    ...notes.map((n) => `${comment} As lpreq would: ${n.replace(/[\r\n\u2028\u2029]+/g, ' ')}.`),
+  ];
+}
+
+/** What to set before the program runs: the token, or the value of a header of the private file. */
+function meaning(variable: string): string {
+  return variable === 'LPREQ_TOKEN'
+    ? 'your access token'
+    : 'the value of its header in http-client.private.env.json ($defaultHeaders)';
+}
+
 function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
-  const e = (t: string) => expression(t, JAVASCRIPT, options);
-  const { headers, token } = headersOf(prepared);
+  // The environment variables the program reads, in the order it reads them.
+  const variables = new Set<string>();
+  const e = (t: string, named: [string, string][] = []) => expression(t, JAVASCRIPT, options, variables, named);
+  const { headers, token, notes } = headersOf(prepared, options);
   // Node's fetch takes no TLS options: with the environment's $tls, undici's fetch (the one Node's is made of) takes an Agent that has them.
   const tls = tlsFor(prepared, options.tls);
   const connect = tls ? agentOptions(tls) : [];
-  const lines = [
-    `// ${title(prepared)}`,
-    token
-      ? '// The access token is read from the environment variable LPREQ_TOKEN when it runs.'
-      : '// It sends no access token.',
-    connect.length > 0
-      ? "// Node 18 or later, with undici for the environment's TLS settings: npm install undici; node request.mjs"
-      : '// Node 18 or later: node request.mjs',
-    'async function main() {',
-    ...(connect.length > 0
-      ? ['  const { readFileSync } = await import("node:fs");', '  const { Agent, fetch } = await import("undici");']
-      : []),
+  const call = [
     `  const response = await fetch(${e(prepared.url)}, {`,
     `    method: ${e(prepared.method)},`,
     '    headers: [',
-    ...headers.map(([n, v]) => `      [${e(n)}, ${e(v)}],`),
-    ...(token ? [`      ["Authorization", "Bearer " + ${JAVASCRIPT.token}],`] : []),
+    // A header of the private file's `$defaultHeaders` is read from its environment variable, as the token is.
+    ...headers.map(([n, v]) => `      [${e(n)}, ${e(v, privateHeader(prepared, n, v))}],`),
+    ...(token ? [`      ["Authorization", "Bearer " + ${JAVASCRIPT.env('LPREQ_TOKEN')}],`] : []),
     '    ],',
   ];
   if (prepared.body) {
     const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(
+    call.push(
       file !== undefined
         ? `    body: await (await import("node:fs/promises")).readFile(${e(file)}),`
         : `    body: ${e(prepared.body.text)},`,
     );
   }
-  if (prepared.noRedirect) lines.push('    redirect: "manual",');
-  if (prepared.timeoutMs !== undefined) lines.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
+  // fetch would follow a redirect to another origin with the headers that carry secrets; the
+  // sender follows redirects by hand so that they go only to base_url's origin. A program that
+  // sends a secret therefore answers a redirect with it, as `# @no-redirect` does.
+  if (prepared.noRedirect || variables.size > 0 || token) call.push('    redirect: "manual",');
+  if (prepared.timeoutMs !== undefined) call.push(`    signal: AbortSignal.timeout(${prepared.timeoutMs}),`);
   if (connect.length > 0)
-    lines.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
-  lines.push(
+    call.push('    dispatcher: new Agent({ connect: {', ...connect.map((c) => `      ${c},`), '    } }),');
+  if (token) variables.add('LPREQ_TOKEN');
+  return [
+    `// ${title(prepared)}`,
+    ...preamble(variables, notes, '//'),
+    connect.length > 0
+      ? "// Node 18 or later, with undici for the environment's TLS settings: npm install undici; node request.mjs"
+      : '// Node 18 or later: node request.mjs',
+    'async function main() {',
+    // Without the variable the program would send "Bearer undefined": it says what to set instead.
+    ...[...variables].map(
+      (v) => `  if (!process.env.${v}) throw new Error("set the environment variable ${v} to ${meaning(v)} first");`,
+    ),
+    ...(connect.length > 0
+      ? ['  const { readFileSync } = await import("node:fs");', '  const { Agent, fetch } = await import("undici");']
+      : []),
+    ...call,
     '  });',
     '  console.log(response.status, response.statusText);',
     '  console.log(await response.text());',
@@ -118,22 +178,13 @@ function toJavaScript(prepared: PreparedRequest, options: CodeOptions): string {
     '',
     'main();',
     '',
-  );
-  // Without the variable the program would send "Bearer undefined": it says what to set instead.
-  const main = lines.indexOf('async function main() {');
-  if (lines.some((l) => l.includes(JAVASCRIPT.token))) {
-    lines.splice(
-      main + 1,
-      0,
-      '  if (!process.env.LPREQ_TOKEN) throw new Error("set the environment variable LPREQ_TOKEN to your access token first");',
-    );
-  }
-  return lines.join('\n');
+  ].join('\n');
 }
 
 function toPython(prepared: PreparedRequest, options: CodeOptions): string {
-  const e = (t: string) => expression(t, PYTHON, options);
-  const { headers, token } = headersOf(prepared);
+  const variables = new Set<string>();
+  const e = (t: string, named: [string, string][] = []) => expression(t, PYTHON, options, variables, named);
+  const { headers, token, notes } = headersOf(prepared, options);
   // A dict has one value a name: repeated headers are joined, as HTTP allows.
   const joined = new Map<string, [string, string[]]>();
   for (const [n, v] of headers) {
@@ -141,57 +192,59 @@ function toPython(prepared: PreparedRequest, options: CodeOptions): string {
     if (seen) seen[1].push(v);
     else joined.set(n.toLowerCase(), [n, [v]]);
   }
-  const lines = [
+  const call = [
+    'response = requests.request(',
+    `    ${e(prepared.method)},`,
+    `    ${e(prepared.url)},`,
+    '    headers={',
+    ...[...joined.values()].map(
+      ([n, vs]) =>
+        `        ${e(n)}: ${e(
+          vs.join(', '),
+          vs.flatMap((v) => privateHeader(prepared, n, v)),
+        )},`,
+    ),
+    ...(token ? [`        "Authorization": "Bearer " + ${PYTHON.env('LPREQ_TOKEN')},`] : []),
+    '    },',
+  ];
+  if (prepared.body) {
+    const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
+    call.push(
+      file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`,
+    );
+  }
+  // As in the JavaScript program: requests would follow a redirect to another host with the
+  // headers that carry secrets (all but Authorization and Cookie).
+  if (prepared.noRedirect || variables.size > 0 || token) call.push('    allow_redirects=False,');
+  const tls = tlsFor(prepared, options.tls);
+  if (tls?.rejectUnauthorized === false) call.push('    verify=False,');
+  else if (tls?.ca !== undefined) call.push(`    verify=${PYTHON.literal(tls.ca)},`);
+  if (tls?.cert !== undefined)
+    call.push(
+      `    cert=${tls.key !== undefined ? `(${PYTHON.literal(tls.cert)}, ${PYTHON.literal(tls.key)})` : PYTHON.literal(tls.cert)},`,
+    );
+  // requests waits forever without a timeout: the request's own, else the sender's default.
+  call.push(`    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`, ')');
+  if (token) variables.add('LPREQ_TOKEN');
+  return [
     `# ${title(prepared)}`,
-    token
-      ? '# The access token is read from the environment variable LPREQ_TOKEN when it runs.'
-      : '# It sends no access token.',
+    ...preamble(variables, notes, '#'),
     '# pip install requests',
     'import os',
     '',
     'import requests',
     '',
-    'response = requests.request(',
-    `    ${e(prepared.method)},`,
-    `    ${e(prepared.url)},`,
-    '    headers={',
-    ...[...joined.values()].map(([n, vs]) => `        ${e(n)}: ${e(vs.join(', '))},`),
-    ...(token ? [`        "Authorization": "Bearer " + ${PYTHON.token},`] : []),
-    '    },',
-  ];
-  if (prepared.body) {
-    const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(
-      file !== undefined ? `    data=open(${e(file)}, "rb"),` : `    data=(${e(prepared.body.text)}).encode("utf-8"),`,
-    );
-  }
-  if (prepared.noRedirect) lines.push('    allow_redirects=False,');
-  const tls = tlsFor(prepared, options.tls);
-  if (tls?.rejectUnauthorized === false) lines.push('    verify=False,');
-  else if (tls?.ca !== undefined) lines.push(`    verify=${PYTHON.literal(tls.ca)},`);
-  if (tls?.cert !== undefined)
-    lines.push(
-      `    cert=${tls.key !== undefined ? `(${PYTHON.literal(tls.cert)}, ${PYTHON.literal(tls.key)})` : PYTHON.literal(tls.cert)},`,
-    );
-  // requests waits forever without a timeout: the request's own, else the sender's default.
-  lines.push(
-    `    timeout=${(prepared.timeoutMs ?? 30_000) / 1000},`,
-    ')',
+    // Without the variable os.environ raises a bare KeyError: the program says what to set instead.
+    ...[...variables].flatMap((v) => [
+      `if not os.environ.get("${v}"):`,
+      `    raise SystemExit("set the environment variable ${v} to ${meaning(v)} first")`,
+    ]),
+    ...(variables.size > 0 ? [''] : []),
+    ...call,
     'print(response.status_code, response.reason)',
     'print(response.text)',
     '',
-  );
-  // Without the variable os.environ raises a bare KeyError: the program says what to set instead.
-  if (lines.some((l) => l.includes(PYTHON.token))) {
-    lines.splice(
-      lines.indexOf('response = requests.request('),
-      0,
-      'if not os.environ.get("LPREQ_TOKEN"):',
-      '    raise SystemExit("set the environment variable LPREQ_TOKEN to your access token first")',
-      '',
-    );
-  }
-  return lines.join('\n');
+  ].join('\n');
 }
 
 /** The options of undici's Agent's connection for the environment's $tls (the files read when the program runs). */
@@ -204,7 +257,7 @@ function agentOptions(tls: TlsSettings): string[] {
   return out;
 }
 
-/** The request as a program in `language`, holding no secret. */
+/** The request as a program in `language`, holding no secret; throws CopyRefused where the sender would send nothing. */
 export function toCode(prepared: PreparedRequest, language: CodeLanguage, options: CodeOptions = {}): string {
   return language === 'javascript' ? toJavaScript(prepared, options) : toPython(prepared, options);
 }

@@ -1,22 +1,28 @@
 /**
- * "Copy as cURL": a prepared request as one curl command for a POSIX shell, an option a line. No secret is
- * written into it unless the caller asks in so many words (`includeToken: true`): by default
- * the command reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the
- * request carries (PrepareResult's secrets: a password prompt's answer, another environment's
- * token) is written `***`.
+ * "Copy as cURL": a prepared request as one curl command for a POSIX shell, an option a line,
+ * that sends what the sender would send (the same outgoing plan, outgoing.ts: a request the
+ * sender refuses is not copied, a header it leaves out is left out). No secret is written into
+ * it unless the caller asks in so many words (`includeToken: true`): by default the command
+ * reads the token from `$LPREQ_TOKEN` when it runs, and every other secret the request carries
+ * (PrepareResult's secrets: a password prompt's answer, another environment's token) is
+ * written `***`.
  */
 import type { TlsSettings } from '../node/index';
-import { tokenAllowed } from './outgoing';
+import { planCopy } from './outgoing';
 import type { PreparedRequest } from './prepare';
-import { scrubSecrets } from './secrets';
+import { carriesSecret, cutAtSecrets, type SecretPlace } from './secrets';
 
 export interface CurlOptions {
   /** Write the request as it is sent, the token and every secret in it. Default false. */
   includeToken?: boolean;
   /** The token: written only with `includeToken: true`; otherwise its place reads `$LPREQ_TOKEN`. */
   token?: string;
-  /** The other secrets the request may carry (PrepareResult's `secrets` and `foreignSecrets`): `***` unless `includeToken`. */
+  /** Secrets that go where the token goes (PrepareResult's `secrets`): `***` unless `includeToken`. */
   secrets?: (string | undefined)[];
+  /** Secrets that go nowhere (PrepareResult's `foreignSecrets`, the other environments' tokens): `***` unless `includeToken`. */
+  foreignSecrets?: (string | undefined)[];
+  /** What the command leaves out as the sender would (a header that carries a secret, the token), in words, pushed here. */
+  notes?: string[];
   /**
    * The environment's `$tls` (its paths absolute): written as curl's options when the request
    * goes to base_url's origin over https, where the sender applies them, and nowhere else.
@@ -30,26 +36,30 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Where the token stood in a word, until the word is quoted. */
-const TOKEN_PLACE = '\u0000';
-
 /**
- * A word of the command for the shell, through the one scrubber: where the token stands as
- * it is, the shell reads `$LPREQ_TOKEN`; any other spelling of it, and any other secret, is `***`.
+ * A text through the one scrubber, cut where the token stands as it is (a place the shell
+ * reads from `$LPREQ_TOKEN`); any other spelling of it, and any other secret, is `***`. With
+ * `includeToken`, the text as it is.
  */
-function quoted(word: string, options: CurlOptions): string {
-  if (options.includeToken === true) return shellQuote(word);
-  const token = options.token;
-  const text = scrubSecrets(
-    scrubSecrets(word.split(TOKEN_PLACE).join(''), [token], (_, written) => (written === token ? TOKEN_PLACE : '***')),
-    options.secrets ?? [],
+function wordParts(
+  word: string,
+  options: CurlOptions,
+  named: readonly (readonly [string, string])[] = [],
+): (string | SecretPlace)[] {
+  if (options.includeToken === true) return [word];
+  return cutAtSecrets(
+    word,
+    [[options.token, 'LPREQ_TOKEN'], ...named],
+    [...(options.secrets ?? []), ...(options.foreignSecrets ?? [])],
   );
-  if (!text.includes(TOKEN_PLACE)) return shellQuote(text);
+}
+
+/** A word of the command for the shell, through the one scrubber (wordParts). */
+function quoted(word: string, options: CurlOptions, named: readonly (readonly [string, string])[] = []): string {
+  const parts = wordParts(word, options, named);
+  if (parts.length === 0) return "''";
   // Double quotes so that the shell expands the variable when the command runs.
-  return text
-    .split(TOKEN_PLACE)
-    .map((part) => (part.length > 0 ? shellQuote(part) : ''))
-    .join('"$LPREQ_TOKEN"');
+  return parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.variable}"`)).join('');
 }
 
 /**
@@ -57,7 +67,8 @@ function quoted(word: string, options: CurlOptions): string {
  * long request reads and edits line by line, and a POSIX shell runs it as it is.
  */
 export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): string {
-  const first: string[] = ['curl'];
+  // --globoff: a `[1-5]` or `{a,b}` in the URL is sent as it is, not as five requests (each with the token).
+  const first: string[] = ['curl', '--globoff'];
   if (prepared.method === 'HEAD') first.push('--head');
   else if (prepared.method !== 'GET' || prepared.body) first.push('-X', quoted(prepared.method, options));
   first.push(quoted(prepared.url, options));
@@ -67,29 +78,120 @@ export function toCurl(prepared: PreparedRequest, options: CurlOptions = {}): st
     lines.push(['--connect-timeout', String(prepared.connectTimeoutMs / 1000)]);
   if (prepared.timeoutMs !== undefined) lines.push(['--max-time', String(prepared.timeoutMs / 1000)]);
   lines.push(...tlsOptions(prepared, options));
-  for (const [name, value] of prepared.headers) {
-    // A credential written in the file is not copied either.
-    if (name.toLowerCase() === 'authorization') continue;
-    lines.push(['-H', quoted(`${name}: ${value}`, options)]);
+  // Throws CopyRefused where the sender would send nothing.
+  const plan = planCopy(prepared, options);
+  options.notes?.push(...plan.warnings);
+  for (const [name, value] of plan.headers) {
+    const masked =
+      name.toLowerCase() === 'authorization' && options.includeToken !== true
+        ? maskedAuthorization(value, [options.token, ...(options.secrets ?? []), ...(options.foreignSecrets ?? [])])
+        : undefined;
+    // A header of the private file's `$defaultHeaders` is read from its environment variable when the command runs.
+    const named = privateHeader(prepared, name, value);
+    lines.push([
+      '-H',
+      masked !== undefined && named.length === 0
+        ? shellQuote(`${name}: ${masked}`)
+        : quoted(`${name}: ${value}`, options, named),
+    ]);
   }
-  // The token goes where the sender sends it: to base_url's origin, connected to as itself (no other Host).
-  if (tokenAllowed(prepared.url, prepared.tokenOrigin, prepared.headers)) {
+  // The token where the sender adds it: to base_url's origin, connected to as itself, when the request writes no Authorization.
+  if (plan.addToken) {
     if (options.includeToken === true && options.token) {
       lines.push(['-H', shellQuote(`Authorization: Bearer ${options.token}`)]);
     } else {
       lines.push(['-H', '"Authorization: Bearer $LPREQ_TOKEN"']);
     }
   }
+  let input: string | undefined;
   if (prepared.body) {
-    if (!prepared.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
+    if (!plan.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
       lines.push(['-H', quoted(`Content-Type: ${prepared.body.contentType}`, options)]);
     }
-    // --data-binary sends the bytes as they are: the form body is already encoded. A body file
-    // sent as it is stays a file (`@path`): its bytes may not survive a shell string.
-    const file = prepared.body.bytes !== undefined ? prepared.body.file : undefined;
-    lines.push(['--data-binary', quoted(file !== undefined ? `@${file}` : prepared.body.text, options)]);
+    const body = bodyOptions(prepared.body, options);
+    lines.push(body.option);
+    input = body.input;
   }
-  return lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
+  const command = lines.map((words, i) => `${i === 0 ? '' : '  '}${words.join(' ')}`).join(' \\\n');
+  return input === undefined ? command : `${input} | ${command}`;
+}
+
+/**
+ * The environment variable a copy reads a header of the private file's `$defaultHeaders`
+ * from (`X-Api-Key`: `LPREQ_HEADER_X_API_KEY`), as it reads the token from LPREQ_TOKEN.
+ */
+export function privateHeaderVariable(name: string): string {
+  return `LPREQ_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** `[value, variable]` of a header when its value is the private file's (see privateHeaderVariable); none otherwise. */
+export function privateHeader(prepared: PreparedRequest, name: string, value: string): [string, string][] {
+  return prepared.privateHeaders?.includes(name.toLowerCase()) === true && value.length > 0
+    ? [[value, privateHeaderVariable(name)]]
+    : [];
+}
+
+/**
+ * A written Authorization header's value as a copy writes it when it carries no secret lpreq
+ * knows (credentials written in the file itself): `***` after the scheme, the credentials not
+ * copied. Undefined when it carries a known secret: then it is written as any header is, the
+ * token read from the environment and other secrets `***`.
+ */
+export function maskedAuthorization(value: string, known: readonly (string | undefined)[]): string | undefined {
+  if (carriesSecret(value, known)) return undefined;
+  const scheme = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s+\S/.exec(value)?.[1];
+  return `${scheme ? `${scheme} ` : ''}***`;
+}
+
+/**
+ * The body as curl sends exactly the bytes the sender sends. Text goes as `--data-raw`, which
+ * never reads a file (`--data-binary @/etc/passwd` would upload it, `@-` read standard
+ * input). Bytes that are not text (a binary body file, sent as it is) are read from the file
+ * the sender read, which its reader confined to the workspace. What a shell word cannot hold
+ * (a NUL) is written with printf's octal escapes and given on standard input (`@-`).
+ */
+function bodyOptions(
+  body: NonNullable<PreparedRequest['body']>,
+  options: CurlOptions,
+): { option: string[]; input?: string } {
+  const text = body.bytes !== undefined ? exactText(body.bytes) : body.text;
+  if (text !== undefined && !text.includes('\u0000')) return { option: ['--data-raw', quoted(text, options)] };
+  if (text === undefined && body.file !== undefined) return { option: ['--data-binary', shellQuote(`@${body.file}`)] };
+  return { option: ['--data-binary', '@-'], input: printfOf(text ?? '', body.bytes, options) };
+}
+
+/** The bytes as a string that encodes back to exactly them (UTF-8, its byte order mark kept), or undefined. */
+function exactText(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `printf FORMAT [ARG...]` writing the body's bytes: every byte outside printable ASCII as an
+ * octal escape, `%` and `\` escaped; where the token stood in a text, `%s` with the argument
+ * `"$LPREQ_TOKEN"` (other secrets are `***`, as elsewhere in the command).
+ */
+function printfOf(text: string, bytes: Uint8Array | undefined, options: CurlOptions): string {
+  const escape = (b: Uint8Array) =>
+    [...b]
+      .map((x) =>
+        x === 0x25
+          ? '%%'
+          : x === 0x5c
+            ? '\\\\'
+            : x >= 0x20 && x < 0x7f
+              ? String.fromCharCode(x)
+              : `\\${x.toString(8).padStart(3, '0')}`,
+      )
+      .join('');
+  if (bytes !== undefined) return `printf ${shellQuote(escape(bytes))}`;
+  const parts = wordParts(text, options);
+  const format = parts.map((p) => (typeof p === 'string' ? escape(Buffer.from(p, 'utf8')) : '%s')).join('');
+  const args = parts.flatMap((p) => (typeof p === 'string' ? [] : [` "$${p.variable}"`]));
+  return `printf ${shellQuote(format)}${args.join('')}`;
 }
 
 /**

@@ -10,10 +10,9 @@ import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
 import type { ExactNumbers } from './exactNumbers';
-import { carriesSecret } from './secrets';
 import { own, setOwn } from '../core/index';
 import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
-import { bodyText, checkOutgoing, hopOrigin, isLoopback, namesServer } from './outgoing';
+import { bodyText, planHop } from './outgoing';
 import { interpretBody, readBody } from './responseBody';
 import type { TlsFiles } from '../node/index';
 
@@ -216,87 +215,28 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
         result.error = { kind: 'invalid-url', message: `cannot send to ${url}: ${(e as Error).message}` };
         return result;
       }
-      const firstOrigin = new URL(prepared.url).origin;
-      // A Host header written for the first URL names that server: a hop to another origin goes without it.
-      const hopHeaders =
-        parsed.origin === firstOrigin ? prepared.headers : prepared.headers.filter(([n]) => !namesServer(n));
-      // The origin this hop is connected to and authenticated as (undefined: another server, by its Host header).
-      const origin = hopOrigin(parsed, hopHeaders);
-      const where = origin ?? `the server its Host header names (not ${parsed.host})`;
-      const tokenHere = prepared.tokenOrigin !== undefined && origin === prepared.tokenOrigin;
-      // Credentials the user wrote go to the origin the request was written for.
-      const sameOrigin = origin !== undefined && origin === firstOrigin;
-      // Other secrets (a password prompt's answer) go where the token may go; with no
-      // environment to say where that is, to the origin the request was written for.
-      const secretsHere = prepared.tokenOrigin ? tokenHere : sameOrigin;
-      const ownSecrets = [options.token, ...(options.secrets ?? [])];
-      // Another environment's token goes nowhere, whatever else says it may (unless it is the token itself).
-      const foreign = (options.foreignSecrets ?? []).filter((s) => s !== options.token);
-      const notHere = [
-        ...(tokenHere ? [] : [options.token]),
-        ...(secretsHere ? [] : (options.secrets ?? [])),
-        ...foreign,
-      ];
-      // The one check: every part that leaves, before a byte is sent.
-      const check = checkOutgoing(
-        { method, url, headers: hopHeaders, body: body ? bodyText(body) : undefined },
-        notHere,
-      );
-      if (check.refuse) {
-        const bound = prepared.tokenOrigin
-          ? `the token goes only to the origin of base_url (${prepared.tokenOrigin})`
-          : 'no environment with a base_url says where the token may go';
+      // The one decision of what this hop carries (outgoing.ts), before a byte of it is sent.
+      const plan = planHop(prepared, { index: hop, method, url, body: body ? bodyText(body) : undefined }, options);
+      if (plan.refused !== undefined) {
         result.error = {
           kind: 'secret-elsewhere',
-          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: the ${check.refuse} carries the access token or a secret, and ${where} may not receive it (${bound})`,
+          message: `${hop === 0 ? 'not sent' : `the redirect to ${parsed.origin} is not followed`}: ${plan.refused}`,
         };
         return result;
       }
-      const sendToken = options.token !== undefined && options.token.length > 0 && tokenHere;
-      if (sendToken && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
-        result.warnings.push(
-          `the token is sent over plain http to ${parsed.host}: anyone on the way can read it; use https`,
-        );
-      }
-      if (options.token && !sendToken && hop === 0) {
-        result.warnings.push(
-          origin === undefined
-            ? `the token is not sent: the request's Host header names another server than ${parsed.host}, and the token goes only to the origin of base_url, connected to as itself`
-            : prepared.tokenOrigin
-              ? `the token is not sent: ${parsed.origin} is not the origin of base_url (${prepared.tokenOrigin})`
-              : 'the token is not sent: it goes only to the base_url of the selected environment (http-client.env.json), and none is selected or it has no base_url',
-        );
-      }
+      result.warnings.push(...plan.warnings);
+      const origin = plan.origin;
       const headers: Record<string, string> = {};
-      hopHeaders.forEach(([name, value], i) => {
+      for (const [name, value] of plan.headers) {
         const lower = name.toLowerCase();
-        // Credentials the user wrote stay with the first origin, like the token.
-        if (!sameOrigin && (lower === 'authorization' || lower === 'cookie')) return;
-        if (check.drop.has(i)) {
-          // A header whose name is the secret is not named.
-          const which = carriesSecret(name, [...ownSecrets, ...foreign]) ? 'a header whose name' : `the header ${name}`;
-          result.warnings.push(
-            `${which} carries the access token or a secret and is not sent to ${where}${prepared.tokenOrigin ? ` (the token belongs to ${prepared.tokenOrigin})` : ''}`,
-          );
-          return;
-        }
-        if (!body && (lower === 'content-type' || lower === 'content-length')) return;
+        if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
         const earlier = own(headers, lower);
         setOwn(headers, lower, earlier !== undefined ? `${earlier}, ${value}` : value);
-      });
-      // An Authorization header written in the request wins over the token: the user chose it
-      // for this request (another scheme, another user's token, a test of a bad one).
-      const written = headers.authorization;
-      const writtenIsToken =
-        written !== undefined &&
-        (carriesSecret(written, [options.token]) || written.trim() === `Bearer ${options.token}`);
-      if (written !== undefined && sendToken && hop === 0 && !writtenIsToken) {
-        result.warnings.push("the request's own Authorization header is sent, and the token is not added");
       }
-      if (sendToken && written === undefined) headers.authorization = `Bearer ${options.token}`;
+      if (plan.addToken) headers.authorization = `Bearer ${options.token}`;
       if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
-      result.tokenSent = sendToken && (written === undefined || writtenIsToken);
-      result.authorizationWritten = written !== undefined;
+      result.tokenSent = plan.tokenSent;
+      result.authorizationWritten = plan.authorizationWritten;
 
       // Each hop is timed anew: the timing said is the one of the hop that answered (or failed).
       hopTiming = {};
@@ -351,7 +291,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
           };
           return result;
         }
-        result.redirects.push({ status: response.statusCode, from: url, to: next, tokenSent: sendToken });
+        result.redirects.push({ status: response.statusCode, from: url, to: next, tokenSent: plan.tokenMayGo });
         if (hop + 1 > maxRedirects) {
           result.status = response.statusCode;
           result.statusText = STATUS_CODES[response.statusCode] ?? '';

@@ -10,8 +10,9 @@
  * `*.tmp-*` files) are removed by a later writer once they are older than a stale lock.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { confinedFolder, partsBelow, readConfinedFile } from '../node/index';
 import type { ExchangeError, ExchangeResult, Timing } from './exchange';
 import type { PreparedRequest } from './prepare';
 import type { ResponseIssue } from './typed';
@@ -77,6 +78,12 @@ export interface HistoryOptions {
   keep?: number;
   /** Characters of a body stored in an entry. Default 1 MiB. */
   maxBodyChars?: number;
+  /**
+   * The workspace the folder is in (`.lpreq/history` of a project): every folder from it down
+   * is checked not to be a link before each write (node/confinedWriter.ts), so a committed
+   * `.lpreq/history` link cannot make the history be written elsewhere.
+   */
+  workspace?: string;
 }
 
 const INDEX = 'index.jsonl';
@@ -150,6 +157,7 @@ export function entryFromExchange(
 export class HistoryStore {
   private readonly keep: number;
   private readonly maxBodyChars: number;
+  private readonly workspace: string | undefined;
   /** Writes are serialised: one add or clear at a time within this process. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -159,13 +167,20 @@ export class HistoryStore {
   ) {
     this.keep = Math.max(1, options.keep ?? 50);
     this.maxBodyChars = options.maxBodyChars ?? 1024 * 1024;
+    this.workspace = options.workspace;
+  }
+
+  /** Makes the folder (0700): under a workspace, through the confined writer's checks of every level. */
+  private async makeFolder(): Promise<void> {
+    if (this.workspace !== undefined) confinedFolder(this.workspace, partsBelow(this.workspace, this.dir));
+    else await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
   /** Stores an exchange and returns its summary; the oldest entries beyond `keep` are removed. */
   add(entry: NewHistoryEntry): Promise<HistorySummary> {
     return this.serial(async () => {
       // Responses may hold people's data: the folder and its files are the user's alone.
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await this.makeFolder();
       const id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
       const full: HistoryEntry = { ...entry, id, time: entry.time ?? new Date().toISOString() };
       if (full.body !== undefined && full.body.length > this.maxBodyChars) {
@@ -243,15 +258,11 @@ export class HistoryStore {
     if (!ID.test(id)) return undefined;
     await this.queue.catch(() => undefined);
     const path = join(this.dir, `${id}.json`);
-    let text: string;
+    const read = readStored(path, MAX_STORED_BYTES);
+    if (read === undefined) return undefined;
+    if (read instanceof Error) throw unreadable(path, read);
     try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw unreadable(path, e);
-    }
-    try {
-      return JSON.parse(text) as HistoryEntry;
+      return JSON.parse(read) as HistoryEntry;
     } catch {
       return undefined;
     }
@@ -267,6 +278,7 @@ export class HistoryStore {
         if (isMissing(e)) return;
         throw unreadable(this.dir, e);
       }
+      if (this.workspace !== undefined) await this.makeFolder();
       await this.withIndexLock(async () => {
         await rm(join(this.dir, INDEX), { force: true });
         for (const name of names) {
@@ -309,7 +321,7 @@ export class HistoryStore {
     // The lock is written under a name of its own and linked into place, which fails when
     // the lock exists: a lock file is never seen empty, even if its writer is killed.
     const written = join(this.dir, `${LOCK}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-    await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
+    await writeFile(written, mine, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
     const deadline = Date.now() + LOCK_WAIT_MS;
     const pause = (attempt: number) =>
       new Promise((r) => setTimeout(r, Math.min(50, 2 * attempt) * (0.5 + Math.random())));
@@ -322,7 +334,7 @@ export class HistoryStore {
           const code = (e as NodeJS.ErrnoException).code;
           // Our own file removed meanwhile (a clear of old leftovers): written again.
           if (code === 'ENOENT') {
-            await writeFile(written, mine, { encoding: 'utf8', mode: 0o600 });
+            await writeFile(written, mine, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
             continue;
           }
           if (code !== 'EEXIST') throw e;
@@ -341,7 +353,7 @@ export class HistoryStore {
     try {
       return await task();
     } finally {
-      if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await rm(path, { force: true });
+      if (readLock(path) === mine) await rm(path, { force: true });
     }
   }
 
@@ -362,8 +374,7 @@ export class HistoryStore {
     }
     try {
       const held = await staleLock(path);
-      if (held !== undefined && (await readFile(path, 'utf8').catch(() => undefined)) === held)
-        await rm(path, { force: true });
+      if (held !== undefined && readLock(path) === held) await rm(path, { force: true });
     } finally {
       await rm(breaker, { force: true });
     }
@@ -382,13 +393,9 @@ export class HistoryStore {
    */
   private async readIndex(): Promise<HistorySummary[]> {
     const path = join(this.dir, INDEX);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if (isMissing(e)) return [];
-      throw unreadable(path, e);
-    }
+    const text = readStored(path, MAX_STORED_BYTES);
+    if (text === undefined) return [];
+    if (text instanceof Error) throw unreadable(path, text);
     const out: HistorySummary[] = [];
     for (const line of text.split('\n')) {
       if (line.trim().length === 0) continue;
@@ -405,8 +412,9 @@ export class HistoryStore {
   private async writeAtomic(name: string, text: string) {
     const temp = join(this.dir, `${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
-      // Flushed before the rename, so the new name never points at half-written data.
-      const handle = await open(temp, 'w', 0o600);
+      // Created exclusively (never through a link left under that name), and flushed before
+      // the rename, so the new name never points at half-written data.
+      const handle = await open(temp, 'wx', 0o600);
       try {
         await handle.writeFile(text, 'utf8');
         await handle.sync();
@@ -419,6 +427,30 @@ export class HistoryStore {
       throw e;
     }
   }
+}
+
+/** An entry keeps 1 MiB of body text, but a request's body may be large: more than this is not a history file. */
+const MAX_STORED_BYTES = 64 * 1024 * 1024;
+/** What readLock gives for something in the lock's place that no writer made. */
+const NOT_A_LOCK = '\u0000not a lock';
+
+/**
+ * A file of the history folder, read by the confined reader: a regular file of that folder,
+ * of a bounded size, never through a link (a committed `.lpreq/history/index.jsonl ->
+ * /dev/zero` would be read without end). Undefined when it is not there; an Error that says
+ * why it was not read.
+ */
+function readStored(path: string, limit: number): string | undefined | Error {
+  const read = readConfinedFile(path, dirname(path), limit);
+  if (read.problem === undefined) return read.bytes.toString('utf8');
+  if (read.code === 'ENOENT' || read.code === 'ENOTDIR') return undefined;
+  return Object.assign(new Error(read.problem), { code: read.code ?? 'EINVAL' });
+}
+
+/** The content of a lock file, undefined when there is none, NOT_A_LOCK for anything else in its place. */
+function readLock(path: string): string | undefined {
+  const read = readStored(path, 4096);
+  return read instanceof Error ? NOT_A_LOCK : read;
 }
 
 /** Whether a file system error means the file (or its folder) is not there. */
@@ -452,10 +484,12 @@ async function ageOf(path: string): Promise<number> {
  * is older than any write takes. Undefined when it is held, or already gone.
  */
 async function staleLock(path: string): Promise<string | undefined> {
-  let content: string;
+  const content = readLock(path);
+  if (content === undefined) return undefined;
+  // A link, a pipe or a large file in its place was not made by a writer: it is removed as stale.
+  if (content === NOT_A_LOCK) return content;
   let age: number;
   try {
-    content = await readFile(path, 'utf8');
     age = Date.now() - (await stat(path)).mtimeMs;
   } catch {
     return undefined;

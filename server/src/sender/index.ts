@@ -28,8 +28,8 @@
  *   Follows Link rel="next" (or EndKey/StartKey) and merges the pages.
  * - sendBlock(document, blockIndex, SendBlockOptions) -> SendResult
  *   The whole flow: chaining, preparing, sending (pages), typed check, history. Never throws.
- * - toCurl(prepared, { includeToken?, token?, secrets?, tls? }) -> string   ("Copy as cURL": `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken)
- * - toCode(prepared, 'javascript' | 'python', { token?, secrets?, tls? }) -> string   ("Generate Code": fetch or Python requests; the token read from LPREQ_TOKEN when it runs, never written; $tls as the sender applies it)
+ * - toCurl(prepared, { includeToken?, token?, secrets?, foreignSecrets?, tls?, notes? }) -> string   ("Copy as cURL": what the sender would send, planned by its own outgoing check; `$LPREQ_TOKEN` in the token's place, other secrets `***`, unless includeToken; throws CopyRefused, with the sender's reason, where the sender would send nothing)
+ * - toCode(prepared, 'javascript' | 'python', { token?, secrets?, foreignSecrets?, tls? }) -> string   ("Generate Code": fetch or Python requests, planned as toCurl; the token read from LPREQ_TOKEN when it runs, never written; $tls as the sender applies it)
  * - scrubSecrets(text, secrets) -> string, carriesSecret(text, secrets)   (secrets.ts: every way a secret is written)
  * - checkResponse(catalog, returns, body, scrub?) -> { resource, issues }   (scrub: a long value's secrets out before a message shows it cut)
  * - describeAt(catalog, returns, '$[0].items_count') -> { type, note?, enum?, enumDescriptions? } | undefined
@@ -41,10 +41,12 @@
  * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
  *   Send Request calls too.
- * - sendSetup(file, { environment, env, chooseWith, forMock? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file)
+ * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
+ * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
  */
 export {
   prepareRequest,
+  environmentOrigin,
   blockAtLine,
   blockNamed,
   requestBlocks,
@@ -61,7 +63,7 @@ export type {
   SendEnvironments,
 } from './prepare';
 export { sendPrepared, noResponse, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './exchange';
-export { isLoopback, tokenAllowed } from './outgoing';
+export { isLoopback, tokenAllowed, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
 export { apiErrorMessage, apiErrorMessages, DEFAULT_MAX_BODY_BYTES } from './responseBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
@@ -69,6 +71,8 @@ export { sendAllPages, parseLinkHeader, mergePages, nextPage, DEFAULT_MAX_PAGES 
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
 export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
+export { tokenFor, confirmed, confirmationOf, readStoredToken, storedToken } from './tokenOrigin';
+export type { BoundToken, TokenDecision } from './tokenOrigin';
 export type { SendSetup, SetupOptions } from './setup';
 export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
 export { selectJsonPath, referenceValue, referencedRequests } from './chaining';

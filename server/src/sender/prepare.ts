@@ -28,6 +28,8 @@ import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair 
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
 import { VERSION } from '../version';
 import type { EnvironmentOptions } from '../node/index';
+import { MIN_SECRET_LENGTH } from './secrets';
+import { originOf } from './tokenOrigin';
 
 export interface PreparedRequest {
   method: string;
@@ -61,6 +63,11 @@ export interface PreparedRequest {
   paging: 'link' | 'start-key';
   /** The only origin the token is sent to: the origin of base_url (the environment's first). */
   tokenOrigin?: string;
+  /**
+   * The headers (lower-case names) whose value is the private environment file's
+   * `$defaultHeaders`: a copy reads each from an environment variable (curl.ts), never writes it.
+   */
+  privateHeaders?: string[];
 }
 
 /**
@@ -79,8 +86,14 @@ export type PrepareResult =
   | ({ ok: true; request: PreparedRequest } & RequestSecrets)
   | ({ ok: false; error: string; errors: string[] } & RequestSecrets);
 
-/** Environments as the node helpers read them: with each one's `$tls` and `$defaultHeaders`. */
-export type SendEnvironments = Environments & { options?: Record<string, EnvironmentOptions> };
+/**
+ * Environments as the node helpers read them: with each one's `$tls` and `$defaultHeaders`,
+ * and the names of the variables that come from the private file (secrets, like the token).
+ */
+export type SendEnvironments = Environments & {
+  options?: Record<string, EnvironmentOptions>;
+  privateNames?: Record<string, Set<string>>;
+};
 
 /** The `$tls` and `$defaultHeaders` of the chosen environment, if it has any. */
 export function environmentOptions(env: SendEnvironments | undefined): EnvironmentOptions | undefined {
@@ -149,16 +162,6 @@ export function endpointFacts(
   };
 }
 
-function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Builds the request of block `blockIndex` of `document`, with the secrets it may carry.
  * Never throws: an unresolved variable, a missing base_url or an unusable target is an error
@@ -171,26 +174,78 @@ export function prepareRequest(
   options: PrepareOptions = {},
 ): PrepareResult {
   const read: string[] = [];
-  const result = buildRequest(checker, document, blockIndex, options, read);
-  return { ...result, ...requestSecrets(options, read) };
+  const privateSent: string[] = [];
+  const result = buildRequest(checker, document, blockIndex, options, read, privateSent);
+  return { ...result, ...requestSecrets(options, read, privateSent) };
 }
 
-/** What is secret in a request (RequestSecrets): `read` holds the secret process and `.env` values its text read. */
-function requestSecrets(options: PrepareOptions, read: readonly string[]): RequestSecrets {
-  const own = new Set<string>();
+/**
+ * Whether a value of the private environment file is a secret: every one is, like the token,
+ * but base_url (it says where secrets go, and is shown), the `$` settings, the words true,
+ * false and null, and values shorter than a token may be (they could not be told from other text).
+ */
+function privateSecret(name: string, value: string): boolean {
+  return (
+    name !== 'base_url' &&
+    !name.startsWith('$') &&
+    value.length >= MIN_SECRET_LENGTH &&
+    !/^(true|false|null)$/i.test(value)
+  );
+}
+
+/**
+ * What is secret in a request (RequestSecrets): secret-looking variables, the values of the
+ * private file (its variables and its `$defaultHeaders`; `privateSent` holds the private
+ * default headers' values as this request sends them), secret prompts' answers, and `read`:
+ * the secret process and `.env` values its text read. The private file's values go only to
+ * base_url's origin, as the token does: with no base_url, nowhere.
+ */
+function requestSecrets(
+  options: PrepareOptions,
+  read: readonly string[],
+  privateSent: readonly string[],
+): RequestSecrets {
+  const env = options.environments;
+  const privateNames = env?.privateNames;
+  const fromPrivate = (environment: string | undefined, name: string) =>
+    environment !== undefined
+      ? own(privateNames, environment)?.has(name) === true
+      : Object.values(privateNames ?? {}).some((names) => names.has(name));
+  const mine = new Set<string>();
+  const bound = new Set<string>(privateSent);
   const add = (to: Set<string>, name: string, value: unknown) => {
     if (SECRET_NAME.test(name) && typeof value === 'string' && value.length > 0) to.add(value);
   };
-  for (const [name, value] of environmentValues(options.environments)) add(own, name, value);
+  for (const [name, value] of environmentValues(env)) {
+    add(mine, name, value);
+    if (fromPrivate(env?.selected, name) && privateSecret(name, value)) bound.add(value);
+  }
   const foreign = new Set<string>();
-  for (const vars of Object.values(options.environments?.environments ?? {})) {
-    for (const [name, value] of Object.entries(vars)) add(foreign, name, value);
+  for (const [environment, vars] of Object.entries(env?.environments ?? {})) {
+    for (const [name, value] of Object.entries(vars)) {
+      add(foreign, name, value);
+      if (own(privateNames, environment)?.has(name) === true && privateSecret(name, value)) foreign.add(value);
+    }
+  }
+  // The private file's default headers, of the chosen environment (as written, when no variable is in them) and of the others.
+  for (const [environment, settings] of Object.entries(env?.options ?? {})) {
+    const names = new Set(settings.privateHeaders ?? []);
+    for (const [name, value] of settings.defaultHeaders ?? []) {
+      if (!names.has(name.toLowerCase()) || value.includes('{{') || !privateSecret(name, value)) continue;
+      (environment === env?.selected ? bound : foreign).add(value);
+    }
   }
   // The chosen environment's own values are its own, whoever else shares them.
-  for (const value of own) foreign.delete(value);
-  for (const [name, value] of options.prompts ?? []) add(own, name, value);
-  for (const value of read) own.add(value);
-  return { secrets: [...own], foreignSecrets: [...foreign] };
+  for (const value of [...mine, ...bound]) foreign.delete(value);
+  for (const [name, value] of options.prompts ?? []) add(mine, name, value);
+  for (const value of read) mine.add(value);
+  // Only base_url says where the private file's values may go: without one, nowhere.
+  const goesSomewhere = environmentOrigin(env) !== undefined;
+  for (const value of bound) {
+    if (goesSomewhere) mine.add(value);
+    else if (!mine.has(value)) foreign.add(value);
+  }
+  return { secrets: [...mine], foreignSecrets: [...foreign] };
 }
 
 function buildRequest(
@@ -199,6 +254,7 @@ function buildRequest(
   blockIndex: number,
   options: PrepareOptions,
   read: string[],
+  privateSent: string[],
 ): { ok: true; request: PreparedRequest } | { ok: false; error: string; errors: string[] } {
   const ref = document.blocks[blockIndex];
   if (!ref) return { ok: false, error: `there is no request number ${blockIndex + 1} in this file`, errors: [] };
@@ -277,16 +333,25 @@ function buildRequest(
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
   // Default headers after the request's own, before lpreq's Accept and User-Agent: the
   // request wins, then the environment's `$defaultHeaders`, then the editor's setting.
-  for (const [name, value] of [
-    ...(environmentOptions(options.environments)?.defaultHeaders ?? []),
-    ...(options.defaultHeaders ?? []),
-  ]) {
+  const settings = environmentOptions(options.environments);
+  const privateDefaults = new Set(settings?.privateHeaders ?? []);
+  const privateHeaders: string[] = [];
+  const defaults = settings?.defaultHeaders ?? [];
+  for (const [i, [name, value]] of [...defaults, ...(options.defaultHeaders ?? [])].entries()) {
     if (!HEADER_NAME.test(name)) {
       if (errors.length === 0)
         return fail(`cannot send: the default header name '${name}' is not a valid HTTP header name`, errors);
       continue;
     }
-    if (!has(name.toLowerCase())) headers.push([name, resolve(value)]);
+    const lower = name.toLowerCase();
+    if (has(lower)) continue;
+    const resolved = resolve(value);
+    headers.push([name, resolved]);
+    // The private file's: a secret, like the token.
+    if (i < defaults.length && privateDefaults.has(lower)) {
+      privateHeaders.push(lower);
+      if (privateSecret(name, resolved)) privateSent.push(resolved);
+    }
   }
   if (!has('accept')) headers.push(['Accept', 'application/json']);
   if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);
@@ -354,6 +419,7 @@ function buildRequest(
       // Only an environment says where the token belongs: a file's @base_url (a file anyone can
       // change in a pull request) never sends it anywhere.
       tokenOrigin: originOf(environmentBase),
+      ...(privateHeaders.length > 0 ? { privateHeaders } : {}),
     },
   };
 }

@@ -296,6 +296,39 @@ export function scrubSecrets(
   return out;
 }
 
+/** A place in a copied text where a secret stood as it is: the copy reads it from this environment variable when it runs. */
+export interface SecretPlace {
+  variable: string;
+}
+
+/**
+ * A text for a copied command or generated program, through the scrubber: cut where one of
+ * `named` stands exactly as it is (`[value, variable]`: the copy reads the variable when it
+ * runs, as `$LPREQ_TOKEN`); any other spelling of those values, and any of `others`, is `***`.
+ */
+export function cutAtSecrets(
+  text: string,
+  named: readonly (readonly [string | undefined, string])[],
+  others: readonly (string | undefined)[],
+): (string | SecretPlace)[] {
+  // A mark the text cannot hold (it may hold a NUL), around the index of the named value.
+  let mark = '\u0000';
+  for (let c = 0xfdd0; text.includes(mark); c++) mark = String.fromCharCode(c);
+  let out = text;
+  named.forEach(([value], i) => {
+    if (value !== undefined && value.length > 0)
+      out = scrubSecrets(out, [value], (_, written) => (written === value ? `${mark}${i}${mark}` : '***'));
+  });
+  const pieces = scrubSecrets(out, others).split(mark);
+  const parts: (string | SecretPlace)[] = [];
+  pieces.forEach((piece, k) => {
+    // Odd pieces are the indexes between two marks.
+    if (k % 2 === 1) parts.push({ variable: named[Number(piece)][1] });
+    else if (piece.length > 0) parts.push(piece);
+  });
+  return parts;
+}
+
 /**
  * A value to be stored (a history entry) with every string in it, object keys included,
  * passed through scrubSecrets: nothing in it is left out because a field was forgotten.

@@ -147,6 +147,8 @@ export interface SendResult {
    * token is.
    */
   secretValues: string[];
+  /** Those of secretValues that go nowhere from the request's environment (prepare.ts's foreignSecrets): a copy of the request is checked with them. */
+  foreignSecretValues?: string[];
   historyId?: string;
 }
 
@@ -353,6 +355,7 @@ async function sendWithDependencies(
   });
   for (const s of [...prepared.secrets, ...prepared.foreignSecrets])
     if (!result.secretValues.includes(s)) result.secretValues.push(s);
+  result.foreignSecretValues = prepared.foreignSecrets;
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
     return result;

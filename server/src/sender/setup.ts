@@ -3,23 +3,28 @@
  * for every host that sends as the command line does (the command line, the language
  * server): the environment files beside the file or above it, the environment (the one
  * chosen; else `local`; else the only one), the token (`LPREQ_TOKEN`, else the environment's
- * `token` in the private file), whether the environment is protected, the `.env` file beside
- * the request file, the context of the system variables, the reader of body files, and the
- * project's `.lpreq` folder (history and responses, kept out of version control).
+ * `token` in the private file) and the origin it is pinned to (`LPREQ_TOKEN_ORIGIN`, or
+ * `--token-origin`), whether the environment is protected, the `.env` file beside the request
+ * file, the context of the system variables, the reader of body files, and the project's
+ * `.lpreq` folder (history and responses, kept out of version control).
  */
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hasOwn, own } from '../core/index';
 import {
   bodyFileReader,
+  confinedFolder,
   EnvironmentFileError,
   loadEnvironmentFiles,
-  readTextFileSync,
+  readConfinedText,
+  workspaceFolder,
+  writeConfinedFile,
   type EnvironmentFiles,
 } from '../node/index';
-import type { PrepareOptions, SendEnvironments } from './prepare';
+import { environmentOrigin, type PrepareOptions, type SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';
+import { parseOrigin, pinnedOriginProblem } from './tokenOrigin';
 import { parseDotenv, type SystemContext } from './variables';
 
 /** Sending cannot start: the message says why and what to do. */
@@ -48,8 +53,10 @@ export interface SendSetup {
 export interface SetupOptions {
   /** The environment asked for: `lpreq send --env`, the editor's choice. */
   environment?: string;
-  /** The process environment: LPREQ_TOKEN, and `{{$processEnv NAME}}`. */
+  /** The process environment: LPREQ_TOKEN, LPREQ_TOKEN_ORIGIN, and `{{$processEnv NAME}}`. */
   env: NodeJS.ProcessEnv;
+  /** The origin the token is pinned to (`--token-origin`), over LPREQ_TOKEN_ORIGIN. */
+  tokenOrigin?: string;
   /** How the user chooses an environment, for messages: `--env`, `lpreq.selectEnvironment`. */
   chooseWith: string;
   /**
@@ -92,13 +99,26 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
       `${source} is shorter than ${MIN_SECRET_LENGTH} characters: lpreq could not tell it from other text to keep it out of output and away from other hosts; use a longer one`,
     );
   }
+  const environments = {
+    environments: files.environments,
+    selected,
+    options: files.options,
+    privateNames: files.privateNames,
+  };
+  // Pinned (CI, where a pull request can change http-client.env.json): nothing starts unless base_url is on that origin.
+  const pinned = pinnedOrigin(options);
+  if (pinned !== undefined && options.forMock !== true) {
+    const problem = pinnedOriginProblem(pinned, environmentOrigin(environments), selected);
+    if (problem !== undefined) throw new SetupError(problem);
+  }
   const protectedEnvironment =
     selected !== undefined && String(own(own(files.environments, selected), '$protected')).toLowerCase() === 'true';
   const warnings: string[] = [];
   const dotenvFile = join(dirname(file), '.env');
   let dotenv: Record<string, string> = {};
   if (existsSync(dotenvFile)) {
-    const read = readTextFileSync(dotenvFile);
+    // A repository's file: a link out of the workspace (`.env -> ~/.aws/credentials`) is not read.
+    const read = readConfinedText(dotenvFile, workspaceFolder(file, files));
     if (read.problem === undefined) dotenv = parseDotenv(read.text);
     else warnings.push(`${dotenvFile}: ${read.problem}; {{$dotenv ...}} stays unresolved`);
   }
@@ -106,7 +126,7 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
   return {
     files,
     selected,
-    environments: { environments: files.environments, selected, options: files.options },
+    environments,
     token,
     tokenFrom,
     privateToken,
@@ -117,6 +137,18 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
     readFile: bodyFileReader(file, files),
     warnings,
   };
+}
+
+/** The origin the token is pinned to, from --token-origin or LPREQ_TOKEN_ORIGIN (an empty one is none); a SetupError when it is no origin. */
+function pinnedOrigin(options: SetupOptions): { origin: string; from: string } | undefined {
+  const [text, from] =
+    options.tokenOrigin !== undefined
+      ? [options.tokenOrigin, '--token-origin']
+      : [options.env.LPREQ_TOKEN_ORIGIN, 'LPREQ_TOKEN_ORIGIN'];
+  if (text === undefined || text.trim() === '') return undefined;
+  const read = parseOrigin(text);
+  if ('problem' in read) throw new SetupError(`${from}: ${read.problem}`);
+  return { origin: read.origin, from };
 }
 
 /**
@@ -157,23 +189,21 @@ const GITIGNORE =
 /**
  * A place in the project's `.lpreq` (the `history` and `responses` folders, the language
  * server's `environment.json`): responses may hold people's data, so `.lpreq` is the user's
- * alone (0700) and gets a .gitignore that keeps it out of version control. A `.lpreq` that is
- * a symbolic link is not written through: a repository could point it anywhere. Returns the
- * path of the place (not made); an error when `.lpreq` cannot be made.
+ * alone (0700) and gets a .gitignore that keeps it out of version control. Every folder is
+ * made and checked by the confined writer: a `.lpreq`, `.lpreq/history` or
+ * `.lpreq/responses` that is a symbolic link is not written through, since a repository
+ * could point it anywhere. Returns the path of the place (a folder made, a file not); an
+ * error when it cannot be made.
  */
 export function projectStore(projectFolder: string, name: 'history' | 'responses' | 'environment.json'): string {
-  const folder = join(projectFolder, '.lpreq');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (!lstatSync(folder).isDirectory())
-    throw new Error(`${folder} is not a folder (a symbolic link?): lpreq writes only into a folder of its own`);
-  if (!existsSync(join(folder, '.gitignore'))) {
-    try {
-      writeFileSync(join(folder, '.gitignore'), GITIGNORE, { flag: 'wx' });
-    } catch {
-      // Another process wrote it first.
-    }
+  const folder = confinedFolder(projectFolder, ['.lpreq']);
+  try {
+    writeConfinedFile(folder, '.gitignore', GITIGNORE, { mode: 0o644 });
+  } catch (e) {
+    // It is there already (or another process wrote it first).
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
-  return join(folder, name);
+  return name === 'environment.json' ? join(folder, name) : confinedFolder(projectFolder, ['.lpreq', name]);
 }
 
 /**

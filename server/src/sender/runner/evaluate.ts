@@ -24,6 +24,7 @@ import {
 import type { ExactNumbers } from '../exactNumbers';
 import { longestSpelling, scrubSecrets, withoutSecretStart } from '../secrets';
 import { formatJsonPath } from '../typed';
+import { firstMismatch, REGEX_BUDGET_MS } from './regexBudget';
 import { selectsSeveral, selectValues } from './select';
 
 /** What an assertion reads of an exchange (an ExchangeResult is one). */
@@ -45,6 +46,8 @@ export interface EvaluationContext {
   documentedType?: (path: readonly (string | number)[]) => string | undefined;
   /** Secrets kept out of what the result shows (the token first). */
   secrets?: readonly (string | undefined)[];
+  /** How long `matches` may take over the values of one assertion (regexBudget.ts); 1 s unless said. */
+  regexBudgetMs?: number;
 }
 
 export interface AssertionOutcome {
@@ -123,8 +126,26 @@ export function evaluateAssertion(
         message: `${show.text(exp?.text ?? '', MESSAGE_CHARS)} is not a regular expression`,
       };
   }
+  // Every value's match in one call within the budget: a pattern that backtracks without end on a value the server chose fails, it does not hang.
+  let matched: ReadonlySet<Candidate> | undefined;
+  if (regex !== undefined) {
+    const tested = candidates.filter((c) => textOf(c) !== undefined);
+    const budget = context.regexBudgetMs ?? REGEX_BUDGET_MS;
+    const first = firstMismatch(
+      regex,
+      tested.map((c) => textOf(c) as string),
+      budget,
+    );
+    if (first === 'timeout')
+      return {
+        passed: false,
+        actual,
+        message: `matches ran out of its time budget (${budget} ms): the pattern backtracks too much on ${tested.length === 1 ? `${tested[0].where}, ${show.value(tested[0], MESSAGE_CHARS)}` : 'these values'}; make it unambiguous (no nested or overlapping repetition)`,
+      };
+    matched = new Set(first === -1 ? tested : tested.slice(0, first));
+  }
   for (const c of candidates) {
-    const verdict = holds(op, c, exp, regex, selection, context);
+    const verdict = holds(op, c, exp, matched, selection, context);
     if (verdict !== true) {
       const what = `${c.where} is ${show.value(c, MESSAGE_CHARS)}`;
       return { passed: false, actual, message: verdict ? `${what}: ${verdict}` : what };
@@ -216,7 +237,7 @@ function holds(
   op: AssertionOperator,
   c: Candidate,
   exp: { text: string; quoted: boolean } | undefined,
-  regex: RegExp | undefined,
+  matched: ReadonlySet<Candidate> | undefined,
   selection: Selection,
   context: EvaluationContext,
 ): Verdict {
@@ -240,12 +261,8 @@ function holds(
     case 'matches': {
       const text = textOf(c);
       if (text === undefined) return `${op} reads text, a number or a boolean`;
-      if (op === 'matches') {
-        if (regex === undefined) return '';
-        // A /g or /y expression remembers where it stopped: every value is tested from its start.
-        regex.lastIndex = 0;
-        return regex.test(text) ? true : '';
-      }
+      // Tested before, within the budget (firstMismatch), each value from its start.
+      if (op === 'matches') return matched?.has(c) ? true : '';
       const wanted = exp?.text ?? '';
       return (op === 'startsWith' ? text.startsWith(wanted) : text.endsWith(wanted)) ? true : '';
     }
