@@ -1,10 +1,11 @@
 /**
  * `lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
- * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
- * docs/testing.md). Sends every request of the files and folders given (folders walked as
- * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
- * runner and prints what held. `--mock` starts the built-in mock in this process, with a token
- * of its own, and sends only to it. Bundled to dist/test.js. Exit status: 0 every request
+ * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--snapshot] [--update-snapshots] [--ci]
+ * PATH...` (LPREQ-FORMAT section 7; docs/testing.md). Sends every request of the files and folders
+ * given (folders walked as `lpreq check` walks them, less what a `.lpreqtestignore` leaves out)
+ * through the sender's runner and prints what held. `--mock` starts the built-in mock in this
+ * process, with a token of its own, and sends only to it. Snapshots are kept beside each file
+ * (the sender's snapshotFiles). Bundled to dist/test.js. Exit status: 0 every request
  * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
  * could not be read, a run cancelled).
  */
@@ -15,6 +16,7 @@ import { startMockRun, type MockRun } from '../mockRun';
 import {
   runTests,
   scrubSecrets,
+  snapshotFiles,
   sendSetup,
   SetupError,
   type RunOptions,
@@ -29,11 +31,14 @@ import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_USAGE =
-  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...\n' +
+  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] [--snapshot] [--update-snapshots] [--ci] PATH...\n' +
   '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network)\n' +
   '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
   '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
   '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
+  '  --snapshot   every request has a snapshot, as if marked # @snapshot: its response is kept in __snapshots__/<file>/<request>.json beside the file on the first run, and later responses are compared with it (typed by the docs)\n' +
+  '  --update-snapshots  write the response over each snapshot it differs from (or that cannot be read)\n' +
+  "  --ci         write no new snapshot: a request whose snapshot is missing fails (for CI, as Jest's --ci)\n" +
   "  --token-origin ORIGIN  run nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for (CI, where a pull request can change http-client.env.json); LPREQ_TOKEN_ORIGIN says the same";
 
 export async function run(argv: string[], given: Io): Promise<number> {
@@ -71,6 +76,9 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     prompt: { value: true, repeat: true },
     yes: {},
     'token-origin': { value: true },
+    snapshot: {},
+    'update-snapshots': {},
+    ci: {},
     help: {},
   });
   if (args.flags.has('help')) {
@@ -90,6 +98,13 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const reporterName = (flagValue(args, 'reporter') ?? 'text') as ReporterName;
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const prompts = promptFlags(args);
+  const snapshots = {
+    all: args.flags.has('snapshot'),
+    update: args.flags.has('update-snapshots'),
+    ci: args.flags.has('ci'),
+  };
+  if (snapshots.update && snapshots.ci)
+    throw new UsageError('--update-snapshots writes snapshots and --ci writes none: give one of them');
 
   // The files, less those an ignore file leaves out of a folder that was walked.
   const { inputs: found, notes } = collectInputs(args.positionals, io.cwd);
@@ -185,6 +200,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
         token: running ? running.token : setup.token,
         system: setup.system,
         readFile: input.absolute !== undefined ? setup.readFile : undefined,
+        ...(input.absolute !== undefined ? { snapshots: snapshotFiles(input.absolute, input.display) } : {}),
       };
     }
   }
@@ -196,6 +212,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     env: io.env,
     signal: controller.signal,
     bail: args.flags.has('bail'),
+    snapshots,
     grep,
     prompts,
     foreignSecrets: all.flatMap((f) => f.foreign),

@@ -27,7 +27,7 @@ export interface SnapshotRecord {
   json: boolean;
 }
 
-const MARK = 'lpreq snapshot';
+const MARK = 'snapshot';
 const VERSION = 1;
 
 /** Characters a snapshot's file name keeps; every run of others becomes one `-`. */
