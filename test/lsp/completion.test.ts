@@ -112,6 +112,7 @@ const cases: [string, string, string][] = [
   ['# @na|\nGET /api/v1/courses', '@name', '# @name request\nGET /api/v1/courses'],
   ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect\nGET /api/v1/courses'],
   ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt variable What to ask\nGET /api/v1/courses'],
+  ['# @snap|\nGET /api/v1/courses', '@snapshot', '# @snapshot\nGET /api/v1/courses'],
   // Headers and their values.
   ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
   [

@@ -16,7 +16,7 @@ import { parseJsonPath, type JsonPath } from './assertion';
 
 export const SNAPSHOT_KEY = 'snapshot';
 
-export const SNAPSHOT_OPTIONS = ['ignore', 'exact'] as const;
+const SNAPSHOT_OPTIONS = ['ignore', 'exact'] as const;
 export type SnapshotOptionName = (typeof SNAPSHOT_OPTIONS)[number];
 
 /** One path of an option, with its offsets in the value the line was read from. */

@@ -364,7 +364,7 @@ class Comparison {
       shape: rootShape,
       path: undefined,
       exact: this.patterns.some((p) => !p.ignore && p.segments.length === 0),
-      active: this.patterns.length > 0 ? this.patterns.map((_, i) => ({ pattern: i, at: 0 })) : NO_ACTIVE,
+      active: this.patterns.flatMap((p, i) => (p.segments.length > 0 ? [{ pattern: i, at: 0 }] : [])),
       parent: undefined,
     });
     this.walk();

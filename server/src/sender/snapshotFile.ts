@@ -35,6 +35,7 @@ const UNSAFE = /[^\p{L}\p{N}_.-]+/gu;
 /** Names Windows will not give a file, whatever its extension. */
 const RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\..*)?$/i;
 const MAX_NAME = 80;
+const MAX_INDENT = 64;
 
 /**
  * A file name made of a request's name: letters, digits, `_`, `.` and `-` kept, every other
@@ -141,7 +142,9 @@ export function prettyJson(value: unknown, depth = 0): string {
   const out: string[] = [];
   // Each item is a text to write or a value to write at a depth.
   const stack: (string | { v: unknown; depth: number })[] = [{ v: value, depth }];
-  const pad = (n: number) => '\n' + '  '.repeat(n);
+  // Indented up to 64 levels: deeper, a line starts where its parent's does (still JSON), or a
+  // body nested thousands deep would be written in a size that grows as the square of its depth.
+  const pad = (n: number) => '\n' + '  '.repeat(Math.min(n, MAX_INDENT));
   while (stack.length > 0) {
     const item = stack.pop() as string | { v: unknown; depth: number };
     if (typeof item === 'string') {
