@@ -6,8 +6,7 @@
  * the text of another body), with the request line as written and the documented type, for
  * the person reading the file or its diff in a review. It is pretty-printed with two spaces,
  * keys in the order the server sent them, so that an update changes only the lines that
- * changed; it is written by a walk of its own (no recursion), since a body may be nested
- * thousands deep.
+ * changed; a body nested deeper than JSON.stringify goes is written by a walk of its own.
  */
 import { LineIndex, type LpreqDocument, own, requestName, requestTarget } from '../core/index';
 import type { ComparedResponse } from './snapshotCompare';
@@ -134,11 +133,23 @@ export function comparedOf(record: SnapshotRecord): ComparedResponse {
 }
 
 /**
- * JSON text of a parsed value, two spaces an indentation level (`depth` levels in already),
- * written with a stack of its own: JSON.stringify recurses, and a body nested deep enough
- * overflows it.
+ * JSON text of a parsed value, two spaces an indentation level (`depth` levels in already), as
+ * JSON.stringify writes it; a body nested deeper than JSON.stringify's recursion goes is written
+ * by a walk of its own.
  */
 export function prettyJson(value: unknown, depth = 0): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? 'null';
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return deepJson(value, depth);
+  }
+  return depth > 0 ? text.replaceAll('\n', `\n${'  '.repeat(depth)}`) : text;
+}
+
+/** prettyJson's walk with a stack of its own, for a value nested too deep to recurse into. */
+function deepJson(value: unknown, depth: number): string {
   const out: string[] = [];
   // Each item is a text to write or a value to write at a depth.
   const stack: (string | { v: unknown; depth: number })[] = [{ v: value, depth }];
