@@ -7,8 +7,7 @@
  * measured in the same rounds, alternating.
  */
 import { bundledCatalog } from '../server/src/catalogData';
-import { compareResponses } from '../server/src/sender/snapshotCompare';
-import { parseSnapshot, snapshotText } from '../server/src/sender/snapshotFile';
+import { compareResponses, parseSnapshot, snapshotText } from '../server/src/sender/index';
 import { bigBody } from '../test/e2e/fixture';
 
 const ROUNDS = 7;
