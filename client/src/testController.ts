@@ -1,10 +1,11 @@
 /**
  * The Test Explorer (VS Code's Testing API): the workspace's request files, their requests
- * with assertions, and each assertion under its request, run with the sender's runner, the one
- * `lpreq test` uses. Two run profiles: against the chosen environment (its token from secret
- * storage, a protected environment asked before anything changes data, as Send Request asks),
- * and against the built-in mock, started in this process as `lpreq test --mock` starts it
- * (server/src/mockRun.ts). What a result becomes is model/testResults.ts; this file only
+ * with assertions or a `# @snapshot`, and each assertion under its request, run with the
+ * sender's runner, the one `lpreq test` uses (snapshots kept beside each file as it keeps them).
+ * Three run profiles: against the chosen environment (its token from secret storage, a
+ * protected environment asked before anything changes data, as Send Request asks), against
+ * the built-in mock, started in this process as `lpreq test --mock` starts it
+ * (server/src/mockRun.ts), and with snapshots updated (`--update-snapshots`). What a result becomes is model/testResults.ts; this file only
  * speaks to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left
  * out here too (the same code, walking from each workspace folder).
  */
@@ -81,6 +82,13 @@ export class TestExplorer implements vscode.Disposable {
       'Run against the built-in mock',
       vscode.TestRunProfileKind.Run,
       (request, token) => this.run(request, token, true),
+      false,
+    );
+    // `lpreq test --update-snapshots`: the response is written over each snapshot it differs from.
+    this.controller.createRunProfile(
+      'Run and update snapshots',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token, false, true),
       false,
     );
 
@@ -218,7 +226,12 @@ export class TestExplorer implements vscode.Disposable {
     return out;
   }
 
-  private async run(request: vscode.TestRunRequest, cancel: vscode.CancellationToken, mock: boolean): Promise<void> {
+  private async run(
+    request: vscode.TestRunRequest,
+    cancel: vscode.CancellationToken,
+    mock: boolean,
+    updateSnapshots = false,
+  ): Promise<void> {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const onCancel = cancel.onCancellationRequested(() => abort.abort());
@@ -326,6 +339,8 @@ export class TestExplorer implements vscode.Disposable {
         }
         source.file = vscode.workspace.asRelativePath(want.uri);
         source.blocks = new Set(requests.map((r) => r.blockIndex));
+        // `__snapshots__` beside the file, as lpreq test keeps them.
+        if (want.uri.scheme === 'file') source.snapshots = sender.snapshotFiles(want.uri.fsPath, source.file);
         sources.push(source);
       }
 
@@ -343,6 +358,7 @@ export class TestExplorer implements vscode.Disposable {
         token,
         foreignSecrets,
         signal: abort.signal,
+        snapshots: { update: updateSnapshots },
         ...exchangeOptions(this.settings()),
         ...(mockRun ? { ...mockRun.options, proxy: undefined } : {}),
         ask: askPrompt,

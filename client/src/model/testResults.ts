@@ -5,7 +5,13 @@
  * state and messages of those tests. The runner is the one `lpreq test` uses; this only maps
  * what it reports. Lines here are 0-based, as the editor counts them.
  */
-import { assertionsOf, lineOfOffset, lineStarts, type LpreqDocument } from '../../../server/src/core/index';
+import {
+  assertionsOf,
+  lineOfOffset,
+  lineStarts,
+  SNAPSHOT_KEY,
+  type LpreqDocument,
+} from '../../../server/src/core/index';
 import type { AssertionResult, RequestResult } from '../../../server/src/sender/index';
 
 export interface TestAssertion {
@@ -39,7 +45,12 @@ export function testRequests(
   const out: TestRequest[] = [];
   for (const { name, blockIndex } of named) {
     const { start, block } = document.blocks[blockIndex];
-    if (!block.request || block.assertionLines.length === 0) continue;
+    // A request with a snapshot is a test too: its snapshot is what it asserts.
+    if (
+      !block.request ||
+      (block.assertionLines.length === 0 && !block.metadata.some((m) => m.key.text === SNAPSHOT_KEY))
+    )
+      continue;
     const count = (seen.get(name) ?? 0) + 1;
     seen.set(name, count);
     const id = count === 1 ? name : `${name} #${count}`;
@@ -99,7 +110,28 @@ export function assertionOutcome(request: RequestResult, a: AssertionResult): Ou
   return { state: 'failed', messages: [message] };
 }
 
-/** The outcome of a request: passed, failed (an assertion or the status), errored (not sent, no answer). */
+/**
+ * The messages of a failed snapshot, at the request's line: what failed, then each difference
+ * by its JSONPath, as a diff of the snapshot's value and the response's where both have one.
+ */
+function snapshotMessages(request: RequestResult): OutcomeMessage[] {
+  const s = request.snapshot;
+  if (s?.outcome !== 'failed') return [];
+  const line = request.line - 1;
+  const out: OutcomeMessage[] = [{ text: `@snapshot: ${s.message}`, line }];
+  for (const d of s.differences) {
+    const m: OutcomeMessage = { text: `@snapshot ${d.path}: ${d.kind}: ${d.message}`, line };
+    if (d.before !== undefined && d.after !== undefined) {
+      m.expected = d.before;
+      m.actual = d.after;
+    }
+    out.push(m);
+  }
+  if (s.more > 0) out.push({ text: `@snapshot: and ${s.more} more differences`, line });
+  return out;
+}
+
+/** The outcome of a request: passed, failed (an assertion, the status or its snapshot), errored (not sent, no answer). */
 export function requestOutcome(request: RequestResult): Outcome {
   const line = request.line - 1;
   const durationMs = request.sent ? request.durationMs : undefined;
@@ -111,10 +143,15 @@ export function requestOutcome(request: RequestResult): Outcome {
       return {
         state: 'failed',
         durationMs,
-        messages: request.assertions.filter((a) => !a.passed).map((a) => assertionOutcome(request, a).messages[0]),
+        messages: [
+          ...request.assertions.filter((a) => !a.passed).map((a) => assertionOutcome(request, a).messages[0]),
+          ...snapshotMessages(request),
+        ],
       };
+    case 'snapshot':
+      return { state: 'failed', durationMs, messages: snapshotMessages(request) };
     case 'status':
-      return { state: 'failed', durationMs, messages: [{ text: failure.message, line }] };
+      return { state: 'failed', durationMs, messages: [{ text: failure.message, line }, ...snapshotMessages(request)] };
     case 'invalid':
       // The checker's errors, each where it stands; the sentence first, at the request line.
       return {
