@@ -28,6 +28,7 @@ test('the example and fixture environment files are valid', () => {
     'examples/http-client.env.json',
     'examples/http-client.private.env.json.example',
     'test/fixtures/diagnostics/http-client.env.json',
+    'test/fixtures/diagnostics/scopes/http-client.env.json',
   ]) {
     const ok = validate(JSON.parse(readFileSync(join(ROOT, file), 'utf8')));
     assert.ok(ok, `${file}: ${JSON.stringify(validate.errors)}`);
@@ -45,6 +46,13 @@ const cases: [unknown, boolean][] = [
   [{ local: { course: null } }, false],
   [{ $shared: { x: [] } }, false],
   [{ prod: { $protected: 'yes' } }, false],
+  // $scopes: a list of scopes, or the JSON file that holds one; $shared may declare it for every environment.
+  [{ dev: { $scopes: ['url:GET|/api/v1/courses/{course_id}/modules'] } }, true],
+  [{ dev: { $scopes: 'scopes.json' } }, true],
+  [{ $shared: { $scopes: [] } }, true],
+  [{ dev: { $scopes: ['GET /api/v1/courses'] } }, false],
+  [{ dev: { $scopes: [42] } }, false],
+  [{ dev: { $scopes: '' } }, false],
   [[], false],
 ];
 

@@ -80,9 +80,12 @@ test('every endpoint states its purpose in the docs words', () => {
   for (const e of catalog.endpoints) assert.ok(e.purpose.length > 0, `${e.id} has a purpose`);
 });
 
-test('scope strings are url:METHOD|path for every path', () => {
+test('scope strings are url:METHOD|path for every path, the path as the docs write it (document A, conventions 1 and 8)', () => {
   const modules = catalog.endpointById.get('modules.list');
-  assert.equal(modules?.paths[0].scope, 'url:GET|/api/v1/courses/:course_id/modules');
+  assert.equal(modules?.paths[0].scope, 'url:GET|/api/v1/courses/{course_id}/modules');
+  // The rest of a path is written {full_path} in the docs, as any placeholder.
+  const byPath = catalog.endpointById.get('folders.resolve_path');
+  assert.equal(byPath?.paths[0].scope, 'url:GET|/api/v1/courses/{id}/folders/by_path/{full_path}');
   for (const e of catalog.endpoints)
     for (const p of e.paths) assert.match(p.scope, /^url:(GET|POST|PUT|DELETE|PATCH)\|\/api\//);
 });

@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { sharedChecker, ROOT } from '../helpers';
 import { LineIndex } from '../../server/src/core/positions';
-import { loadEnvironmentFiles } from '../../server/src/node/environments';
+import { environmentScopes, loadEnvironmentFiles } from '../../server/src/node/environments';
 import { parseDocument } from '../../server/src/core/parser';
 import { documentScope } from '../../server/src/core/checker';
 import { RULE_KINDS } from '../../server/src/core/rules';
@@ -56,22 +56,27 @@ function expectations(text: string): Expected[] {
   return out;
 }
 
-const fixtures = [dir, rulesDir].flatMap((d) =>
-  existsSync(d)
-    ? readdirSync(d)
-        .filter((n) => n.endsWith('.lpreq'))
-        .sort()
-        .map((n) => join(d, n))
-    : [],
-);
+/** The fixtures of a folder, and of the folders in it (a fixture that needs environment files of its own, `scopes/`). */
+function fixturesIn(d: string): string[] {
+  if (!existsSync(d)) return [];
+  const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return entries.flatMap((e) =>
+    e.isDirectory() ? fixturesIn(join(d, e.name)) : e.name.endsWith('.lpreq') ? [join(d, e.name)] : [],
+  );
+}
+
+const fixtures = [dir, rulesDir].flatMap(fixturesIn);
 
 for (const file of fixtures) {
   // The first fixtures keep their names; a rule kind's is `rules/<kind>.lpreq`.
-  const name = dirname(file) === dir ? relative(dir, file) : relative(join(ROOT, 'test', 'fixtures'), file);
+  const name = file.startsWith(rulesDir) ? relative(join(ROOT, 'test', 'fixtures'), file) : relative(dir, file);
   test(`diagnostics fixture ${name}`, () => {
     const text = readFileSync(file, 'utf8');
     const env = loadEnvironmentFiles(dirname(file));
-    const { diagnostics } = sharedChecker().checkText(text, { environments: env.environments });
+    const { diagnostics } = sharedChecker().checkText(text, {
+      environments: env.environments,
+      scopes: environmentScopes(env).scopes,
+    });
     const index = new LineIndex(text);
     const found = diagnostics
       .filter((d) => d.severity !== 'info')

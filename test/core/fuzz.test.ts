@@ -248,6 +248,14 @@ test(`lpreq check diagnoses without keeping the tree and finds exactly what the 
   const envs: Environments[] = [
     { environments: {} },
     { environments: { local: { base_url: 'http://127.0.0.1:4010/prefix', course: '1' } }, selected: 'local' },
+    // Token scopes: the one granted, and every other scope-not-granted, alike both ways.
+    {
+      environments: { dev: { base: 'http://h/lms' }, staging: {} },
+      scopes: {
+        dev: ['url:GET|/api/v1/courses/{course_id}/modules'],
+        staging: ['url:POST|/api/v1/courses/{course_id}/modules'],
+      },
+    },
   ];
   // Variables defined late, in bodies, in JSON bodies and after headers; names referred to before they are given.
   const scoped = fc.constantFrom(
@@ -262,7 +270,7 @@ test(`lpreq check diagnoses without keeping the tree and finds exactly what the 
   fc.assert(
     fc.property(
       fc.oneof({ weight: 3, arbitrary: mutated }, { weight: 1, arbitrary: random }, { weight: 1, arbitrary: scoped }),
-      fc.nat({ max: 1 }),
+      fc.nat({ max: envs.length - 1 }),
       (text, e) => {
         runs++;
         assert.deepEqual(checker.diagnose(text, envs[e]), checker.checkDocument(parseDocument(text), envs[e]));

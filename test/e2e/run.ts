@@ -1144,6 +1144,46 @@ async function main(): Promise<number> {
     },
   );
 
+  await check(
+    "a token scope the environment's $scopes lacks is a warning; its quick fix adds the scope to http-client.env.json, and the warning goes",
+    async () => {
+      // A folder of its own, with an environment file that declares the scopes of its key.
+      const dir = join(ws!.workspace, 'scoped');
+      mkdirSync(dir, { recursive: true });
+      const envFile = join(dir, 'http-client.env.json');
+      const list = 'url:GET|/api/v1/courses/{course_id}/modules';
+      writeFileSync(envFile, `${JSON.stringify({ dev: { base_url: api!.baseUrl, $scopes: [list] } }, null, 2)}\n`);
+      writeFileSync(
+        join(dir, 'scoped.lpreq'),
+        'GET {{base_url}}/api/v1/courses/42/modules\n\n###\nPOST {{base_url}}/api/v1/courses/42/modules\n\nmodule[name] = Week 9\n',
+      );
+      // By its path: Quick Open's list of the workspace's files was made before the file was.
+      await page.keyboard.press(`${mod}+P`);
+      await page.locator('.quick-input-widget input').fill(join(dir, 'scoped.lpreq'));
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'scoped.lpreq' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'scoped.lpreq' }).waitFor();
+      await page.locator('.squiggly-warning').first().waitFor({ timeout: 30_000 });
+      await page.locator('.view-line', { hasText: 'POST' }).first().click();
+      await page.keyboard.press(`${mod}+.`);
+      const fix = page
+        .locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Add url:POST' })
+        .first();
+      await fix.waitFor({ timeout: 15_000 });
+      await shot(page, 'scope-quick-fix.png', true);
+      await fix.click();
+      // The edit lands in the environment file (saved as a refactoring's edit, or by the user).
+      const added = () => readFileSync(envFile, 'utf8').includes('url:POST|/api/v1/courses/{course_id}/modules');
+      await waitFor(added, 3_000, '').catch(() => runCommand(page, 'File: Save All'));
+      await waitFor(added, 15_000, 'the scope was not added to http-client.env.json');
+      const scopes = (JSON.parse(readFileSync(envFile, 'utf8')) as { dev: { $scopes: string[] } }).dev.$scopes;
+      if (scopes.join() !== [list, 'url:POST|/api/v1/courses/{course_id}/modules'].join())
+        throw new Error(`$scopes is ${JSON.stringify(scopes)}`);
+      await page.locator('.tabs-container .tab', { hasText: 'scoped.lpreq' }).first().click();
+      await page.locator('.squiggly-warning').first().waitFor({ state: 'detached', timeout: 30_000 });
+    },
+  );
+
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.
     await page.waitForTimeout(1500);

@@ -26,7 +26,7 @@ function hoverAt(marked: string) {
 const hovers: [string, RegExp | null][] = [
   [
     'GET /api/v1/cou|rses/1/modules',
-    /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/:course_id\/modules`/,
+    /\*\*GET\*\* `\/api\/v1\/courses\/\{course_id\}\/modules`[\s\S]*paginated[\s\S]*Token scope: `url:GET\|\/api\/v1\/courses\/\{course_id\}\/modules`/,
   ],
   [
     'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[ty|pe] = Page',

@@ -29,7 +29,9 @@ test('bad seed, scopes and port arguments exit with 2 and say why', async () => 
   assert.match(seed.stderr, /not a valid mock data set[\s\S]*self_user_id/);
   assert.equal((await mock(['--seed', 'broken.json'])).code, 2);
   assert.equal((await mock(['--seed', 'missing.json'])).code, 2);
-  assert.match((await mock(['--scopes', 'scopes.json'])).stderr, /JSON array of scope strings/);
+  const scopes = await mock(['--scopes', 'scopes.json']);
+  assert.equal(scopes.code, 2);
+  assert.match(scopes.stderr, /scopes\.json: item 1 \(42\) is not a scope/);
   assert.equal((await mock(['--port', 'x'])).code, 2);
 });
 

@@ -13,7 +13,8 @@ import { bundledCatalog } from '../../server/src/catalogData';
 import { Checker } from '../../server/src/core/index';
 import { parse } from '../../server/src/library';
 import { startMock } from '../../server/src/mock';
-import { ROOT, tempDir } from '../helpers';
+import { readScopesOption } from '../../server/src/cli/scopeList';
+import { ROOT, runCli, tempDir } from '../helpers';
 
 const TOKEN = 'examples-token-0123456789';
 
@@ -31,51 +32,62 @@ function requestLines(text: string): number[] {
   return lines;
 }
 
-test('every example request answers 2xx from a fresh mock, sent in file order', { timeout: 120_000 }, async () => {
-  const mock = await startMock({ port: 0, token: TOKEN });
-  try {
+test(
+  'every example request answers 2xx from a fresh mock, sent in file order, its token limited to the scopes `lpreq scopes` lists for them',
+  { timeout: 120_000 },
+  async () => {
     const dir = tempDir('examples');
     cpSync(join(ROOT, 'examples'), dir, { recursive: true });
-    const envFile = join(dir, 'http-client.env.json');
-    const environments = JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, Record<string, string>>;
-    environments.local.base_url = mock.url;
-    writeFileSync(envFile, JSON.stringify(environments));
-
-    const failures: string[] = [];
-    let sent = 0;
-    for (const file of readdirSync(dir)
+    const files = readdirSync(dir)
       .filter((n) => n.endsWith('.lpreq') && n !== 'mistakes.lpreq')
-      .sort()) {
-      for (const line of requestLines(readFileSync(join(dir, file), 'utf8'))) {
-        let stdout = '';
-        let stderr = '';
-        await run([join(dir, file), '--line', String(line), '--env', 'local', '--format', 'json'], {
-          stdout: (s) => (stdout += s),
-          stderr: (s) => (stderr += s),
-          readStdin: () => '',
-          isTTY: false,
-          env: { LPREQ_TOKEN: TOKEN },
-          cwd: dir,
-        });
-        sent++;
-        const result = JSON.parse(stdout) as { status: number | null; error?: { kind: string } };
-        const expected = EXPECTED_OTHERWISE.get(`${file}:${line}`)?.status;
-        const ok =
-          expected !== undefined
-            ? result.status === expected
-            : result.status !== null && result.status >= 200 && result.status < 300;
-        if (!ok)
-          failures.push(
-            `${file}:${line} answered ${String(result.status)}${result.error ? ` (${result.error.kind})` : ''}${stderr ? `: ${stderr.trim()}` : ''}`,
-          );
+      .sort();
+    // What a developer key would be given: the list `lpreq scopes --format json` prints, read as `lpreq mock --scopes` reads it.
+    const listed = await runCli(['scopes', '--format', 'json', ...files], { cwd: dir });
+    assert.equal(listed.code, 0, listed.stderr);
+    writeFileSync(join(dir, 'scopes.json'), listed.stdout);
+    const scopes = readScopesOption('scopes.json', dir, bundledCatalog(), (m) => assert.fail(m));
+    assert.ok(scopes.length > 90, `${scopes.length} scopes`);
+    const mock = await startMock({ port: 0, token: TOKEN, scopes });
+    try {
+      const envFile = join(dir, 'http-client.env.json');
+      const environments = JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, Record<string, string>>;
+      environments.local.base_url = mock.url;
+      writeFileSync(envFile, JSON.stringify(environments));
+
+      const failures: string[] = [];
+      let sent = 0;
+      for (const file of files) {
+        for (const line of requestLines(readFileSync(join(dir, file), 'utf8'))) {
+          let stdout = '';
+          let stderr = '';
+          await run([join(dir, file), '--line', String(line), '--env', 'local', '--format', 'json'], {
+            stdout: (s) => (stdout += s),
+            stderr: (s) => (stderr += s),
+            readStdin: () => '',
+            isTTY: false,
+            env: { LPREQ_TOKEN: TOKEN },
+            cwd: dir,
+          });
+          sent++;
+          const result = JSON.parse(stdout) as { status: number | null; error?: { kind: string } };
+          const expected = EXPECTED_OTHERWISE.get(`${file}:${line}`)?.status;
+          const ok =
+            expected !== undefined
+              ? result.status === expected
+              : result.status !== null && result.status >= 200 && result.status < 300;
+          if (!ok)
+            failures.push(
+              `${file}:${line} answered ${String(result.status)}${result.error ? ` (${result.error.kind})` : ''}${stderr ? `: ${stderr.trim()}` : ''}`,
+            );
+        }
       }
+      assert.ok(sent > 100, `only ${sent} requests found in examples/`);
+      assert.deepEqual(failures, []);
+    } finally {
+      await mock.close();
     }
-    assert.ok(sent > 100, `only ${sent} requests found in examples/`);
-    assert.deepEqual(failures, []);
-  } finally {
-    await mock.close();
-  }
-});
+  },
+);
 
 test('the examples check clean, but for the two files that show mistakes on purpose', async () => {
   let stdout = '';

@@ -320,7 +320,7 @@ test('auth: 401 without a token or with another one; scopes give 403', async () 
       assert.equal(errorsOf(denied)[0].code, 'insufficient-scope');
       assert.equal((await call('GET', '/api/v1/courses')).status, 403);
     },
-    { scopes: ['url:GET|/api/v1/courses/:course_id/modules'] },
+    { scopes: ['url:GET|/api/v1/courses/{course_id}/modules'] },
   );
 });
 

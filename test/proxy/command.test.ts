@@ -39,6 +39,11 @@ const BAD: [string, string[], RegExp][] = [
     /cannot write the report/,
   ],
   [
+    'a scopes file that does not exist',
+    ['--target', 'http://127.0.0.1:4010', '--scopes', 'missing-scopes.json'],
+    /the scopes file missing-scopes\.json: /,
+  ],
+  [
     '--target twice',
     ['--target', 'http://127.0.0.1:4010', '--target', 'http://127.0.0.1:4011'],
     /given more than once/,

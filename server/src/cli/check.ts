@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
-import { loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
+import { environmentScopes, loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { diagnosticRules, sarifLog } from './sarif';
 import { noWorkflowCommands, printable, printableJson } from './terminalText';
@@ -248,7 +248,11 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
     );
     if (envName !== undefined && hasOwn(envFiles.environments, envName)) envSeen = true;
     checker ??= makeChecker();
-    const diagnostics = checker.diagnose(text, { environments: envFiles.environments, selected: envName });
+    const diagnostics = checker.diagnose(text, {
+      environments: envFiles.environments,
+      selected: envName,
+      scopes: environmentScopes(envFiles).scopes,
+    });
     const index = new LineIndex(text);
     for (const d of diagnostics) {
       const s = index.at(d.start);

@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` is bundled here; heavier commands (send, test, mock, lsp, export)
+ * The `lpreq` command line. `check` and `scopes` are bundled here; heavier commands (send, test, mock, lsp, export)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
@@ -8,16 +8,18 @@ import { Checker } from '../core/index';
 import { VERSION } from '../version';
 import { UsageError } from './args';
 import { runCheck, type Io } from './check';
+import { runScopes } from './scopesCommand';
 import { printableErrors } from './terminalText';
 
 const USAGE = `lpreq: write, check and send Learning Platform API requests
 
 usage:
   lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
+  lpreq scopes [--env NAME] [--format text|json] [PATH...]
   lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
   lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE] [--quiet]
-  lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]
+  lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]
   lpreq export openapi [--out FILE]
   lpreq lsp --stdio
   lpreq --version
@@ -41,6 +43,7 @@ export async function main(argv: string[], given: Io): Promise<number> {
     }
     // The catalog is loaded once the arguments hold: help and usage errors answer at once.
     if (command === 'check') return await runCheck(rest, io, () => new Checker(bundledCatalog()));
+    if (command === 'scopes') return await runScopes(rest, io, () => new Checker(bundledCatalog()));
     if (SEPARATE.has(command)) {
       let mod: { run(argv: string[], io: Io): Promise<number> };
       try {

@@ -7,9 +7,11 @@ import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseSeed, SeedError, startMock, type RequestLogEntry, type SeedData } from '../mock/index';
 import { readTextFileSync } from '../node/index';
+import { bundledCatalog } from '../catalogData';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { requestLine } from './requestLog';
+import { readScopesOption } from './scopeList';
 import { printable, printableErrors } from './terminalText';
 
 export const MOCK_USAGE =
@@ -83,17 +85,11 @@ export async function run(argv: string[], given: Io): Promise<number> {
         throw e;
       }
     }
-    let scopes: string[] | undefined;
     const scopesPath = flagValue(args, 'scopes');
-    if (scopesPath !== undefined) {
-      const json = readJson(scopesPath, io.cwd, 'the scopes file');
-      if (!Array.isArray(json) || json.some((s) => typeof s !== 'string' || !/^url:[A-Z]+\|\//.test(s))) {
-        throw new UsageError(
-          `the scopes file ${scopesPath} must be a JSON array of scope strings such as "url:GET|/api/v1/courses/:course_id/modules"`,
-        );
-      }
-      scopes = json as string[];
-    }
+    const scopes =
+      scopesPath === undefined
+        ? undefined
+        : readScopesOption(scopesPath, io.cwd, bundledCatalog(), (m) => io.stderr(`lpreq mock: warning: ${m}\n`));
     // Before listening, so that it is said even when the address turns out to be unusable.
     if (!isLoopback(host)) {
       io.stderr(

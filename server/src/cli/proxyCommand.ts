@@ -1,5 +1,5 @@
 /**
- * `lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]` (bundled to
+ * `lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]` (bundled to
  * dist/proxy.js): the checking proxy until SIGINT or SIGTERM. One line per exchange on
  * standard error; with `--report`, one JSON line per exchange, or SARIF 2.1.0 when the file
  * ends in `.sarif` (written when the proxy stops). What a record may hold was decided by the
@@ -9,13 +9,15 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PROXY_CODES, startProxy, type ExchangeRecord, type RunningProxy } from '../proxy/index';
 import { isLoopback } from '../sender/index';
+import { bundledCatalog } from '../catalogData';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
 import { requestLine } from './requestLog';
+import { readScopesOption } from './scopeList';
 import { diagnosticRules, sarifLog, type SarifResult } from './sarif';
 import { printable, printableErrors } from './terminalText';
 
-const PROXY_USAGE = 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]';
+const PROXY_USAGE = 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]';
 
 /** Results a SARIF report keeps; past this the run says how many it left out (the file is written once, at the end). */
 const MAX_SARIF_RESULTS = 50_000;
@@ -155,6 +157,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
       port: { value: true },
       report: { value: true },
       strict: {},
+      scopes: { value: true },
       help: {},
     });
     if (args.flags.has('help')) {
@@ -171,6 +174,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
     const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
     if (!(port >= 0 && port <= 65535))
       throw new UsageError(`--port must be a port number (0 to 65535), not '${portText}'`);
+    // The scopes of the clients' token: a request that needs another is reported (scope-not-granted).
+    const scopesPath = flagValue(args, 'scopes');
+    const scopes =
+      scopesPath === undefined
+        ? undefined
+        : readScopesOption(scopesPath, io.cwd, bundledCatalog(), (m) => io.stderr(`lpreq proxy: warning: ${m}\n`));
     const reportPath = flagValue(args, 'report');
     const report =
       reportPath === undefined
@@ -194,7 +203,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     };
     let proxy: RunningProxy;
     try {
-      proxy = await startProxy({ target, port, strict, onExchange });
+      proxy = await startProxy({ target, port, strict, scopes, onExchange });
     } catch (e) {
       report?.close();
       const code = (e as NodeJS.ErrnoException).code;

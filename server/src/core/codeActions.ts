@@ -6,7 +6,8 @@
  * that extracts a repeated literal into a file variable.
  */
 import type { Diagnostic } from './checker';
-import { blockAt, type ServiceContext } from './documentIndex';
+import { blockAt, type ScopeSite, type ServiceContext } from './documentIndex';
+import { own } from './own';
 import { findVariableReferences, type Block, type LpreqDocument } from './parser';
 import { snippetText } from './completion';
 
@@ -28,6 +29,11 @@ export interface CodeAction {
   /** The diagnostics this action fixes. */
   diagnostics: Diagnostic[];
   isPreferred?: boolean;
+  /**
+   * An edit of another file, which the host makes (the core reads no file): add `scope` to the
+   * list of scopes `site` points at. `edits` is empty then.
+   */
+  grant?: { scope: string; site: ScopeSite };
 }
 
 /** Where to insert new parameter lines in a block (absolute offset) and the text before them. */
@@ -166,6 +172,9 @@ export function codeActions(
       case 'unfilled-placeholder':
         actions.push(fillPlaceholder(ctx, doc, d));
         break;
+      case 'scope-not-granted':
+        actions.push(...grantFixes(ctx, d));
+        break;
       default:
         break;
     }
@@ -210,6 +219,35 @@ export function codeActions(
     }
   }
   return actions;
+}
+
+/** Add the scope to the `$scopes` of each environment that lacks it (once per list: several may share `$shared`'s). */
+function grantFixes(ctx: ServiceContext, d: Diagnostic): CodeAction[] {
+  const scope = d.data?.scope;
+  if (scope === undefined) return [];
+  const out: CodeAction[] = [];
+  const seen = new Set<string>();
+  for (const environment of d.data?.grantTo ?? []) {
+    const site = own(ctx.env?.scopeSites, environment);
+    if (!site) continue;
+    const key = `${site.file}\n${site.environment}\n${site.listFile ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const fileName = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+    const where =
+      site.listFile !== undefined
+        ? `${fileName(site.listFile)} (the $scopes of ${site.environment})`
+        : `the $scopes of ${site.environment} in ${fileName(site.file)}`;
+    out.push({
+      title: `Add ${scope} to ${where}`,
+      kind: 'quickfix',
+      edits: [],
+      diagnostics: [d],
+      grant: { scope, site },
+    });
+  }
+  if (out.length === 1) out[0].isPreferred = true;
+  return out;
 }
 
 function removeLine(doc: LpreqDocument, lineStart: number, lineEnd: number, title: string, d: Diagnostic): CodeAction {

@@ -148,6 +148,12 @@ const TABLE = {
     when: 'an assertion PATH (or a `# @snapshot` path) names a field the returned resource does not document (the closest field is suggested)',
     format: '6',
   },
+  'scope-not-granted': {
+    severity: 'warning',
+    title: 'Token scope not granted',
+    help: "The request needs a token scope (`url:<METHOD>|<path pattern>`, document A) that the environment's `$scopes` does not list: a token limited to that list is refused. With no environment chosen, it is reported only when every environment declares `$scopes` and none lists it. The quick fix adds the scope to the environment's `$scopes` (docs/scopes.md).",
+    when: "the request needs a token scope the environment's `$scopes` does not list",
+  },
   'token-in-file': {
     severity: 'warning',
     title: 'Access token in a request file',

@@ -3,13 +3,15 @@
  * and hover so that both say the same thing.
  */
 import type { CatalogParameter, Endpoint, EndpointPath } from './catalog/catalog';
+import type { GrantedScopes } from './checker';
 import { code, md } from './markdown';
 import { own } from './own';
 import { ruleNote } from './rules';
 
 export { code, md } from './markdown';
 
-export function describeEndpoint(endpoint: Endpoint, path?: EndpointPath): string {
+/** An endpoint in the docs' words; with `granted` (hover, an environment's `$scopes`), whether its token may call it. */
+export function describeEndpoint(endpoint: Endpoint, path?: EndpointPath, granted?: GrantedScopes): string {
   const p = path ?? endpoint.paths[0];
   const lines: string[] = [`**${endpoint.method}** ${code(p.template)}`, '', md(endpoint.purpose)];
   const facts: string[] = [];
@@ -28,11 +30,20 @@ export function describeEndpoint(endpoint: Endpoint, path?: EndpointPath): strin
   if (required.length > 0) lines.push('', `Required: ${required.join(', ')}`);
   lines.push(
     '',
-    `Token scope: ${code(p.scope)}`,
+    `Token scope: ${code(p.scope)}${granted ? grantNote(granted, p.scope) : ''}`,
     '',
     `Source: document ${endpoint.source.doc}, ${md(endpoint.source.section)}`,
   );
   return lines.join('\n');
+}
+
+function grantNote(granted: GrantedScopes, scope: string): string {
+  const has = granted.scopes.has(scope);
+  if (granted.environments.length === 1)
+    return has
+      ? ` (in the $scopes of ${granted.environments[0]})`
+      : ` (**not** in the $scopes of ${granted.environments[0]})`;
+  return has ? " (in an environment's $scopes)" : " (**in no environment's $scopes**)";
 }
 
 /** Rules that concern a parameter, as sentences in the docs' words. */

@@ -3,7 +3,7 @@
  * and region of the cursor inside a block, the variable scope of a document kept up to
  * date cheaply across edits, and the environment as the editor sees it (with secrets).
  */
-import type { Checker, Environments, OtherEnvironments, VariableScope } from './checker';
+import type { Checker, Environments, GrantedScopes, OtherEnvironments, VariableScope } from './checker';
 import { documentScope } from './checker';
 import { requestName, type Block, type BlockRef, type LpreqDocument } from './parser';
 import { own } from './own';
@@ -15,6 +15,18 @@ export interface EnvironmentInfo extends Environments {
   /** Paths of the files, for hovers (`http-client.env.json`). */
   sharedFile?: string;
   privateFile?: string;
+  /** Where each environment's `$scopes` is written, for the quick fix that adds a scope there. */
+  scopeSites?: Record<string, ScopeSite>;
+}
+
+/** Where an environment's `$scopes` list is written. */
+export interface ScopeSite {
+  /** The environment file that declares it. */
+  file: string;
+  /** The environment of that file it stands in (`$shared` when every environment takes it from there). */
+  environment: string;
+  /** When `$scopes` names a file (`"$scopes": "scopes.json"`): that file, whose JSON array is the list. */
+  listFile?: string;
 }
 
 /** What every language service is given besides the document. */
@@ -181,6 +193,7 @@ function sameScope(a: VariableScope, b: VariableScope): boolean {
   if ((a.scriptNames?.size ?? 0) !== (b.scriptNames?.size ?? 0)) return false;
   // Where other environments define a name is in the messages of unresolved variables.
   if (!sameOthers(a.otherEnvironments, b.otherEnvironments)) return false;
+  if (!sameGranted(a.granted, b.granted)) return false;
   for (const n of a.scriptNames ?? []) if (!b.scriptNames?.has(n)) return false;
   return true;
 }
@@ -192,11 +205,18 @@ function sameOthers(a: OtherEnvironments | undefined, b: OtherEnvironments | und
   return true;
 }
 
+function sameGranted(a: GrantedScopes | undefined, b: GrantedScopes | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.scopes.size !== b.scopes.size || a.environments.join('\n') !== b.environments.join('\n')) return false;
+  for (const s of a.scopes) if (!b.scopes.has(s)) return false;
+  return true;
+}
+
 function affectsScope(block: Block): boolean {
   return block.variables.length > 0 || requestName(block) !== undefined || block.scriptSets.length > 0;
 }
 
 function environmentKey(env: Environments | undefined): string {
   if (!env) return '';
-  return JSON.stringify([env.selected ?? null, env.environments]);
+  return JSON.stringify([env.selected ?? null, env.environments, env.scopes ?? null]);
 }

@@ -157,7 +157,8 @@ function variableAt(block: Block, rel: number) {
 function hoverEndpoint(ctx: ServiceContext, block: Block, start: number, end: number): HoverResult | undefined {
   const match = ctx.checker.matchBlock(block, ctx.scope);
   if (!match) return undefined;
-  if (match.kind === 'matched') return { contents: describeEndpoint(match.endpoint, match.path), start, end };
+  if (match.kind === 'matched')
+    return { contents: describeEndpoint(match.endpoint, match.path, ctx.scope.granted), start, end };
   if (match.kind === 'method-not-allowed') {
     return {
       contents: `${match.templates.map(code).join(', ')}\n\nDocumented methods: ${match.allowed.join(', ')}`,

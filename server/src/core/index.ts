@@ -33,6 +33,7 @@ export {
   blockIndexAt,
   isSecretVariable,
   type EnvironmentInfo,
+  type ScopeSite,
   type ServiceContext,
 } from './documentIndex';
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
@@ -51,3 +52,11 @@ export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
+export {
+  documentedScopes,
+  readScopeList,
+  requestScopes,
+  undocumentedScopes,
+  type RequestScope,
+  type ScopeNeed,
+} from './scopes';

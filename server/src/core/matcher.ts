@@ -67,6 +67,12 @@ export function targetPath(target: string, resolve: (name: string) => string | u
         : base.endsWith('/') && text.startsWith('/')
           ? base + text.slice(1)
           : base + text;
+    // A base address's own path before /api/ is where the instance is mounted (`https://host/lms`,
+    // or `https://host/lms/api/v1` for `{{api}}/courses`): the docs' paths are relative to it (convention 1).
+    if (base.length > 1 && !text.startsWith('/api/')) {
+      const api = text.indexOf('/api/');
+      if (api > 0 && api <= base.length) text = text.slice(api);
+    }
   } else {
     const p = pathOf(text, false);
     if (p === undefined) return undefined;

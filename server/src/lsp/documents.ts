@@ -20,7 +20,7 @@ import {
   type ServiceDocument,
   type VariableScope,
 } from '../core/index';
-import { EnvironmentFileError, loadEnvironmentFiles } from '../node/index';
+import { EnvironmentFileError, environmentScopes, loadEnvironmentFiles } from '../node/index';
 import { EditableDocument } from './editableDocument';
 import { malformedChange } from './fromProto';
 
@@ -67,6 +67,7 @@ export function defaultLoadEnvironment(
     privateNames: files.privateNames,
     sharedFile: files.shared,
     privateFile: files.private,
+    ...environmentScopes(files),
   };
 }
 
@@ -289,6 +290,15 @@ export class Documents {
   /** The workspace folder that holds `dir` (the deepest one), if any. */
   rootOf(dir: string): string | undefined {
     return this.roots.find((root) => dir === root || dir.startsWith(root.endsWith(sep) ? root : root + sep));
+  }
+
+  /** Whether a file changed is one the environments read: an environment file, or a list of scopes one names (`"$scopes": "scopes.json"`). */
+  readsFile(path: string): boolean {
+    const name = path.split(/[\\/]/).pop();
+    if (name === 'http-client.env.json' || name === 'http-client.private.env.json') return true;
+    for (const info of this.environments.values())
+      for (const site of Object.values(info?.scopeSites ?? {})) if (site.listFile === path) return true;
+    return false;
   }
 
   /** The environment files changed: read them again when next asked for, and tell of their problems again. */

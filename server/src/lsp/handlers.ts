@@ -40,9 +40,9 @@ import type {
   RequestType,
   TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { blockIndexAt, lineOfOffset, lineStarts } from '../core/index';
-import { environmentDefinitions } from '../node/index';
+import { environmentDefinitions, scopeAdditionEdit } from '../node/index';
 import { parseCommand } from './commands';
 import type { DocumentState } from './documents';
 import type { EditableDocument } from './editableDocument';
@@ -160,7 +160,9 @@ export function handlers(session: Session): Handler[] {
       session.recheckAll();
     }),
 
-    notification(DidChangeWatchedFilesNotification.type, 'environment change', () => {
+    notification(DidChangeWatchedFilesNotification.type, 'environment change', (params) => {
+      const changes = Array.isArray(params?.changes) ? params.changes : undefined;
+      if (changes && !changes.some((c) => typeof c?.uri === 'string' && documents.readsFile(pathOfUri(c.uri)))) return;
       documents.forgetEnvironments();
       session.recheckAll();
     }),
@@ -192,9 +194,13 @@ export function handlers(session: Session): Handler[] {
       const start = offsetOf(document, params.range?.start);
       const end = offsetOf(document, params.range?.end);
       const only = params.context.only;
-      const actions: (CodeAction | Command)[] = service()
-        .codeActions(state, start, end, only)
-        .map((a) => proto.codeAction(document, a, session.client.snippetEdits));
+      const actions: (CodeAction | Command)[] = [];
+      for (const a of service().codeActions(state, start, end, only)) {
+        // A scope added to an environment file: an edit of that file, as it reads now (none when it cannot be read).
+        const outside = a.grant && scopeAdditionEdit(a.grant.site, a.grant.scope);
+        if (a.grant && !outside) continue;
+        actions.push(proto.codeAction(document, a, session.client.snippetEdits, outside));
+      }
       // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
       if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
         actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
@@ -336,4 +342,13 @@ export function handlers(session: Session): Handler[] {
         .map((e) => proto.textEdit(document, e)),
     ),
   ];
+}
+
+/** The path of a file: URI as the environments know it; any other URI as it is. */
+function pathOfUri(uri: string): string {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+  } catch {
+    return uri;
+  }
 }

@@ -56,7 +56,8 @@ export function registerInitialize(session: Session): void {
       if (watch) {
         connection.client
           .register(DidChangeWatchedFilesNotification.type, {
-            watchers: [{ globPattern: '**/http-client.env.json' }, { globPattern: '**/http-client.private.env.json' }],
+            // Every JSON file: an environment may name its list of scopes (`"$scopes": "scopes.json"`); handlers.ts keeps the changes that matter.
+            watchers: [{ globPattern: '**/*.json' }],
           })
           .catch((e: unknown) => session.log(`cannot watch environment files: ${String(e)}`));
       }

@@ -23,8 +23,10 @@ import type {
   TextEdit as LspTextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathToFileURL } from 'node:url';
 import { CODES } from '../core/index';
+import type { FileEdit } from '../node/index';
 import type {
   CodeAction,
   CompletionEntry,
@@ -126,9 +128,20 @@ export function hover(document: TextDocument, h: HoverResult): Hover {
   return { contents: { kind: 'markdown', value: h.contents }, range: range(document, h.start, h.end) };
 }
 
-export function codeAction(document: TextDocument, a: CodeAction, snippetEdits = false): LspCodeAction {
-  const edit: WorkspaceEdit =
-    snippetEdits && a.edits.some((e) => e.snippet !== undefined)
+/**
+ * A code action. `outside` is the edit of another file an action stands for (`grant`: a scope
+ * added to an environment file), made by the server from that file's text.
+ */
+export function codeAction(
+  document: TextDocument,
+  a: CodeAction,
+  snippetEdits = false,
+  outside?: FileEdit,
+): LspCodeAction {
+  const other = outside && TextDocument.create(pathToFileURL(outside.file).href, 'json', 0, outside.text);
+  const edit: WorkspaceEdit = other
+    ? { changes: { [other.uri]: outside.edits.map((e) => textEdit(other, e)) } }
+    : snippetEdits && a.edits.some((e) => e.snippet !== undefined)
       ? {
           documentChanges: [
             {

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
-import { hasOwn, own, setOwn } from '../core/index';
+import { hasOwn, own, readScopeList, setOwn, type ScopeSite } from '../core/index';
+import { readScopeFile } from './scopeFiles';
 import { readConfinedText } from './textInput';
 
 const SHARED_ENV_FILE = 'http-client.env.json';
@@ -47,6 +48,8 @@ export interface EnvironmentOptions {
   defaultHeaders?: [string, string][];
   /** The default headers (lower-case names) whose value comes from the private file: secrets, like the token. */
   privateHeaders?: string[];
+  /** `$scopes`: the token scopes the environment's token is limited to, and where the list is written. */
+  scopes?: { list: string[]; site: ScopeSite };
 }
 
 /** What one environment of one file says besides its variables. */
@@ -93,9 +96,9 @@ function parseEnvironmentFile(
   const options: FileOptions = Object.create(null) as FileOptions;
   for (const [name, vars] of Object.entries(json as Record<string, unknown>)) {
     if (!hasOwn(read.environments, name)) continue;
-    const found = readOptions(vars as Record<string, unknown>, dirname(file));
+    const found = readOptions(vars as Record<string, unknown>, file, name);
     if ('problem' in found) throw new EnvironmentFileError(`${file}: at ${name}.${found.at}: ${found.problem}`);
-    if (found.options.tls || found.options.defaultHeaders) setOwn(options, name, found.options);
+    if (found.options.tls || found.options.defaultHeaders || found.options.scopes) setOwn(options, name, found.options);
   }
   return { environments: read.environments, options };
 }
@@ -103,13 +106,16 @@ function parseEnvironmentFile(
 const TLS_KEYS = new Set(['rejectUnauthorized', 'ca', 'cert', 'key']);
 
 /**
- * `$tls` and `$defaultHeaders` of one environment, checked: a misspelt key of `$tls` would
- * otherwise be a certificate check silently left as it was, so it is a mistake of the file.
+ * `$tls`, `$defaultHeaders` and `$scopes` of the environment `name` of `file`, checked: a
+ * misspelt key of `$tls` would otherwise be a certificate check silently left as it was, so it
+ * is a mistake of the file.
  */
 function readOptions(
   vars: Record<string, unknown>,
-  dir: string,
+  file: string,
+  name: string,
 ): { options: EnvironmentOptions } | { at: string; problem: string } {
+  const dir = dirname(file);
   const options: EnvironmentOptions = {};
   const isObject = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -140,6 +146,22 @@ function readOptions(
       out.push([k, String(v)]);
     }
     options.defaultHeaders = out;
+  }
+  const scopes = own(vars, '$scopes');
+  if (scopes !== undefined) {
+    // A list, or the name of a file that holds one (the mock's --scopes file, `lpreq scopes --format json`).
+    if (typeof scopes === 'string') {
+      if (scopes.trim().length === 0)
+        return { at: '$scopes', problem: 'expected a list of scopes or the path of a JSON file that holds one' };
+      const listFile = resolve(dir, scopes);
+      const read = readScopeFile(listFile, dir);
+      if ('problem' in read) return { at: '$scopes', problem: `${scopes}: ${read.problem}` };
+      options.scopes = { list: read.scopes, site: { file, environment: name, listFile } };
+    } else {
+      const read = readScopeList(scopes);
+      if ('problem' in read) return { at: '$scopes', problem: read.problem };
+      options.scopes = { list: read.scopes, site: { file, environment: name } };
+    }
   }
   return { options };
 }
@@ -272,6 +294,8 @@ function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): Envi
   let tls: TlsSettings | undefined;
   let headers: Map<string, [string, string]> | undefined;
   const fromPrivate = new Set<string>();
+  // A list of scopes is one value: the nearest layer's, whole.
+  let scopes: EnvironmentOptions['scopes'];
   for (const [layer, isPrivate] of layers) {
     if (layer?.tls) tls = { ...tls, ...layer.tls };
     for (const [n, v] of layer?.defaultHeaders ?? []) {
@@ -279,13 +303,33 @@ function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): Envi
       if (isPrivate) fromPrivate.add(n.toLowerCase());
       else fromPrivate.delete(n.toLowerCase());
     }
+    if (layer?.scopes) scopes = layer.scopes;
   }
-  if (!tls && !headers) return undefined;
+  if (!tls && !headers && !scopes) return undefined;
   return {
     ...(tls ? { tls } : {}),
     ...(headers ? { defaultHeaders: [...headers.values()] } : {}),
     ...(fromPrivate.size > 0 ? { privateHeaders: [...fromPrivate] } : {}),
+    ...(scopes ? { scopes } : {}),
   };
+}
+
+/**
+ * The `$scopes` of the environments as the checker takes them (`Environments.scopes`), and
+ * where each list is written (`EnvironmentInfo.scopeSites`); empty when none declares any.
+ */
+export function environmentScopes(files: Pick<EnvironmentFiles, 'options'>): {
+  scopes?: Record<string, readonly string[]>;
+  scopeSites?: Record<string, ScopeSite>;
+} {
+  let scopes: Record<string, readonly string[]> | undefined;
+  let scopeSites: Record<string, ScopeSite> | undefined;
+  for (const [name, options] of Object.entries(files.options ?? {})) {
+    if (!options.scopes) continue;
+    setOwn((scopes ??= Object.create(null) as Record<string, readonly string[]>), name, options.scopes.list);
+    setOwn((scopeSites ??= Object.create(null) as Record<string, ScopeSite>), name, options.scopes.site);
+  }
+  return scopes ? { scopes, scopeSites } : {};
 }
 
 /** Where a variable is written in an environment file: the key's offsets in the file's text. */

@@ -7,10 +7,12 @@ export {
   EnvironmentFileError,
   loadEnvironmentFiles,
   environmentDefinitions,
+  environmentScopes,
   type EnvironmentFiles,
   type EnvironmentOptions,
   type TlsSettings,
 } from './environments';
+export { readScopeFile, scopeAdditionEdit, type FileEdit } from './scopeFiles';
 export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder } from './bodyFile';
 export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type TextRead } from './textInput';

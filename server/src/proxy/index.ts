@@ -18,6 +18,8 @@ export interface ProxyOptions {
   /** Default 127.0.0.1 (loopback only). */
   host?: string;
   strict?: boolean;
+  /** The scopes the clients' token is granted: a request that needs another is reported as `scope-not-granted`. */
+  scopes?: readonly string[];
   timeoutMs?: number;
   maxCheckedBytes?: number;
   /** Milliseconds a client's request may take to arrive (408 after). */
@@ -40,6 +42,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     catalog: options.catalog ?? bundledCatalog(),
     target,
     strict: options.strict,
+    scopes: options.scopes,
     timeoutMs: options.timeoutMs,
     maxCheckedBytes: options.maxCheckedBytes,
     requestTimeout: options.requestTimeout,

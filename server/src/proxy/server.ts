@@ -61,6 +61,8 @@ export interface ExchangeRecord {
   target: string;
   /** The documented endpoint's id, when the request matches one. */
   endpoint?: string;
+  /** The token scope the request needs (`url:GET|/api/v1/courses/{course_id}/modules`), when it matches a documented endpoint. */
+  scope?: string;
   /** The status the client got; 0 when it got none (it went away first). */
   status: number;
   ms: number;
@@ -75,6 +77,8 @@ export interface ProxyServerOptions {
   target: URL;
   /** Answer 400 with the checker's errors instead of forwarding a request that has errors. */
   strict?: boolean;
+  /** The scopes the clients' token is granted (`--scopes`): a request that needs another is reported (`scope-not-granted`). */
+  scopes?: readonly string[];
   /** Milliseconds to wait for the target's response headers, and between two chunks of its body (504 for the first). */
   timeoutMs?: number;
   maxCheckedBytes?: number;
@@ -93,6 +97,7 @@ export class ProxyServer {
   private readonly basePath: string;
   private readonly timeoutMs: number;
   private readonly maxChecked: number;
+  private readonly granted: ReadonlySet<string> | undefined;
   /** This proxy's pseudonym in `Via`: a request that carries it has come round to the proxy again. */
   private readonly via = `1.1 lpreq-${randomBytes(4).toString('hex')}`;
   private readonly destroyConnections: () => void;
@@ -104,6 +109,7 @@ export class ProxyServer {
     this.checker = new Checker(options.catalog);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxChecked = options.maxCheckedBytes ?? DEFAULT_MAX_CHECKED_BYTES;
+    this.granted = options.scopes && new Set(options.scopes);
     this.basePath = options.target.pathname.replace(/\/+$/, '');
     this.pool = new Pool(options.target.origin, {
       keepAliveTimeout: 10_000,
@@ -202,7 +208,17 @@ export class ProxyServer {
     const endpoint: Endpoint | undefined = route.kind === 'matched' ? route.match.endpoint : undefined;
     if (route.kind === 'refused')
       violations.push({ code: route.problem.code, severity: 'error', message: route.problem.message, in: 'request' });
-    else record.endpoint = route.match.endpoint.id;
+    else {
+      record.endpoint = route.match.endpoint.id;
+      record.scope = route.match.path.scope;
+      if (this.granted && !this.granted.has(record.scope))
+        violations.push({
+          code: 'scope-not-granted',
+          severity: CODES['scope-not-granted'].severity === 'error' ? 'error' : 'warning',
+          message: `${record.scope} is not in the scopes given with --scopes: a token limited to them is refused`,
+          in: 'request',
+        });
+    }
 
     // The request body: read whole when it is one the checker reads and not too large; streamed on otherwise.
     let body: Buffer | Readable | undefined;

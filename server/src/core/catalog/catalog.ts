@@ -32,7 +32,7 @@ export interface EndpointPath {
   deprecated: boolean;
   /** Literal forms this path's placeholders accept beyond the catalog's and the endpoint's. */
   placeholderForms: Record<string, string[]> | undefined;
-  /** The token scope string, `url:METHOD|/api/v1/courses/:course_id/modules`. */
+  /** The token scope string, `url:GET|/api/v1/courses/{course_id}/modules` (scopeOf). */
   scope: string;
 }
 
@@ -114,8 +114,14 @@ function parseTemplate(template: string): TemplateSegment[] {
     });
 }
 
-function scopeOf(method: string, segments: TemplateSegment[]): string {
-  const pattern = segments.map((s) => (s.kind === 'literal' ? s.text : s.rest ? `*${s.name}` : `:${s.name}`)).join('/');
+/**
+ * The token scope of one documented path: `url:<METHOD>|<path pattern>` (document A,
+ * conventions 8 and Authentication 2), the path pattern written as the docs write paths:
+ * from `/api/v1`, placeholders as `{name}` (convention 1). The rest of a path, `{*full_path}`
+ * here, is written `{full_path}` there.
+ */
+function scopeOf(method: string, segments: readonly TemplateSegment[]): string {
+  const pattern = segments.map((s) => (s.kind === 'literal' ? s.text : `{${s.name}}`)).join('/');
   return `url:${method}|/${pattern}`;
 }
 

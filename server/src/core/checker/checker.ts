@@ -11,6 +11,7 @@ import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } fr
 import {
   documentVariables,
   environmentValues,
+  grantedScopes,
   otherEnvironments,
   RequestsBefore,
   scopeValue,
@@ -80,6 +81,7 @@ export class Checker {
     before.restart({
       values: environmentValues(env),
       otherEnvironments: otherEnvironments(env),
+      granted: grantedScopes(env),
       onLookup: (name) => {
         const blocks = lookedUp.get(name);
         if (!blocks) lookedUp.set(name, [current]);

@@ -15,6 +15,9 @@ export interface DiagnosticData {
   lineStart?: number;
   lineEnd?: number;
   endpointId?: string;
+  /** `scope-not-granted`: the scope the request needs, and the environments whose `$scopes` lack it. */
+  scope?: string;
+  grantTo?: readonly string[];
 }
 
 export interface Diagnostic {

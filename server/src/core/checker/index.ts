@@ -14,9 +14,11 @@ export {
 export {
   documentScope,
   environmentValues,
+  grantedScopes,
   RequestsBefore,
   requestNamesOf,
   type Environments,
+  type GrantedScopes,
   type OtherEnvironments,
   type VariableScope,
 } from './scope';

@@ -99,6 +99,19 @@ export function checkTarget(
       ),
     );
   }
+  const granted = scope.granted;
+  if (granted && !granted.scopes.has(match.path.scope)) {
+    const message =
+      granted.environments.length === 1
+        ? `${match.path.scope} is not in the $scopes of ${granted.environments[0]}`
+        : `${match.path.scope} is in no environment's $scopes (${granted.environments.join(', ')})`;
+    out.push(
+      diag('scope-not-granted', message, request.target.start, request.target.end, {
+        scope: match.path.scope,
+        grantTo: granted.environments,
+      }),
+    );
+  }
   const check: RequestCheck = {
     block,
     request,

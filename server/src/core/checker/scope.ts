@@ -19,6 +19,15 @@ export interface VariableScope {
   syncRequestNames?: () => void;
   /** With an environment chosen: the other environments that define each of their names, to say where a missing name is. */
   otherEnvironments?: OtherEnvironments;
+  /** The token scopes the environment grants (`$scopes`); undefined: not limited. */
+  granted?: GrantedScopes;
+}
+
+/** The token scopes (document A, convention 8) a request may use: what `scope-not-granted` checks against. */
+export interface GrantedScopes {
+  scopes: ReadonlySet<string>;
+  /** Whose `$scopes` these are: the chosen environment, or, with none chosen, every environment. */
+  environments: readonly string[];
 }
 
 /** The environments besides the chosen one, by the names they define. */
@@ -54,6 +63,8 @@ export interface Environments {
   environments: Record<string, Record<string, string>>;
   /** The chosen environment; without one, a variable defined in any environment counts. */
   selected?: string;
+  /** The token scopes of the environments that declare them (`$scopes`), by environment; one not here is not limited. */
+  scopes?: Record<string, readonly string[]>;
 }
 
 export function environmentValues(env: Environments | undefined): Map<string, string> {
@@ -84,6 +95,29 @@ export function otherEnvironments(env: Environments | undefined): OtherEnvironme
   return { selected: env.selected, definedIn };
 }
 
+/**
+ * The scopes a request may use in these environments: the chosen one's `$scopes`; with none
+ * chosen, a scope any environment grants (as a variable any environment defines counts), so
+ * that only when every environment declares its scopes is anything limited.
+ */
+export function grantedScopes(env: Environments | undefined): GrantedScopes | undefined {
+  const declared = env?.scopes;
+  if (!env || !declared) return undefined;
+  if (env.selected !== undefined) {
+    const list = own(declared, env.selected);
+    return list ? { scopes: new Set(list), environments: [env.selected] } : undefined;
+  }
+  const names = Object.keys(env.environments);
+  if (names.length === 0) return undefined;
+  const scopes = new Set<string>();
+  for (const name of names) {
+    const list = own(declared, name);
+    if (!list) return undefined;
+    for (const s of list) scopes.add(s);
+  }
+  return { scopes, environments: names };
+}
+
 /** Collects the scope of a document: its file variables over the environment's, and all its request names. */
 export function documentScope(doc: LpreqDocument, env?: Environments): VariableScope {
   const scope = documentVariables(doc, env);
@@ -100,6 +134,7 @@ export function documentVariables(doc: LpreqDocument, env?: Environments): Varia
     values: environmentValues(env),
     requestNames: new Set(),
     otherEnvironments: otherEnvironments(env),
+    granted: grantedScopes(env),
   };
   for (let k = 0; k < doc.blocks.length; k++) {
     const block = doc.blocks[k].block;
@@ -135,6 +170,7 @@ export class RequestsBefore {
       scriptNames: whole.scriptNames,
       onLookup: whole.onLookup,
       otherEnvironments: whole.otherEnvironments,
+      granted: whole.granted,
       syncRequestNames: () => this.sync(),
     };
   }
@@ -158,7 +194,7 @@ export class RequestsBefore {
    * one it keeps (Checker.walk), and with an empty scope after the walk, so that nothing of
    * the document stays reachable from it.
    */
-  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup' | 'otherEnvironments'>): void {
+  restart(whole: Pick<VariableScope, 'values' | 'scriptNames' | 'onLookup' | 'otherEnvironments' | 'granted'>): void {
     this.names.length = 0;
     this.seen.clear();
     this.synced = 0;
@@ -167,6 +203,7 @@ export class RequestsBefore {
     scope.scriptNames = whole.scriptNames;
     scope.onLookup = whole.onLookup;
     scope.otherEnvironments = whole.otherEnvironments;
+    scope.granted = whole.granted;
   }
 
   /**
