@@ -22,6 +22,7 @@ import { SendController } from './sendController';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { TestExplorer } from './testController';
+import { Comparisons } from './compareCommands';
 
 let client: LanguageClient | undefined;
 
@@ -41,6 +42,8 @@ export interface LpreqTestApi {
   response(): { summary: string; labels: string[] } | undefined;
   /** What the response view in the editor shows last: its title, header line and body label. */
   responseView(): { title: string; status: string; facts: string[]; bodyLabel: string } | undefined;
+  /** The Compare tab shown last: what it compared with and each difference as `kind path`. */
+  comparison(): { title: string; summary: string; rows: string[] } | undefined;
   historyDir(): string | undefined;
 }
 
@@ -70,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     return store;
   };
 
+  const comparisons = new Comparisons(historyStore);
   const documents = new ResponseDocuments();
   const responseView = new ResponseView(documents);
   const historyView = new HistoryView(historyStore, () => settings().historySize);
@@ -82,6 +86,12 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       copyCurl: (shown): Promise<void> => copies.copyCurlOf(shown),
       setToken: (environment) => environments.setToken(false, environment),
       cancel: () => sender.cancel(),
+      compare: (shown, what) =>
+        what === 'previous'
+          ? comparisons.withPrevious(shown)
+          : what === 'snapshot'
+            ? comparisons.withSnapshot(shown)
+            : comparisons.updateSnapshot(shown),
     },
     output,
   );
@@ -126,6 +136,16 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.tests.showResponse', (item: unknown) => tests.showResponse(item));
+  for (const [id, what] of [
+    ['lpreq.compareWithPrevious', 'previous'],
+    ['lpreq.compareWithSnapshot', 'snapshot'],
+  ] as const)
+    register(id, async () => {
+      if (!(await panels.compareActive(what)))
+        void vscode.window.showInformationMessage(
+          'lpreq: send a request first: the comparison is of the response the view shows.',
+        );
+    });
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => copies.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
     const code = await copies.generateCode(...lensArgs(uri, line), language);
@@ -210,6 +230,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       return v ? { title: v.title, status: v.status.text, facts: v.facts, bodyLabel: v.bodyLabel } : undefined;
     },
     historyDir: () => historyStore()?.dir,
+    comparison: () => {
+      const c = panels.currentCompare;
+      return c ? { title: c.title, summary: c.summary, rows: c.rows.map((r) => `${r.kind} ${r.path}`) } : undefined;
+    },
   };
 }
 

@@ -227,6 +227,7 @@ export class HistoryCommands {
         environment: entry.environment,
         tokenSet: true,
         fromHistory: localTime(entry.time, Date.now()),
+        identity: { file: entry.file, name: entry.name, title: entry.title, historyId: entry.id },
       },
       true,
     );

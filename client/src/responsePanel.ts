@@ -9,7 +9,14 @@ import * as vscode from 'vscode';
 import type { DocumentedType, PreparedRequest } from '../../server/src/sender/index';
 import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
-import type { HostMessage, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
+import type {
+  CompareView,
+  HostMessage,
+  TreeNodeView,
+  TypeInfo,
+  ViewData,
+  WebviewMessage,
+} from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
 import { copyText, documentationPage } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
@@ -52,6 +59,8 @@ export interface ShownResponse {
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
+  /** Which request this answered, as the history records it (Compare with Previous Response looks for its earlier answers). */
+  identity?: { file?: string; name?: string; title?: string; historyId?: string };
 }
 
 /** What the panels ask of the rest of the extension. */
@@ -60,6 +69,8 @@ export interface PanelActions {
   copyCurl(shown: ShownResponse): Promise<void>;
   setToken(environment: string | undefined): Promise<void>;
   cancel(): void;
+  /** The typed comparison of a shown response with its previous response or its snapshot, or its snapshot written anew. */
+  compare(shown: ShownResponse, what: 'previous' | 'snapshot' | 'update'): Promise<CompareView>;
 }
 
 interface PanelState {
@@ -71,6 +82,8 @@ interface PanelState {
   nextId: number;
   /** Tree nodes handed to the webview, by id, for their children. */
   nodes: Map<string, ResponseNode>;
+  /** The comparison shown in the Compare tab, until the next response. */
+  compare?: CompareView;
 }
 
 /** Node icons of the Tree tab, by the tree's icon names. */
@@ -159,6 +172,7 @@ export class ResponsePanels implements vscode.Disposable {
     state.shown = shown;
     state.view = view;
     state.nodes = new Map();
+    state.compare = undefined;
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
     if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary') {
@@ -182,6 +196,7 @@ export class ResponsePanels implements vscode.Disposable {
     state.shown = undefined;
     state.view = view;
     state.nodes = new Map();
+    state.compare = undefined;
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
     const bytes = Buffer.from(text, 'utf8');
@@ -224,7 +239,7 @@ export class ResponsePanels implements vscode.Disposable {
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
-        else if (shown) await this.act(message.action, shown, state.panel.viewColumn);
+        else if (shown) await this.act(message.action, shown, state);
         return;
       case 'describe':
         if (shown && state.view && message.id === state.view.id) {
@@ -259,7 +274,8 @@ export class ResponsePanels implements vscode.Disposable {
     }
   }
 
-  private async act(action: string, shown: ShownResponse, column: vscode.ViewColumn | undefined): Promise<void> {
+  private async act(action: string, shown: ShownResponse, state: PanelState): Promise<void> {
+    const column = state.panel.viewColumn;
     const s = shown.summary;
     const name = viewTitle(s.method, s.url, s.status, s.error?.kind);
     const ext = bodyExtension(s.bodyKind === 'json' ? 'json' : s.bodyKind, s.contentType);
@@ -290,6 +306,14 @@ export class ResponsePanels implements vscode.Disposable {
       case 'saveBody':
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);
         return;
+      case 'comparePrevious':
+      case 'compareSnapshot':
+      case 'updateSnapshot':
+        await this.compareIn(
+          state,
+          action === 'comparePrevious' ? 'previous' : action === 'compareSnapshot' ? 'snapshot' : 'update',
+        );
+        return;
       case 'saveResponse': {
         const head = [
           `HTTP/1.1 ${s.status ?? ''} ${s.statusText}`.trimEnd(),
@@ -305,6 +329,35 @@ export class ResponsePanels implements vscode.Disposable {
     const doc = shown.describe(path);
     const issues = shown.summary.issues.filter((i) => i.path === path);
     await this.documents.showMarkdown('lpreq documentation.md', documentationPage(path, doc, issues));
+  }
+
+  /** The comparison of the response a view shows, in its Compare tab. */
+  private async compareIn(state: PanelState, what: 'previous' | 'snapshot' | 'update'): Promise<void> {
+    const shown = state.shown;
+    const view = state.view;
+    if (!shown || !view) return;
+    const compare = await this.actions.compare(shown, what);
+    // A newer response came meanwhile: the comparison is of the one before it.
+    if (state.view !== view) return;
+    state.compare = compare;
+    this.post(state, { type: 'compare', id: view.id, compare });
+  }
+
+  /** Compare with Previous Response or with Snapshot (commands): in the view in front, or the one shown last. */
+  async compareActive(what: 'previous' | 'snapshot'): Promise<boolean> {
+    let target: PanelState | undefined;
+    for (const s of this.panels.values()) if (s.shown && (!target || s.panel.active)) target = s;
+    if (!target) return false;
+    if (!target.panel.visible) target.panel.reveal(target.panel.viewColumn, true);
+    await this.compareIn(target, what);
+    return true;
+  }
+
+  /** The comparison shown last in any view, for the tests. */
+  get currentCompare(): CompareView | undefined {
+    let last: PanelState | undefined;
+    for (const s of this.panels.values()) if (s.compare && (!last || s.panel.active)) last = s;
+    return last?.compare;
   }
 
   /** The response shown last in any view, for the tests. */

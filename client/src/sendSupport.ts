@@ -124,6 +124,12 @@ export async function presentResult(
       (x): x is string => typeof x === 'string' && x !== o.token,
     ),
     curlTls: o.tls,
+    identity: {
+      file: ref?.uri.scheme === 'file' ? ref.uri.fsPath : undefined,
+      name: result.request?.name,
+      title: result.request?.title,
+      historyId: result.historyId,
+    },
   });
 }
 

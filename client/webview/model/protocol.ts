@@ -22,7 +22,10 @@ export type ActionId =
   | 'openRaw'
   | 'setToken'
   | 'cancel'
-  | 'showOutput';
+  | 'showOutput'
+  | 'comparePrevious'
+  | 'compareSnapshot'
+  | 'updateSnapshot';
 
 export const ACTION_IDS: readonly ActionId[] = [
   'saveResponse',
@@ -35,6 +38,9 @@ export const ACTION_IDS: readonly ActionId[] = [
   'setToken',
   'cancel',
   'showOutput',
+  'comparePrevious',
+  'compareSnapshot',
+  'updateSnapshot',
 ];
 
 export interface ViewAction {
@@ -144,6 +150,42 @@ export interface TreeNodeView {
   expanded: boolean;
 }
 
+/** One difference of a comparison, as the Compare tab lists it. */
+export interface CompareRow {
+  /** The kind's code (`value-changed`, `undocumented-field`...) and words (`changed value`). */
+  kind: string;
+  label: string;
+  /** `status`, or a JSONPath into the body. */
+  path: string;
+  /** The value before (in the snapshot, or the previous response) and now, described. */
+  before?: string;
+  after?: string;
+  /** The documented type of the place. */
+  type?: string;
+  message: string;
+  /** The response has this place: a click shows it in the Body tab. */
+  revealable: boolean;
+}
+
+/** A typed comparison of the response shown with its previous response or its snapshot (the Compare tab). */
+export interface CompareView {
+  against: 'previous' | 'snapshot';
+  /** What it is compared with, in words. */
+  title: string;
+  /** How many differences of which kinds, or that there is none, or why nothing was compared. */
+  summary: string;
+  /** Why it could not be compared (no previous response, no snapshot yet...). */
+  problem?: string;
+  differences: number;
+  rows: CompareRow[];
+  /** Differences beyond the rows. */
+  more: number;
+  /** The `# @snapshot` options applied (`ignore $[*].items_count`). */
+  options: string[];
+  /** The response can be written as the request's snapshot (Update Snapshot). */
+  canUpdate: boolean;
+}
+
 export type HostMessage =
   | { type: 'state'; view: ViewData }
   /** The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way). */
@@ -152,7 +194,9 @@ export type HostMessage =
   | { type: 'sending'; text: string }
   | { type: 'types'; id: number; entries: [string, TypeInfo | null][] }
   | { type: 'tree'; id: number; parent: string | null; nodes: TreeNodeView[] }
-  | { type: 'reveal'; path: string };
+  | { type: 'reveal'; path: string }
+  /** The comparison of response `id` (Compare with Previous Response, Compare with Snapshot): the Compare tab. */
+  | { type: 'compare'; id: number; compare: CompareView };
 
 export type WebviewMessage =
   | { type: 'ready' }

@@ -8,6 +8,7 @@ import { JsonBodyModel, TextBodyModel, type BodyModel } from '../model/bodyModel
 import { formatDuration, groupLabel } from '../model/format';
 import { readHtml } from '../model/html';
 import type {
+  CompareView,
   HostMessage,
   IssueGroupView,
   TreeNodeView,
@@ -18,6 +19,7 @@ import type {
 } from '../model/protocol';
 import { BodyList } from './bodyList';
 import { button, h } from './dom';
+import { compareContent, compareLabel } from './comparePanel';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -27,7 +29,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 
-type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues' | 'assertions';
+type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues' | 'assertions' | 'compare';
 
 const app = document.getElementById('app') as HTMLElement;
 let view: ViewData | undefined;
@@ -37,6 +39,8 @@ let model: BodyModel | undefined;
 let htmlMode: 'text' | 'markup' = 'text';
 let bodyText: string | undefined;
 let sendingText: string | undefined;
+/** The comparison of this response (the Compare tab), once asked for. */
+let compare: CompareView | undefined;
 const types = new Map<string, TypeInfo | null>();
 const asked = new Set<string>();
 let askTimer: ReturnType<typeof setTimeout> | undefined;
@@ -125,6 +129,7 @@ function tabs(v: ViewData): HTMLElement {
   const failed = v.assertions.filter((a) => !a.passed).length;
   if (v.assertions.length > 0)
     entries.push(['assertions', `Assertions (${v.assertions.length - failed}/${v.assertions.length})`]);
+  if (compare) entries.push(['compare', compareLabel(compare)]);
   const nav = h('nav', { class: 'tabs', attrs: { role: 'tablist' } });
   for (const [id, label] of entries) {
     const b = button(label, () => selectTab(id), { class: `tab${id === tab ? ' active' : ''}` });
@@ -133,6 +138,7 @@ function tabs(v: ViewData): HTMLElement {
     b.dataset.tab = id;
     if (id === 'issues' && v.issues.length > 0) b.classList.add('warn');
     if (id === 'assertions' && failed > 0) b.classList.add('fail');
+    if (id === 'compare' && compare && compare.differences > 0) b.classList.add('fail');
     nav.append(b);
   }
   return nav;
@@ -311,6 +317,33 @@ function step(direction: number, more = false): void {
   findBar.count.textContent = `${(matchIndex + 1).toLocaleString('en-US')} of ${matches.length.toLocaleString('en-US')}${more ? '+' : ''}`;
   const row = model.rowOfOffset(matches[matchIndex]);
   if (row !== undefined) list.reveal(row);
+}
+
+/* ---------------- Compare ---------------- */
+
+function comparePanel(): HTMLElement | undefined {
+  if (!compare) return undefined;
+  return panel(
+    'compare',
+    compareContent(compare, {
+      reveal: (path) => revealPath(path),
+      update: () => post({ type: 'action', action: 'updateSnapshot' }),
+      compare: (against) =>
+        post({ type: 'action', action: against === 'previous' ? 'comparePrevious' : 'compareSnapshot' }),
+    }),
+  );
+}
+
+/** A comparison arrived: the Compare tab shows it, in front. */
+function showCompare(c: CompareView): void {
+  if (!view) return;
+  compare = c;
+  app.querySelector('nav.tabs')?.replaceWith(tabs(view));
+  const fresh = comparePanel() as HTMLElement;
+  const old = app.querySelector('.panel-compare');
+  if (old) old.replaceWith(fresh);
+  else app.querySelector('.panels')?.append(fresh);
+  selectTab('compare');
 }
 
 /** Shows the field at a path in the Body tab (from the Issues tab, or the host). */
@@ -587,6 +620,7 @@ function render(v: ViewData): void {
       timingPanel(v),
       issuesPanel(v),
       assertionsPanel(v),
+      comparePanel(),
     ),
   );
   app.append(header(v), banners(v), content);
@@ -633,6 +667,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       delete document.body.dataset.firstScreenMs;
       if (!m.view.request && tab === 'request') tab = 'body';
       if (m.view.assertions.length === 0 && tab === 'assertions') tab = 'body';
+      // A comparison is of the response it was asked on.
+      compare = undefined;
+      if (tab === 'compare') tab = 'body';
       render(m.view);
       break;
     case 'body':
@@ -666,6 +703,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'reveal':
       revealPath(m.path);
+      break;
+    case 'compare':
+      if (view && m.id === view.id) showCompare(m.compare);
       break;
   }
 });

@@ -113,7 +113,7 @@ export type {
   ComparedResponse,
   CompareOptions,
 } from './snapshotCompare';
-export { snapshotNames, parseSnapshot, snapshotText, comparedOf, SNAPSHOT_FOLDER } from './snapshotFile';
+export { snapshotNames, parseSnapshot, snapshotText, comparedOf, requestLineOf, SNAPSHOT_FOLDER } from './snapshotFile';
 export { snapshotFiles } from './snapshotStore';
 export type { ResponseFacts, EvaluationContext, AssertionOutcome } from './runner/evaluate';
 export type { SystemContext, ReferenceResolver } from './variables';
