@@ -91,6 +91,9 @@ const TREE_ICONS = new Set(['pass', 'error', 'warning', 'issues']);
 
 export class ResponsePanels implements vscode.Disposable {
   private readonly panels = new Map<string, PanelState>();
+  /** The view that showed a response last (the comparison commands act on it when no view is in front). */
+  private lastShown: PanelState | undefined;
+  private lastShownKey: string | undefined;
   private readonly media: vscode.Uri;
 
   constructor(
@@ -167,6 +170,8 @@ export class ResponsePanels implements vscode.Disposable {
     };
     const title = viewTitle(shown.summary.method, shown.summary.url, shown.summary.status, shown.summary.error?.kind);
     const state = this.panelFor(shown.key, title);
+    this.lastShown = state;
+    this.lastShownKey = shown.key;
     context.id = state.nextId++;
     const view = buildView(shown.summary, context);
     state.shown = shown;
@@ -343,10 +348,12 @@ export class ResponsePanels implements vscode.Disposable {
     this.post(state, { type: 'compare', id: view.id, compare });
   }
 
-  /** Compare with Previous Response or with Snapshot (commands): in the view in front, or the one shown last. */
+  /** Compare with Previous Response or with Snapshot (commands, the view's title menu): in the view in front, else the one that showed a response last. */
   async compareActive(what: 'previous' | 'snapshot'): Promise<boolean> {
     let target: PanelState | undefined;
-    for (const s of this.panels.values()) if (s.shown && (!target || s.panel.active)) target = s;
+    for (const s of this.panels.values()) if (s.shown && s.panel.active) target = s;
+    if (!target && this.lastShown?.shown && this.panels.get(this.lastShownKey ?? '') === this.lastShown)
+      target = this.lastShown;
     if (!target) return false;
     if (!target.panel.visible) target.panel.reveal(target.panel.viewColumn, true);
     await this.compareIn(target, what);

@@ -21,6 +21,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
+import { compareChecks } from './compareCheck';
 import {
   filesContaining,
   findFiles,
@@ -1183,6 +1184,18 @@ async function main(): Promise<number> {
       await page.locator('.squiggly-warning').first().waitFor({ state: 'detached', timeout: 30_000 });
     },
   );
+
+  await compareChecks({
+    page,
+    workspace: ws.workspace,
+    token: TOKEN,
+    mod,
+    check,
+    responseFrame,
+    sendLine,
+    runCommand,
+    shot,
+  });
 
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.

@@ -219,20 +219,6 @@ function actions(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): ViewActi
   }
   if (ctx.fromRequest)
     out.push({ id: 'copyCurl', label: 'Copy as cURL', title: 'A curl command that reads the token from $LPREQ_TOKEN' });
-  if (s.status !== null) {
-    out.push({
-      id: 'comparePrevious',
-      label: 'Compare with Previous',
-      title:
-        'The differences from the newest earlier response of this request in this environment (history), typed by the docs',
-    });
-    if (ctx.fromRequest)
-      out.push({
-        id: 'compareSnapshot',
-        label: 'Compare with Snapshot',
-        title: "The differences from the request's snapshot (__snapshots__ beside its file), typed by the docs",
-      });
-  }
   return out;
 }
 
