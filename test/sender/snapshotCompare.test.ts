@@ -181,6 +181,11 @@ describe('lists', () => {
     assert.deepEqual(diff('Module[]', list, after), []);
   });
 
+  test('a new element among the same ones appeared, and one that fell off the page disappeared: no pair unalike', () => {
+    const after = [list[0], { ...module(20, 'Week 9'), position: 2 }, list[1]];
+    assert.deepEqual(diff('Module[]', list, after), ['added $[1]', 'removed $[2]']);
+  });
+
   test('an element appended, or a list of values shorter', () => {
     assert.deepEqual(diff('Module[]', list, [...list, module(8, 'Week 4')]), ['added $[3]']);
     assert.deepEqual(diff('Module', module(7, 'a'), { ...module(7, 'a'), prerequisite_module_ids: [] }), [

@@ -7,8 +7,9 @@
  *   `*_uuid`) or a URL (`url`, `*_url`) compares by type and presence, not value, unless an
  *   `exact=` path names it;
  * - a list of a resource that has an `id` pairs its elements by id when most ids are the same
- *   in both (the same data, perhaps reordered); otherwise, and for the elements left over, by
- *   position (the same data made again, with new ids);
+ *   in both (the same data, perhaps reordered; an element left over pairs with one alike but
+ *   for its id, timestamps and URLs), otherwise by position (the same data made again, with
+ *   new ids);
  * - each difference has a JSONPath and a kind: a field changed value, disappeared, appeared
  *   (documented or not), changed type, or holds an enum value outside the docs.
  *
@@ -328,6 +329,18 @@ class Comparison {
     return describeValue(v, this.scrub);
   }
 
+  /** A value that appeared or disappeared: an object by its id and name, when it has them (`an object, id 12, name "Week 5"`). */
+  private whole(v: unknown): string {
+    if (!isObject(v)) return this.show(v);
+    const parts = ['an object'];
+    for (const key of ['id', 'name', 'title']) {
+      const x = Object.hasOwn(v, key) ? own(v, key) : undefined;
+      if (typeof x === 'number' || typeof x === 'string')
+        parts.push(`${key} ${this.show(x).replace(/^(string|integer|number) /, '')}`);
+    }
+    return parts.join(', ');
+  }
+
   private report(d: SnapshotDifference): void {
     if (this.result.differences.length < this.max) this.result.differences.push(d);
     else this.result.more++;
@@ -391,8 +404,8 @@ class Comparison {
           after: this.show(a),
           ...(typed ? { type: typed } : {}),
           message: undocumented
-            ? `not a documented field of ${parent.label}, and not in the snapshot: ${this.show(a)}`
-            : `not in the snapshot: ${this.show(a)}`,
+            ? `not a documented field of ${parent.label}, and not in the snapshot: ${this.whole(a)}`
+            : `not in the snapshot: ${this.whole(a)}`,
         });
         continue;
       }
@@ -402,7 +415,7 @@ class Comparison {
           path: pathText(frame.path),
           before: this.show(b),
           ...(typed ? { type: typed } : {}),
-          message: `in the snapshot (${this.show(b)}), not in the response`,
+          message: `in the snapshot (${this.whole(b)}), not in the response`,
         });
         continue;
       }
@@ -510,7 +523,7 @@ class Comparison {
     const stack = this.stack;
     const element = frame.shape.element() ?? this.shapes.any;
     const start = stack.length;
-    const pairs = frame.shape.pairsById() ? pairById(b, a, this.idsExact(frame)) : undefined;
+    const pairs = frame.shape.pairsById() ? pairById(b, a, this.idsExact(frame), element) : undefined;
     if (!pairs) {
       const n = Math.max(a.length, b.length);
       for (let i = 0; i < n; i++) {
@@ -554,12 +567,34 @@ function sameText(b: unknown, a: unknown, scrub: ((text: string) => string) | un
 const idOf = (v: unknown): unknown => (isObject(v) && Object.hasOwn(v, 'id') ? own(v, 'id') : undefined);
 
 /**
+ * What an element is apart from its id, timestamps and URLs: its other fields that hold a
+ * single value, as text. Two elements with the same are the same data made again.
+ */
+function likeness(v: unknown, element: Shape): string | undefined {
+  if (!isObject(v)) return undefined;
+  const fields = element.type !== '' ? element.fields() : undefined;
+  const parts: string[] = [];
+  for (const key of Object.keys(v).sort()) {
+    if (fields?.get(key)?.role !== undefined) continue;
+    const x = own(v, key);
+    if (x === null || typeof x !== 'object') parts.push(`${key}\u0000${JSON.stringify(x)}`);
+  }
+  return parts.join('\u0001');
+}
+
+/**
  * For each element of `a`, the index of its pair in `b` (-1: none), and the elements of `b`
  * left without one. By id when at least half the elements of the longer list find theirs (the
- * same data), else undefined (data made again: by position). Elements left over are paired
- * in order, unless the ids are compared by value (then they appeared and disappeared).
+ * same data), else undefined (data made again: by position). Of the elements left over, those
+ * alike apart from their ids, timestamps and URLs pair (one element made again among the
+ * same ones), unless the ids are compared by value; the rest appeared or disappeared.
  */
-function pairById(b: unknown[], a: unknown[], exactIds: boolean): { of: number[]; unpaired: number[] } | undefined {
+function pairById(
+  b: unknown[],
+  a: unknown[],
+  exactIds: boolean,
+  element: Shape,
+): { of: number[]; unpaired: number[] } | undefined {
   const byId = new Map<unknown, number[]>();
   for (let j = 0; j < b.length; j++) {
     const id = idOf(b[j]);
@@ -582,12 +617,29 @@ function pairById(b: unknown[], a: unknown[], exactIds: boolean): { of: number[]
     found++;
   }
   if (!exactIds && found * 2 < Math.max(a.length, b.length)) return undefined;
-  const left: number[] = [];
-  for (let j = 0; j < b.length; j++) if (!taken[j]) left.push(j);
-  if (exactIds) return { of, unpaired: left };
-  let k = 0;
-  for (let i = 0; i < a.length && k < left.length; i++) if (of[i] === -1) of[i] = left[k++];
-  return { of, unpaired: left.slice(k) };
+  if (!exactIds && found < Math.max(a.length, b.length)) {
+    const alike = new Map<string, number[]>();
+    for (let j = 0; j < b.length; j++) {
+      if (taken[j]) continue;
+      const key = likeness(b[j], element);
+      if (key === undefined) continue;
+      const list = alike.get(key);
+      if (list) list.push(j);
+      else alike.set(key, [j]);
+    }
+    for (let i = 0; i < a.length && alike.size > 0; i++) {
+      if (of[i] !== -1) continue;
+      const key = likeness(a[i], element);
+      const list = key === undefined ? undefined : alike.get(key);
+      if (!list || list.length === 0) continue;
+      const j = list.shift() as number;
+      of[i] = j;
+      taken[j] = 1;
+    }
+  }
+  const unpaired: number[] = [];
+  for (let j = 0; j < b.length; j++) if (!taken[j]) unpaired.push(j);
+  return { of, unpaired };
 }
 
 function reverseFrom(stack: Frame[], start: number): void {
