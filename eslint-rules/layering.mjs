@@ -13,9 +13,9 @@ import { dirname, relative, resolve, sep } from 'node:path';
 
 const SERVER = 'server/src/';
 /** Folders of server/src reached from outside only through their index.ts. */
-const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock', 'http', 'proxy']);
+const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock', 'http', 'proxy', 'import']);
 /** Folders of server/src the client imports (through their entry files). */
-const CLIENT_MAY_IMPORT = new Set(['core', 'sender', 'node']);
+const CLIENT_MAY_IMPORT = new Set(['core', 'sender', 'node', 'import']);
 /** Packages the core may not import: an editor, the protocol, the network (a pure text library such as vscode-languageserver-textdocument is not one). */
 const NOT_IN_CORE = /^(vscode|vscode-languageserver|vscode-languageclient|vscode-jsonrpc|undici)(\/|$)/;
 const BUILTINS = new Set(builtinModules);
@@ -55,6 +55,8 @@ export default {
     messages: {
       corePackage: 'The core imports no editor, protocol, network or Node module ({{source}}): hosts do I/O.',
       coreOutside: 'The core imports nothing outside server/src/core ({{source}}).',
+      importLayer:
+        'The import layer (server/src/import) does no I/O: it imports no Node module, and of the server only the core ({{source}}).',
       entry: 'Import server/src/{{layer}} through its entry file ({{entry}}), not {{source}}.',
       clientServer:
         'The client imports server code only through the entry files of the core, the sender and the node helpers ({{source}}).',
@@ -80,6 +82,10 @@ export default {
         return;
       }
       if (!source.startsWith('.')) {
+        if (from === 'import' && (source.startsWith('node:') || BUILTINS.has(source.split('/')[0]))) {
+          context.report({ node, messageId: 'importLayer', data: { source } });
+          return;
+        }
         if (
           from === 'core' &&
           (NOT_IN_CORE.test(source) || source.startsWith('node:') || BUILTINS.has(source.split('/')[0]))
@@ -92,6 +98,10 @@ export default {
       const to = layerOf(target);
       if (from === 'core') {
         if (to !== 'core') context.report({ node, messageId: 'coreOutside', data: { source } });
+        return;
+      }
+      if (from === 'import' && to !== 'core' && to !== 'import' && to !== undefined) {
+        context.report({ node, messageId: 'importLayer', data: { source } });
         return;
       }
       if (to === 'webview') {

@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { LAZY_BUILTINS, LAZY_BUILTINS_FILTER, lazyBuiltinsKey, patchLazyBuiltins } from './lazyBuiltins.mjs';
 import { writeNotices } from './notices.mjs';
 
@@ -42,8 +43,31 @@ const lazyBuiltins = {
   },
 };
 
+// curlconverter reads a shell command with tree-sitter's native module, which a bundle cannot
+// carry: its parser module is replaced by one on web-tree-sitter (server/src/import/treeSitter.ts),
+// which runs the bash grammar's WebAssembly, copied into dist/ below.
+const curlParserAsWasm = {
+  name: 'curl-parser-wasm',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/Parser\.js$/ }, (args) =>
+      /[\\/]curlconverter[\\/]dist[\\/]src[\\/]shell$/.test(args.resolveDir)
+        ? { path: resolve('server/src/import/treeSitter.ts') }
+        : undefined,
+    );
+  },
+};
+
+// The import bundle reaches the sender only for its scrubber: undici, which the sender's
+// exchange loads, is left out of it (640 KB) by telling esbuild that loading it does nothing.
+const undiciUnused = {
+  name: 'undici-unused',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: resolve('node_modules/undici/index.js'), sideEffects: false }));
+  },
+};
+
 const common = {
-  plugins: [catalogAsText, jsoncAsEsm, lazyBuiltins],
+  plugins: [catalogAsText, jsoncAsEsm, lazyBuiltins, curlParserAsWasm],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -62,6 +86,7 @@ const entries = [
   { in: 'server/src/cli/proxyCommand.ts', out: 'dist/proxy.js' },
   { in: 'server/src/cli/testCommand.ts', out: 'dist/test.js' },
   { in: 'server/src/cli/exportCommand.ts', out: 'dist/export.js' },
+  { in: 'server/src/cli/importCommand.ts', out: 'dist/import.js', plugins: [undiciUnused] },
   { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },
   { in: 'server/src/lsp/serverMain.ts', out: 'dist/server.js' },
   { in: 'server/src/cli/demo.ts', out: 'dist/demo.js' },
@@ -72,7 +97,16 @@ const entries = [
 const results = await Promise.all(
   entries
     .filter((e) => existsSync(e.in))
-    .map((e) => build({ ...common, entryPoints: [e.in], outfile: e.out, minifyWhitespace: true, minifySyntax: true })),
+    .map((e) =>
+      build({
+        ...common,
+        plugins: [...common.plugins, ...(e.plugins ?? [])],
+        entryPoints: [e.in],
+        outfile: e.out,
+        minifyWhitespace: true,
+        minifySyntax: true,
+      }),
+    ),
 );
 if (existsSync('client/src/extension.ts')) {
   results.push(
@@ -113,9 +147,15 @@ if (unpatched.length > 0) {
   );
   process.exit(1);
 }
+// The WebAssembly `lpreq import` reads curl commands with (bin/lpreq.js's import bundle, and
+// the extension's import commands, load it from dist/): web-tree-sitter's runtime, and the
+// bash grammar curlconverter ships, compiled from tree-sitter-bash (its notice goes too).
+copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
+copyFileSync('node_modules/curlconverter/dist/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');
 await writeNotices(
   results.map((r) => r.metafile),
   'dist/THIRD-PARTY-NOTICES.txt',
+  ['node_modules/tree-sitter-bash'],
 );
 
 // The V8 code cache of the command line and the language server (bin/loadBundle.js reads it).

@@ -10,8 +10,9 @@ function packageDirOf(input) {
   return m ? m[1] : undefined;
 }
 
-export async function writeNotices(metafiles, out) {
-  const dirs = new Set();
+/** `extraDirs`: packages shipped in another form than bundled code (a grammar compiled to WebAssembly). */
+export async function writeNotices(metafiles, out, extraDirs = []) {
+  const dirs = new Set(extraDirs);
   for (const metafile of metafiles) {
     for (const input of Object.keys(metafile.inputs)) {
       const dir = packageDirOf(input);
@@ -21,7 +22,9 @@ export async function writeNotices(metafiles, out) {
   const sections = [];
   for (const dir of [...dirs]) {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const licenseFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+    const licenseFile = readdirSync(dir).find((f) =>
+      /^(licen[cs]e|copying|mit-licen[cs]e)([-.][a-z0-9]+)?(\.(md|txt))?$/i.test(f),
+    );
     if (!licenseFile) throw new Error(`${pkg.name} is bundled but has no license file: its notice cannot be shipped`);
     const text = readFileSync(join(dir, licenseFile), 'utf8').trim();
     sections.push({ title: `${pkg.name} ${pkg.version} (${pkg.license})`, text });

@@ -21,6 +21,7 @@ import { ResponseView } from './responseView';
 import { SendController } from './sendController';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
+import { ImportCommands } from './importCommands';
 import { TestExplorer } from './testController';
 import { Comparisons } from './compareCommands';
 
@@ -164,6 +165,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  const imports = new ImportCommands(context);
+  register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
+  register('lpreq.importFile', () => imports.importFile());
   register('lpreq.showOutput', () => output.show());
   register('lpreq.restartServer', async () => {
     if (client) await client.restart();

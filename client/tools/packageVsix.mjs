@@ -18,7 +18,16 @@ const run = (cmd, args, cwd) => {
 run(process.execPath, ['scripts/build.mjs'], root);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'dist'), { recursive: true });
-for (const f of ['client.js', 'server.js', 'THIRD-PARTY-NOTICES.txt', 'media'])
+// import.js and the shell grammar's WebAssembly: the import commands load them on first use.
+for (const f of [
+  'client.js',
+  'server.js',
+  'import.js',
+  'tree-sitter.wasm',
+  'tree-sitter-bash.wasm',
+  'THIRD-PARTY-NOTICES.txt',
+  'media',
+])
   cpSync(join(root, 'dist', f), join(stage, 'dist', f), { recursive: true });
 for (const f of ['syntaxes', 'json-schemas', 'language-configuration.json', '.vscodeignore'])
   cpSync(join(root, f), join(stage, f), { recursive: true });

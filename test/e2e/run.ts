@@ -1185,6 +1185,36 @@ async function main(): Promise<number> {
     },
   );
 
+  await check(
+    '"Paste as lpreq Request" turns a browser\'s cURL command on the clipboard into a request, its credentials left out',
+    async () => {
+      const curl = [
+        "curl 'https://lms.example.edu/api/v1/courses/42/modules/7/items?per_page=5' \\",
+        "  -H 'accept: application/json' \\",
+        "  -H 'authorization: Bearer S3CRET-e2e-paste-token' \\",
+        "  -b '_normandy_session=S3CRET-e2e-paste-session'",
+      ].join('\n');
+      await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(curl)})`);
+      await page.locator('.editor-instance .view-line').first().click();
+      await page.keyboard.press('Control+End');
+      await runCommand(page, 'lpreq: Paste as lpreq Request');
+      await page
+        .locator('.notification-toast', { hasText: 'lpreq: imported 1 request' })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      const text = await editorText(page);
+      for (const expected of [
+        '### module_items.list',
+        '@module_id = 7',
+        'GET {{base_url}}/api/v1/courses/{{course_id}}/modules/{{module_id}}/items',
+        'per_page = 5',
+      ])
+        if (!text.includes(expected)) throw new Error(`no "${expected}" in:\n${text}`);
+      if (text.includes('S3CRET')) throw new Error(`a credential was pasted:\n${text}`);
+      await shot(page, 'paste-as-request.png', true);
+    },
+  );
+
   await compareChecks({
     page,
     workspace: ws.workspace,

@@ -44,6 +44,9 @@ const SHIPPED = [
   'dist/mock.js',
   'dist/proxy.js',
   'dist/export.js',
+  'dist/import.js',
+  'dist/tree-sitter.wasm',
+  'dist/tree-sitter-bash.wasm',
   'dist/test.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
@@ -157,6 +160,14 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     const openapi = npxLpreq(['export', 'openapi']);
     assert.equal(openapi.status, 0, openapi.stderr);
     assert.equal((JSON.parse(openapi.stdout) as { openapi: string }).openapi, '3.1.0');
+    // The import's bundle reads a curl command with the shell grammar's WebAssembly, shipped beside it.
+    const imported = npxLpreq(
+      ['import', '-'],
+      "curl 'https://lms.example.edu/api/v1/courses/42/modules' -H 'Authorization: Bearer S3CRET-package-token'",
+    );
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stdout, /^GET \{\{base_url\}\}\/api\/v1\/courses\/\{\{course_id\}\}\/modules$/m);
+    assert.ok(!imported.stdout.includes('S3CRET') && !imported.stderr.includes('S3CRET'));
   });
 
   test('npx lpreq check finds the mistake in a request file: exit 1 and its code', () => {

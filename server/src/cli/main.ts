@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` and `scopes` are bundled here; heavier commands (send, test, mock, lsp, export)
+ * The `lpreq` command line. `check` and `scopes` are bundled here; heavier commands (send, test, mock, lsp, export, import)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
@@ -21,12 +21,13 @@ usage:
   lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE] [--quiet]
   lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]
   lpreq export openapi [--out FILE]
+  lpreq import [--from curl|har|postman|http] [--out FILE] [--with-responses] [--force] SOURCE...
   lpreq lsp --stdio
   lpreq --version
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'import']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.

@@ -43,7 +43,7 @@ export function readScopeList(json: unknown): { scopes: string[] } | { problem: 
  * (the form the mock read before, and that some keys' settings show) become `{course_id}` and
  * `{full_path}`, so that a list written either way grants the same operations.
  */
-export function bracedScope(scope: string): string {
+function bracedScope(scope: string): string {
   return scope.replace(/\/:(\w+)(?=\/|$)/g, '/{$1}').replace(/\/\*(\w+)$/, '/{$1}');
 }
 

@@ -20,3 +20,10 @@ export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
 export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
+export {
+  readCurlGrammar,
+  httpClientEnvironments,
+  mergeEnvironmentEntries,
+  writeEnvironmentFile,
+  type EnvironmentMerge,
+} from './importFiles';
