@@ -26,6 +26,9 @@ export interface AfterOpenFigures {
   completionMaxMs: number;
   hoverP50Ms: number;
   hoverMaxMs: number;
+  /** Code actions at a parameter line (quick fixes and refactorings); absent in figures of a bench that asked none. */
+  codeActionP50Ms?: number;
+  codeActionMaxMs?: number;
   /** The document's code lenses (every request's), asked for among them, to the whole answer read; absent for a server without them. */
   codeLensP50Ms?: number;
   codeLensMaxMs?: number;
@@ -299,6 +302,10 @@ function afterOpenRows(label: string, list: AfterOpenFigures[]): string[] {
   return list.map(
     (a, i) =>
       `| ${label} ${i + 1} | ${a.firstCompletionsMs.map((x) => x.toFixed(1)).join(', ')} | ${a.completionP50Ms.toFixed(2)} / ${a.completionMaxMs.toFixed(1)} | ${a.hoverP50Ms.toFixed(2)} / ${a.hoverMaxMs.toFixed(1)} | ${
+        a.codeActionP50Ms === undefined
+          ? ''
+          : `${a.codeActionP50Ms.toFixed(2)} / ${(a.codeActionMaxMs ?? 0).toFixed(1)}`
+      } | ${
         a.codeLensP50Ms === undefined
           ? '(none)'
           : `${a.codeLensP50Ms.toFixed(1)} / ${(a.codeLensMaxMs ?? 0).toFixed(1)} (${a.codeLensCount} lenses)`
@@ -309,10 +316,10 @@ function afterOpenRows(label: string, list: AfterOpenFigures[]): string[] {
 /** Right after open (issue 20): every session, this build's and the base's. */
 export function formatAfterOpen(f: LspBenchFigures, afterOpenMs: number): string {
   return [
-    `Requests sent one after another for ${afterOpenMs / 1000} s from the first diagnostics of the ${f.requests.toLocaleString('en')}-request document (a completion, every 5th a hover, every 25th the code lenses), each session a fresh process${f.baseAfterOpen ? ', this build and the base build in turns' : ''}; in milliseconds. Targets: completion and hover under 10 at any moment; code lenses under 20.`,
+    `Requests sent one after another for ${afterOpenMs / 1000} s from the first diagnostics of the ${f.requests.toLocaleString('en')}-request document (a completion, every 5th a hover, every 5th code actions at a parameter line, every 25th the code lenses), each session a fresh process${f.baseAfterOpen ? ', this build and the base build in turns' : ''}; in milliseconds. Targets: completion, hover and code actions under 10 at any moment; code lenses under 20.`,
     '',
-    '| session | first six completions | completion p50 / max | hover p50 / max | code lenses, whole answer read, p50 / max | code lenses, answer out (first byte), p50 / max | requests |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| session | first six completions | completion p50 / max | hover p50 / max | code actions p50 / max | code lenses, whole answer read, p50 / max | code lenses, answer out (first byte), p50 / max | requests |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
     ...afterOpenRows('this build', f.afterOpen),
     ...(f.baseAfterOpen ? afterOpenRows('base build', f.baseAfterOpen) : []),
   ].join('\n');
@@ -360,7 +367,7 @@ export function formatLspBench(f: LspBenchFigures): string {
   ].join('\n');
 }
 
-/** Completions, hovers and code lenses one after another from the first diagnostics on, for `ms`. */
+/** Completions, hovers, code actions and code lenses one after another from the first diagnostics on, for `ms`. */
 async function afterOpen(
   client: LspClient,
   uri: string,
@@ -371,6 +378,7 @@ async function afterOpen(
 ): Promise<AfterOpenFigures> {
   const completion: number[] = [];
   const hover: number[] = [];
+  const codeAction: number[] = [];
   const codeLens: number[] = [];
   const codeLensOut: number[] = [];
   let count = 0;
@@ -391,6 +399,14 @@ async function afterOpen(
       const t = performance.now();
       await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character: 1 } });
       hover.push(performance.now() - t);
+    } else if (k % 5 === 1) {
+      const t = performance.now();
+      await client.request('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line, character: 0 }, end: { line, character: 40 } },
+        context: { diagnostics: [] },
+      });
+      codeAction.push(performance.now() - t);
     } else {
       const t = performance.now();
       await client.request('textDocument/completion', { textDocument: { uri }, position: { line, character: 0 } });
@@ -403,6 +419,8 @@ async function afterOpen(
     completionMaxMs: round(Math.max(...completion)),
     hoverP50Ms: round(median(hover)),
     hoverMaxMs: round(Math.max(...hover)),
+    codeActionP50Ms: round(median(codeAction)),
+    codeActionMaxMs: round(Math.max(...codeAction)),
     ...(codeLens.length > 0
       ? {
           codeLensP50Ms: round(median(codeLens)),
@@ -412,7 +430,7 @@ async function afterOpen(
           codeLensCount: count,
         }
       : {}),
-    requests: completion.length + hover.length + codeLens.length,
+    requests: completion.length + hover.length + codeAction.length + codeLens.length,
   };
 }
 

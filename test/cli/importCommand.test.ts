@@ -21,9 +21,11 @@ test('--help prints the usage and the formats', async () => {
     assert.ok(r.stdout.includes(word));
 });
 
-test('lpreq names import in its usage, and runs it from its own bundle', async () => {
+test('lpreq names import among its commands, and its --help gives its usage', async () => {
   const r = await runCli(['--help']);
-  assert.match(r.stdout, /lpreq import \[--from curl\|har\|postman\|http\]/);
+  assert.match(r.stdout, /^ {2}import {2,}/m);
+  const help = await runImport(['--help']);
+  assert.match(help.stdout, /^usage: lpreq import \[--from curl\|har\|postman\|http\]/);
 });
 
 for (const [args, stdin, message] of [

@@ -16,7 +16,20 @@ test('json: one array, 1-based positions, file as given', async () => {
   assert.equal(code, 1);
   const [d, ...rest] = JSON.parse(stdout);
   assert.deepEqual(rest, []);
-  assert.deepEqual(Object.keys(d), ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'message']);
+  // The contract's fields in its order; `detail` (the endpoint, the documentation's words) after them, where there is one.
+  assert.deepEqual(Object.keys(d), [
+    'file',
+    'line',
+    'column',
+    'endLine',
+    'endColumn',
+    'severity',
+    'code',
+    'message',
+    'detail',
+  ]);
+  assert.match(d.detail, /POST \/api\/v1\/courses\/\{course_id\}\/folders/);
+  assert.doesNotMatch(d.message, /\/api\/v1/);
   assert.equal(d.file, file);
   assert.equal(d.line, 8);
   assert.equal(d.column, 1);
@@ -115,7 +128,6 @@ test('github: workflow command annotations with escaped properties', async () =>
 
 const usage: [string, string[], RegExp][] = [
   ['a missing path', ['check', 'no/such/file.lpreq'], /no such file or folder/],
-  ['no path', ['check'], /no path given/],
   ['a bad flag', ['check', '--formt', 'json', '.'], /unknown option --formt/],
   ['a bad format', ['check', '--format', 'xml', '.'], /--format must be one of text, json, sarif, github/],
   ['a flag without its value', ['check', '--env'], /--env needs a value/],

@@ -208,15 +208,15 @@ test('control characters in file names and in quoted values are printed escaped;
   const root = join(tmp, 'ctl');
   mkdirSync(root, { recursive: true });
   const name = 'e\u001b[31mred\u0007.lpreq';
-  // An OSC title sequence and a C1 CSI in the path, which the message quotes.
-  writeFileSync(join(root, name), 'GET /api/v1/courses/\u001b]0;pwned\u0007/x\u009b2J\u202e\n');
+  // An OSC title sequence and a C1 CSI in a value, which the message quotes.
+  writeFileSync(join(root, name), 'GET /api/v1/courses/1/files?order=\u001b]0;pwned\u0007/x\u009b2J\u202e\n');
   const text = await runCli(['check', 'ctl'], { cwd: tmp });
   assert.equal(text.code, 1);
   assert.doesNotMatch(text.stdout, RAW_CONTROL);
   assert.doesNotMatch(text.stdout, /\u202e/);
   assert.match(
     text.stdout,
-    /e\\x1b\[31mred\\x07\.lpreq:1:\d+: error unknown-endpoint: .*\\x1b\]0;pwned\\x07\/x\\x9b2J\\u202e/,
+    /e\\x1b\[31mred\\x07\.lpreq:1:\d+: error invalid-enum: .*\\x1b\]0;pwned\\x07\/x\\x9b2J\\u202e/,
   );
 
   const github = await runCli(['check', '--format', 'github', 'ctl'], { cwd: tmp });

@@ -9,10 +9,14 @@
  * grouped, the protected environment's dialog, and the side bar's tree; then the token is
  * looked for in every file.
  *
+ * Then a fresh repository (environments dev and staging) is opened and the typing sequences of
+ * test/e2e/typing/sequences.ts are typed into it: the text and cursor each leaves.
+ *
  *   npm run test:e2e                 (needs: bash test/e2e/setup.sh, once)
  *   npm run test:e2e -- --screenshots   also writes the screenshots docs/editors.md shows (images/)
+ *   npm run test:e2e -- --typing        the typing sequences alone
  *
- * The run stops by itself after E2E_TIMEOUT_MS (default 4 minutes) and always ends the
+ * The run stops by itself after E2E_TIMEOUT_MS (default 8 minutes) and always ends the
  * processes it started.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -41,6 +45,8 @@ import {
   type FakeApi,
   type Workspace,
 } from './fixture';
+import { makeTypingRepository, SEQUENCES, setUp, typeSequence, TYPING_FILE } from './typing/editor';
+import { TYPING_ENVIRONMENTS } from './typing/sequences';
 
 const repo = resolve(__dirname, '../..');
 const csDir = join(__dirname, '.code-server');
@@ -49,7 +55,8 @@ const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = process.argv.includes('--screenshots');
 const keep = process.argv.includes('--keep');
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 4 * 60 * 1000);
+const typingOnly = process.argv.includes('--typing');
+const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS ?? 8 * 60 * 1000);
 
 const children: ChildProcess[] = [];
 let browser: Browser | undefined;
@@ -347,6 +354,12 @@ async function main(): Promise<number> {
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   const check = checker(results, page);
+  if (typingOnly) {
+    await typingPhase(page, port, check);
+    log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(results.summary());
+    return results.failed === 0 ? 0 : 1;
+  }
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws.workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   log('workbench loaded');
@@ -1261,9 +1274,90 @@ async function main(): Promise<number> {
     if (Number(line[1]) >= 100) throw new Error(`activate() took ${line[1]} ms`);
   });
 
+  await typingPhase(page, port, check);
+
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(results.summary());
   return results.failed === 0 ? 0 : 1;
+}
+
+/**
+ * The typing sequences, in a fresh repository opened in the same editor: environments dev and
+ * staging, dev chosen, one request file typed into (test/e2e/typing/).
+ */
+async function typingPhase(
+  page: Page,
+  port: number,
+  check: (name: string, run: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const repository = makeTypingRepository(ws!.root);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(repository)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  log(`typing sequences in ${repository}`);
+  await page.keyboard.press(`${mod}+P`);
+  await page.locator('.quick-input-widget input').fill(TYPING_FILE);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: TYPING_FILE }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: TYPING_FILE }).waitFor();
+  await page
+    .locator('.statusbar-item#status\\.editor\\.mode')
+    .filter({ hasText: 'lpreq' })
+    .waitFor({ timeout: 20_000 });
+  await check(`the environment '${TYPING_ENVIRONMENTS.chosen}' of a fresh repository is chosen`, async () => {
+    await runCommand(page, 'lpreq: Select Environment');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: TYPING_ENVIRONMENTS.chosen }).first();
+    await row.waitFor();
+    await row.click();
+    await page.locator('.statusbar-item', { hasText: TYPING_ENVIRONMENTS.chosen }).first().waitFor({ timeout: 10_000 });
+  });
+  await page
+    .locator('.editor-instance .view-line')
+    .first()
+    .click({ position: { x: 4, y: 4 } });
+  // The language server answers a first completion once it has loaded the catalog.
+  await page.waitForTimeout(1500);
+  // E2E_TYPING=words: only the sequences whose name holds the words (to look at a few again).
+  const only = process.env.E2E_TYPING;
+  let n = 0;
+  for (const sequence of SEQUENCES) {
+    n++;
+    if (only !== undefined && !sequence.name.includes(only)) continue;
+    const name = `typing-${String(n).padStart(2, '0')}.png`;
+    await check(`typed: ${sequence.name}`, () => typeSequence(page, sequence, () => shot(page, name, true)));
+  }
+
+  await check(
+    'the Problems panel shows each message whole, one short sentence, with the documentation under it',
+    async () => {
+      await setUp(
+        page,
+        'POST /api/v1/courses/{{course_id}}/modules/7/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 12\nmodule_item[completion_requirement][type] = must_submt|\n',
+      );
+      await page.keyboard.press('Control+Shift+M');
+      const panel = page.locator('.markers-panel');
+      const message =
+        "'must_submt' is not a value of module_item[completion_requirement][type]: did you mean must_submit?";
+      await panel.getByText(message, { exact: true }).first().waitFor({ timeout: 20_000 });
+      // The values the documentation lists: relatedInformation, a row under the message.
+      await panel
+        .getByText(/Documented values of module_item\[completion_requirement\]\[type\]: must_view/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-problems.png', true);
+      // The hover on the value: the diagnostic with its related lines, then lpreq's hover, no sentence twice.
+      await page.keyboard.press('Control+Shift+M');
+      await page
+        .locator('.editor-instance .view-line', { hasText: 'must_submt' })
+        .first()
+        .locator('span', { hasText: 'must_submt' })
+        .last()
+        .hover();
+      const hover = page.locator('.monaco-hover').first();
+      await hover.getByText(message).first().waitFor({ timeout: 10_000 });
+      await shot(page, 'typing-hover.png', true);
+      await page.keyboard.press('Escape');
+    },
+  );
 }
 
 const overall = setTimeout(() => {

@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
+import { fuzzRuns } from '../fuzzRuns';
 import { complete } from '../../server/src/core/completion';
 import { applyEdits, cursor, expandSnippet, load } from './helpers';
 
@@ -41,7 +45,15 @@ const cases: [string, string, string][] = [
   ['G|', 'GET', 'GET '],
   ['### x\nPO|\n', 'POST', '### x\nPOST \n'],
   // Paths: whole templates with placeholders, segment by segment, literal forms.
-  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{course_id}/modules'],
+  // A placeholder the environment defines (course_id) is filled with its variable; another keeps its name, as a tab stop.
+  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{{course_id}}/modules'],
+  ['GET |', '/api/v1/courses/{course_id}/modules/{id}', 'GET /api/v1/courses/{{course_id}}/modules/{id}'],
+  ['GET |', '/api/v1/users/{user_id}/files/quota', 'GET /api/v1/users/{user_id}/files/quota'],
+  [
+    '@user_id = self\nGET |',
+    '/api/v1/users/{user_id}/files/quota',
+    '@user_id = self\nGET /api/v1/users/{{user_id}}/files/quota',
+  ],
   ['GET /api/v1/cou|', 'courses/', 'GET /api/v1/courses/'],
   ['GET /api/v1/courses/42/mo|', 'modules/', 'GET /api/v1/courses/42/modules/'],
   ['GET /api/v1/courses/42/mo|', 'modules/{module_id}/items', 'GET /api/v1/courses/42/modules/{module_id}/items'],
@@ -368,7 +380,7 @@ test('completion: a conditional requirement whose condition holds ranks with the
 
 test('completion inside JSON bodies: the documented shape, a form endpoint by its bracket names, and values', () => {
   const quiz = 'PUT /api/v1/courses/42/quizzes/9/submissions/3\n\n';
-  check(`${quiz}|`, 'JSON body', `${quiz}{"quiz_submissions": [{"attempt": }]}`);
+  check(`${quiz}|`, 'JSON body', `${quiz}{\n\t"quiz_submissions": [\n\t\t{\n\t\t\t"attempt": \n\t\t}\n\t]\n}`);
   check(`${quiz}{"quiz_submissions": [{"|`, 'attempt', `${quiz}{"quiz_submissions": [{"attempt": `);
   check(`${quiz}{"|`, 'quiz_submissions', `${quiz}{"quiz_submissions": []`);
   const modules = 'POST /api/v1/courses/42/modules\n\n';
@@ -454,13 +466,13 @@ test('completion inside a written path: a whole path replaces the rest of it (no
   check(
     'GET /api/v1/cour|ses/42/files?sort=size\n',
     'courses/{course_id}/modules',
-    'GET /api/v1/courses/{course_id}/modules?sort=size\n',
+    'GET /api/v1/courses/{{course_id}}/modules?sort=size\n',
   );
   check('GET /api/v1/cour|x/42/files\n', 'courses/', 'GET /api/v1/courses/42/files\n');
   check(
     'GET |/api/v1/courses/42/files\n',
     '/api/v1/courses/{course_id}/modules',
-    'GET /api/v1/courses/{course_id}/modules\n',
+    'GET /api/v1/courses/{{course_id}}/modules\n',
   );
 });
 
@@ -531,4 +543,52 @@ test('completion: request templates where a request begins, never in a value, a 
     '### List modules\nGET {{base_url}}/api/v1/courses/{{course_id}}/modules\nAccept: application/json\n',
   );
   assert.equal(get.snippet, true);
+});
+
+/** What braces a line leaves open: `{{` never closed, and `}` beyond those a `{` opened, outside whole `{{...}}`. */
+function strayBraces(line: string): { open: number; close: number } {
+  const rest = line.replace(/\{\{[^{}]*\}\}/g, '');
+  let depth = 0;
+  let close = 0;
+  for (const c of rest) {
+    if (c === '{') depth++;
+    else if (c === '}' && depth > 0) depth--;
+    else if (c === '}') close++;
+  }
+  return { open: rest.split('{{').length - 1, close };
+}
+
+test('completion never leaves {{ or }} unbalanced: every item beside the braces of the example lines that hold variables', () => {
+  const dir = join(ROOT, 'examples');
+  // Every such line in `npm test`; a third of them in the quick tier (LPREQ_FUZZ_RUNS set low).
+  const every = fuzzRuns(1000) >= 1000 ? 1 : 3;
+  let applied = 0;
+  let seen = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lpreq'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const { ctx, doc } = load(text, ENV);
+    let lineStart = 0;
+    for (const line of text.split('\n')) {
+      if (line.includes('{{') && seen++ % every === 0) {
+        const before = strayBraces(line);
+        for (let col = 0; col <= line.length; col++) {
+          // Right beside a brace, and at the ends of the line.
+          if (col > 0 && col < line.length && !/[{}]/.test(line.slice(col - 1, col + 1))) continue;
+          for (const item of complete(ctx, doc, lineStart + col, { now: NOW })) {
+            if (item.start < lineStart || item.end > lineStart + line.length) continue;
+            const insert = item.snippet ? expandSnippet(item.insertText) : item.insertText;
+            const changed =
+              line.slice(0, item.start - lineStart) + insert.split('\n')[0] + line.slice(item.end - lineStart);
+            const after = strayBraces(changed);
+            applied++;
+            const where = `${file}: '${item.label}' at ${JSON.stringify(`${line.slice(0, col)}|${line.slice(col)}`)}`;
+            assert.ok(after.open <= before.open, `${where} leaves {{ open`);
+            assert.ok(after.close <= before.close, `${where} adds a }`);
+          }
+        }
+      }
+      lineStart += line.length + 1;
+    }
+  }
+  assert.ok(applied > 10000 / every, `${applied} items applied`);
 });

@@ -259,6 +259,59 @@ for (const [input, title, expected] of fixes) {
   test(`code action: ${title} on ${JSON.stringify(input)}`, () => fix(input, title, expected));
 }
 
+test('code action: extract a host once, an id where it recurs under the same placeholder or parameter name', () => {
+  // ENV's base_url is another host: the name is taken.
+  fix(
+    'GET https://lms.exa|mple.edu/api/v1/courses/1/modules\n',
+    /Extract 'https:\/\/lms\.example\.edu' into @base_url_2$/,
+    '@base_url_2 = https://lms.example.edu\nGET {{base_url_2}}/api/v1/courses/1/modules\n',
+  );
+  // A variable that holds the value already is used.
+  fix(
+    'GET http://127.0.0.1:4|010/api/v1/courses/1/modules\n',
+    /Use \{\{base_url\}\} for 'http:\/\/127\.0\.0\.1:4010'$/,
+    'GET {{base_url}}/api/v1/courses/1/modules\n',
+  );
+  fix(
+    'GET /api/v1/courses/4|2/modules\n###\nGET /api/v1/courses/42/files\n',
+    /Use \{\{course\}\} for '42' \(2 occurrences\)/,
+    'GET /api/v1/courses/{{course}}/modules\n###\nGET /api/v1/courses/{{course}}/files\n',
+  );
+  // The same 43 as a module id is another value: it stays.
+  fix(
+    'GET /api/v1/courses/4|3/modules\n###\nGET /api/v1/courses/43/modules/43\n',
+    /Extract '43' into @course_id \(2 occurrences\)/,
+    '@course_id = 43\nGET /api/v1/courses/{{course_id}}/modules\n###\nGET /api/v1/courses/{{course_id}}/modules/43\n',
+  );
+  fix(
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 12|3\n###\nPOST /api/v1/courses/1/modules/3/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 123\n',
+    /Extract '123' into @content_id \(2 occurrences\)/,
+    '@content_id = 123\nPOST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = {{content_id}}\n###\nPOST /api/v1/courses/1/modules/3/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = {{content_id}}\n',
+  );
+});
+
+test('code action: no extraction of a path segment such as v1, a name or an enum value', () => {
+  const titles = (marked: string) => {
+    const { text, offset } = cursor(marked);
+    const { ctx, doc } = load(text, ENV);
+    return codeActions(ctx, doc, offset, offset, getChecker().checkDocument(doc, ENV)).map((a) => a.title);
+  };
+  const twice = (line: string) => `${line}\n###\n${line.replace('|', '')}\n`;
+  for (const marked of [
+    twice('GET /api/v|1/courses/42/modules'),
+    twice('GET /api/v1/cour|ses/42/modules'),
+    twice('GET /api/v1/courses/42/modules?sort=si|ze'),
+    'POST /api/v1/courses/1/modules\n\nmodule[name] = Wee|k 1\n###\nPOST /api/v1/courses/1/modules\n\nmodule[name] = Week 1\n',
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assign|ment\n###\nPOST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\n',
+  ]) {
+    assert.deepEqual(
+      titles(marked).filter((t) => t.startsWith('Extract') || t.startsWith('Use {{')),
+      [],
+      marked,
+    );
+  }
+});
+
 test('code action: a deprecated parameter is replaced by its successor', () => {
   const catalog = getChecker().catalog;
   const endpoint = catalog.endpoints.find((e) => e.params.some((p) => typeof p.deprecated === 'object'));

@@ -2,8 +2,9 @@
  * The npm package as a user gets it: `npm pack` in the clone, then, in an empty project far
  * from the clone and ../shared, `npm install --save-dev ./lpreq-<version>.tgz` (offline: the
  * package has no dependencies to fetch) and the commands through `npx`. The tarball is
- * packed from the dist/ that `npm test` has just built (`--ignore-scripts`: packing does
- * not rebuild dist/ under the other tests' feet).
+ * packed from the dist/ that `npm test` has just built (LPREQ_PACK_BUILT=1: packing does
+ * not rebuild dist/ under the other tests' feet; the prepack script still takes `prepare` out
+ * of the packed package.json, scripts/packManifest.mjs).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +58,8 @@ const SHIPPED_IF_BUILT = ['dist/lpreq.cache', 'dist/lsp.cache'];
 let work = '';
 let project = '';
 let packed: { files: { path: string }[]; size: number; unpackedSize: number; entryCount: number } | undefined;
+/** What `npm install` of the tarball printed. */
+let installOutput = '';
 
 /** npm without the settings of the `npm test` that runs this file, nor the user's: its own cache, offline. */
 function npmEnv(): NodeJS.ProcessEnv {
@@ -96,9 +99,10 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       JSON.stringify({ name: 'an-integration', version: '1.0.0', private: true }, null, 2),
     );
 
-    const p = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+    const p = run('npm', ['pack', '--json', '--pack-destination', project], {
       cwd: ROOT,
       timeout: 120_000,
+      env: { ...npmEnv(), LPREQ_PACK_BUILT: '1' },
     });
     assert.equal(p.status, 0, `npm pack: ${p.stderr}`);
     packed = (JSON.parse(p.stdout) as NonNullable<typeof packed>[])[0];
@@ -108,6 +112,7 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       timeout: 120_000,
     });
     assert.equal(i.status, 0, `npm install ./${tarball}: ${i.stdout}\n${i.stderr}`);
+    installOutput = i.stdout + i.stderr;
   });
 
   after(() => {
@@ -124,6 +129,18 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
       [],
       'files the package must ship',
     );
+  });
+
+  test('installing the tarball prints no npm warning: its package.json has no prepare script; the clone keeps it', () => {
+    assert.doesNotMatch(installOutput, /npm warn/i, installOutput);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    assert.equal(manifest.scripts?.prepare, undefined);
+    // The clone's package.json is as it was: prepare builds after npm ci and for a git install.
+    const clone = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    assert.equal(clone.scripts.prepare, 'node scripts/build.mjs');
+    assert.ok(!existsSync(join(ROOT, 'package.json.prepack')));
   });
 
   test('it is installed as a copy with no dependencies, the bin linked, the Node it needs declared', () => {

@@ -1,5 +1,5 @@
-/** A small, strict argument parser: unknown flags and missing values are usage errors. */
-import { own } from '../core/index';
+/** A small, strict argument parser: unknown flags and missing values are usage errors, an unknown flag with the nearest one. */
+import { closest, own } from '../core/index';
 
 export class UsageError extends Error {}
 
@@ -10,6 +10,16 @@ export interface FlagSpec {
   choices?: string[];
   /** May be given several times (`--prompt a=1 --prompt b=2`); every value is kept in `lists`. */
   repeat?: boolean;
+  /** Its one line in `--help`. */
+  help?: string;
+  /** The name of its value in `--help` (`NAME`, `MS`); the choices when it has them. */
+  arg?: string;
+}
+
+/** `unknown option --formt; did you mean --format?` */
+function unknownOption(written: string, spec: Record<string, FlagSpec>): UsageError {
+  const near = closest(written.replace(/^-+/, ''), Object.keys(spec));
+  return new UsageError(`unknown option ${written}${near ? `; did you mean --${near}?` : ''}`);
 }
 
 export interface ParsedArgs {
@@ -33,7 +43,7 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
       const eq = arg.indexOf('=');
       const name = arg.slice(2, eq === -1 ? undefined : eq);
       const s = own(spec, name);
-      if (!s) throw new UsageError(`unknown option --${name}`);
+      if (!s) throw unknownOption(`--${name}`, spec);
       if (s.value) {
         let value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
         if (value === undefined || (eq === -1 && value.startsWith('--')))
@@ -52,7 +62,11 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
       }
       continue;
     }
-    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    if (arg === '-h' && own(spec, 'help')) {
+      flags.set('help', true);
+      continue;
+    }
+    if (arg.startsWith('-') && arg !== '-') throw unknownOption(arg, spec);
     positionals.push(arg);
   }
   return { flags, lists, positionals };

@@ -5,10 +5,32 @@ import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
 import { environmentScopes, loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { diagnosticRules, sarifLog } from './sarif';
 import { noWorkflowCommands, printable, printableJson } from './terminalText';
 
-const CHECK_USAGE = 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] PATH...';
+export const CHECK_HELP: CommandHelp = {
+  usage: 'usage: lpreq check [--env NAME] [--format text|json|sarif|github] [PATH...]',
+  summary:
+    'Checks request files against the API documentation, as the editor does, and exits with 1 when one has an error (2 when the command could not run).',
+  flags: {
+    env: {
+      value: true,
+      arg: 'NAME',
+      help: 'the environment whose variables count as defined (default: a variable of any environment counts)',
+    },
+    format: {
+      value: true,
+      choices: ['text', 'json', 'sarif', 'github'],
+      help: 'text (a line a diagnostic, the default), json, sarif, or github (workflow annotations)',
+    },
+    help: HELP_FLAG,
+  },
+  operands: {
+    'PATH...': 'files and folders to check, folders for their *.lpreq files below them (default: this folder)',
+  },
+  examples: ['lpreq check', 'lpreq check requests/ --env staging', 'lpreq check --format github .'],
+};
 
 /**
  * The code of an input that could not be checked (binary, too large, unreadable, a link to
@@ -25,7 +47,10 @@ export interface FileDiagnostic {
   endColumn: number;
   severity: Diagnostic['severity'];
   code: CodeName;
+  /** One short sentence (what is wrong, and the fix). */
   message: string;
+  /** What stands behind it, a fact a line: the endpoint, the documentation's words, the documented row. */
+  detail?: string;
 }
 
 export interface Io {
@@ -202,22 +227,31 @@ export function readInput(input: Input, io: Io): Promise<TextRead> | TextRead {
   return readTextStream(typeof stdin === 'string' ? [stdin] : stdin);
 }
 
+/** The request files of the folder the command runs in; without one, a usage error that says what to give. */
+function collectHere(cwd: string): { inputs: Input[]; notes: string[] } {
+  try {
+    return collectInputs(['.'], cwd);
+  } catch (e) {
+    if (e instanceof UsageError && / no \.lpreq file/.test(e.message))
+      throw new UsageError('no .lpreq file in this folder or below it: give the files or folders to check');
+    throw e;
+  }
+}
+
 /** Runs `lpreq check`; `makeChecker` is called once the arguments and paths are known to be good. */
 export async function runCheck(argv: string[], io: Io, makeChecker: () => Checker): Promise<number> {
-  const args = parseArgs(argv, {
-    env: { value: true },
-    format: { value: true, choices: ['text', 'json', 'sarif', 'github'] },
-    help: {},
-  });
+  const args = parseArgs(argv, CHECK_HELP.flags);
   if (args.flags.has('help')) {
-    io.stdout(`${CHECK_USAGE}\n`);
+    io.stdout(helpText(CHECK_HELP));
     return 0;
   }
-  if (args.positionals.length === 0) throw new UsageError(`no path given\n${CHECK_USAGE}`);
+  // No path: the folder the command runs in, walked as any folder.
+  const here = args.positionals.length === 0;
+  if (here) args.positionals.push('.');
   const format = flagValue(args, 'format') ?? 'text';
   const envName = flagValue(args, 'env');
   // A file reached twice (named and inside a folder given too, or through a link) is checked once, where it first comes.
-  const { inputs, notes } = collectInputs(args.positionals, io.cwd);
+  const { inputs, notes } = here ? collectHere(io.cwd) : collectInputs(args.positionals, io.cwd);
   let checker: Checker | undefined;
   const results: FileDiagnostic[] = [];
   let envSeen = envName === undefined;
@@ -266,6 +300,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
         severity: d.severity,
         code: d.code,
         message: d.message,
+        ...(d.related ? { detail: d.related.join('\n') } : {}),
       });
     }
   }

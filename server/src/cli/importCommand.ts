@@ -25,24 +25,40 @@ import { httpClientEnvironments, readTextInput, readTextStream, type Environment
 import { scrubSecrets } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { printable } from './terminalText';
 
 // What the editor's import commands use of this bundle (client/src/importCommands.ts).
 export * from '../importHost';
 
-const IMPORT_USAGE = `usage: lpreq import [--from ${IMPORT_FORMATS.join('|')}] [--out FILE] [--with-responses] [--force] SOURCE...
-
-Writes the requests of SOURCE (a file, or - for standard input) as a .lpreq file, checked:
-  curl     a cURL command (bash or Windows cmd), several in one text are several requests
-  har      a browser's HAR capture: the requests under /api/v1/ and /api/lti/, by page
-  postman  a Postman collection (v2.0, v2.1) or environment export
-  http     a REST Client or JetBrains HTTP Client .http file
---from      the format, when it cannot be told from the content
---out FILE  write FILE (not standard output), and add the environment entries it needs to the
-            http-client.env.json lpreq reads for it; an existing FILE needs --force
---with-responses  HAR: keep each recorded response as an example, in comments
-Authorization headers, cookies, CSRF tokens and session ids are left out: lpreq adds the token.
-The report (each request's documented endpoint and diagnostics) goes to standard error.`;
+export const IMPORT_HELP: CommandHelp = {
+  usage: `usage: lpreq import [--from ${IMPORT_FORMATS.join('|')}] [--out FILE] [--with-responses] [--force] SOURCE...`,
+  summary:
+    "Writes the requests of SOURCE as a .lpreq file and checks it: the report (each request's documented endpoint and " +
+    'diagnostics) goes to standard error. Authorization headers, cookies, CSRF tokens and session ids are left out: ' +
+    'lpreq adds the token.',
+  flags: {
+    from: {
+      value: true,
+      choices: [...IMPORT_FORMATS],
+      help: 'curl (bash or Windows cmd), har (a browser capture), postman (a collection or environment), http (REST Client, JetBrains)',
+    },
+    out: {
+      value: true,
+      arg: 'FILE',
+      help: 'write FILE, not standard output, and add the environment entries it needs to http-client.env.json',
+    },
+    'with-responses': { help: 'HAR: keep each recorded response as an example, in comments' },
+    force: { help: 'replace an existing --out FILE' },
+    help: HELP_FLAG,
+  },
+  operands: { 'SOURCE...': 'files to import, or - for standard input (the format is told from the content)' },
+  examples: [
+    'lpreq import --from curl - < copied-command.txt',
+    'lpreq import --out requests/capture.lpreq capture.har',
+  ],
+};
+const IMPORT_USAGE = IMPORT_HELP.usage;
 
 async function readSource(path: string, io: Io, from: ImportFormat | undefined): Promise<ImportSource> {
   if (path === '-') {
@@ -66,15 +82,9 @@ async function readSource(path: string, io: Io, from: ImportFormat | undefined):
 export async function run(argv: string[], given: Io): Promise<number> {
   const io = given;
   try {
-    const args = parseArgs(argv, {
-      from: { value: true, choices: [...IMPORT_FORMATS] },
-      out: { value: true },
-      'with-responses': {},
-      force: {},
-      help: {},
-    });
+    const args = parseArgs(argv, IMPORT_HELP.flags);
     if (args.flags.has('help')) {
-      io.stdout(`${IMPORT_USAGE}\n`);
+      io.stdout(helpText(IMPORT_HELP));
       return 0;
     }
     if (args.positionals.length === 0) throw new UsageError(`what to import is missing\n${IMPORT_USAGE}`);

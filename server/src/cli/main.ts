@@ -4,26 +4,42 @@
  */
 import { join } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker } from '../core/index';
+import { Checker, closest } from '../core/index';
 import { VERSION } from '../version';
 import { UsageError } from './args';
 import { runCheck, type Io } from './check';
 import { runScopes } from './scopesCommand';
 import { printableErrors } from './terminalText';
 
+/** Every command, with its one line of `lpreq --help`. */
+const COMMANDS: [string, string][] = [
+  ['check', 'check request files against the API documentation (this folder when no path is given)'],
+  ['scopes', 'list the token scopes the requests need (this folder when no path is given)'],
+  ['send', 'send one request of a file and print the typed response'],
+  ['test', 'send every request of files and folders and evaluate their ?? assertions'],
+  ['mock', 'run the mock API, answered from the documentation'],
+  ['proxy', "forward an integration's requests to an instance and check them"],
+  ['export', 'write the documentation as an OpenAPI document'],
+  ['import', 'write requests from cURL, HAR, Postman or .http files as a checked .lpreq file'],
+  ['lsp', 'run the language server over standard input and output (for an editor)'],
+];
+
 const USAGE = `lpreq: write, check and send Learning Platform API requests
 
-usage:
-  lpreq check [--env NAME] [--format text|json|sarif|github] PATH...
-  lpreq scopes [--env NAME] [--format text|json] [PATH...]
-  lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json]
-  lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] PATH...
-  lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--scopes FILE] [--quiet]
-  lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]
-  lpreq export openapi [--out FILE]
-  lpreq import [--from curl|har|postman|http] [--out FILE] [--with-responses] [--force] SOURCE...
+usage: lpreq COMMAND [options]   (lpreq COMMAND --help for a command's options)
+
+commands:
+${COMMANDS.map(([name, line]) => `  ${name.padEnd(7)}  ${line}`).join('\n')}
+
+options:
+  --help     print this help and exit
+  --version  print the version and exit
+
+examples:
+  lpreq check
+  lpreq send requests/modules.lpreq --name createModule --env staging
+  lpreq test --mock requests/
   lpreq lsp --stdio
-  lpreq --version
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
@@ -35,6 +51,7 @@ export async function main(argv: string[], given: Io): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      if (command === 'help' && rest[0] !== undefined) return await main([rest[0], '--help'], given);
       io.stdout(USAGE);
       return command === undefined ? 2 : 0;
     }
@@ -58,7 +75,17 @@ export async function main(argv: string[], given: Io): Promise<number> {
       }
       return await mod.run(rest, io);
     }
-    throw new UsageError(`unknown command '${command}'\n${USAGE}`);
+    const near = command.startsWith('-')
+      ? closest(command.replace(/^-+/, ''), ['help', 'version'])
+      : closest(
+          command,
+          COMMANDS.map(([name]) => name),
+        );
+    const meant =
+      near === undefined ? '' : command.startsWith('-') ? `; did you mean --${near}?` : `; did you mean ${near}?`;
+    throw new UsageError(
+      `unknown ${command.startsWith('-') ? 'option' : 'command'} '${command}'${meant} (lpreq --help lists the commands)`,
+    );
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`lpreq: ${e.message}\n`);

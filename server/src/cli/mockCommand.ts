@@ -10,12 +10,41 @@ import { readTextFileSync } from '../node/index';
 import { bundledCatalog } from '../catalogData';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { requestLine } from './requestLog';
 import { readScopesOption } from './scopeList';
 import { printable, printableErrors } from './terminalText';
 
-export const MOCK_USAGE =
-  'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]';
+export const MOCK_HELP: CommandHelp = {
+  usage:
+    'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]',
+  summary:
+    'Runs the mock API, answered from the documentation and a data set, until Ctrl-C; what the checker calls an error it answers with 400.',
+  flags: {
+    port: { value: true, arg: 'PORT', help: 'the port to listen on (default 4010; 0 picks a free one)' },
+    host: {
+      value: true,
+      arg: 'HOST',
+      help: 'the address to listen on (default 127.0.0.1; another is reachable by other machines)',
+    },
+    seed: { value: true, arg: 'FILE', help: 'another data set of the shape of the built-in one (checked)' },
+    token: { value: true, arg: 'TOKEN', help: 'accept only this bearer token (default: print one, accept any)' },
+    'user-token': {
+      value: true,
+      arg: 'USER_ID=TOKEN',
+      repeat: true,
+      help: "requests with TOKEN are the data set's user USER_ID (repeatable)",
+    },
+    scopes: {
+      value: true,
+      arg: 'FILE',
+      help: 'limit the token to the scopes a JSON array in FILE lists (403 for the rest)',
+    },
+    quiet: { help: 'no line per request on standard error' },
+    help: HELP_FLAG,
+  },
+  examples: ['lpreq mock', 'lpreq mock --port 0 --token s3cret --quiet'],
+};
 
 function readJson(path: string, cwd: string, what: string): unknown {
   const read = readTextFileSync(resolve(cwd, path));
@@ -43,22 +72,13 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and the seed file's values: printable on a terminal.
   const io: Io = { ...printableErrors(given), stdout: (s) => given.stdout(printable(s, { lines: true })) };
   try {
-    const args = parseArgs(argv, {
-      port: { value: true },
-      host: { value: true },
-      seed: { value: true },
-      token: { value: true },
-      'user-token': { value: true, repeat: true },
-      scopes: { value: true },
-      quiet: {},
-      help: {},
-    });
+    const args = parseArgs(argv, MOCK_HELP.flags);
     if (args.flags.has('help')) {
-      io.stdout(`${MOCK_USAGE}\n`);
+      io.stdout(helpText(MOCK_HELP));
       return 0;
     }
     if (args.positionals.length > 0)
-      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${MOCK_USAGE}`);
+      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${MOCK_HELP.usage}`);
     const portText = flagValue(args, 'port') ?? '4010';
     const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
     if (!(port >= 0 && port <= 65535))

@@ -12,12 +12,33 @@ import { isLoopback } from '../sender/index';
 import { bundledCatalog } from '../catalogData';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { requestLine } from './requestLog';
 import { readScopesOption } from './scopeList';
 import { diagnosticRules, sarifLog, type SarifResult } from './sarif';
 import { printable, printableErrors } from './terminalText';
 
-const PROXY_USAGE = 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict] [--scopes FILE]';
+export const PROXY_HELP: CommandHelp = {
+  usage: 'usage: lpreq proxy --target URL [--port 4020] [--report FILE] [--strict]',
+  summary:
+    "Forwards an integration's requests to an instance (or the mock) and checks each request and typed answer against the documentation, until Ctrl-C.",
+  flags: {
+    target: { value: true, arg: 'URL', help: 'the instance to forward to, such as https://lms.example.edu (required)' },
+    port: { value: true, arg: 'PORT', help: 'the port to listen on, on 127.0.0.1 (default 4020; 0 picks a free one)' },
+    report: { value: true, arg: 'FILE', help: 'write each exchange as a JSON line, or SARIF when FILE ends in .sarif' },
+    strict: { help: 'answer a request with errors with 400 instead of forwarding it' },
+    scopes: {
+      value: true,
+      arg: 'FILE',
+      help: "the token's scopes (a JSON list, as lpreq scopes --format json prints): report a request outside them",
+    },
+    help: HELP_FLAG,
+  },
+  examples: [
+    'lpreq proxy --target https://staging.lms.example.edu',
+    'lpreq proxy --target http://127.0.0.1:4010 --port 4011 --report lpreq.sarif --strict',
+  ],
+};
 
 /** Results a SARIF report keeps; past this the run says how many it left out (the file is written once, at the end). */
 const MAX_SARIF_RESULTS = 50_000;
@@ -152,23 +173,16 @@ class Report {
 export async function run(argv: string[], given: Io): Promise<number> {
   const io = printableErrors(given);
   try {
-    const args = parseArgs(argv, {
-      target: { value: true },
-      port: { value: true },
-      report: { value: true },
-      strict: {},
-      scopes: { value: true },
-      help: {},
-    });
+    const args = parseArgs(argv, PROXY_HELP.flags);
     if (args.flags.has('help')) {
-      io.stdout(`${PROXY_USAGE}\n`);
+      io.stdout(helpText(PROXY_HELP));
       return 0;
     }
     if (args.positionals.length > 0)
-      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${PROXY_USAGE}`);
+      throw new UsageError(`unexpected argument '${args.positionals[0]}'\n${PROXY_HELP.usage}`);
     const targetText = flagValue(args, 'target');
     if (targetText === undefined)
-      throw new UsageError(`--target is required: the instance (or mock) to forward to\n${PROXY_USAGE}`);
+      throw new UsageError(`--target is required: the instance (or mock) to forward to\n${PROXY_HELP.usage}`);
     const target = targetUrl(targetText);
     const portText = flagValue(args, 'port') ?? '4020';
     const port = /^\d+$/.test(portText) ? Number(portText) : NaN;

@@ -19,34 +19,32 @@ import {
 import { environmentScopes, loadEnvironmentFiles } from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Io } from './check';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { printable, printableJson } from './terminalText';
 
-const SCOPES_HELP = `lpreq scopes: the token scopes the requests of these files need
-
-usage: lpreq scopes [--env NAME] [--format text|json] [PATH...]
-
-  PATH...        request files, and folders whose *.lpreq files are read, recursively
-                 (default: the current folder)
-  --format text  each scope with the requests that need it (file:line), then the requests
-                 whose scope is unknown (the default)
-  --format json  the list alone, a sorted JSON array of scopes: what a developer key's
-                 settings, lpreq mock --scopes and an environment's "$scopes" take
-  --env NAME     read {{variables}} from this environment, and compare the list with the
-                 environment's "$scopes"
-  --help         this text
-
-A scope is url:<METHOD>|<path pattern> (document A), the pattern written as the docs write
-the path: url:GET|/api/v1/courses/{course_id}/modules for GET /api/v1/courses/42/modules,
-GET /api/v1/courses/sis_course_id:BIO-101/modules and GET {{base_url}}/api/v1/courses/{{course}}/modules.
-
-Exit status: 0 the list is complete; 1 a request's scope is unknown (no documented endpoint
-matches it, or its path is known only when it is sent), or, with --env, the environment's
-"$scopes" lacks a scope the list holds; 2 bad arguments or a file that cannot be read.
-
-Example:
-  lpreq scopes --format json requests/ > scopes.json
-  lpreq mock --scopes scopes.json
-`;
+export const SCOPES_HELP: CommandHelp = {
+  usage: 'usage: lpreq scopes [--env NAME] [--format text|json] [PATH...]',
+  summary:
+    'Lists the token scopes (url:<METHOD>|<path pattern>, document A) the requests of these files need, each with ' +
+    'the requests that need it: url:GET|/api/v1/courses/{course_id}/modules for GET /api/v1/courses/42/modules. ' +
+    "Exit 0: the list is complete; 1: a request's scope is unknown, or, with --env, the environment's $scopes " +
+    'lacks one; 2: bad arguments or a file that cannot be read.',
+  flags: {
+    env: {
+      value: true,
+      arg: 'NAME',
+      help: 'read {{variables}} from this environment, and compare the list with its "$scopes"',
+    },
+    format: {
+      value: true,
+      choices: ['text', 'json'],
+      help: 'text: each scope with the requests that need it (the default); json: the sorted list alone',
+    },
+    help: HELP_FLAG,
+  },
+  operands: { 'PATH...': 'request files, and folders read recursively (default: the current folder)' },
+  examples: ['lpreq scopes', 'lpreq scopes --format json requests/ > scopes.json', 'lpreq scopes --env staging'],
+};
 
 /** One request whose scope was asked for, where it stands. */
 interface Found {
@@ -65,13 +63,9 @@ interface Declared {
 }
 
 export async function runScopes(argv: string[], io: Io, makeChecker: () => Checker): Promise<number> {
-  const args = parseArgs(argv, {
-    env: { value: true },
-    format: { value: true, choices: ['text', 'json'] },
-    help: {},
-  });
+  const args = parseArgs(argv, SCOPES_HELP.flags);
   if (args.flags.has('help')) {
-    io.stdout(SCOPES_HELP);
+    io.stdout(helpText(SCOPES_HELP));
     return 0;
   }
   const format = flagValue(args, 'format') ?? 'text';

@@ -39,34 +39,103 @@ import {
   type SendSetup,
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import type { Io } from './check';
 import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
-export const SEND_USAGE =
-  'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN]\n' +
-  "  --max-body-size SIZE  the largest response body read, in bytes or with a unit (10MB, 512 KiB; default 10485760, 10 MiB; the editor's lpreq.maxBodySize); a larger one is cut and written whole to a file\n" +
-  '  --yes  send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
-  "  --token-origin ORIGIN  send nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for; LPREQ_TOKEN_ORIGIN says the same";
+export const SEND_HELP: CommandHelp = {
+  usage:
+    'usage: lpreq send PATH [--name NAME | --line N] [--env NAME] [--all-pages] [--timeout MS] [--format text|json] [--history DIR | --no-history] [--resend-dependencies] [--proxy URL] [--max-pages N] [--max-body-size SIZE] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN]',
+  summary:
+    'Sends one request of a file (the named one, the one at a line, or the only one) and prints the response, checked against the documented type. Without --name or --line in a file of several, it lists them, and on a terminal asks which.',
+  flags: {
+    name: { value: true, arg: 'NAME', help: 'the request whose # @name is NAME' },
+    line: { value: true, arg: 'N', help: 'the request that holds line N' },
+    env: {
+      value: true,
+      arg: 'NAME',
+      help: 'the environment of http-client.env.json to send to (its base_url, its token); default local, or the only one',
+    },
+    'all-pages': { help: 'follow the Link: rel="next" pages of a list and print them merged' },
+    timeout: {
+      value: true,
+      arg: 'MS',
+      help: 'how long to wait for the whole response, in milliseconds (default 30000)',
+    },
+    format: {
+      value: true,
+      choices: ['text', 'json'],
+      help: 'text (the default) or json: status, headers, body, durationMs, resource, issues',
+    },
+    history: { value: true, arg: 'DIR', help: 'keep the history of exchanges in DIR (default .lpreq/history)' },
+    'no-history': { help: 'keep no history: a request another refers to is sent again' },
+    'resend-dependencies': { help: 'send again the requests this one refers to, instead of reading their last answer' },
+    proxy: { value: true, arg: 'URL', help: 'send through this http(s) proxy' },
+    'max-pages': { value: true, arg: 'N', help: 'with --all-pages, stop after N pages (default 100)' },
+    'max-body-size': {
+      value: true,
+      arg: 'SIZE',
+      help: 'the largest response body read (10MB, 512 KiB; default 10485760, 10 MiB); a larger one is cut and kept in a file',
+    },
+    prompt: {
+      value: true,
+      arg: 'NAME=VALUE',
+      repeat: true,
+      help: 'the answer to a # @prompt NAME of the request (repeatable)',
+    },
+    yes: { help: 'send POST, PUT, PATCH and DELETE to a protected environment without asking' },
+    'token-origin': {
+      value: true,
+      arg: 'ORIGIN',
+      help: "send nothing unless the environment's base_url is on ORIGIN, the token's (LPREQ_TOKEN_ORIGIN says the same)",
+    },
+    help: HELP_FLAG,
+  },
+  operands: { PATH: 'the request file' },
+  examples: [
+    'lpreq send requests/modules.lpreq --name createModule --env staging',
+    'lpreq send requests/files.lpreq --line 12 --all-pages --format json',
+  ],
+};
 
+/** The requests of a file, a line each: its number, title, how to choose it, its line and request line. */
 function describeRequests(document: LpreqDocument, indexes: number[]): string {
   const starts = lineStarts(document.text);
-  return indexes
-    .map((i) => {
-      const { start, block } = document.blocks[i];
-      const line = lineOfOffset(starts, start + (block.request?.start ?? 0)) + 1;
-      const name = requestName(block);
-      return `  ${name ? `--name ${name}` : `--line ${line}`}  (line ${line}: ${block.request?.method.text} ${block.request ? requestTarget(block.request) : ''})`;
-    })
+  const rows = indexes.map((i, n) => {
+    const { start, block } = document.blocks[i];
+    const line = lineOfOffset(starts, start + (block.request?.start ?? 0)) + 1;
+    const name = requestName(block);
+    const title = block.title?.text.trim() || '(no title)';
+    const request = block.request ? `${block.request.method.text} ${requestTarget(block.request)}` : '';
+    return [
+      `${n + 1}`,
+      title.length > 48 ? `${title.slice(0, 47)}…` : title,
+      name ? `--name ${name}` : `--line ${line}`,
+      `line ${line}: ${request}`,
+    ];
+  });
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows
+    .map((r) => `  ${r[0].padStart(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`)
     .join('\n');
 }
 
-function chooseBlock(
+/** A request chosen by its number in the list, or by its @name; undefined for an answer that is neither. */
+function pickedFrom(document: LpreqDocument, requests: number[], answer: string): number | undefined {
+  const text = answer.trim().replace(/^@/, '');
+  if (/^\d+$/.test(text)) return requests[Number(text) - 1];
+  const named = blockNamed(document, text);
+  return named !== -1 && requests.includes(named) ? named : undefined;
+}
+
+async function chooseBlock(
   document: LpreqDocument,
   name: string | undefined,
   line: number | undefined,
   path: string,
-): number {
+  io: Io,
+): Promise<number | undefined> {
   const requests = requestBlocks(document);
   if (requests.length === 0) throw new UsageError(`${path}: there is no request in this file`);
   if (name !== undefined) {
@@ -87,12 +156,19 @@ function chooseBlock(
     }
     return index;
   }
-  if (requests.length > 1) {
-    throw new UsageError(
-      `${path} holds ${requests.length} requests: choose one with --name or --line:\n${describeRequests(document, requests)}`,
-    );
+  if (requests.length === 1) return requests[0];
+  const list = describeRequests(document, requests);
+  // At a terminal the person picks one; a script names it.
+  if (!io.ask)
+    throw new UsageError(`${path} holds ${requests.length} requests; choose one with --name or --line:\n${list}`);
+  io.stderr(`${path} holds ${requests.length} requests:\n${list}\n`);
+  for (;;) {
+    const answer = await io.ask(`Send which request? (1-${requests.length} or a name; Enter to cancel) `, false);
+    if (answer === undefined || answer.trim() === '') return undefined;
+    const picked = pickedFrom(document, requests, answer);
+    if (picked !== undefined) return picked;
+    io.stderr(`lpreq: '${answer.trim()}' is neither a number from 1 to ${requests.length} nor a request's @name\n`);
   }
-  return requests[0];
 }
 
 export async function run(argv: string[], given: Io): Promise<number> {
@@ -112,29 +188,12 @@ export async function run(argv: string[], given: Io): Promise<number> {
 }
 
 async function runSend(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, {
-    name: { value: true },
-    line: { value: true },
-    env: { value: true },
-    'all-pages': {},
-    timeout: { value: true },
-    format: { value: true, choices: ['text', 'json'] },
-    history: { value: true },
-    'no-history': {},
-    'resend-dependencies': {},
-    proxy: { value: true },
-    'max-pages': { value: true },
-    'max-body-size': { value: true },
-    prompt: { value: true, repeat: true },
-    yes: {},
-    'token-origin': { value: true },
-    help: {},
-  });
+  const args = parseArgs(argv, SEND_HELP.flags);
   if (args.flags.has('help')) {
-    io.stdout(`${SEND_USAGE}\n`);
+    io.stdout(helpText(SEND_HELP));
     return 0;
   }
-  if (args.positionals.length !== 1) throw new UsageError(`send takes one request file\n${SEND_USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`send takes one request file\n${SEND_HELP.usage}`);
   const name = flagValue(args, 'name');
   const line = positiveInt(flagValue(args, 'line'), 'line');
   if (name !== undefined && line !== undefined)
@@ -158,7 +217,11 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   if (read.problem !== undefined) throw new UsageError(`${path}: ${read.problem}`);
   const text = read.text;
   const document = parseDocument(text);
-  const blockIndex = chooseBlock(document, name, line, path);
+  const blockIndex = await chooseBlock(document, name, line, path, io);
+  if (blockIndex === undefined) {
+    io.stderr('lpreq send: nothing sent\n');
+    return 2;
+  }
 
   let setup: SendSetup;
   try {

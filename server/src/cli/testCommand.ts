@@ -25,21 +25,60 @@ import {
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
+import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { noWorkflowCommands, printableErrors } from './terminalText';
 
-export const TEST_USAGE =
-  'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] [--snapshot] [--update-snapshots] [--ci] PATH...\n' +
-  '  --mock       start the built-in mock API in this process and send every request to it (no server, no environment, no network)\n' +
-  '  --bail       stop after the first request that fails; the rest are reported skipped\n' +
-  '  --grep TEXT  only the requests whose title, @name or request line contains TEXT (any case)\n' +
-  '  --yes        send POST, PUT, PATCH and DELETE to a protected environment ("$protected": true) without asking\n' +
-  '  --snapshot   every request has a snapshot, as if marked # @snapshot: its response is kept in __snapshots__/<file>/<request>.json beside the file on the first run, and later responses are compared with it (typed by the docs)\n' +
-  '  --update-snapshots  write the response over each snapshot it differs from (or that cannot be read)\n' +
-  "  --ci         write no new snapshot: a request whose snapshot is missing fails (for CI, as Jest's --ci)\n" +
-  "  --token-origin ORIGIN  run nothing unless the environment's base_url is on ORIGIN (https://lms.example.edu), the one the token is for (CI, where a pull request can change http-client.env.json); LPREQ_TOKEN_ORIGIN says the same";
+export const TEST_HELP: CommandHelp = {
+  usage:
+    'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] [--snapshot] [--update-snapshots] [--ci] PATH...',
+  summary:
+    'Sends every request of the files and folders and evaluates its ?? assertions (a request without any passes on a 2xx); exits with 1 when one fails.',
+  flags: {
+    env: { value: true, arg: 'NAME', help: 'the environment of http-client.env.json to send to' },
+    mock: {
+      help: 'start the built-in mock API in this process and send every request to it (no server, no environment, no network)',
+    },
+    reporter: {
+      value: true,
+      choices: [...REPORTERS],
+      help: 'text (the default), json, junit (XML), tap (version 14) or github (annotations)',
+    },
+    bail: { help: 'stop after the first request that fails; the rest are reported skipped' },
+    grep: {
+      value: true,
+      arg: 'TEXT',
+      help: 'only the requests whose title, @name or request line contains TEXT (any case)',
+    },
+    timeout: {
+      value: true,
+      arg: 'MS',
+      help: 'how long to wait for each whole response, in milliseconds (default 30000)',
+    },
+    proxy: { value: true, arg: 'URL', help: 'send through this http(s) proxy' },
+    prompt: { value: true, arg: 'NAME=VALUE', repeat: true, help: 'the answer to every # @prompt NAME (repeatable)' },
+    yes: { help: 'send POST, PUT, PATCH and DELETE to a protected environment without asking' },
+    'token-origin': {
+      value: true,
+      arg: 'ORIGIN',
+      help: "run nothing unless the environment's base_url is on ORIGIN, the token's (for CI; LPREQ_TOKEN_ORIGIN says the same)",
+    },
+    snapshot: {
+      help: 'every request has a snapshot, as if marked # @snapshot: its response is kept as __snapshots__/<file>/<request>.json beside the file on the first run, and later ones are compared with it, typed by the docs',
+    },
+    'update-snapshots': { help: 'write the response over each snapshot it differs from (or that cannot be read)' },
+    ci: { help: "write no new snapshot: a request whose snapshot is missing fails (for CI, as Jest's --ci)" },
+    help: HELP_FLAG,
+  },
+  operands: { 'PATH...': 'files and folders, folders for their *.lpreq files (a .lpreqtestignore leaves some out)' },
+  examples: [
+    'lpreq test --mock requests/',
+    'lpreq test --env staging --reporter junit requests/ > lpreq-junit.xml',
+    'lpreq test --env staging --snapshot --ci requests/',
+  ],
+};
 
 export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote paths, request files and servers: printable on a terminal.
@@ -65,27 +104,12 @@ interface FolderSetup {
 }
 
 async function runTest(argv: string[], io: Io): Promise<number> {
-  const args = parseArgs(argv, {
-    env: { value: true },
-    mock: {},
-    reporter: { value: true, choices: [...REPORTERS] },
-    bail: {},
-    grep: { value: true },
-    timeout: { value: true },
-    proxy: { value: true },
-    prompt: { value: true, repeat: true },
-    yes: {},
-    'token-origin': { value: true },
-    snapshot: {},
-    'update-snapshots': {},
-    ci: {},
-    help: {},
-  });
+  const args = parseArgs(argv, TEST_HELP.flags);
   if (args.flags.has('help')) {
-    io.stdout(`${TEST_USAGE}\n`);
+    io.stdout(helpText(TEST_HELP));
     return 0;
   }
-  if (args.positionals.length === 0) throw new UsageError(`no path given\n${TEST_USAGE}`);
+  if (args.positionals.length === 0) throw new UsageError(`no path given\n${TEST_HELP.usage}`);
   const envName = flagValue(args, 'env');
   const mock = args.flags.has('mock');
   if (mock && envName !== undefined)

@@ -74,7 +74,10 @@ export interface Assertion extends Span {
 }
 
 export interface AssertionProblem extends Span {
+  /** One short sentence: what cannot be read and how to write it. */
   message: string;
+  /** What else a person may want to read: the whole list the message points to. */
+  related?: string[];
 }
 
 export type AssertionParse =
@@ -132,7 +135,7 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   if (at < to && !isBlank(text.charCodeAt(at))) {
     return problemAt(
       shift,
-      '?? is followed by a space, then the field (status, duration, header NAME, body, body PATH)',
+      'put a space after ??, then the field: status, duration, header NAME, body or body PATH',
       start,
       lineEnd,
     );
@@ -141,7 +144,7 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   if (at >= lineEnd)
     return problemAt(
       shift,
-      'an empty assertion: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200',
+      'the assertion is empty: write ?? FIELD OPERATOR [EXPECTED], such as ?? status == 200',
       start,
       lineEnd,
     );
@@ -214,15 +217,15 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   const operator = operatorAt(text, opStart, opEnd);
   if (operator === undefined) {
     const opWord = text.slice(opStart, opEnd);
-    const why =
-      field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord)
-        ? ` (a path into the body starts with $, as in body $.${opWord})`
-        : '';
+    const path = field.kind === 'body' && field.path === undefined && /^[\w-]+$/.test(opWord);
     return problemAt(
       shift,
-      `unknown operator ${quote(opWord)}${why}: one of ${ASSERTION_OPERATORS.join(', ')}`,
+      path
+        ? `${quote(opWord)} is not an operator: a path into the body starts with $, as in body $.${opWord.slice(0, 30)}`
+        : `unknown operator ${quote(opWord)}: write one such as ==, !=, <, includes, matches or exists`,
       opStart,
       opEnd,
+      [`The operators: ${ASSERTION_OPERATORS.join(', ')}`],
     );
   }
   at = skipSpaces(text, opEnd, to);
@@ -325,7 +328,7 @@ export function parseJsonPath(
         if (d === 32 || d === 9 || d === 46 || d === 91) break;
         j++;
       }
-      if (j === i + 1) return problemAt(base, 'a path cannot end in . or have an empty name: write $.name', i, i + 1);
+      if (j === i + 1) return problemAt(base, "a path cannot end in '.' or have an empty name: write $.name", i, i + 1);
       const name = line.slice(i + 1, j);
       if (name.includes(']'))
         return problemAt(base, `${quote(name)} is not a name: a path is $, .name, ['name'], [N] and [*]`, i, j);
@@ -357,8 +360,16 @@ export function parseJsonPath(
 }
 
 /** A line or path that cannot be read, at [s, e) of the line (at least one character), offsets moved by `base`. */
-function problemAt(base: number, message: string, s: number, e: number): { problem: AssertionProblem } {
-  return { problem: { message, start: base + s, end: base + Math.max(e, s + 1) } };
+function problemAt(
+  base: number,
+  message: string,
+  s: number,
+  e: number,
+  related?: string[],
+): { problem: AssertionProblem } {
+  const problem: AssertionProblem = { message, start: base + s, end: base + Math.max(e, s + 1) };
+  if (related) problem.related = related;
+  return { problem };
 }
 
 /** The index of the `]` that closes the `[` at `open`, quotes respected; undefined when none does. */

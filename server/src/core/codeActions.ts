@@ -6,7 +6,7 @@
  * that extracts a repeated literal into a file variable.
  */
 import type { Diagnostic } from './checker';
-import { blockAt, type ScopeSite, type ServiceContext } from './documentIndex';
+import { blockAt, isSecretVariable, type ScopeSite, type ServiceContext } from './documentIndex';
 import { own } from './own';
 import { findVariableReferences, type Block, type LpreqDocument } from './parser';
 import { snippetText } from './completion';
@@ -323,11 +323,26 @@ function fillPlaceholder(ctx: ServiceContext, doc: LpreqDocument, d: Diagnostic)
   };
 }
 
-/** The literal under the cursor: a whole path segment or a whole parameter value. */
-function literalAt(
-  doc: LpreqDocument,
-  offset: number,
-): { text: string; start: number; end: number; hint: string } | undefined {
+/**
+ * A value worth a variable under the cursor: an id (a path segment a placeholder of the matched
+ * endpoint takes, or the value of a parameter whose name ends in `id`) or a host (the origin of
+ * an absolute target). A path segment such as `v1`, a name, an enum value or a flag is not one.
+ */
+interface Literal {
+  text: string;
+  start: number;
+  end: number;
+  /** The variable's name to start from. */
+  hint: string;
+  /** Where its other occurrences stand: after this path segment, as this parameter's value, or as a target's origin. */
+  after?: string;
+  param?: string;
+  host?: boolean;
+}
+
+const ID = /^(?:\d+|sis_[a-z_]+:[\w.:@-]+)$/;
+
+function literalAt(ctx: ServiceContext, doc: LpreqDocument, offset: number): Literal | undefined {
   const ref = blockAt(doc, offset);
   if (!ref) return undefined;
   const rel = offset - ref.start;
@@ -336,77 +351,132 @@ function literalAt(
   if (request && rel >= request.target.start && rel <= request.target.end) {
     const target = request.target.text;
     const at = rel - request.target.start;
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s{}]+/i.exec(target)?.[0];
+    if (origin && at <= origin.length)
+      return {
+        text: origin,
+        start: ref.start + request.target.start,
+        end: ref.start + request.target.start + origin.length,
+        hint: 'base_url',
+        host: true,
+      };
     const q = target.search(/[?#]/);
     if (q !== -1 && at > q) return undefined;
     const s = target.lastIndexOf('/', at - 1) + 1;
     let e = target.indexOf('/', at);
     if (e === -1 || (q !== -1 && e > q)) e = q === -1 ? target.length : q;
     const seg = target.slice(s, e);
-    if (!/^[\w:.-]+$/.test(seg) || !/\d/.test(seg)) return undefined;
+    if (!ID.test(seg)) return undefined;
+    // Only a value a placeholder of the documented path takes: `42` in courses/42, never `v1`.
+    const match = ctx.checker.matchBlock(block, ctx.scope);
+    if (match?.kind !== 'matched') return undefined;
+    const placeholder = [...match.bindings].find(([, v]) => v === seg)?.[0];
+    if (placeholder === undefined) return undefined;
     const prev =
       target
         .slice(0, Math.max(0, s - 1))
         .split('/')
         .pop() ?? '';
-    const hint = /^[a-z_]+$/.test(prev) && prev.endsWith('s') ? `${singular(prev)}_id` : 'id';
-    return { text: seg, start: ref.start + request.target.start + s, end: ref.start + request.target.start + e, hint };
+    const hint =
+      placeholder !== 'id' ? placeholder : /^[a-z_]+$/.test(prev) && prev.endsWith('s') ? `${singular(prev)}_id` : 'id';
+    return {
+      text: seg,
+      start: ref.start + request.target.start + s,
+      end: ref.start + request.target.start + e,
+      hint,
+      after: prev,
+    };
   }
   const p = block.params.find(
     (x) => x.source === 'body' && rel >= x.value.start && rel <= x.value.end && x.value.end > x.value.start,
   );
-  if (p && !p.value.text.includes('{{')) {
-    const segments = p.decodedName.split(/[[\]]+/).filter((s) => s.length > 0);
-    return {
-      text: p.value.text,
-      start: ref.start + p.value.start,
-      end: ref.start + p.value.end,
-      hint: segments[segments.length - 1] ?? 'value',
-    };
+  if (!p || !ID.test(p.value.text)) return undefined;
+  const segments = p.decodedName.split(/[[\]]+/).filter((seg) => seg.length > 0);
+  const last = segments[segments.length - 1] ?? '';
+  if (!/(^|_)ids?$/.test(last)) return undefined;
+  return {
+    text: p.value.text,
+    start: ref.start + p.value.start,
+    end: ref.start + p.value.end,
+    hint: last.replace(/ids$/, 'id'),
+    param: p.name.text,
+  };
+}
+
+/** The parameter lines `name = value` of a block's text (`&name=value` and comments are not), as offsets of their values. */
+function valueOccurrences(text: string, name: string, value: string, base: number, out: TextEdit[]): void {
+  let from = text.indexOf(value);
+  while (from !== -1) {
+    const lineStart = text.lastIndexOf('\n', from - 1) + 1;
+    let lineEnd = text.indexOf('\n', from);
+    if (lineEnd === -1) lineEnd = text.length;
+    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+    const m = /^(\s*)([^\s#@/?&=][^=]*?)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m && m[2] === name && m[3] === value) {
+      const at = lineStart + line.lastIndexOf(value);
+      out.push({ start: base + at, end: base + at + value.length, newText: '' });
+    }
+    from = text.indexOf(value, lineEnd);
   }
-  return undefined;
 }
 
 function extractLiteral(doc: LpreqDocument, start: number, end: number, ctx: ServiceContext): CodeAction | undefined {
-  const lit = literalAt(doc, start);
-  if (!lit || end > lit.end + 0 || lit.text.length < 2) return undefined;
+  const lit = literalAt(ctx, doc, start);
+  if (!lit || end > lit.end) return undefined;
   const edits: TextEdit[] = [];
+  // The other occurrences from each block's request line and text: a block may be an outline
+  // (the server parses in full only the block at the cursor), whose request line is there.
+  for (const { start: bs, block } of doc.blocks) {
+    const request = block.request;
+    if (request && request.target.text.includes(lit.text)) {
+      const target = request.target.text;
+      if (lit.host) {
+        if (target.startsWith(lit.text) && /^($|[/?#])/.test(target.slice(lit.text.length)))
+          edits.push({
+            start: bs + request.target.start,
+            end: bs + request.target.start + lit.text.length,
+            newText: '',
+          });
+      } else if (lit.after !== undefined) {
+        const q = target.search(/[?#]/);
+        const path = q === -1 ? target : target.slice(0, q);
+        const segments = path.split('/');
+        let from = 0;
+        segments.forEach((seg, i) => {
+          if (seg === lit.text && i > 0 && segments[i - 1] === lit.after)
+            edits.push({
+              start: bs + request.target.start + from,
+              end: bs + request.target.start + from + seg.length,
+              newText: '',
+            });
+          from += seg.length + 1;
+        });
+      }
+    }
+    if (lit.param !== undefined && block.text.includes(lit.text))
+      valueOccurrences(block.text, lit.param, lit.text, bs, edits);
+    if (edits.length > 10000) return undefined;
+  }
+  // An id is worth a variable when it recurs; a host at once.
+  if (edits.length < (lit.host ? 1 : 2)) return undefined;
   // A name taken anywhere (a file variable, any environment, a {{name}} in use) would change what other requests send.
   const names = new Set<string>(ctx.scope.values.keys());
   for (const vars of Object.values(ctx.env?.environments ?? {})) for (const n of Object.keys(vars)) names.add(n);
   for (const r of findVariableReferences(doc.text, 0)) names.add(r.expression);
-  for (const { start: bs, block } of doc.blocks) {
-    for (const v of block.variables) names.add(v.name.text);
-    const request = block.request;
-    if (request && request.target.text.includes(lit.text)) {
-      const target = request.target.text;
-      const q = target.search(/[?#]/);
-      const path = q === -1 ? target : target.slice(0, q);
-      let from = 0;
-      for (const seg of path.split('/')) {
-        if (seg === lit.text)
-          edits.push({
-            start: bs + request.target.start + from,
-            end: bs + request.target.start + from + seg.length,
-            newText: '',
-          });
-        from += seg.length + 1;
-      }
-    }
-    for (const p of block.params) {
-      if (p.source === 'body' && p.value.text === lit.text)
-        edits.push({ start: bs + p.value.start, end: bs + p.value.end, newText: '' });
-    }
-    if (edits.length > 10000) return undefined;
-  }
-  if (edits.length < 2) return undefined;
-  let name = lit.hint.replace(/[^\w]/g, '_') || 'value';
+  // A variable that holds this value already (base_url for its host) is used, not defined again.
+  const existing = [...ctx.scope.values].find(([n, v]) => v === lit.text && !isSecretVariable(n, ctx.env))?.[0];
+  let name = existing ?? (lit.hint.replace(/[^\w]/g, '_') || 'value');
   const hint = name;
-  for (let n = 2; names.has(name); n++) name = `${hint}_${n}`;
+  for (let n = 2; existing === undefined && names.has(name); n++) name = `${hint}_${n}`;
   for (const e of edits) e.newText = `{{${name}}}`;
+  const count = edits.length;
   const at = doc.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });
+  if (existing === undefined) edits.unshift({ start: at, end: at, newText: `@${name} = ${lit.text}\n` });
+  const occurrences = count > 1 ? ` (${count} occurrences)` : '';
   return {
-    title: `Extract '${lit.text}' into @${name} (${edits.length - 1} occurrences)`,
+    title: existing
+      ? `Use {{${name}}} for '${lit.text}'${occurrences}`
+      : `Extract '${lit.text}' into @${name}${occurrences}`,
     kind: 'refactor.extract',
     edits,
     diagnostics: [],

@@ -31,14 +31,46 @@ export interface HoverResult {
   end: number;
 }
 
-export function hover(ctx: ServiceContext, doc: LpreqDocument, offset: number): HoverResult | undefined {
+export function hover(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  offset: number,
+  given?: readonly string[],
+): HoverResult | undefined {
   const ref = blockAt(doc, offset);
   if (!ref) return undefined;
   const block = ref.block;
   const rel = offset - ref.start;
   if (rel < 0 || rel > block.text.length) return undefined;
-  const shift = (r: HoverResult | undefined) =>
-    r ? { ...r, start: r.start + ref.start, end: r.end + ref.start } : undefined;
+  const found = hoverInBlock(ctx, doc, block, ref.start, rel);
+  if (!found) return undefined;
+  // An editor shows the diagnostics at the cursor beside the hover (their messages and related
+  // lines): what they say already is left out, and nothing is said twice. A host that keeps the
+  // block's diagnostics gives them; else the block is checked.
+  let said = given;
+  if (said === undefined) {
+    const found: string[] = [];
+    for (const d of ctx.checker.checkBlock(block, ctx.scope)) {
+      if (d.start > rel || d.end < rel) continue;
+      found.push(d.message, ...(d.related ?? []));
+    }
+    said = found;
+  }
+  const contents = withoutRepeats(found.contents, said);
+  return contents === ''
+    ? undefined
+    : { ...found, start: found.start + ref.start, end: found.end + ref.start, contents };
+}
+
+function hoverInBlock(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  block: Block,
+  blockStart: number,
+  rel: number,
+): HoverResult | undefined {
+  const ref = { start: blockStart, block };
+  const shift = (r: HoverResult | undefined) => r;
 
   // `# @no-redirect`: what the key does.
   const key = block.metadata.find((m) => rel >= m.key.start - 1 && rel <= m.key.end);
@@ -273,4 +305,47 @@ function describeVariable(
   if (others && elsewhere)
     return `${code(`{{${expression}}}`)} is not in environment ${code(others.selected)}; defined in ${elsewhere.map(code).join(', ')}`;
   return `${code(`{{${expression}}}`)} is defined nowhere: not as a file variable (\`@${md(expression)} = ...\`), not in the environment`;
+}
+
+/** A sentence as compared for repeats: without Markdown, a leading label (`Applies:`), case and the closing stop. */
+function sentenceKey(sentence: string): string {
+  return sentence
+    .replace(/[`*_\\]/g, '')
+    .replace(/^\s*(?:-\s+)?(?:[A-Z][\w ]{0,24}:\s+)?/, '')
+    .replace(/[.;:\s]+$/, '')
+    .trim()
+    .toLowerCase();
+}
+
+/** The sentences of a text: split at a stop followed by a space, and at line ends. */
+function sentencesOf(text: string): string[] {
+  return text.split(/\n|(?<=[.;])\s+(?=\S)/);
+}
+
+/**
+ * Markdown without a sentence said before in it, nor one that `said` holds (the diagnostics the
+ * editor shows beside it). A line left empty goes; blank lines around it do not pile up.
+ */
+function withoutRepeats(markdown: string, said: readonly string[]): string {
+  const known = said
+    .flatMap(sentencesOf)
+    .map(sentenceKey)
+    .filter((k) => k.length >= 12);
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    const kept = line.split(/(?<=[.;])\s+(?=\S)/).filter((sentence) => {
+      const key = sentenceKey(sentence);
+      if (key.length < 12) return true;
+      if (seen.has(key) || known.some((k) => k.includes(key) || key.includes(k))) return false;
+      seen.add(key);
+      return true;
+    });
+    if (kept.length === 0 && line.trim() !== '') continue;
+    const text = kept.join(' ');
+    if (text.trim() === '' && (lines.length === 0 || lines[lines.length - 1].trim() === '')) continue;
+    lines.push(text);
+  }
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  return lines.join('\n');
 }

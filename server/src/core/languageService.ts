@@ -68,7 +68,11 @@ export interface LanguageService {
   /** One block's diagnostics, offsets relative to the block, in the scope given (RequestsBefore's where it stands). */
   checkBlock(block: Block, scope: VariableScope): Diagnostic[];
   complete(doc: ServiceDocument, offset: number, options?: CompletionOptions): CompletionEntry[];
-  hover(doc: ServiceDocument, offset: number): HoverResult | undefined;
+  /**
+   * The hover at an offset. `said`: what the diagnostics at the offset say (messages and
+   * related lines), when the host has them at hand; otherwise the block is checked for them.
+   */
+  hover(doc: ServiceDocument, offset: number, said?: readonly string[]): HoverResult | undefined;
   /**
    * Fixes and refactors for [start, end], built from the diagnostics of the current text of
    * the blocks there (an editor's may be stale). `only`: the kinds wanted (`refactor` takes
@@ -108,7 +112,7 @@ export function createLanguageService(catalog: Catalog): LanguageService {
     diagnose: (text, env, onChecked) => checker.diagnose(text, env, onChecked),
     checkBlock: (block, scope) => checker.checkBlock(block, scope),
     complete: (doc, offset, options) => complete(context(doc), doc.parsed, offset, options),
-    hover: (doc, offset) => hover(context(doc), doc.parsed, offset),
+    hover: (doc, offset, said) => hover(context(doc), doc.parsed, offset, said),
     codeActions(doc, start, end, only) {
       const current: Diagnostic[] = [];
       const seen = new Set<number>();

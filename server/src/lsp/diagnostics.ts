@@ -9,6 +9,7 @@ import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageser
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   blockBoundaries,
+  blockIndexAt,
   ForwardPositions,
   parseOutline,
   RequestsBefore,
@@ -20,14 +21,17 @@ import {
 } from '../core/index';
 import { markReusable } from './diagnosticsEncoder';
 import { cacheKey, type Documents, type DocumentState } from './documents';
+import type { EditableDocument } from './editableDocument';
 import type { Guard } from './guard';
-import { diagnostic } from './toProto';
+import { diagnostic, relatedInformation } from './toProto';
 
 /** A diagnostic whose lines are relative to its block's first line. */
 interface BlockDiagnostic {
   diagnostic: LspDiagnostic;
   startLine: number;
   endLine: number;
+  /** The core's related lines, made relatedInformation where the diagnostic is placed (it needs the document's URI). */
+  related?: readonly string[];
 }
 
 /** A block's diagnostics in the cache, valid while the scope key and the count of named requests above the block are these. */
@@ -50,6 +54,8 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs: number;
+  /** The client reads relatedInformation (`textDocument.publishDiagnostics.relatedInformation`). */
+  relatedInformation = false;
   /**
    * Also done for each block of a document just opened (the code lenses' catalog lookups), with
    * the scope key and the endpoint the open pass checked its request against when it matched one.
@@ -92,7 +98,13 @@ export class DiagnosticsPublisher {
       list = found.map((d) => {
         const start = cursor.at(d.start);
         const end = cursor.fork().at(Math.max(d.start, d.end));
-        return { diagnostic: diagnostic(d, { start, end }), startLine: start.line, endLine: end.line };
+        const placed: BlockDiagnostic = {
+          diagnostic: diagnostic(d, { start, end }),
+          startLine: start.line,
+          endLine: end.line,
+        };
+        if (d.related) placed.related = d.related;
+        return placed;
       });
     }
     // Most blocks have none: consecutive ones in the same place share one entry (they are never changed).
@@ -120,13 +132,13 @@ export class DiagnosticsPublisher {
     if (known && known.line === line) return known.diagnostics;
     const absolute = list.map((b) => {
       const d = b.diagnostic;
-      const placedDiagnostic = {
-        ...d,
-        range: {
-          start: { line: line + b.startLine, character: d.range.start.character },
-          end: { line: line + b.endLine, character: d.range.end.character },
-        },
+      const range = {
+        start: { line: line + b.startLine, character: d.range.start.character },
+        end: { line: line + b.endLine, character: d.range.end.character },
       };
+      const placedDiagnostic: LspDiagnostic = { ...d, range };
+      if (b.related && this.relatedInformation)
+        placedDiagnostic.relatedInformation = relatedInformation(document.uri, range, b.related);
       markReusable(placedDiagnostic);
       return placedDiagnostic;
     });
@@ -191,9 +203,12 @@ export class DiagnosticsPublisher {
     }
     this.documents.outlined(document, text, outline);
     // The index of the document's lines, which every request reads first, gives the positions.
-    const diagnostics = published.map((d) =>
-      diagnostic(d, { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) }),
-    );
+    const diagnostics = published.map((d) => {
+      const range = { start: document.positionAt(d.start), end: document.positionAt(Math.max(d.start, d.end)) };
+      const out = diagnostic(d, range);
+      if (d.related && this.relatedInformation) out.relatedInformation = relatedInformation(uri, range, d.related);
+      return out;
+    });
     // The state is made of the outline in the same environment diagnose read (the files are
     // read once until they change), so what it found of each block is the block's entry of
     // the cache where it stands.
@@ -210,6 +225,34 @@ export class DiagnosticsPublisher {
     }
     this.opened?.(uri);
     void this.connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  /**
+   * What the diagnostics published for the block at `offset` say at that position (messages
+   * and related lines), for a hover that must not repeat them; undefined when the block's are
+   * not at hand (an edit not yet checked), and the hover checks the block itself.
+   */
+  saidAt(document: EditableDocument, offset: number): string[] | undefined {
+    const state = this.documents.outlineState(document);
+    const blocks = state.parsed.blocks;
+    if (blocks.length === 0) return undefined;
+    const ref = blocks[blockIndexAt(state.parsed, offset)];
+    const cached = this.blockDiagnostics.get(ref.block);
+    if (!cached || cached.key !== cacheKey(state)) return undefined;
+    const at = document.positionAt(offset);
+    const line = at.line - document.positionAt(ref.start).line;
+    const said: string[] = [];
+    for (const b of cached.list) {
+      const { start, end } = b.diagnostic.range;
+      const after = b.startLine < line || (b.startLine === line && start.character <= at.character);
+      const before = b.endLine > line || (b.endLine === line && end.character >= at.character);
+      const message = b.diagnostic.message;
+      if (!after || !before) continue;
+      said.push(typeof message === 'string' ? message : message.value);
+      // What the client does not show is no repeat.
+      if (this.relatedInformation && b.related) said.push(...b.related);
+    }
+    return said;
   }
 
   /** Publishes the document's diagnostics once no edit came for `debounceMs`. */

@@ -175,15 +175,18 @@ export class Documents {
    * block at `offset` parsed in full when it is an outline (in a copy of the list of blocks:
    * the state keeps the outline). Right for services about that block.
    */
-  quickState(document: EditableDocument, offset: number): DocumentState {
+  quickState(document: EditableDocument, offset: number, end = offset): DocumentState {
     const state = this.outlineState(document);
     if (!state.outlined || state.parsed.blocks.length === 0) return state;
-    const k = blockIndexAt(state.parsed, offset);
-    const ref = state.parsed.blocks[k];
-    if (!this.outlineBlocks.has(ref.block)) return state;
-    const blocks = state.parsed.blocks.slice();
-    blocks[k] = { start: ref.start, block: parseBlock(ref.block.text) };
-    return { ...state, parsed: { text: state.parsed.text, blocks } };
+    let blocks: BlockRef[] | undefined;
+    // The blocks from `offset` to `end` (a code action's range), each parsed in full.
+    for (let k = blockIndexAt(state.parsed, offset), last = blockIndexAt(state.parsed, end); k <= last; k++) {
+      const ref = state.parsed.blocks[k];
+      if (!this.outlineBlocks.has(ref.block)) continue;
+      blocks ??= state.parsed.blocks.slice();
+      blocks[k] = { start: ref.start, block: parseBlock(ref.block.text) };
+    }
+    return blocks ? { ...state, parsed: { text: state.parsed.text, blocks } } : state;
   }
 
   /** A block in full: itself, or for an outline its text parsed again (not kept). */

@@ -170,8 +170,9 @@ export function handlers(session: Session): Handler[] {
     atPosition(CompletionRequest.type, 'completion', null, (document, state, at, params) => {
       // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
       const line = params.position.line;
+      const typed = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
       const entries = service()
-        .complete(state, at)
+        .complete(state, at, typeof typed === 'string' ? { triggerCharacter: typed } : {})
         .filter(
           (e) =>
             e.start <= at &&
@@ -186,27 +187,35 @@ export function handlers(session: Session): Handler[] {
     }),
 
     atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
-      const h = service().hover(state, at);
+      const h = service().hover(state, at, diagnostics.saidAt(document, at));
       return h ? proto.hover(document, h) : null;
     }),
 
-    onDocument(CodeActionRequest.type, 'codeAction', [], (document, state, params) => {
-      const start = offsetOf(document, params.range?.start);
-      const end = offsetOf(document, params.range?.end);
-      const only = params.context.only;
-      const actions: (CodeAction | Command)[] = [];
-      for (const a of service().codeActions(state, start, end, only)) {
-        // A scope added to an environment file: an edit of that file, as it reads now (none when it cannot be read).
-        const outside = a.grant && scopeAdditionEdit(a.grant.site, a.grant.scope);
-        if (a.grant && !outside) continue;
-        actions.push(proto.codeAction(document, a, session.client.snippetEdits, outside));
-      }
-      // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
-      if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
-        actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
-      }
-      return actions;
-    }),
+    // The blocks of the range in full, the others as outlines: code actions are answered at once after open too.
+    onDocument(
+      CodeActionRequest.type,
+      'codeAction',
+      [],
+      (document, _outline, params) => {
+        const start = offsetOf(document, params.range?.start);
+        const end = offsetOf(document, params.range?.end);
+        const state = documents.quickState(document, start, Math.max(start, end));
+        const only = params.context.only;
+        const actions: (CodeAction | Command)[] = [];
+        for (const a of service().codeActions(state, start, end, only)) {
+          // A scope added to an environment file: an edit of that file, as it reads now (none when it cannot be read).
+          const outside = a.grant && scopeAdditionEdit(a.grant.site, a.grant.scope);
+          if (a.grant && !outside) continue;
+          actions.push(proto.codeAction(document, a, session.client.snippetEdits, outside));
+        }
+        // Sending from the request under the cursor, for an editor that shows no code lenses; they have no kind, so a request for some kinds leaves them out.
+        if (session.client.lenses && only === undefined && state.parsed.blocks.length > 0) {
+          actions.push(...session.lenses.actions(document, state, blockIndexAt(state.parsed, start)));
+        }
+        return actions;
+      },
+      true,
+    ),
 
     // Written as JSON text (codeLens.ts): the protocol's type is CodeLens[], which JsonText reads as.
     onDocument(

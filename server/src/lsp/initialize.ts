@@ -32,6 +32,8 @@ export function registerInitialize(session: Session): void {
         ? init.triggerSuggestCommand
         : undefined;
     client.semanticRefresh = params.capabilities?.workspace?.semanticTokens?.refreshSupport === true;
+    // What stands behind a diagnostic's short message (the endpoint, the documentation's words) goes where the client shows it.
+    diagnostics.relatedInformation = params.capabilities?.textDocument?.publishDiagnostics?.relatedInformation === true;
     // An editor with lpreq's own lenses and commands (the VS Code extension) says so: the server's
     // would be shown twice, and a command id both register is an error there.
     client.lenses = init.clientLenses !== true;

@@ -5,15 +5,35 @@
 import { createConnection, ProposedFeatures, StreamMessageWriter } from './protocol';
 import type { Connection, MessageWriter } from 'vscode-languageserver/node';
 import type { Io } from '../cli/check';
+import { closest } from '../core/index';
 import { diagnosticsEncoder } from './diagnosticsEncoder';
 import { startServer } from './server';
 
 export const LSP_USAGE = 'usage: lpreq lsp --stdio';
 
+const LSP_HELP = `${LSP_USAGE}
+
+Runs the language server over standard input and output, for an editor that speaks the
+Language Server Protocol (Neovim, Helix, Emacs, Sublime Text); docs/editors.md shows how.
+
+options:
+  --stdio  talk over standard input and output (the one transport)
+  --help   print this help and exit
+
+examples:
+  lpreq lsp --stdio
+`;
+
 export function run(argv: string[], io: Io): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(LSP_HELP);
+    return Promise.resolve(0);
+  }
   const unknown = argv.filter((a) => a !== '--stdio');
   if (unknown.length > 0) {
-    io.stderr(`lpreq: unknown argument '${unknown[0]}'\n${LSP_USAGE}\n`);
+    // One transport, one flag: a near miss of it is named.
+    const meant = closest(unknown[0].replace(/^-+/, ''), ['stdio']) ? '; did you mean --stdio?' : '';
+    io.stderr(`lpreq: unknown argument '${unknown[0]}'${meant}\n${LSP_USAGE}\n`);
     return Promise.resolve(2);
   }
   // Standard input as a stream, so that the library ends the process when the editor goes

@@ -14,6 +14,7 @@ import type {
   CodeAction as LspCodeAction,
   CompletionItem,
   Diagnostic as LspDiagnostic,
+  DiagnosticRelatedInformation,
   DocumentHighlight,
   DocumentSymbol,
   FoldingRange,
@@ -87,6 +88,14 @@ export function diagnostic(d: Diagnostic, at: Range): LspDiagnostic {
   return out;
 }
 
+/**
+ * The lines that stand behind a diagnostic's message (the endpoint, the documentation's words),
+ * each at the diagnostic's own range: an editor lists them under the message.
+ */
+export function relatedInformation(uri: string, at: Range, related: readonly string[]): DiagnosticRelatedInformation[] {
+  return related.map((message) => ({ location: { uri, range: at }, message }));
+}
+
 /** What the client said about completion, at initialize. */
 export interface CompletionSupport {
   /** It takes snippets (most do); without them `$1` would be inserted as it is. */
@@ -102,7 +111,7 @@ export function completionItem(document: TextDocument, e: CompletionEntry, suppo
     sortText: e.sortText,
     textEdit: {
       range: range(document, e.start, e.end),
-      newText: e.snippet && !support.snippets ? snippetToPlain(e.insertText) : e.insertText,
+      newText: e.snippet && !support.snippets ? (e.plain ?? snippetToPlain(e.insertText)) : e.insertText,
     },
     insertTextFormat: e.snippet && support.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
   };

@@ -27,6 +27,7 @@ import { enumSuggestions } from '../suggest';
 import { isNearMiss } from '../catalog/parameters';
 import { isDate, isDateTime, typeProblem } from '../values';
 import { tableKey } from '../tableKey';
+import { choices, fit, quote } from './phrases';
 import { diag, NO_DIAGNOSTICS, type Diagnostic, type DiagnosticData } from './diagnostics';
 import type { RequestCheck } from './context';
 
@@ -147,7 +148,13 @@ function onEndpoint(read: AssertionParse): boolean {
 
 /** The diagnostics of one assertion line read (offsets as its read has them). */
 function verdictOf(read: AssertionParse, catalog: Catalog, check: RequestCheck | undefined): readonly Diagnostic[] {
-  if (read.problem) return [diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end)];
+  if (read.problem)
+    return [
+      diag('invalid-assertion', read.problem.message, read.problem.start, read.problem.end, undefined, [
+        ...(read.problem.related ?? []),
+        'An assertion is ?? FIELD OPERATOR [EXPECTED] (LPREQ-FORMAT section 6).',
+      ]),
+    ];
   const out: Diagnostic[] = [];
   checkAssertion(read.assertion, catalog, check, out);
   return out.length > 0 ? out : NO_DIAGNOSTICS;
@@ -184,12 +191,12 @@ function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | un
       return;
     }
     case 'header':
-      if (ORDERING.has(op)) out.push(orderingOnText(a, `a header is text (header ${field.name})`));
+      if (ORDERING.has(op)) out.push(orderingOnText(a, 'a header'));
       return;
     case 'body': {
       const path = field.path;
       if (!path) {
-        if (ORDERING.has(op)) out.push(orderingOnText(a, 'body without a path is the whole body as text'));
+        if (ORDERING.has(op)) out.push(orderingOnText(a, 'the body without a path'));
         return;
       }
       if (!check) return;
@@ -207,10 +214,10 @@ function checkAssertion(a: Assertion, catalog: Catalog, check: RequestCheck | un
 }
 
 /** `<` and its kin on a text: the operator is at fault. */
-function orderingOnText(a: Assertion, why: string): Diagnostic {
+function orderingOnText(a: Assertion, what: string): Diagnostic {
   return diag(
     'invalid-type',
-    `${a.operator} compares numbers and dates; ${why}`,
+    `${a.operator} compares numbers and dates, and ${what} is text: use ==, != or includes`,
     a.operatorSpan.start,
     a.operatorSpan.end,
   );
@@ -227,26 +234,43 @@ export function unknownField(
     if (step.list) {
       return diag(
         'unknown-field',
-        `${step.on} is a list: '${segment.name}' is a field of its elements, reached with [*] or [N] (as in $[*].${segment.name}); ${label} returns ${returns}`,
+        fit(
+          `${step.on} is a list: '${segment.name}' is a field of its elements, write [*].${segment.name} or [0].${segment.name}`,
+          `${step.on} is a list: reach '${segment.name}' in its elements with [*] or [N]`,
+        ),
         at.start,
         at.end,
+        undefined,
+        [`${label} returns ${returns}`],
       );
     }
     const data: DiagnosticData | undefined = step.near !== undefined ? { replacement: step.near } : undefined;
+    const name = quote(segment.name);
     return diag(
       'unknown-field',
-      `'${segment.name}' is not a documented field of ${step.on} (${label} returns ${returns})${step.near !== undefined ? `; did you mean '${step.near}'?` : ''}`,
+      step.near !== undefined
+        ? fit(
+            `${name} is not a documented field of ${step.on}: did you mean '${step.near}'?`,
+            `${name} is not a documented field: did you mean '${step.near}'?`,
+          )
+        : fit(`${name} is not a documented field of ${step.on}`, `${name} is not a documented field`),
       at.start,
       at.end,
       data,
+      [`${label} returns ${returns}`],
     );
   }
   const written = segment.kind === 'wildcard' ? 'a wildcard' : `[${segment.kind === 'index' ? segment.index : ''}]`;
   return diag(
     'unknown-field',
-    `${written} selects nothing here: ${step.on} is not a list (${label} returns ${returns})`,
+    fit(
+      `${written} selects nothing here: ${step.on} is not a list`,
+      `${written} selects nothing here: this is not a list`,
+    ),
     segment.start,
     segment.end,
+    undefined,
+    [`${label} returns ${returns}`],
   );
 }
 
@@ -267,9 +291,17 @@ function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceTy
       out.push(
         diag(
           'invalid-type',
-          `${a.operator} compares numbers and dates (number, integer, DateTime, Date); this field is documented as ${typesText(types)}`,
+          fit(
+            `${a.operator} compares numbers and dates, and this field is ${typesText(types)}: use == or !=`,
+            `${a.operator} compares numbers and dates, not this field: use == or !=`,
+          ),
           a.operatorSpan.start,
           a.operatorSpan.end,
+          undefined,
+          [
+            '<, <=, > and >= compare a number, an integer, a DateTime or a Date.',
+            `The field is documented as ${typesText(types)}.`,
+          ],
         ),
       );
       return;
@@ -279,7 +311,7 @@ function checkValue(a: Assertion, op: AssertionOperator, types: readonly PlaceTy
     out.push(
       diag(
         'invalid-type',
-        `${quote(expected.raw)} cannot be compared by ${a.operator} with ${numeric ? 'a number' : 'a date'}: ${numeric ? 'a number' : 'a date (yyyy-mm-dd) or an ISO 8601 date and time'} is expected`,
+        `${quote(expected.raw)} is not ${numeric ? 'a number' : 'a date (yyyy-mm-dd) or an ISO 8601 date and time'}, which ${a.operator} needs here`,
         expected.start,
         expected.end,
       ),
@@ -360,10 +392,19 @@ function enumVerdict(t: PlaceType, expected: Expected): Diagnostic | undefined {
         };
   return diag(
     'invalid-enum',
-    `${quote(text)} is not a documented value of ${fieldName(t)}; documented: ${values.join(', ')}${near !== undefined ? `. Did you mean ${near}?` : ''}`,
+    near !== undefined
+      ? fit(
+          `${quote(text)} is not a value of ${fieldName(t)}: did you mean ${near}?`,
+          `${quote(text)} is not a documented value: did you mean ${near}?`,
+        )
+      : fit(
+          `${quote(text)} is not a value of ${fieldName(t)}: use ${choices(values)}`,
+          `${quote(text)} is not a documented value of ${fieldName(t)}`,
+        ),
     expected.start,
     expected.end,
     data,
+    [`Documented values of ${fieldName(t)}: ${values.join(', ')}`],
   );
 }
 
@@ -416,8 +457,4 @@ function typesText(types: readonly PlaceType[]): string {
 
 function article(type: string): string {
   return type === 'integer' ? 'an integer' : 'a number';
-}
-
-function quote(text: string): string {
-  return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }

@@ -7,6 +7,7 @@ import type { Catalog, Endpoint } from '../catalog/catalog';
 import { EndpointMatcher, targetPath, type MatchResult } from '../matcher';
 import { blockBoundaries, parseBlock, parseDocument, requestTarget, type Block, type LpreqDocument } from '../parser';
 import { jsonBodyParameters } from '../jsonParams';
+import { documented, endpointFact } from './phrases';
 import { byPosition, diag, NO_DIAGNOSTICS, shiftDiagnostic, type Diagnostic } from './diagnostics';
 import {
   documentVariables,
@@ -220,9 +221,11 @@ function checkSent(check: RequestCheck): void {
       out.push(
         diag(
           'json-body-expected',
-          `${label} takes a JSON body, not form parameters${endpoint.jsonBody?.description ? `: ${endpoint.jsonBody.description}` : ''}`,
+          'this endpoint takes a JSON body, not form parameters: write the body as JSON',
           lineStart,
           lineEnd,
+          undefined,
+          [documented(endpoint.jsonBody?.description), endpointFact(label)],
         ),
       );
       return;

@@ -23,7 +23,14 @@ export interface DiagnosticData {
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
+  /** One short sentence (at most 120 characters): what is wrong and, where there is one, the fix. */
   message: string;
+  /**
+   * What stands behind the message: the endpoint, the documentation's words, the documented
+   * row. An editor shows them as relatedInformation, `lpreq check --format json` as `detail`;
+   * never in the message.
+   */
+  related?: string[];
   /** Offsets: relative to the block from checkBlock, absolute from checkDocument. */
   start: number;
   end: number;
@@ -43,9 +50,12 @@ export function diag(
   start: number,
   end: number,
   data?: DiagnosticData,
+  related?: (string | undefined)[],
 ): Diagnostic {
   const d: Diagnostic = { code, severity: CODES[code].severity, message, start, end };
   if (data) d.data = data;
+  const facts = related?.filter((r): r is string => r !== undefined && r !== '');
+  if (facts && facts.length > 0) d.related = facts;
   return d;
 }
 

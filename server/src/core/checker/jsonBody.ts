@@ -5,6 +5,7 @@ import type { Block } from '../parser';
 import { jsonBodyTree, VARIABLE_MARK } from '../jsonParams';
 import { closest } from '../suggest';
 import { own } from '../own';
+import { documented, endpointFact, fit, quote } from './phrases';
 import { diag, type Diagnostic } from './diagnostics';
 import type { RequestCheck } from './context';
 
@@ -14,10 +15,17 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
   if (!body) {
     for (const key of shape.required ?? []) {
       out.push(
-        diag('missing-required', `${label} needs a JSON body with ${key}`, lineStart, lineEnd, {
-          missing: [key],
-          endpointId: endpoint.id,
-        }),
+        diag(
+          'missing-required',
+          fit(
+            `the JSON body with ${key} is missing: add it below the headers`,
+            'the JSON body is missing: add it below the headers',
+          ),
+          lineStart,
+          lineEnd,
+          { missing: [key], endpointId: endpoint.id },
+          [documented(shape.description), endpointFact(label)],
+        ),
       );
     }
     return;
@@ -44,7 +52,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       if (!s.nullable && s.type !== 'any') {
         const at = valueAt(node, key);
         out.push(
-          diag('invalid-type', `${path} must be ${s.type}, not null (${shapeNote(s, label)})`, at.start, at.end),
+          diag(
+            'invalid-type',
+            fit(`${path} must be ${article(s.type)}, not null`, `must be ${article(s.type)}, not null`),
+            at.start,
+            at.end,
+            undefined,
+            facts(s, label),
+          ),
         );
       }
       return;
@@ -61,9 +76,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       out.push(
         diag(
           'invalid-type',
-          `${path} must be ${s.type === 'integer' ? 'an integer' : s.type === 'object' || s.type === 'array' ? `an ${s.type}` : `a ${s.type}`}, not ${actual} (${shapeNote(s, label)})`,
+          fit(
+            `${path} must be ${article(s.type)}, not ${article(actual)}`,
+            `must be ${article(s.type)}, not ${article(actual)}`,
+          ),
           at.start,
           at.end,
+          undefined,
+          facts(s, label),
         ),
       );
       return;
@@ -73,9 +93,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
       out.push(
         diag(
           'invalid-type',
-          `${path} must be at least ${s.minimum}, not ${String(v)} (${shapeNote(s, label)})`,
+          fit(
+            `${path} must be at least ${s.minimum}, not ${String(v)}`,
+            `must be at least ${s.minimum}, not ${String(v)}`,
+          ),
           at.start,
           at.end,
+          undefined,
+          facts(s, label),
         ),
       );
     }
@@ -86,18 +111,25 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
         // The object left out (`"quiz_submissions": []`): what is missing is its required parameters (attempt).
         for (const req of required)
           out.push(
-            diag('missing-required', `${path}[0].${req} is required (${label})`, lineStart, lineEnd, {
-              missing: [req],
-            }),
+            diag(
+              'missing-required',
+              fit(`${path}[0].${req} is required: add it`, `${req} is required: add it`),
+              lineStart,
+              lineEnd,
+              { missing: [req] },
+              [endpointFact(label)],
+            ),
           );
       } else if (s.minItems !== undefined && items.length < s.minItems) {
         const at = valueAt(node, key);
         out.push(
           diag(
             'invalid-type',
-            `${path} needs at least ${s.minItems} element(s) (${shapeNote(s, label)})`,
+            fit(`${path} needs at least ${elements(s.minItems)}`, `needs at least ${elements(s.minItems)}`),
             at.start,
             at.end,
+            undefined,
+            facts(s, label),
           ),
         );
       }
@@ -106,9 +138,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
         out.push(
           diag(
             'invalid-type',
-            `${path} takes at most ${s.maxItems} element(s) (${shapeNote(s, label)})`,
+            fit(
+              `${path} takes at most ${elements(s.maxItems)}: remove the others`,
+              `at most ${elements(s.maxItems)}: remove the others`,
+            ),
             at.start,
             at.end,
+            undefined,
+            facts(s, label),
           ),
         );
       }
@@ -125,7 +162,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
     for (const req of s.required ?? []) {
       if (!keys.includes(req) && !keyFromVariable)
         out.push(
-          diag('missing-required', `${path}.${req} is required (${label})`, lineStart, lineEnd, { missing: [req] }),
+          diag(
+            'missing-required',
+            fit(`${path}.${req} is required: add it`, `${req} is required: add it`),
+            lineStart,
+            lineEnd,
+            { missing: [req] },
+            [endpointFact(label)],
+          ),
         );
     }
     const given = new Set<string>();
@@ -140,9 +184,14 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
         out.push(
           diag(
             'duplicate-parameter',
-            `${path}.${k} is given more than once (${label}); only the last value is read`,
+            fit(
+              `${path}.${k} is given again, and only the last value is read: remove one`,
+              `${quote(k)} is given again: remove one`,
+            ),
             keyAt.start,
             keyAt.end,
+            undefined,
+            [endpointFact(label)],
           ),
         );
       }
@@ -153,10 +202,16 @@ export function checkJsonBody(check: RequestCheck, shape: JsonShape) {
         out.push(
           diag(
             'unknown-parameter',
-            `${path}.${k} is not documented for ${label}${near ? `; did you mean ${near}?` : ''}`,
+            near
+              ? fit(
+                  `${path}.${k} is not a documented key: did you mean ${near}?`,
+                  `${quote(k)} is not a documented key: did you mean ${near}?`,
+                )
+              : fit(`${path}.${k} is not a documented key`, `${quote(k)} is not a documented key`),
             keyAt.start,
             keyAt.end,
             near ? { replacement: `"${near}"` } : undefined,
+            [endpointFact(label)],
           ),
         );
         continue;
@@ -177,7 +232,15 @@ export function guardDepth(block: Block, out: Diagnostic[], check: () => void): 
   }
 }
 
-/** The endpoint and what the docs say of a part of a JSON body, for messages. */
-function shapeNote(s: JsonShape, label: string): string {
-  return s.description ? `${label}: ${s.description}` : label;
+/** What the docs say of a part of a JSON body, and the endpoint: the related lines of its diagnostics. */
+function facts(s: JsonShape, label: string): (string | undefined)[] {
+  return [documented(s.description), endpointFact(label)];
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function elements(n: number): string {
+  return n === 1 ? '1 element' : `${n} elements`;
 }

@@ -6,6 +6,7 @@ import type { ParameterLine } from '../parser';
 import { closest, enumSuggestions } from '../suggest';
 import { formatProblem, typeProblem } from '../values';
 import { diag } from './diagnostics';
+import { brief, choices, documented, endpointFact, fit, quote } from './phrases';
 import type { RequestCheck } from './context';
 import { RuleContext } from '../rules/context';
 import { applyRule } from '../rules';
@@ -35,27 +36,44 @@ export function checkParameters(
         out.push(
           diag(
             'unknown-parameter',
-            `${name} is sent as a parameter of ${label}: a file variable (${name} = value) stands outside a request body, above the request line`,
+            fit(
+              `${name} is sent as a parameter: a file variable goes above the request line`,
+              'this is sent as a parameter: a file variable goes above the request line',
+            ),
             line.name.start,
             line.name.end,
             { lineStart: line.start, lineEnd: line.end },
+            ['A file variable (@name = value) stands outside a request body.', endpointFact(label)],
           ),
         );
       } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
         const near = closest(name, suggestionNames(endpoint, name));
         const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
         const left = splitParamName(name)?.find((seg) => LEFT_PATTERN.test(seg));
+        const what = line.source === 'json' ? 'key' : 'parameter';
         out.push(
           diag(
             'unknown-parameter',
             left
-              ? `${name}: ${left} is the docs' pattern segment, not filled in; write the name it stands for (${label})`
-              : `${name} is not a documented parameter of ${label}${near ? `; did you mean ${near}?` : ''}`,
+              ? fit(
+                  `${left} in ${name} is the documentation's placeholder: write the name it stands for`,
+                  `${left} is the documentation's placeholder: write the name it stands for`,
+                )
+              : near
+                ? fit(
+                    `${name} is not a documented ${what}: did you mean ${near}?`,
+                    `not a documented ${what}: did you mean ${near}?`,
+                  )
+                : fit(
+                    `${name} is not a documented ${what} of this endpoint`,
+                    `not a documented ${what} of this endpoint`,
+                  ),
             line.name.start,
             line.name.end,
             replacement
               ? { replacement, lineStart: line.start, lineEnd: line.end }
               : { lineStart: line.start, lineEnd: line.end },
+            [endpointFact(label)],
           ),
         );
       }
@@ -72,13 +90,17 @@ export function checkParameters(
       out.push(
         diag(
           'duplicate-parameter',
-          `${name} takes one value but is given more than once (${label})`,
+          fit(
+            `${name} takes one value and is given again: remove one`,
+            'this takes one value and is given again: remove one',
+          ),
           line.name.start,
           line.name.end,
           {
             lineStart: line.start,
             lineEnd: line.end,
           },
+          ['Only one of the values is read.', endpointFact(label)],
         ),
       );
     }
@@ -87,10 +109,18 @@ export function checkParameters(
       out.push(
         diag(
           'deprecated',
-          `${name} is deprecated${successor ? `; use ${successor}` : ''} for ${label}${param.description && !/^deprecated\.?$/i.test(param.description) ? ` (${param.description})` : ''}`,
+          successor
+            ? fit(`${name} is deprecated: use ${successor}`, `deprecated: use ${successor}`)
+            : fit(`${name} is deprecated`, 'this parameter is deprecated'),
           line.name.start,
           line.name.end,
           successor ? { replacement: successor } : undefined,
+          [
+            param.description && !/^deprecated\.?$/i.test(param.description)
+              ? documented(param.description)
+              : undefined,
+            endpointFact(label),
+          ],
         ),
       );
     }
@@ -120,13 +150,14 @@ export function checkParameters(
     out.push(
       diag(
         'missing-required',
-        `${name} is required for ${label}${p?.description ? ` (${p.description})` : ''}`,
+        fit(`${name} is required: add it`, 'a required parameter is missing: add it'),
         lineStart,
         lineEnd,
         {
           missing: [name],
           endpointId: endpoint.id,
         },
+        [documented(p?.description), endpointFact(label)],
       ),
     );
   }
@@ -145,10 +176,20 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
       const at = valueRange(line);
       const data = { lineStart: line.start, lineEnd: line.end };
       const { closest: near, others } = enumSuggestions(value, param.enum);
+      const shown = value === '' ? 'an empty value' : quote(value);
       out.push(
         diag(
           'invalid-enum',
-          `${line.decodedName} = ${value || '(empty)'} is not a documented value for ${label}; documented: ${param.enum.join(', ')}${near ? `. Did you mean ${near}?` : ''}`,
+          near
+            ? fit(
+                `${shown} is not a value of ${line.decodedName}: did you mean ${near}?`,
+                `${shown} is not a documented value: did you mean ${near}?`,
+              )
+            : fit(
+                `${shown} is not a value of ${line.decodedName}: use ${choices(param.enum)}`,
+                `${shown} is not a documented value of ${line.decodedName}`,
+                `${shown} is not a documented value`,
+              ),
           at.start,
           at.end,
           {
@@ -156,6 +197,7 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
             ...(near !== undefined ? { replacement: near } : {}),
             ...(others.length > 0 ? { choices: others } : {}),
           },
+          [`Documented values of ${line.decodedName}: ${param.enum.join(', ')}`, endpointFact(label)],
         ),
       );
     }
@@ -167,20 +209,27 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
   if (typeMsg) {
     const at = valueRange(line);
     // A `+` in a query string is sent as a space (`+02:00` arrives as ` 02:00`).
-    const plus =
-      line.source === 'query' && line.value.text.includes('+')
-        ? "; in a query string '+' is a space: write %2B for a plus sign"
-        : '';
+    const plus = line.source === 'query' && line.value.text.includes('+');
     out.push(
       diag(
         'invalid-type',
-        `${line.decodedName} must be ${typeMsg}, not '${value}'${plus} (${label})`,
+        plus
+          ? fit(
+              `${quote(value, 30)} is not ${brief(typeMsg)}: in a query string '+' is a space, write %2B`,
+              `not ${brief(typeMsg)}: in a query string '+' is a space, write %2B`,
+            )
+          : fit(
+              `${line.decodedName} must be ${typeMsg}, not ${quote(value, 30)}`,
+              `${line.decodedName} must be ${brief(typeMsg)}, not ${quote(value, 30)}`,
+              `${quote(value, 30)} is not ${brief(typeMsg)}`,
+            ),
         at.start,
         at.end,
         {
           lineStart: line.start,
           lineEnd: line.end,
         },
+        [`${line.decodedName} takes ${typeMsg}`, endpointFact(label)],
       ),
     );
     return;
@@ -192,13 +241,18 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
       out.push(
         diag(
           'invalid-format',
-          `${line.decodedName} must be ${formatMsg}, not '${value}' (${label})`,
+          fit(
+            `${line.decodedName} must be ${formatMsg}, not ${quote(value, 30)}`,
+            `${line.decodedName} must be ${brief(formatMsg)}, not ${quote(value, 30)}`,
+            `${quote(value, 30)} is not ${brief(formatMsg)}`,
+          ),
           at.start,
           at.end,
           {
             lineStart: line.start,
             lineEnd: line.end,
           },
+          [`${line.decodedName} takes ${formatMsg}`, endpointFact(label)],
         ),
       );
     }

@@ -3,6 +3,7 @@ import type { Catalog, EndpointPath } from '../catalog/catalog';
 import { acceptsForm, INNER_PLACEHOLDER, targetPath, type EndpointMatcher } from '../matcher';
 import { requestTarget, targetOffset, type Block } from '../parser';
 import { closest } from '../suggest';
+import { choices, endpointFact, fit, quote } from './phrases';
 import { diag, type Diagnostic } from './diagnostics';
 import { NO_PARAMS, type RequestCheck } from './context';
 import { scopeValue, type VariableScope } from './scope';
@@ -32,7 +33,7 @@ export function checkTarget(
     out.push(
       diag(
         'syntax',
-        'this {{ is not closed: a variable is written {{name}} (a brace in a URL is written %7B)',
+        'this {{ is not closed: write {{name}}, or %7B for a brace in a URL',
         unclosed.start,
         unclosed.end,
       ),
@@ -56,7 +57,10 @@ export function checkTarget(
       out.push(
         diag(
           'unfilled-placeholder',
-          `the path placeholder ${shown} is not filled in: replace it with an id or a {{variable}}`,
+          fit(
+            `the placeholder ${shown} is not filled in: write an id or a {{variable}}`,
+            'a placeholder is not filled in: write an id or a {{variable}}',
+          ),
           start,
           at === -1 ? lineEnd : start + shown.length,
         ),
@@ -67,9 +71,16 @@ export function checkTarget(
     out.push(
       diag(
         'unknown-endpoint',
-        `no documented endpoint matches ${path.path}${match.near ? ` (nearest documented path: ${match.near})` : ''}`,
+        match.near
+          ? fit(
+              `no documented endpoint has this path: did you mean ${match.near}?`,
+              'no documented endpoint has this path: see the nearest one below',
+            )
+          : 'no documented endpoint has this path',
         request.target.start,
         request.target.end,
+        undefined,
+        [match.near ? `Nearest documented path: ${match.near}` : undefined, `Path as matched: ${path.path}`],
       ),
     );
     return undefined;
@@ -78,9 +89,11 @@ export function checkTarget(
     out.push(
       diag(
         'method-not-allowed',
-        `${request.method.text} is not documented for ${match.templates.join(', ')}; documented: ${match.allowed.join(', ')}`,
+        `${request.method.text} is not documented for this path: use ${choices(match.allowed)}`,
         request.method.start,
         request.method.end === request.method.start ? request.target.end : request.method.end,
+        undefined,
+        match.templates.map((t) => `Documented for ${t}: ${match.allowed.join(', ')}`),
       ),
     );
     return undefined;
@@ -92,10 +105,13 @@ export function checkTarget(
     out.push(
       diag(
         'deprecated',
-        `${label} is deprecated${preferred && match.path.deprecated ? `; use ${preferred.template}` : ''}`,
+        preferred && match.path.deprecated
+          ? fit(`this path is deprecated: use ${preferred.template}`, 'this path is deprecated: use the one below')
+          : 'this endpoint is deprecated',
         request.target.start,
         request.target.end,
         preferred && match.path.deprecated ? { replacement: preferred.template } : undefined,
+        [preferred && match.path.deprecated ? `Use ${preferred.template}` : undefined, endpointFact(label)],
       ),
     );
   }
@@ -147,12 +163,17 @@ function checkPlaceholderForms(check: RequestCheck, matcher: EndpointMatcher): b
       // A word close to a literal that a documented path has in this place (`external_tools/sessionless-launch`,
       // `files/quotas`): a misspelt literal, not an id, so no documented path matches (section 2). Its
       // parameters are not checked against the path it was mistaken for.
-      let shown = path.template;
-      for (const [n, v] of bindings) shown = shown.replace(`{${n}}`, v);
-      const message = `no documented endpoint matches ${shown}: did you mean '${meant}'? ('${value}' is not a form {${name}} accepts either)`;
+      const message = fit(
+        `no documented endpoint has this path: did you mean '${meant}' for ${quote(value, 30)}?`,
+        `no documented endpoint has this path: did you mean '${meant}'?`,
+      );
+      const related = [
+        `${quote(value)} is not a form {${name}} accepts either.`,
+        `Nearest documented path: ${path.template}`,
+      ];
       // Where the word stands as written, it alone is marked, and a quick fix can put the literal there.
       const at = segmentAt(requestTarget(request), value);
-      if (at === -1) out.push(diag('unknown-endpoint', message, start, end));
+      if (at === -1) out.push(diag('unknown-endpoint', message, start, end, undefined, related));
       else
         out.push(
           diag(
@@ -161,26 +182,39 @@ function checkPlaceholderForms(check: RequestCheck, matcher: EndpointMatcher): b
             targetOffset(request, at),
             targetOffset(request, at + value.length - 1) + 1,
             { replacement: meant },
+            related,
           ),
         );
       return true;
     }
+    const accepted = [...forms].map((f) =>
+      f.startsWith('sis_') ? `${f}:<id>` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f,
+    );
+    const shown = quote(value, 30);
     let problem: string;
     if (sis)
-      problem = forms.has(sis[1]) ? `${sis[1]}: needs an id after it` : `${sis[1]}: ids are not accepted for {${name}}`;
-    else if (value === 'self' || value === 'root') problem = `'${value}' is not accepted for {${name}}`;
-    else if (forms.has('date')) problem = `'${value}' is not a date (yyyy-mm-dd, a real calendar date) for {${name}}`;
+      problem = forms.has(sis[1])
+        ? `${shown} has no id after ${sis[1]}: write ${sis[1]}:<id>`
+        : `${sis[1]} ids are not accepted for {${name}}: use ${choices(accepted)}`;
+    else if (value === 'self' || value === 'root')
+      problem = `${shown} is not accepted for {${name}}: use ${choices(accepted)}`;
+    else if (forms.has('date')) problem = `${shown} is not a real date for {${name}}: write yyyy-mm-dd`;
     else {
       // Where SIS ids are accepted (convention 5), a bare non-numeric id is almost always a SIS id without its prefix.
       const prefix = [...forms].find((f) => f.startsWith('sis_'));
       problem = prefix
-        ? `'${value}' is not an id for {${name}}; a SIS id is written ${prefix}:${value}`
-        : `'${value}' is not an id for {${name}}`;
+        ? fit(
+            `${shown} is not an id for {${name}}: a SIS id is written ${prefix}:${value}`,
+            `${shown} is not an id for {${name}}: a SIS id is written ${prefix}:<id>`,
+          )
+        : `${shown} is not an id for {${name}}: write the id's digits`;
     }
-    const accepted = [...forms]
-      .map((f) => (f.startsWith('sis_') ? `${f}:...` : f === 'id' ? 'an id' : f === 'date' ? 'a date (yyyy-mm-dd)' : f))
-      .join(', ');
-    out.push(diag('invalid-format', `${problem}; accepted: ${accepted}`, start, end));
+    out.push(
+      diag('invalid-format', fit(problem, `this is not a form {${name}} accepts`), start, end, undefined, [
+        `{${name}} accepts ${accepted.join(', ')}`,
+        endpointFact(check.label),
+      ]),
+    );
   }
   return false;
 }

@@ -6,6 +6,7 @@ import { assertionsOf, promptVariables, type Block } from '../parser';
 import { DURATION_KEYS, parseDuration } from '../metadata';
 import { isSystemVariable, parseRequestReference } from '../variables';
 import { diag, type Diagnostic } from './diagnostics';
+import { fit, quote } from './phrases';
 import { tableKey } from '../tableKey';
 import { scopeHasRequest, scopeHasValue, type VariableScope } from './scope';
 import { NO_PARAMS } from './context';
@@ -25,7 +26,7 @@ export function checkVariables(block: Block, scope: VariableScope, out: Diagnost
       const expression = text.slice(open + 2, close).trim();
       const problem = resolutionOf(expression, scope);
       if (problem && !definedInBlock(block, expression)) {
-        out.push(diag('unresolved-variable', problem, open, end));
+        out.push(diag('unresolved-variable', problem.message, open, end, undefined, problem.related));
       }
       open = text.indexOf('{{', end);
     } else {
@@ -44,9 +45,14 @@ export function checkHeaders(block: Block, out: Diagnostic[]) {
       out.push(
         diag(
           'token-in-file',
-          "an access token is written in the file: keep it in the editor's secret storage or LPREQ_TOKEN (lpreq sends it for you), or use {{$processEnv LPREQ_TOKEN}}",
+          'an access token is written in the file: keep it in secret storage or LPREQ_TOKEN instead',
           h.value.start,
           h.value.end,
+          undefined,
+          [
+            'The editor keeps the token in its secret storage, the command line reads LPREQ_TOKEN, and lpreq sends it for you: the Authorization line can go.',
+            'A header that must stay can read {{$processEnv LPREQ_TOKEN}}.',
+          ],
         ),
       );
     }
@@ -68,7 +74,9 @@ function kindOf(written: string): ExpressionKind {
   if (expression.startsWith('$')) {
     kind = {
       kind: 'system',
-      verdict: isSystemVariable(expression) ? undefined : `{{${expression}}} is not a known system variable`,
+      verdict: isSystemVariable(expression)
+        ? undefined
+        : fit(`${shownVariable(expression)} is not a known system variable`, 'not a known system variable'),
     };
   } else {
     const ref = parseRequestReference(expression);
@@ -88,27 +96,55 @@ function definedInBlock(block: Block, expression: string): boolean {
   );
 }
 
+/** `{{expression}}` as a message shows it: a long one cut. */
+function shownVariable(expression: string): string {
+  return `{{${expression.length > 40 ? `${expression.slice(0, 39)}…` : expression}}}`;
+}
+
 /** Why `{{expression}}` does not resolve in the scope, or undefined when it does. */
-function resolutionOf(expression: string, scope: VariableScope): string | undefined {
+function resolutionOf(expression: string, scope: VariableScope): { message: string; related?: string[] } | undefined {
   const kind = kindOf(expression);
-  if (kind.kind === 'system') return kind.verdict;
+  if (kind.kind === 'system') return kind.verdict === undefined ? undefined : { message: kind.verdict };
   if (kind.kind === 'request') {
     return scopeHasRequest(scope, kind.name)
       ? undefined
-      : `{{${expression}}} refers to a request named ${kind.name}, and no request before this one has # @name ${kind.name} (a request can only use the response of an earlier one)`;
+      : {
+          message: fit(
+            `no request above this one is named ${kind.name}: add # @name ${kind.name} to an earlier request`,
+            'no request above this one has that name: name an earlier request',
+          ),
+          related: ['A request can only use the response of an earlier one.'],
+        };
   }
   // REST Client's `{{%name}}`: the value of `name`, percent-encoded.
   const name = expression.charCodeAt(0) === 37 && expression.length > 1 ? expression.slice(1) : expression;
   if (scopeHasValue(scope, name)) return undefined;
   if (scope.scriptNames?.has(name)) return undefined;
-  const subject =
-    name !== expression ? `{{${expression}}} is the percent-encoded value of ${name}, which` : `{{${expression}}}`;
+  const subject = shownVariable(expression);
+  const encoded = name !== expression ? [`${subject} is the value of ${name}, percent-encoded.`] : [];
   // Defined in another environment: the choice of environment is what is wrong, not the file.
   const others = scope.otherEnvironments;
   const elsewhere = others?.definedIn.get(name);
   if (others && elsewhere)
-    return `${subject} is not in environment '${others.selected}'; defined in ${elsewhere.join(', ')}`;
-  return `${subject} is defined nowhere: not as a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json`;
+    return {
+      message: fit(
+        `${subject} is not in environment '${others.selected}': it is defined in ${elsewhere.join(', ')}`,
+        `not in environment '${others.selected}': it is defined in ${elsewhere.join(', ')}`,
+        `not in environment '${others.selected}': choose another or add it there`,
+      ),
+      related: encoded,
+    };
+  return {
+    message: fit(
+      `${subject} is defined nowhere: define @${name} in the file or add it to an environment`,
+      `${subject} is defined nowhere: define it in the file or an environment`,
+      'this variable is defined nowhere: define it in the file or an environment',
+    ),
+    related: [
+      ...encoded,
+      `Not a file variable (@${name} = ...), not in http-client.env.json or http-client.private.env.json.`,
+    ],
+  };
 }
 
 /** `# @timeout` and `# @connection-timeout` take a duration (JetBrains' client): one that cannot be read is not sent. */
@@ -121,9 +157,14 @@ export function checkDurations(block: Block, out: Diagnostic[]): void {
     out.push(
       diag(
         'invalid-format',
-        `# @${key} takes a duration of up to a day: seconds, or a number with ms, s or m (\`90\`, \`500 ms\`, \`2 m\`)${m.value.text ? `; '${m.value.text}' is not one` : ''}`,
+        fit(
+          `${m.value.text ? `${quote(m.value.text, 30)} is not a duration` : `# @${key} needs a duration`}: write seconds, or 500 ms, 2 s, 1 m`,
+          `# @${key} takes a duration: write seconds, or 500 ms, 2 s, 1 m`,
+        ),
         start,
         end,
+        undefined,
+        [`# @${key} takes a duration of up to a day: seconds, or a number with ms, s or m (90, 500 ms, 2 m).`],
       ),
     );
   }

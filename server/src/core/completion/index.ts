@@ -3,15 +3,12 @@
  * `{{variables}}` and assertion lines, always from the catalog. Results carry absolute offsets of the text
  * they replace; the LSP layer turns them into ranges.
  */
-import type { JsonShape } from '../catalog/schema';
-import { md } from '../describe';
 import { blockAt, lineAt, type ServiceContext } from '../documentIndex';
 import { requestName, type LpreqDocument } from '../parser';
-import { own } from '../own';
 import { completeHeaderNames, completeHeaderValue, completeMetadata } from './headers';
-import { matchedEndpoint, rank, snippetText, wordEnd, type CompletionEntry, type CompletionOptions } from './items';
+import { matchedEndpoint, wordEnd, type CompletionEntry, type CompletionOptions } from './items';
 import { completeAssertion } from './assertions';
-import { completeJson } from './json';
+import { bodySkeleton, completeJson } from './json';
 import { completeBodyLine, completeParameterNames, completeQuery } from './parameters';
 import { completeMethods, completeRequestLine } from './path';
 import { completeVariables } from './variables';
@@ -48,6 +45,7 @@ export function complete(
 
   // Scripts, redirections and a body file line of other clients: nothing of the API to complete there.
   if (/^\s*(>|<[>@\s]|<$)/.test(line.text) || insideScript(block.text, rel)) return out;
+  if (!opensCompletion(options.triggerCharacter, before, line.region)) return out;
   // Inside an unclosed `{{`: variables, wherever the cursor is.
   const open = before.lastIndexOf('{{');
   if (open !== -1 && before.indexOf('}}', open) === -1) {
@@ -66,7 +64,7 @@ export function complete(
       completeAssertion(ctx, block, line.text, col, abs, out);
       return out;
     case 'json':
-      if (block.jsonBody) completeJson(ctx, block, rel, base, out);
+      if (block.jsonBody) completeJson(ctx, block, rel, base, out, options);
       return out;
     case 'preamble': {
       // The options and paths of a `# @snapshot` line.
@@ -108,41 +106,44 @@ export function complete(
       }
       completeHeaderNames(ctx, block, line.text, col, abs, out);
       if (line.text.trim() === '' && block.bodyStart === line.start) {
-        // The blank line that ends the headers stays blank: a parameter goes on a line of its own below it.
+        // The blank line that ends the headers stays blank: a parameter or a body goes on a line of its own below it.
         const first = out.length;
+        const endpoint = matchedEndpoint(ctx, block);
+        if (endpoint?.jsonBody && options.triggerCharacter === undefined)
+          out.push(bodySkeleton(endpoint.jsonBody, abs(col), abs(col)));
         completeParameterNames(ctx, block, '', abs(col), abs(col), 'body', false, -1, out);
-        for (let i = first; i < out.length; i++) out[i] = { ...out[i], insertText: `\n${out[i].insertText}` };
+        for (let i = first; i < out.length; i++)
+          out[i] = {
+            ...out[i],
+            insertText: `\n${out[i].insertText}`,
+            ...(out[i].plain !== undefined ? { plain: `\n${out[i].plain}` } : {}),
+          };
       }
       return out;
     }
     case 'body': {
       const endpoint = line.text.trim() === '' ? matchedEndpoint(ctx, block) : undefined;
       if (endpoint?.jsonBody) {
-        // An endpoint that takes JSON: its body, with what it requires, to fill in.
-        let n = 0;
-        const skeleton = (shape: JsonShape): string => {
-          if (shape.type === 'array') return shape.items ? `[${skeleton(shape.items)}]` : `[$${++n}]`;
-          if (shape.type !== 'object') return shape.type === 'string' ? `"$${++n}"` : `$${++n}`;
-          const keys = (shape.required ?? []).filter((k) => own(shape.properties, k));
-          return `{${keys.map((k) => `"${snippetText(k)}": ${skeleton(own(shape.properties, k)!)}`).join(', ')}}`;
-        };
-        out.push({
-          label: 'JSON body',
-          kind: 'value',
-          detail: endpoint.jsonBody.description ?? 'the documented JSON body',
-          documentation: endpoint.jsonBody.description ? md(endpoint.jsonBody.description) : undefined,
-          insertText: skeleton(endpoint.jsonBody),
-          snippet: true,
-          start: abs(col),
-          end: abs(col),
-          sortText: rank(0, 0),
-        });
+        // An endpoint that takes JSON: its body, with what it requires, to fill in (asked for, never opened by a key).
+        if (options.triggerCharacter === undefined) out.push(bodySkeleton(endpoint.jsonBody, abs(col), abs(col)));
         return out;
       }
       completeBodyLine(ctx, block, line.text, col, abs, line.start, out, options);
       return out;
     }
   }
+}
+
+/**
+ * Whether a typed character opens completion here: `{` only when it makes `{{` (a variable),
+ * and in a JSON body neither a bracket nor a space, as in a JSON file, so that the Enter that
+ * follows `{` or `[` is a new line, not the first key accepted.
+ */
+function opensCompletion(typed: string | undefined, before: string, region: string): boolean {
+  if (typed === undefined) return true;
+  if (typed === '{') return before.endsWith('{{');
+  if (region === 'json') return typed !== '[' && typed !== ' ';
+  return true;
 }
 
 /** Whether `rel` stands inside a `{% ... %}` script of the block. */

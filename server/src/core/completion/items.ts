@@ -28,6 +28,11 @@ export interface CompletionEntry {
   insertText: string;
   /** `insertText` is a snippet (`${1:course_id}` tab stops). */
   snippet: boolean;
+  /**
+   * What a client without snippets inserts, where it is not the snippet with each tab stop
+   * at its default: a body's lines indented with spaces instead of the editor's unit (`\t`).
+   */
+  plain?: string;
   /** Absolute offsets of the replaced text. */
   start: number;
   end: number;
@@ -41,6 +46,12 @@ export interface CompletionEntry {
 export interface CompletionOptions {
   /** The current time, for date templates (tests pass a fixed one). */
   now?: Date;
+  /**
+   * The character whose typing asked for completion (LSP's triggerCharacter); absent when the
+   * user asked (Ctrl+Space) or typed a word. A `{` that does not make `{{` and a bracket or
+   * space typed in a JSON body open nothing: the next Enter is a new line there.
+   */
+  triggerCharacter?: string;
 }
 
 /** Escapes literal text for a snippet. */

@@ -9,7 +9,38 @@ import { code, describeParameter, md, typeLabel } from '../describe';
 import type { ServiceContext } from '../documentIndex';
 import type { Block } from '../parser';
 import { own } from '../own';
-import { matchedEndpoint, rank, snippetText, type CompletionEntry } from './items';
+import { matchedEndpoint, rank, snippetText, type CompletionEntry, type CompletionOptions } from './items';
+
+/**
+ * The documented JSON body with what it requires, on lines of its own (a tab stop at each
+ * value), as a completion of [start, end). Lines are indented with `\t`, which the editor turns
+ * into its own unit of indentation; a client without snippets gets two spaces.
+ */
+export function bodySkeleton(shape: JsonShape, start: number, end: number): CompletionEntry {
+  let n = 0;
+  const write = (s: JsonShape, depth: number): string => {
+    const inner = '\n' + '\t'.repeat(depth + 1);
+    const close = '\n' + '\t'.repeat(depth);
+    if (s.type === 'array') return s.items ? `[${inner}${write(s.items, depth + 1)}${close}]` : `[$${++n}]`;
+    if (s.type !== 'object') return s.type === 'string' ? `"$${++n}"` : `$${++n}`;
+    const keys = (s.required ?? []).filter((k) => own(s.properties, k));
+    if (keys.length === 0) return `{$${++n}}`;
+    return `{${keys.map((k) => `${inner}"${snippetText(k)}": ${write(own(s.properties, k)!, depth + 1)}`).join(',')}${close}}`;
+  };
+  const snippet = write(shape, 0);
+  return {
+    label: 'JSON body',
+    kind: 'value',
+    detail: 'the documented JSON body, with what it requires',
+    documentation: shape.description ? md(shape.description) : undefined,
+    insertText: snippet,
+    snippet: true,
+    plain: snippet.replace(/\$\d+/g, '').replace(/\t/g, '  '),
+    start,
+    end,
+    sortText: rank(0, 0),
+  };
+}
 
 /**
  * Inside a JSON body: the keys the object at the cursor takes, and the values of a key
@@ -17,20 +48,42 @@ import { matchedEndpoint, rank, snippetText, type CompletionEntry } from './item
  * update) or, for a form endpoint written as JSON, from its bracket names
  * (`{"module": {"` offers `name`, `position`, ...).
  */
-export function completeJson(ctx: ServiceContext, block: Block, rel: number, base: number, out: CompletionEntry[]) {
+export function completeJson(
+  ctx: ServiceContext,
+  block: Block,
+  rel: number,
+  base: number,
+  out: CompletionEntry[],
+  options: CompletionOptions = {},
+) {
   const body = block.jsonBody;
   const endpoint = matchedEndpoint(ctx, block);
   if (!body || !endpoint) return;
   const at = rel - body.start;
   if (at < 0 || at > body.text.length) return;
+  // An empty object or array where the body starts (`{}` closed by the editor): the documented body, when asked for.
+  const empty = /^(\s*)(\{\s*\}|\[\s*\])\s*$/.exec(body.text);
+  if (empty && endpoint.jsonBody && options.triggerCharacter === undefined && !empty[2].includes('\n')) {
+    const from = empty[1].length;
+    if (at > from && at < from + empty[2].length)
+      out.push(bodySkeleton(endpoint.jsonBody, base + body.start + from, base + body.start + from + empty[2].length));
+  }
   const location = getLocation(body.text, at);
-  // The word being typed, with its opening quote: it is replaced whole.
-  let s = at;
-  while (s > 0 && /[\w\-[\]$]/.test(body.text[s - 1])) s--;
+  // The word being typed, with its opening quote: it is replaced whole. Brackets belong to a
+  // word only inside quotes (a key `"include[]"`); outside, they are the JSON's own.
+  const wordAround = (word: RegExp) => {
+    let from = at;
+    while (from > 0 && word.test(body.text[from - 1])) from--;
+    let to = at;
+    while (to < body.text.length && word.test(body.text[to])) to++;
+    return { from, to };
+  };
+  let { from: s, to: e } = wordAround(/[\w\-[\]$]/);
+  // A word with brackets not closed by a quote (`"GRA]` in an array): the brackets are the JSON's.
+  if (body.text[s - 1] !== '"' || (body.text[e] !== '"' && /[[\]]/.test(body.text.slice(s, e))))
+    ({ from: s, to: e } = wordAround(/[\w\-$]/));
   const quoted = body.text[s - 1] === '"';
   if (quoted) s--;
-  let e = at;
-  while (e < body.text.length && /[\w\-[\]$]/.test(body.text[e])) e++;
   if (quoted && body.text[e] === '"') e++;
   const start = base + body.start + s;
   const end = base + body.start + e;

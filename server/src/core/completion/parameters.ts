@@ -78,6 +78,13 @@ export function completeBodyLine(
     let ve = text.length;
     while (ve > vs && /\s/.test(text[ve - 1])) ve--;
     if (col < vs) vs = col;
+    // A value written right after `=` gets its spaces on the way (`name = value`): the edit
+    // takes the `=` too, and the list is filtered by what follows it.
+    if (vs === eq + 1 && col > eq) {
+      const spaced = eq > 0 && /\s/.test(text[eq - 1]);
+      completeValues(ctx, block, name, abs(eq), abs(Math.max(ve, col)), out, options, spaced ? '= ' : ' = ');
+      return;
+    }
     completeValues(ctx, block, name, abs(vs), abs(Math.max(ve, col)), out, options);
     return;
   }
@@ -239,6 +246,8 @@ function completeValues(
   end: number,
   out: CompletionEntry[],
   options: CompletionOptions,
+  /** Text the edit writes before the value, over the `=` it starts at (`' = '`). */
+  before = '',
 ) {
   const endpoint = matchedEndpoint(ctx, block);
   if (!endpoint) return;
@@ -249,13 +258,14 @@ function completeValues(
     out.push({
       label,
       kind: 'value',
-      insertText,
+      insertText: (snippet ? snippetText(before) : before) + insertText,
       snippet,
       start,
       end,
       sortText: rank(0, index),
       documentation,
       detail: typeLabel(param),
+      ...(before !== '' ? { filterText: `=${label}` } : {}),
     });
   if (param.enum) {
     param.enum.forEach((v, i) => {

@@ -161,10 +161,21 @@ function completePath(
   );
   let i = 0;
   for (const [key, choice] of byResource) {
+    // A placeholder whose variable is defined (in the file or the chosen environment) is filled
+    // with it; any other is a tab stop showing its name, which typing `{{` replaces.
     let stop = 1;
+    const filled = (s: TemplateSegment) => s.kind === 'placeholder' && !s.rest && ctx.scope.values.has(s.name);
     const snippet = choice.rest
-      .map((s) => (s.kind === 'literal' ? snippetText(s.text) : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`))
+      .map((s) =>
+        s.kind === 'literal'
+          ? snippetText(s.text)
+          : filled(s)
+            ? snippetText(`{{${s.name}}}`)
+            : `\${${stop++}:${s.rest ? s.name : `{${s.name}\\}`}}`,
+      )
       .join('/');
+    const tabStops = stop > 1;
+    const plain = choice.rest.map((s) => (s.kind === 'literal' ? s.text : `{{${s.name}}}`)).join('/');
     const methods = [...new Set(choice.endpoints.map((e) => e.method))];
     const own = choice.endpoints.find((e) => e.method === method);
     const shown = own ?? choice.endpoints[0];
@@ -180,8 +191,8 @@ function completePath(
         shown,
         shown.paths.find((p) => p.template === choice.template),
       ),
-      insertText: snippetText(leading) + snippet,
-      snippet: true,
+      insertText: tabStops ? snippetText(leading) + snippet : leading + plain,
+      snippet: tabStops,
       start,
       end: abs(pathEnd),
       sortText: rank(own ? (deprecated ? 3 : 1) : 4, i++),

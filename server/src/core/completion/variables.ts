@@ -26,10 +26,16 @@ export function completeVariables(
   if (text[s] === '%') s++;
   let e = col;
   while (e < text.length && /[\w.$-]/.test(text[e])) e++;
-  const closed = text.startsWith('}}', e) || text.startsWith(' }}', e);
-  const close = closed ? '' : '}}';
+  // The rest of an expression up to its closing braces (a request's JSONPath: `[0].id`) goes with the name it follows.
+  const closing = text.indexOf('}}', e);
+  if (closing !== -1 && /^[^\s{}"]*$/.test(text.slice(e, closing))) e = closing;
+  // The closing braces once, and the cursor after them: those already there (both, one the
+  // editor closed, or ` }}`) are replaced with the name, never added to.
+  const spaced = text.startsWith(' }}', e);
+  const kept = spaced ? 3 : text.startsWith('}}', e) ? 2 : text[e] === '}' ? 1 : 0;
+  const close = spaced ? ' }}' : '}}';
   const start = abs(s);
-  const end = abs(e);
+  const end = abs(e + kept);
   const fileVariables = new Map<string, string>();
   for (const { block } of doc.blocks) {
     if (block.variables.length === 0) continue;
@@ -121,7 +127,7 @@ export function completeVariables(
         documentation: part.includes('body')
           ? `A value of the response body of ${code(name)}, by JSONPath: ${code(`${name}.response.body.$.id`)}`
           : `A response header of ${code(name)}: ${code(`${name}.response.headers.Location`)}`,
-        insertText: `${snippetText(`${name}.${part}`)}$0${close}`,
+        insertText: `${snippetText(`${name}.${part}`)}$0${snippetText(close)}`,
         snippet: true,
         start,
         end,

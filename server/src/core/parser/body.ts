@@ -132,7 +132,7 @@ function parseParameterLines(text: string, count: number, from: number, block: B
     if (eq === -1 || eq >= e) {
       block.problems = add(block.problems, {
         code: 'syntax',
-        message: `a parameter line is 'name = value'; this line has no '='`,
+        message: `this line has no '=': a parameter line is 'name = value'`,
         start: lineStart,
         end: e,
       });
@@ -142,7 +142,7 @@ function parseParameterLines(text: string, count: number, from: number, block: B
     if (name.text.length === 0) {
       block.problems = add(block.problems, {
         code: 'syntax',
-        message: `a parameter line is 'name = value'; the name is missing`,
+        message: `the name is missing: a parameter line is 'name = value'`,
         start: lineStart,
         end: e,
       });

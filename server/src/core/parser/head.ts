@@ -42,10 +42,12 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
     targetFrom = e;
     if (!methodKnown) {
       const upper = method.text.toUpperCase();
-      const hint = METHOD_SET.has(upper) ? ` (methods are upper case: ${upper})` : '';
+      const shown = method.text.length > 30 ? `${method.text.slice(0, 29)}…` : method.text;
       block.problems = add(block.problems, {
         code: 'syntax',
-        message: `'${method.text}' is not an HTTP method${hint}; a request line is METHOD TARGET with METHOD one of ${METHODS.join(', ')}`,
+        message: METHOD_SET.has(upper)
+          ? `'${shown}' is not an HTTP method: methods are upper case, write ${upper}`
+          : `'${shown}' is not an HTTP method: write GET, POST, PUT, DELETE, PATCH, HEAD or OPTIONS`,
         start: s,
         end: e,
       });
@@ -63,7 +65,7 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
     if (methodKnown) {
       block.problems = add(block.problems, {
         code: 'syntax',
-        message: `the request line has no target: write ${method.text} /api/v1/... or ${method.text} {{base_url}}/api/v1/...`,
+        message: `the request line has no target: write ${method.text} /api/v1/<path> or ${method.text} {{base_url}}/api/v1/<path>`,
         start: s,
         end: to,
       });
@@ -73,7 +75,7 @@ function parseRequestLine(text: string, from: number, to: number, block: Block):
   if (methodKnown && !startsTarget(text, target.start) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(target.text)) {
     block.problems = add(block.problems, {
       code: 'syntax',
-      message: `the target '${target.text}' is not a path starting with /, an absolute URL or a {{variable}}`,
+      message: `the target '${target.text.length > 30 ? `${target.text.slice(0, 29)}…` : target.text}' is not a path starting with /, an absolute URL or a {{variable}}`,
       start: target.start,
       end: target.end,
     });

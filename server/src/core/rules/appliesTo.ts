@@ -4,6 +4,7 @@
  */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { beside, choices, documented, endpointFact, fit, quote } from '../checker/phrases';
 import { md } from '../markdown';
 import { own } from '../own';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
@@ -31,18 +32,29 @@ export const appliesTo: RuleKind<AppliesToRule> = {
     const given = context.values(rule.dependsOn)?.[0];
     const dep = given ?? rule.whenAbsent;
     if (dep === undefined || dep.includes('{{') || context.hasInvalidValue(rule.dependsOn)) return;
-    const when = given === undefined ? `${rule.dependsOn} is not given` : `${rule.dependsOn} is ${dep}`;
-    const describe = (v: string) => (v === rule.whenAbsent ? `${rule.dependsOn} not given` : v);
     for (const line of context.lineOf(rule.param)) {
       const allowed = own(rule.table, line.decodedValue);
       if (!allowed || allowed.includes('*') || allowed.includes(dep)) continue;
+      const other = beside(rule.dependsOn, line.decodedName);
+      const when = given === undefined ? `${other} is not given` : `${other} is ${dep}`;
+      const describe = (v: string) => (v === rule.whenAbsent ? `${other} not given` : v);
+      const value = quote(line.decodedValue);
       out.push(
         diag(
           'ignored-parameter',
-          `${line.decodedName} = ${line.decodedValue} does not apply when ${when} and is ignored (${rule.text}); it applies to ${allowed.map(describe).join(', ')}`,
+          fit(
+            `${value} is ignored when ${when}: it applies to ${choices(allowed.map(describe))}`,
+            `${value} is ignored when ${when}: remove it or change ${other}`,
+            `${value} is ignored here: remove it`,
+          ),
           line.value.start,
           line.value.end,
           { lineStart: line.start, lineEnd: line.end },
+          [
+            `${line.decodedName} = ${line.decodedValue} applies to ${choices(allowed.map(describe))}`,
+            documented(rule.text),
+            endpointFact(context.label),
+          ],
         ),
       );
     }

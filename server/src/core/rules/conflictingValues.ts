@@ -6,6 +6,7 @@
 import type * as Z from 'zod';
 import { splitParamName } from '../catalog/catalog';
 import { diag } from '../checker/diagnostics';
+import { beside, choices, documented, endpointFact, fit, quote } from '../checker/phrases';
 import { md } from '../markdown';
 import type { ParameterLine } from '../parser';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
@@ -45,13 +46,19 @@ export const conflictingValues: RuleKind<ConflictingValuesRule> = {
       const lines = [first, ...instances.slice(1).map((m) => m.get(instance))];
       if (lines.some((l) => l === undefined)) continue;
       const later = (lines as ParameterLine[]).reduce((a, b) => (b.start > a.start ? b : a));
+      const others = (lines as ParameterLine[]).filter((l) => l !== later);
+      const pair = (l: ParameterLine) => `${beside(l.decodedName, later.decodedName)} = ${quote(l.decodedValue, 24)}`;
       out.push(
         diag(
           'conflicting-parameters',
-          `${(lines as ParameterLine[]).map((l) => `${l.decodedName} = ${l.decodedValue}`).join(' with ')} is not allowed (${rule.text}) for ${label}`,
+          fit(
+            `${pair(later)} is not allowed with ${choices(others.map(pair), 'and')}: change one`,
+            `${pair(later)} conflicts with another value here: change one`,
+          ),
           later.name.start,
           later.name.end,
           { lineStart: later.start, lineEnd: later.end },
+          [documented(rule.text), endpointFact(label)],
         ),
       );
     }

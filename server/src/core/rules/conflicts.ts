@@ -1,6 +1,7 @@
 /** `conflicts`: `params` must not be sent together -> conflicting-parameters on the later one. */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { choices, documented, endpointFact, fit } from '../checker/phrases';
 import { code, md } from '../markdown';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
 
@@ -23,13 +24,21 @@ export const conflicts: RuleKind<ConflictsRule> = {
     out.push(
       diag(
         'conflicting-parameters',
-        `${distinct.join(' and ')} must not be sent together (${rule.text}) for ${label}`,
+        fit(
+          `${choices(distinct, 'and')} must not be sent together: remove one`,
+          `${later.decodedName} must not be sent with ${choices(
+            distinct.filter((p) => p !== later.decodedName),
+            'and',
+          )}: remove one`,
+          `${later.decodedName} conflicts with another parameter here: remove one`,
+        ),
         later.name.start,
         later.name.end,
         {
           lineStart: later.start,
           lineEnd: later.end,
         },
+        [documented(rule.text), endpointFact(label)],
       ),
     );
   },

@@ -4,6 +4,7 @@ import { outsideEnum } from '../catalog/parameters';
 import type { Condition } from '../catalog/schema';
 import type { ParameterLine } from '../parser';
 import { diag, type Diagnostic } from '../checker/diagnostics';
+import { beside, documented, endpointFact, fit } from '../checker/phrases';
 import type { SentParameter } from '../checker/parameters';
 import type { RequestCheck } from '../checker/context';
 
@@ -72,36 +73,41 @@ export class RuleContext {
     return evaluateCondition(c, this.values(c.param), this.isSent(c.param));
   }
 
-  describe(c: Condition): string {
+  /** A condition that holds, as the request meets it (`type is Page`, `grouped is given`), its name read beside `near`. */
+  describe(c: Condition, near = c.param): string {
+    const name = beside(c.param, near);
     const v = this.values(c.param)?.[0];
     // A condition on presence holds whatever the value: `grouped = false` is grouped mode ("when present").
-    if (c.present !== undefined)
-      return c.present ? `${c.param} is given${v !== undefined ? ` (as ${v})` : ''}` : `${c.param} is absent`;
-    return v !== undefined ? `${c.param} is ${v}` : c.param;
+    if (c.present !== undefined) return c.present ? `${name} is given` : `${name} is absent`;
+    return v !== undefined ? `${name} is ${v}` : name;
   }
 
-  expectation(c: Condition): string {
-    if (c.present !== undefined) return `${c.param} is ${c.present ? 'given' : 'absent'}`;
+  /** What a condition asks, where the request does not meet it (`type is ExternalTool, not Page`). */
+  expectation(c: Condition, near = c.param): string {
+    const name = beside(c.param, near);
+    if (c.present !== undefined) return `${name} is ${c.present ? 'given' : 'absent'}`;
     const v = this.values(c.param)?.[0];
     return c.in
-      ? `${c.param} is ${c.in.join(' or ')}${v !== undefined ? ` (it is ${v})` : ''}`
-      : `${c.param} is not ${c.notIn?.join(' or ')}`;
+      ? `${name} is ${c.in.join(' or ')}${v !== undefined ? `, not ${v}` : ''}`
+      : `${name} is not ${c.notIn?.join(' or ')}`;
   }
 
   /** Reports `name` missing on the request line, once however many rules require it. */
-  missing(name: string, why: string, rule: { text: string }): void {
+  missing(name: string, condition: Condition | undefined, rule: { text: string }): void {
     if (this.reportedMissing.has(name)) return;
     this.reportedMissing.add(name);
+    const when = condition ? ` when ${this.describe(condition, name)}` : '';
     this.out.push(
       diag(
         'missing-required',
-        `${name} is required ${why} (${rule.text}) for ${this.label}`,
+        fit(`${name} is required${when}: add it`, `${name} is required here: add it`),
         this.lineStart,
         this.lineEnd,
         {
           missing: [name],
           endpointId: this.endpoint.id,
         },
+        [documented(rule.text), endpointFact(this.label)],
       ),
     );
   }

@@ -1,6 +1,7 @@
 /** `ignored`: `params` are ignored when `when` holds, or unless `unless` holds -> ignored-parameter on each. */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { documented, endpointFact, fit } from '../checker/phrases';
 import { md } from '../markdown';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
 
@@ -33,23 +34,24 @@ export const ignored: RuleKind<IgnoredRule> = {
     else if (rule.unless) fires = context.evaluate(rule.unless) === false && !reportedMissing.has(rule.unless.param);
     else fires = true;
     if (!fires) return;
-    const why = rule.when
-      ? ` when ${context.describe(rule.when)}`
-      : rule.unless
-        ? ` unless ${context.expectation(rule.unless)}`
-        : '';
     for (const name of rule.params) {
+      const why = rule.when
+        ? ` when ${context.describe(rule.when, name)}`
+        : rule.unless
+          ? ` unless ${context.expectation(rule.unless, name)}`
+          : '';
       for (const line of context.lineOf(name)) {
         out.push(
           diag(
             'ignored-parameter',
-            `${line.decodedName} is ignored${why} (${rule.text}) for ${label}`,
+            fit(`${line.decodedName} is ignored${why}: remove it`, `${line.decodedName} is ignored here: remove it`),
             line.name.start,
             line.name.end,
             {
               lineStart: line.start,
               lineEnd: line.end,
             },
+            [documented(rule.text), endpointFact(label)],
           ),
         );
       }

@@ -1,6 +1,7 @@
 /** `oneOf`: at least one of `params` is required (when `unless` does not hold) -> missing-required. */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { choices, documented, endpointFact, fit } from '../checker/phrases';
 import { code, md } from '../markdown';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
 
@@ -28,13 +29,17 @@ export const oneOf: RuleKind<OneOfRule> = {
     out.push(
       diag(
         'missing-required',
-        `one of ${rule.params.join(', ')} is required (${rule.text}) for ${label}`,
+        fit(
+          `one of ${choices(rule.params)} is required: add one`,
+          `one of ${rule.params.length} parameters is required: add one`,
+        ),
         lineStart,
         lineEnd,
         {
           missing: [rule.params[0]],
           endpointId: endpoint.id,
         },
+        [documented(rule.text), endpointFact(label)],
       ),
     );
   },

@@ -6,6 +6,7 @@
 import type * as Z from 'zod';
 import { splitParamName } from '../catalog/catalog';
 import { diag } from '../checker/diagnostics';
+import { choices, documented, endpointFact, fit } from '../checker/phrases';
 import { md } from '../markdown';
 import { own } from '../own';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
@@ -47,10 +48,18 @@ export const patternAppliesTo: RuleKind<PatternAppliesToRule> = {
         out.push(
           diag(
             'ignored-parameter',
-            `${name} does not apply to ${rule.dependsOn} ${dep} and is ignored (${rule.text}); it applies to ${allowed.join(', ')}`,
+            fit(
+              `${name} is ignored for ${rule.dependsOn} ${dep}: it applies to ${choices(allowed)}`,
+              `${name} is ignored for ${rule.dependsOn} ${dep}: remove it`,
+            ),
             line.name.start,
             line.name.end,
             { lineStart: line.start, lineEnd: line.end },
+            [
+              `${name} applies to ${rule.dependsOn} ${choices(allowed)}`,
+              documented(rule.text),
+              endpointFact(context.label),
+            ],
           ),
         );
       }

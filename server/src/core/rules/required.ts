@@ -15,7 +15,7 @@ export const required: RuleKind<RequiredRule> = {
   lint: (rule, isParameter) => namesParameters(rule.kind, [rule.param, rule.when.param], isParameter),
   apply(rule, context) {
     if (!context.isSent(rule.param) && context.evaluate(rule.when) === true)
-      context.missing(rule.param, `when ${context.describe(rule.when)}`, rule);
+      context.missing(rule.param, rule.when, rule);
   },
   describe: (rule, name) => (rule.param === name ? { text: `Required: ${md(rule.text)}`, requires: true } : undefined),
 };

@@ -5,6 +5,7 @@
  */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { documented, endpointFact, fit, quote } from '../checker/phrases';
 import { md } from '../markdown';
 import type { ParameterLine } from '../parser';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
@@ -39,21 +40,28 @@ export const valueKinds: RuleKind<ValueKindsRule> = {
       counts.set(kind.name, count);
       let problem: string | undefined;
       if (first && first.kind !== kind.name)
-        problem = `${line.decodedName} = ${value} (a ${kind.name}) with ${first.line.decodedName} = ${first.line.decodedValue} (a ${first.kind})`;
+        problem = fit(
+          `${quote(value, 30)} (a ${kind.name}) is not allowed with ${quote(first.line.decodedValue, 30)} (a ${first.kind}): keep one kind`,
+          `a ${kind.name} is not allowed with a ${first.kind}: keep one kind`,
+        );
       else if (kind.max !== undefined && count > kind.max)
-        problem = `${line.decodedName} = ${value}: more than ${kind.max} ${kind.name}`;
+        problem = fit(
+          `${quote(value, 30)} is one ${kind.name} too many (at most ${kind.max}): remove it`,
+          `one ${kind.name} too many (at most ${kind.max}): remove it`,
+        );
       first ??= { kind: kind.name, line };
       if (!problem) continue;
       out.push(
         diag(
           'conflicting-parameters',
-          `${problem} is not allowed (${rule.text}) for ${label}`,
+          problem,
           line.name.start,
           line.name.end,
           {
             lineStart: line.start,
             lineEnd: line.end,
           },
+          [documented(rule.text), endpointFact(label)],
         ),
       );
     }

@@ -4,6 +4,7 @@
  */
 import type * as Z from 'zod';
 import { diag } from '../checker/diagnostics';
+import { documented, endpointFact, fit } from '../checker/phrases';
 import { code, md } from '../markdown';
 import { namesParameters, type RuleKind, type SchemaKit } from './kind';
 
@@ -38,13 +39,15 @@ export const valueRequires: RuleKind<ValueRequiresRule> = {
       rule.requires.value !== undefined ? `${rule.requires.param} = ${rule.requires.value}` : rule.requires.param;
     if (reportedMissing.has(what)) return;
     reportedMissing.add(what);
+    const given = `${rule.param}${rule.value !== undefined ? ` = ${rule.value}` : ''}`;
     out.push(
       diag(
         'missing-required',
-        `${what} is required when ${rule.param}${rule.value !== undefined ? ` = ${rule.value}` : ''} is given (${rule.text}) for ${label}`,
+        fit(`${what} is required with ${given}: add it`, `${what} is required here: add it`),
         lineStart,
         lineEnd,
         { missing: [rule.requires.param], endpointId: endpoint.id },
+        [documented(rule.text), endpointFact(label)],
       ),
     );
   },
