@@ -9,7 +9,14 @@ import { bundledCatalog } from '../../server/src/catalogData';
 import { parseSnapshotOptions } from '../../server/src/core/index';
 import { scrubSecrets } from '../../server/src/sender/secrets';
 import { compareResponses, type CompareOptions, type ComparedResponse } from '../../server/src/sender/snapshotCompare';
-import { parseSnapshot, prettyJson, snapshotText } from '../../server/src/sender/snapshotFile';
+import {
+  parseSnapshot,
+  prettyJson,
+  safeFileName,
+  snapshotNames,
+  snapshotText,
+} from '../../server/src/sender/snapshotFile';
+import { parseDocument } from '../../server/src/core/index';
 
 const catalog = bundledCatalog();
 
@@ -308,5 +315,37 @@ describe('secrets, budgets and files', () => {
     assert.ok('problem' in parseSnapshot('{"lpreq": "other"}'));
     assert.ok('problem' in parseSnapshot('not json'));
     assert.ok('problem' in parseSnapshot('{"lpreq": "snapshot", "version": 1, "status": 200}'));
+  });
+});
+
+describe('snapshot names', () => {
+  test("a request's @name, else its title, else its line; safe as a file name and unique in the file whatever the case", () => {
+    const text = [
+      '# @name createModule',
+      'POST /api/v1/courses/1/modules',
+      '### List modules',
+      'GET /api/v1/courses/1/modules',
+      '### list  MODULES!',
+      'GET /api/v1/courses/1/modules',
+      '### List modules',
+      'GET /api/v1/courses/1/modules',
+      '###',
+      'GET /api/v1/courses/1/modules',
+      '### ../../x',
+      'GET /api/v1/courses/1/modules',
+      '### con',
+      'GET /api/v1/courses/1/modules',
+      '### ---',
+      'GET /api/v1/courses/1/modules',
+    ].join('\n');
+    assert.deepEqual(
+      [...snapshotNames(parseDocument(text)).values()],
+      ['createModule', 'List-modules', 'list-MODULES-2', 'List-modules-3', 'line-10', 'x', 'con_', 'line-16'],
+    );
+    assert.equal(safeFileName('..'), undefined);
+    assert.equal(safeFileName('.hidden'), 'hidden');
+    assert.equal(safeFileName('a/b\\c:d'), 'a-b-c-d');
+    assert.equal(safeFileName('Semaine été'), 'Semaine-été');
+    assert.equal([...(safeFileName('x'.repeat(200)) ?? '')].length, 80);
   });
 });
