@@ -60,7 +60,7 @@ export interface ShownResponse {
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
   /** Which request this answered, as the history records it (Compare with Previous Response looks for its earlier answers). */
-  identity?: { file?: string; name?: string; title?: string; historyId?: string };
+  identity?: { file?: string; name?: string; title?: string; historyId?: string; shownAt?: string };
 }
 
 /** What the panels ask of the rest of the extension. */

@@ -129,6 +129,7 @@ export async function presentResult(
       name: result.request?.name,
       title: result.request?.title,
       historyId: result.historyId,
+      shownAt: new Date().toISOString(),
     },
   });
 }

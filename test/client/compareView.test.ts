@@ -46,6 +46,9 @@ test('the previous response: the newest earlier one of the same request in the s
   assert.equal(previousEntry(list, me)?.id, 'e6');
   assert.equal(previousEntry(list, { ...me, environment: 'staging' })?.id, 'e5');
   assert.equal(previousEntry(list, { ...me, historyId: 'e1' }), undefined);
+  // Shown before its own entry was written: only what ended before it is earlier.
+  const later = [entry('e7', { name: 'list', time: '2026-11-29T10:00:05Z' }), ...list];
+  assert.equal(previousEntry(later, { ...me, historyId: 'e7-not-yet', shownAt: '2026-11-29T10:00:04Z' })?.id, 'e6');
 });
 
 test('a request without @name is the same by its title, else by its method and URL', () => {

@@ -25,6 +25,8 @@ export interface ResponseIdentity {
   environment?: string;
   /** The history entry of this very response, when it has one: earlier ones are those after it. */
   historyId?: string;
+  /** When it was shown (ISO 8601): without its entry, only entries that ended before are earlier (its own may be written later). */
+  shownAt?: string;
 }
 
 /**
@@ -48,7 +50,9 @@ export function previousEntry(list: readonly HistorySummary[], me: ResponseIdent
         ? s.name === undefined && titleOf(s.title) === title
         : s.name === undefined && titleOf(s.title) === undefined && s.method === me.method && s.url === me.url);
   const at = me.historyId === undefined ? -1 : list.findIndex((s) => s.id === me.historyId);
-  for (let i = at + 1; i < list.length; i++) if (list[i].id !== me.historyId && same(list[i])) return list[i];
+  const earlier = (s: HistorySummary) => at !== -1 || me.shownAt === undefined || s.time < me.shownAt;
+  for (let i = at + 1; i < list.length; i++)
+    if (list[i].id !== me.historyId && earlier(list[i]) && same(list[i])) return list[i];
   return undefined;
 }
 
