@@ -1,9 +1,9 @@
 // Runs the tests (Node 20 does not expand globs itself, nor run files in one process).
 //
 //   node scripts/test.mjs            every test: the in-process tier in one process, then
-//                                    test/system/ (processes, the clock), a process per file
+//                                    test/system/ (processes, the clock, over a second), a process per file
 //   node scripts/test.mjs --quick    the in-process tier only, with fewer fuzz runs (npm run test:quick)
-//   node scripts/test.mjs PATH...    those files or folders, a process per file
+//   node scripts/test.mjs PATH...    those files or folders, a process per file (with --quick, fewer fuzz runs)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -45,16 +45,17 @@ function inOneProcess(files, env = process.env) {
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const paths = args.filter((a) => a !== '--quick');
-if (paths.length > 0) process.exit(perFile(paths.flatMap((p) => collect(p, []))));
+const quickEnv = { ...process.env, LPREQ_FUZZ_RUNS: process.env.LPREQ_FUZZ_RUNS ?? QUICK_FUZZ_RUNS };
+if (paths.length > 0) {
+  const files = paths.flatMap((p) => collect(p, []));
+  process.exit(perFile(files, quick ? quickEnv : process.env));
+}
 
 const system = join('test', 'system');
 const inProcess = collect('test', []).filter(
   (f) => !f.startsWith(system + sep) && !f.startsWith(join('test', 'e2e') + sep),
 );
-if (quick)
-  process.exit(
-    inOneProcess(inProcess, { ...process.env, LPREQ_FUZZ_RUNS: process.env.LPREQ_FUZZ_RUNS ?? QUICK_FUZZ_RUNS }),
-  );
+if (quick) process.exit(inOneProcess(inProcess, quickEnv));
 const first = inOneProcess(inProcess);
 const second = perFile(collect(system, []));
 process.exit(first !== 0 ? first : second);

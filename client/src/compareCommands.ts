@@ -36,6 +36,12 @@ export class Comparisons {
     return await import('./model/compareView');
   }
 
+  /** What the response view asks for: the comparison with the previous response or the snapshot, or the snapshot written anew. */
+  compare(shown: ShownResponse, what: 'previous' | 'snapshot' | 'update'): Promise<CompareView> {
+    if (what === 'previous') return this.withPrevious(shown);
+    return what === 'snapshot' ? this.withSnapshot(shown) : this.updateSnapshot(shown);
+  }
+
   /** The shown response against the newest earlier response of the same request in the same environment. */
   async withPrevious(shown: ShownResponse): Promise<CompareView> {
     const { sender, checker } = await load();

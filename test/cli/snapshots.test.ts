@@ -12,27 +12,18 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser as TapParser } from 'tap-parser';
-import type { Io } from '../../server/src/cli/check';
 import { run } from '../../server/src/cli/testCommand';
 import { startMock, type RunningMock } from '../../server/src/mock/index';
 import { tempDir } from '../helpers';
+import { captureIo } from '../io';
 import { startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'snapshot-token-0123456789abcdef';
 
 async function lpreqTest(argv: string[], cwd: string, env: NodeJS.ProcessEnv = { LPREQ_TOKEN: TOKEN }) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env,
-    cwd,
-  };
-  const code = await run(argv, io);
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd, env });
+  const code = await run(argv, out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** A project with environments dev and staging (no local), dev's base_url `devUrl`, and its request files. */

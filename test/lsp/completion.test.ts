@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ROOT } from '../helpers';
 import { fuzzRuns } from '../fuzzRuns';
 import { complete } from '../../server/src/core/completion';
+import { snippetToPlain } from '../../server/src/lsp/toProto';
 import { applyEdits, cursor, expandSnippet, load } from './helpers';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
@@ -432,8 +433,7 @@ test('completion: nothing inside scripts, redirections and body file lines; {{% 
   );
 });
 
-test('completion: snippets become plain text for a client without snippet support', async () => {
-  const { snippetToPlain } = await import('../../server/src/lsp/server');
+test('completion: snippets become plain text for a client without snippet support', () => {
   assert.equal(snippetToPlain('permissions[${1:X}][enabled] = ${2|true,false|}$0'), 'permissions[X][enabled] = true');
   assert.equal(snippetToPlain('a\\$b\\}c'), 'a$b}c');
 });

@@ -1,7 +1,6 @@
 /** The exchange against servers on 127.0.0.1: token rules, redirects, failures (timeouts and cancellation: test/system/sendTimeouts.test.ts). */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,11 +8,12 @@ import { after, before, test } from 'node:test';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
 import { json, startProxy, startServer, type TestServer, preparedGet } from './server';
+import { tempDir } from '../helpers';
 
 const TOKEN = 'tok-1234567890';
 let api: TestServer;
 let other: TestServer;
-const spill = mkdtempSync(join(tmpdir(), 'lpreq-spill-'));
+const spill = tempDir('spill');
 
 const request = (url: string, extra: Partial<PreparedRequest> = {}) => preparedGet(url, api.origin, extra);
 
@@ -321,7 +321,7 @@ test('a body above the limit is written to a file and reported as truncated', as
 });
 
 test('a spilled body keeps no echoed token, and old spill files do not pile up', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'lpreq-spill-echo-'));
+  const folder = tempDir('spill-echo');
   try {
     for (let i = 0; i < 25; i++) writeFileSync(join(folder, `body-old-${i}`), 'x');
     const stale = join(folder, 'body-stale');

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import {
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -11,20 +10,12 @@ import {
   writeFileSync,
   appendFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HistoryStore, entryFromExchange, type NewHistoryEntry } from '../../server/src/sender/history';
+import { tempDir } from '../helpers';
 
-const dirs: string[] = [];
-function freshDir() {
-  const d = mkdtempSync(join(tmpdir(), 'lpreq-hist-'));
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = () => tempDir('hist');
 
 const entry = (n: number): NewHistoryEntry => ({
   method: 'GET',

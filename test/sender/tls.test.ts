@@ -17,6 +17,7 @@ import { EnvironmentFileError, loadEnvironmentFiles } from '../../server/src/nod
 import { sendBlock } from '../../server/src/sender/send';
 import { sendSetup } from '../../server/src/sender/setup';
 import { tempDir } from '../helpers';
+import { captureIo } from '../io';
 
 const TLS = join(import.meta.dirname, '../fixtures/tls');
 const TOKEN = 'tls-token-0123456789';
@@ -165,21 +166,12 @@ test("$tls is for base_url's origin only: a redirect elsewhere is checked as usu
 
 test('lpreq send honours $tls', async () => {
   const file = project({ base_url: plain.origin, $tls: { ca: './certs/cert.pem' } });
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    stdout: (s: string) => (stdout += s),
-    stderr: (s: string) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
-    cwd: join(file, '..'),
-  };
-  assert.equal(await runSend(['r.lpreq', '--no-history'], io), 0, stderr + stdout);
-  assert.match(stdout, /200/);
-  stdout = '';
+  const env = { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN };
+  const trusted = captureIo({ cwd: join(file, '..'), env });
+  assert.equal(await runSend(['r.lpreq', '--no-history'], trusted.io), 0, trusted.stderr + trusted.stdout);
+  assert.match(trusted.stdout, /200/);
   // Without the CA the same server is refused: exit 1, a TLS failure.
-  const bare = project({ base_url: plain.origin });
-  assert.equal(await runSend(['r.lpreq', '--no-history'], { ...io, cwd: join(bare, '..') }), 1);
-  assert.match(stdout + stderr, /TLS|certificate/i);
+  const bare = captureIo({ cwd: join(project({ base_url: plain.origin }), '..'), env });
+  assert.equal(await runSend(['r.lpreq', '--no-history'], bare.io), 1);
+  assert.match(bare.stdout + bare.stderr, /TLS|certificate/i);
 });

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
 import { checkResponse, describeAt, parseJsonPath } from '../../server/src/sender/typed';
+import { endpointFacts } from '../../server/src/sender/prepare';
 import { SHARED } from '../helpers';
 
 const catalog = bundledCatalog();
@@ -119,28 +120,55 @@ test('checkResponse messages name the documented type and the value', () => {
   assert.match(issue.message, /"2"/);
 });
 
-test('checkResponse never throws on strange bodies', () => {
+test('checkResponse never throws on strange bodies, and says what is wrong with each', () => {
   let deep: unknown = 1;
   for (let i = 0; i < 5000; i++) deep = { items: [deep] };
+  const OBJECTS = ['Module', 'Role', 'CourseEventCompoundDocument'];
+  const ARRAYS = ['Module[]', 'Submission[]|StudentSubmissionGroup[]'];
+  const issues = (returns: string, body: unknown) =>
+    checkResponse(catalog, returns, body).issues.map((i) => `${i.path} ${i.code}`);
   for (const body of [undefined, null, 0, '', [], {}, [[[]]], { __proto__: { x: 1 } }, deep, Symbol.for('x')]) {
-    for (const returns of [
-      'Module',
-      'Module[]',
-      'Role',
-      'CourseAuditLog',
-      'Submission[]|StudentSubmissionGroup[]',
-      'any',
-      '|',
-    ]) {
-      assert.doesNotThrow(() => checkResponse(catalog, returns, body));
-    }
+    for (const returns of [...OBJECTS, ...ARRAYS]) assert.doesNotThrow(() => checkResponse(catalog, returns, body));
+    // Anything is what `any` and a type string of no type say.
+    for (const returns of ['any', '|']) assert.deepEqual(issues(returns, body), [], `${returns}: ${String(body)}`);
   }
+  for (const returns of [...OBJECTS, ...ARRAYS]) {
+    for (const scalar of [undefined, null, 0, '', Symbol.for('x')])
+      assert.deepEqual(issues(returns, scalar), ['$ type-mismatch'], `${returns}: ${String(scalar)}`);
+  }
+  for (const returns of OBJECTS) {
+    assert.deepEqual(issues(returns, []), ['$ type-mismatch'], returns);
+    assert.deepEqual(issues(returns, {}), [], returns);
+  }
+  for (const returns of ARRAYS) {
+    assert.deepEqual(issues(returns, {}), ['$ type-mismatch'], returns);
+    assert.deepEqual(issues(returns, []), [], returns);
+    assert.deepEqual(issues(returns, [[[]]]), ['$[0] type-mismatch'], returns);
+    assert.deepEqual(issues(returns, deep), ['$ type-mismatch'], returns);
+  }
+  // Deeply nested: the first key the resource does not document, however deep the rest goes.
+  assert.deepEqual(issues('Module', deep), ['$.items[0].items undocumented-field']);
+  assert.deepEqual(issues('Role', deep), ['$.items undocumented-field']);
 });
 
 test('the schemas are built once per catalog', () => {
-  const t0 = performance.now();
-  for (let i = 0; i < 200; i++) checkResponse(catalog, 'Module[]', [module, module]);
-  assert.ok(performance.now() - t0 < 2000);
+  // A catalog that counts how often its resources are read: only building a schema reads them.
+  const counted = (reads: { n: number }) =>
+    Object.create(catalog, {
+      resources: { get: () => (reads.n++, catalog.resources) },
+      externalResources: { get: () => (reads.n++, catalog.externalResources) },
+    }) as typeof catalog;
+  const reads = { n: 0 };
+  const one = counted(reads);
+  assert.deepEqual(checkResponse(one, 'Module[]', [module, module]).issues, []);
+  const built = reads.n;
+  assert.ok(built > 0);
+  for (let i = 0; i < 200; i++) checkResponse(one, 'Module[]', [module, { ...module, items_count: 'x' }]);
+  assert.equal(reads.n, built, 'checking again builds nothing');
+  // Another catalog gets schemas of its own.
+  const otherReads = { n: 0 };
+  checkResponse(counted(otherReads), 'Module[]', [module]);
+  assert.equal(otherReads.n, built);
 });
 
 test('the real-world exchanges: never a throw, and only the real differences', () => {
@@ -156,13 +184,25 @@ test('the real-world exchanges: never a throw, and only the real differences', (
   >;
   const matcher = new EndpointMatcher(catalog);
   const actual: Record<string, string[]> = {};
+  const named: Record<string, string | null> = {};
   for (const e of exchanges) {
     const path = targetPath(e.path, () => undefined);
     assert.ok(path);
     const match = matcher.match(path, e.method);
-    const result = checkResponse(catalog, match.kind === 'matched' ? match.endpoint.returns : null, e.body);
+    // The fixtures do not record their queries; the two grouped bodies were answers to grouped=true (real-world/README.md).
+    const query = e.id.endsWith('#list_multiple_submissions_grouped') ? '?grouped=true' : '';
+    const { returns } = endpointFacts(match.kind === 'matched' ? match.endpoint : undefined, {
+      url: `https://lms.example.edu${e.path}${query}`,
+    });
+    const result = checkResponse(catalog, returns, e.body);
+    named[e.id] = result.resource;
     if (result.issues.length > 0) actual[e.id] = result.issues.map((i) => `${i.path} ${i.code}`);
   }
+  // Named by what the request chose, and by what the docs say the audit log returns (issue 30).
+  assert.equal(named['course.json#list_multiple_submissions'], 'Submission[]');
+  assert.equal(named['course.json#list_multiple_submissions_grouped'], 'StudentSubmissionGroup[]');
+  assert.equal(named['section.json#list_multiple_submissions_grouped'], 'StudentSubmissionGroup[]');
+  assert.equal(named['course.json#query_audit_by_course'], 'CourseEventCompoundDocument');
   assert.equal(exchanges.length, 145);
   // The pinned differences were read against documents A, B and C one by one: `id` on
   // Role and Submission (not documented), `versions: null`, string ids in rollup links,
@@ -221,4 +261,18 @@ test('keys and values named like Object.prototype members are checked as any oth
     assert.equal(describeAt(catalog, 'Module', `$.${name}`), undefined, name);
     assert.equal(describeAt(catalog, 'Module[]', `$[0].items[0].${name}`), undefined, name);
   }
+});
+
+test('a union the request decides is named by the request: grouped (issue 30)', () => {
+  const endpoint = catalog.endpointById.get('submissions.list_for_students');
+  assert.ok(endpoint);
+  const named = (url: string, form?: string) => endpointFacts(endpoint, { url, form }).returns;
+  const base = 'https://lms.example.edu/api/v1/courses/42/students/submissions';
+  assert.equal(named(base), 'Submission[]');
+  assert.equal(named(`${base}?student_ids[]=all&grouped=true`), 'StudentSubmissionGroup[]');
+  // "when present": the real LMS groups for any value it is given.
+  assert.equal(named(`${base}?grouped=1`), 'StudentSubmissionGroup[]');
+  assert.equal(named(base, 'grouped=true'), 'StudentSubmissionGroup[]');
+  assert.equal(endpointFacts(endpoint).returns, 'Submission[]', 'nothing sent: the flat array');
+  assert.equal(endpointFacts(catalog.endpointById.get('modules.list'), { url: base }).returns, 'Module[]');
 });

@@ -6,12 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ROOT } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 
 const { loadBundle, cachePathOf, buildIdOf, BUILD_MARK } = createRequire(import.meta.filename)(
   join(ROOT, 'bin', 'loadBundle.js'),
@@ -25,8 +24,7 @@ const { loadBundle, cachePathOf, buildIdOf, BUILD_MARK } = createRequire(import.
   BUILD_MARK: string;
 };
 
-const tmp = mkdtempSync(join(tmpdir(), 'lpreq-cache-'));
-process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('cache');
 
 /** A bundle as the build leaves it: its code, then a fresh build id. */
 function bundleIn(name: string, source: string): string {

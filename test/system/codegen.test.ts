@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -143,8 +143,8 @@ test("the generated JavaScript (undici) and Python with the environment's $tls t
       cert: join(tlsDir, 'client-cert.pem'),
       key: join(tlsDir, 'client-key.pem'),
     };
-    // Beside this repository's node_modules, where `import("undici")` finds the package a user installs with npm.
-    const dir = mkdtempSync(join(ROOT, 'test', '.codegen-'));
+    // Inside this repository, where `import("undici")` finds the package in its node_modules, as a user's project would.
+    const dir = tempDir('codegen', join(ROOT, 'test', '.tmp'));
     try {
       const file = join(dir, 'request.mjs');
       writeFileSync(file, toCode(r.request, 'javascript', { token: TOKEN, tls }));

@@ -1,21 +1,13 @@
 /** The history store shared by processes: writers at once, writers killed mid-write, locks left by dead ones (historyWriter.ts is the writer). */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HistoryStore, type NewHistoryEntry } from '../../server/src/sender/history';
+import { tempDir } from '../helpers';
 
-const dirs: string[] = [];
-function freshDir() {
-  const d = mkdtempSync(join(tmpdir(), 'lpreq-hist-'));
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = () => tempDir('hist');
 
 const entry = (n: number): NewHistoryEntry => ({
   method: 'GET',

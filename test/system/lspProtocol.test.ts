@@ -1,14 +1,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LineIndex } from '../../server/src/core/positions';
 import { LspClient, ROOT } from '../lsp/rpc';
 import { getChecker } from '../lsp/helpers';
 import { fuzzRuns } from '../fuzzRuns';
+import { tempDir } from '../helpers';
 
 before(() => {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
@@ -168,7 +168,7 @@ test('protocol: the diagnostics published at open, from one pass over the text, 
 });
 
 test('protocol: environments come from the env files, the selection and their changes', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  const dir = tempDir('lsp');
   try {
     writeFileSync(
       join(dir, 'http-client.env.json'),
@@ -312,7 +312,7 @@ test('protocol: an assertion line is completed, hovered, checked and fixed by th
 });
 
 test('protocol: a broken environment file is shown to the user, not only logged', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  const dir = tempDir('lsp');
   try {
     writeFileSync(join(dir, 'http-client.env.json'), '{ "dev": { "base_url": ');
     writeFileSync(join(dir, 'http-client.private.env.json'), JSON.stringify({ dev: { course: '7' } }));
@@ -462,7 +462,7 @@ test('protocol: semantic tokens, full and by range, at the editor positions of a
 });
 
 test('protocol: semantic tokens follow the environment (the editor is told to ask again) and where a variable is defined', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  const dir = tempDir('lsp');
   const c = new LspClient();
   const timer = setTimeout(() => c.kill(), 30000);
   try {
@@ -863,7 +863,7 @@ async function withInitialized(params: Record<string, unknown>, fn: (c: LspClien
 }
 
 test('protocol: environment files are looked for up to the workspace folder that holds the document, in every folder and in those added later', async () => {
-  const parent = mkdtempSync(join(tmpdir(), 'lpreq-lsp-'));
+  const parent = tempDir('lsp');
   try {
     mkdirSync(join(parent, 'first'));
     mkdirSync(join(parent, 'second'));

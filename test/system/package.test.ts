@@ -13,17 +13,15 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 import { LspClient } from '../lsp/rpc';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -49,6 +47,7 @@ const SHIPPED = [
   'dist/tree-sitter.wasm',
   'dist/tree-sitter-bash.wasm',
   'dist/test.js',
+  'dist/env.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];
@@ -90,7 +89,7 @@ function npxLpreq(args: string[], input?: string) {
 describe('the npm package, installed in an empty project', { timeout: 300_000 }, () => {
   before(() => {
     assert.ok(existsSync(join(ROOT, 'dist', 'lpreq.js')), 'dist/ is built by npm test before the tests run');
-    work = mkdtempSync(join(tmpdir(), 'lpreq-package-'));
+    work = tempDir('package');
     writeFileSync(join(work, 'npmrc'), '');
     project = join(work, 'project');
     mkdirSync(join(project, 'requests'), { recursive: true });

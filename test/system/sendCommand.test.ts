@@ -1,11 +1,11 @@
 /** `lpreq send` end to end: the built command line (bin/lpreq.js) against a test server. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
+import { captureIo } from '../io';
 import { json, startServer, type TestServer } from '../sender/server';
 
 const TOKEN = 'cli-token-0123456789';
@@ -77,7 +77,7 @@ before(async () => {
     if (url.pathname === '/create' && req.method === 'POST') return json(res, 201, { id: ++created });
     return json(res, 404, { errors: [{ message: 'nothing here' }] });
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-cli-'));
+  dir = tempDir('cli');
   writeFileSync(
     join(dir, 'http-client.env.json'),
     JSON.stringify({ local: { base_url: api.origin }, other: { base_url: 'http://127.0.0.1:9' } }),
@@ -274,7 +274,7 @@ test('a binary body file (< ./blob.png) arrives byte for byte; <@ refuses it, si
 });
 
 test('without an environment the token goes nowhere, whatever base_url the file gives', async () => {
-  const bare = mkdtempSync(join(tmpdir(), 'lpreq-noenv-'));
+  const bare = tempDir('noenv');
   try {
     writeFileSync(join(bare, 'file-base.lpreq'), `@base_url = ${api.origin}\nGET {{base_url}}/echo\n`);
     const r = await run([join(bare, 'file-base.lpreq'), '--format', 'json'], { LPREQ_TOKEN: TOKEN });
@@ -300,29 +300,17 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
     ['second', 'n', 1],
     ['second', 'y', 0],
   ] as const) {
-    const questions: string[] = [];
-    let stdout = '';
+    const out = captureIo({ cwd: dir, env: { PATH: process.env.PATH ?? '' }, ask: () => answer });
     const before = api.received.length;
     // Sent again each time, so that the question about `first` is asked (not read from the history).
-    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json', '--resend-dependencies'], {
-      stdout: (s) => (stdout += s),
-      stderr: () => undefined,
-      readStdin: () => '',
-      isTTY: false,
-      env: { PATH: process.env.PATH ?? '' },
-      cwd: dir,
-      ask: async (q) => {
-        questions.push(q);
-        return answer;
-      },
-    });
-    assert.equal(result, code, stdout);
-    assert.equal(questions.length, 1);
-    assert.match(questions[0], /^first is marked # @note \(Changes the course\)/);
+    const result = await runSend(['noted.lpreq', '--name', name, '--format', 'json', '--resend-dependencies'], out.io);
+    assert.equal(result, code, out.stdout);
+    assert.equal(out.questions.length, 1);
+    assert.match(out.questions[0], /^first is marked # @note \(Changes the course\)/);
     // Nothing at all is sent without a yes: not the noted request, not the one that refers to it.
     assert.equal(api.received.length - before, code === 0 ? (name === 'first' ? 1 : 2) : 0);
     if (code === 1) {
-      const { status, error } = JSON.parse(stdout) as {
+      const { status, error } = JSON.parse(out.stdout) as {
         status: number | null;
         error: { kind: string; message: string };
       };
@@ -335,7 +323,7 @@ test('# @note, on the request or one it refers to: at a terminal the command ask
 });
 
 test('a request that refers to another reads its last response from the history, and sends it first only when there is none', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  const work = tempDir('chain');
   try {
     writeFileSync(
       join(work, 'http-client.env.json'),
@@ -410,7 +398,7 @@ test('a request that refers to another reads its last response from the history,
 });
 
 test('a dependency whose last exchange in the history failed is sent again, and the output says why', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'lpreq-chain-'));
+  const work = tempDir('chain');
   try {
     writeFileSync(join(work, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
     writeFileSync(
@@ -482,22 +470,16 @@ test('a protected environment: changing requests ask at a terminal, need --yes w
     ['n', 1],
     ['y', 0],
   ] as const) {
-    const questions: string[] = [];
-    before = api.received.length;
-    const result = await runSend([file, '--line', '1'], {
-      stdout: () => undefined,
-      stderr: () => undefined,
-      readStdin: () => '',
-      isTTY: true,
-      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+    const out = captureIo({
       cwd: dir,
-      ask: async (q) => {
-        questions.push(q);
-        return answer;
-      },
+      env: { PATH: process.env.PATH ?? '', LPREQ_TOKEN: TOKEN },
+      isTTY: true,
+      ask: () => answer,
     });
+    before = api.received.length;
+    const result = await runSend([file, '--line', '1'], out.io);
     assert.equal(result, code);
-    assert.equal(questions.length, 1);
+    assert.equal(out.questions.length, 1);
     assert.equal(api.received.length - before, code === 0 ? 1 : 0);
   }
 });

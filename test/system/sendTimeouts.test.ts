@@ -3,15 +3,16 @@
  * ends, a proxy that never answers, a cancellation after 50 ms. Each waits for a timeout.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { run as runSend } from '../../server/src/cli/sendCommand';
 import { sendPrepared } from '../../server/src/sender/exchange';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
+import { captureIo } from '../io';
 import { json, startServer, type TestServer, preparedGet } from '../sender/server';
+import { tempDir } from '../helpers';
 
 const TOKEN = 'out-token-0123456789';
 let api: TestServer;
@@ -24,17 +25,9 @@ async function send(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runSend([...args, '--no-history'], {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    readStdin: () => '',
-    isTTY: false,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+  const out = captureIo({ cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } });
+  const code = await runSend([...args, '--no-history'], out.io);
+  return { code, stdout: out.stdout, stderr: out.stderr };
 }
 
 /** Writes `text` as `name` in the folder `folder` of the test directory, and returns its path relative to it. */
@@ -59,7 +52,7 @@ before(async () => {
         return json(res, 404, { errors: [{ message: 'nothing here' }] });
     }
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-out-'));
+  dir = tempDir('out');
   mkdirSync(join(dir, 'env'));
   writeFileSync(join(dir, 'env', 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
 });

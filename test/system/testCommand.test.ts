@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT } from '../helpers';
+import { ROOT, tempDir } from '../helpers';
 import { json, startServer, type TestServer } from '../sender/server';
 
 let api: TestServer;
@@ -53,7 +52,7 @@ before(async () => {
     }
     return json(res, 200, { id: 1, name: 'Week 1' });
   });
-  dir = mkdtempSync(join(tmpdir(), 'lpreq-test-system-'));
+  dir = tempDir('test-system');
   writeFileSync(join(dir, 'http-client.env.json'), JSON.stringify({ local: { base_url: api.origin } }));
   writeFileSync(
     join(dir, 'slow.lpreq'),

@@ -21,7 +21,7 @@ export { describeRequest, type RequestInfo } from './requestInfo';
 export { lineStarts, lineOfOffset as lineAt } from '../../../server/src/core/index';
 
 /** Every request of the document, in order. */
-export function listRequests(checker: Checker, document: LpreqDocument, environments?: Environments): RequestInfo[] {
+function listRequests(checker: Checker, document: LpreqDocument, environments?: Environments): RequestInfo[] {
   const starts = lineStarts(document.text);
   const scope = documentScope(document, environments);
   const out: RequestInfo[] = [];

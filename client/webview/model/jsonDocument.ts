@@ -306,7 +306,7 @@ export class JsonValue extends ItemBase {
 }
 
 /** Elements `start` to `end - 1` of an array, shown as one foldable row. */
-export class JsonRange extends ItemBase {
+class JsonRange extends ItemBase {
   readonly isRange = true;
   constructor(
     readonly array: JsonValue,

@@ -3,12 +3,16 @@
  * previous response or its snapshot (Compare with Previous Response, Compare with Snapshot),
  * as the host computed it (client/src/compareCommands.ts). Not a text diff: each difference is
  * a row with its JSONPath, its kind, the value before and now, and the documented type; a
- * click on a place the response has shows it in the Body tab.
+ * click on a place the response has shows it in the Body tab. The tab is there once a
+ * comparison of the response shown has come (page.compare), until another response is shown.
  */
 import type { CompareView } from '../model/protocol';
+import { revealPath } from './body';
 import { button, h } from './dom';
+import { app, page, post } from './page';
+import { panel, selectTab, tabs } from './tabs';
 
-export interface CompareActions {
+interface CompareActions {
   /** Shows a JSONPath of the response in the Body tab. */
   reveal(path: string): void;
   /** Writes the response as the request's snapshot. */
@@ -17,13 +21,31 @@ export interface CompareActions {
   compare(against: CompareView['against']): void;
 }
 
-/** The tab's label: `Compare (3)`, or `Compare` when nothing differs. */
-export function compareLabel(c: CompareView): string {
-  return c.differences > 0 ? `Compare (${c.differences.toLocaleString('en-US')})` : 'Compare';
+const actions: CompareActions = {
+  reveal: revealPath,
+  update: () => post({ type: 'action', action: 'updateSnapshot' }),
+  compare: (against) =>
+    post({ type: 'action', action: against === 'previous' ? 'comparePrevious' : 'compareSnapshot' }),
+};
+
+/** The Compare tab's panel, when a comparison of the response shown has come. */
+export function comparePanel(): HTMLElement | undefined {
+  return page.compare ? panel('compare', compareContent(page.compare)) : undefined;
 }
 
-/** The tab's content. */
-export function compareContent(c: CompareView, actions: CompareActions): HTMLElement {
+/** A comparison of the response shown arrived: the Compare tab shows it, in front. */
+export function showCompare(c: CompareView): void {
+  if (!page.view) return;
+  page.compare = c;
+  app.querySelector('nav.tabs')?.replaceWith(tabs(page.view));
+  const fresh = comparePanel() as HTMLElement;
+  const old = app.querySelector('.panel-compare');
+  if (old) old.replaceWith(fresh);
+  else app.querySelector('.panels')?.append(fresh);
+  selectTab('compare');
+}
+
+function compareContent(c: CompareView): HTMLElement {
   const head = h(
     'div',
     { class: 'compare-head' },

@@ -3,7 +3,14 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
-import { environmentScopes, loadEnvironmentFiles, readTextInput, readTextStream, type TextRead } from '../node/index';
+import {
+  environmentScopes,
+  loadEnvironmentFiles,
+  readTextInput,
+  readTextStream,
+  type Io,
+  type TextRead,
+} from '../node/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { diagnosticRules, sarifLog } from './sarif';
@@ -53,17 +60,8 @@ export interface FileDiagnostic {
   detail?: string;
 }
 
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  /** Standard input: the process's stream, read as it arrives; the whole text when a test gives it. */
-  readStdin: () => string | AsyncIterable<Uint8Array | string>;
-  isTTY: boolean;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Asks the person at the terminal (on standard error); absent when standard input is not a terminal. Undefined: cancelled. */
-  ask?: (question: string, secret: boolean) => Promise<string | undefined>;
-}
+// The commands' Io is the node helpers' (node/io.ts, which `lpreq lsp` takes too); the command line's files name it from here.
+export type { Io };
 
 export interface Input {
   /** The path as shown in the output. */

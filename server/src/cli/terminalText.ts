@@ -6,7 +6,7 @@
  * bidirectional override. Every text the command line writes passes `printable`; JSON passes
  * `printableJson`, which keeps it JSON.
  */
-import type { Io } from './check';
+import type { Io } from '../node/index';
 
 /** C0, DEL, C1 and the bidirectional embeddings, overrides and isolates. */
 // eslint-disable-next-line no-control-regex -- control characters are what this finds

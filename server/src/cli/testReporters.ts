@@ -113,16 +113,13 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** One line per failed assertion (the assertion as written, the actual value) and snapshot difference, or what else failed. */
+/** One line per failed assertion (the assertion as written, the actual value, and why it failed: `24 is not < 1`) and snapshot difference, or what else failed. */
 function failureLines(r: RequestResult): string[] {
   const snapshot = r.snapshot ? snapshotLines(r.snapshot) : [];
   if (r.failure?.kind === 'assertion') {
     return r.assertions
       .filter((a) => !a.passed)
-      .map(
-        (a) =>
-          `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}${a.actual === null ? `: ${a.message}` : ''})`,
-      )
+      .map((a) => `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}: ${a.message})`)
       .concat(snapshot);
   }
   if (r.failure?.kind === 'snapshot') return snapshot;

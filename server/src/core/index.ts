@@ -12,17 +12,13 @@ export * from './matcher';
 export * from './values';
 export * from './variables';
 export * from './suggest';
-export {
-  loadCatalog,
-  splitParamName,
-  type Catalog,
-  type Endpoint,
-  type CatalogParameter,
-  type Resource,
-} from './catalog/catalog';
-export type { Field } from './catalog/schema';
+export { loadCatalog, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
+export type { Field, Who, Visibility, RoleType } from './catalog/schema';
+export { defaultPermission, type Permissions } from './catalog/permissions';
+export { returnsFor } from './catalog/returns';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
+export { splitParamName } from './catalog/parameterText';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';
 export { own, hasOwn, setOwn, dict, dictFrom } from './own';
 export { LineIndex, ForwardPositions, lineStarts, lineOfOffset, type LineColumn, type LinePosition } from './positions';
@@ -52,6 +48,8 @@ export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
+export { decideEnvironment, describeAnswer } from './environmentRule';
+export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export {
   documentedScopes,
   readScopeList,

@@ -8,7 +8,6 @@ export { checkHttpRequest, type RequestProblem, type RequestCheck } from './chec
 export { flatten, type Pair } from './pairs';
 export {
   MAX_PARAMETERS,
-  MAX_JSON_DEPTH,
   requestUrl,
   routeRequest,
   decodeBody,

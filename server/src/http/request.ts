@@ -17,7 +17,7 @@ import { flatten, type Pair } from './pairs';
  */
 export const MAX_PARAMETERS = 100_000;
 /** JSON nested deeper than this is refused with 400 (Rails' JSON parser stops at 100 too). */
-export const MAX_JSON_DEPTH = 100;
+const MAX_JSON_DEPTH = 100;
 
 /** Why a request cannot be read further, as the mock answers it. */
 export interface Refusal {

@@ -29,7 +29,7 @@ function record(v: unknown): Record<string, unknown> {
 }
 
 /** The path of a URL when it is under /api/v1/ or /api/lti/, else undefined. */
-export function apiPathOf(url: string): string | undefined {
+function apiPathOf(url: string): string | undefined {
   let path: string;
   try {
     path = new URL(url).pathname;

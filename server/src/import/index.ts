@@ -74,8 +74,7 @@ async function read(source: ImportSource, options: ImportOptions): Promise<Sourc
       return readHar(source.text, { withResponses: options.withResponses });
     case 'postman': {
       // Postman's SDK is most of this layer's weight (1.3 MB with what it loads): loaded only for a Postman source.
-      const { readPostman } = await import('./postman');
-      return readPostman(source.text);
+      return (await import('./postman')).readPostman(source.text);
     }
     case 'http':
       return readHttpFile(source.text, { environments: source.environments });

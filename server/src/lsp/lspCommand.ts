@@ -4,8 +4,8 @@
  */
 import { createConnection, ProposedFeatures, StreamMessageWriter } from './protocol';
 import type { Connection, MessageWriter } from 'vscode-languageserver/node';
-import type { Io } from '../cli/check';
 import { closest } from '../core/index';
+import type { Io } from '../node/index';
 import { diagnosticsEncoder } from './diagnosticsEncoder';
 import { startServer } from './server';
 

@@ -19,8 +19,6 @@ import { SemanticTokensProvider } from './semanticTokens';
 import { ServerSending } from './sending';
 import type { Session } from './session';
 
-export { CODE_DOCS, snippetToPlain } from './toProto';
-
 export interface ServerOptions {
   /** Delay between the last edit and re-checking, in milliseconds. */
   debounceMs?: number;
@@ -87,6 +85,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (document && session.client.lenses && session.client.asksLenses)
       session.lenses.writeAhead(document, documents.outlineState(document));
   };
+  // A project's remembered environment, which checking follows too, is the send session's to read.
+  documents.remembered = (folder) => session.sending.remembered(folder);
   registerInitialize(session);
   for (const handler of handlers(session)) handler.register(connection, guard);
   connection.listen();

@@ -39,7 +39,7 @@ import type {
   TextEdit,
 } from '../core/index';
 
-export const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
+const CODE_DOCS = 'https://github.com/lpreq/lpreq/blob/main/docs/codes.md';
 
 const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
   method: CompletionItemKind.Keyword,

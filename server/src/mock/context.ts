@@ -9,6 +9,7 @@ import type { EndpointId } from './endpointIds';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
 import type { MockState, Row } from './state';
+import type { Viewer } from './visibility';
 import { own, setOwn } from '../core';
 
 export class HttpError extends Error {
@@ -48,6 +49,8 @@ export interface MockContext {
   baseUrl: string;
   /** The user the request's token stands for (`self`): the seed's `self_user_id`, or the user of a user token. */
   callerId: number;
+  /** What the caller may see and do, by the catalog's visibility statements (issue 30). */
+  who: Viewer;
 }
 
 export type Handler = (ctx: MockContext) => Outcome;
@@ -135,20 +138,6 @@ export function enrollmentTypes(
     .map((e) => String(e.type));
 }
 
-/**
- * Whether the caller takes part in a course only as a student or observer. The token's own
- * user of the bundled seed teaches; a caller with no enrollment in the course is taken as an
- * administrator of it, so what it may do there is not narrowed.
- */
-export function onlyLearner(ctx: MockContext, courseId: unknown): boolean {
-  const types = enrollmentTypes(ctx, courseId);
-  return types.length > 0 && types.every((t) => t === 'StudentEnrollment' || t === 'ObserverEnrollment');
-}
-
-export function forbidden(message: string, code: string, parameter?: string): never {
-  throw new HttpError(403, message, code, parameter);
-}
-
 export function course(ctx: MockContext, name = 'course_id'): Row {
   return resolveRef(ctx, 'courses', ctx.bindings.get(name), 'sis_course_id', 'course');
 }
@@ -157,7 +146,7 @@ export function user(ctx: MockContext, name = 'user_id'): Row {
   return resolveRef(ctx, 'users', ctx.bindings.get(name), 'sis_user_id', 'user');
 }
 
-export function section(ctx: MockContext, name = 'section_id'): Row {
+function section(ctx: MockContext, name = 'section_id'): Row {
   return resolveRef(ctx, 'sections', ctx.bindings.get(name), 'sis_section_id', 'section');
 }
 
@@ -192,10 +181,6 @@ export function pathContext(ctx: MockContext): { type: ContextType; id: number }
     default:
       return { type: 'Account', id: account(ctx, name).id as number };
   }
-}
-
-export function contextPath(type: ContextType, id: unknown): string {
-  return `${{ Course: 'courses', User: 'users', Group: 'groups', Account: 'accounts' }[type]}/${String(id)}`;
 }
 
 /** Values of a parameter that may be sent as `name[]` or as `name`. */

@@ -89,7 +89,7 @@ export function inTimeRange(value: unknown, start?: string, end?: string): boole
  * Rails-style nesting of bracket names; a repeated key in `a[][x]` starts a new element. A
  * name such as `constructor` or `__proto__` is a key like any other (own properties only).
  */
-export function nest(pairs: Pair[]): Record<string, unknown> {
+function nest(pairs: Pair[]): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [name, value] of pairs) {
     const segments = splitParamName(name) ?? [name];

@@ -5,9 +5,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { dirname, resolve } from 'node:path';
-import type { BodyFileRead } from '../sender/index';
 import { readConfinedFile } from './confinedFile';
 import { environmentsFolder } from './environments';
+
+/** A body file as read: its text, and its bytes and absolute path when the reader has them; `binary` when the bytes are not text. */
+export type BodyFileRead = { text: string; bytes?: Uint8Array; binary?: boolean; path?: string } | { error: string };
 
 /**
  * The folder body files are read from: that of the environment files (the one higher up when

@@ -6,7 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { Socket } from 'node:net';
 import { Agent, Client, ProxyAgent, buildConnector } from 'undici';
-import type { ExchangeError, ExchangeOptions } from './exchange';
+import type { ExchangeError, ExchangeOptions } from './exchangeTypes';
 import { isLoopback } from './outgoing';
 import type { TlsFiles } from '../node/index';
 

@@ -20,7 +20,7 @@ export function bodyText(body: NonNullable<PreparedRequest['body']>): string {
 }
 
 /** A header that names the server a request is for: undici takes the TLS server name and the certificate check from it. */
-export function namesServer(name: string): boolean {
+function namesServer(name: string): boolean {
   const lower = name.toLowerCase();
   return lower === 'host' || lower === ':authority';
 }
@@ -31,7 +31,7 @@ export function namesServer(name: string): boolean {
  * name and the certificate check from that header, and a virtual host answers by it, so such
  * a request goes to the server the header names: undefined, an origin no token is bound to.
  */
-export function hopOrigin(url: URL, headers: readonly (readonly [string, string])[]): string | undefined {
+function hopOrigin(url: URL, headers: readonly (readonly [string, string])[]): string | undefined {
   for (const [name, value] of headers) {
     if (!namesServer(name)) continue;
     let named: URL;
@@ -43,20 +43,6 @@ export function hopOrigin(url: URL, headers: readonly (readonly [string, string]
     if (named.origin !== url.origin || named.href !== `${url.origin}/`) return undefined;
   }
   return url.origin;
-}
-
-/** Whether a request to `url` (with `headers`) may carry the token: the origin it is connected to and authenticated as is the token's origin. */
-export function tokenAllowed(
-  url: string,
-  tokenOrigin: string | undefined,
-  headers: readonly (readonly [string, string])[] = [],
-): boolean {
-  if (!tokenOrigin) return false;
-  try {
-    return hopOrigin(new URL(url), headers) === tokenOrigin;
-  } catch {
-    return false;
-  }
 }
 
 /** A part of a hop that carries a secret it may not: the whole hop stops (`refuse`), or the headers at `drop` are left out. */
@@ -71,7 +57,7 @@ export interface SecretCheck {
  * are written (secrets.ts). A header that carries one is left out (the request still makes
  * sense without it); any other part stops the hop before a byte is sent.
  */
-export function checkOutgoing(
+function checkOutgoing(
   hop: { method: string; url: string; headers: readonly (readonly [string, string])[]; body?: string },
   notHere: readonly (string | undefined)[],
 ): SecretCheck {

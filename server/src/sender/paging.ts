@@ -33,7 +33,7 @@ export interface PagedResult extends ExchangeResult {
   incomplete?: 'page-limit' | 'cancelled' | 'failed' | 'repeated';
 }
 
-export const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_MAX_PAGES = 100;
 
 /** Headers of one page that would misdescribe merged pages: its length and its links to other pages. */
 const PAGE_ONLY_HEADERS: ReadonlySet<string> = new Set(['content-length', 'link', 'endkey', 'content-range', 'etag']);
@@ -54,7 +54,7 @@ export function parseLinkHeader(value: string | undefined): Record<string, strin
 }
 
 /** What the next request is, after a response; undefined on the last page. */
-export function nextPage(
+function nextPage(
   prepared: PreparedRequest,
   current: PreparedRequest,
   response: ExchangeResult,

@@ -34,15 +34,6 @@ export type SnapshotDifferenceKind =
   /** A value outside the documented values of an enum appeared. */
   | 'unknown-enum-value';
 
-export const SNAPSHOT_DIFFERENCE_KINDS: readonly SnapshotDifferenceKind[] = [
-  'value-changed',
-  'removed',
-  'added',
-  'undocumented-field',
-  'type-changed',
-  'unknown-enum-value',
-];
-
 export interface SnapshotDifference {
   kind: SnapshotDifferenceKind;
   /**

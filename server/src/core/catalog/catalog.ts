@@ -6,6 +6,8 @@ import type * as z from 'zod';
 import { dict, setOwn } from '../own';
 import type * as CatalogSchemas from './schema';
 import type { EndpointData, Parameter, Placeholder, ResourceData, Rule, Source } from './schema';
+import { splitParamName } from './parameterText';
+import { indexPermissions, type Permissions } from './permissions';
 
 let schemas: typeof CatalogSchemas | undefined;
 
@@ -73,25 +75,11 @@ export interface Catalog {
   resources: Map<string, Resource>;
   externalResources: Map<string, Source>;
   endpointById: Map<string, Endpoint>;
+  /** Document A, Roles: the permission names and their defaults by role, when the catalog gives them. */
+  permissions: Permissions | undefined;
 }
 
 export class CatalogError extends Error {}
-
-/** Splits `a[b][][c]` into `a`, `b`, ``, `c`. Returns null for names that are not bracket notation. */
-export function splitParamName(name: string): string[] | null {
-  const open = name.indexOf('[');
-  if (open === -1) return [name];
-  const segments = [name.slice(0, open)];
-  let i = open;
-  while (i < name.length) {
-    if (name[i] !== '[') return null;
-    const close = name.indexOf(']', i);
-    if (close === -1) return null;
-    segments.push(name.slice(i + 1, close));
-    i = close + 1;
-  }
-  return segments;
-}
 
 function parseParamName(name: string): ParamName {
   const segments = splitParamName(name);
@@ -147,6 +135,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
     return { file, data: parsed.data };
   });
   const paginationParameters = files.flatMap((f) => f.data.paginationParameters ?? []);
+  const permissionTable = files.find((f) => f.data.permissions)?.data.permissions;
   for (const { file, data: fileData } of files) {
     for (const [name, placeholder] of Object.entries(fileData.placeholders ?? {}))
       setOwn(placeholders, name, placeholder);
@@ -171,6 +160,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
     endpoints,
     placeholders,
     endpointById,
+    permissions: permissionTable && indexPermissions(permissionTable),
     get resources() {
       return loadResources().resources;
     },

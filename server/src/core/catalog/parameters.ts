@@ -3,8 +3,7 @@
  * it stands for, the names to suggest for one that is not documented, and the documented values.
  */
 import type { CatalogParameter, Endpoint } from './catalog';
-import { splitParamName } from './catalog';
-import { editDistance } from '../suggest';
+import { splitParamName } from './parameterText';
 import { own } from '../own';
 
 /** The documented parameter a sent name stands for (the checker's hot path: no allocation on an exact name). */
@@ -87,18 +86,4 @@ export function suggestionNames(endpoint: Endpoint, typed: string): string[] {
     );
   }
   return names;
-}
-
-/** A value outside a parameter's closed set of documented values (a {{variable}}, or null where allowed, is not). */
-export function outsideEnum(param: CatalogParameter, value: string): boolean {
-  if (!param.enum || param.enum.includes(value) || value.includes('{{')) return false;
-  // An open set (launch_type: placement names beyond those listed) takes other values, but not a near miss of a listed one (`assesment`).
-  if (param.enumOpen) return isNearMiss(value, param.enum);
-  return !(param.nullable && (value === '' || value === 'null'));
-}
-
-/** A value within two edits of a documented one (case aside): a misspelling, even where other values are allowed. */
-export function isNearMiss(value: string, values: readonly string[]): boolean {
-  const lower = value.toLowerCase();
-  return values.some((v) => editDistance(lower, v.toLowerCase(), 2) <= 2);
 }

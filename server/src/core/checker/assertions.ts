@@ -24,7 +24,7 @@ import type { Catalog, EndpointPath } from '../catalog/catalog';
 import { SCALAR_TYPES, walkPath, type PlaceType } from '../catalog/resources';
 import type { Block } from '../parser';
 import { enumSuggestions } from '../suggest';
-import { isNearMiss } from '../catalog/parameters';
+import { isNearMiss } from '../catalog/parameterText';
 import { isDate, isDateTime, typeProblem } from '../values';
 import { tableKey } from '../tableKey';
 import { choices, fit, quote } from './phrases';

@@ -1,14 +1,14 @@
 /** The checks of the parameters sent: each against its documentation, then the requirements and rules of the endpoint. */
 import type { CatalogParameter } from '../catalog/catalog';
-import { splitParamName } from '../catalog/catalog';
-import { findParameter, LEFT_PATTERN, outsideEnum, suggestionNames } from '../catalog/parameters';
+import { findParameter, LEFT_PATTERN, suggestionNames } from '../catalog/parameters';
+import { outsideEnum, splitParamName } from '../catalog/parameterText';
 import type { ParameterLine } from '../parser';
 import { closest, enumSuggestions } from '../suggest';
 import { formatProblem, typeProblem } from '../values';
 import { diag } from './diagnostics';
 import { brief, choices, documented, endpointFact, fit, quote } from './phrases';
 import type { RequestCheck } from './context';
-import { RuleContext } from '../rules/context';
+import { RuleContext, type SentParameter } from '../rules/context';
 import { applyRule } from '../rules';
 
 export function checkParameters(
@@ -19,7 +19,7 @@ export function checkParameters(
 ) {
   const { endpoint, bindings: bound, label, lineStart, lineEnd, out } = check;
   /** Sent parameters by catalog name (a pattern's name for pattern parameters), in order. */
-  const sent = new Map<string, SentParameter[]>();
+  const sent = new Map<string, SentParameter<CatalogParameter>[]>();
   for (let i = 0; i < params.length; i++) {
     const line = params[i];
     const name = line.decodedName;
@@ -257,12 +257,6 @@ function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogPara
       );
     }
   }
-}
-
-/** A parameter line and the documented parameter it stands for. */
-export interface SentParameter {
-  line: ParameterLine;
-  param: CatalogParameter;
 }
 
 /** In a JSON body the name's range is its last key: the fix replaces that key alone, when the rest agrees. */

@@ -3,7 +3,8 @@
  * endpoint's bracket names read as JSON keys, and the documented values of a key.
  */
 import { findNodeAtLocation, getLocation, parseTree, type ParseError } from 'jsonc-parser';
-import { splitParamName, type Endpoint } from '../catalog/catalog';
+import type { Endpoint } from '../catalog/catalog';
+import { splitParamName } from '../catalog/parameterText';
 import type { JsonShape } from '../catalog/schema';
 import { code, describeParameter, md, typeLabel } from '../describe';
 import type { ServiceContext } from '../documentIndex';

@@ -4,7 +4,7 @@
  * conflicting-parameters on the later one.
  */
 import type * as Z from 'zod';
-import { splitParamName } from '../catalog/catalog';
+import { splitParamName } from '../catalog/parameterText';
 import { diag } from '../checker/diagnostics';
 import { beside, choices, documented, endpointFact, fit, quote } from '../checker/phrases';
 import { md } from '../markdown';

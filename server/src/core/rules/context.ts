@@ -1,12 +1,41 @@
-/** What a rule sees of a request when it is applied, and the phrases rules share. */
-import type { Endpoint } from '../catalog/catalog';
-import { outsideEnum } from '../catalog/parameters';
-import type { Condition } from '../catalog/schema';
+/**
+ * What a rule sees of a request when it is applied, and the phrases rules share. The rules
+ * stand below the catalog (whose schema is built from them) and the checker (which applies
+ * them), so what they read of a request is named here: a RequestCheck is a RuleRequest.
+ */
+import { outsideEnum, type DocumentedValues } from '../catalog/parameterText';
 import type { ParameterLine } from '../parser';
 import { diag, type Diagnostic } from '../checker/diagnostics';
 import { beside, documented, endpointFact, fit } from '../checker/phrases';
-import type { SentParameter } from '../checker/parameters';
-import type { RequestCheck } from '../checker/context';
+
+/**
+ * A condition on another parameter of the same request (the catalog's ConditionSchema).
+ * `present`: the parameter is sent (with any value). `in`/`notIn`: its value is (not) one of these.
+ */
+export interface Condition {
+  param: string;
+  present?: boolean;
+  in?: string[];
+  notIn?: string[];
+}
+
+/** What a rule reads of the request being checked (the checker's RequestCheck). */
+export interface RuleRequest {
+  /** The values the target gives the path's placeholders, by placeholder name. */
+  readonly bindings: Map<string, string>;
+  /** `METHOD /template`: how messages name the endpoint. */
+  readonly label: string;
+  readonly lineStart: number;
+  readonly lineEnd: number;
+  readonly endpoint: { readonly id: string };
+  readonly out: Diagnostic[];
+}
+
+/** A parameter line of the request and the documented parameter it names. */
+export interface SentParameter<P extends DocumentedValues = DocumentedValues> {
+  line: ParameterLine;
+  param: P;
+}
 
 /** What the rules of one request see: the parameters sent, the path's values, and where to report. */
 export class RuleContext {
@@ -14,12 +43,12 @@ export class RuleContext {
   readonly label: string;
   readonly lineStart: number;
   readonly lineEnd: number;
-  readonly endpoint: Endpoint;
+  readonly endpoint: { readonly id: string };
   readonly out: Diagnostic[];
 
   constructor(
-    check: RequestCheck,
-    readonly sent: Map<string, SentParameter[]>,
+    check: RuleRequest,
+    readonly sent: ReadonlyMap<string, readonly SentParameter[]>,
     /** A parameter is reported missing once, however many rules require it. */
     readonly reportedMissing: Set<string>,
   ) {

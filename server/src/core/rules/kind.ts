@@ -4,8 +4,7 @@
  * how hover and completion speak of it. `rules/index.ts` lists the kinds.
  */
 import type * as Z from 'zod';
-import type { ConditionSchema, dictOf } from '../catalog/schema';
-import type { RuleContext } from './context';
+import type { Condition, RuleContext } from './context';
 
 /**
  * What a rule kind's schema is built with. zod is handed over rather than imported: the
@@ -20,9 +19,9 @@ export interface SchemaKit {
     'strictObject' | 'literal' | 'string' | 'number' | 'boolean' | 'array' | 'discriminatedUnion'
   >;
   /** A condition on another parameter of the request (`{ param, present | in | notIn }`). */
-  readonly condition: typeof ConditionSchema;
+  readonly condition: Z.ZodType<Condition>;
   /** A table keyed by names (values, pattern segments), built with no prototype. */
-  readonly table: typeof dictOf;
+  readonly table: <T extends Z.ZodType>(value: T) => Z.ZodType<Record<string, Z.output<T>>>;
   /** The docs' words that state the rule, quoted in messages: every rule has them, last. */
   readonly text: Z.ZodString;
 }

@@ -4,7 +4,7 @@
  * `table[segmentValue]` lists them -> ignored-parameter.
  */
 import type * as Z from 'zod';
-import { splitParamName } from '../catalog/catalog';
+import { splitParamName } from '../catalog/parameterText';
 import { diag } from '../checker/diagnostics';
 import { choices, documented, endpointFact, fit } from '../checker/phrases';
 import { md } from '../markdown';

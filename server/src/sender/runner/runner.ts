@@ -12,6 +12,7 @@
  */
 import {
   assertionsOf,
+  canonicalOperator,
   type Catalog,
   type Diagnostic,
   type Environments,
@@ -24,14 +25,21 @@ import {
   requestTarget,
 } from '../../core/index';
 import { referencedRequests, referenceValue, type ResponseStore } from '../chaining';
-import { blockNamed, type PrepareOptions } from '../prepare';
+import { blockNamed, sendingEnvironments, type PrepareOptions } from '../prepare';
 import { scrubDeep, scrubSecrets } from '../secrets';
 import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../send';
+import { snapshotNames } from '../snapshotFile';
 import { describeAt, formatJsonPath } from '../typed';
 import { resolveText, type SystemContext } from '../variables';
-import { evaluateAssertion, type ResponseFacts } from './evaluate';
-import { snapshotNames } from '../snapshotFile';
-import { takeSnapshot, type SnapshotFiles, type SnapshotMode, type SnapshotResult } from './snapshots';
+import type { ResponseFacts } from './evaluate';
+import { evaluateWithinBudget, warmRegexWorker } from './regexBudget';
+import {
+  takeSnapshot,
+  type SnapshotContext,
+  type SnapshotFiles,
+  type SnapshotMode,
+  type SnapshotResult,
+} from './snapshots';
 
 /** One file to run. */
 export interface TestSource {
@@ -63,6 +71,8 @@ export interface AssertionResult {
   actual: string | null;
   /** EXPECTED with its variables resolved (scrubbed), when it takes one and it could be resolved. */
   expected?: string;
+  /** The operator, as the evaluator reads it (`contains` is `includes`); none for a line that could not be read. */
+  operator?: string;
   message: string;
   /** Offsets of the assertion in the file's text (the editor marks them). */
   start: number;
@@ -174,6 +184,8 @@ export interface RunOptions extends Omit<
   events?: RunEvents;
   /** How snapshots are taken and compared (`--snapshot`, `--update-snapshots`, `--ci`). */
   snapshots?: SnapshotMode;
+  /** How long `matches` may take over the values of one assertion; 1 s (REGEX_BUDGET_MS) unless said. */
+  regexBudgetMs?: number;
 }
 
 /** Runs the requests of `sources`, file after file. Never throws; a file that cannot be read is reported. */
@@ -253,9 +265,15 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const errors = errorsByBlock(document, options.checker.checkDocument(document, source.environments));
   // The answers of this file's named requests in this run: a later reference reads them.
   const responses: ResponseStore = new Map();
-  const scope = documentScope(document, source.environments);
+  const scope = documentScope(document, sendingEnvironments(source.environments));
   const attempted = new Set<string>();
-  const names = snapshotNames(document, lines);
+  const snapshots: FileRun['snapshots'] = {
+    catalog: options.checker.catalog,
+    lines,
+    files: source.snapshots,
+    names: snapshotNames(document, lines),
+    mode: options.snapshots,
+  };
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
@@ -264,7 +282,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
       result = await runRequest(
         document,
         test,
-        { lines, errors, responses, values: scope.values, attempted, names },
+        { lines, errors, responses, values: scope.values, attempted, snapshots },
         source,
         options,
       );
@@ -373,14 +391,14 @@ interface FileRun {
   values: Map<string, string>;
   /** The named requests this run has sent or tried to send: none is sent twice. */
   attempted: Set<string>;
-  /** The snapshot names of the file's requests, by block index. */
-  names: Map<number, string>;
+  /** How the file's snapshots are taken: its store, its requests' snapshot names, the run's mode. */
+  snapshots: Omit<SnapshotContext, 'scrub' | 'writable'>;
 }
 
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
-  { lines, errors, responses, values: fileValues, attempted, names }: FileRun,
+  { lines, errors, responses, values: fileValues, attempted, snapshots }: FileRun,
   source: TestSource,
   options: RunOptions,
 ): Promise<RequestResult> {
@@ -449,6 +467,7 @@ async function runRequest(
     return scrubDeep(base, secretsOf());
   }
 
+  readyForAssertions(document, blockIndex);
   const result = await sendBlock(document, blockIndex, {
     ...options,
     token,
@@ -484,13 +503,14 @@ async function runRequest(
     options.overrides?.size || options.prompts?.size
       ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])])
       : fileValues;
-  base.assertions = evaluateBlockAssertions(document, blockIndex, result, {
+  base.assertions = await evaluateBlockAssertions(document, blockIndex, result, {
     checker: options.checker,
     lines,
     values,
     system: source.system,
     responses,
     secrets,
+    regexBudgetMs: options.regexBudgetMs,
   });
 
   const failed = base.assertions.filter((a) => !a.passed).length;
@@ -511,23 +531,27 @@ async function runRequest(
       message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold`,
     };
   }
-  if (!incomplete) {
-    // A snapshot is written only of a response that passed otherwise, as Jest writes none after a failed expect.
-    const snapshot = takeSnapshot(document, blockIndex, result, {
-      catalog: options.checker.catalog,
-      lines,
-      files: source.snapshots,
-      names,
-      mode: options.snapshots,
-      scrub: (text) => scrubSecrets(text, secrets),
-      writable: base.failure === undefined,
-    });
-    if (snapshot) base.snapshot = snapshot;
-  }
-  if (base.failure === undefined && base.snapshot?.outcome === 'failed')
-    base.failure = { kind: 'snapshot', message: base.snapshot.message };
+  // A snapshot is written only of a response that passed otherwise, as Jest writes none after a failed expect.
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  const snapshot = incomplete
+    ? undefined
+    : takeSnapshot(document, blockIndex, result, { ...snapshots, scrub, writable: base.failure === undefined });
+  if (snapshot) base.snapshot = snapshot;
+  if (base.failure === undefined && snapshot?.outcome === 'failed')
+    base.failure = { kind: 'snapshot', message: snapshot.message };
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
+}
+
+/**
+ * Starts what evaluating a block's assertions will need while its request is on its way: the
+ * worker that decides `matches` (regexBudget.ts), whose start would otherwise come after the
+ * response. For the runner and for Send Request, before they send.
+ */
+export function readyForAssertions(document: LpreqDocument, blockIndex: number): void {
+  const { block } = document.blocks[blockIndex];
+  if (assertionsOf(block).some((a) => a.assertion && canonicalOperator(a.assertion.operator) === 'matches'))
+    warmRegexWorker();
 }
 
 /** What evaluating a block's assertions reads besides the response. */
@@ -541,20 +565,24 @@ export interface AssertionContext {
   responses: ResponseStore;
   /** Scrubbed out of every actual value and EXPECTED shown. */
   secrets: string[];
+  /** How long `matches` may take over the values of one assertion; 1 s (REGEX_BUDGET_MS) unless said. */
+  regexBudgetMs?: number;
 }
 
 /**
  * The assertions of a block evaluated on the response a send got: what a run does after each
  * request, and what the editor does after Send Request, so both read them the same way. With
- * no response, each is reported not evaluated. Results are not yet scrubbed of `secrets`
- * beyond what evaluation scrubs: callers scrub the whole result.
+ * no response, each is reported not evaluated. A `matches` is decided off the calling thread,
+ * within its budget (regexBudget.ts): the extension host's thread never runs a pattern.
+ * Results are not yet scrubbed of `secrets` beyond what evaluation scrubs: callers scrub the
+ * whole result.
  */
-export function evaluateBlockAssertions(
+export async function evaluateBlockAssertions(
   document: LpreqDocument,
   blockIndex: number,
   result: SendResult,
   context: AssertionContext,
-): AssertionResult[] {
+): Promise<AssertionResult[]> {
   const { lines, values, system, responses, secrets } = context;
   const { start, block } = document.blocks[blockIndex];
   const response = result.response;
@@ -602,8 +630,13 @@ export function evaluateBlockAssertions(
       }
       expected = resolved.text;
     }
-    const outcome = evaluateAssertion(a, response as ResponseFacts, expected, { documentedType, secrets });
-    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    const outcome = await evaluateWithinBudget(a, response as ResponseFacts, expected, {
+      documentedType,
+      secrets,
+      regexBudgetMs: context.regexBudgetMs,
+    });
+    const operator = canonicalOperator(a.operator);
+    out.push({ ...where, ...outcome, operator, ...(expected !== undefined ? { expected } : {}) });
   }
   return out;
 }
