@@ -1297,7 +1297,6 @@ async function main(): Promise<number> {
     mod,
     check,
     responseFrame,
-    sendLine,
     runCommand,
     shot,
   });
