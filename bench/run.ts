@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `proxy`, `visibility`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `snapshot`, `proxy`, `visibility`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { formatMatchesBench, runMatchesBench } from './matches-bench';
 import { formatProxyBench, runProxyBench } from './proxy-bench';
 import { formatRunnerBench, runRunnerBench } from './runner-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
+import { formatSnapshotBench, runSnapshotBench } from './snapshot-bench';
 import { formatViewBench, runViewBench } from './view-bench';
 
 async function main() {
@@ -34,6 +35,10 @@ async function main() {
   if (want('view')) {
     console.log('\n## The response view on a 20 MB body (issues 18 and 27)\n');
     console.log(formatViewBench(runViewBench()));
+  }
+  if (want('snapshot')) {
+    console.log('\n## Snapshots: the typed comparison of a 20 MB list (issue 32)\n');
+    console.log(formatSnapshotBench(runSnapshotBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
     console.log('\n## Language server over stdio (issue 3)\n');

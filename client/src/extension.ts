@@ -25,6 +25,7 @@ import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { ImportCommands } from './importCommands';
 import { TestExplorer } from './testController';
+import { Comparisons } from './compareCommands';
 
 let client: LanguageClient | undefined;
 
@@ -44,6 +45,8 @@ export interface LpreqTestApi {
   response(): { summary: string; labels: string[] } | undefined;
   /** What the response view in the editor shows last: its title, header line and body label. */
   responseView(): { title: string; status: string; facts: string[]; bodyLabel: string } | undefined;
+  /** The Compare tab shown last: what it compared with and each difference as `kind path`. */
+  comparison(): { title: string; summary: string; rows: string[] } | undefined;
   historyDir(): string | undefined;
 }
 
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     return store;
   };
 
+  const comparisons = new Comparisons(historyStore);
   // The send session of this window: the sender's one set-up of a send (environment, token, chain,
   // mock run), made when the sender is first loaded, with what only the editor can give.
   let session: Promise<SendSession> | undefined;
@@ -114,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
         return (await environments.keptToken()) !== undefined;
       },
       cancel: () => sender.cancel(),
+      compare: (shown, what) => comparisons.compare(shown, what),
     },
     output,
   );
@@ -151,6 +156,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   register('lpreq.cancelRequest', () => sender.cancel());
   register('lpreq.runTestsAgainstMock', () => tests.runAgainstMock());
   register('lpreq.tests.showResponse', (item: unknown) => tests.showResponse(item));
+  register('lpreq.compareWithPrevious', () => panels.compareActive('previous'));
+  register('lpreq.compareWithSnapshot', () => panels.compareActive('snapshot'));
   register('lpreq.copyAsCurl', (uri?: unknown, line?: unknown) => copies.copyAsCurl(...lensArgs(uri, line)));
   register('lpreq.generateCode', async (uri?: unknown, line?: unknown, language?: unknown) => {
     const code = await copies.generateCode(...lensArgs(uri, line), language);
@@ -242,6 +249,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
       return v ? { title: v.title, status: v.status.text, facts: v.facts, bodyLabel: v.bodyLabel } : undefined;
     },
     historyDir: () => historyStore()?.dir,
+    comparison: () => {
+      const c = panels.currentCompare;
+      return c ? { title: c.title, summary: c.summary, rows: c.rows.map((r) => `${r.kind} ${r.path}`) } : undefined;
+    },
   };
 }
 

@@ -261,6 +261,7 @@ export class HistoryCommands {
         fromHistory: localTime(entry.time, Date.now()),
         names: { title: entry.title, name: entry.name },
         historyId: entry.id,
+        identity: { file: entry.file, name: entry.name, title: entry.title, historyId: entry.id },
       },
       true,
     );

@@ -9,7 +9,15 @@ import * as vscode from 'vscode';
 import type { DocumentedType, PreparedRequest } from '../../server/src/sender/index';
 import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
-import type { HostMessage, RunView, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
+import type {
+  CompareView,
+  HostMessage,
+  RunView,
+  TreeNodeView,
+  TypeInfo,
+  ViewData,
+  WebviewMessage,
+} from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
 import { bodyBytes } from './model/bodyBytes';
 import { copyText, documentationPage } from './model/format';
@@ -53,6 +61,8 @@ export interface ShownResponse {
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
+  /** Which request this answered, as the history records it (Compare with Previous Response looks for its earlier answers). */
+  identity?: { file?: string; name?: string; title?: string; historyId?: string; shownAt?: string };
   /** The request's title and name, when there is no `ref` to read them from (a history entry). */
   names?: RequestNames;
   /** The history entry it was read from or sent again as, for Send Again. */
@@ -82,6 +92,8 @@ export interface PanelActions {
   /** Asks for the token of an environment; true when one is set afterwards. */
   setToken(environment: string | undefined): Promise<boolean>;
   cancel(): void;
+  /** The typed comparison of a shown response with its previous response or its snapshot, or its snapshot written anew. */
+  compare(shown: ShownResponse, what: 'previous' | 'snapshot' | 'update'): Promise<CompareView>;
 }
 
 interface PanelState {
@@ -93,6 +105,8 @@ interface PanelState {
   nextId: number;
   /** Tree nodes handed to the webview, by id, for their children. */
   nodes: Map<string, ResponseNode>;
+  /** The comparison shown in the Compare tab, until the next response. */
+  compare?: CompareView;
   /** When the body shown last was given to post, and when it was posted, deflated or not (Date.now()). */
   bodyPostAt?: number;
   bodySentAt?: number;
@@ -114,6 +128,8 @@ const TREE_ICONS = new Set(['pass', 'error', 'warning', 'issues']);
 
 export class ResponsePanels implements vscode.Disposable {
   private readonly panels = new Map<string, PanelState>();
+  /** The view that showed a response last (the comparison commands act on it when no view is in front). */
+  private lastShown: PanelState | undefined;
   private readonly media: vscode.Uri;
 
   constructor(
@@ -242,6 +258,8 @@ export class ResponsePanels implements vscode.Disposable {
     state.shown = shown;
     state.view = view;
     state.nodes = new Map();
+    state.compare = undefined;
+    this.lastShown = state;
     state.panel.title = state.run ? state.run.summary.view.title : view.title;
     this.post(state, { type: 'state', view });
     if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary')
@@ -290,6 +308,7 @@ export class ResponsePanels implements vscode.Disposable {
     state.shown = undefined;
     state.view = view;
     state.nodes = new Map();
+    state.compare = undefined;
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
     this.postBody(state, view.id, run.summary.text);
@@ -410,6 +429,14 @@ export class ResponsePanels implements vscode.Disposable {
       case 'saveBody':
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);
         return;
+      case 'comparePrevious':
+      case 'compareSnapshot':
+      case 'updateSnapshot':
+        await this.compareIn(
+          state,
+          action === 'comparePrevious' ? 'previous' : action === 'compareSnapshot' ? 'snapshot' : 'update',
+        );
+        return;
       case 'saveResponse': {
         const head = [
           `HTTP/1.1 ${s.status ?? ''} ${s.statusText}`.trimEnd(),
@@ -425,6 +452,40 @@ export class ResponsePanels implements vscode.Disposable {
     const doc = shown.describe(path);
     const issues = shown.summary.issues.filter((i) => i.path === path);
     await this.documents.showMarkdown('lpreq documentation.md', documentationPage(path, doc, issues));
+  }
+
+  /** The comparison of the response a view shows, in its Compare tab. */
+  private async compareIn(state: PanelState, what: 'previous' | 'snapshot' | 'update'): Promise<void> {
+    const shown = state.shown;
+    const view = state.view;
+    if (!shown || !view) return;
+    const compare = await this.actions.compare(shown, what);
+    // A newer response came meanwhile: the comparison is of the one before it (its own typed check updating it is the same).
+    if (state.view?.id !== view.id) return;
+    state.compare = compare;
+    this.post(state, { type: 'compare', id: view.id, compare });
+  }
+
+  /** Compare with Previous Response or with Snapshot (commands, the view's title menu): in the view in front, else the one that showed a response last. */
+  async compareActive(what: 'previous' | 'snapshot'): Promise<void> {
+    let target: PanelState | undefined;
+    for (const s of this.panels.values()) if (s.shown && s.panel.active) target = s;
+    if (!target && this.lastShown?.shown && [...this.panels.values()].includes(this.lastShown)) target = this.lastShown;
+    if (!target) {
+      void vscode.window.showInformationMessage(
+        'lpreq: send a request first: the comparison is of the response the view shows.',
+      );
+      return;
+    }
+    if (!target.panel.visible) target.panel.reveal(target.panel.viewColumn, true);
+    await this.compareIn(target, what);
+  }
+
+  /** The comparison shown last in any view, for the tests. */
+  get currentCompare(): CompareView | undefined {
+    let last: PanelState | undefined;
+    for (const s of this.panels.values()) if (s.compare && (!last || s.panel.active)) last = s;
+    return last?.compare;
   }
 
   /** The response shown last in any view, for the tests. */

@@ -215,6 +215,13 @@ export async function shownResult(
       (x): x is string => typeof x === 'string' && x !== o.token,
     ),
     curlTls: o.tls,
+    identity: {
+      file: ref?.uri.scheme === 'file' ? ref.uri.fsPath : undefined,
+      name: result.request?.name,
+      title: result.request?.title,
+      historyId: result.historyId,
+      shownAt: new Date().toISOString(),
+    },
   };
 }
 

@@ -3,14 +3,15 @@
  * (every one, as `lpreq test` counts them) and each assertion under its request, run with the
  * sender's runner and the send session, as `lpreq test` runs them: the same files in the same
  * order (the order `lpreq test <folder>` walks them), every request of a file that runs whole,
- * one mock for the whole run, so that both give the same verdicts. Two run profiles: against
+ * one mock for the whole run, so that both give the same verdicts; snapshots are kept beside
+ * each file as `lpreq test` keeps them (the session's test source). Three run profiles: against
  * the project's environment (the session's rule; the picker when it cannot decide; the token
- * from secret storage; a protected environment asked once a run), and against the built-in
- * mock, started in this process as `lpreq test --mock` starts it (server/src/mockRun.ts), with
- * the project's environment lending its variables over the mock's. What a result becomes is
- * model/testResults.ts; this file only speaks to VS Code. Files a `.lpreqtestignore` leaves
- * out of `lpreq test <folder>` are left out here too (the same code, walking from each
- * workspace folder).
+ * from secret storage; a protected environment asked once a run), against the built-in mock,
+ * started in this process as `lpreq test --mock` starts it (server/src/mockRun.ts), with the
+ * project's environment lending its variables over the mock's, and with snapshots updated
+ * (`--update-snapshots`). What a result becomes is model/testResults.ts; this file only speaks
+ * to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left out here
+ * too (the same code, walking from each workspace folder).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -98,6 +99,13 @@ export class TestExplorer implements vscode.Disposable {
       'Run against the built-in mock',
       vscode.TestRunProfileKind.Run,
       (request, token) => this.run(request, token, true),
+      false,
+    );
+    // `lpreq test --update-snapshots`: the response is written over each snapshot it differs from.
+    this.controller.createRunProfile(
+      'Run and update snapshots',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token, false, true),
       false,
     );
 
@@ -235,7 +243,12 @@ export class TestExplorer implements vscode.Disposable {
     return out;
   }
 
-  private async run(request: vscode.TestRunRequest, cancel: vscode.CancellationToken, mock: boolean): Promise<void> {
+  private async run(
+    request: vscode.TestRunRequest,
+    cancel: vscode.CancellationToken,
+    mock: boolean,
+    updateSnapshots = false,
+  ): Promise<void> {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const onCancel = cancel.onCancellationRequested(() => abort.abort());
@@ -330,6 +343,7 @@ export class TestExplorer implements vscode.Disposable {
       let answer: Promise<boolean> | undefined;
       const base = session.runOptions(setups, mockRun);
       const options: RunOptions = {
+        snapshots: { update: updateSnapshots },
         ...exchangeOptions(this.settings()),
         ...base,
         ...(mockRun ? { proxy: undefined } : {}),

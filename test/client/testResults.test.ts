@@ -187,3 +187,56 @@ test('skipped, status and no-answer results map to skipped, failed and errored',
   const refused = requestOutcome({ ...base, sent: true, failure: { kind: 'exchange', message: 'connection refused' } });
   assert.deepEqual([refused.state, refused.messages[0].text], ['errored', 'connection refused']);
 });
+
+test('a request with a # @snapshot is a test, and its failed snapshot is a message per difference at the request line', () => {
+  const list = tests('### Snap\n# @snapshot\nGET /api/v1/courses/42/modules\n\n### Neither\nGET /api/v1/courses\n');
+  // Every request is a test, as lpreq test counts them; the one with a snapshot among them.
+  assert.deepEqual(
+    list.map((t) => [t.id, t.line]),
+    [
+      ['Snap', 2],
+      ['Neither', 5],
+    ],
+  );
+  const request: RequestResult = {
+    name: 'Snap',
+    line: 3,
+    blockIndex: 0,
+    status: 200,
+    durationMs: 5,
+    passed: false,
+    skipped: false,
+    sent: true,
+    assertions: [],
+    diagnostics: [],
+    warnings: [],
+    failure: { kind: 'snapshot', message: 'the response differs from its snapshot in 2 places' },
+    snapshot: {
+      file: '__snapshots__/a.lpreq/Snap.json',
+      line: 2,
+      outcome: 'failed',
+      message: 'the response differs from its snapshot in 2 places',
+      more: 0,
+      differences: [
+        {
+          kind: 'value-changed',
+          path: '$[0].name',
+          before: 'string "Week 1"',
+          after: 'string "Week 2"',
+          message: 'was string "Week 1", now string "Week 2"',
+        },
+        { kind: 'undocumented-field', path: '$[0].x', after: 'integer 1', message: 'not documented' },
+      ],
+    },
+  };
+  const outcome = requestOutcome(request);
+  assert.equal(outcome.state, 'failed');
+  assert.deepEqual(
+    outcome.messages.map((m) => [m.line, m.text.split(':')[0], m.expected, m.actual]),
+    [
+      [2, '@snapshot', undefined, undefined],
+      [2, '@snapshot $[0].name', 'string "Week 1"', 'string "Week 2"'],
+      [2, '@snapshot $[0].x', undefined, undefined],
+    ],
+  );
+});

@@ -25,6 +25,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
+import { compareChecks } from './compareCheck';
 import {
   filesContaining,
   findFiles,
@@ -1346,6 +1347,17 @@ async function main(): Promise<number> {
       await signInItem.waitFor({ timeout: 15_000 });
     },
   );
+
+  await compareChecks({
+    page,
+    workspace: ws.workspace,
+    token: TOKEN,
+    mod,
+    check,
+    responseFrame,
+    runCommand,
+    shot,
+  });
 
   // Issue 27's hosts agree, the editor's turn: a repository with dev and staging and no local
   // (test/system/hostsFixture.ts; test/system/hostsAgree.test.ts runs the same through lpreq

@@ -125,6 +125,24 @@ const cases: [string, string, string][] = [
   ['# @na|\nGET /api/v1/courses', '@name', '# @name request\nGET /api/v1/courses'],
   ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect\nGET /api/v1/courses'],
   ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt variable What to ask\nGET /api/v1/courses'],
+  ['# @snap|\nGET /api/v1/courses', '@snapshot', '# @snapshot\nGET /api/v1/courses'],
+  // A # @snapshot line: its options, then the paths of the documented response.
+  ['# @snapshot |\nGET /api/v1/courses/1/modules', 'ignore=', '# @snapshot ignore=$\nGET /api/v1/courses/1/modules'],
+  [
+    '# @snapshot ignore=$|\nGET /api/v1/courses/1/modules',
+    '[*]',
+    '# @snapshot ignore=$[*]\nGET /api/v1/courses/1/modules',
+  ],
+  [
+    '# @snapshot ignore=$[*].items_count,$[*].up|\nGET /api/v1/courses/1/modules',
+    'unlock_at',
+    '# @snapshot ignore=$[*].items_count,$[*].unlock_at\nGET /api/v1/courses/1/modules',
+  ],
+  [
+    '# @snapshot exact=$.i|\nGET /api/v1/courses/1/modules/2',
+    'id',
+    '# @snapshot exact=$.id\nGET /api/v1/courses/1/modules/2',
+  ],
   // Headers and their values.
   ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
   [

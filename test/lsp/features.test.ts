@@ -61,6 +61,7 @@ const hovers: [string, RegExp | null][] = [
   ['# @no-red|irect\nGET /api/v1/courses/1/modules', /request metadata[\s\S]*not followed/],
   ['# @no|te Deletes it\nDELETE /api/v1/courses/1/modules/2', /Asks before the request is sent/],
   ['# @time|out 2 m\nGET /api/v1/courses', /request metadata[\s\S]*replaces the timeout setting/],
+  ['# @snap|shot ignore=$.name\nGET /api/v1/courses/1/modules/2', /request metadata[\s\S]*__snapshots__/],
   // A path line of JetBrains' client is part of the path: the endpoint, and its query's parameters.
   [
     'GET /api/v1/courses/1\n    /mod|ules\n    ?include[]=items',

@@ -99,7 +99,28 @@ export function assertionOutcome(request: RequestResult, a: AssertionResult): Ou
   return { state: 'failed', messages: [message] };
 }
 
-/** The outcome of a request: passed, failed (an assertion or the status), errored (not sent, no answer). */
+/**
+ * The messages of a failed snapshot, at the request's line: what failed, then each difference
+ * by its JSONPath, as a diff of the snapshot's value and the response's where both have one.
+ */
+function snapshotMessages(request: RequestResult): OutcomeMessage[] {
+  const s = request.snapshot;
+  if (s?.outcome !== 'failed') return [];
+  const line = request.line - 1;
+  const out: OutcomeMessage[] = [{ text: `@snapshot: ${s.message}`, line }];
+  for (const d of s.differences) {
+    const m: OutcomeMessage = { text: `@snapshot ${d.path}: ${d.kind}: ${d.message}`, line };
+    if (d.before !== undefined && d.after !== undefined) {
+      m.expected = d.before;
+      m.actual = d.after;
+    }
+    out.push(m);
+  }
+  if (s.more > 0) out.push({ text: `@snapshot: and ${s.more} more differences`, line });
+  return out;
+}
+
+/** The outcome of a request: passed, failed (an assertion, the status or its snapshot), errored (not sent, no answer). */
 export function requestOutcome(request: RequestResult): Outcome {
   const line = request.line - 1;
   const durationMs = request.sent ? request.durationMs : undefined;
@@ -111,10 +132,15 @@ export function requestOutcome(request: RequestResult): Outcome {
       return {
         state: 'failed',
         durationMs,
-        messages: request.assertions.filter((a) => !a.passed).map((a) => assertionOutcome(request, a).messages[0]),
+        messages: [
+          ...request.assertions.filter((a) => !a.passed).map((a) => assertionOutcome(request, a).messages[0]),
+          ...snapshotMessages(request),
+        ],
       };
+    case 'snapshot':
+      return { state: 'failed', durationMs, messages: snapshotMessages(request) };
     case 'status':
-      return { state: 'failed', durationMs, messages: [{ text: failure.message, line }] };
+      return { state: 'failed', durationMs, messages: [{ text: failure.message, line }, ...snapshotMessages(request)] };
     case 'invalid':
       // The checker's errors, each where it stands; the sentence first, at the request line.
       return {

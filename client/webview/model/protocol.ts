@@ -23,7 +23,10 @@ export type ActionId =
   | 'setToken'
   | 'cancel'
   | 'showOutput'
-  | 'fetchAllPages';
+  | 'fetchAllPages'
+  | 'comparePrevious'
+  | 'compareSnapshot'
+  | 'updateSnapshot';
 
 export const ACTION_IDS: readonly ActionId[] = [
   'saveResponse',
@@ -37,6 +40,9 @@ export const ACTION_IDS: readonly ActionId[] = [
   'cancel',
   'showOutput',
   'fetchAllPages',
+  'comparePrevious',
+  'compareSnapshot',
+  'updateSnapshot',
 ];
 
 export interface ViewAction {
@@ -180,6 +186,42 @@ export interface TreeNodeView {
   expanded: boolean;
 }
 
+/** One difference of a comparison, as the Compare tab lists it. */
+export interface CompareRow {
+  /** The kind's code (`value-changed`, `undocumented-field`...) and words (`changed value`). */
+  kind: string;
+  label: string;
+  /** `status`, or a JSONPath into the body. */
+  path: string;
+  /** The value before (in the snapshot, or the previous response) and now, described. */
+  before?: string;
+  after?: string;
+  /** The documented type of the place. */
+  type?: string;
+  message: string;
+  /** The response has this place: a click shows it in the Body tab. */
+  revealable: boolean;
+}
+
+/** A typed comparison of the response shown with its previous response or its snapshot (the Compare tab). */
+export interface CompareView {
+  against: 'previous' | 'snapshot';
+  /** What it is compared with, in words. */
+  title: string;
+  /** How many differences of which kinds, or that there is none, or why nothing was compared. */
+  summary: string;
+  /** Why it could not be compared (no previous response, no snapshot yet...). */
+  problem?: string;
+  differences: number;
+  rows: CompareRow[];
+  /** Differences beyond the rows. */
+  more: number;
+  /** The `# @snapshot` options applied (`ignore $[*].items_count`). */
+  options: string[];
+  /** The response can be written as the request's snapshot (Update Snapshot). */
+  canUpdate: boolean;
+}
+
 export type HostMessage =
   | { type: 'state'; view: ViewData }
   /** What is known of the response shown changed (its typed issues came): the same view id, its body kept. */
@@ -195,7 +237,9 @@ export type HostMessage =
   | { type: 'tree'; id: number; parent: string | null; nodes: TreeNodeView[] }
   | { type: 'reveal'; path: string }
   /** The run's list changed (a request of it answered); the view below it is unchanged. */
-  | { type: 'run'; id: number; run: RunView };
+  | { type: 'run'; id: number; run: RunView }
+  /** The comparison of response `id` (Compare with Previous Response, Compare with Snapshot): the Compare tab. */
+  | { type: 'compare'; id: number; compare: CompareView };
 
 export type WebviewMessage =
   /** The page listens; `inflate`: it can inflate a deflated body (DecompressionStream). */

@@ -1,6 +1,6 @@
 /**
  * The response view, in the webview: the header line, the banners, the action buttons and
- * the tabs (Body, Tree, Headers, Request, Timing, Issues, Assertions), drawn from what the
+ * the tabs (Body, Tree, Headers, Request, Timing, Issues, Assertions, Compare), drawn from what the
  * extension host sends (../model/protocol.ts). Styled only with VS Code's theme variables
  * (response.css). This file puts the parts together and answers the host's messages; each
  * part is a file of its own.
@@ -9,6 +9,7 @@ import type { HostMessage, ViewData } from '../model/protocol';
 import { assertionsPanel } from './assertionsPanel';
 import { banners, progressBanner } from './banners';
 import { body, bodyPanel, resetBody, revealPath, setBodyModel } from './body';
+import { comparePanel, showCompare } from './comparePanel';
 import { h } from './dom';
 import { header } from './header';
 import { issuesPanel } from './issuesPanel';
@@ -41,6 +42,7 @@ function render(v: ViewData): void {
       timingPanel(v),
       issuesPanel(v),
       assertionsPanel(v),
+      comparePanel(),
     ),
   );
   const parts = [header(v), banners(v, page.sendingText), content];
@@ -70,6 +72,9 @@ function onState(v: ViewData): void {
   delete document.body.dataset.firstScreenMs;
   if (!v.request && page.tab === 'request') page.tab = 'body';
   if (v.assertions.length === 0 && page.tab === 'assertions') page.tab = 'body';
+  // A comparison is of the response it was asked on.
+  page.compare = undefined;
+  if (page.tab === 'compare') page.tab = 'body';
   render(v);
 }
 
@@ -94,6 +99,7 @@ function onUpdate(v: ViewData): void {
       timingPanel(v),
       issuesPanel(v),
       assertionsPanel(v),
+      comparePanel(),
     ].filter((p): p is HTMLElement => p !== undefined),
   );
   if (page.tab === 'tree') tree.load();
@@ -158,6 +164,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'reveal':
       revealPath(m.path);
+      break;
+    case 'compare':
+      if (page.view && m.id === page.view.id) showCompare(m.compare);
       break;
     case 'run':
       if (page.view && m.id === page.view.id) {

@@ -3,7 +3,7 @@
  * page's root element, and the view shown now with the state around it (the tab in front, a
  * request in flight).
  */
-import type { ViewAction, ViewData, WebviewMessage } from '../model/protocol';
+import type { CompareView, ViewAction, ViewData, WebviewMessage } from '../model/protocol';
 import { button } from './dom';
 
 interface VsCodeApi {
@@ -14,15 +14,21 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 export const post = (m: WebviewMessage) => vscode.postMessage(m);
 
-export type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues' | 'assertions';
+export type Tab = 'body' | 'tree' | 'headers' | 'request' | 'timing' | 'issues' | 'assertions' | 'compare';
 
 export const app = document.getElementById('app') as HTMLElement;
 
-/** The view shown now, the tab in front, and the text of a request in flight. */
-export const page: { view: ViewData | undefined; tab: Tab; sendingText: string | undefined } = {
+/** The view shown now, the tab in front, the text of a request in flight, and the comparison of the response shown (the Compare tab), once asked for. */
+export const page: {
+  view: ViewData | undefined;
+  tab: Tab;
+  sendingText: string | undefined;
+  compare: CompareView | undefined;
+} = {
   view: undefined,
   tab: 'body',
   sendingText: undefined,
+  compare: undefined,
 };
 
 /** A button that asks the host to act (Send Again, Copy as cURL, ...). */

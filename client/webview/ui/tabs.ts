@@ -22,6 +22,9 @@ export function tabs(v: ViewData): HTMLElement {
   const failed = v.assertions.filter((a) => !a.passed).length;
   if (v.assertions.length > 0)
     entries.push(['assertions', `Assertions (${v.assertions.length - failed}/${v.assertions.length})`]);
+  const differences = page.compare?.differences ?? 0;
+  if (page.compare)
+    entries.push(['compare', differences > 0 ? `Compare (${differences.toLocaleString('en-US')})` : 'Compare']);
   const nav = h('nav', { class: 'tabs', attrs: { role: 'tablist' } });
   for (const [id, label] of entries) {
     const b = button(label, () => selectTab(id), { class: `tab${id === page.tab ? ' active' : ''}` });
@@ -30,6 +33,7 @@ export function tabs(v: ViewData): HTMLElement {
     b.dataset.tab = id;
     if (id === 'issues' && v.issues.length > 0) b.classList.add('warn');
     if (id === 'assertions' && failed > 0) b.classList.add('fail');
+    if (id === 'compare' && differences > 0) b.classList.add('fail');
     nav.append(b);
   }
   return nav;

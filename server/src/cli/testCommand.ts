@@ -1,10 +1,11 @@
 /**
  * `lpreq test [--env NAME] [--mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
- * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
- * docs/testing.md). Sends every request of the files and folders given (folders walked as
- * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
- * runner and prints what held. `--mock` starts the built-in mock in this process, with a token
- * of its own, and sends only to it. Bundled to dist/test.js. Exit status: 0 every request
+ * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--snapshot] [--update-snapshots] [--ci]
+ * PATH...` (LPREQ-FORMAT section 7; docs/testing.md). Sends every request of the files and folders
+ * given (folders walked as `lpreq check` walks them, less what a `.lpreqtestignore` leaves out)
+ * through the sender's runner and prints what held. `--mock` starts the built-in mock in this
+ * process, with a token of its own, and sends only to it. Snapshots are kept beside each file
+ * (the send session's test source). Bundled to dist/test.js. Exit status: 0 every request
  * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
  * could not be read, a run cancelled).
  */
@@ -19,9 +20,10 @@ import {
   SetupError,
   type FileSetup,
   type RunOptions,
+  type SnapshotMode,
   type TestSource,
 } from '../sender/index';
-import { flagValue, parseArgs, UsageError } from './args';
+import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
@@ -32,7 +34,7 @@ import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_HELP: CommandHelp = {
   usage:
-    'usage: lpreq test [--env NAME] [--mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...',
+    'usage: lpreq test [--env NAME] [--mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] [--snapshot] [--update-snapshots] [--ci] PATH...',
   summary:
     'Sends every request of the files and folders and evaluates its ?? assertions (a request without any passes on a 2xx); exits with 1 when one fails.',
   flags: {
@@ -73,10 +75,19 @@ export const TEST_HELP: CommandHelp = {
       arg: 'ORIGIN',
       help: "run nothing unless the environment's base_url is on ORIGIN, the token's (for CI; LPREQ_TOKEN_ORIGIN says the same)",
     },
+    snapshot: {
+      help: 'every request has a snapshot, as if marked # @snapshot: its response is kept as __snapshots__/<file>/<request>.json beside the file on the first run, and later ones are compared with it, typed by the docs',
+    },
+    'update-snapshots': { help: 'write the response over each snapshot it differs from (or that cannot be read)' },
+    ci: { help: "write no new snapshot: a request whose snapshot is missing fails (for CI, as Jest's --ci)" },
     help: HELP_FLAG,
   },
   operands: { 'PATH...': 'files and folders, folders for their *.lpreq files (a .lpreqtestignore leaves some out)' },
-  examples: ['lpreq test --mock requests/', 'lpreq test --env staging --reporter junit requests/ > lpreq-junit.xml'],
+  examples: [
+    'lpreq test --mock requests/',
+    'lpreq test --env staging --reporter junit requests/ > lpreq-junit.xml',
+    'lpreq test --env staging --snapshot --ci requests/',
+  ],
 };
 
 export async function run(argv: string[], given: Io): Promise<number> {
@@ -113,6 +124,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   const reporterName = (flagValue(args, 'reporter') ?? 'text') as ReporterName;
   const timeoutMs = positiveInt(flagValue(args, 'timeout'), 'timeout');
   const prompts = promptFlags(args);
+  const snapshots = snapshotFlags(args);
 
   // The files, less those an ignore file leaves out of a folder that was walked.
   const { inputs: found, notes } = collectInputs(args.positionals, io.cwd);
@@ -175,7 +187,10 @@ async function runTest(argv: string[], io: Io): Promise<number> {
           environment: envName,
           mock: running,
         });
-        if (input.absolute === undefined) delete made.source.readFile;
+        if (input.absolute === undefined) {
+          delete made.source.readFile;
+          delete made.source.snapshots;
+        }
         if (!setups.some((s) => s.projectFolder === made.setup.projectFolder && s.selected === made.setup.selected)) {
           setups.push(made.setup);
           for (const w of made.setup.warnings) io.stderr(`lpreq: ${w}\n`);
@@ -216,6 +231,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       env: running ? {} : io.env,
       signal: controller.signal,
       bail: args.flags.has('bail'),
+      snapshots,
       grep,
       prompts,
       events: {
@@ -266,4 +282,16 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     }
     return result.failed > 0 ? 1 : 0;
   }
+}
+
+/** `--snapshot`, `--update-snapshots` and `--ci`, as the runner takes them; the last two refuse each other. */
+function snapshotFlags(args: ParsedArgs): SnapshotMode {
+  const snapshots = {
+    all: args.flags.has('snapshot'),
+    update: args.flags.has('update-snapshots'),
+    ci: args.flags.has('ci'),
+  };
+  if (snapshots.update && snapshots.ci)
+    throw new UsageError('--update-snapshots writes snapshots and --ci writes none: give one of them');
+  return snapshots;
 }

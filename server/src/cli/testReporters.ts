@@ -7,7 +7,15 @@
  * scrubber; what comes from files and servers is made printable here (terminalText.ts), and
  * XML, TAP and workflow commands are escaped as their readers require.
  */
-import type { FileResult, RequestResult, RunEvents, RunResult } from '../sender/index';
+import {
+  differenceWords,
+  type FileResult,
+  type RequestResult,
+  type RunEvents,
+  type RunResult,
+  type SnapshotDifference,
+  type SnapshotResult,
+} from '../sender/index';
 import { escapeData, escapeProperty } from './check';
 import { printable, printableJson } from './terminalText';
 
@@ -43,7 +51,12 @@ export function createReporter(name: ReporterName, options: ReporterOptions): Re
   }
 }
 
-/** The `--reporter json` object, exactly the shape of section 7. */
+/**
+ * The `--reporter json` object, exactly the shape of section 7. A snapshot is one more entry of
+ * the request's `assertions`, at its `# @snapshot` line: `@snapshot matched` (or `written`,
+ * `updated`) when it holds, else one failed entry per difference, `@snapshot KIND PATH` with
+ * the value the response has as `actual` (or one entry with why it failed).
+ */
 function toJson(run: RunResult) {
   return {
     files: run.files.map((f) => ({
@@ -55,7 +68,10 @@ function toJson(run: RunResult) {
         durationMs: r.durationMs,
         passed: r.passed,
         skipped: r.skipped,
-        assertions: r.assertions.map((a) => ({ line: a.line, text: a.text, passed: a.passed, actual: a.actual })),
+        assertions: [
+          ...r.assertions.map((a) => ({ line: a.line, text: a.text, passed: a.passed, actual: a.actual })),
+          ...(r.snapshot ? snapshotEntries(r.snapshot) : []),
+        ],
       })),
     })),
     passed: run.passed,
@@ -63,23 +79,71 @@ function toJson(run: RunResult) {
   };
 }
 
+/** A snapshot as entries of a request's `assertions` in the json report. */
+function snapshotEntries(s: SnapshotResult): { line: number; text: string; passed: boolean; actual: string | null }[] {
+  if (s.outcome !== 'failed') return [{ line: s.line, text: `@snapshot ${s.outcome}`, passed: true, actual: null }];
+  if (s.differences.length === 0)
+    return [{ line: s.line, text: `@snapshot ${s.message}`, passed: false, actual: null }];
+  const entries = s.differences.map((d) => ({
+    line: s.line,
+    text: `@snapshot ${d.kind} ${d.path}`,
+    passed: false,
+    actual: d.after ?? null,
+  }));
+  if (s.more > 0)
+    entries.push({ line: s.line, text: `@snapshot ${s.more} more differences`, passed: false, actual: null });
+  return entries;
+}
+
+/** One line of a snapshot difference: `$[0].name: changed value: was string "a", now string "b"`. */
+function differenceLine(d: SnapshotDifference): string {
+  return `${d.path}: ${differenceWords(d.kind)}: ${d.message}`;
+}
+
+/** The lines of a failed snapshot: what failed, then each difference. */
+function snapshotLines(s: SnapshotResult): string[] {
+  if (s.outcome !== 'failed') return [];
+  const lines = [`line ${s.line}: @snapshot: ${s.message}`];
+  for (const d of s.differences) lines.push(`line ${s.line}: @snapshot ${differenceLine(d)}`);
+  if (s.more > 0) lines.push(`line ${s.line}: @snapshot: and ${s.more} more differences`);
+  return lines;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** One line per failed assertion (the assertion as written, the actual value, and why it failed: `24 is not < 1`), or what else failed. */
+/** One line per failed assertion (the assertion as written, the actual value, and why it failed: `24 is not < 1`) and snapshot difference, or what else failed. */
 function failureLines(r: RequestResult): string[] {
+  const snapshot = r.snapshot ? snapshotLines(r.snapshot) : [];
   if (r.failure?.kind === 'assertion') {
     return r.assertions
       .filter((a) => !a.passed)
-      .map((a) => `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}: ${a.message})`);
+      .map((a) => `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}: ${a.message})`)
+      .concat(snapshot);
   }
+  if (r.failure?.kind === 'snapshot') return snapshot;
   if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0)
     return r.diagnostics.map((d) => `line ${d.line}:${d.column}: error ${d.code}: ${d.message}`);
-  return [r.failure?.message ?? 'failed'];
+  return [r.failure?.message ?? 'failed', ...snapshot];
 }
 
 // ---- text
+
+/** Differences a failed snapshot shows in text; the rest are counted. */
+const TEXT_DIFFERENCES = 20;
+
+/** How the run's snapshots went: `1 failed, 2 written, 3 matched`; empty when there were none. */
+function snapshotCounts(run: RunResult): string {
+  const counts = new Map<string, number>();
+  for (const f of run.files)
+    for (const r of f.requests)
+      if (r.snapshot) counts.set(r.snapshot.outcome, (counts.get(r.snapshot.outcome) ?? 0) + 1);
+  return ['failed', 'written', 'updated', 'matched']
+    .filter((o) => counts.has(o))
+    .map((o) => `${counts.get(o)} ${o}`)
+    .join(', ');
+}
 
 function textReporter(options: ReporterOptions): Reporter {
   const paint = (code: string, s: string) => (options.colour ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -91,21 +155,38 @@ function textReporter(options: ReporterOptions): Reporter {
         const timing = r.status === null ? (r.sent ? 'no response' : 'not sent') : `${r.status}, ${r.durationMs} ms`;
         const label = r.skipped ? paint('33', 'SKIP') : r.passed ? paint('32', 'PASS') : paint('31', 'FAIL');
         w(`  ${label}  ${printable(r.name)}  ${paint('2', `line ${r.line}${r.skipped ? '' : `, ${timing}`}`)}`);
-        if (r.skipped || r.passed) return;
+        if (r.skipped) return;
+        const snapshot = r.snapshot;
+        if (r.passed) {
+          if (snapshot && (snapshot.outcome === 'written' || snapshot.outcome === 'updated'))
+            w(`        ${paint('2', printable(snapshot.message))}`);
+          return;
+        }
         if (r.failure && r.failure.kind !== 'assertion') w(`        ${printable(r.failure.message)}`);
         for (const d of r.diagnostics)
           w(
             `        ${paint('2', `line ${d.line}:${d.column}`)} ${paint('31', 'error')} ${paint('2', d.code)}: ${printable(d.message)}`,
           );
-        if (r.failure?.kind !== 'assertion') return;
-        for (const a of r.assertions) {
-          if (a.passed) continue;
-          w(`        ${paint('2', `line ${a.line}`)}  ${printable(a.text)}`);
-          if (a.expected !== undefined) w(`          expected: ${printable(a.expected)}`);
-          w(
-            `          actual:   ${a.actual === null ? paint('2', 'nothing') : printable(a.actual)}  ${paint('2', `(${printable(a.message)})`)}`,
-          );
+        if (r.failure?.kind === 'assertion') {
+          for (const a of r.assertions) {
+            if (a.passed) continue;
+            w(`        ${paint('2', `line ${a.line}`)}  ${printable(a.text)}`);
+            if (a.expected !== undefined) w(`          expected: ${printable(a.expected)}`);
+            w(
+              `          actual:   ${a.actual === null ? paint('2', 'nothing') : printable(a.actual)}  ${paint('2', `(${printable(a.message)})`)}`,
+            );
+          }
         }
+        if (snapshot?.outcome !== 'failed') return;
+        if (r.failure?.kind !== 'snapshot')
+          w(`        ${paint('2', `line ${snapshot.line}`)}  @snapshot: ${printable(snapshot.message)}`);
+        const shown = snapshot.differences.slice(0, TEXT_DIFFERENCES);
+        for (const d of shown)
+          w(
+            `          ${printable(d.path)}  ${paint('31', differenceWords(d.kind))}  ${paint('2', printable(d.message))}`,
+          );
+        const rest = snapshot.differences.length - shown.length + snapshot.more;
+        if (rest > 0) w(`          ${paint('2', `and ${rest} more`)}`);
       },
       fileFinished: (f) => {
         if (f.problem !== undefined) w(`  ${paint('31', 'ERROR')}  could not be read: ${printable(f.problem)}`);
@@ -119,6 +200,8 @@ function textReporter(options: ReporterOptions): Reporter {
       w(
         `\n${plural(requests, 'request')} in ${plural(run.files.length, 'file')}: ${parts.join(', ')}${unread} (${(elapsedMs / 1000).toFixed(1)} s)`,
       );
+      const snapshots = snapshotCounts(run);
+      if (snapshots !== '') w(`snapshots: ${snapshots}`);
     },
   };
 }
@@ -279,14 +362,16 @@ function githubReporter(options: ReporterOptions): Reporter {
     file: string,
     at: { line: number; column?: number; endLine?: number; endColumn?: number },
     title: string,
-    message: string,
+    message: string | string[],
   ) => {
     const props = [`file=${escapeProperty(printable(file))}`, `line=${at.line}`];
     if (at.column !== undefined) props.push(`col=${at.column}`);
     if (at.endLine !== undefined) props.push(`endLine=${at.endLine}`);
     if (at.endColumn !== undefined) props.push(`endColumn=${at.endColumn}`);
     props.push(`title=${escapeProperty(printable(title))}`);
-    w(`::error ${props.join(',')}::${escapeData(printable(message))}`);
+    // Lines made printable each on its own; the line feeds between them are the message's (escaped as %0A).
+    const text = typeof message === 'string' ? printable(message) : message.map((line) => printable(line)).join('\n');
+    w(`::error ${props.join(',')}::${escapeData(text)}`);
   };
   return {
     events: {
@@ -300,7 +385,15 @@ function githubReporter(options: ReporterOptions): Reporter {
           }
         } else if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0) {
           for (const d of r.diagnostics) command(file, d, title, `not sent: ${d.code}: ${d.message}`);
-        } else command(file, { line: r.line }, title, r.failure?.message ?? 'failed');
+        } else if (r.failure?.kind !== 'snapshot')
+          command(file, { line: r.line }, title, r.failure?.message ?? 'failed');
+        // One annotation a snapshot, each difference a line of it: GitHub shows only the first few annotations of a step.
+        const snapshot = r.snapshot;
+        if (snapshot?.outcome === 'failed') {
+          const lines = [`@snapshot: ${snapshot.message}`, ...snapshot.differences.map(differenceLine)];
+          if (snapshot.more > 0) lines.push(`and ${snapshot.more} more differences`);
+          command(file, { line: snapshot.line }, title, lines);
+        }
       },
       fileFinished: (f) => {
         if (f.problem !== undefined)

@@ -95,7 +95,7 @@ const TABLE = {
   'invalid-format': {
     severity: 'error',
     title: 'Value in the wrong format',
-    help: 'A documented format is not met, for example a context code that is not `<type>_<id>`, or a SIS id form the path does not accept; also a `# @timeout` or `# @connection-timeout` that is not a duration.',
+    help: 'A documented format is not met, for example a context code that is not `<type>_<id>`, or a SIS id form the path does not accept; also a `# @timeout` or `# @connection-timeout` that is not a duration, and a `# @snapshot` option that cannot be read.',
     when: 'a context code that is not `<type>_<id>`; in a path, an id form the placeholder does not take (a SIS prefix of another kind, `self`, `root`, `12abc`, `abc`, an impossible date): the path still matches, so its parameters are checked',
     format: '3',
   },
@@ -146,8 +146,8 @@ const TABLE = {
   'unknown-field': {
     severity: 'warning',
     title: 'Field the response does not document',
-    help: 'An assertion PATH names a field the resource the endpoint returns does not document (the closest documented field is suggested), steps into a list by name or into an object by index. Not reported inside an object whose fields the documentation does not show, nor for a request that matches no documented endpoint.',
-    when: 'an assertion PATH names a field the returned resource does not document (the closest field is suggested)',
+    help: 'An assertion PATH, or a path of a `# @snapshot` option, names a field the resource the endpoint returns does not document (the closest documented field is suggested), steps into a list by name or into an object by index. Not reported inside an object whose fields the documentation does not show, nor for a request that matches no documented endpoint.',
+    when: 'an assertion PATH (or a `# @snapshot` path) names a field the returned resource does not document (the closest field is suggested)',
     format: '6',
   },
   'scope-not-granted': {

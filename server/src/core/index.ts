@@ -33,6 +33,13 @@ export {
   type ServiceContext,
 } from './documentIndex';
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
+export {
+  parseSnapshotOptions,
+  SNAPSHOT_KEY,
+  type SnapshotOptions,
+  type SnapshotPath,
+  type SnapshotOptionName,
+} from './snapshot';
 export { TOKEN_TYPES, TOKEN_MODIFIERS, type SemanticToken, type TokenType } from './semanticTokens';
 export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';
 export type { HoverResult } from './hover';

@@ -43,6 +43,11 @@ export const METADATA: MetadataKey[] = [
     doc: 'Every page of a paginated list is fetched and merged into one list, as `lpreq send --all-pages` does: assertions (`?? body $[30].id exists`) then see the whole list.',
   },
   {
+    key: 'snapshot',
+    insert: 'snapshot',
+    doc: "`lpreq test` keeps this request's response as `__snapshots__/<file>/<request>.json` beside the file on the first run (and with `--update-snapshots`), and compares later responses with it, typed by the docs: timestamps, ids and URLs by type and presence, lists of resources by id. Options: `ignore=$.path` leaves places out, `exact=$.path` compares them by value (several paths separated by commas).",
+  },
+  {
     key: 'timeout',
     insert: 'timeout ${1:120}',
     doc: "How long to wait for this request's response (JetBrains' client): seconds, or with a unit (`500 ms`, `90 s`, `5 m`). It replaces the timeout setting (`lpreq.timeout`, `lpreq send --timeout`) for this request.",

@@ -124,5 +124,16 @@ export type {
   RequestDiagnostic,
 } from './runner/runner';
 export { evaluateAssertion } from './runner/evaluate';
+export type { SnapshotMode, SnapshotFiles, SnapshotResult, SnapshotOutcome } from './runner/snapshots';
+export { compareResponses, differenceWords } from './snapshotCompare';
+export type {
+  SnapshotDifference,
+  SnapshotDifferenceKind,
+  SnapshotComparison,
+  ComparedResponse,
+  CompareOptions,
+} from './snapshotCompare';
+export { snapshotNames, parseSnapshot, snapshotText, comparedOf, requestLineOf, SNAPSHOT_FOLDER } from './snapshotFile';
+export { snapshotFiles } from './snapshotStore';
 export type { ResponseFacts, EvaluationContext, AssertionOutcome } from './runner/evaluate';
 export type { SystemContext, ReferenceResolver } from './variables';

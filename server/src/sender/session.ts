@@ -30,6 +30,7 @@ import type { EnvironmentAuth } from './oauth2/environmentAuth';
 import { signInFor } from './oauth2/setupAuth';
 import type { OAuthTokens } from './oauth2/tokens';
 import { ChooseEnvironmentError, sendSetup, SetupError, type SendSetup } from './setup';
+import { snapshotFiles } from './snapshotStore';
 
 /** The user declined to send the token to an origin it is not bound to: nothing is sent. */
 export class TokenDeclinedError extends SetupError {}
@@ -341,7 +342,7 @@ export class SendSession {
 
   /**
    * A test run's source for one file: its environment by the rule (with the mock's variables
-   * and address in a mock run), its token, its system variables and body files. The run itself
+   * and address in a mock run), its token, its system variables, body files and snapshots. The run itself
    * is the runner's (`runTests`), with `runOptions`.
    */
   async testSource(
@@ -359,6 +360,8 @@ export class SendSession {
         ...(setup.auth && !o.mock ? { auth: setup.auth } : {}),
         system: setup.system,
         readFile: setup.readFile,
+        // `__snapshots__` beside the file, for the requests with a snapshot.
+        snapshots: snapshotFiles(file, o.display),
         ...(o.blocks ? { blocks: o.blocks } : {}),
       },
     };

@@ -171,7 +171,7 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
  * string is cut, after `scrub` (the caller's secrets as `***`): a cut made first could end
  * inside a secret, and no scrubber afterwards knows the start of one.
  */
-function describeValue(v: unknown, scrub: (text: string) => string = (t) => t): string {
+export function describeValue(v: unknown, scrub: (text: string) => string = (t) => t): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object';

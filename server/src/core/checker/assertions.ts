@@ -223,7 +223,7 @@ function orderingOnText(a: Assertion, what: string): Diagnostic {
   );
 }
 
-function unknownField(
+export function unknownField(
   segment: JsonPathSegment,
   step: { near?: string; list: boolean; on: string },
   label: string,

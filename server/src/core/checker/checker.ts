@@ -25,6 +25,7 @@ import { NO_PARAMS, type RequestCheck } from './context';
 import { checkJsonBody, guardDepth } from './jsonBody';
 import { checkParameters } from './parameters';
 import { AssertionVerdicts } from './assertions';
+import { checkSnapshotLines } from './snapshot';
 
 export class Checker {
   readonly matcher: EndpointMatcher;
@@ -197,6 +198,7 @@ export class Checker {
     if (block.metadata.length > 0) checkDurations(block, out);
     const check = checkTarget(this.matcher, block, scope, out);
     if (check) checkSent(check);
+    if (block.metadata.length > 0) checkSnapshotLines(this.catalog, block, check, out);
     if (block.assertionLines.length > 0) this.assertionVerdicts.checkBlock(block, check, out);
     return check?.endpoint;
   }

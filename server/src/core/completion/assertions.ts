@@ -249,7 +249,7 @@ function placeAt(ctx: ServiceContext, endpoint: Endpoint, pathText: string): rea
  * the cursor (`col`), and `end` where the word ends on the line. A name after a dot or in
  * `['`, an index or a wildcard after `[`, or either after a whole segment.
  */
-function completePath(
+export function completePath(
   ctx: ServiceContext,
   endpoint: Endpoint,
   word: string,

@@ -13,6 +13,7 @@ import { completeBodyLine, completeParameterNames, completeQuery } from './param
 import { completeMethods, completeRequestLine } from './path';
 import { completeVariables } from './variables';
 import { completeTemplates } from './templates';
+import { completeSnapshotLine } from './snapshot';
 
 export { snippetText, type CompletionEntry, type CompletionKind, type CompletionOptions } from './items';
 
@@ -66,6 +67,8 @@ export function complete(
       if (block.jsonBody) completeJson(ctx, block, rel, base, out, options);
       return out;
     case 'preamble': {
+      // The options and paths of a `# @snapshot` line.
+      if (completeSnapshotLine(ctx, block, line.text, col, abs, out)) return out;
       // `# @` above the request line: the metadata lpreq reads.
       const meta = /^\s*(?:#|\/\/)\s*@([\w-]*)$/.exec(before);
       if (meta) {

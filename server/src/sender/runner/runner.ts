@@ -26,12 +26,20 @@ import {
 } from '../../core/index';
 import { referencedRequests, referenceValue, type ResponseStore } from '../chaining';
 import { blockNamed, sendingEnvironments, type PrepareOptions } from '../prepare';
-import { scrubDeep } from '../secrets';
+import { scrubDeep, scrubSecrets } from '../secrets';
 import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../send';
+import { snapshotNames } from '../snapshotFile';
 import { describeAt, formatJsonPath } from '../typed';
 import { resolveText, type SystemContext } from '../variables';
 import type { ResponseFacts } from './evaluate';
 import { evaluateWithinBudget, warmRegexWorker } from './regexBudget';
+import {
+  takeSnapshot,
+  type SnapshotContext,
+  type SnapshotFiles,
+  type SnapshotMode,
+  type SnapshotResult,
+} from './snapshots';
 
 /** One file to run. */
 export interface TestSource {
@@ -51,6 +59,8 @@ export interface TestSource {
   auth?: SendBlockOptions['auth'];
   /** Only these requests, by block index (the editor runs one or a few); every one by default. */
   blocks?: ReadonlySet<number>;
+  /** Where this file's snapshots are kept (`__snapshots__` beside it); none for standard input. */
+  snapshots?: SnapshotFiles;
 }
 
 export interface AssertionResult {
@@ -91,7 +101,9 @@ export type RequestFailure =
   /** Without assertions: a status outside 2xx. */
   | 'status'
   /** At least one assertion does not hold. */
-  | 'assertion';
+  | 'assertion'
+  /** The response differs from its snapshot (or the snapshot could not be read, written or found under `--ci`). */
+  | 'snapshot';
 
 export interface RequestResult {
   /** The request's title, or its `@name`, or its request line as written. */
@@ -113,6 +125,8 @@ export interface RequestResult {
   /** The checker's errors that kept it from being sent. */
   diagnostics: RequestDiagnostic[];
   warnings: string[];
+  /** Its snapshot, when it has one (`# @snapshot`, `--snapshot`) and a response came. */
+  snapshot?: SnapshotResult;
 }
 
 export interface FileResult {
@@ -170,6 +184,8 @@ export interface RunOptions extends Omit<
   /** Only requests whose title, `@name` or request line contains this text (any case). */
   grep?: string;
   events?: RunEvents;
+  /** How snapshots are taken and compared (`--snapshot`, `--update-snapshots`, `--ci`). */
+  snapshots?: SnapshotMode;
   /** How long `matches` may take over the values of one assertion; 1 s (REGEX_BUDGET_MS) unless said. */
   regexBudgetMs?: number;
 }
@@ -253,6 +269,13 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const responses: ResponseStore = new Map();
   const scope = documentScope(document, sendingEnvironments(source.environments));
   const attempted = new Set<string>();
+  const snapshots: FileRun['snapshots'] = {
+    catalog: options.checker.catalog,
+    lines,
+    files: source.snapshots,
+    names: snapshotNames(document, lines),
+    mode: options.snapshots,
+  };
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
     let result: RequestResult;
@@ -261,7 +284,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
       result = await runRequest(
         document,
         test,
-        { lines, errors, responses, values: scope.values, attempted },
+        { lines, errors, responses, values: scope.values, attempted, snapshots },
         source,
         options,
       );
@@ -370,12 +393,14 @@ interface FileRun {
   values: Map<string, string>;
   /** The named requests this run has sent or tried to send: none is sent twice. */
   attempted: Set<string>;
+  /** How the file's snapshots are taken: its store, its requests' snapshot names, the run's mode. */
+  snapshots: Omit<SnapshotContext, 'scrub' | 'writable'>;
 }
 
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
-  { lines, errors, responses, values: fileValues, attempted }: FileRun,
+  { lines, errors, responses, values: fileValues, attempted, snapshots }: FileRun,
   source: TestSource,
   options: RunOptions,
 ): Promise<RequestResult> {
@@ -496,6 +521,7 @@ async function runRequest(
   const failed = base.assertions.filter((a) => !a.passed).length;
   // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
   const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
+
   if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
   else if (block.assertionLines.length === 0) {
     if (response.status < 200 || response.status >= 300)
@@ -510,6 +536,14 @@ async function runRequest(
       message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold`,
     };
   }
+  // A snapshot is written only of a response that passed otherwise, as Jest writes none after a failed expect.
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  const snapshot = incomplete
+    ? undefined
+    : takeSnapshot(document, blockIndex, result, { ...snapshots, scrub, writable: base.failure === undefined });
+  if (snapshot) base.snapshot = snapshot;
+  if (base.failure === undefined && snapshot?.outcome === 'failed')
+    base.failure = { kind: 'snapshot', message: snapshot.message };
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
 }
