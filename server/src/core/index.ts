@@ -39,6 +39,7 @@ export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
+export { parameterRules, typeLabel } from './describe';
 export {
   documentedScopes,
   readScopeList,

@@ -52,6 +52,7 @@ export {
   requestBlocks,
   endpointFacts,
   environmentOptions,
+  environmentSecrets,
 } from './prepare';
 export type {
   PreparedRequest,
@@ -83,7 +84,7 @@ export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } fr
 export { toCurl } from './curl';
 export { toCode } from './codegen';
 export type { CodeLanguage, CodeOptions } from './codegen';
-export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
+export { scrubSecrets, scrubDeep, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
 export { stringifyExact } from './exactNumbers';
 export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';

@@ -1,0 +1,365 @@
+/**
+ * `lpreq mcp` through the SDK's own client over stdio (issue 31): every tool with valid input
+ * (its answer held to its outputSchema), each kind of bad input answered as a tool error
+ * that names the argument (missing, wrong type, unknown endpoint, a path outside the
+ * workspace, prototype names such as `__proto__`), the catalog as resources, the prompts,
+ * and malformed messages answered plainly, the server going on.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
+import { startMcp, textOf, type McpSession } from './mcpClient';
+import { makeWorkspace } from './mcpWorkspace';
+
+let mcp: McpSession;
+let root: string;
+
+before(async () => {
+  root = makeWorkspace();
+  mcp = await startMcp(root);
+});
+after(() => mcp.close());
+
+/** A tool error, whose text names the argument. */
+async function refused(name: string, args: Record<string, unknown>, argument: string | RegExp): Promise<string> {
+  const result = await mcp.call(name, args);
+  assert.equal(result.isError, true, `${name} ${JSON.stringify(args)} should be a tool error: ${textOf(result)}`);
+  const text = textOf(result);
+  if (typeof argument === 'string') assert.match(text, new RegExp(`\\b${argument.replace(/[[\]]/g, '\\$&')}\\b`), text);
+  else assert.match(text, argument);
+  return text;
+}
+
+test('the tools, each with a description and input and output schemas', () => {
+  assert.deepEqual(
+    [...mcp.tools.keys()].sort(),
+    [
+      'check_file',
+      'check_request',
+      'describe_endpoint',
+      'describe_resource',
+      'run_tests',
+      'search_endpoints',
+      'send_request',
+      'type_response',
+    ].sort(),
+  );
+  for (const tool of mcp.tools.values()) {
+    assert.ok(tool.description && tool.description.length > 20, tool.name);
+    assert.equal(tool.inputSchema.type, 'object', tool.name);
+    assert.equal(tool.outputSchema?.type, 'object', tool.name);
+  }
+});
+
+test('search_endpoints: ranked endpoints; bad input is a tool error naming the argument', async () => {
+  const r = await mcp.call('search_endpoints', { query: 'add a quiz to a module', limit: 3 });
+  const found = r.structuredContent as { endpoints: { id: string }[] };
+  assert.equal(found.endpoints.length, 3);
+  assert.equal(found.endpoints[0].id, 'module_items.create');
+  assert.match(textOf(r), /POST \/api\/v1\/courses\/\{course_id\}\/modules\/\{module_id\}\/items/);
+  await refused('search_endpoints', {}, 'query');
+  await refused('search_endpoints', { query: 42 }, 'query');
+  await refused('search_endpoints', { query: 'modules', limit: 0 }, 'limit');
+  await refused('search_endpoints', { query: 'x'.repeat(501) }, 'query');
+  const none = await mcp.call('search_endpoints', { query: '__proto__ constructor' });
+  assert.deepEqual((none.structuredContent as { endpoints: unknown[] }).endpoints, []);
+});
+
+test('describe_endpoint: parameters with their rules, the resource, paging, scope and section', async () => {
+  const r = await mcp.call('describe_endpoint', { method: 'post', path: '/api/v1/courses/42/modules/7/items' });
+  const d = r.structuredContent as {
+    id: string;
+    path: string;
+    scope: string;
+    parameters: {
+      name: string;
+      required: boolean;
+      conditionallyRequired?: boolean;
+      enum?: string[];
+      rules?: string[];
+    }[];
+    returns: { resource: string; fields: string[] };
+    section: { document: string; heading: string };
+  };
+  assert.equal(d.id, 'module_items.create');
+  assert.equal(d.path, '/api/v1/courses/{course_id}/modules/{module_id}/items');
+  assert.equal(d.scope, 'url:POST|/api/v1/courses/{course_id}/modules/{module_id}/items');
+  const contentId = d.parameters.find((p) => p.name === 'module_item[content_id]');
+  assert.equal(contentId?.conditionallyRequired, true);
+  assert.ok(contentId?.rules?.some((t) => /ExternalUrl/.test(t)));
+  assert.ok(d.parameters.find((p) => p.name === 'module_item[type]')?.enum?.includes('Assignment'));
+  assert.equal(d.returns.resource, 'ModuleItem');
+  assert.ok(d.returns.fields.some((f) => f.startsWith('content_id')));
+  assert.deepEqual(d.section, { document: 'A', heading: 'Modules' });
+  const list = await mcp.call('describe_endpoint', { method: 'GET', path: '/api/v1/courses/{course}/modules' });
+  assert.equal((list.structuredContent as { paging?: string }).paging, 'link');
+  await refused('describe_endpoint', { method: 'GET' }, 'path');
+  await refused('describe_endpoint', { path: '/api/v1/courses' }, 'method');
+  await refused('describe_endpoint', { method: 'GET', path: ['/api/v1/courses'] }, 'path');
+  const unknown = await refused('describe_endpoint', { method: 'GET', path: '/api/v1/coursez/1/modules' }, 'path');
+  assert.match(unknown, /did you mean \/api\/v1\/courses\/\{course_id\}\/modules/);
+  await refused('describe_endpoint', { method: 'PATCH', path: '/api/v1/courses/1/modules' }, 'method');
+  await refused('describe_endpoint', { method: 'GET', path: '/api/v1/__proto__' }, 'path');
+  await refused('describe_endpoint', { method: 'GET', path: 'courses' }, 'path');
+});
+
+test('describe_resource: fields, enums, nullability and where it is returned; any case; unknown names', async () => {
+  const r = await mcp.call('describe_resource', { name: 'moduleitem' });
+  const d = r.structuredContent as {
+    name: string;
+    fields: { name: string; enum?: string[] }[];
+    returnedBy: { id: string }[];
+  };
+  assert.equal(d.name, 'ModuleItem');
+  assert.ok(d.fields.find((f) => f.name === 'type')?.enum?.includes('Quiz'));
+  assert.ok(d.returnedBy.some((e) => e.id === 'module_items.create'));
+  const wrapped = await mcp.call('describe_resource', { name: 'GradingPeriod' });
+  assert.ok(
+    (wrapped.structuredContent as { returnedBy: { id: string }[] }).returnedBy.some(
+      (e) => e.id === 'grading_periods.list',
+    ),
+  );
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+    await refused('describe_resource', { name }, 'name');
+  await refused('describe_resource', { name: 'Modul' }, /did you mean Module\b/);
+  await refused('describe_resource', {}, 'name');
+});
+
+test("check_request: a .lpreq text or an agent's request by its parts; the fix as edits of the text", async () => {
+  const text =
+    'POST /api/v1/courses/1/modules/2/items\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 3\nmodule_item[completion_requirement][type] = must_sumbit\n';
+  const r = await mcp.call('check_request', { text });
+  const d = r.structuredContent as {
+    errors: number;
+    diagnostics: { code: string; line: number; fix?: { edits: { start: number; end: number; newText: string }[] } }[];
+    endpoints: string[];
+  };
+  assert.equal(d.errors, 1);
+  assert.equal(d.diagnostics[0].code, 'invalid-enum');
+  assert.equal(d.diagnostics[0].line, 5);
+  assert.deepEqual(d.endpoints, ['module_items.create']);
+  const edit = d.diagnostics[0].fix!.edits[0];
+  const fixed = text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
+  const again = await mcp.call('check_request', { text: fixed });
+  assert.equal((again.structuredContent as { diagnostics: unknown[] }).diagnostics.length, 0);
+
+  const parts = await mcp.call('check_request', {
+    method: 'POST',
+    url: 'https://lms.example.edu/api/v1/courses/1/modules/2/items',
+    params: { 'module_item[type]': 'Assignment', 'module_item[completion_requirement][type]': 'must_submit' },
+  });
+  const p = parts.structuredContent as { text: string; diagnostics: { code: string }[] };
+  assert.match(
+    p.text,
+    /^POST https:\/\/lms\.example\.edu\/api\/v1\/courses\/1\/modules\/2\/items\n\nmodule_item\[type\] = Assignment\n/,
+  );
+  assert.deepEqual(
+    p.diagnostics.map((x) => x.code),
+    ['missing-required'],
+  );
+  const json = await mcp.call('check_request', {
+    method: 'POST',
+    url: '/api/lti/subscriptions',
+    json: {
+      subscription: {
+        ContextId: '1',
+        ContextType: 'course',
+        EventTypes: ['submission_created'],
+        Format: 'live-event',
+        TransportMetadata: { Url: 'https://example.com/hook' },
+        TransportType: 'https',
+      },
+    },
+  });
+  assert.equal((json.structuredContent as { endpoints: string[] }).endpoints[0], 'webhook_subscriptions.create');
+  const arrays = await mcp.call('check_request', {
+    method: 'GET',
+    url: '/api/v1/courses/1/modules',
+    params: { 'include[]': ['items', 'itemz'] },
+  });
+  assert.deepEqual(
+    (arrays.structuredContent as { diagnostics: { code: string }[] }).diagnostics.map((x) => x.code),
+    ['invalid-enum'],
+  );
+  // Names that are prototype names are parameters like any other (unknown to the docs).
+  const proto = await mcp.call('check_request', {
+    method: 'GET',
+    url: '/api/v1/courses/1/modules',
+    params: JSON.parse('{"__proto__": "x", "constructor": "y"}') as unknown,
+  });
+  assert.ok(!proto.isError, textOf(proto));
+  assert.deepEqual(
+    (proto.structuredContent as { diagnostics: { code: string }[] }).diagnostics.map((x) => x.code).sort(),
+    ['unknown-parameter', 'unknown-parameter'],
+  );
+
+  await refused('check_request', {}, 'text');
+  await refused('check_request', { text: 7 }, 'text');
+  await refused('check_request', { method: 'POST' }, 'url');
+  await refused('check_request', { text: 'GET /x', method: 'GET', url: '/y' }, 'text');
+  await refused('check_request', { method: 'FETCH', url: '/api/v1/courses' }, 'method');
+  await refused('check_request', { method: 'GET', url: '/api/v1/courses', params: { a: 'b\nc' } }, 'params');
+  await refused('check_request', { method: 'GET', url: '/api/v1/courses', params: { a: { b: 1 } } }, 'params');
+  await refused(
+    'check_request',
+    { text: 'GET /api/v1/courses\n', environment: 'prod' },
+    /environment: no environment 'prod'; the environments are dev, staging/,
+  );
+  await refused('check_request', { text: 'GET /api/v1/courses\n', environment: '__proto__' }, 'environment');
+});
+
+test('check_file: a file of the workspace, with its environments; nothing outside the workspace is read', async () => {
+  const r = await mcp.call('check_file', { path: 'requests/mistake.lpreq', environment: 'dev' });
+  const d = r.structuredContent as { file: string; diagnostics: { code: string }[] };
+  assert.equal(d.file, 'requests/mistake.lpreq');
+  assert.deepEqual(
+    d.diagnostics.map((x) => x.code),
+    ['invalid-enum'],
+  );
+  const clean = await mcp.call('check_file', { path: join(root, 'requests', 'modules.lpreq'), environment: 'staging' });
+  assert.deepEqual((clean.structuredContent as { diagnostics: unknown[] }).diagnostics, []);
+  await refused('check_file', { path: '../outside.lpreq' }, /path: \.\.\/outside\.lpreq is outside the workspace/);
+  await refused('check_file', { path: '/etc/passwd' }, /path: \/etc\/passwd is outside the workspace/);
+  await refused('check_file', { path: 'requests/linked.lpreq' }, /path: .*outside the workspace/);
+  await refused('check_file', { path: 'requests/none.lpreq' }, 'path');
+  await refused('check_file', { path: '__proto__' }, 'path');
+  await refused('check_file', { path: 'requests' }, 'path');
+  await refused('check_file', {}, 'path');
+});
+
+test('type_response: undocumented fields, wrong types, values outside an enum; error statuses by the docs', async () => {
+  const r = await mcp.call('type_response', {
+    method: 'GET',
+    path: '/api/v1/courses/1/modules/2',
+    status: 200,
+    body: { id: 'one', name: 'Week 1', workflow_state: 'archived', colour: 'red' },
+  });
+  const d = r.structuredContent as { resource: string; issues: { path: string; code: string }[] };
+  assert.equal(d.resource, 'Module');
+  assert.deepEqual(d.issues.map((i) => `${i.path} ${i.code}`).sort(), [
+    '$.colour undocumented-field',
+    '$.id type-mismatch',
+    '$.workflow_state unknown-enum-value',
+  ]);
+  const text = await mcp.call('type_response', {
+    method: 'GET',
+    path: '/api/v1/courses/1/modules',
+    status: 200,
+    body: '[{"id": 1, "extra": true}]',
+  });
+  assert.ok(
+    (text.structuredContent as { issues: { code: string }[] }).issues.some((i) => i.code === 'undocumented-field'),
+  );
+  const error = await mcp.call('type_response', {
+    method: 'DELETE',
+    path: '/api/v1/folders/3',
+    status: 400,
+    body: { errors: [] },
+  });
+  assert.equal((error.structuredContent as { checked: boolean }).checked, false);
+  await refused('type_response', { method: 'GET', path: '/api/v1/courses/1/modules/2', status: 200 }, 'body');
+  await refused(
+    'type_response',
+    { method: 'GET', path: '/api/v1/courses/1/modules/2', status: '200', body: {} },
+    'status',
+  );
+  await refused(
+    'type_response',
+    { method: 'GET', path: '/api/v1/courses/1/modules/2', status: 200, body: '{"id": ' },
+    'body',
+  );
+  await refused('type_response', { method: 'GET', path: '/api/v1/nowhere', status: 200, body: {} }, 'path');
+  const proto = await mcp.call('type_response', {
+    method: 'GET',
+    path: '/api/v1/courses/1/modules/2',
+    status: 200,
+    body: JSON.parse('{"__proto__": {"x": 1}, "constructor": 1}') as unknown,
+  });
+  assert.ok(
+    (proto.structuredContent as { issues: { path: string }[] }).issues.some((i) => i.path.includes('constructor')),
+  );
+});
+
+test('the catalog as resources, two prompts', async () => {
+  const listed = await mcp.client.listResources();
+  assert.equal(listed.resources.filter((r) => r.uri.startsWith('lpreq://endpoints/')).length, 152);
+  assert.ok(listed.resources.some((r) => r.uri === 'lpreq://resources/ModuleItem'));
+  const templates = await mcp.client.listResourceTemplates();
+  assert.deepEqual(templates.resourceTemplates.map((t) => t.uriTemplate).sort(), [
+    'lpreq://endpoints/{method}/{+path}',
+    'lpreq://resources/{name}',
+  ]);
+  const endpoint = await mcp.client.readResource({
+    uri: 'lpreq://endpoints/POST/api/v1/courses/%7Bcourse_id%7D/modules/%7Bmodule_id%7D/items',
+  });
+  assert.equal(
+    (JSON.parse((endpoint.contents[0] as { text: string }).text) as { id: string }).id,
+    'module_items.create',
+  );
+  const concrete = await mcp.client.readResource({ uri: 'lpreq://endpoints/GET/api/v1/files/5' });
+  assert.equal((JSON.parse((concrete.contents[0] as { text: string }).text) as { id: string }).id, 'files.show');
+  const resource = await mcp.client.readResource({ uri: 'lpreq://resources/Module' });
+  assert.equal((JSON.parse((resource.contents[0] as { text: string }).text) as { name: string }).name, 'Module');
+  await assert.rejects(mcp.client.readResource({ uri: 'lpreq://resources/__proto__' }), /name: no documented resource/);
+  const prompts = await mcp.client.listPrompts();
+  assert.deepEqual(prompts.prompts.map((p) => p.name).sort(), ['explain_diagnostic', 'write_request']);
+  const write = await mcp.client.getPrompt({ name: 'write_request', arguments: { task: 'add a quiz to a module' } });
+  assert.match(JSON.stringify(write.messages), /add a quiz to a module/);
+  const explain = await mcp.client.getPrompt({ name: 'explain_diagnostic', arguments: { code: 'missing-required' } });
+  assert.match(JSON.stringify(explain.messages), /required parameter/i);
+  const proto = await mcp.client.getPrompt({ name: 'explain_diagnostic', arguments: { code: '__proto__' } });
+  assert.match(JSON.stringify(proto.messages), /not a code of lpreq/);
+});
+
+test('malformed and oversized messages are answered with an error, and the server goes on', async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'mcp', '--root', root], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let buffer = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+      lines.push(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  const answered = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (lines.length >= n) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+      setTimeout(() => {
+        clearInterval(timer);
+        reject(new Error(`${lines.length} answers of ${n}: ${lines.join('\n')}`));
+      }, 30_000);
+    });
+  child.stdin.write('{not json\n');
+  await answered(1);
+  // Over the limit of 16 MB, in pieces: dropped as it arrives.
+  const piece = 'x'.repeat(1024 * 1024);
+  child.stdin.write('{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"');
+  for (let i = 0; i < 17; i++) child.stdin.write(piece);
+  child.stdin.write('"}}\n');
+  await answered(2);
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+  );
+  await answered(3);
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+  const [first, second, third] = lines.map(
+    (l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown },
+  );
+  assert.equal(first.id, null);
+  assert.equal(first.error?.code, -32700);
+  assert.equal(second.id, null);
+  assert.match(second.error?.message ?? '', /over 16777216 bytes/);
+  assert.equal(third.id, 9);
+  assert.ok(third.result);
+});
