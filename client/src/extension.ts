@@ -22,6 +22,7 @@ import { SendController } from './sendController';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { ImportCommands } from './importCommands';
+import { registerMcpServer } from './mcpServer';
 import { TestExplorer } from './testController';
 
 let client: LanguageClient | undefined;
@@ -105,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     sender.showExchange(uri, line, result, assertions, o),
   );
   context.subscriptions.push(tests);
+  registerMcpServer(context, output);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
     context.subscriptions.push(

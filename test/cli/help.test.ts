@@ -17,6 +17,7 @@ import { SEND_HELP, run as runSend } from '../../server/src/cli/sendCommand';
 import { TEST_HELP, run as runTest } from '../../server/src/cli/testCommand';
 import { run as runExport } from '../../server/src/cli/exportCommand';
 import { run as runImport } from '../../server/src/cli/importCommand';
+import { MCP_HELP, run as runMcp } from '../../server/src/cli/mcpCommand';
 import { run as runLsp } from '../../server/src/lsp/lspCommand';
 import type { Io } from '../../server/src/cli/check';
 import { runCli } from '../helpers';
@@ -45,6 +46,7 @@ const COMMANDS: [string, CommandHelp, Run][] = [
   ['proxy', PROXY_HELP, runProxy],
   ['export', EXPORT_HELP, runExport],
   ['import', IMPORT_HELP, runImport],
+  ['mcp', MCP_HELP, runMcp],
 ];
 
 /** Runs a command in this process: check through the command line's main, the others through their bundles' run. */
@@ -107,7 +109,7 @@ test('lpreq lsp --help names --stdio and --help and gives an example; a near mis
 test('lpreq --help lists every command with one line, and examples', async () => {
   const { code, stdout } = await runCli(['--help']);
   assert.equal(code, 0);
-  for (const name of ['check', 'scopes', 'send', 'test', 'mock', 'proxy', 'export', 'import', 'lsp'])
+  for (const name of ['check', 'scopes', 'send', 'test', 'mock', 'proxy', 'export', 'import', 'lsp', 'mcp'])
     assert.match(stdout, new RegExp(`^ {2}${name} +\\S`, 'm'), name);
   assert.match(stdout, /examples:\n {2}lpreq check\n/);
   const again = await runCli(['help', 'check']);

@@ -55,3 +55,18 @@ export async function run(argv: string[], io: Io): Promise<number> {
   );
   return 0;
 }
+
+// Run as a program (`node dist/mcp.js --root DIR`: the VS Code extension's server definition),
+// not loaded by bin/lpreq.js: this process is the server.
+if (require.main === module) {
+  void run(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readStdin: () => process.stdin,
+    isTTY: false,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
