@@ -47,7 +47,8 @@ export const CALL_LIMIT_MS = 10_000;
 /** The parts of the server a tool needs. */
 export interface ToolContext {
   server: McpServer;
-  service: LanguageService;
+  /** The language service over the bundled catalog, made on first use (the server answers `initialize` without it). */
+  service: () => LanguageService;
   workspace: Workspace;
   options: McpOptions;
   /** Registers a tool whose handler gives a text and a structured answer; errors become tool errors. */
@@ -67,13 +68,12 @@ function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export function createServer(options: McpOptions): { server: McpServer; workspace: Workspace } {
+export function createServer(options: McpOptions): { server: McpServer; workspace: Workspace; warm: () => void } {
   const secrets = new SecretBook();
   secrets.add([options.env.LPREQ_TOKEN]);
   const workspace = new Workspace(options.root, secrets);
-  const catalog = bundledCatalog();
-  const service = createLanguageService(catalog);
-  const matcher = service.checker.matcher;
+  let made: LanguageService | undefined;
+  const service = () => (made ??= createLanguageService(bundledCatalog()));
   let search: EndpointSearch | undefined;
   const server = new McpServer({ name: 'lpreq', title: 'lpreq: the Learning Platform API', version: VERSION }, {
     capabilities: { logging: {} },
@@ -136,7 +136,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
       readOnly: true,
     },
     ({ query, limit }) => {
-      search ??= new EndpointSearch(catalog);
+      search ??= new EndpointSearch(service().catalog);
       const endpoints = search.search(query, limit ?? 8).map((h) => ({
         id: h.endpoint.id,
         method: h.endpoint.method,
@@ -165,7 +165,8 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
       readOnly: true,
     },
     ({ method, path }) => {
-      const found = findEndpoint(catalog, matcher, method, path);
+      const { catalog, checker } = service();
+      const found = findEndpoint(catalog, checker.matcher, method, path);
       const facts = endpointFacts(catalog, found.endpoint, found.template);
       return { text: endpointText(facts), data: facts };
     },
@@ -182,6 +183,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
       readOnly: true,
     },
     ({ name }) => {
+      const { catalog } = service();
       const facts = resourceFacts(catalog, findResource(catalog, name));
       return { text: resourceText(facts), data: facts };
     },
@@ -214,7 +216,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
         requestText({ method: args.method ?? '', url: args.url ?? '', params: args.params, json: args.json });
       const files = workspace.environments(`${workspace.root}/request.lpreq`);
       const env = environmentsFor(files, args.environment);
-      const answer: CheckAnswer = { ...checkText(service, text, env), ...(args.text === undefined ? { text } : {}) };
+      const answer: CheckAnswer = { ...checkText(service(), text, env), ...(args.text === undefined ? { text } : {}) };
       return { text: checkAnswerText(answer, 'the request'), data: answer };
     },
   );
@@ -231,7 +233,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
     ({ path, environment }) => {
       const file = workspace.read(path, 'path');
       const env = environmentsFor(workspace.environments(file.absolute), environment);
-      const answer = { file: workspace.display(file.absolute), ...checkText(service, file.text, env) };
+      const answer = { file: workspace.display(file.absolute), ...checkText(service(), file.text, env) };
       return { text: checkAnswerText(answer, answer.file), data: answer };
     },
   );
@@ -248,7 +250,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
       readOnly: true,
     },
     (args) => {
-      const answer = typeResponse(catalog, matcher, args);
+      const answer = typeResponse(service().catalog, service().checker.matcher, args);
       return { text: typeAnswerText(answer), data: answer };
     },
   );
@@ -256,7 +258,11 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
   void context;
   registerCatalogResources(server, service);
   registerPrompts(server);
-  return { server, workspace };
+  // Made once the server has answered `initialize`: the first call of an agent then finds them ready.
+  const warm = () => {
+    search ??= new EndpointSearch(service().catalog);
+  };
+  return { server, workspace, warm };
 }
 
 class TimeLimit extends Error {
@@ -283,15 +289,14 @@ function environmentsFor(
 }
 
 /** The catalog as resources: one an endpoint path, one a resource. */
-function registerCatalogResources(server: McpServer, service: LanguageService): void {
-  const catalog = service.catalog;
+function registerCatalogResources(server: McpServer, service: () => LanguageService): void {
   const endpointUri = (method: string, template: string) =>
     `lpreq://endpoints/${method}${template.replace(/[{}]/g, (c) => (c === '{' ? '%7B' : '%7D'))}`;
   server.registerResource(
     'endpoint',
     new ResourceTemplate('lpreq://endpoints/{method}/{+path}', {
       list: () => ({
-        resources: catalog.endpoints.flatMap((e) =>
+        resources: service().catalog.endpoints.flatMap((e) =>
           e.paths.map((p) => ({
             uri: endpointUri(e.method, p.template),
             name: `${e.method} ${p.template}`,
@@ -309,7 +314,8 @@ function registerCatalogResources(server: McpServer, service: LanguageService): 
     (uri, variables) => {
       const method = String(variables.method);
       const path = `/${decodeURIComponent(String(variables.path))}`;
-      const found = findEndpoint(catalog, service.checker.matcher, method, path);
+      const { catalog, checker } = service();
+      const found = findEndpoint(catalog, checker.matcher, method, path);
       const facts = endpointFacts(catalog, found.endpoint, found.template);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(facts) }] };
     },
@@ -318,7 +324,7 @@ function registerCatalogResources(server: McpServer, service: LanguageService): 
     'resource',
     new ResourceTemplate('lpreq://resources/{name}', {
       list: () => ({
-        resources: [...catalog.resources.values()].map((r) => ({
+        resources: [...service().catalog.resources.values()].map((r) => ({
           uri: `lpreq://resources/${r.name}`,
           name: r.name,
           description: r.description,
@@ -328,6 +334,7 @@ function registerCatalogResources(server: McpServer, service: LanguageService): 
     }),
     { title: 'A resource of the docs', description: 'describe_resource as a resource', mimeType: 'application/json' },
     (uri, variables) => {
+      const { catalog } = service();
       const facts = resourceFacts(catalog, findResource(catalog, decodeURIComponent(String(variables.name))));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(facts) }] };
     },
@@ -400,7 +407,7 @@ function registerPrompts(server: McpServer): void {
 
 /** Starts the server on standard input and output; resolves when the client goes away. */
 export async function serveStdio(options: McpOptions, streams: LineStreams): Promise<void> {
-  const { server, workspace } = createServer(options);
+  const { server, workspace, warm } = createServer(options);
   // What a message carries (a result, an error, a notification's params); the envelope is the protocol's.
   const scrub = (message: JSONRPCMessage): JSONRPCMessage => {
     const out: Record<string, unknown> = { ...message };
@@ -414,5 +421,6 @@ export async function serveStdio(options: McpOptions, streams: LineStreams): Pro
     server.server.onclose = () => resolve();
   });
   await server.connect(transport);
+  server.server.oninitialized = () => setImmediate(warm);
   await closed;
 }
