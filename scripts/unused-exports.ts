@@ -23,6 +23,7 @@ const ENTRIES = new Set([
   'server/src/cli/mcpCommand.ts',
   // The build puts it in place of curlconverter's tree-sitter parser module (scripts/build.mjs).
   'server/src/import/treeSitter.ts',
+  'server/src/cli/envCommand.ts',
   'server/src/cli/demo.ts',
   'server/src/lsp/lspCommand.ts',
   'server/src/lsp/serverMain.ts',

@@ -1,14 +1,22 @@
 /**
  * What the editor's ways of sending share: the sender and the catalog loaded on first use,
- * the request a command is about, a body file read as the command line reads it, the
- * questions asked before or while sending (a protected environment, a prompt variable), the
- * system variables' sources, and the ids of response trees.
+ * the editor's part of the send session (the sender's SendSession decides the environment,
+ * the token, the chain and the mock run; the editor gives its secret storage, its picker and
+ * its questions), the request a command is about, the questions asked before or while
+ * sending (a protected environment, a prompt variable), and the ids of response trees.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readConfinedText, type TlsSettings } from '../../server/src/node/index';
 import { Checker, type LpreqDocument } from '../../server/src/core/index';
-import type { AssertionResult, BodyFileRead, SendResult } from '../../server/src/sender/index';
+import type {
+  AssertionResult,
+  BodyFileRead,
+  HistoryStore,
+  SendResult,
+  SendSession,
+  SessionHost,
+} from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { RequestInfo } from './model/requestInfo';
 import type { RequestRef } from './responsePanel';
@@ -41,6 +49,64 @@ export function load(): Promise<Loaded> {
     return { sender, requests, results, trees, checker: new Checker(catalog.bundledCatalog()) };
   })();
   return loading;
+}
+
+/**
+ * The editor's part of the send session: its secret storage for tokens, its picker when the
+ * rule cannot decide, its history, its modal questions and `lpreq.protectedEnvironments`.
+ */
+export function editorSessionHost(
+  environments: EnvironmentController,
+  o: { protectedSetting: () => string[]; history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined },
+): SessionHost {
+  return {
+    env: process.env,
+    chooseWith: 'lpreq: Select Environment, Ctrl+Alt+E',
+    // Bound to the origins it was set or confirmed for: another origin is asked for first (tokenOrigin.ts).
+    token: (environment, origin) => environments.tokenForSend(undefined, { environment, origin }),
+    otherTokens: async (chosen, names) => {
+      const out: string[] = [];
+      for (const name of names) {
+        if (name === chosen) continue;
+        const token = await environments.keptToken(name);
+        if (token) out.push(token);
+      }
+      return out;
+    },
+    pickEnvironment: (names, projectFolder) => environments.pick(names, projectFolder),
+    chosen: (projectFolder, choice, written) => environments.chosen(projectFolder, choice, written),
+    history: () => o.history(),
+    isProtected: (environment) => o.protectedSetting().includes(environment),
+    confirmNote: async (q) =>
+      (await vscode.window.showWarningMessage(
+        `${q.request} is marked @note. Send it?`,
+        { modal: true, detail: q.note || undefined },
+        'Send',
+      )) === 'Send',
+    confirmChange: (q) =>
+      confirmProtected(
+        `'${q.environment}' is a protected environment. Send ${q.request.startsWith(`${q.method} `) ? q.request : `${q.method} '${q.request}'`} to '${q.environment}'?`,
+        'POST, PUT, PATCH and DELETE change data on the server.',
+      ),
+    ask: askPrompt,
+  };
+}
+
+/** The session of this window, made when the sender is first loaded (extension.ts sets it). */
+let sessionMaker: (() => Promise<SendSession>) | undefined;
+export function setSessionMaker(make: () => Promise<SendSession>): void {
+  sessionMaker = make;
+}
+export function sendSession(): Promise<SendSession> {
+  if (!sessionMaker) return Promise.reject(new Error('the send session is not ready'));
+  return sessionMaker();
+}
+
+/** The path a document's settings are found from: its file, or for an unsaved one a name in its workspace folder. */
+export function settingsPath(doc: { uri: vscode.Uri }): { file: string; saved: boolean } {
+  if (doc.uri.scheme === 'file') return { file: doc.uri.fsPath, saved: true };
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri) ?? vscode.workspace.workspaceFolders?.[0];
+  return { file: path.join(folder?.uri.fsPath ?? process.cwd(), 'untitled.lpreq'), saved: false };
 }
 
 /** The document and request a command is about: the code lens's (its document and line), or the cursor's. */
@@ -168,7 +234,11 @@ const toldDotenv = new Set<string>();
 
 /** Says once per file and problem why a `.env` is not read: {{$dotenv NAME}} then stays unresolved. */
 function dotenvProblem(file: string, problem: string): void {
-  const message = `${file}: ${problem}; {{$dotenv ...}} stays unresolved`;
+  warnOnce(`${file}: ${problem}; {{$dotenv ...}} stays unresolved`);
+}
+
+/** A warning of a send's setup (a `.env` that is not read, and why), shown once a session. */
+export function warnOnce(message: string): void {
   if (toldDotenv.has(message)) return;
   toldDotenv.add(message);
   void vscode.window.showWarningMessage(`lpreq: ${message}`);

@@ -417,7 +417,6 @@ describe('lpreq test: the files it runs and the arguments it takes', () => {
   test('bad arguments and files that cannot be read exit 2 with a clear message', async () => {
     const cases: [string[], RegExp][] = [
       [[], /no path given/],
-      [['--mock', '--env', 'local', 'requests/'], /--env and --mock/],
       [['--reporter', 'xml', 'requests/'], /--reporter must be one of text, json, junit, tap, github/],
       [['--grep', ' ', 'requests/'], /--grep needs/],
       [['--timeout', 'soon', 'requests/'], /--timeout needs a positive whole number/],

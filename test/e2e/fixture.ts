@@ -188,8 +188,9 @@ export const TESTS_FILE = 'assertions.lpreq';
 
 /**
  * Requests with assertions, for the Test Explorer: against the fake API the first passes and
- * the second fails (its second module is "Week 2"); the third asks for a course only the
- * built-in mock has, so it passes only in the run against the mock.
+ * the second fails (its second module is "Week 2", though it matches its pattern); the third
+ * asks for a course only the built-in mock has, so it passes only in the run against the mock.
+ * The `matches` assertions are decided off the extension host's thread (issue 26, item 7).
  */
 export function testsFileText(): string {
   return [
@@ -200,10 +201,12 @@ export function testsFileText(): string {
     '',
     '?? status == 200',
     '?? body $[0].workflow_state == active',
+    '?? body $[*].name matches ^Week \\d+$',
     '',
     '### The second module is Week 3',
     'GET {{base_url}}/api/v1/courses/1/modules',
     '',
+    '?? body $[1].name matches /^week \\d$/i',
     '?? body $[1].name == Week 3',
     '',
     "### The mock's module 7 of course 42",
@@ -232,6 +235,11 @@ export function makeWorkspace(baseUrl: string): Workspace {
   // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
   writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
   writeFileSync(join(workspace, TESTS_FILE), testsFileText());
+  // As `lpreq test .` would run it, the Testing view runs every request of every file but these two: they are for trying requests by hand.
+  writeFileSync(
+    join(workspace, '.lpreqtestignore'),
+    `# Requests to try by hand, not tests (docs/testing.md)\n${REQUEST_FILE}\ntitles.lpreq\nhostile/\n`,
+  );
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify(

@@ -478,7 +478,18 @@ export function labelOfFailure(kind: string): string {
       return 'Too many redirects';
     case 'http':
       return 'HTTP error';
+    // Stopped before it left: a variable, an environment to choose, a request it reads that failed, a secret bound elsewhere.
+    case 'prepare':
+    case 'dependency':
+    case 'secret-elsewhere':
+      return 'Not sent';
     default:
       return 'Network error';
   }
+}
+
+/** A failure as a line: its label, then its message (without a second "not sent"). */
+export function failureLine(kind: string, message: string): string {
+  const label = labelOfFailure(kind);
+  return `${label}: ${label === 'Not sent' ? message.replace(/^not sent: /, '') : message}`;
 }

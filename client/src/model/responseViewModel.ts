@@ -12,7 +12,7 @@ import type { Banner, BodyKind, SentRequestView, TimingRow, ViewAction, ViewData
 import { formatBytes, formatCount, formatDuration } from '../../webview/model/format';
 import { looksLikeHtml } from '../../webview/model/html';
 import { groupIssues } from './issueGroups';
-import { labelOfFailure, type ResponseSummary } from './responseTree';
+import { failureLine, labelOfFailure, type ResponseSummary } from './responseTree';
 
 export interface ViewContext {
   /** The response's number in its view. */
@@ -54,7 +54,16 @@ function decodeSegment(s: string): string {
 
 /** The editor tab's title: `GET modules · 200`, `GET modules · failed`. */
 export function viewTitle(method: string, url: string, status: number | null, errorKind?: string): string {
-  const what = status !== null ? String(status) : errorKind === 'cancelled' ? 'cancelled' : errorKind ? 'failed' : '…';
+  const what =
+    status !== null
+      ? String(status)
+      : errorKind === 'cancelled'
+        ? 'cancelled'
+        : errorKind !== undefined && labelOfFailure(errorKind) === 'Not sent'
+          ? 'not sent'
+          : errorKind
+            ? 'failed'
+            : '…';
   return `${method} ${shortName(url)} · ${what}`;
 }
 
@@ -149,13 +158,13 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
     else
       out.push({
         kind: 'error',
-        text: `${s.error ? labelOfFailure(s.error.kind) : 'No response'}: ${s.error?.message ?? 'nothing was sent'}`,
+        text: s.error ? failureLine(s.error.kind, s.error.message) : 'No response: nothing was sent',
         actions: ctx.fromRequest ? [{ id: 'sendAgain', label: 'Send Again' }] : undefined,
       });
   } else if (s.error && s.error.kind !== 'http') {
     out.push({
       kind: s.error.kind === 'cancelled' ? 'cancelled' : 'error',
-      text: `${labelOfFailure(s.error.kind)}: ${s.error.message}`,
+      text: failureLine(s.error.kind, s.error.message),
     });
   }
   const withoutToken = s.status !== null && s.tokenSent === false && !s.authorizationWritten;

@@ -13,7 +13,9 @@ export * from './values';
 export * from './variables';
 export * from './suggest';
 export { loadCatalog, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
-export type { Field } from './catalog/schema';
+export type { Field, Who, Visibility, RoleType } from './catalog/schema';
+export { defaultPermission, type Permissions } from './catalog/permissions';
+export { returnsFor } from './catalog/returns';
 export { catalogToOpenApi } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { splitParamName } from './catalog/parameterText';
@@ -40,6 +42,8 @@ export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
 export { parameterRules, typeLabel } from './describe';
+export { decideEnvironment, describeAnswer } from './environmentRule';
+export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export {
   documentedScopes,
   readScopeList,

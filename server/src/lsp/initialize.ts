@@ -8,7 +8,6 @@ import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } 
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
 import { VERSION } from '../version';
 import { COMMAND_NAMES } from './commands';
-import { persistedEnvironment } from './environmentChoice';
 import type { Session } from './session';
 
 export function registerInitialize(session: Session): void {
@@ -20,7 +19,8 @@ export function registerInitialize(session: Session): void {
       triggerSuggestCommand?: unknown;
       clientLenses?: unknown;
     };
-    if (typeof init.environment === 'string') documents.selected = init.environment;
+    // A configuration's default: a project's remembered choice wins over it (the user's later choice).
+    if (typeof init.environment === 'string') documents.preferred = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
     client.completion.snippets =
@@ -49,9 +49,6 @@ export function registerInitialize(session: Session): void {
       ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string')
       : [];
     documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
-    // The environment chosen with lpreq.selectEnvironment in an earlier session (environmentChoice.ts).
-    const kept = client.lenses ? persistedEnvironment(documents.rootPaths()) : undefined;
-    if (kept !== undefined) documents.selected = kept ?? undefined;
     const folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     connection.onInitialized(() => {

@@ -18,7 +18,7 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { Pool, type Dispatcher } from 'undici';
-import { CODES, Checker, own, type Catalog, type Endpoint } from '../core';
+import { CODES, Checker, own, returnsFor, type Catalog, type Endpoint } from '../core';
 import {
   checkRequest,
   createListener,
@@ -342,7 +342,8 @@ export class ProxyServer {
       await upstream.body.dump().catch(() => undefined);
       return;
     }
-    const returns = endpoint?.returns ?? null;
+    // What the request chose, where it chooses (`grouped`): its query and form parameters say.
+    const returns = endpoint ? returnsFor(endpoint, [...url.searchParams, ...(decoded?.pairs ?? [])]) : null;
     const typed = returns !== null && status >= 200 && status < 300;
     const json = /[/+]json\b/i.test(responseType);
     if (typed && !json) {
