@@ -19,6 +19,8 @@ export interface McpSession {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   /** Every answer and every line of standard error so far, as text. */
   written(): string;
+  /** Keeps an answer that was not a tool's (a prompt, a resource, an error) among those `written` gives. */
+  record(answer: unknown): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startMcp(root: string, env: Record<string, string> = {}): 
       return result;
     },
     written: () => `${answers.join('\n')}\n${stderr}`,
+    record: (answer) => answers.push(typeof answer === 'string' ? answer : JSON.stringify(answer)),
     close: () => client.close(),
   };
 }

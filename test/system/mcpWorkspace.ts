@@ -20,17 +20,17 @@ POST {{base_url}}/api/v1/courses/{{course_id}}/modules
 
 module[name] = Week 1
 ?? status == 200
-?? body.name == Week 1
+?? body $.name == Week 1
 
 ### Add an assignment to it
 # @name addItem
-POST {{base_url}}/api/v1/courses/{{course_id}}/modules/{{createModule.response.body.id}}/items
+POST {{base_url}}/api/v1/courses/{{course_id}}/modules/{{createModule.response.body.$.id}}/items
 
 module_item[type] = Assignment
 module_item[content_id] = 12
 module_item[completion_requirement][type] = must_submit
 ?? status == 200
-?? body.type == Assignment
+?? body $.type == Assignment
 `;
 
 export function makeWorkspace(baseUrl = 'http://127.0.0.1:9'): string {

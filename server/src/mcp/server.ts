@@ -6,6 +6,7 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { join } from 'node:path';
 import * as z from 'zod';
 import { bundledCatalog } from '../catalogData';
 import { CODES, createLanguageService, hasOwn, own, setOwn, type LanguageService } from '../core/index';
@@ -28,6 +29,7 @@ import {
   TYPE_RESPONSE_OUTPUT,
 } from './schemas';
 import { EndpointSearch } from './search';
+import { registerSendTools } from './sendTools';
 import { ScrubbedStdioTransport, type LineStreams } from './transport';
 import { typeAnswerText, typeResponse } from './typeResponse';
 import { SecretBook, Workspace } from './workspace';
@@ -72,6 +74,8 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
   const secrets = new SecretBook();
   secrets.add([options.env.LPREQ_TOKEN]);
   const workspace = new Workspace(options.root, secrets);
+  // The root's environments are booked at once: an answer before any file is read (an error quoting an argument) is scrubbed with them too.
+  workspace.environments(join(workspace.root, 'request.lpreq'));
   let made: LanguageService | undefined;
   const service = () => (made ??= createLanguageService(bundledCatalog()));
   let search: EndpointSearch | undefined;
@@ -214,7 +218,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
       const text =
         args.text ??
         requestText({ method: args.method ?? '', url: args.url ?? '', params: args.params, json: args.json });
-      const files = workspace.environments(`${workspace.root}/request.lpreq`);
+      const files = workspace.environments(join(workspace.root, 'request.lpreq'));
       const env = environmentsFor(files, args.environment);
       const answer: CheckAnswer = { ...checkText(service(), text, env), ...(args.text === undefined ? { text } : {}) };
       return { text: checkAnswerText(answer, 'the request'), data: answer };
@@ -255,7 +259,7 @@ export function createServer(options: McpOptions): { server: McpServer; workspac
     },
   );
 
-  void context;
+  registerSendTools(context);
   registerCatalogResources(server, service);
   registerPrompts(server);
   // Made once the server has answered `initialize`: the first call of an agent then finds them ready.

@@ -112,5 +112,6 @@ export type {
   RequestDiagnostic,
 } from './runner/runner';
 export { evaluateAssertion } from './runner/evaluate';
+export { selectValues } from './runner/select';
 export type { ResponseFacts, EvaluationContext, AssertionOutcome } from './runner/evaluate';
 export type { SystemContext, ReferenceResolver } from './variables';
