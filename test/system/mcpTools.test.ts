@@ -8,19 +8,31 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers';
+import { json, startServer, type TestServer } from '../sender/server';
 import { startMcp, textOf, type McpSession } from './mcpClient';
 import { makeWorkspace } from './mcpWorkspace';
 
 let mcp: McpSession;
 let root: string;
+let instance: TestServer;
 
 before(async () => {
-  root = makeWorkspace();
+  // The dev and staging environments' instance: a list of 2,000 modules for any request.
+  const modules = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1, name: `Week ${i + 1}`, position: i + 1 }));
+  instance = await startServer((req, res) => json(res, 200, req.method === 'GET' ? modules : modules[0]));
+  root = makeWorkspace(instance.origin);
+  writeFileSync(join(root, 'requests', 'list.lpreq'), 'GET {{base_url}}/api/v1/courses/{{course_id}}/modules\n');
+  writeFileSync(join(root, 'requests', 'notes.txt'), 'not a request file\n');
+  mkdirSync(join(root, 'empty'));
   mcp = await startMcp(root);
 });
-after(() => mcp.close());
+after(async () => {
+  await mcp.close();
+  await instance.close();
+});
 
 /** A tool error, whose text names the argument. */
 async function refused(name: string, args: Record<string, unknown>, argument: string | RegExp): Promise<string> {
@@ -280,6 +292,150 @@ test('type_response: undocumented fields, wrong types, values outside an enum; e
   assert.ok(
     (proto.structuredContent as { issues: { path: string }[] }).issues.some((i) => i.path.includes('constructor')),
   );
+});
+
+test('send_request: to the mock by default, its dependencies first, assertions evaluated, the response typed', async () => {
+  const r = await mcp.call('send_request', { file: 'requests/modules.lpreq', name: 'addItem' });
+  const d = r.structuredContent as {
+    target: string;
+    passed: boolean;
+    status: number;
+    assertions: { passed: boolean }[];
+    dependencies: { name: string; ok: boolean }[];
+    response: { resource: string; issues: unknown[]; url: string };
+  };
+  assert.equal(d.target, 'mock');
+  assert.equal(d.passed, true, textOf(r));
+  assert.equal(d.status, 200);
+  assert.deepEqual(
+    d.assertions.map((a) => a.passed),
+    [true, true],
+  );
+  assert.deepEqual(
+    d.dependencies.map((x) => [x.name, x.ok]),
+    [['createModule', true]],
+  );
+  assert.equal(d.response.resource, 'ModuleItem');
+  assert.match(d.response.url, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/courses\/\d+\/modules\/\d+\/items$/);
+  assert.deepEqual(instance.received, [], "nothing went to the environments' instance");
+  const byLine = await mcp.call('send_request', { file: 'requests/modules.lpreq', line: 4 });
+  assert.equal((byLine.structuredContent as { name: string }).name, 'Create a module');
+});
+
+test('send_request: a response over the budget is cut to 20,000 characters with its size; select returns a part', async () => {
+  const r = await mcp.call('send_request', { file: 'requests/list.lpreq', environment: 'dev' });
+  const d = r.structuredContent as {
+    target: string;
+    response: { body: string; cut: boolean; size: { characters: number; items: number } };
+  };
+  assert.equal(d.target, 'dev');
+  assert.equal(d.response.cut, true);
+  assert.equal(d.response.body.length, 20_000);
+  assert.ok(d.response.size.characters > 20_000);
+  assert.equal(d.response.size.items, 2000);
+  assert.match(textOf(r), /2000 items \(cut to 20,000: use select for a part\)/);
+  const one = await mcp.call('send_request', {
+    file: 'requests/list.lpreq',
+    environment: 'dev',
+    select: '$[1999].name',
+  });
+  const o = (one.structuredContent as { response: { body: string; selected: number; cut: boolean } }).response;
+  assert.deepEqual([JSON.parse(o.body), o.selected, o.cut], ['Week 2000', 1, false]);
+  const ids = await mcp.call('send_request', { file: 'requests/list.lpreq', environment: 'dev', select: '$[*].id' });
+  assert.equal(
+    (JSON.parse((ids.structuredContent as { response: { body: string } }).response.body) as number[]).length,
+    2000,
+  );
+});
+
+test('send_request: a protected environment only when confirmed by its name', async () => {
+  const before = instance.received.length;
+  const refusal = await refused(
+    'send_request',
+    { file: 'requests/modules.lpreq', name: 'createModule', environment: 'staging' },
+    'confirm',
+  );
+  assert.match(refusal, /staging is a protected environment: nothing was sent; call again with confirm: "staging"/);
+  await refused(
+    'send_request',
+    { file: 'requests/modules.lpreq', name: 'createModule', environment: 'staging', confirm: 'dev' },
+    'confirm',
+  );
+  assert.equal(instance.received.length, before, 'nothing was sent');
+  const sent = await mcp.call('send_request', {
+    file: 'requests/modules.lpreq',
+    name: 'createModule',
+    environment: 'staging',
+    confirm: 'staging',
+  });
+  assert.equal((sent.structuredContent as { status: number }).status, 200, textOf(sent));
+  assert.equal(instance.received.length, before + 1);
+});
+
+test('send_request and run_tests: each kind of bad input is a tool error naming the argument', async () => {
+  const file = 'requests/modules.lpreq';
+  await refused('send_request', {}, 'file');
+  await refused('send_request', { file: 12 }, 'file');
+  await refused('send_request', { file: '../x.lpreq' }, /file: \.\.\/x\.lpreq is outside the workspace/);
+  await refused('send_request', { file: 'requests/linked.lpreq' }, /file: .*outside the workspace/);
+  await refused('send_request', { file: 'requests/none.lpreq' }, 'file');
+  await refused(
+    'send_request',
+    { file },
+    /name: the file has 2 requests: give name or line \(its named requests: createModule, addItem\)/,
+  );
+  await refused('send_request', { file, name: 'createModule', line: 3 }, 'name');
+  await refused('send_request', { file, line: 200 }, 'line');
+  await refused('send_request', { file, line: 0 }, 'line');
+  for (const name of ['__proto__', 'constructor', 'nope']) await refused('send_request', { file, name }, 'name');
+  for (const environment of ['prod', '__proto__', 'toString'])
+    await refused('send_request', { file, name: 'createModule', environment }, 'environment');
+  await refused('send_request', { file, name: 'createModule', answers: 'password' }, 'answers');
+  await refused('send_request', { file, name: 'createModule', answers: { password: 3 } }, 'answers');
+  const proto = await mcp.call('send_request', {
+    file,
+    name: 'createModule',
+    answers: JSON.parse('{"__proto__": "x"}') as unknown,
+  });
+  assert.ok(!proto.isError, textOf(proto));
+  await refused('send_request', { file, name: 'createModule', select: 'items[' }, 'select');
+  await refused('run_tests', {}, 'path');
+  await refused('run_tests', { path: '/etc' }, /path: \/etc is outside the workspace/);
+  await refused('run_tests', { path: 'requests', mock: false }, 'environment');
+  await refused('run_tests', { path: 'requests', environment: 'staging' }, 'confirm');
+  await refused('run_tests', { path: 'requests', environment: '__proto__' }, 'environment');
+  await refused('run_tests', { path: 'empty' }, /path: no \.lpreq file/);
+  await refused('run_tests', { path: 'nowhere' }, 'path');
+  await refused('run_tests', { path: 'requests', mock: 'yes' }, 'mock');
+});
+
+test('run_tests: a folder against the mock, as lpreq test runs it; an environment lends its variables', async () => {
+  const r = await mcp.call('run_tests', { path: 'requests', grep: 'module' });
+  const d = r.structuredContent as {
+    target: string;
+    passed: number;
+    failed: number;
+    files: { file: string; requests: { name: string; passed: boolean; failure?: { kind: string } }[] }[];
+  };
+  assert.equal(d.target, 'mock');
+  // The link out of the workspace is not run.
+  assert.deepEqual(
+    d.files.map((f) => f.file),
+    ['requests/list.lpreq', 'requests/mistake.lpreq', 'requests/modules.lpreq'],
+  );
+  const modules = d.files.find((f) => f.file === 'requests/modules.lpreq')!;
+  assert.deepEqual(
+    modules.requests.map((x) => x.passed),
+    [true, true],
+  );
+  assert.equal(d.files.find((f) => f.file === 'requests/mistake.lpreq')?.requests[0].failure?.kind, 'invalid');
+  const lent = await mcp.call('run_tests', { path: 'requests/modules.lpreq', mock: true, environment: 'dev' });
+  assert.equal((lent.structuredContent as { target: string }).target, 'mock (variables of dev)');
+  // dev's course_id, 7, over the mock's: the mock has no course 7.
+  assert.equal((lent.structuredContent as { failed: number }).failed, 2, textOf(lent));
+  assert.match(textOf(lent), /answered 404/);
+  const real = await mcp.call('run_tests', { path: 'requests/list.lpreq', environment: 'dev' });
+  assert.equal((real.structuredContent as { passed: number }).passed, 1, textOf(real));
 });
 
 test('the catalog as resources, two prompts', async () => {
