@@ -133,6 +133,11 @@ export function findEndpoint(
   );
 }
 
+/** A rule's sentence as hover writes it (Markdown) in plain words: no code spans, no escapes. */
+function plainText(markdown: string): string {
+  return markdown.replace(/`/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+}
+
 /** The returned type's resource name: `Module` of `Module[]`. */
 const resourceName = (returns: string) => returns.replace(/\[\]$/, '');
 
@@ -155,7 +160,7 @@ export function endpointFacts(catalog: Catalog, endpoint: Endpoint, template: st
       ...(p.deprecated
         ? { deprecated: typeof p.deprecated === 'object' ? `use ${p.deprecated.successor}` : true }
         : {}),
-      ...(notes.length > 0 ? { rules: notes.map((n) => n.replace(/`/g, '')) } : {}),
+      ...(notes.length > 0 ? { rules: notes.map(plainText) } : {}),
     };
   });
   const resource = endpoint.returns ? catalog.resources.get(resourceName(endpoint.returns)) : undefined;
