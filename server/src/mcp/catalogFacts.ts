@@ -88,7 +88,7 @@ export interface ResourceFacts {
 const templateKey = (path: string) => path.replace(/\{\*?[^{}]*\}/g, '{}');
 
 /** The path of a URL or a path: no origin, no query, no fragment. */
-export function pathOf(text: string): string {
+function pathOf(text: string): string {
   let path = text.trim();
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
   if (scheme) path = path.slice(scheme[0].length) || '/';

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 
 /** The longest text a tool takes (a request file's text, a response body's). */
-export const MAX_TEXT = 1_000_000;
+const MAX_TEXT = 1_000_000;
 const MAX_NAME = 1000;
 
 const method = z.string().min(1).max(16).describe('HTTP method: GET, POST, PUT, DELETE, PATCH');

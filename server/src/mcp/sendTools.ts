@@ -29,10 +29,10 @@ import {
   type TestSource,
 } from '../sender/index';
 import { ToolInputError } from './errors';
-import type { ToolContext } from './server';
+import type { ToolContext } from './toolContext';
 
 /** The most characters of a response body in an answer. */
-export const BODY_BUDGET = 20_000;
+const BODY_BUDGET = 20_000;
 /** How long one send may take, dependencies included; a run of tests. */
 const SEND_LIMIT_MS = 120_000;
 const RUN_LIMIT_MS = 300_000;
@@ -62,7 +62,7 @@ const confirm = z
   .optional()
   .describe('the name of a protected environment (or of the environment of a request marked # @note), to send there');
 
-export const SEND_INPUT = {
+const SEND_INPUT = {
   file: z.string().min(1).max(4096).describe('a .lpreq file inside the workspace'),
   name: name.optional().describe('the request by its # @name (or give line)'),
   line: z.number().int().min(1).optional().describe('the request that holds this 1-based line (or give name)'),
@@ -100,7 +100,7 @@ const requestResult = {
   warnings: z.array(z.string()),
 };
 
-export const SEND_OUTPUT = {
+const SEND_OUTPUT = {
   file: z.string(),
   /** The environment sent to, or `mock`. */
   target: z.string(),
@@ -125,7 +125,7 @@ export const SEND_OUTPUT = {
   dependencies: z.array(z.object({ name: z.string(), status: z.number().nullable(), ok: z.boolean() })),
 };
 
-export const RUN_INPUT = {
+const RUN_INPUT = {
   path: z.string().min(1).max(4096).describe('a .lpreq file or a folder of them inside the workspace'),
   mock: z
     .boolean()
@@ -139,7 +139,7 @@ export const RUN_INPUT = {
   answers,
 };
 
-export const RUN_OUTPUT = {
+const RUN_OUTPUT = {
   target: z.string(),
   passed: z.number(),
   failed: z.number(),

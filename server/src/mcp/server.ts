@@ -31,46 +31,18 @@ import {
 import { EndpointSearch } from './search';
 import { registerSendTools } from './sendTools';
 import { ScrubbedStdioTransport, type LineStreams } from './transport';
+import type { McpOptions, RegisterTool, ToolContext } from './toolContext';
 import { typeAnswerText, typeResponse } from './typeResponse';
 import { SecretBook, Workspace } from './workspace';
 
-export interface McpOptions {
-  /** The workspace root: the server reads and writes only inside it. */
-  root: string;
-  /** The process environment: LPREQ_TOKEN (kept out of every answer), LPREQ_TOKEN_ORIGIN, proxies. */
-  env: NodeJS.ProcessEnv;
-  /** A line for the log (standard error), already scrubbed. */
-  log: (line: string) => void;
-}
-
 /** What every tool call may take at most; a send or a test run has its own limits (sendTools.ts). */
-export const CALL_LIMIT_MS = 10_000;
-
-/** The parts of the server a tool needs. */
-export interface ToolContext {
-  server: McpServer;
-  /** The language service over the bundled catalog, made on first use (the server answers `initialize` without it). */
-  service: () => LanguageService;
-  workspace: Workspace;
-  options: McpOptions;
-  /** Registers a tool whose handler gives a text and a structured answer; errors become tool errors. */
-  tool: RegisterTool;
-}
-
-type Shape = z.ZodRawShape;
-type Answer<O extends Shape> = { text: string; data: z.infer<z.ZodObject<O>> };
-export type RegisterTool = <I extends Shape, O extends Shape>(
-  name: string,
-  config: { title: string; description: string; input: I; output: O; readOnly: boolean; openWorld?: boolean },
-  run: (args: z.infer<z.ZodObject<I>>, signal: AbortSignal) => Answer<O> | Promise<Answer<O>>,
-  limitMs?: number,
-) => void;
+const CALL_LIMIT_MS = 10_000;
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export function createServer(options: McpOptions): { server: McpServer; workspace: Workspace; warm: () => void } {
+function createServer(options: McpOptions): { server: McpServer; workspace: Workspace; warm: () => void } {
   const secrets = new SecretBook();
   secrets.add([options.env.LPREQ_TOKEN]);
   const workspace = new Workspace(options.root, secrets);

@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The largest message read: a request file or a response body to type fits well under it. */
-export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface LineStreams {
   input: NodeJS.ReadableStream;
