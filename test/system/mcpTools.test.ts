@@ -507,6 +507,16 @@ test('malformed and oversized messages are answered with an error, and the serve
     `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
   );
   await answered(3);
+  // JSON 30,000 levels deep (a line a client's JSON.stringify could not even write): answered, the server going on.
+  const deep = `${'{"a":'.repeat(30_000)}1${'}'.repeat(30_000)}`;
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  child.stdin.write(
+    `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"check_request","arguments":{"method":"POST","url":"/api/v1/courses/1/modules","json":${deep}}}}\n`,
+  );
+  child.stdin.write(
+    `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"type_response","arguments":{"method":"GET","path":"/api/v1/courses/1/modules/2","status":200,"body":${deep}}}}\n`,
+  );
+  await answered(5);
   child.stdin.end();
   await new Promise((resolve) => child.on('exit', resolve));
   const [first, second, third] = lines.map(
@@ -518,4 +528,12 @@ test('malformed and oversized messages are answered with an error, and the serve
   assert.match(second.error?.message ?? '', /over 16777216 bytes/);
   assert.equal(third.id, 9);
   assert.ok(third.result);
+  const [checked, typed] = lines
+    .slice(3)
+    .map((l) => JSON.parse(l) as { id: number; result: { isError?: boolean; content: { text: string }[] } });
+  assert.equal(checked.id, 10);
+  assert.equal(checked.result.isError, true);
+  assert.match(checked.result.content[0].text, /^json: the body is nested too deeply/);
+  assert.equal(typed.id, 11);
+  assert.match(typed.result.content[0].text, /undocumented-field/);
 });

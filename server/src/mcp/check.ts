@@ -174,7 +174,15 @@ export function requestText(parts: RequestParts): string {
     const params = parameterLines(parts.params);
     if (params.length > 0) lines.push('', ...params);
   }
-  if (parts.json !== undefined) lines.push('Content-Type: application/json', '', JSON.stringify(parts.json, null, 2));
+  if (parts.json !== undefined) {
+    let body: string;
+    try {
+      body = JSON.stringify(parts.json, null, 2);
+    } catch {
+      throw new ToolInputError('json', 'the body is nested too deeply to be written as a request');
+    }
+    lines.push('Content-Type: application/json', '', body);
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -279,7 +279,9 @@ export function registerSendTools(ctx: ToolContext): void {
           file: file.display,
           target: mock ? 'mock' : (setup.selected ?? 'none'),
           ...requestData(result),
-          ...(exchange?.response ? { response: responseData(exchange, args.select, segments) } : {}),
+          ...(exchange?.response && exchange.response.status !== null
+            ? { response: responseData(exchange, args.select, segments) }
+            : {}),
           dependencies: (exchange?.dependencies ?? []).map((d) => ({ name: d.name, status: d.status, ok: d.ok })),
         };
         return { text: sendText(data), data };
