@@ -32,7 +32,7 @@ async function main() {
     console.log(formatMatchesBench(await runMatchesBench()));
   }
   if (want('view')) {
-    console.log("\n## The response view's model on a 20 MB body (issue 18)\n");
+    console.log('\n## The response view on a 20 MB body (issues 18 and 27)\n');
     console.log(formatViewBench(runViewBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {

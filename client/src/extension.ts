@@ -10,6 +10,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { HistoryStore, SendSession } from '../../server/src/sender/index';
 import { editorSessionHost, load, setSessionMaker } from './sendSupport';
 import { EnvironmentController } from './environmentController';
+import { SignInController } from './signInController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
@@ -55,6 +56,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
 
   const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
   context.subscriptions.push(environments);
+  // OAuth 2.0 sign-ins (Security.Auth): their tokens in secret storage, their state in the status bar.
+  const signIns = new SignInController(context, output, environments, () => settings().proxy || undefined);
+  context.subscriptions.push(signIns);
 
   let store: HistoryStore | undefined;
   let storeKeep = -1;
@@ -82,6 +86,9 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
         editorSessionHost(environments, {
           protectedSetting: () => settings().protectedEnvironments,
           history: historyStore,
+          // OAuth 2.0 sign-ins: the session signs in for a send with the editor's secret storage and browser.
+          signIns: signIns.tokensWith(sender),
+          signingIn: (id, run) => signIns.signingIn(id, run),
         }),
         checker,
       );
@@ -99,9 +106,14 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     context,
     documents,
     {
-      sendAgain: (ref): Promise<void> => sender.sendAgain(ref),
+      sendAgain: (ref, allPages): Promise<void> => sender.sendAgain(ref, allPages),
+      resendEntry: (id): Promise<void> => history.resend(id),
       copyCurl: (shown): Promise<void> => copies.copyCurlOf(shown),
-      setToken: (environment) => environments.setToken(false, environment),
+      // Whether a token is set once the user has answered (Escape sets none).
+      setToken: async (environment) => {
+        await environments.setToken(false, environment);
+        return (await environments.keptToken()) !== undefined;
+      },
       cancel: () => sender.cancel(),
     },
     output,
@@ -159,6 +171,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  register('lpreq.signIn', () => signIns.signIn());
+  register('lpreq.signOut', () => signIns.signOut());
   const imports = new ImportCommands(context);
   register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
   register('lpreq.importFile', () => imports.importFile());

@@ -52,7 +52,7 @@ export class HistoryCommands {
       void vscode.window.showInformationMessage('lpreq: the history is off (lpreq.historySize is 0).');
       return;
     }
-    const { historyItems } = await import('./model/history');
+    const { historyItems, matchesEveryWord } = await import('./model/history');
     const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
     const icons: Record<string, string> = {
       pass: 'pass',
@@ -60,14 +60,20 @@ export class HistoryCommands {
       error: 'error',
       cancelled: 'circle-slash',
     };
-    type Item = vscode.QuickPickItem & { id: string };
-    const items: Item[] = historyItems(await store.list()).map((h) => ({
-      id: h.id,
-      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
-      description: h.description,
-      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
-      buttons: [rerun],
-    }));
+    type Item = vscode.QuickPickItem & { id: string; searched: string };
+    const items: Item[] = historyItems(await store.list()).map((h) => {
+      const request = h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l));
+      return {
+        id: h.id,
+        label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+        description: h.description,
+        detail: request,
+        buttons: [rerun],
+        // Found by every word typed, in any order ("dev 404"), in what the entry shows: the pick's own filter wants them in one piece.
+        alwaysShow: true,
+        searched: `${h.label}\n${h.description}\n${request ?? ''}`,
+      };
+    });
     if (items.length === 0) {
       void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
       return;
@@ -78,6 +84,7 @@ export class HistoryCommands {
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;
     pick.items = items;
+    pick.onDidChangeValue((query) => (pick.items = items.filter((i) => matchesEveryWord(i.searched, query))));
     const chosen = await new Promise<{ id: string; again: boolean } | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {
         resolve({ id: e.item.id, again: true });
@@ -209,7 +216,7 @@ export class HistoryCommands {
         dependencies: [],
         secretValues: [],
       };
-      await store.add(
+      const added = await store.add(
         sender.entryFromExchange(prepared, response, {
           file: entry.file,
           environment: setup?.selected,
@@ -219,12 +226,14 @@ export class HistoryCommands {
           resent: true,
         }),
       );
+      // The new entry is what this view shows: its Send Again sends it.
       await presentResult(this.presenter, this.presenter.key(undefined), undefined, result, undefined, {
         secrets: [token, ...foreignSecrets],
         foreignSecrets,
         token,
         environment: setup?.selected,
         tls: sender.environmentOptions(envs)?.tls,
+        historyId: added.id,
       });
       this.historyView.refresh();
     });
@@ -250,6 +259,8 @@ export class HistoryCommands {
         environment: entry.environment,
         tokenSet: true,
         fromHistory: localTime(entry.time, Date.now()),
+        names: { title: entry.title, name: entry.name },
+        historyId: entry.id,
       },
       true,
     );

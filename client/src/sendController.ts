@@ -14,10 +14,27 @@ import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import type { RequestRef } from './responsePanel';
+import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
-import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
-import { confirmProtected, load, presentResult, requestAt, sendSession, settingsPath, warnOnce } from './sendSupport';
+import { runCounts, runOutcome, runSummaryView, runView, type RunOutcome } from './model/runSummary';
+import {
+  confirmProtected,
+  load,
+  presentResult,
+  requestAt,
+  sendSession,
+  settingsPath,
+  shownResult,
+  warnOnce,
+} from './sendSupport';
+
+/** How long a send waits for the first screen of its answer before the typed check and the history go on. */
+const FIRST_SCREEN_WAIT_MS = 3000;
+
+/** An answer just read, typed as the docs will type it (its issues come with the check). */
+function expectedType(answer: SendResult): SendResult {
+  return { ...answer, resource: answer.ok ? (answer.request?.returns ?? null) : null, issues: [] };
+}
 
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -166,6 +183,11 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     if (found) await this.send(doc.uri, found.line);
   }
 
+  /**
+   * Send All Requests in File: every request in order, shown as one run in the response view
+   * (its list, each exchange selectable in it, and the summary), not a view per request; with
+   * the side bar's view, each answer goes to the side bar as it comes.
+   */
   async sendAll(uri?: vscode.Uri): Promise<void> {
     const t = await requestAt(this.environments, uri, 0);
     if (!t) return;
@@ -184,6 +206,15 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             'POST, PUT, PATCH and DELETE change data on the server.',
           ))
       : undefined;
+    const exchanges: ShownResponse[] = [];
+    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
+    const inEditor = this.settings().responseView === 'editor';
+    const runKey = `lpreq.run#${t.doc.uri.toString()}`;
+    const showRun = (running: boolean) => {
+      const summary = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started, running);
+      const list = runView(file, outcomes, t.all.length, null, running);
+      this.presenter.panels.showRun(runKey, { list, summary, exchanges });
+    };
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
@@ -191,42 +222,26 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         const secrets = [setup.token, setup.privateToken, ...setup.foreignTokens];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
-          progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, setup, {
+          const what = `${i + 1}/${t.all.length}: ${describeRequest(r)}`;
+          progress.report({ message: what });
+          if (inEditor) this.presenter.panels.sending(runKey, { method: 'Send All', url: file }, `Sending ${what} …`);
+          const { result, failedAssertions, shown } = await this.sendOne(t.doc, t.parsed, r, setup, {
             allPages: false,
             signal,
             progress,
             confirmChange,
+            present: !inEditor,
           });
-          // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
-          const message =
-            result.error?.message ??
-            (failedAssertions > 0
-              ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed`
-              : undefined);
-          outcomes.push({
-            label: describeRequest(r),
-            method: r.method,
-            target: r.target,
-            status: result.response?.status ?? null,
-            errorKind: result.error?.kind,
-            // Shown in the view and its body: through the scrubber, as every response text is.
-            message:
-              message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
-            sent: sender.wasSent(result),
-            ok: result.ok && failedAssertions === 0,
-            durationMs: result.response?.durationMs ?? 0,
-          });
+          const scrub = (m: string) => sender.scrubSecrets(m, [...secrets, ...result.secretValues]);
+          outcomes.push(runOutcome(r, { ...result, sent: sender.wasSent(result) }, failedAssertions, scrub));
+          exchanges.push(shown);
+          if (inEditor) showRun(i + 1 < t.all.length && !signal.aborted);
         }
       },
       false,
     );
     const counts = runCounts(outcomes, t.all.length);
-    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
-    if (this.settings().responseView === 'editor') {
-      const { view, text } = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started);
-      this.presenter.panels.showView(`lpreq.run#${t.doc.uri.toString()}`, view, text);
-    }
+    if (inEditor) showRun(false);
     void vscode.window.showInformationMessage(
       `lpreq: ${file}: ${counts.sent} of ${counts.total} requests sent: ${counts.passed} passed, ${counts.failed} failed${counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : ''}.`,
     );
@@ -252,6 +267,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     return session.responses(settingsPath(doc).file, { environments, selected: environments.selected });
   }
 
+  /** Sends one request and shows its answer in its own view (unless `present` is false: a run shows it). */
   private async sendOne(
     doc: vscode.TextDocument,
     parsed: LpreqDocument,
@@ -262,8 +278,10 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       signal: AbortSignal;
       progress: vscode.Progress<{ message?: string }>;
       confirmChange?: () => Promise<boolean>;
+      present?: boolean;
     },
-  ): Promise<{ result: SendResult; failedAssertions: number }> {
+  ): Promise<{ result: SendResult; failedAssertions: number; shown: ShownResponse }> {
+    const present = o.present ?? true;
     const { sender, checker } = await load();
     const session = await sendSession();
     const ref: RequestRef = {
@@ -276,8 +294,15 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
-    this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
+    if (present)
+      this.presenter.sending(
+        viewKey,
+        { method: r.method, url: r.target, names: r },
+        `Sending '${describeRequest(r)}' …`,
+      );
     const started = Date.now();
+    let bodyArrivedAt: number | undefined;
+    let early: ShownResponse | undefined;
     // The matches worker starts while the request is on its way.
     sender.readyForAssertions(parsed, r.blockIndex);
     const { result } = await session.send(parsed, r.blockIndex, {
@@ -290,6 +315,26 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
       ...(o.confirmChange ? { confirmChange: o.confirmChange } : {}),
+      // The answer is shown as soon as it is read; its typed check and the history wait for its first screen.
+      onAnswer: async (answer) => {
+        // When its last byte was read: the exchange ended after reading it (the body parsed, the connection closed).
+        const answeredAt = Date.now();
+        const t = answer.response?.timing;
+        if (t) bodyArrivedAt = Date.now() - Math.max(0, t.totalMs - (t.firstByteMs ?? 0) - (t.downloadMs ?? 0));
+        if (!present) return;
+        early = await shownResult(viewKey, ref, expectedType(answer), undefined, {
+          secrets: [setup.token, setup.privateToken, ...setup.foreignTokens, ...answer.secretValues],
+          foreignSecrets: setup.foreignTokens,
+          token: setup.token,
+          environment: setup.selected,
+          tls: sender.environmentOptions(setup.environments)?.tls,
+        });
+        early.bodyArrivedAt = bodyArrivedAt;
+        early.answeredAt = answeredAt;
+        early.checking = answer.ok;
+        this.presenter.show(early);
+        await this.presenter.drawn(viewKey, FIRST_SCREEN_WAIT_MS);
+      },
     });
     const sentMs = Date.now() - started;
     const secrets = [setup.token, setup.privateToken, ...setup.foreignTokens, ...result.secretValues];
@@ -305,20 +350,23 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
             secrets: secrets.filter((x): x is string => typeof x === 'string'),
           })
         : undefined;
-    await presentResult(this.presenter, viewKey, ref, result, assertions, {
+    const shown = await shownResult(viewKey, ref, result, assertions, {
       secrets,
       foreignSecrets: setup.foreignTokens,
       token: setup.token,
       environment: setup.selected,
       tls: sender.environmentOptions(setup.environments)?.tls,
     });
+    shown.bodyArrivedAt = bodyArrivedAt;
+    if (present && early) this.presenter.update(early, shown);
+    else if (present) this.presenter.show(shown);
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(
       `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} in ${setup.selected ?? 'no environment'} -> ${status} in ${sentMs} ms` +
         `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
-    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
+    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0, shown };
   }
 
   /**

@@ -19,7 +19,7 @@ import type {
 } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { RequestInfo } from './model/requestInfo';
-import type { RequestRef } from './responsePanel';
+import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 
 export type SenderModule = typeof import('../../server/src/sender/index');
@@ -57,10 +57,17 @@ export function load(): Promise<Loaded> {
  */
 export function editorSessionHost(
   environments: EnvironmentController,
-  o: { protectedSetting: () => string[]; history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined },
+  o: {
+    protectedSetting: () => string[];
+    history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined;
+    signIns?: SessionHost['signIns'];
+    signingIn?: SessionHost['signingIn'];
+  },
 ): SessionHost {
   return {
     env: process.env,
+    signIns: o.signIns,
+    signingIn: o.signingIn,
     chooseWith: 'lpreq: Select Environment, Ctrl+Alt+E',
     // Bound to the origins it was set or confirmed for: another origin is asked for first (tokenOrigin.ts).
     token: (environment, origin) => environments.tokenForSend(undefined, { environment, origin }),
@@ -147,6 +154,18 @@ export function readBodyFileOf(
   return bodyFileReader(doc.uri.fsPath, environments.environmentFiles(doc.uri))(file, encoding);
 }
 
+/** What a shown result needs besides the result: the secrets to scrub, where it was sent, and what it can be sent again from. */
+export interface PresentOptions {
+  secrets: (string | undefined)[];
+  /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
+  foreignSecrets?: (string | undefined)[];
+  token: string | undefined;
+  environment: string | undefined;
+  tls?: TlsSettings;
+  /** The history entry it is, when it has no request file to send again from. */
+  historyId?: string;
+}
+
 /**
  * A send's result in the response view (its summary scrubbed of every secret given), typed by
  * the docs when it is a success: for Send Request, a test run's exchange and a history entry
@@ -158,15 +177,19 @@ export async function presentResult(
   ref: RequestRef | undefined,
   result: SendResult,
   assertions: AssertionResult[] | undefined,
-  o: {
-    secrets: (string | undefined)[];
-    /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
-    foreignSecrets?: (string | undefined)[];
-    token: string | undefined;
-    environment: string | undefined;
-    tls?: TlsSettings;
-  },
+  o: PresentOptions,
 ): Promise<void> {
+  presenter.show(await shownResult(key, ref, result, assertions, o));
+}
+
+/** What the response view shows of a send's result (see presentResult), for a view that shows it among others (a run). */
+export async function shownResult(
+  key: string,
+  ref: RequestRef | undefined,
+  result: SendResult,
+  assertions: AssertionResult[] | undefined,
+  o: PresentOptions,
+): Promise<ShownResponse> {
   const { sender, results, trees, checker } = await load();
   // What the summary names when the result holds no request (it was not sent).
   const fallback = ref
@@ -176,7 +199,7 @@ export async function presentResult(
   // Only a success answer is typed by the docs: an error body is not the documented resource.
   const returns = result.ok ? result.resource : null;
   const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
-  presenter.show({
+  return {
     key,
     summary,
     tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
@@ -184,13 +207,15 @@ export async function presentResult(
     environment: o.environment,
     tokenSet: o.token !== undefined && o.token.length > 0,
     ref,
+    names: ref ?? { title: result.request?.title, name: result.request?.name },
+    historyId: o.historyId,
     prepared: result.request,
     curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
     curlForeignSecrets: [...(o.foreignSecrets ?? []), ...(result.foreignSecretValues ?? [])].filter(
       (x): x is string => typeof x === 'string' && x !== o.token,
     ),
     curlTls: o.tls,
-  });
+  };
 }
 
 let generation = 0;

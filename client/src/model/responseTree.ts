@@ -43,6 +43,8 @@ export type ResponseSummary = Pick<
   truncated?: { file: string; bytes: number; limit: number };
   pages?: number;
   incomplete?: string;
+  /** One page of several (a `Link: rel="next"` or an `EndKey`): which page, when known. */
+  morePages?: { page?: number };
   warnings?: string[];
   /** How long each part of the exchange took. */
   timing?: Timing;

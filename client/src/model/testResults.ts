@@ -90,10 +90,9 @@ export function assertionOutcome(request: RequestResult, a: AssertionResult): Ou
   const line = a.line - 1;
   // Not evaluated (the request was not sent or got no answer): the request's message says why.
   if (!request.sent || request.status === null) return { state: 'errored', messages: [{ text: a.message, line }] };
-  const detail = a.actual === null ? a.message : `${a.message}; actual: ${a.actual}`;
-  const message: OutcomeMessage = { text: `${a.text}: ${detail}`, line };
-  // A diff only where there is something to compare: an operator with EXPECTED.
-  if (a.expected !== undefined) {
+  const message: OutcomeMessage = { text: `${a.text}: ${a.message}`, line };
+  // A diff only for ==: the editor writes a diff as `actual != expected`, which would misstate any other operator.
+  if (a.expected !== undefined && a.operator === '==') {
     message.expected = a.expected;
     message.actual = actualText(a);
   }

@@ -154,8 +154,11 @@ export function evaluateAssertion(
   for (const c of candidates) {
     const verdict = holds(op, c, exp, matched, selection, context);
     if (verdict !== true) {
-      const what = `${c.where} is ${show.value(c, MESSAGE_CHARS)}`;
-      return { passed: false, actual, message: verdict ? `${what}: ${verdict}` : what };
+      const value = show.value(c, MESSAGE_CHARS);
+      if (verdict) return { passed: false, actual, message: `${c.where} is ${value}: ${verdict}` };
+      // The value says why: the operator is stated with it (`duration: 24 is not < 1`), EXPECTED as written.
+      const wanted = exp === undefined ? '' : ` ${show.expected(exp, MESSAGE_CHARS)}`;
+      return { passed: false, actual, message: `${c.where}: ${value} ${failedOperator(op)}${wanted}` };
     }
   }
   return {
@@ -204,6 +207,23 @@ function exactAt(
   index: number,
 ): string | undefined {
   return exact && path ? own(exact, formatJsonPath([...path, index])) : undefined;
+}
+
+/** How a value that fails an operator is said: `is not <`, `does not include`. */
+function failedOperator(op: AssertionOperator): string {
+  switch (op) {
+    case 'includes':
+    case 'contains':
+      return 'does not include';
+    case 'startsWith':
+      return 'does not start with';
+    case 'endsWith':
+      return 'does not end with';
+    case 'matches':
+      return 'does not match';
+    default:
+      return `is not ${op}`;
+  }
 }
 
 function selected(count: number): string {
@@ -283,7 +303,7 @@ function holds(
     case '==':
       return exp !== undefined && equals(value, c.exact, exp) ? true : '';
     case '!=':
-      return exp !== undefined && equals(value, c.exact, exp) ? 'equal' : true;
+      return exp !== undefined && equals(value, c.exact, exp) ? '' : true;
     case 'includes':
     case 'contains': {
       if (exp === undefined) return '';
@@ -466,6 +486,15 @@ class Shown {
       json.value(c.value, c.path);
     });
     json.raw(']');
+    return this.finish(json, chars);
+  }
+
+  /** EXPECTED as written: quoted only when it was, and with no quotes added to plain text. */
+  expected(exp: { text: string; quoted: boolean }, chars: number): string {
+    if (exp.quoted) return this.text(exp.text, chars);
+    // As written, cut and scrubbed as a value is (a regular expression keeps its backslashes).
+    const json = new BoundedJson(chars + this.margin).raw(exp.text.slice(0, chars + this.margin));
+    json.cut ||= exp.text.length > chars + this.margin;
     return this.finish(json, chars);
   }
 

@@ -47,6 +47,8 @@ export interface TestSource {
   readFile?: PrepareOptions['readFile'];
   /** The token for this file's environment, when it is not the run's (`RunOptions.token`). */
   token?: string;
+  /** The OAuth 2.0 sign-ins of this file's environment (`{{$auth.token("id")}}`, a new token after a 401). */
+  auth?: SendBlockOptions['auth'];
   /** Only these requests, by block index (the editor runs one or a few); every one by default. */
   blocks?: ReadonlySet<number>;
 }
@@ -61,6 +63,8 @@ export interface AssertionResult {
   actual: string | null;
   /** EXPECTED with its variables resolved (scrubbed), when it takes one and it could be resolved. */
   expected?: string;
+  /** The operator, as the evaluator reads it (`contains` is `includes`); none for a line that could not be read. */
+  operator?: string;
   message: string;
   /** Offsets of the assertion in the file's text (the editor marks them). */
   start: number;
@@ -444,12 +448,15 @@ async function runRequest(
   const result = await sendBlock(document, blockIndex, {
     ...options,
     token,
+    ...(source.auth ? { auth: source.auth } : {}),
     environments: source.environments,
     system: source.system,
     readFile: source.readFile,
     responses,
     onDependency: (name) => options.events?.dependencySent?.(source.file, name),
   });
+  // A sign-in's token renewed after a 401: the file's later requests send the new one.
+  if (result.renewedToken !== undefined) source.token = result.renewedToken;
   options.events?.requestSent?.(source.file, test, result);
   for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)])
     if (name !== undefined) attempted.add(name);
@@ -599,7 +606,8 @@ export async function evaluateBlockAssertions(
       secrets,
       regexBudgetMs: context.regexBudgetMs,
     });
-    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    const operator = canonicalOperator(a.operator);
+    out.push({ ...where, ...outcome, operator, ...(expected !== undefined ? { expected } : {}) });
   }
   return out;
 }
