@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `snapshot`, `proxy`, `visibility`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `snapshot`, `proxy`, `visibility`, `compare`, `mcp` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,6 +72,11 @@ async function main() {
     console.log('\n## lpreq mock and Prism on the exported document, under the same load (issue 22)\n');
     const { runMockCompare, formatMockCompare } = await import('./mock-compare');
     console.log(formatMockCompare(await runMockCompare({ log: (line) => console.error(line) })));
+  }
+  if (want('mcp')) {
+    console.log('\n## lpreq mcp: the tools an agent calls, over stdio (issue 31)\n');
+    const { runMcpBench, formatMcpBench } = await import('./mcp-bench');
+    console.log(formatMcpBench(await runMcpBench()));
   }
   if (want('proxy')) {
     console.log('\n## What lpreq proxy adds to an exchange (issue 22)\n');

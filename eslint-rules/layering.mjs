@@ -35,7 +35,21 @@ const MAY_IMPORT = {
   mockRun: ['core', 'catalogData', 'node', 'sender', 'mock'],
   library: ['core', 'catalogData'],
   importHost: ['core', 'catalogData', 'node', 'sender', 'import'],
-  cli: ['core', 'version', 'catalogData', 'node', 'http', 'sender', 'mock', 'proxy', 'mockRun', 'import', 'importHost'],
+  mcp: ['core', 'version', 'catalogData', 'node', 'sender', 'mockRun'],
+  cli: [
+    'core',
+    'version',
+    'catalogData',
+    'node',
+    'http',
+    'sender',
+    'mock',
+    'proxy',
+    'mockRun',
+    'import',
+    'importHost',
+    'mcp',
+  ],
   lsp: ['core', 'version', 'catalogData', 'node', 'sender', 'mockRun'],
   client: ['core', 'version', 'catalogData', 'node', 'sender', 'mockRun', 'import', 'importHost', 'webview'],
   webview: [],
@@ -52,13 +66,14 @@ const MAY_IMPORT = {
     'library',
     'import',
     'importHost',
+    'mcp',
     'cli',
     'lsp',
     'webview',
   ],
 };
 /** Folders of server/src reached from outside only through their index.ts. */
-const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock', 'http', 'proxy', 'import']);
+const WITH_ENTRY = new Set(['core', 'sender', 'node', 'mock', 'http', 'proxy', 'import', 'mcp']);
 /** Packages the core may not import: an editor, the protocol, the network (a pure text library such as vscode-languageserver-textdocument is not one). */
 const NOT_IN_CORE = /^(vscode|vscode-languageserver|vscode-languageclient|vscode-jsonrpc|undici)(\/|$)/;
 const BUILTINS = new Set(builtinModules);

@@ -66,6 +66,20 @@ const undiciUnused = {
   },
 };
 
+// The MCP SDK's ES modules read zod's at their top level; bundled beside the catalog's zod (loaded on
+// first use, so wrapped by esbuild), the SDK's code ran before zod's classes were made. Its CommonJS
+// build requires zod where it needs it, which initialises the whole of zod first.
+const mcpSdkAsCommonJs = {
+  name: 'mcp-sdk-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/sdk\// }, (args) =>
+      args.pluginData === 'commonjs'
+        ? undefined
+        : b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: 'commonjs' }),
+    );
+  },
+};
+
 const common = {
   plugins: [catalogAsText, jsoncAsEsm, lazyBuiltins, curlParserAsWasm],
   bundle: true,
@@ -88,6 +102,7 @@ const entries = [
   { in: 'server/src/cli/exportCommand.ts', out: 'dist/export.js' },
   { in: 'server/src/cli/importCommand.ts', out: 'dist/import.js', plugins: [undiciUnused] },
   { in: 'server/src/cli/envCommand.ts', out: 'dist/env.js' },
+  { in: 'server/src/cli/mcpCommand.ts', out: 'dist/mcp.js', plugins: [mcpSdkAsCommonJs] },
   { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },
   { in: 'server/src/lsp/serverMain.ts', out: 'dist/server.js' },
   { in: 'server/src/cli/demo.ts', out: 'dist/demo.js' },

@@ -85,9 +85,48 @@ function lspSession(child) {
   send('initialize', { processId: null, rootUri: null, capabilities: {} });
 }
 
+/** A short agent session: initialize, list the tools, search, describe, check a request; then standard input ends. */
+function mcpSession(child) {
+  let id = 0;
+  const send = (method, params) =>
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+  const calls = [
+    ['tools/list', {}],
+    ['tools/call', { name: 'search_endpoints', arguments: { query: 'create a module item' } }],
+    [
+      'tools/call',
+      { name: 'describe_endpoint', arguments: { method: 'POST', path: '/api/v1/courses/1/modules/2/items' } },
+    ],
+    ['tools/call', { name: 'check_request', arguments: { text: 'GET /api/v1/courses/1/modules?include[]=itemz\n' } }],
+    [
+      'tools/call',
+      {
+        name: 'type_response',
+        arguments: { method: 'GET', path: '/api/v1/courses/1/modules/2', status: 200, body: { id: 1 } },
+      },
+    ],
+  ];
+  let buffer = '';
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+      buffer = buffer.slice(nl + 1);
+      const next = calls.shift();
+      if (next) send(...next);
+      else child.stdin.end();
+    }
+  });
+  send('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'warm-up', version: '1' },
+  });
+}
+
 const jobs = [
   { bundle: 'lpreq.js', args: ['check', '--format', 'json', examples] },
   { bundle: 'lsp.js', args: ['--stdio'], drive: lspSession },
+  { bundle: 'mcp.js', args: [], drive: mcpSession },
 ];
 for (const job of jobs) {
   // A fresh build id ends the bundle; the cache starts with it (bin/loadBundle.js compares them).

@@ -20,6 +20,7 @@ const ENTRIES = new Set([
   'server/src/cli/testCommand.ts',
   'server/src/cli/exportCommand.ts',
   'server/src/cli/importCommand.ts',
+  'server/src/cli/mcpCommand.ts',
   // The build puts it in place of curlconverter's tree-sitter parser module (scripts/build.mjs).
   'server/src/import/treeSitter.ts',
   'server/src/cli/envCommand.ts',

@@ -24,6 +24,7 @@ import { SendController } from './sendController';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { ImportCommands } from './importCommands';
+import { registerMcpServer } from './mcpServer';
 import { TestExplorer } from './testController';
 import { Comparisons } from './compareCommands';
 
@@ -134,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     sender.showExchange(uri, line, result, assertions, o),
   );
   context.subscriptions.push(tests);
+  registerMcpServer(context, output);
 
   const register = (id: string, run: (...args: never[]) => unknown) =>
     context.subscriptions.push(

@@ -18,11 +18,13 @@ const run = (cmd, args, cwd) => {
 run(process.execPath, ['scripts/build.mjs'], root);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'dist'), { recursive: true });
-// import.js and the shell grammar's WebAssembly: the import commands load them on first use.
+// import.js and the shell grammar's WebAssembly: the import commands load them on first use; mcp.js
+// is the MCP server the editor's agent starts (client/src/mcpServer.ts).
 for (const f of [
   'client.js',
   'server.js',
   'import.js',
+  'mcp.js',
   'tree-sitter.wasm',
   'tree-sitter-bash.wasm',
   'THIRD-PARTY-NOTICES.txt',

@@ -18,6 +18,7 @@ import { SEND_HELP, run as runSend } from '../../server/src/cli/sendCommand';
 import { TEST_HELP, run as runTest } from '../../server/src/cli/testCommand';
 import { run as runExport } from '../../server/src/cli/exportCommand';
 import { run as runImport } from '../../server/src/cli/importCommand';
+import { MCP_HELP, run as runMcp } from '../../server/src/cli/mcpCommand';
 import { run as runLsp } from '../../server/src/lsp/lspCommand';
 import type { Io } from '../../server/src/cli/check';
 import { runCli } from '../helpers';
@@ -47,6 +48,7 @@ const COMMANDS: [string, CommandHelp, Run][] = [
   ['export', EXPORT_HELP, runExport],
   ['import', IMPORT_HELP, runImport],
   ['env', ENV_HELP, runEnv],
+  ['mcp', MCP_HELP, runMcp],
 ];
 
 /** Runs a command in this process: check through the command line's main, the others through their bundles' run. */
@@ -109,7 +111,7 @@ test('lpreq lsp --help names --stdio and --help and gives an example; a near mis
 test('lpreq --help lists every command with one line, and examples', async () => {
   const { code, stdout } = await runCli(['--help']);
   assert.equal(code, 0);
-  for (const name of ['check', 'scopes', 'send', 'test', 'env', 'mock', 'proxy', 'export', 'import', 'lsp'])
+  for (const name of ['check', 'scopes', 'send', 'test', 'env', 'mock', 'proxy', 'export', 'import', 'lsp', 'mcp'])
     assert.match(stdout, new RegExp(`^ {2}${name} +\\S`, 'm'), name);
   assert.match(stdout, /examples:\n {2}lpreq check\n/);
   const again = await runCli(['help', 'check']);

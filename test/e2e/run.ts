@@ -1536,6 +1536,19 @@ async function main(): Promise<number> {
     if (Number(line[1]) >= 100) throw new Error(`activate() took ${line[1]} ms`);
   });
 
+  await check(
+    "the extension registers lpreq mcp for the editor's agent (this editor has the MCP server definition API)",
+    async () => {
+      const logs = findFiles(ws!.userData, (p) => p.endsWith('.log'))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+      if (/has no MCP server definition API/.test(logs))
+        throw new Error('the extension found no MCP server definition API');
+      if (!/lpreq mcp is registered for the editor's agent/.test(logs))
+        throw new Error('no line about lpreq mcp in the logs');
+    },
+  );
+
   await typingPhase(page, port, check);
 
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -49,10 +49,11 @@ const SHIPPED = [
   'dist/test.js',
   'dist/env.js',
   'dist/lsp.js',
+  'dist/mcp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];
 /** The V8 code cache, absent when the build ran with --no-code-cache. */
-const SHIPPED_IF_BUILT = ['dist/lpreq.cache', 'dist/lsp.cache'];
+const SHIPPED_IF_BUILT = ['dist/lpreq.cache', 'dist/lsp.cache', 'dist/mcp.cache'];
 
 let work = '';
 let project = '';
@@ -184,6 +185,16 @@ describe('the npm package, installed in an empty project', { timeout: 300_000 },
     assert.equal(imported.status, 0, imported.stderr);
     assert.match(imported.stdout, /^GET \{\{base_url\}\}\/api\/v1\/courses\/\{\{course_id\}\}\/modules$/m);
     assert.ok(!imported.stdout.includes('S3CRET') && !imported.stderr.includes('S3CRET'));
+    // The MCP server's bundle (dist/mcp.js) answers an agent's first message and ends with its input.
+    const mcp = npxLpreq(
+      ['mcp'],
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'package', version: '1' } } })}\n`,
+    );
+    assert.equal(mcp.status, 0, mcp.stderr);
+    assert.equal(
+      (JSON.parse(mcp.stdout) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
+      'lpreq',
+    );
   });
 
   test('npx lpreq check finds the mistake in a request file: exit 1 and its code', () => {

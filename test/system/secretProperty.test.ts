@@ -45,6 +45,7 @@ import { tempDir } from '../helpers';
 import { captureIo } from '../io';
 import { fuzzRuns } from '../fuzzRuns';
 import { doc, json, startServer, testChecker, type Received, type TestServer } from '../sender/server';
+import { leaks, SPELLINGS, uEscape } from '../leaks';
 
 const RUNS = fuzzRuns(200);
 /** Padding of base_url's answers: over the body limit (spilled, not typed), or none (typed, with issues that quote the echo). */
@@ -59,26 +60,6 @@ const workspaces = tempDir('property-ws');
 /** The header of the private file's `$defaultHeaders` of every case, its value a secret. */
 const PRIVATE_HEADER = 'X-Private-Key';
 const previousTmp = process.env.TMPDIR;
-
-/** Every UTF-16 unit of a text as a JSON `\u` escape. */
-const uEscape = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-const pct = (text: string, lower = false) =>
-  [...Buffer.from(text, 'utf8')]
-    .map((b) => `%${b.toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`)
-    .join('');
-
-/** The spellings of a secret the scrubber knows, as a server or a file writes them. */
-const SPELLINGS: Record<string, (s: string) => string> = {
-  'as it is': (s) => s,
-  'upper case': (s) => s.toUpperCase(),
-  'lower case': (s) => s.toLowerCase(),
-  'percent-encoded, upper': (s) => pct(s),
-  'percent-encoded, lower': (s) => pct(s, true),
-  'form-encoded': (s) => encodeURIComponent(s).replace(/%20/g, '+'),
-  'JSON \\u escapes': uEscape,
-  'JSON \\/': (s) => s.replace(/\//g, '\\/'),
-  'a mix': (s) => [...s].map((c, i) => (i % 3 === 0 ? pct(c) : i % 3 === 1 ? uEscape(c) : c)).join(''),
-};
 
 type Kind = 'token' | 'foreign' | 'prompt' | 'private';
 /** How a secret of each kind gets into the request's text: `{{...}}` of a variable or a system variable (`.env` values are written spelled). */
@@ -108,21 +89,6 @@ const ROUTES = [
   "to base_url's origin",
 ] as const;
 
-/** The texts a leak could hide in, decoded as a server could decode them: percent (`+` a space), JSON escapes, each up to twice, in any order. */
-function decodings(text: string): string[] {
-  const percent = (t: string) => t.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  const json = (t: string) =>
-    t
-      .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-      .replace(/\\(["/\\])/g, '$1');
-  const steps = [percent, (t: string) => percent(t.replace(/\+/g, ' ')), json];
-  let all = [text];
-  for (let depth = 0; depth < 2; depth++) all = [...new Set([...all, ...all.flatMap((t) => steps.map((f) => f(t)))])];
-  return all;
-}
-function leaks(text: string, secret: string): boolean {
-  return decodings(text).some((d) => d.toLowerCase().includes(secret.toLowerCase()));
-}
 const partsOf = (r: Received) => [
   r.method,
   r.url,

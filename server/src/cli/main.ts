@@ -1,5 +1,5 @@
 /**
- * The `lpreq` command line. `check` and `scopes` are bundled here; heavier commands (send, test, mock, lsp, export, import)
+ * The `lpreq` command line. `check` and `scopes` are bundled here; heavier commands (send, test, mock, lsp, export, import, mcp)
  * live in bundles of their own, loaded only when asked for, so checking stays fast.
  */
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ const COMMANDS: [string, string][] = [
   ['export', 'write the documentation as an OpenAPI document'],
   ['import', 'write requests from cURL, HAR, Postman or .http files as a checked .lpreq file'],
   ['lsp', 'run the language server over standard input and output (for an editor)'],
+  ['mcp', 'run the MCP server over standard input and output (for a coding agent)'],
 ];
 
 const USAGE = `lpreq: write, check and send Learning Platform API requests
@@ -44,7 +45,7 @@ examples:
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'import', 'env']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'import', 'env', 'mcp']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.

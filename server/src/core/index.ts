@@ -48,6 +48,7 @@ export type { NavigationSymbol, Location } from './navigation';
 export type { RequestSymbol } from './symbols';
 export type { Reparse, TextSource } from './incremental';
 export { followsPages, pagingOf } from './pages';
+export { parameterRules, typeLabel } from './describe';
 export { decideEnvironment, describeAnswer } from './environmentRule';
 export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export {

@@ -61,6 +61,7 @@ export {
   requestBlocks,
   endpointFacts,
   environmentOptions,
+  environmentSecrets,
 } from './prepare';
 export type {
   PreparedRequest,
@@ -104,7 +105,7 @@ export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } fr
 export { toCurl, shellQuote } from './curl';
 export { toCode } from './codegen';
 export type { CodeLanguage, CodeOptions } from './codegen';
-export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
+export { scrubSecrets, scrubDeep, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
 export { stringifyExact } from './exactNumbers';
 export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
@@ -135,5 +136,6 @@ export type {
 } from './snapshotCompare';
 export { snapshotNames, parseSnapshot, snapshotText, comparedOf, requestLineOf, SNAPSHOT_FOLDER } from './snapshotFile';
 export { snapshotFiles } from './snapshotStore';
+export { selectValues } from './runner/select';
 export type { ResponseFacts, EvaluationContext, AssertionOutcome } from './runner/evaluate';
 export type { SystemContext, ReferenceResolver } from './variables';

@@ -523,3 +523,17 @@ export function requestBlocks(document: LpreqDocument): number[] {
 export function blockNamed(document: LpreqDocument, name: string): number {
   return document.blocks.findIndex((b) => requestName(b.block) === name);
 }
+
+/**
+ * Every secret the environments hold, whichever is chosen: the values of the private file and
+ * its default headers, and the values of secret-looking variables, of every environment. What
+ * a host that answers for a whole workspace (the MCP server) keeps out of all it returns.
+ */
+export function environmentSecrets(environments: SendEnvironments): string[] {
+  const { secrets, foreignSecrets } = requestSecrets(
+    { environments: { ...environments, selected: undefined } },
+    [],
+    [],
+  );
+  return [...new Set([...secrets, ...foreignSecrets])];
+}
