@@ -17,6 +17,8 @@ import {
   blockNamed,
   isSecretPrompt,
   memoryInProcess,
+  MemoryStore,
+  OAuthTokens,
   requestBlocks,
   runTests,
   selectValues,
@@ -180,6 +182,17 @@ export function registerSendTools(ctx: ToolContext): void {
       chooseWith: 'the environment argument',
       // The server neither reads nor changes the choice an editor remembers for the project.
       memory: memoryInProcess(),
+      // An environment that signs in (Security.Auth) gets its token as on the command line, kept
+      // in this process's memory: client credentials sign in silently; no browser is opened for
+      // an agent (an authorization code sign-in is refused with what to do instead).
+      signIns: new OAuthTokens({
+        store: new MemoryStore(),
+        openBrowser: () => Promise.resolve(false),
+        tell: (message) => options.log(workspace.secrets.text(`lpreq mcp: ${message}`)),
+        interactive: false,
+        signInAgain: false,
+        requests: { env: options.env },
+      }),
     },
     () => ctx.service().checker,
   );
@@ -273,6 +286,8 @@ export function registerSendTools(ctx: ToolContext): void {
             },
           },
         });
+        // The sign-ins' tokens a $auth reference took during the run are secrets of every answer too.
+        workspace.secrets.add([...(setup.auth?.secrets() ?? []), ...(setup.auth?.foreignSecrets() ?? [])]);
         const result = run.files[0]?.requests.find((r) => r.blockIndex === blockIndex);
         if (!result) throw new ToolInputError(args.name !== undefined ? 'name' : 'line', 'no request was run');
         const data = {
@@ -336,6 +351,8 @@ export function registerSendTools(ctx: ToolContext): void {
           ...runOptions(setups, mock, { confirmed, answers, signal }),
           grep: args.grep,
         });
+        for (const setup of setups)
+          workspace.secrets.add([...(setup.auth?.secrets() ?? []), ...(setup.auth?.foreignSecrets() ?? [])]);
         const data = {
           target: mock
             ? args.environment
