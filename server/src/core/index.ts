@@ -4,7 +4,7 @@
  * Code outside the core imports it through this file only (eslint's layering rule): what is
  * not exported here is the core's own business.
  */
-export { createLanguageService, type LanguageService, type ServiceDocument, type Highlight } from './languageService';
+export * from './languageService';
 export * from './parser';
 export * from './assertion';
 export * from './checker';
@@ -31,13 +31,7 @@ export {
   type ServiceContext,
 } from './documentIndex';
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
-export { TOKEN_TYPES, TOKEN_MODIFIERS, type SemanticToken, type TokenType } from './semanticTokens';
-export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';
-export type { HoverResult } from './hover';
-export type { CodeAction, TextEdit } from './codeActions';
-export type { NavigationSymbol, Location } from './navigation';
-export type { RequestSymbol } from './symbols';
-export type { Reparse, TextSource } from './incremental';
+export { TOKEN_TYPES, TOKEN_MODIFIERS, type TokenType } from './semanticTokens';
 export { followsPages, pagingOf } from './pages';
 export {
   documentedScopes,

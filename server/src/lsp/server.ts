@@ -85,7 +85,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (document && session.client.lenses && session.client.asksLenses)
       session.lenses.writeAhead(document, documents.outlineState(document));
   };
-  registerInitialize(session);
-  for (const handler of handlers(session)) handler.register(connection, guard);
+  const table = handlers(session);
+  registerInitialize(session, table);
+  for (const handler of table) handler.register(connection, guard);
   connection.listen();
 }
