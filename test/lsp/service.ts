@@ -6,30 +6,17 @@
  * cover), and a completion or a code action is applied before it is compared.
  */
 import assert from 'node:assert/strict';
-import { bundledCatalog } from '../../server/src/catalogData';
 import {
-  createLanguageService,
-  ScopeTracker,
   TOKEN_MODIFIERS,
   TOKEN_TYPES,
   type CompletionEntry,
   type CompletionOptions,
   type EnvironmentInfo,
-  type LanguageService,
   type ServiceDocument,
 } from '../../server/src/core/index';
-import { applyEdits, cursor, expandSnippet } from './helpers';
+import { applyEdits, cursor, expandSnippet, getService, serviceDocument } from './helpers';
 
-let service: LanguageService | undefined;
-/** The service of the bundled catalog, made once for every test of the process. */
-export const getService = (): LanguageService => (service ??= createLanguageService(bundledCatalog()));
-
-/** A document as a host keeps it: parsed, with its scope and environments. */
-export function serviceDocument(text: string, env?: EnvironmentInfo): ServiceDocument {
-  const parsed = getService().parse(text);
-  const { scope } = new ScopeTracker().update(parsed, env);
-  return { parsed, scope, env };
-}
+export { getService, serviceDocument };
 
 /** The marked text parsed, with the cursor's offset. */
 export function atCursor(

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseAssertion, type Assertion } from '../../server/src/core/assertion';
+import { parseAssertion, type Assertion } from '../../server/src/core/index';
 import { evaluateAssertion, type ResponseFacts } from '../../server/src/sender/runner/evaluate';
 import { firstMismatch } from '../../server/src/sender/runner/regexBudget';
 

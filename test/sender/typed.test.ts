@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
+import { EndpointMatcher, targetPath } from '../../server/src/core/index';
 import { checkResponse, describeAt, parseJsonPath } from '../../server/src/sender/typed';
 import { SHARED } from '../helpers';
 

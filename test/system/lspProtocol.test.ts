@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LineIndex } from '../../server/src/core/positions';
+import { LineIndex } from '../../server/src/core/index';
 import { LspClient, ROOT } from '../lsp/rpc';
 import { getChecker } from '../lsp/helpers';
 import { fuzzRuns } from '../fuzzRuns';
@@ -660,8 +660,9 @@ const isPosition = (p: unknown) =>
 
 test('protocol fuzz: malformed ranges and positions are refused, never applied; the server keeps the text it believes in, and its diagnostics equal a fresh check of it', async () => {
   const { TextDocument } = await import('vscode-languageserver-textdocument');
-  const { documentSymbols } = await import('../../server/src/core/symbols');
-  const { parseDocument } = await import('../../server/src/core/parser');
+  const { createLanguageService } = await import('../../server/src/core/index');
+  const { bundledCatalog } = await import('../../server/src/catalogData');
+  const service = createLanguageService(bundledCatalog());
   const { random } = await import('../../bench/generate');
   const r = random(20261124);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
@@ -723,7 +724,7 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', {
         textDocument: { uri },
       });
-      const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({
+      const freshSymbols = service.symbols(service.parse(text)).map((s) => ({
         name: s.name,
         range: { start: model.positionAt(s.start), end: model.positionAt(s.end) },
       }));
