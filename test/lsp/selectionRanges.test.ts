@@ -2,7 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SelectionRange } from 'vscode-languageserver/node';
 import { inProcessServer } from './inProcessServer';
-import { testSelectionRanges } from './service';
+import { atCursor, getService } from './service';
+
+/** The selection ranges at the cursor of `marked`, innermost first, as the texts they select. */
+export function testSelectionRanges(marked: string, expected: string[]): void {
+  const { text, offset, doc } = atCursor(marked);
+  const [ranges] = getService().selectionRanges(doc.parsed, [offset]);
+  assert.deepEqual(
+    ranges.map((r) => text.slice(r.start, r.end)),
+    expected,
+  );
+}
 
 const FILE =
   '@course = 42\n\n### Add an item\n# @name item\nPOST {{base_url}}/api/v1/courses/{{course}}/modules/7/items?include[]=items\nAccept: application/json\n\nmodule_item[type] = Assignment\nmodule_item[content_id] = 12\n?? status == 201\n\n###\nGET /api/v1/courses/1/files\n  &sort=size\n';

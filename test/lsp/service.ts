@@ -184,13 +184,3 @@ export function semanticTokensOf(text: string, env?: EnvironmentInfo): [string, 
       ]),
   );
 }
-
-/** The selection ranges at the cursor of `marked`, innermost first, as the texts they select. */
-export function testSelectionRanges(marked: string, expected: string[]): void {
-  const { text, offset, doc } = atCursor(marked);
-  const [ranges] = getService().selectionRanges(doc.parsed, [offset]);
-  assert.deepEqual(
-    ranges.map((r) => text.slice(r.start, r.end)),
-    expected,
-  );
-}
