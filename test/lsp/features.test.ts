@@ -7,6 +7,7 @@ import {
   getService,
   serviceDocument,
   testCodeAction,
+  testDefinition,
   testFolding,
   testFormat,
   testHover,
@@ -344,6 +345,19 @@ const markAt = (text: string, needle: string, at = 1) => {
   const i = text.indexOf(needle) + at;
   return text.slice(0, i) + '|' + text.slice(i);
 };
+
+const definitionCases: [string, string[] | undefined][] = [
+  ['@c = 1\nGET /api/v1/courses/{{|c}}/modules', ['c']],
+  ['# @prompt course\nGET /api/v1/courses/{{cou|rse}}/modules', ['course']],
+  ['# @name list\nGET /api/v1/courses\n###\nGET /api/v1/courses/{{li|st.response.body.$.id}}', ['list']],
+  // An environment's variable: no place in the file (the server looks in the environment files).
+  ['GET {{base_u|rl}}/api/v1/courses', []],
+  ['GE|T /api/v1/courses', undefined],
+];
+
+for (const [input, expected] of definitionCases) {
+  test(`definition: ${JSON.stringify(input)}`, () => testDefinition(input, expected));
+}
 
 test('navigation: definition, references and rename of a variable and a named request', () => {
   const service = getService();

@@ -151,14 +151,6 @@ export function testDefinition(marked: string, expected: string[] | undefined): 
   );
 }
 
-/** The references of the name at the cursor of `marked`, as [offset, text] pairs. */
-export function referencesAt(marked: string, includeDeclaration = true): [number, string][] {
-  const { text, offset, doc } = atCursor(marked);
-  return getService()
-    .references(doc.parsed, offset, includeDeclaration)
-    .map((l) => [l.start, text.slice(l.start, l.end)]);
-}
-
 /** Renaming the name at the cursor of `marked` to `newName` gives `expected`, or is refused (`expected` an Error). */
 export function testRename(marked: string, newName: string, expected: string | Error, env?: EnvironmentInfo): void {
   const { text, offset, doc } = atCursor(marked, env);
