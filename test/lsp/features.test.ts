@@ -491,7 +491,7 @@ const enumCases: [string, string, string[]][] = [
 ];
 
 for (const [input, first, others] of enumCases) {
-  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and named, on ${JSON.stringify(input)}`, () => {
+  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and the diagnostic's replacement, on ${JSON.stringify(input)}`, () => {
     const { d, actions } = enumFixes(input);
     assert.ok(actions.length > 0);
     assert.equal(actions[0].edits[0].newText, first);
@@ -501,7 +501,6 @@ for (const [input, first, others] of enumCases) {
       'only one fix is preferred',
     );
     assert.equal(d.data?.replacement, first);
-    assert.ok(d.message.includes(first.replace(/"/g, '')), d.message);
     for (const o of others)
       assert.ok(
         actions.some((a) => a.edits[0].newText === o),
