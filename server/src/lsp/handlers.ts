@@ -128,9 +128,14 @@ function notification<P>(type: NotificationType<P> | string, name: string, run: 
   };
 }
 
+/** The table: every request and notification the server answers, by group. */
 export function handlers(session: Session): Handler[] {
-  const { documents, diagnostics, tokens } = session;
-  const service = session.service;
+  return [...documentSync(session), ...editing(session), ...structure(session), ...navigation(session)];
+}
+
+/** The two ways a request about a document reaches its handler, for one session's documents. */
+function routes(session: Session) {
+  const { documents } = session;
 
   /**
    * A request about an open document: `run` with it and its parse, the empty answer when it
@@ -182,6 +187,12 @@ export function handlers(session: Session): Handler[] {
       { takes: 'position', capabilities },
     );
 
+  return { onDocument, atPosition };
+}
+
+/** The documents' lifecycle and what changes their checks: open, change, close, the environment. */
+function documentSync(session: Session): Handler[] {
+  const { documents, diagnostics, tokens } = session;
   return [
     notification(DidOpenTextDocumentNotification.type, 'open', (params) => {
       const { uri, languageId, version, text } = params.textDocument;
@@ -218,7 +229,15 @@ export function handlers(session: Session): Handler[] {
       documents.forgetEnvironments();
       session.recheckAll();
     }),
+  ];
+}
 
+/** What answers while a user types: completion, hover, code actions, code lenses and the commands they run. */
+function editing(session: Session): Handler[] {
+  const { documents, diagnostics } = session;
+  const service = session.service;
+  const { onDocument, atPosition } = routes(session);
+  return [
     atPosition(
       CompletionRequest.type,
       'completion',
@@ -330,7 +349,15 @@ export function handlers(session: Session): Handler[] {
       },
       { capabilities: (client) => (client.lenses ? { executeCommandProvider: { commands: [...COMMAND_NAMES] } } : {}) },
     ),
+  ];
+}
 
+/** What reads a whole document: symbols, semantic tokens, folding. */
+function structure(session: Session): Handler[] {
+  const { tokens } = session;
+  const service = session.service;
+  const { onDocument } = routes(session);
+  return [
     onDocument(
       DocumentSymbolRequest.type,
       'documentSymbol',
@@ -392,7 +419,15 @@ export function handlers(session: Session): Handler[] {
           .map((f) => proto.foldingRange(document, f)),
       { outline: true, capabilities: { foldingRangeProvider: true } },
     ),
+  ];
+}
 
+/** Names and their uses, formatting and selection: definition, references, highlights, rename, format, selection ranges. */
+function navigation(session: Session): Handler[] {
+  const { documents } = session;
+  const service = session.service;
+  const { onDocument } = routes(session);
+  return [
     onDocument(
       DefinitionRequest.type,
       'definition',
