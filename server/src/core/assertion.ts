@@ -232,13 +232,9 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   let expected: Expected | undefined;
   if (takesExpected(operator)) {
     if (at >= lineEnd) return problemAt(shift, `${operator} needs a value to compare with`, opStart, opEnd);
-    const rest = text.slice(at, lineEnd);
-    const quoted = rest.length >= 2 && rest.charCodeAt(0) === 34 && rest.charCodeAt(rest.length - 1) === 34;
-    expected = { raw: rest, text: quoted ? rest.slice(1, -1) : rest, quoted, start: shift + at, end: shift + lineEnd };
-    if (operator === 'matches' && !rest.includes('{{')) {
-      const problem = regexProblem(expected.text);
-      if (problem !== undefined) return problemAt(shift, `not a regular expression: ${problem}`, at, lineEnd);
-    }
+    const read = readExpected(text, operator, at, lineEnd, shift);
+    if ('problem' in read) return read;
+    expected = read;
   } else if (at < lineEnd) {
     return problemAt(shift, `${operator} takes no value: remove ${quote(text.slice(at, lineEnd))}`, at, lineEnd);
   }
@@ -255,6 +251,30 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       expected,
     },
   };
+}
+
+/** The EXPECTED of an operator that takes one: the rest of the line, a problem when `matches` is given no regular expression. */
+function readExpected(
+  text: string,
+  operator: AssertionOperator,
+  at: number,
+  lineEnd: number,
+  shift: number,
+): Expected | { problem: AssertionProblem } {
+  const rest = text.slice(at, lineEnd);
+  const quoted = rest.length >= 2 && rest.charCodeAt(0) === 34 && rest.charCodeAt(rest.length - 1) === 34;
+  const expected = {
+    raw: rest,
+    text: quoted ? rest.slice(1, -1) : rest,
+    quoted,
+    start: shift + at,
+    end: shift + lineEnd,
+  };
+  if (operator === 'matches' && !rest.includes('{{')) {
+    const problem = regexProblem(expected.text);
+    if (problem !== undefined) return problemAt(shift, `not a regular expression: ${problem}`, at, lineEnd);
+  }
+  return expected;
 }
 
 /** The field word at [s, e), compared in place (no slice); undefined when it is none of the four. */
