@@ -161,26 +161,10 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       field = { kind: 'duration', start: shift + fieldStart, end: shift + fieldEnd };
       break;
     case 'header': {
-      at = skipSpaces(text, at, to);
-      if (at >= lineEnd)
-        return problemAt(
-          shift,
-          'header needs the name of the header: ?? header content-type includes json',
-          fieldStart,
-          fieldEnd,
-        );
-      const nameEnd = wordEnd(text, at, lineEnd);
-      if (operatorAt(text, at, nameEnd) !== undefined)
-        return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
-      const name = text.slice(at, nameEnd);
-      field = {
-        kind: 'header',
-        name,
-        nameSpan: { start: shift + at, end: shift + nameEnd },
-        start: shift + fieldStart,
-        end: shift + nameEnd,
-      };
-      at = nameEnd;
+      const header = readHeaderField(text, skipSpaces(text, at, to), lineEnd, fieldStart, fieldEnd, shift);
+      if ('problem' in header) return header;
+      field = header;
+      at = header.nameSpan.end - shift;
       break;
     }
     case 'body': {
@@ -250,6 +234,34 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       operatorSpan: { start: shift + opStart, end: shift + opEnd },
       expected,
     },
+  };
+}
+
+/** `header NAME`: the name after the word, which must not be an operator. */
+function readHeaderField(
+  text: string,
+  at: number,
+  lineEnd: number,
+  fieldStart: number,
+  fieldEnd: number,
+  shift: number,
+): Extract<AssertionField, { kind: 'header' }> | { problem: AssertionProblem } {
+  if (at >= lineEnd)
+    return problemAt(
+      shift,
+      'header needs the name of the header: ?? header content-type includes json',
+      fieldStart,
+      fieldEnd,
+    );
+  const nameEnd = wordEnd(text, at, lineEnd);
+  if (operatorAt(text, at, nameEnd) !== undefined)
+    return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
+  return {
+    kind: 'header',
+    name: text.slice(at, nameEnd),
+    nameSpan: { start: shift + at, end: shift + nameEnd },
+    start: shift + fieldStart,
+    end: shift + nameEnd,
   };
 }
 
