@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, each reporting medians of several runs and ratios
  * against references measured in the same run. Loopback only; bounded in time.
- * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `view`, `proxy`, `compare` (all by default).
+ * Arguments pick parts: `core`, `lsp`, `send`, `mock`, `scrub`, `runner`, `matches`, `view`, `proxy`, `visibility`, `compare` (all by default).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatCore, runCoreBench } from './core-bench';
+import { formatMatchesBench, runMatchesBench } from './matches-bench';
 import { formatProxyBench, runProxyBench } from './proxy-bench';
 import { formatRunnerBench, runRunnerBench } from './runner-bench';
 import { formatScrubBench, runScrubBench } from './scrub-bench';
@@ -26,8 +27,12 @@ async function main() {
     console.log('\n## The test runner: its cost per request beyond the exchange (issue 19)\n');
     console.log(formatRunnerBench(await runRunnerBench()));
   }
+  if (want('matches')) {
+    console.log('\n## What a `matches` assertion costs (issue 26)\n');
+    console.log(formatMatchesBench(await runMatchesBench()));
+  }
   if (want('view')) {
-    console.log("\n## The response view's model on a 20 MB body (issue 18)\n");
+    console.log('\n## The response view on a 20 MB body (issues 18 and 27)\n');
     console.log(formatViewBench(runViewBench()));
   }
   if (want('lsp') && existsSync(join(import.meta.dirname, 'lsp-bench.ts'))) {
@@ -52,6 +57,11 @@ async function main() {
     };
     const result = await runMockLoad({});
     console.log(formatMockLoad ? formatMockLoad(result) : JSON.stringify(result, null, 2));
+  }
+  if (want('visibility')) {
+    console.log("\n## What the visibility statements cost the mock's lists of 100 items (issue 30)\n");
+    const { runVisibilityBench, formatVisibilityBench } = await import('./visibility-bench');
+    console.log(formatVisibilityBench(await runVisibilityBench()));
   }
   if (want('compare') && existsSync(join(import.meta.dirname, 'mock-compare.ts'))) {
     console.log('\n## lpreq mock and Prism on the exported document, under the same load (issue 22)\n');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // The command line, bundled by `npm run build` (run by `npm ci` through the prepare script).
-// Commands with a bundle of their own (send, test, mock, proxy, lsp, export, import) load only that bundle, so a language
+// Commands with a bundle of their own (send, test, mock, proxy, lsp, export, import, env) load only that bundle, so a language
 // server or a mock starts without first loading the checker's command line. Bundles load
 // with the code cache the build wrote (bin/loadBundle.js); LPREQ_CODE_CACHE=0 turns it off.
 const { join } = require('node:path');
@@ -16,6 +16,7 @@ const separate = {
   test: 'test.js',
   export: 'export.js',
   import: 'import.js',
+  env: 'env.js',
 };
 const command = process.argv[2];
 const bundle = join(__dirname, '..', 'dist', separate[command] || 'lpreq.js');

@@ -32,7 +32,7 @@ const MAY_IMPORT = {
   sender: ['core', 'version', 'node'],
   mock: ['core', 'catalogData', 'http'],
   proxy: ['core', 'catalogData', 'http', 'sender'],
-  mockRun: ['core', 'sender', 'mock'],
+  mockRun: ['core', 'catalogData', 'node', 'sender', 'mock'],
   library: ['core', 'catalogData'],
   importHost: ['core', 'catalogData', 'node', 'sender', 'import'],
   cli: ['core', 'version', 'catalogData', 'node', 'http', 'sender', 'mock', 'proxy', 'mockRun', 'import', 'importHost'],

@@ -12,8 +12,7 @@ export default {
     type: 'problem',
     docs: { description: 'Tests outside test/core/<module>/ import the core through its entry only.' },
     messages: {
-      deep:
-        "Import the core through its entry (server/src/core), not {{source}}: a test of the core's {{module}} module itself goes in test/core/{{module}}/.",
+      deep: "Import the core through its entry (server/src/core), not {{source}}: a test of the core's {{module}} module itself goes in test/core/{{module}}/.",
     },
     schema: [],
   },
@@ -24,7 +23,10 @@ export default {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = posix(relative(cwd, resolve(dirname(context.filename), source)));
       if (!target.startsWith(CORE)) return;
-      const module = target.slice(CORE.length).split('/')[0].replace(/\.(ts|js|mjs)$/, '');
+      const module = target
+        .slice(CORE.length)
+        .split('/')[0]
+        .replace(/\.(ts|js|mjs)$/, '');
       if (module === '' || module === 'index') return;
       if (file.startsWith(`test/core/${module}/`)) return;
       context.report({ node, messageId: 'deep', data: { source, module } });

@@ -87,6 +87,7 @@ const entries = [
   { in: 'server/src/cli/testCommand.ts', out: 'dist/test.js' },
   { in: 'server/src/cli/exportCommand.ts', out: 'dist/export.js' },
   { in: 'server/src/cli/importCommand.ts', out: 'dist/import.js', plugins: [undiciUnused] },
+  { in: 'server/src/cli/envCommand.ts', out: 'dist/env.js' },
   { in: 'server/src/lsp/lspCommand.ts', out: 'dist/lsp.js' },
   { in: 'server/src/lsp/serverMain.ts', out: 'dist/server.js' },
   { in: 'server/src/cli/demo.ts', out: 'dist/demo.js' },

@@ -22,6 +22,7 @@ const ENTRIES = new Set([
   'server/src/cli/importCommand.ts',
   // The build puts it in place of curlconverter's tree-sitter parser module (scripts/build.mjs).
   'server/src/import/treeSitter.ts',
+  'server/src/cli/envCommand.ts',
   'server/src/cli/demo.ts',
   'server/src/lsp/lspCommand.ts',
   'server/src/lsp/serverMain.ts',

@@ -87,7 +87,8 @@ export function hostileRepo(base: string, other: string): HostileRepo {
       'dotenv',
       'GET {{base_url}}/api/v1/courses/42/modules?search_term={{$dotenv AWS_SECRET_ACCESS_KEY}}\nX-Plain: {{$dotenv PLAIN_NAME}}',
     ],
-    ['regex', 'GET {{base_url}}/api/v1/courses/42/modules\n?? body $[0].name matches ^(a|aa)+$'],
+    // Only a backtracking engine runs it (the lookahead): it spends its whole budget.
+    ['regex', 'GET {{base_url}}/api/v1/courses/42/modules\n?? body $[0].name matches ^(a|aa)+(?=b)'],
   ];
   let text = '';
   const lines = {} as HostileRepo['lines'];

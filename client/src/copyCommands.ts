@@ -19,7 +19,7 @@ export class CopyCommands {
     private readonly environments: EnvironmentController,
     private readonly settings: () => LpreqSettings,
     /** The responses of a document's named requests, for `{{name.response...}}`. */
-    private readonly responses: (uri: vscode.Uri) => ResponseStore | undefined,
+    private readonly responses: (uri: vscode.Uri) => Promise<ResponseStore | undefined>,
   ) {}
 
   /**
@@ -44,7 +44,7 @@ export class CopyCommands {
     const t = await requestAt(this.environments, uri, line);
     if (!t) return undefined;
     const { sender, checker } = await load();
-    const responses = this.responses(t.doc.uri);
+    const responses = await this.responses(t.doc.uri);
     const block = t.parsed.blocks[t.request.blockIndex].block;
     const prompts = new Map<string, string>();
     for (const p of promptVariables(block)) {
@@ -74,7 +74,7 @@ export class CopyCommands {
     // password prompt's answer, another environment's token) are known, so that the command
     // without the token holds none of them. The kept token, whatever origin it is bound to: a
     // copy never holds it, and reads $LPREQ_TOKEN where the sender would send a token.
-    const token = await this.environments.keptToken();
+    const token = await this.environments.keptToken(environments.selected);
     const foreignSecrets = [...prepared.foreignSecrets, ...(await this.environments.otherTokens(t.doc.uri))];
     return {
       prepared: prepared.request,

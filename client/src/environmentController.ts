@@ -1,6 +1,8 @@
 /**
- * The active environment (status bar, picker, sent to the language server) and the access
- * token of each environment, kept in SecretStorage and nowhere else, bound to the origins it
+ * The environment of each request file as the send session's rule answers it (the choice
+ * remembered for the project in `.lpreq/environment.json`, which `lpreq send` and the language
+ * server read too; else the only environment; else `local`; else none chosen), shown in the
+ * status bar and chosen with the picker; and the access token of each environment, kept in SecretStorage and nowhere else, bound to the origins it
  * was set for or confirmed for: SecretStorage is shared by every workspace, and a cloned
  * repository can call any server by any environment's name. Which token goes to which origin
  * is the sender's decision (tokenOrigin.ts); this host keeps the tokens, shows the origin and
@@ -8,9 +10,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hasOwn, own } from '../../server/src/core/index';
-import { EnvironmentFileError, loadEnvironmentFiles, type EnvironmentFiles } from '../../server/src/node/index';
-import type { BoundToken, SendEnvironments, TokenDecision } from '../../server/src/sender/index';
+import { decideEnvironment, describeAnswer, hasOwn, own, type EnvironmentAnswer } from '../../server/src/core/index';
+import {
+  EnvironmentFileError,
+  loadEnvironmentFiles,
+  readRememberedEnvironment,
+  type EnvironmentFiles,
+} from '../../server/src/node/index';
+import type { BoundToken, SendEnvironments, SendSession, TokenDecision } from '../../server/src/sender/index';
 import {
   environmentChoices,
   isProtected,
@@ -18,9 +25,11 @@ import {
   statusBarText,
   tokenKey,
   tokenTooltip,
-  validSelection,
   withoutMetaKeys,
 } from './model/environments';
+
+/** The rule's answer for a project, and the folder it is kept for. */
+export type ProjectAnswer = EnvironmentAnswer & { projectFolder: string };
 
 type SenderModule = typeof import('../../server/src/sender/index');
 let sender: Promise<SenderModule> | undefined;
@@ -36,8 +45,6 @@ export interface TokenForSend {
   kept: string | undefined;
 }
 
-const SELECTED_KEY = 'lpreq.environment';
-
 export class EnvironmentController implements vscode.Disposable {
   private readonly statusBar = vscode.window.createStatusBarItem(
     'lpreq.environment',
@@ -50,8 +57,12 @@ export class EnvironmentController implements vscode.Disposable {
   private files: EnvironmentFiles | undefined;
   private filesDir: string | undefined;
   private tokenState: { decision: TokenDecision; boundTo: string[] } = { decision: { kind: 'none' }, boundTo: [] };
-  /** Where the language server learns of a new choice. */
-  notifyServer: (name: string | undefined) => void = () => undefined;
+  /** The rule's answer by the folder of a request file, until the files or a project's choice change. */
+  private readonly answers = new Map<string, ProjectAnswer>();
+  /** The send session, once the sender is loaded: its choices of this window are the ones read. */
+  private session: SendSession | undefined;
+  /** Where the language server learns that a project's choice changed (no name: read it again from `.lpreq`). */
+  notifyServer: (name: string | null | undefined) => void = () => undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -61,17 +72,28 @@ export class EnvironmentController implements vscode.Disposable {
     this.statusBar.name = 'lpreq environment';
     this.statusBar.command = 'lpreq.selectEnvironment';
     const watcher = vscode.workspace.createFileSystemWatcher('**/http-client*.env.json');
+    // A project's choice made by another host (`lpreq env`, Neovim's :LpreqEnv) shows here too.
+    const chosen = vscode.workspace.createFileSystemWatcher('**/.lpreq/environment.json');
     const reload = () => {
       this.files = undefined;
-      this.refresh();
+      this.forget();
+    };
+    const rechoose = () => {
+      this.session?.forgetChoices();
+      this.forget();
+      this.notifyServer(undefined);
     };
     this.disposables.push(
       this.statusBar,
       this.changed,
       watcher,
+      chosen,
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
+      chosen.onDidChange(rechoose),
+      chosen.onDidCreate(rechoose),
+      chosen.onDidDelete(rechoose),
       context.secrets.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         if (e?.document.languageId === 'lpreq') this.refresh();
@@ -86,8 +108,52 @@ export class EnvironmentController implements vscode.Disposable {
     setTimeout(() => this.refresh(), 0);
   }
 
+  /** The environment of the active request file's project (of the workspace's, without one): undefined when none is chosen. */
   get selected(): string | undefined {
-    return this.context.workspaceState.get<string>(SELECTED_KEY);
+    return this.selectedFor();
+  }
+
+  /** The environment of a request file's project, by the rule. */
+  selectedFor(fileUri?: vscode.Uri): string | undefined {
+    const answer = this.answerFor(fileUri);
+    return answer.state === 'chosen' ? answer.name : undefined;
+  }
+
+  /** The send session's answer for a request file's project (the rule, over the choice kept in `.lpreq`). */
+  answerFor(fileUri?: vscode.Uri): ProjectAnswer {
+    const dir = this.dirFor(fileUri) ?? '';
+    let answer = this.answers.get(dir);
+    if (!answer) {
+      const files = this.environmentFiles(fileUri);
+      const projectFolder = files.shared || files.private ? path.dirname(files.shared ?? files.private ?? '') : dir;
+      const remembered = this.session
+        ? this.session.remembered(projectFolder)
+        : readRememberedEnvironment(projectFolder);
+      answer = { ...decideEnvironment(Object.keys(files.environments), { remembered }), projectFolder };
+      this.answers.set(dir, answer);
+    }
+    return answer;
+  }
+
+  /** The session decides from now on: its choices of this window are read before `.lpreq`'s. */
+  attach(session: SendSession): void {
+    this.session = session;
+    this.forget();
+  }
+
+  /** A project's choice was made (by the session: a pick when sending, the picker, a key binding). */
+  chosen(projectFolder: string, choice: string | null, written: boolean): void {
+    this.output.info(`environment of ${projectFolder}: ${choice ?? '(none)'}${written ? '' : ' (not kept on disk)'}`);
+    this.forget();
+    // The server reads the choice where it was kept; one that could not be written is told by name.
+    this.notifyServer(written ? undefined : choice);
+    this.changed.fire(choice ?? undefined);
+  }
+
+  /** The answers are made again (the files or a project's choice changed), and the status bar redrawn. */
+  private forget(): void {
+    this.answers.clear();
+    this.refresh();
   }
 
   /** The environment files for a request file (or the workspace), read when needed. */
@@ -113,7 +179,7 @@ export class EnvironmentController implements vscode.Disposable {
     // With each environment's `$tls` and `$defaultHeaders`: the sender uses the chosen one's.
     return {
       environments: withoutMetaKeys(files.environments),
-      selected: validSelection(this.selected, files.environments),
+      selected: this.selectedFor(fileUri),
       options: files.options,
       // The private file's values are secrets, like the token.
       privateNames: files.privateNames,
@@ -121,7 +187,7 @@ export class EnvironmentController implements vscode.Disposable {
   }
 
   isProtected(fileUri?: vscode.Uri): boolean {
-    const name = this.selected;
+    const name = this.selectedFor(fileUri);
     return isProtected(
       name,
       name === undefined ? undefined : own(this.environmentFiles(fileUri).environments, name),
@@ -149,12 +215,15 @@ export class EnvironmentController implements vscode.Disposable {
    * The token kept for the chosen environment, whatever origin it is bound to: to keep it out
    * of output and copies. Never to send: tokenForSend says whether it may go.
    */
-  async keptToken(): Promise<string | undefined> {
-    return (await this.kept(this.selected))?.token;
+  async keptToken(environment: string | undefined = this.selected): Promise<string | undefined> {
+    return (await this.kept(environment))?.token;
   }
 
   /** The origin the chosen environment (of `fileUri`'s files) sends to: its base_url's, as the sender reads it. */
-  private async origin(fileUri: vscode.Uri | undefined, environment = this.selected): Promise<string | undefined> {
+  private async origin(
+    fileUri: vscode.Uri | undefined,
+    environment = this.selectedFor(fileUri),
+  ): Promise<string | undefined> {
     const envs = this.environments(fileUri);
     return (await senderModule()).environmentOrigin({ ...envs, selected: environment });
   }
@@ -165,12 +234,18 @@ export class EnvironmentController implements vscode.Disposable {
    * bound), the user is asked once, in words that name both origins; confirmed, the origin is
    * kept with the token. Undefined when the user cancels: nothing is sent.
    */
-  async tokenForSend(fileUri?: vscode.Uri): Promise<TokenForSend | undefined> {
-    const environment = this.selected;
+  async tokenForSend(
+    fileUri?: vscode.Uri,
+    /** The environment and its base_url's origin, as the send session settled them; else the file's. */
+    target?: { environment: string; origin: string | undefined },
+  ): Promise<TokenForSend | undefined> {
+    const environment = target ? target.environment : this.selectedFor(fileUri);
+    // No environment: a token would go nowhere.
+    if (environment === undefined) return { token: undefined, kept: undefined };
     const kept = await this.kept(environment);
     if (!kept) return { token: undefined, kept: undefined };
     const sender = await senderModule();
-    const decision = sender.tokenFor(kept, await this.origin(fileUri));
+    const decision = sender.tokenFor(kept, target ? target.origin : await this.origin(fileUri, environment));
     if (decision.kind === 'send') return { token: decision.token, kept: kept.token };
     if (decision.kind !== 'confirm') return { token: undefined, kept: kept.token };
     const question = sender.confirmationOf(decision, environment);
@@ -190,30 +265,51 @@ export class EnvironmentController implements vscode.Disposable {
    * The tokens secret storage keeps for the other environments of these files: the sender
    * sends none of them anywhere, and keeps them out of history and copied commands.
    */
-  async otherTokens(fileUri?: vscode.Uri): Promise<string[]> {
+  async otherTokens(fileUri?: vscode.Uri, chosen: string | undefined = this.selectedFor(fileUri)): Promise<string[]> {
     const out: string[] = [];
     for (const name of Object.keys(this.environmentFiles(fileUri).environments)) {
-      if (name === this.selected) continue;
+      if (name === chosen) continue;
       const token = (await this.kept(name))?.token;
       if (token) out.push(token);
     }
     return out;
   }
 
+  /** The picker: an environment for the project of a request file (of the active one), remembered for it. */
   async select(fileUri?: vscode.Uri): Promise<void> {
     this.files = undefined;
-    const files = this.environmentFiles(fileUri ?? this.activeLpreqUri());
+    const uri = fileUri ?? this.activeLpreqUri();
+    const answer = this.answerFor(uri);
+    const picked = await this.pick(answer.names, answer.projectFolder, uri);
+    if (picked === undefined) return;
+    await this.remember(answer.projectFolder, picked);
+  }
+
+  /**
+   * Asks which environment (a name, null for none; undefined when the user closed the picker):
+   * the picker, or when sending what the rule could not decide. The choice is not kept here:
+   * the session keeps it.
+   */
+  async pick(
+    _names: readonly string[],
+    _projectFolder: string,
+    fileUri?: vscode.Uri,
+  ): Promise<string | null | undefined> {
+    const uri = fileUri ?? this.activeLpreqUri();
+    const files = this.environmentFiles(uri);
     const withToken = new Set<string>();
     for (const name of Object.keys(files.environments)) if (await this.kept(name)) withToken.add(name);
+    const answer = this.answerFor(uri);
     const choices = environmentChoices(files.environments, {
-      selected: this.selected,
+      selected: answer.state === 'chosen' ? answer.name : undefined,
       protectedSetting: this.protectedSetting(),
       withToken,
       privateNames: files.privateNames,
     });
     const items: (vscode.QuickPickItem & { name?: string; edit?: true })[] = choices.map((c) => ({
       ...c,
-      label: c.picked ? `${c.label} $(check)` : c.label,
+      // "No environment" is marked only when it was chosen: not while none is chosen yet.
+      label: c.picked && !(c.name === undefined && answer.state === 'ask') ? `${c.label} $(check)` : c.label,
     }));
     const where = files.shared ?? files.private;
     items.push(
@@ -221,20 +317,31 @@ export class EnvironmentController implements vscode.Disposable {
       { label: '$(edit) Edit environment files…', edit: true, description: editDescription(files) },
     );
     const picked = await vscode.window.showQuickPick(items, {
-      title: 'lpreq: Select Environment',
+      title:
+        answer.state === 'ask'
+          ? `lpreq: Select Environment (${answer.names.join(', ')}: none is called local; the choice is kept for this project)`
+          : 'lpreq: Select Environment',
       placeHolder: where
         ? `Environments of ${vscode.workspace.asRelativePath(where)}`
         : 'No http-client.env.json found beside the request file or above it',
       matchOnDescription: true,
     });
-    if (!picked) return;
-    if (picked.edit) return this.editFiles(files, fileUri ?? this.activeLpreqUri());
-    await this.context.workspaceState.update(SELECTED_KEY, picked.name);
-    this.notifyServer(picked.name);
-    this.output.info(`environment: ${picked.name ?? '(none)'}`);
-    this.refresh();
-    this.changed.fire(picked.name);
+    if (!picked) return undefined;
+    if (picked.edit) {
+      await this.editFiles(files, uri);
+      return undefined;
+    }
+    return picked.name ?? null;
   }
+
+  /** Keeps a project's choice through the session (loaded for it when it is not yet). */
+  private async remember(projectFolder: string, choice: string | null): Promise<void> {
+    const session = await this.sessionLoader();
+    session.remember(projectFolder, choice);
+  }
+
+  /** Loads the sender and makes the session (extension.ts sets it). */
+  sessionLoader: () => Promise<SendSession> = () => Promise.reject(new Error('the send session is not ready'));
 
   /**
    * Opens the environment files: the shared one, and the private one beside it when it exists.
@@ -258,18 +365,14 @@ export class EnvironmentController implements vscode.Disposable {
     }
   }
 
-  /** Chooses an environment by name (a key binding's argument); an unknown name is refused. */
+  /** Chooses an environment by name (a key binding's argument) for the active file's project; an unknown name is refused. */
   async choose(name: string): Promise<void> {
     this.files = undefined;
     if (!hasOwn(this.environmentFiles(this.activeLpreqUri()).environments, name)) {
       void vscode.window.showWarningMessage(`lpreq: there is no environment '${name}' in http-client.env.json.`);
       return;
     }
-    await this.context.workspaceState.update(SELECTED_KEY, name);
-    this.notifyServer(name);
-    this.output.info(`environment: ${name}`);
-    this.refresh();
-    this.changed.fire(name);
+    await this.remember(this.answerFor(this.activeLpreqUri()).projectFolder, name);
   }
 
   /**
@@ -283,6 +386,13 @@ export class EnvironmentController implements vscode.Disposable {
       environment !== undefined && hasOwn(this.environmentFiles(uri).environments, environment)
         ? environment
         : this.selected;
+    // A token is sent only to an environment's base_url: with none chosen there is nowhere it would go.
+    if (env === undefined) {
+      void vscode.window.showWarningMessage(
+        'lpreq: no environment is chosen, so an access token would go nowhere: choose an environment first (lpreq: Select Environment).',
+      );
+      return;
+    }
     const existing = await this.kept(env);
     const origin = await this.origin(uri, env);
     const where = env === undefined ? 'when no environment is chosen' : `for the environment '${env}'`;
@@ -345,13 +455,14 @@ export class EnvironmentController implements vscode.Disposable {
   }
 
   private draw(): void {
-    const name = this.selected;
+    const answer = this.answerFor(this.activeLpreqUri());
+    const name = answer.state === 'chosen' ? answer.name : undefined;
     const prot = this.isProtected(this.activeLpreqUri());
-    this.statusBar.text = statusBarText(name, prot, this.tokenState.decision.kind);
+    this.statusBar.text = statusBarText(name, prot, this.tokenState.decision.kind, answer.state === 'ask');
     const tip = new vscode.MarkdownString(undefined, true);
     // The names and origins come from the workspace's files: text, never Markdown.
     tip.appendMarkdown('**lpreq environment**: ');
-    tip.appendText(`${name ?? 'none'}\n\n`);
+    tip.appendText(`${describeAnswer(answer)}\n\n`);
     if (prot) tip.appendMarkdown('$(lock) Protected: POST, PUT, PATCH and DELETE ask for confirmation.\n\n');
     const { decision, boundTo } = this.tokenState;
     if (decision.kind === 'send') tip.appendMarkdown('$(key) ');

@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { HistoryStore } from '../../server/src/sender/index';
+import type { HistoryStore, SendSession } from '../../server/src/sender/index';
+import { editorSessionHost, load, setSessionMaker } from './sendSupport';
 import { EnvironmentController } from './environmentController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
@@ -71,6 +72,24 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     return store;
   };
 
+  // The send session of this window: the sender's one set-up of a send (environment, token, chain,
+  // mock run), made when the sender is first loaded, with what only the editor can give.
+  let session: Promise<SendSession> | undefined;
+  const makeSession = (): Promise<SendSession> =>
+    (session ??= load().then(({ sender, checker }) => {
+      const made = new sender.SendSession(
+        editorSessionHost(environments, {
+          protectedSetting: () => settings().protectedEnvironments,
+          history: historyStore,
+        }),
+        checker,
+      );
+      environments.attach(made);
+      return made;
+    }));
+  setSessionMaker(makeSession);
+  environments.sessionLoader = makeSession;
+
   const documents = new ResponseDocuments();
   const responseView = new ResponseView(documents);
   const historyView = new HistoryView(historyStore, () => settings().historySize);
@@ -79,29 +98,27 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     context,
     documents,
     {
-      sendAgain: (ref): Promise<void> => sender.sendAgain(ref),
+      sendAgain: (ref, allPages): Promise<void> => sender.sendAgain(ref, allPages),
+      resendEntry: (id): Promise<void> => history.resend(id),
       copyCurl: (shown): Promise<void> => copies.copyCurlOf(shown),
-      setToken: (environment) => environments.setToken(false, environment),
+      // Whether a token is set once the user has answered (Escape sets none).
+      setToken: async (environment) => {
+        await environments.setToken(false, environment);
+        return (await environments.keptToken()) !== undefined;
+      },
       cancel: () => sender.cancel(),
     },
     output,
   );
   const presenter: ResponsePresenter = new ResponsePresenter(responseView, panels, settings);
-  const sender: SendController = new SendController(
-    environments,
-    presenter,
-    historyView,
-    settings,
-    historyStore,
-    output,
-  );
+  const sender: SendController = new SendController(environments, presenter, historyView, settings, output);
   const copies: CopyCommands = new CopyCommands(environments, settings, (uri) => sender.responsesOf(uri));
   const history = new HistoryCommands(environments, presenter, historyView, settings, historyStore, (title, task) =>
     sender.run(title, task),
   );
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
   context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
-  const tests = new TestExplorer(environments, settings, output, (uri, line, result, assertions, o) =>
+  const tests = new TestExplorer(settings, output, (uri, line, result, assertions, o) =>
     sender.showExchange(uri, line, result, assertions, o),
   );
   context.subscriptions.push(tests);
@@ -183,10 +200,12 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     environments.onDidChange(() => sender.refreshLenses()),
   );
 
-  client = createLanguageClient(context, output, environments.selected);
+  // The server reads each project's choice where the session keeps it (`.lpreq/environment.json`).
+  client = createLanguageClient(context, output);
   const lc = client;
   environments.notifyServer = (name) => {
-    if (lc.isRunning()) void lc.sendNotification('lpreq/selectEnvironment', { name: name ?? null });
+    // No name: read the projects' choices again; a name (or null) only when it could not be kept on disk.
+    if (lc.isRunning()) void lc.sendNotification('lpreq/selectEnvironment', name === undefined ? {} : { name });
   };
   lc.start().then(
     () => output.info(`language server started (${Math.round(performance.now() - started)} ms after activation began)`),

@@ -1,19 +1,21 @@
 /**
  * The history of exchanges in the editor: the quick pick (Ctrl+Alt+H), an entry shown in the
- * response view, and an entry sent again to the URL it went to, with the chosen
- * environment's token and `$tls`. Entries are stored without the token or any secret; they
- * are scrubbed again with the tokens known now before they are shown.
+ * response view, and an entry sent again to the URL it went to, in the environment it was sent
+ * in (the send session's setup of its file: that environment's token, protection and `$tls`).
+ * Entries are stored without the token or any secret; they are scrubbed again with the tokens
+ * known now before they are shown.
  */
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { readBodyFile, workspaceFolder } from '../../server/src/node/index';
 import { targetPath } from '../../server/src/core/index';
-import type { HistoryStore, SendResult } from '../../server/src/sender/index';
+import type { FileSetup, HistoryStore, SendResult } from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
 import { needsConfirmation } from './model/environments';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { ResponsePresenter } from './responsePresenter';
-import { confirmProtected, load, nextTreeIdPrefix, presentResult } from './sendSupport';
+import { confirmProtected, load, nextTreeIdPrefix, presentResult, sendSession } from './sendSupport';
 
 /** Runs a send with its progress and Cancel (SendController.run). */
 type RunWithProgress = (title: string, task: (signal: AbortSignal) => Promise<void>) => Promise<void>;
@@ -50,7 +52,7 @@ export class HistoryCommands {
       void vscode.window.showInformationMessage('lpreq: the history is off (lpreq.historySize is 0).');
       return;
     }
-    const { historyItems } = await import('./model/history');
+    const { historyItems, matchesEveryWord } = await import('./model/history');
     const rerun: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-rerun'), tooltip: 'Send Again' };
     const icons: Record<string, string> = {
       pass: 'pass',
@@ -58,14 +60,20 @@ export class HistoryCommands {
       error: 'error',
       cancelled: 'circle-slash',
     };
-    type Item = vscode.QuickPickItem & { id: string };
-    const items: Item[] = historyItems(await store.list()).map((h) => ({
-      id: h.id,
-      label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
-      description: h.description,
-      detail: h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l)),
-      buttons: [rerun],
-    }));
+    type Item = vscode.QuickPickItem & { id: string; searched: string };
+    const items: Item[] = historyItems(await store.list()).map((h) => {
+      const request = h.tooltip.split('\n').find((l) => /^[A-Z]+ \S+:\/\//.test(l));
+      return {
+        id: h.id,
+        label: `$(${icons[h.icon] ?? 'circle-outline'}) ${h.label}`,
+        description: h.description,
+        detail: request,
+        buttons: [rerun],
+        // Found by every word typed, in any order ("dev 404"), in what the entry shows: the pick's own filter wants them in one piece.
+        alwaysShow: true,
+        searched: `${h.label}\n${h.description}\n${request ?? ''}`,
+      };
+    });
     if (items.length === 0) {
       void vscode.window.showInformationMessage('lpreq: the history is empty: send a request first.');
       return;
@@ -76,6 +84,7 @@ export class HistoryCommands {
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;
     pick.items = items;
+    pick.onDidChangeValue((query) => (pick.items = items.filter((i) => matchesEveryWord(i.searched, query))));
     const chosen = await new Promise<{ id: string; again: boolean } | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {
         resolve({ id: e.item.id, again: true });
@@ -95,7 +104,10 @@ export class HistoryCommands {
     else await this.showHistoryEntry(chosen.id);
   }
 
-  /** Sends a stored exchange again, to the URL it went to; the token is the chosen environment's. */
+  /**
+   * Sends a stored exchange again, to the URL it went to, in the environment it was sent in:
+   * that one's token goes with it (only to its base_url's origin), whatever is chosen now.
+   */
   async resend(historyId: string): Promise<void> {
     const store = this.history();
     if (!store) return;
@@ -108,12 +120,33 @@ export class HistoryCommands {
     const { requestFromEntry } = await import('./model/history');
     const target = targetPath(entry.request.url, () => undefined);
     const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
-    const envs = this.environments.environments();
-    // The origin of the chosen environment's base_url, read as the sender reads it.
-    const tokenOrigin = sender.environmentOrigin(envs);
+    // Its environment as the session sets it up for its file (no token when its file or environment is gone).
+    let setup: FileSetup | undefined;
+    if (entry.file !== undefined && existsSync(entry.file)) {
+      try {
+        setup = await (await sendSession()).setup(entry.file, { environment: entry.environment ?? null });
+      } catch (e) {
+        // The user declined to send the token to a new origin: nothing is sent.
+        if (e instanceof sender.TokenDeclinedError) return;
+        if (!(e instanceof sender.SetupError)) throw e;
+        void vscode.window.showWarningMessage(
+          `lpreq: sent again without an environment's token: ${e.message.replace(/^lpreq: /, '')}`,
+        );
+      }
+    }
+    const envs = setup?.environments;
+    const tokenOrigin = setup ? sender.environmentOrigin(setup.environments) : undefined;
     const rebuilt = requestFromEntry(
       entry,
-      { ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined), tokenOrigin },
+      {
+        ...sender.endpointFacts(match?.kind === 'matched' ? match.endpoint : undefined, {
+          url: entry.request.url,
+          form: entry.request.contentType?.startsWith('application/x-www-form-urlencoded')
+            ? entry.request.body
+            : undefined,
+        }),
+        tokenOrigin,
+      },
       (file) => {
         // The body file is read again under the rule it was first read by: from inside the workspace of its request file.
         if (entry.file === undefined)
@@ -131,8 +164,8 @@ export class HistoryCommands {
       return;
     }
     const prepared = rebuilt;
-    if (needsConfirmation(prepared.method, this.environments.isProtected())) {
-      const env = envs.selected ?? '';
+    if (needsConfirmation(prepared.method, setup?.protectedEnvironment === true)) {
+      const env = setup?.selected ?? '';
       if (
         !(await confirmProtected(
           `'${env}' is a protected environment. Send ${prepared.method} ${prepared.url} to '${env}' again?`,
@@ -140,18 +173,15 @@ export class HistoryCommands {
       )
         return;
     }
-    // The token, when it may go to base_url's origin (a new origin is confirmed first; cancelled, nothing is sent).
-    const access = await this.environments.tokenForSend();
-    if (!access) return;
     const key = this.presenter.key(undefined);
     this.presenter.sending(key, prepared, `Sending ${prepared.method} ${prepared.url} again …`);
     await this.run(`${prepared.method} ${prepared.url}`, async (signal) => {
-      const token = access.token;
+      const token = setup?.token;
       const foreignSecrets = [
-        ...(access.kept !== undefined && access.kept !== token ? [access.kept] : []),
-        ...(await this.environments.otherTokens()),
-      ];
-      // The chosen environment's `$tls`, as for any send.
+        ...(setup?.foreignTokens ?? (await this.environments.otherTokens(undefined, undefined))),
+        setup?.privateToken,
+      ].filter((t): t is string => typeof t === 'string' && t !== token);
+      // Its environment's `$tls`, as for any send.
       const tls = sender.environmentTls(envs);
       if ('error' in tls) {
         void vscode.window.showErrorMessage(`lpreq: not sent: ${tls.error}`);
@@ -186,22 +216,24 @@ export class HistoryCommands {
         dependencies: [],
         secretValues: [],
       };
-      await store.add(
+      const added = await store.add(
         sender.entryFromExchange(prepared, response, {
           file: entry.file,
-          environment: envs.selected,
+          environment: setup?.selected,
           resource: typed.resource,
           issues: typed.issues,
           secrets: [token, ...foreignSecrets],
           resent: true,
         }),
       );
+      // The new entry is what this view shows: its Send Again sends it.
       await presentResult(this.presenter, this.presenter.key(undefined), undefined, result, undefined, {
         secrets: [token, ...foreignSecrets],
         foreignSecrets,
         token,
-        environment: envs.selected,
+        environment: setup?.selected,
         tls: sender.environmentOptions(envs)?.tls,
+        historyId: added.id,
       });
       this.historyView.refresh();
     });
@@ -227,6 +259,8 @@ export class HistoryCommands {
         environment: entry.environment,
         tokenSet: true,
         fromHistory: localTime(entry.time, Date.now()),
+        names: { title: entry.title, name: entry.name },
+        historyId: entry.id,
       },
       true,
     );

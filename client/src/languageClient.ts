@@ -43,7 +43,6 @@ function restartingErrorHandler(output: vscode.LogOutputChannel): ErrorHandler {
 export function createLanguageClient(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
-  environment: string | undefined,
 ): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -56,11 +55,8 @@ export function createLanguageClient(
     // VS Code runs its own command to open completion again after a path segment or a parameter name (docs/editors.md).
     // The extension shows its own code lenses and runs its own send commands (sendController.ts): the
     // server's would be shown twice, and VS Code refuses a command id registered twice.
-    initializationOptions: {
-      triggerSuggestCommand: 'editor.action.triggerSuggest',
-      clientLenses: true,
-      ...(environment === undefined ? {} : { environment }),
-    },
+    // The environment is each project's, as the send session's rule answers it: the server reads the same choice.
+    initializationOptions: { triggerSuggestCommand: 'editor.action.triggerSuggest', clientLenses: true },
     errorHandler: restartingErrorHandler(output),
   };
   return new LanguageClient('lpreq', 'lpreq language server', serverOptions, clientOptions);

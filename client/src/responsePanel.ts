@@ -9,11 +9,12 @@ import * as vscode from 'vscode';
 import type { DocumentedType, PreparedRequest } from '../../server/src/sender/index';
 import type { TlsSettings } from '../../server/src/node/index';
 import { own } from '../../server/src/core/index';
-import type { HostMessage, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
+import type { HostMessage, RunView, TreeNodeView, TypeInfo, ViewData, WebviewMessage } from '../webview/model/protocol';
 import { parsePath, patternExample } from '../webview/model/jsonPath';
+import { bodyBytes } from './model/bodyBytes';
 import { copyText, documentationPage } from './model/format';
 import type { ResponseNode, ResponseSummary, ResponseTree } from './model/responseTree';
-import { buildView, viewTitle, type ViewContext } from './model/responseViewModel';
+import { buildView, viewTitle, type RequestNames, type ViewContext } from './model/responseViewModel';
 import { parseWebviewMessage } from './model/webviewMessages';
 import { responsePage } from './model/webviewHtml';
 import { bodyExtension, rawBodyText, type ResponseDocuments } from './responseDocuments';
@@ -52,13 +53,34 @@ export interface ShownResponse {
   curlTls?: TlsSettings;
   /** Shown from the history: when the answer was received, in local time. */
   fromHistory?: string;
+  /** The request's title and name, when there is no `ref` to read them from (a history entry). */
+  names?: RequestNames;
+  /** The history entry it was read from or sent again as, for Send Again. */
+  historyId?: string;
+  /** When the body's last byte was read, and when the sender handed the answer on (Date.now()), for the log's account of the first screen. */
+  bodyArrivedAt?: number;
+  answeredAt?: number;
+  /** A token was set from this view after the answer came: it offers to send again. */
+  tokenJustSet?: boolean;
+  /** Shown as soon as it was read: its body is still being checked against the documentation. */
+  checking?: boolean;
+}
+
+/** A Send All run as it stands: its list, its summary, and the exchange of each request that ran. */
+export interface RunState {
+  list: Omit<RunView, 'selected'>;
+  summary: { view: ViewData; text: string };
+  exchanges: ShownResponse[];
 }
 
 /** What the panels ask of the rest of the extension. */
 export interface PanelActions {
-  sendAgain(ref: RequestRef): Promise<void>;
+  sendAgain(ref: RequestRef, allPages?: boolean): Promise<void>;
+  /** Sends a history entry again, to the URL it went to. */
+  resendEntry(historyId: string): Promise<void>;
   copyCurl(shown: ShownResponse): Promise<void>;
-  setToken(environment: string | undefined): Promise<void>;
+  /** Asks for the token of an environment; true when one is set afterwards. */
+  setToken(environment: string | undefined): Promise<boolean>;
   cancel(): void;
 }
 
@@ -71,6 +93,20 @@ interface PanelState {
   nextId: number;
   /** Tree nodes handed to the webview, by id, for their children. */
   nodes: Map<string, ResponseNode>;
+  /** When the body shown last was given to post, and when it was posted, deflated or not (Date.now()). */
+  bodyPostAt?: number;
+  bodySentAt?: number;
+  /** Waiting for the first screen of the view shown now. */
+  whenDrawn: (() => void)[];
+  /** The page inflates deflated bodies. */
+  inflate?: boolean;
+  /** The run this view shows (Send All), and which of its exchanges is shown (null: the summary). */
+  run?: RunState & { selected: number | null };
+}
+
+function titleOf(shown: ShownResponse): string {
+  const s = shown.summary;
+  return viewTitle(s.method, s.url, s.status, s.error?.kind, shown.names ?? shown.ref);
 }
 
 /** Node icons of the Tree tab, by the tree's icon names. */
@@ -118,10 +154,11 @@ export class ResponsePanels implements vscode.Disposable {
       // Web Crypto, not node:crypto: the extension does not load that module at activation.
       nonce: Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(18))).toString('base64url'),
     });
-    const state: PanelState = { panel, ready: false, queue: [], nextId: 1, nodes: new Map() };
+    const state: PanelState = { panel, ready: false, queue: [], nextId: 1, nodes: new Map(), whenDrawn: [] };
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(state, m));
     panel.onDidDispose(() => {
       if (this.panels.get(key) === state) this.panels.delete(key);
+      for (const done of state.whenDrawn.splice(0)) done();
     });
     this.panels.set(key, state);
     return state;
@@ -138,58 +175,124 @@ export class ResponsePanels implements vscode.Disposable {
   }
 
   /** A request of this view is in flight: the view says so and dims the previous answer. */
-  sending(key: string, what: { method: string; url: string }, text: string): void {
-    const state = this.panelFor(key, viewTitle(what.method, what.url, null));
-    if (!state.view) state.panel.title = viewTitle(what.method, what.url, null);
+  sending(key: string, what: { method: string; url: string; names?: RequestNames }, text: string): void {
+    const title = viewTitle(what.method, what.url, null, undefined, what.names);
+    const state = this.panelFor(key, title);
+    if (!state.view) state.panel.title = title;
     this.post(state, { type: 'sending', text });
   }
 
   show(shown: ShownResponse): void {
-    const context: ViewContext = {
-      id: 0,
-      environment: shown.environment,
-      tokenSet: shown.tokenSet,
-      fromRequest: shown.ref !== undefined,
-      fromHistory: shown.fromHistory,
-    };
-    const title = viewTitle(shown.summary.method, shown.summary.url, shown.summary.status, shown.summary.error?.kind);
-    const state = this.panelFor(shown.key, title);
-    context.id = state.nextId++;
-    const view = buildView(shown.summary, context);
+    const state = this.panelFor(shown.key, titleOf(shown));
+    state.run = undefined;
+    this.present(state, shown);
+  }
+
+  /**
+   * The same exchange as the view of `key` shows (`early`, shown as soon as it was read), now
+   * with what came after (the typed check, the assertions): the view is updated in place, its
+   * body not sent again. Anything else (another answer came meanwhile) is shown anew.
+   */
+  update(early: ShownResponse, shown: ShownResponse): void {
+    const state = this.panels.get(shown.key);
+    if (!state || state.shown !== early || !state.view) {
+      this.show(shown);
+      return;
+    }
+    const view = buildView(shown.summary, this.viewContext(state.view.id, shown));
     state.shown = shown;
     state.view = view;
     state.nodes = new Map();
     state.panel.title = view.title;
-    this.post(state, { type: 'state', view });
-    if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary') {
-      // Bytes, not a string: a string would be escaped as JSON on its way to the webview.
-      const bytes = Buffer.from(shown.summary.bodyText, 'utf8');
-      this.post(state, {
-        type: 'body',
-        id: view.id,
-        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    this.post(state, { type: 'update', view });
+  }
+
+  /** Resolves once the view of `key` has drawn the first screen of what it shows now, or after `timeoutMs`. */
+  drawn(key: string, timeoutMs: number): Promise<void> {
+    const state = this.panels.get(key);
+    if (!state) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      state.whenDrawn.push(() => {
+        clearTimeout(timer);
+        resolve();
       });
-    }
+    });
+  }
+
+  private viewContext(id: number, shown: ShownResponse): ViewContext {
+    return {
+      id,
+      environment: shown.environment,
+      tokenSet: shown.tokenSet,
+      fromRequest: shown.ref !== undefined,
+      fromHistory: shown.fromHistory,
+      fromHistoryEntry: shown.historyId !== undefined,
+      tokenJustSet: shown.tokenJustSet,
+      checking: shown.checking,
+      names: shown.names ?? shown.ref,
+    };
+  }
+
+  /** An exchange in its view (with the run's list beside it, in a run). */
+  private present(state: PanelState, shown: ShownResponse, run?: RunView): void {
+    const context = this.viewContext(state.nextId++, shown);
+    const view = buildView(shown.summary, context);
+    if (run) view.run = run;
+    state.shown = shown;
+    state.view = view;
+    state.nodes = new Map();
+    state.panel.title = state.run ? state.run.summary.view.title : view.title;
+    this.post(state, { type: 'state', view });
+    if (view.bodyKind !== 'none' && view.bodyKind !== 'empty' && view.bodyKind !== 'binary')
+      this.postBody(state, view.id, shown.summary.bodyText);
+  }
+
+  /** Posts a body (model/bodyBytes.ts: deflated when large); a view that moved on to another response meanwhile does not get it. */
+  private postBody(state: PanelState, id: number, text: string): void {
+    state.bodyPostAt = Date.now();
+    void bodyBytes(text, state.inflate === true).then(({ bytes, encoding }) => {
+      if (state.view?.id !== id) return;
+      state.bodySentAt = Date.now();
+      this.post(state, { type: 'body', id, bytes, sentAt: state.bodySentAt, ...(encoding ? { encoding } : {}) });
+    });
   }
 
   /**
-   * A view that answers no single request (the summary of a run): its data and text body as
-   * they are. It has no request behind it, so its buttons act on nothing.
+   * A Send All run in one view: its list of exchanges beside the one chosen, or beside the
+   * run's summary. Called as each request answers: the list grows, and what is shown below it
+   * stays, unless it is the summary, which is shown as it now stands.
    */
-  showView(key: string, view: ViewData, text: string): void {
-    const state = this.panelFor(key, view.title);
-    view.id = state.nextId++;
+  showRun(key: string, run: RunState): void {
+    const state = this.panelFor(key, run.summary.view.title);
+    const selected = state.run && state.view ? state.run.selected : null;
+    state.run = { ...run, selected };
+    if (selected === null || !state.view) this.showRunPart(state, null);
+    else {
+      state.panel.title = run.summary.view.title;
+      this.post(state, { type: 'run', id: state.view.id, run: { ...run.list, selected } });
+    }
+  }
+
+  /** Shows an exchange of the run (its index), or its summary (null). */
+  private showRunPart(state: PanelState, index: number | null): void {
+    const run = state.run;
+    if (!run) return;
+    const shown = index === null ? undefined : run.exchanges[index];
+    run.selected = shown ? index : null;
+    const list: RunView = { ...run.list, selected: run.selected };
+    if (shown) {
+      this.present(state, shown, list);
+      return;
+    }
+    // The summary answers no single request: its buttons act on nothing.
+    const view: ViewData = { ...run.summary.view, id: state.nextId++, run: list };
     state.shown = undefined;
     state.view = view;
     state.nodes = new Map();
     state.panel.title = view.title;
     this.post(state, { type: 'state', view });
-    const bytes = Buffer.from(text, 'utf8');
-    this.post(state, {
-      type: 'body',
-      id: view.id,
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    });
+    this.postBody(state, view.id, run.summary.text);
   }
 
   /** Shows the field at a path in the view of `key`. */
@@ -215,16 +318,16 @@ export class ResponsePanels implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         state.ready = true;
+        state.inflate = message.inflate === true;
         for (const m of state.queue.splice(0)) void state.panel.webview.postMessage(m);
         return;
       case 'rendered':
-        this.output.info(
-          `response view: the body of ${state.panel.title} drawn ${message.ms.toFixed(0)} ms after it arrived`,
-        );
+        this.output.info(renderedLine(state.panel.title, message, shown, state));
+        if (state.view && message.id === state.view.id) for (const done of state.whenDrawn.splice(0)) done();
         return;
       case 'action':
         if (message.action === 'cancel') this.actions.cancel();
-        else if (shown) await this.act(message.action, shown, state.panel.viewColumn);
+        else if (shown) await this.act(message.action, shown, state);
         return;
       case 'describe':
         if (shown && state.view && message.id === state.view.id) {
@@ -256,16 +359,23 @@ export class ResponsePanels implements vscode.Disposable {
       case 'docs':
         if (shown) await this.showDocs(shown, message.path);
         return;
+      case 'select':
+        this.showRunPart(state, message.index);
+        return;
     }
   }
 
-  private async act(action: string, shown: ShownResponse, column: vscode.ViewColumn | undefined): Promise<void> {
+  private async act(action: string, shown: ShownResponse, state: PanelState): Promise<void> {
     const s = shown.summary;
-    const name = viewTitle(s.method, s.url, s.status, s.error?.kind);
+    const name = titleOf(shown);
     const ext = bodyExtension(s.bodyKind === 'json' ? 'json' : s.bodyKind, s.contentType);
     switch (action) {
+      case 'fetchAllPages':
+        if (shown.ref) await this.actions.sendAgain(shown.ref, true);
+        return;
       case 'sendAgain':
         if (shown.ref) await this.actions.sendAgain(shown.ref);
+        else if (shown.historyId !== undefined) await this.actions.resendEntry(shown.historyId);
         return;
       case 'openRequest':
         if (shown.ref) await openRequest(shown.ref);
@@ -273,9 +383,15 @@ export class ResponsePanels implements vscode.Disposable {
       case 'copyCurl':
         await this.actions.copyCurl(shown);
         return;
-      case 'setToken':
-        await this.actions.setToken(shown.environment);
+      case 'setToken': {
+        // The same answer still shown (its typed check may have updated it meanwhile): it came without the token, and says so.
+        const id = state.view?.id;
+        if ((await this.actions.setToken(shown.environment)) && state.shown && state.view?.id === id) {
+          const updated: ShownResponse = { ...state.shown, tokenSet: true, tokenJustSet: true };
+          this.present(state, updated, state.run ? { ...state.run.list, selected: state.run.selected } : undefined);
+        }
         return;
+      }
       case 'showOutput':
         this.output.show();
         return;
@@ -285,7 +401,11 @@ export class ResponsePanels implements vscode.Disposable {
         return;
       case 'openRaw':
         // In the view's own group, beside its tab: no third column.
-        await this.documents.open(`${name}.${ext}`, rawBodyText(s.bodyKind, s.body, s.bodyText), column);
+        await this.documents.open(
+          `${name}.${ext}`,
+          rawBodyText(s.bodyKind, s.body, s.bodyText),
+          state.panel.viewColumn,
+        );
         return;
       case 'saveBody':
         await saveText(`${fileName(name)}.${ext}`, s.bodyText);
@@ -318,6 +438,33 @@ export class ResponsePanels implements vscode.Disposable {
     for (const s of this.panels.values()) s.panel.dispose();
     this.panels.clear();
   }
+}
+
+/**
+ * The log's account of a first screen: how long after the body arrived in the view it was
+ * drawn, and, for a send, how long after its last byte was read, in the extension host and on
+ * the way to the view (`npm run test:e2e` reads it: the response view's performance target).
+ */
+function renderedLine(
+  title: string,
+  m: { ms: number; transferMs?: number },
+  shown: Pick<ShownResponse, 'bodyArrivedAt' | 'answeredAt'> | undefined,
+  times: Pick<PanelState, 'bodyPostAt' | 'bodySentAt'>,
+): string {
+  const drawn = `response view: the body of ${title} drawn ${m.ms.toFixed(0)} ms after it arrived in the view`;
+  const arrivedAt = shown?.bodyArrivedAt;
+  const { bodyPostAt, bodySentAt } = times;
+  if (arrivedAt === undefined || bodySentAt === undefined || m.transferMs === undefined) return drawn;
+  const host = Math.round(bodySentAt - arrivedAt);
+  const total = host + Math.round(m.transferMs) + Math.round(m.ms);
+  const line = `${drawn}; first screen ${total} ms after the body's last byte was read (${host} ms in the extension host, ${Math.round(m.transferMs)} ms on the way to the view)`;
+  if (shown?.answeredAt === undefined || bodyPostAt === undefined) return line;
+  const steps = [
+    `${Math.round(shown.answeredAt - arrivedAt)} ms reading it`,
+    `${Math.round(bodyPostAt - shown.answeredAt)} ms building the view`,
+    `${Math.round(bodySentAt - bodyPostAt)} ms deflating it`,
+  ];
+  return `${line}; in the extension host ${steps.join(', ')}`;
 }
 
 function typeInfo(shown: ShownResponse, pattern: string): TypeInfo | null {

@@ -4,6 +4,7 @@
  * The side bar's tree is kept up to date in both cases (the Tree tab and the tests read it);
  * it is only brought forward when it is the chosen view.
  */
+import type { RequestNames } from './model/responseViewModel';
 import type { LpreqSettings } from './model/settings';
 import type { ResponsePanels, RequestRef, ShownResponse } from './responsePanel';
 import type { ResponseView } from './responseView';
@@ -29,12 +30,23 @@ export class ResponsePresenter {
     return `${ref.uri.toString()}#${ref.name ?? ref.title ?? `${ref.method} ${ref.target}`}`;
   }
 
-  sending(key: string, what: { method: string; url: string }, text: string): void {
+  sending(key: string, what: { method: string; url: string; names?: RequestNames }, text: string): void {
     if (this.inEditor) this.panels.sending(key, what, text);
     else {
       this.sidebar.sending(text);
       void this.sidebar.reveal();
     }
+  }
+
+  /** The exchange `early` showed, now complete (typed, its assertions evaluated): updated in place. */
+  update(early: ShownResponse, shown: ShownResponse): void {
+    this.sidebar.show(shown.tree, !this.inEditor);
+    if (this.inEditor) this.panels.update(early, shown);
+  }
+
+  /** Resolves once the response view of `key` has drawn its first screen (at most `timeoutMs`); at once for the side bar. */
+  drawn(key: string, timeoutMs: number): Promise<void> {
+    return this.inEditor ? this.panels.drawn(key, timeoutMs) : Promise.resolve();
   }
 
   show(shown: ShownResponse, revealSidebar = false): void {

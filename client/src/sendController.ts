@@ -1,37 +1,44 @@
 /**
  * Sending: the code lenses above each request, and the commands Send Request, Fetch All
  * Pages, Send All, Cancel and Rerun Last Request. Everything about sending is the sender's
- * (server/src/sender); this file asks the questions (errors, protected environments),
- * shows progress with Cancel, and hands the result to the Response and History views. Copy
- * as cURL and Generate Code are copyCommands.ts's, the history's commands historyCommands.ts's.
+ * send session (server/src/sender/session.ts: the environment, the token, the answers a chain
+ * reads); this file asks whether to send a request with errors, shows progress with Cancel,
+ * and hands the result to the Response and History views. Copy as cURL and Generate Code are
+ * copyCommands.ts's, the history's commands historyCommands.ts's.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { documentScope, LineIndex, type LpreqDocument } from '../../server/src/core/index';
-import type { ResponseStore, HistoryStore, SendResult, AssertionResult } from '../../server/src/sender/index';
-import type { EnvironmentController, TokenForSend } from './environmentController';
+import type { ResponseStore, SendResult, AssertionResult, FileSetup } from '../../server/src/sender/index';
+import type { EnvironmentController } from './environmentController';
 import type { HistoryView } from './historyView';
-import { needsConfirmation } from './model/environments';
 import { describeRequest, type RequestInfo } from './model/requestInfo';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import type { RequestRef } from './responsePanel';
+import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
-import { runCounts, runSummaryView, type RunOutcome } from './model/runSummary';
+import { runCounts, runOutcome, runSummaryView, runView, type RunOutcome } from './model/runSummary';
 import {
-  askPrompt,
   confirmProtected,
   load,
   presentResult,
-  readBodyFileOf,
   requestAt,
-  systemContext,
+  sendSession,
+  settingsPath,
+  shownResult,
+  warnOnce,
 } from './sendSupport';
+
+/** How long a send waits for the first screen of its answer before the typed check and the history go on. */
+const FIRST_SCREEN_WAIT_MS = 3000;
+
+/** An answer just read, typed as the docs will type it (its issues come with the check). */
+function expectedType(answer: SendResult): SendResult {
+  return { ...answer, resource: answer.ok ? (answer.request?.returns ?? null) : null, issues: [] };
+}
 
 export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  /** Responses by request name, per document, for `{{name.response...}}` chaining. */
-  private readonly responses = new Map<string, ResponseStore>();
   private readonly inFlight = new Set<AbortController>();
   /** The request sent last in this window, for Rerun Last Request (Ctrl+Alt+L). */
   private last: { ref: RequestRef; allPages: boolean } | undefined;
@@ -41,7 +48,6 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     private readonly presenter: ResponsePresenter,
     private readonly historyView: HistoryView,
     private readonly settings: () => LpreqSettings,
-    private readonly history: () => HistoryStore | undefined,
     private readonly output: vscode.LogOutputChannel,
   ) {}
 
@@ -104,7 +110,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
       );
   }
 
-  /** Asks about errors and protected environments; true when the requests may go. */
+  /** Asks whether requests with errors are sent anyway; true when they may go (a protected environment is the session's to ask). */
   private async confirm(doc: vscode.TextDocument, list: RequestInfo[]): Promise<boolean> {
     if (this.settings().confirmSendWithErrors) {
       const withErrors = list.map((r) => ({ r, errors: this.errorsIn(doc, r) })).filter((x) => x.errors.length > 0);
@@ -124,86 +130,118 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
         if (answer !== 'Send Anyway') return false;
       }
     }
-    const env = this.environments.selected;
-    const changing = list.filter((r) => needsConfirmation(r.method, this.environments.isProtected(doc.uri)));
-    if (changing.length > 0) {
-      const what =
-        changing.length === 1
-          ? `${changing[0].method} '${describeRequest(changing[0])}'`
-          : `${changing.length} requests that change data`;
-      return confirmProtected(
-        `'${env ?? ''}' is a protected environment. Send ${what} to '${env ?? ''}'?`,
-        'POST, PUT, PATCH and DELETE change data on the server.',
-      );
-    }
     return true;
+  }
+
+  /**
+   * The session's setup of a document (the environment by the rule, the picker when it cannot
+   * decide, the token from secret storage); undefined, with the reason shown, when there is none.
+   */
+  private async setupOf(doc: vscode.TextDocument): Promise<FileSetup | undefined> {
+    const { sender } = await load();
+    const session = await sendSession();
+    try {
+      const setup = await session.setup(settingsPath(doc).file);
+      for (const warning of setup.warnings) warnOnce(warning);
+      return setup;
+    } catch (e) {
+      // The user declined to send the token to a new origin: nothing to tell.
+      if (e instanceof sender.TokenDeclinedError) return undefined;
+      if (!(e instanceof sender.SetupError)) throw e;
+      void vscode.window.showErrorMessage(`lpreq: ${e.message}`);
+      return undefined;
+    }
   }
 
   async send(uri?: vscode.Uri, line?: number, allPages = false): Promise<void> {
     const t = await requestAt(this.environments, uri, line);
     if (!t) return;
     if (!(await this.confirm(t.doc, [t.request]))) return;
-    // The token, when it may go to base_url's origin (a new origin is confirmed first; cancelled, nothing is sent).
-    const access = await this.environments.tokenForSend(t.doc.uri);
-    if (!access) return;
+    const setup = await this.setupOf(t.doc);
+    if (!setup) return;
     await this.run(describeRequest(t.request), async (signal, progress) => {
-      const { result } = await this.sendOne(t.doc, t.parsed, t.request, { allPages, signal, progress, access });
-      if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency')
-        void vscode.window.showErrorMessage(`lpreq: ${result.error.message}`);
+      const { result } = await this.sendOne(t.doc, t.parsed, t.request, setup, { allPages, signal, progress });
+      if (result.error?.kind === 'prepare' || result.error?.kind === 'dependency') void this.explain(t.doc, result);
     });
   }
 
+  /** Why a request was not sent; for a request it reads the answer of, the action to send that one first. */
+  private async explain(doc: vscode.TextDocument, result: SendResult): Promise<void> {
+    const error = result.error;
+    // The user said no (a protected environment, a note): nothing to tell.
+    if (!error || ('declined' in error && error.declined)) return;
+    const dependency = error.kind === 'dependency' ? error.dependency : undefined;
+    if (!dependency) {
+      void vscode.window.showErrorMessage(`lpreq: ${error.message}`);
+      return;
+    }
+    const action = `Send '${dependency.name}' First`;
+    if ((await vscode.window.showErrorMessage(`lpreq: ${error.message}`, action)) !== action) return;
+    const { requests, checker } = await load();
+    const all = requests.parseRequests(checker, doc.getText(), this.environments.environments(doc.uri)).requests;
+    const found = all.find((r) => r.name === dependency.name);
+    if (found) await this.send(doc.uri, found.line);
+  }
+
+  /**
+   * Send All Requests in File: every request in order, shown as one run in the response view
+   * (its list, each exchange selectable in it, and the summary), not a view per request; with
+   * the side bar's view, each answer goes to the side bar as it comes.
+   */
   async sendAll(uri?: vscode.Uri): Promise<void> {
     const t = await requestAt(this.environments, uri, 0);
     if (!t) return;
     if (!(await this.confirm(t.doc, t.all))) return;
-    const access = await this.environments.tokenForSend(t.doc.uri);
-    if (!access) return;
+    const setup = await this.setupOf(t.doc);
+    if (!setup) return;
     const started = Date.now();
     const outcomes: RunOutcome[] = [];
+    // A protected environment asks once for the whole file, at its first request that changes data.
+    const changing = t.all.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method.toUpperCase()));
+    let asked: Promise<boolean> | undefined;
+    const confirmChange = setup.protectedEnvironment
+      ? () =>
+          (asked ??= confirmProtected(
+            `'${setup.selected ?? ''}' is a protected environment. Send ${changing.length === 1 ? `${changing[0].method} '${describeRequest(changing[0])}'` : `${changing.length} requests that change data`} to '${setup.selected ?? ''}'?`,
+            'POST, PUT, PATCH and DELETE change data on the server.',
+          ))
+      : undefined;
+    const exchanges: ShownResponse[] = [];
+    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
+    const inEditor = this.settings().responseView === 'editor';
+    const runKey = `lpreq.run#${t.doc.uri.toString()}`;
+    const showRun = (running: boolean) => {
+      const summary = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started, running);
+      const list = runView(file, outcomes, t.all.length, null, running);
+      this.presenter.panels.showRun(runKey, { list, summary, exchanges });
+    };
     await this.run(
       `${t.all.length} requests`,
       async (signal, progress) => {
         const { sender } = await load();
-        const secrets = [access.kept, ...(await this.environments.otherTokens(t.doc.uri))];
+        const secrets = [setup.token, setup.privateToken, ...setup.foreignTokens];
         for (const [i, r] of t.all.entries()) {
           if (signal.aborted) break;
-          progress.report({ message: `${i + 1}/${t.all.length}: ${describeRequest(r)}` });
-          const { result, failedAssertions } = await this.sendOne(t.doc, t.parsed, r, {
+          const what = `${i + 1}/${t.all.length}: ${describeRequest(r)}`;
+          progress.report({ message: what });
+          if (inEditor) this.presenter.panels.sending(runKey, { method: 'Send All', url: file }, `Sending ${what} …`);
+          const { result, failedAssertions, shown } = await this.sendOne(t.doc, t.parsed, r, setup, {
             allPages: false,
             signal,
             progress,
-            access,
+            confirmChange,
+            present: !inEditor,
           });
-          // A request passes as a test of `lpreq test` passes: a 2xx answer and every `??` assertion held.
-          const message =
-            result.error?.message ??
-            (failedAssertions > 0
-              ? `${failedAssertions} assertion${failedAssertions === 1 ? '' : 's'} failed`
-              : undefined);
-          outcomes.push({
-            label: describeRequest(r),
-            method: r.method,
-            target: r.target,
-            status: result.response?.status ?? null,
-            errorKind: result.error?.kind,
-            // Shown in the view and its body: through the scrubber, as every response text is.
-            message:
-              message === undefined ? undefined : sender.scrubSecrets(message, [...secrets, ...result.secretValues]),
-            sent: sender.wasSent(result),
-            ok: result.ok && failedAssertions === 0,
-            durationMs: result.response?.durationMs ?? 0,
-          });
+          const scrub = (m: string) => sender.scrubSecrets(m, [...secrets, ...result.secretValues]);
+          outcomes.push(runOutcome(r, { ...result, sent: sender.wasSent(result) }, failedAssertions, scrub));
+          exchanges.push(shown);
+          if (inEditor) showRun(i + 1 < t.all.length && !signal.aborted);
         }
       },
       false,
     );
     const counts = runCounts(outcomes, t.all.length);
-    const file = path.basename(t.doc.uri.fsPath || t.doc.uri.path);
-    if (this.settings().responseView === 'editor') {
-      const { view, text } = runSummaryView(file, outcomes, t.all.length, 0, Date.now() - started);
-      this.presenter.panels.showView(`lpreq.run#${t.doc.uri.toString()}`, view, text);
-    }
+    if (inEditor) showRun(false);
     void vscode.window.showInformationMessage(
       `lpreq: ${file}: ${counts.sent} of ${counts.total} requests sent: ${counts.passed} passed, ${counts.failed} failed${counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : ''}.`,
     );
@@ -221,30 +259,31 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     await newestInHistory();
   }
 
-  /** The responses of a document's named requests, for `{{name.response...}}` chaining. */
-  responsesOf(uri: vscode.Uri): ResponseStore | undefined {
-    return this.responses.get(uri.toString());
+  /** The answers a chain of a document reads in its current environment (the session's, for Copy as cURL). */
+  async responsesOf(uri: vscode.Uri): Promise<ResponseStore | undefined> {
+    const session = await sendSession();
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? { uri };
+    const environments = this.environments.environments(uri);
+    return session.responses(settingsPath(doc).file, { environments, selected: environments.selected });
   }
 
+  /** Sends one request and shows its answer in its own view (unless `present` is false: a run shows it). */
   private async sendOne(
     doc: vscode.TextDocument,
     parsed: LpreqDocument,
     r: RequestInfo,
+    setup: FileSetup,
     o: {
       allPages: boolean;
       signal: AbortSignal;
       progress: vscode.Progress<{ message?: string }>;
-      /** The token the send may use (EnvironmentController.tokenForSend), decided before the run. */
-      access: TokenForSend;
+      confirmChange?: () => Promise<boolean>;
+      present?: boolean;
     },
-  ): Promise<{ result: SendResult; failedAssertions: number }> {
+  ): Promise<{ result: SendResult; failedAssertions: number; shown: ShownResponse }> {
+    const present = o.present ?? true;
     const { sender, checker } = await load();
-    const key = doc.uri.toString();
-    let responses = this.responses.get(key);
-    if (!responses) {
-      responses = new Map();
-      this.responses.set(key, responses);
-    }
+    const session = await sendSession();
     const ref: RequestRef = {
       uri: doc.uri,
       line: r.line,
@@ -255,69 +294,79 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     this.last = { ref, allPages: o.allPages };
     const viewKey = this.presenter.key(ref);
-    this.presenter.sending(viewKey, { method: r.method, url: r.target }, `Sending '${describeRequest(r)}' …`);
-    const token = o.access.token;
-    // The tokens kept for the other environments, and this one's when it may not go to base_url's origin.
-    const foreignSecrets = [
-      ...(o.access.kept !== undefined && o.access.kept !== token ? [o.access.kept] : []),
-      ...(await this.environments.otherTokens(doc.uri)),
-    ];
-    const environments = this.environments.environments(doc.uri);
+    if (present)
+      this.presenter.sending(
+        viewKey,
+        { method: r.method, url: r.target, names: r },
+        `Sending '${describeRequest(r)}' …`,
+      );
     const started = Date.now();
-    const system = systemContext(doc, sender.parseDotenv);
-    const result = await sender.sendBlock(parsed, r.blockIndex, {
-      checker,
-      environments,
-      token,
-      // The tokens kept for the other environments go nowhere from this one.
-      foreignSecrets,
-      responses,
-      system,
-      readFile: (file, encoding) => readBodyFileOf(this.environments, doc, file, encoding),
-      history: this.history(),
-      file: doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined,
+    let bodyArrivedAt: number | undefined;
+    let early: ShownResponse | undefined;
+    // The matches worker starts while the request is on its way.
+    sender.readyForAssertions(parsed, r.blockIndex);
+    const { result } = await session.send(parsed, r.blockIndex, {
+      ...settingsPath(doc),
+      setup,
       defaultHeaders: this.settings().defaultHeaders,
       allPages: o.allPages,
       signal: o.signal,
       ...exchangeOptions(this.settings()),
       onPage: (p) => o.progress.report({ message: `page ${p.page}, ${p.items} items` }),
       onDependency: (name) => o.progress.report({ message: `first sending '${name}', which this request refers to` }),
-      ask: askPrompt,
-      confirmNote: async (q) =>
-        (await vscode.window.showWarningMessage(
-          `${q.request} is marked @note. Send it?`,
-          { modal: true, detail: q.note || undefined },
-          'Send',
-        )) === 'Send',
+      ...(o.confirmChange ? { confirmChange: o.confirmChange } : {}),
+      // The answer is shown as soon as it is read; its typed check and the history wait for its first screen.
+      onAnswer: async (answer) => {
+        // When its last byte was read: the exchange ended after reading it (the body parsed, the connection closed).
+        const answeredAt = Date.now();
+        const t = answer.response?.timing;
+        if (t) bodyArrivedAt = Date.now() - Math.max(0, t.totalMs - (t.firstByteMs ?? 0) - (t.downloadMs ?? 0));
+        if (!present) return;
+        early = await shownResult(viewKey, ref, expectedType(answer), undefined, {
+          secrets: [setup.token, setup.privateToken, ...setup.foreignTokens, ...answer.secretValues],
+          foreignSecrets: setup.foreignTokens,
+          token: setup.token,
+          environment: setup.selected,
+          tls: sender.environmentOptions(setup.environments)?.tls,
+        });
+        early.bodyArrivedAt = bodyArrivedAt;
+        early.answeredAt = answeredAt;
+        early.checking = answer.ok;
+        this.presenter.show(early);
+        await this.presenter.drawn(viewKey, FIRST_SCREEN_WAIT_MS);
+      },
     });
     const sentMs = Date.now() - started;
-    const secrets = [token, ...foreignSecrets, ...result.secretValues];
+    const secrets = [setup.token, setup.privateToken, ...setup.foreignTokens, ...result.secretValues];
     // The request's assertions, evaluated as a test run evaluates them (the runner's own step).
     const assertions =
       parsed.blocks[r.blockIndex].block.assertionLines.length > 0 && result.response
-        ? sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
+        ? await sender.evaluateBlockAssertions(parsed, r.blockIndex, result, {
             checker,
             lines: new LineIndex(parsed.text),
-            values: documentScope(parsed, environments).values,
-            system,
-            responses,
+            values: documentScope(parsed, sender.sendingEnvironments(setup.environments)).values,
+            system: setup.system,
+            responses: session.responses(settingsPath(doc).file, setup),
             secrets: secrets.filter((x): x is string => typeof x === 'string'),
           })
         : undefined;
-    await presentResult(this.presenter, viewKey, ref, result, assertions, {
+    const shown = await shownResult(viewKey, ref, result, assertions, {
       secrets,
-      foreignSecrets,
-      token,
-      environment: environments.selected,
-      tls: sender.environmentOptions(environments)?.tls,
+      foreignSecrets: setup.foreignTokens,
+      token: setup.token,
+      environment: setup.selected,
+      tls: sender.environmentOptions(setup.environments)?.tls,
     });
+    shown.bodyArrivedAt = bodyArrivedAt;
+    if (present && early) this.presenter.update(early, shown);
+    else if (present) this.presenter.show(shown);
     this.historyView.refresh();
     const status = result.response?.status ?? result.error?.kind ?? 'no response';
     this.output.info(
-      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} -> ${status} in ${sentMs} ms` +
+      `${result.request?.method ?? r.method} ${path.basename(doc.uri.fsPath)}:${r.line + 1} in ${setup.selected ?? 'no environment'} -> ${status} in ${sentMs} ms` +
         `${result.issues.length > 0 ? `, ${result.issues.length} issues` : ''}; shown ${Date.now() - started - sentMs} ms later`,
     );
-    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0 };
+    return { result, failedAssertions: assertions?.filter((a) => !a.passed).length ?? 0, shown };
   }
 
   /**
@@ -344,7 +393,7 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     };
     const secrets = [
       o.token,
-      await this.environments.keptToken(),
+      await this.environments.keptToken(this.environments.selectedFor(t.doc.uri)),
       ...o.secrets,
       ...(await this.environments.otherTokens(t.doc.uri)),
       ...result.secretValues,

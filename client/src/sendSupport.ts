@@ -1,17 +1,25 @@
 /**
  * What the editor's ways of sending share: the sender and the catalog loaded on first use,
- * the request a command is about, a body file read as the command line reads it, the
- * questions asked before or while sending (a protected environment, a prompt variable), the
- * system variables' sources, and the ids of response trees.
+ * the editor's part of the send session (the sender's SendSession decides the environment,
+ * the token, the chain and the mock run; the editor gives its secret storage, its picker and
+ * its questions), the request a command is about, the questions asked before or while
+ * sending (a protected environment, a prompt variable), and the ids of response trees.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { bodyFileReader, readConfinedText, type TlsSettings } from '../../server/src/node/index';
 import { Checker, type LpreqDocument } from '../../server/src/core/index';
-import type { AssertionResult, BodyFileRead, SendResult } from '../../server/src/sender/index';
+import type {
+  AssertionResult,
+  BodyFileRead,
+  HistoryStore,
+  SendResult,
+  SendSession,
+  SessionHost,
+} from '../../server/src/sender/index';
 import type { EnvironmentController } from './environmentController';
 import type { RequestInfo } from './model/requestInfo';
-import type { RequestRef } from './responsePanel';
+import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 
 export type SenderModule = typeof import('../../server/src/sender/index');
@@ -41,6 +49,64 @@ export function load(): Promise<Loaded> {
     return { sender, requests, results, trees, checker: new Checker(catalog.bundledCatalog()) };
   })();
   return loading;
+}
+
+/**
+ * The editor's part of the send session: its secret storage for tokens, its picker when the
+ * rule cannot decide, its history, its modal questions and `lpreq.protectedEnvironments`.
+ */
+export function editorSessionHost(
+  environments: EnvironmentController,
+  o: { protectedSetting: () => string[]; history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined },
+): SessionHost {
+  return {
+    env: process.env,
+    chooseWith: 'lpreq: Select Environment, Ctrl+Alt+E',
+    // Bound to the origins it was set or confirmed for: another origin is asked for first (tokenOrigin.ts).
+    token: (environment, origin) => environments.tokenForSend(undefined, { environment, origin }),
+    otherTokens: async (chosen, names) => {
+      const out: string[] = [];
+      for (const name of names) {
+        if (name === chosen) continue;
+        const token = await environments.keptToken(name);
+        if (token) out.push(token);
+      }
+      return out;
+    },
+    pickEnvironment: (names, projectFolder) => environments.pick(names, projectFolder),
+    chosen: (projectFolder, choice, written) => environments.chosen(projectFolder, choice, written),
+    history: () => o.history(),
+    isProtected: (environment) => o.protectedSetting().includes(environment),
+    confirmNote: async (q) =>
+      (await vscode.window.showWarningMessage(
+        `${q.request} is marked @note. Send it?`,
+        { modal: true, detail: q.note || undefined },
+        'Send',
+      )) === 'Send',
+    confirmChange: (q) =>
+      confirmProtected(
+        `'${q.environment}' is a protected environment. Send ${q.request.startsWith(`${q.method} `) ? q.request : `${q.method} '${q.request}'`} to '${q.environment}'?`,
+        'POST, PUT, PATCH and DELETE change data on the server.',
+      ),
+    ask: askPrompt,
+  };
+}
+
+/** The session of this window, made when the sender is first loaded (extension.ts sets it). */
+let sessionMaker: (() => Promise<SendSession>) | undefined;
+export function setSessionMaker(make: () => Promise<SendSession>): void {
+  sessionMaker = make;
+}
+export function sendSession(): Promise<SendSession> {
+  if (!sessionMaker) return Promise.reject(new Error('the send session is not ready'));
+  return sessionMaker();
+}
+
+/** The path a document's settings are found from: its file, or for an unsaved one a name in its workspace folder. */
+export function settingsPath(doc: { uri: vscode.Uri }): { file: string; saved: boolean } {
+  if (doc.uri.scheme === 'file') return { file: doc.uri.fsPath, saved: true };
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri) ?? vscode.workspace.workspaceFolders?.[0];
+  return { file: path.join(folder?.uri.fsPath ?? process.cwd(), 'untitled.lpreq'), saved: false };
 }
 
 /** The document and request a command is about: the code lens's (its document and line), or the cursor's. */
@@ -81,6 +147,18 @@ export function readBodyFileOf(
   return bodyFileReader(doc.uri.fsPath, environments.environmentFiles(doc.uri))(file, encoding);
 }
 
+/** What a shown result needs besides the result: the secrets to scrub, where it was sent, and what it can be sent again from. */
+export interface PresentOptions {
+  secrets: (string | undefined)[];
+  /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
+  foreignSecrets?: (string | undefined)[];
+  token: string | undefined;
+  environment: string | undefined;
+  tls?: TlsSettings;
+  /** The history entry it is, when it has no request file to send again from. */
+  historyId?: string;
+}
+
 /**
  * A send's result in the response view (its summary scrubbed of every secret given), typed by
  * the docs when it is a success: for Send Request, a test run's exchange and a history entry
@@ -92,15 +170,19 @@ export async function presentResult(
   ref: RequestRef | undefined,
   result: SendResult,
   assertions: AssertionResult[] | undefined,
-  o: {
-    secrets: (string | undefined)[];
-    /** Those of `secrets` that go nowhere from this environment (the tokens kept for the others). */
-    foreignSecrets?: (string | undefined)[];
-    token: string | undefined;
-    environment: string | undefined;
-    tls?: TlsSettings;
-  },
+  o: PresentOptions,
 ): Promise<void> {
+  presenter.show(await shownResult(key, ref, result, assertions, o));
+}
+
+/** What the response view shows of a send's result (see presentResult), for a view that shows it among others (a run). */
+export async function shownResult(
+  key: string,
+  ref: RequestRef | undefined,
+  result: SendResult,
+  assertions: AssertionResult[] | undefined,
+  o: PresentOptions,
+): Promise<ShownResponse> {
   const { sender, results, trees, checker } = await load();
   // What the summary names when the result holds no request (it was not sent).
   const fallback = ref
@@ -110,7 +192,7 @@ export async function presentResult(
   // Only a success answer is typed by the docs: an error body is not the documented resource.
   const returns = result.ok ? result.resource : null;
   const describe = (p: string) => sender.describeAt(checker.catalog, returns, p);
-  presenter.show({
+  return {
     key,
     summary,
     tree: new trees.ResponseTree(summary, describe, nextTreeIdPrefix()),
@@ -118,13 +200,15 @@ export async function presentResult(
     environment: o.environment,
     tokenSet: o.token !== undefined && o.token.length > 0,
     ref,
+    names: ref ?? { title: result.request?.title, name: result.request?.name },
+    historyId: o.historyId,
     prepared: result.request,
     curlSecrets: o.secrets.filter((x): x is string => typeof x === 'string' && x !== o.token),
     curlForeignSecrets: [...(o.foreignSecrets ?? []), ...(result.foreignSecretValues ?? [])].filter(
       (x): x is string => typeof x === 'string' && x !== o.token,
     ),
     curlTls: o.tls,
-  });
+  };
 }
 
 let generation = 0;
@@ -168,7 +252,11 @@ const toldDotenv = new Set<string>();
 
 /** Says once per file and problem why a `.env` is not read: {{$dotenv NAME}} then stays unresolved. */
 function dotenvProblem(file: string, problem: string): void {
-  const message = `${file}: ${problem}; {{$dotenv ...}} stays unresolved`;
+  warnOnce(`${file}: ${problem}; {{$dotenv ...}} stays unresolved`);
+}
+
+/** A warning of a send's setup (a `.env` that is not read, and why), shown once a session. */
+export function warnOnce(message: string): void {
   if (toldDotenv.has(message)) return;
   toldDotenv.add(message);
   void vscode.window.showWarningMessage(`lpreq: ${message}`);

@@ -1,22 +1,40 @@
 /**
  * The Test Explorer (VS Code's Testing API): the workspace's request files, their requests
- * with assertions, and each assertion under its request, run with the sender's runner, the one
- * `lpreq test` uses. Two run profiles: against the chosen environment (its token from secret
- * storage, a protected environment asked before anything changes data, as Send Request asks),
- * and against the built-in mock, started in this process as `lpreq test --mock` starts it
- * (server/src/mockRun.ts). What a result becomes is model/testResults.ts; this file only
- * speaks to VS Code. Files a `.lpreqtestignore` leaves out of `lpreq test <folder>` are left
- * out here too (the same code, walking from each workspace folder).
+ * (every one, as `lpreq test` counts them) and each assertion under its request, run with the
+ * sender's runner and the send session, as `lpreq test` runs them: the same files in the same
+ * order (the order `lpreq test <folder>` walks them), every request of a file that runs whole,
+ * one mock for the whole run, so that both give the same verdicts. Two run profiles: against
+ * the project's environment (the session's rule; the picker when it cannot decide; the token
+ * from secret storage; a protected environment asked once a run), and against the built-in
+ * mock, started in this process as `lpreq test --mock` starts it (server/src/mockRun.ts), with
+ * the project's environment lending its variables over the mock's. What a result becomes is
+ * model/testResults.ts; this file only speaks to VS Code. Files a `.lpreqtestignore` leaves
+ * out of `lpreq test <folder>` are left out here too (the same code, walking from each
+ * workspace folder).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFileReader, readConfinedText, TestIgnore } from '../../server/src/node/index';
+import { readConfinedText, TestIgnore } from '../../server/src/node/index';
 import { parseDocument, LineIndex } from '../../server/src/core/index';
-import type { AssertionResult, RequestResult, RunOptions, SendResult, TestSource } from '../../server/src/sender/index';
-import type { EnvironmentController, TokenForSend } from './environmentController';
-import { assertionOutcome, requestOutcome, testRequests, type Outcome, type TestRequest } from './model/testResults';
+import type {
+  AssertionResult,
+  FileSetup,
+  RequestResult,
+  RunOptions,
+  SendResult,
+  TestSource,
+} from '../../server/src/sender/index';
+import {
+  assertionOutcome,
+  requestOutcome,
+  runPlan,
+  testRequests,
+  type Outcome,
+  type TestRequest,
+  type WantedFile,
+} from './model/testResults';
 import { exchangeOptions, type LpreqSettings } from './model/settings';
-import { askPrompt, confirmProtected, load, systemContext } from './sendSupport';
+import { confirmProtected, load, sendSession } from './sendSupport';
 
 const FILES = '**/*.lpreq';
 const NOT_WALKED = '**/{node_modules,.git}/**';
@@ -51,7 +69,6 @@ export class TestExplorer implements vscode.Disposable {
   private readonly exchanges = new WeakMap<vscode.TestItem, Exchange>();
 
   constructor(
-    private readonly environments: EnvironmentController,
     private readonly settings: () => LpreqSettings,
     private readonly output: vscode.LogOutputChannel,
     /** Shows a test's exchange in the response view (SendController.showExchange). */
@@ -222,7 +239,8 @@ export class TestExplorer implements vscode.Disposable {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const onCancel = cancel.onCancellationRequested(() => abort.abort());
-    const { sender, checker } = await load();
+    const { sender } = await load();
+    const session = await sendSession();
     const { startMockRun } = await import('../../server/src/mockRun');
     let mockRun: Awaited<ReturnType<typeof startMockRun>> | undefined;
     try {
@@ -234,43 +252,47 @@ export class TestExplorer implements vscode.Disposable {
           return;
         }
       }
-      // A mock run's token is the mock's; a real run's is each file's, when it may go to its base_url's origin (below).
-      const token = mockRun ? mockRun.token : undefined;
       const sent = new Map<string, SendResult>();
       const shown: Exchange[] = [];
-      // Every token secret storage keeps: a mock run sends none of them, a real run only the chosen one, only to its base_url.
-      const others = await this.environments.otherTokens();
-      const kept = await this.environments.keptToken();
-      const foreignSecrets = mockRun
-        ? [kept, ...others].filter((t): t is string => typeof t === 'string' && t.length > 0)
-        : others;
-      /** The token of a real run's file (a new origin confirmed first); undefined when the user cancelled. */
-      let tokens: Map<string, TokenForSend | undefined> | undefined = new Map();
       const byFile = new Map<
         string,
         { uri: vscode.Uri; requests: TestRequest[]; items: Map<number, vscode.TestItem> }
       >();
       const sources: TestSource[] = [];
-      let changing: boolean | undefined;
+      const setups: FileSetup[] = [];
+      // Each file asked for, read as the editor holds it; its items made from the text that runs, so results land on the lines they concern.
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const read = new Map<string, { uri: vscode.Uri; text: string; requests: TestRequest[] }>();
+      const wantedFiles: WantedFile<string>[] = [];
       for (const [key, want] of this.wanted(request)) {
-        const read = await this.textOf(want.uri);
-        const file = this.controller.items.get(key);
-        if (read.text === undefined) {
+        const got = await this.textOf(want.uri);
+        if (got.text === undefined) {
+          const file = this.controller.items.get(key);
           if (file)
             run.errored(
               file,
               new vscode.TestMessage(
-                `${vscode.workspace.asRelativePath(want.uri)}: ${read.problem ?? 'could not be read'}`,
+                `${vscode.workspace.asRelativePath(want.uri)}: ${got.problem ?? 'could not be read'}`,
               ),
             );
           continue;
         }
-        // The items are made from the text that runs, so results land on the lines they concern.
-        const requests = (await this.update(want.uri, read.text)).filter(
-          (r) => want.ids === undefined || want.ids.has(r.id),
-        );
+        read.set(key, { uri: want.uri, text: got.text, requests: await this.update(want.uri, got.text) });
+        const folder = vscode.workspace.getWorkspaceFolder(want.uri);
+        wantedFiles.push({
+          file: key,
+          folder: folder ? folders.indexOf(folder) : folders.length,
+          parts: relativeParts(want.uri, folder),
+          ids: want.ids,
+        });
+      }
+      // What lpreq test would run of these files, in its order (model/testResults.ts).
+      for (const planned of runPlan(wantedFiles, (key) => read.get(key)?.requests ?? [])) {
+        const key = planned.file;
+        const { uri, text } = read.get(key) as { uri: vscode.Uri; text: string };
+        const requests = planned.requests;
         const fileItem = this.controller.items.get(key);
-        if (!fileItem || requests.length === 0) continue;
+        if (!fileItem) continue;
         const items = new Map<number, vscode.TestItem>();
         for (const r of requests) {
           const item = fileItem.children.get(r.id);
@@ -279,87 +301,48 @@ export class TestExplorer implements vscode.Disposable {
           run.enqueued(item);
           item.children.forEach((c) => run.enqueued(c));
         }
-        byFile.set(vscode.workspace.asRelativePath(want.uri), { uri: want.uri, requests, items });
-        let source: TestSource;
-        if (mockRun) {
-          let setup;
-          try {
-            setup = sender.sendSetup(want.uri.fsPath, {
-              environment: undefined,
-              env: {},
-              chooseWith: 'the environment',
-              forMock: true,
-            });
-          } catch (e) {
-            run.errored(fileItem, new vscode.TestMessage((e as Error).message));
-            continue;
-          }
-          source = {
-            file: '',
-            text: read.text,
-            environments: mockRun.environments(setup),
-            system: setup.system,
-            readFile: setup.readFile,
-          };
-          foreignSecrets.push(...[setup.token].filter((t): t is string => typeof t === 'string' && t.length > 0));
-        } else {
-          const files = this.environments.environmentFiles(want.uri);
-          const environments = this.environments.environments(want.uri);
-          // Asked once a run for each origin a token is not bound to yet; cancelled, the run stops before sending.
-          const origin = sender.environmentOrigin(environments) ?? '';
-          if (!tokens.has(origin)) tokens.set(origin, await this.environments.tokenForSend(want.uri));
-          const access = tokens.get(origin);
-          if (!access) {
-            tokens = undefined;
-            break;
-          }
-          if (access.kept !== undefined && access.kept !== access.token) foreignSecrets.push(access.kept);
-          source = {
-            file: '',
-            text: read.text,
-            environments,
-            system: systemContext({ uri: want.uri }, sender.parseDotenv),
-            readFile: bodyFileReader(want.uri.fsPath, files),
-            token: access.token,
-          };
-          changing ||= this.environments.isProtected(want.uri);
+        const display = vscode.workspace.asRelativePath(uri);
+        byFile.set(display, { uri: uri, requests, items });
+        try {
+          // The environment by the session's rule (the picker when it cannot decide), as lpreq test and Send Request take it.
+          const made = await session.testSource(uri.fsPath, {
+            display,
+            text,
+            mock: mockRun,
+            ...(planned.blocks ? { blocks: planned.blocks } : {}),
+          });
+          sources.push(made.source);
+          setups.push(made.setup);
+          for (const warning of made.setup.warnings) run.appendOutput(`${display}: ${warning}\r\n`);
+        } catch (e) {
+          if (!(e instanceof sender.SetupError)) throw e;
+          run.errored(fileItem, new vscode.TestMessage(e.message));
+          run.appendOutput(`${display}: ${e.message}\r\n`);
         }
-        source.file = vscode.workspace.asRelativePath(want.uri);
-        source.blocks = new Set(requests.map((r) => r.blockIndex));
-        sources.push(source);
       }
+      if (mockRun) for (const note of session.missingFromMock(sources, mockRun)) run.appendOutput(`${note}\r\n`);
 
-      if (tokens === undefined) {
-        // The token's origin was not confirmed: nothing is sent.
-        run.appendOutput("not run: the access token's origin was not confirmed\r\n");
-        for (const f of byFile.values()) for (const item of f.items.values()) run.skipped(item);
-        return;
-      }
-      // A protected environment asks once a run, at its first request that changes data (a dependency included), as Send Request asks.
+      const environments = [...new Set(setups.map((s) => s.selected ?? 'no environment'))].join(', ');
+      const where = mockRun
+        ? `against the built-in mock${setups.some((s) => s.selected !== undefined) ? `, with the variables of ${environments}` : ''}`
+        : `in ${environments || 'no environment'}`;
+      // A protected environment asks once a run, at its first request that changes data (a dependency included).
       let answer: Promise<boolean> | undefined;
-      const env = this.environments.selected ?? '';
+      const base = session.runOptions(setups, mockRun);
       const options: RunOptions = {
-        checker,
-        token,
-        foreignSecrets,
-        signal: abort.signal,
         ...exchangeOptions(this.settings()),
-        ...(mockRun ? { ...mockRun.options, proxy: undefined } : {}),
-        ask: askPrompt,
-        confirmNote: async (q) =>
-          (await vscode.window.showWarningMessage(
-            `${q.request} is marked @note. Send it?`,
-            { modal: true, detail: q.note || undefined },
-            'Send',
-          )) === 'Send',
-        confirmChange:
-          changing && !mockRun
-            ? (q) =>
+        ...base,
+        ...(mockRun ? { proxy: undefined } : {}),
+        signal: abort.signal,
+        ...(base.confirmChange
+          ? {
+              confirmChange: (q) =>
                 (answer ??= confirmProtected(
-                  `'${env}' is a protected environment. This run sends ${q.method} '${q.request}' and may send other requests that change data. Send them to '${env}'?`,
+                  `'${environments}' is a protected environment. This run sends ${q.method} '${q.request}' and may send other requests that change data. Send them to '${environments}'?`,
                   'POST, PUT, PATCH and DELETE change data on the server.',
-                ))
-            : undefined,
+                )),
+            }
+          : {}),
         events: {
           requestStarted: (file, r) => {
             const item = byFile.get(file)?.items.get(r.blockIndex);
@@ -377,16 +360,16 @@ export class TestExplorer implements vscode.Disposable {
             const exchange = sent.get(`${file}#${r.blockIndex}`);
             sent.delete(`${file}#${r.blockIndex}`);
             if (f && item) this.exchanges.delete(item);
+            const setup = setups[sources.findIndex((s) => s.file === file)];
             if (f && item && exchange) {
               shown.push({
                 uri: f.uri,
                 line: r.line - 1,
                 result: exchange,
                 assertions: r.assertions,
-                environment: mockRun ? 'built-in mock' : env || undefined,
-                // The token the run may have sent: the mock's, or the one kept for the environment.
-                token: mockRun ? token : kept,
-                secrets: foreignSecrets,
+                environment: mockRun ? 'built-in mock' : setup?.selected,
+                token: mockRun ? mockRun.token : setup?.token,
+                secrets: (options.foreignSecrets ?? []).filter((t): t is string => typeof t === 'string'),
               });
               this.exchanges.set(item, shown[shown.length - 1]);
             }
@@ -398,11 +381,9 @@ export class TestExplorer implements vscode.Disposable {
       const ran = [...byFile.values()].reduce((n, f) => n + f.items.size, 0);
       if (ran === 1 && shown.length === 1) await this.showExchange(shown[0]);
       run.appendOutput(
-        `${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}${result.cancelled ? ' (cancelled)' : ''}\r\n`,
+        `${where}: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}${result.cancelled ? ' (cancelled)' : ''}\r\n`,
       );
-      this.output.info(
-        `test run ${mockRun ? 'against the built-in mock' : `in ${env || 'no environment'}`}: ${result.passed} passed, ${result.failed} failed`,
-      );
+      this.output.info(`test run ${where}: ${result.passed} passed, ${result.failed} failed`);
     } catch (e) {
       this.output.error(`test run: ${(e as Error).stack ?? String(e)}`);
       run.appendOutput(`the run stopped: ${(e as Error).message}\r\n`);
@@ -467,4 +448,11 @@ export class TestExplorer implements vscode.Disposable {
     for (const t of this.pending.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A file's path below its workspace folder, by segment. */
+function relativeParts(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined): string[] {
+  const base = folder?.uri.path ?? '';
+  const rel = base && uri.path.startsWith(`${base}/`) ? uri.path.slice(base.length + 1) : uri.path;
+  return rel.split('/');
 }

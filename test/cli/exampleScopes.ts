@@ -43,8 +43,8 @@ export const EXAMPLE_SCOPES: [string, string][] = [
   ['courses.lpreq:42', 'url:GET|/api/v1/courses'],
   ['courses.lpreq:51', 'url:GET|/api/v1/courses'],
   ['courses.lpreq:58', 'url:GET|/api/v1/users/{user_id}/courses'],
-  ['courses.lpreq:65', 'url:GET|/api/v1/users/{user_id}/courses'],
-  ['courses.lpreq:68', 'url:GET|/api/v1/audit/course/courses/{course_id}'],
+  ['courses.lpreq:66', 'url:GET|/api/v1/users/{user_id}/courses'],
+  ['courses.lpreq:69', 'url:GET|/api/v1/audit/course/courses/{course_id}'],
   // Document A, "External tools".
   ['external-tools.lpreq:6', 'url:GET|/api/v1/courses/{course_id}/external_tools'],
   ['external-tools.lpreq:14', 'url:GET|/api/v1/accounts/{account_id}/external_tools'],

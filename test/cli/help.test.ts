@@ -9,6 +9,7 @@ import type { FlagSpec } from '../../server/src/cli/args';
 import { CHECK_HELP } from '../../server/src/cli/check';
 import { EXPORT_HELP } from '../../server/src/cli/exportCommand';
 import { IMPORT_HELP } from '../../server/src/cli/importCommand';
+import { ENV_HELP, run as runEnv } from '../../server/src/cli/envCommand';
 import { SCOPES_HELP } from '../../server/src/cli/scopesCommand';
 import { flagLabel, type CommandHelp } from '../../server/src/cli/help';
 import { MOCK_HELP, run as runMock } from '../../server/src/cli/mockCommand';
@@ -45,6 +46,7 @@ const COMMANDS: [string, CommandHelp, Run][] = [
   ['proxy', PROXY_HELP, runProxy],
   ['export', EXPORT_HELP, runExport],
   ['import', IMPORT_HELP, runImport],
+  ['env', ENV_HELP, runEnv],
 ];
 
 /** Runs a command in this process: check through the command line's main, the others through their bundles' run. */
@@ -107,7 +109,7 @@ test('lpreq lsp --help names --stdio and --help and gives an example; a near mis
 test('lpreq --help lists every command with one line, and examples', async () => {
   const { code, stdout } = await runCli(['--help']);
   assert.equal(code, 0);
-  for (const name of ['check', 'scopes', 'send', 'test', 'mock', 'proxy', 'export', 'import', 'lsp'])
+  for (const name of ['check', 'scopes', 'send', 'test', 'env', 'mock', 'proxy', 'export', 'import', 'lsp'])
     assert.match(stdout, new RegExp(`^ {2}${name} +\\S`, 'm'), name);
   assert.match(stdout, /examples:\n {2}lpreq check\n/);
   const again = await runCli(['help', 'check']);

@@ -417,11 +417,11 @@ describe('lpreq test: the files it runs and the arguments it takes', () => {
   test('bad arguments and files that cannot be read exit 2 with a clear message', async () => {
     const cases: [string[], RegExp][] = [
       [[], /no path given/],
-      [['--mock', '--env', 'local', 'requests/'], /--env and --mock/],
       [['--reporter', 'xml', 'requests/'], /--reporter must be one of text, json, junit, tap, github/],
       [['--grep', ' ', 'requests/'], /--grep needs/],
       [['--timeout', 'soon', 'requests/'], /--timeout needs a positive whole number/],
-      [['--env', 'nowhere', 'requests/'], /--env nowhere: no such environment/],
+      [['--env', 'nowhere', 'requests/'], /--env nowhere: no such environment; the environments are local/],
+      [['--env', 'locl', 'requests/'], /--env locl: no such environment; did you mean local\?/],
       [['--mock', '--proxy', 'http://127.0.0.1:3128', 'requests/'], /--proxy and --mock/],
       [['missing/'], /missing\/: no such file or folder/],
       [['--bogus', 'requests/'], /unknown option --bogus/],

@@ -12,7 +12,6 @@ import {
   statusBarText,
   tokenKey,
   tokenTooltip,
-  validSelection,
   withoutMetaKeys,
 } from '../../client/src/model/environments';
 
@@ -55,18 +54,16 @@ test('the picker lists no environment first, then every environment by name', ()
   assert.match(choices[2].description, /1 variable\b/);
 });
 
-test('status bar, secret keys and stale selections', () => {
+test('status bar and secret keys', () => {
   assert.equal(statusBarText('prod', true, 'send'), '$(lock) prod $(key)');
   assert.equal(statusBarText('staging', false, 'confirm'), '$(server-environment) staging $(key)$(warning)');
   assert.equal(statusBarText(undefined, false, 'none'), '$(server-environment) no environment');
+  assert.equal(statusBarText(undefined, false, 'none', true), '$(server-environment) choose environment');
   assert.notEqual(tokenKey('prod'), tokenKey('dev'));
   assert.notEqual(tokenKey(undefined), tokenKey('undefined'));
   // A token kept before tokens were bound is found under the old key, which the new one is not.
   assert.equal(legacyTokenKey('prod'), 'lpreq.token.prod');
   assert.notEqual(tokenKey('prod'), legacyTokenKey('prod'));
-  assert.equal(validSelection('gone', { dev: {} }), undefined);
-  assert.equal(validSelection('dev', { dev: {} }), 'dev');
-  assert.equal(validSelection('toString', {}), undefined);
 });
 
 test('"$shared" variables are in every environment, each layer overridden by the more specific one', () => {

@@ -36,7 +36,7 @@ test('history items name the request as its file does, with the file, the enviro
   const summary = { ...entry, time: sent.toISOString(), file: '/w/examples/modules.lpreq', environment: 'local' };
   const [named] = historyItems([summary], now);
   assert.equal(named.label, 'createModule');
-  assert.equal(named.description, '200 · POST · modules.lpreq · local · 09:05:07');
+  assert.equal(named.description, '200 OK · POST · modules.lpreq · local · 09:05:07');
   assert.match(named.tooltip, /POST http:\/\/127\.0\.0\.1:4010\/api\/v1\/courses\/1\/modules/);
   assert.match(named.tooltip, /Environment: local/);
   assert.equal(named.icon, 'pass');
@@ -44,7 +44,7 @@ test('history items name the request as its file does, with the file, the enviro
   assert.equal(historyItems([{ ...summary, title: 'Create a module' }], now)[0].label, 'Create a module');
   const [bare] = historyItems([{ ...summary, name: undefined }], now);
   assert.equal(bare.label, 'POST /api/v1/courses/1/modules');
-  assert.equal(bare.description, '200 · modules.lpreq · local · 09:05:07');
+  assert.equal(bare.description, '200 OK · modules.lpreq · local · 09:05:07');
   assert.equal(historyItems([{ ...entry, status: null }])[0].icon, 'error');
   assert.equal(ago('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:00:30Z')), 'just now');
   assert.equal(shortUrl('not a url'), 'not a url');
@@ -60,7 +60,7 @@ test('Fetch All, cancelled and resent answers are marked', () => {
   assert.match(cancelled.description, /^cancelled · /);
   // Cancelled while the body came: the status is there, and the mark says the rest.
   const cut = historyItems([{ ...entry, time, errorKind: 'cancelled' }], now)[0];
-  assert.match(cut.description, /^200 · .* · cancelled$/);
+  assert.match(cut.description, /^200 OK · .* · cancelled$/);
   assert.equal(cut.icon, 'cancelled');
   assert.deepEqual(historyMarks({ ...entry, resent: true }), ['sent again from history']);
   assert.equal(

@@ -62,7 +62,7 @@ test("a request's assertions in the view: evaluated as a run evaluates them, the
   const responses = new Map();
   const result = await sendBlock(document, 0, { checker: testChecker(), environments: env(), token: TOKEN, responses });
   // Evaluated without the secrets: the summary's scrubber alone must keep the echoed token off the view.
-  const assertions = evaluateBlockAssertions(document, 0, result, {
+  const assertions = await evaluateBlockAssertions(document, 0, result, {
     checker: testChecker(),
     lines: new LineIndex(text),
     values: documentScope(document, env()).values,

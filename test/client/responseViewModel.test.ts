@@ -346,3 +346,27 @@ test('the page: no network, no inline script, the one script by its nonce, style
   assert.match(page, /<script nonce="n&quot;1" src="vscode-resource:\/media\/response.js"><\/script>/);
   assert.ok(!/\son\w+=/.test(page), 'no inline event handlers');
 });
+
+test("a request not sent because a request it reads failed says so: never 'Network error' (issue 27)", () => {
+  const message =
+    "not sent: this request reads the response of 'listModules' in the environment 'dev', and 'listModules', sent first, answered 401 Unauthorized: its body is an error, not what this request reads. Send 'listModules' first and look at its response";
+  const v = buildView(
+    summary({
+      status: null,
+      statusText: '',
+      body: null,
+      bodyText: '',
+      bodyKind: 'empty',
+      error: { kind: 'dependency', message },
+    }),
+    ctx,
+  );
+  assert.equal(v.status.text, 'Not sent');
+  const banner = v.banners.find((b) => b.kind === 'error');
+  assert.equal(banner?.text, `Not sent: ${message.replace(/^not sent: /, '')}`);
+  assert.ok(!JSON.stringify(v).includes('Network error'));
+  assert.equal(
+    viewTitle('GET', 'http://h/api/v1/courses/42/modules/5', null, 'dependency'),
+    'GET modules 5 · not sent',
+  );
+});

@@ -27,7 +27,7 @@ const TEXT = [
   '?? body $.name == Week 2: Microscopes', // 7
   '?? body $.items_count >= 1', // 8
   '', // 9
-  '### No assertions: not a test', // 10
+  '### No assertions: passes on a 2xx', // 10
   'GET {{base_url}}/api/v1/courses/{{course_id}}/modules', // 11
   '', // 12
   '### Read the module', // 13
@@ -45,7 +45,7 @@ function tests(text: string) {
   return testRequests(document, testsOf(document, new LineIndex(text)));
 }
 
-test('the tests of a file: requests with assertions, their assertions under them, with lines and unique ids', () => {
+test('the tests of a file: every request, as lpreq test counts them, their assertions under them, with lines and unique ids', () => {
   const list = tests(TEXT);
   assert.deepEqual(
     list.map((t) => [t.id, t.line, t.endLine, t.assertions.map((a) => [a.id, a.line, a.label])]),
@@ -60,6 +60,7 @@ test('the tests of a file: requests with assertions, their assertions under them
           ['Read the module/2', 8, '?? body $.items_count >= 1'],
         ],
       ],
+      ['No assertions: passes on a 2xx', 11, 11, []],
       ['Read the module #2', 14, 15, [['Read the module #2/0', 15, '?? body $.id == {{module_id}}']]],
       ['Refused before sending', 18, 19, [['Refused before sending/0', 19, '?? body $.workflow_state == published']]],
     ],
@@ -79,8 +80,11 @@ test('an edit above a request moves its lines and keeps its id', () => {
   );
 });
 
-test('a file without assertions has no tests; a broken assertion line is still one (it fails when run)', () => {
-  assert.deepEqual(tests('GET /api/v1/courses\n'), []);
+test('a request without assertions is a test too; a broken assertion line is still one (it fails when run)', () => {
+  assert.deepEqual(
+    tests('GET /api/v1/courses\n').map((t) => [t.id, t.assertions.length]),
+    [['GET /api/v1/courses', 0]],
+  );
   const broken = tests('GET /api/v1/courses\n?? body $.name ~~ x\n');
   assert.equal(broken.length, 1);
   assert.equal(broken[0].assertions[0].line, 1);

@@ -3,7 +3,7 @@
  * 127.0.0.1 that answers like the Learning Platform API, and the checks that the token
  * never reaches a file (workspace, editor data, extension storage, history, logs).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,13 @@ const HTML_500 = `<!DOCTYPE html><html><head><title>${HTML_500_TITLE}</title><st
 <body><h1>Internal Server Error</h1><p>The server encountered an internal error and was unable to complete your request.</p>
 <script>console.log("not text")</script><hr><address>nginx</address></body></html>`;
 
+/** nginx's own 502 page, as it sends it: 157 bytes, short enough to have been taken for the API's message. */
+export const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n';
+
+/** A description longer than any row of the response view. */
+export const LONG_DESCRIPTION = `Read the chapters of the week, then ${'write a short answer to each question and discuss it with your group; '.repeat(7)}END`;
+
 /** Modules as a long list has them: complete, plus a field the docs do not describe. */
 function modules(count: number, description = 0): string {
   const items: string[] = [];
@@ -78,6 +85,42 @@ function modules(count: number, description = 0): string {
   return `[${items.join(',')}]`;
 }
 
+/**
+ * The items of a module as the API lists them (ModuleItem, with content_details), about 350
+ * bytes each: 57,000 make a 20 MB list, the response view's performance target (issue 27).
+ */
+export function moduleItems(count: number): string {
+  const types = ['Assignment', 'Quiz', 'Discussion', 'File', 'Page', 'ExternalUrl'] as const;
+  const items: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = 50_000 + i;
+    const type = types[i % types.length];
+    items.push(
+      JSON.stringify({
+        id,
+        module_id: 7 + Math.floor(i / 500),
+        position: (i % 500) + 1,
+        title: `Week ${Math.floor(i / 50) + 1}: ${type.toLowerCase()} ${i + 1}`,
+        indent: i % 3,
+        type,
+        content_id: 9_000 + i,
+        html_url: `https://lms.example.edu/courses/42/modules/items/${id}`,
+        completion_requirement: { type: i % 2 === 0 ? 'must_submit' : 'must_view', completed: i % 5 === 0 },
+        content_details: { points_possible: 10, due_at: '2026-03-01T23:59:00Z' },
+        published: true,
+      }),
+    );
+  }
+  return `[${items.join(',')}]`;
+}
+
+let items: string | undefined;
+/** About 20 MB of module items (57,000), made once: the list of issue 27's performance target. */
+export function itemsBody(): string {
+  items ??= moduleItems(57_000);
+  return items;
+}
+
 /** How long course 6 takes to answer. */
 export const SLOW_MS = 2500;
 
@@ -92,7 +135,7 @@ export function bigBody(): string {
 
 /**
  * POST /api/v1/courses/1/modules answers a Module; GET lists two. Course 2 answers 401, course
- * 3 a web server's HTML 500 page, course 4 a list of about 20 MB, course 5 2,500 modules with
+ * 3 a web server's HTML 500 page, course 4 a list of about 20 MB (and module 7 of it 57,000 items, as large), course 5 2,500 modules with
  * an undocumented field, course 6 three modules after SLOW_MS; anything else is the API's 404.
  */
 export async function startFakeApi(): Promise<FakeApi> {
@@ -124,13 +167,15 @@ export async function startFakeApi(): Promise<FakeApi> {
         res.end(HTML_500);
       } else if (path === '/api/v1/courses/4/modules') {
         res.end(bigBody());
+      } else if (path === '/api/v1/courses/4/modules/7/items') {
+        res.end(itemsBody());
       } else if (path === '/api/v1/courses/5/modules') {
         res.end(modules(GROUPED_COUNT));
       } else if (path === '/api/v1/courses/6/modules') {
         // A slow answer: long enough to see it in flight and cancel it.
         const timer = setTimeout(() => res.end(modules(3)), SLOW_MS);
         res.on('close', () => clearTimeout(timer));
-      } else {
+      } else if (!viewAnswer(path, req.url ?? '', req.headers.authorization, res)) {
         res.statusCode = 404;
         res.end(JSON.stringify({ errors: [{ message: 'The specified resource does not exist.' }] }));
       }
@@ -146,7 +191,55 @@ export async function startFakeApi(): Promise<FakeApi> {
   };
 }
 
+/**
+ * The answers of the response view's own checks (VIEW_FILE): course 7 nginx's 502 page, course
+ * 8 three pages of two modules (`Link: rel="next"`), course 9 a module with a long
+ * description, course 20 a 401 without the token and a list with it. False for any other path.
+ */
+function viewAnswer(path: string, url: string, authorization: string | undefined, res: ServerResponse): boolean {
+  const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? '1');
+  if (path === '/api/v1/courses/7/modules') {
+    res.statusCode = 502;
+    res.setHeader('content-type', 'text/html');
+    res.end(NGINX_502);
+  } else if (path === '/api/v1/courses/8/modules') {
+    if (page < 3)
+      res.setHeader('link', `<http://${String(res.req.headers.host)}${path}?per_page=2&page=${page + 1}>; rel="next"`);
+    res.end(JSON.stringify([1, 2].map((k) => ({ ...MODULE, id: page * 10 + k, name: `Week ${(page - 1) * 2 + k}` }))));
+  } else if (path === '/api/v1/courses/9/modules') {
+    res.end(
+      JSON.stringify([{ ...MODULE, experimental_flag: undefined, name: 'Week 1', description: LONG_DESCRIPTION }]),
+    );
+  } else if (path === '/api/v1/courses/20/modules') {
+    if (authorization !== `Bearer ${TOKEN}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ errors: [{ message: 'Invalid access token.' }] }));
+    } else res.end(JSON.stringify([{ ...MODULE, experimental_flag: undefined }]));
+  } else return false;
+  return true;
+}
+
 export const REQUEST_FILE = 'modules.lpreq';
+
+/** The requests of the response view's checks (e2e/viewChecks.ts): each answered by viewAnswer. */
+export const VIEW_FILE = 'view.lpreq';
+
+export function viewFileText(): string {
+  return [
+    '### Behind nginx',
+    'GET {{base_url}}/api/v1/courses/7/modules?include[]=items&include[]=content_details&search_term=a%20rather%20long%20search%20term%20that%20makes%20the%20address%20wrap',
+    '',
+    '### Modules two at a time',
+    'GET {{base_url}}/api/v1/courses/8/modules?per_page=2',
+    '',
+    '### A module with a long description',
+    'GET {{base_url}}/api/v1/courses/9/modules',
+    '',
+    '### Modules that need the token',
+    'GET {{base_url}}/api/v1/courses/20/modules',
+    '',
+  ].join('\n');
+}
 
 /** The example file: one request with an error (a position that is not an integer). */
 export function requestFileText(): string {
@@ -173,7 +266,7 @@ export function requestFileText(): string {
     'GET {{base_url}}/api/v1/courses/3/modules',
     '',
     '### A very long list',
-    'GET {{base_url}}/api/v1/courses/4/modules',
+    'GET {{base_url}}/api/v1/courses/4/modules/7/items',
     '',
     '### A list with an undocumented field',
     'GET {{base_url}}/api/v1/courses/5/modules',
@@ -188,8 +281,9 @@ export const TESTS_FILE = 'assertions.lpreq';
 
 /**
  * Requests with assertions, for the Test Explorer: against the fake API the first passes and
- * the second fails (its second module is "Week 2"); the third asks for a course only the
- * built-in mock has, so it passes only in the run against the mock.
+ * the second fails (its second module is "Week 2", though it matches its pattern); the third
+ * asks for a course only the built-in mock has, so it passes only in the run against the mock.
+ * The `matches` assertions are decided off the extension host's thread (issue 26, item 7).
  */
 export function testsFileText(): string {
   return [
@@ -200,10 +294,12 @@ export function testsFileText(): string {
     '',
     '?? status == 200',
     '?? body $[0].workflow_state == active',
+    '?? body $[*].name matches ^Week \\d+$',
     '',
     '### The second module is Week 3',
     'GET {{base_url}}/api/v1/courses/1/modules',
     '',
+    '?? body $[1].name matches /^week \\d$/i',
     '?? body $[1].name == Week 3',
     '',
     "### The mock's module 7 of course 42",
@@ -232,6 +328,12 @@ export function makeWorkspace(baseUrl: string): Workspace {
   // A second file, for typing a new request into (written now, so that Quick Open has indexed it when it is wanted).
   writeFileSync(join(workspace, 'titles.lpreq'), 'GET {{base_url}}/api/lti/subscriptions\n\n');
   writeFileSync(join(workspace, TESTS_FILE), testsFileText());
+  writeFileSync(join(workspace, VIEW_FILE), viewFileText());
+  // As `lpreq test .` would run it, the Testing view runs every request of every file but these: they are for trying requests by hand.
+  writeFileSync(
+    join(workspace, '.lpreqtestignore'),
+    `# Requests to try by hand, not tests (docs/testing.md)\n${REQUEST_FILE}\ntitles.lpreq\nhostile/\n${VIEW_FILE}\n`,
+  );
   writeFileSync(
     join(workspace, 'http-client.env.json'),
     JSON.stringify(

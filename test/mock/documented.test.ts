@@ -11,6 +11,7 @@ import { readCatalogFiles } from '../../server/src/node/catalogFiles';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { HttpError, type MockContext } from '../../server/src/mock/context';
 import { documentedFields, enumValue } from '../../server/src/mock/documented';
+import { Viewer } from '../../server/src/mock/visibility';
 import { Params } from '../../server/src/mock/params';
 import type { Pair } from '../../server/src/http';
 import { defaultSeed } from '../../server/src/mock/seed';
@@ -134,7 +135,7 @@ function contextFor(id: string, pairs: Pair[]): MockContext {
   const endpoint = catalog.endpointById.get(id);
   assert.ok(endpoint, id);
   const state = new MockState(defaultSeed());
-  return {
+  const request = {
     state,
     catalog,
     endpoint,
@@ -146,6 +147,7 @@ function contextFor(id: string, pairs: Pair[]): MockContext {
     baseUrl: 'http://127.0.0.1',
     callerId: state.selfUserId,
   };
+  return { ...request, who: new Viewer(request) };
 }
 
 test('values are coerced by the type of the field they fill, not kept as sent', () => {

@@ -8,13 +8,21 @@
  * - Every GET endpoint over HTTP, against the bundled seed and against a sparse one (each row
  *   cut down to the keys the seed requires and its ids): every value of a documented field
  *   is one the data set holds under that name, or a documented default, unless the field is
- *   one a handler computes from other data (DERIVED, each with what it is computed from).
+ *   one a handler computes from other data (DERIVED, each with what it is computed from);
+ *   and so for a student, an observer and an administrator too, whose answers the catalog's
+ *   visibility statements shape (issue 30).
+ * - The visibility data itself: every statement is the docs' words, in the section it cites,
+ *   and names only permissions of document A's table, which is the docs' table letter for letter.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED } from '../helpers';
+import { DANIEL, MIRA, PRIYA, USERS } from './seedUsers';
 import fc from 'fast-check';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { type Catalog, type Field } from '../../server/src/core/index';
+import { whoAtoms, type Catalog, type Field } from '../../server/src/core/index';
 import { Materializer } from '../../server/src/mock/materialize';
 import { SeedSchema, type SeedData } from '../../server/src/mock/seed';
 import seedJson from '../../server/src/mock/seed.json';
@@ -99,6 +107,10 @@ const DERIVED: Record<string, string> = {
   'AppointmentGroup.participant_count': "its slots' reservations",
   'AppointmentGroup.requiring_action': "the caller's enrollments and reservations, and the group's minimum",
   'ContentDetails.locked_for_user': "the module's state for the student, and sequential progress",
+  'ContentDetails.lock_explanation': "why the item's module or sequential progress locks it for the student",
+  'CompletionRequirement.completed': "the student's submissions, quiz attempts and requirements_met rows",
+  'Module.state': "the student's progress: unlock_at, prerequisites and the requirements met",
+  'Module.completed_at': "when the student met the module's last requirement",
   'Course.root_account_id': "the course's account",
   'Course.total_students': "the course's student enrollments",
   'Course.storage_quota_used_mb': "the sizes of the course's files",
@@ -353,3 +365,77 @@ for (const [name, seed] of [
       { seed },
     ));
 }
+
+/** The text of every heading of a document titled `section`, up to the next heading of its level or above, white space collapsed. */
+function sectionText(doc: string, section: string): string {
+  const name = readdirSync(join(SHARED, 'api-docs')).find((n) => n.startsWith(`${doc}-`));
+  assert.ok(name, `document ${doc}`);
+  const lines = readFileSync(join(SHARED, 'api-docs', name), 'utf8').split('\n');
+  const parts: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(#{2,4})\s+(.+?)\s*$/.exec(lines[i]);
+    if (!m || m[2] !== section) continue;
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = /^(#{2,4})\s/.exec(lines[j]);
+      if (next && next[1].length <= m[1].length) break;
+      parts.push(lines[j]);
+    }
+  }
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
+test("the visibility data is the docs' own: each statement's words in the section it cites, permissions of document A's table", () => {
+  const catalog = bundledCatalog();
+  const permissions = catalog.permissions;
+  assert.ok(permissions, "document A's permission table is in the catalog");
+  const statements = [
+    ...[...catalog.resources.values()].flatMap((r) =>
+      r.fields.flatMap((f) => (f.visibility ? [{ what: `${r.name}.${f.name}`, v: f.visibility }] : [])),
+    ),
+    ...catalog.endpoints.flatMap((e) => [
+      ...(e.visibility?.access ?? []).map((v) => ({ what: `${e.id} access`, v })),
+      ...(e.visibility?.rows ? [{ what: `${e.id} rows`, v: e.visibility.rows }] : []),
+    ]),
+  ];
+  assert.ok(statements.length >= 20, `${statements.length} statements`);
+  const notQuoted: string[] = [];
+  const unknownPermissions: string[] = [];
+  for (const { what, v } of statements) {
+    const text = v.text.replace(/\s+/g, ' ');
+    if (!sectionText(v.source.doc, v.source.section).includes(text))
+      notQuoted.push(`${what}: "${v.text}" is not in ${v.source.doc}, ${v.source.section}`);
+    for (const atom of [...whoAtoms(v.when), ...(v.if ? whoAtoms(v.if) : [])])
+      if ('permission' in atom && !permissions.names.has(atom.permission))
+        unknownPermissions.push(`${what}: ${atom.permission}`);
+  }
+  assert.deepEqual(notQuoted, []);
+  assert.deepEqual(unknownPermissions, []);
+
+  // The table, letter for letter: every name of the two lists of document A, Roles, and nothing else.
+  const roles = sectionText('A', 'Roles');
+  assert.ok(roles.includes(permissions.table.text), 'the letters explained as the docs explain them');
+  const accountLine = /Account-level permission names: ([^.]+)\./.exec(roles)?.[1] ?? '';
+  assert.deepEqual(
+    [...permissions.account],
+    accountLine.split(',').map((n) => n.trim()),
+  );
+  const courseList = roles.slice(roles.indexOf(permissions.table.text));
+  const written = [...courseList.matchAll(/(\w+) \[(\w+)\]/g)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(Object.entries(permissions.table.course), written);
+});
+
+test('every GET endpoint as a student, an observer and an administrator: no value the data does not hold', () =>
+  withMock(async (call, mock) => {
+    const catalog = bundledCatalog();
+    const { madeUp, check } = checker(catalog, seedJson, mock.url);
+    let answered = 0;
+    for (const token of [PRIYA, DANIEL, MIRA])
+      for (const { id, returns, url } of getRequests(catalog)) {
+        const answer = await call('GET', url, { token });
+        if (answer.status !== 200 || !returns) continue;
+        answered++;
+        check(id, returns, answer.body);
+      }
+    assert.ok(answered > 150, `only ${answered} GET requests answered 200`);
+    assert.deepEqual([...madeUp.values()].sort(), []);
+  }, USERS));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { persistEnvironment, persistedEnvironment } from '../../server/src/lsp/environmentChoice';
+import { projectMemory } from '../../server/src/sender/environmentChoice';
 import { writeResponseFile } from '../../server/src/lsp/responseFiles';
 import { confinedFolder, writeConfinedFile } from '../../server/src/node/index';
 import { entryFromExchange, HistoryStore, projectStore } from '../../server/src/sender/index';
@@ -48,20 +48,18 @@ test('a committed .lpreq/history link does not make the history be written outsi
   assert.deepEqual(readdirSync(outside), ['victim']);
 });
 
-test('a committed .lpreq/environment.json.tmp-<pid> link does not make the language server write outside', () => {
+test("a committed .lpreq/environment.json.tmp-<pid> link does not make a project's remembered environment written outside", () => {
   const { repo, outside } = clone();
   mkdirSync(join(repo, '.lpreq'));
   symlinkSync(join(outside, 'victim'), join(repo, '.lpreq', `environment.json.tmp-${process.pid}`));
   symlinkSync(join(outside, 'victim'), join(repo, '.lpreq', 'environment.json'));
-  const log: string[] = [];
-  persistEnvironment([repo], 'staging', (m) => log.push(m));
-  assert.deepEqual(log, []);
+  projectMemory.write(repo, 'staging');
   assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), 'untouched\n');
   // The link at the final name was replaced by a file of the user's own, private.
   const written = lstatSync(join(repo, '.lpreq', 'environment.json'));
   assert.ok(written.isFile());
   assert.equal(written.mode & 0o777, 0o600);
-  assert.equal(persistedEnvironment([repo]), 'staging');
+  assert.equal(projectMemory.read(repo), 'staging');
 });
 
 test('a .lpreq/environment.json that links outside is not read', () => {
@@ -69,7 +67,7 @@ test('a .lpreq/environment.json that links outside is not read', () => {
   mkdirSync(join(repo, '.lpreq'));
   writeFileSync(join(outside, 'env.json'), '{"environment":"production"}');
   symlinkSync(join(outside, 'env.json'), join(repo, '.lpreq', 'environment.json'));
-  assert.equal(persistedEnvironment([repo]), undefined);
+  assert.equal(projectMemory.read(repo), undefined);
 });
 
 test('response files: a .lpreq/responses link or a link at the file name is not written through', () => {

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { EndpointMatcher, targetPath } from '../../server/src/core/index';
 import { checkResponse, describeAt, parseJsonPath } from '../../server/src/sender/typed';
+import { endpointFacts } from '../../server/src/sender/prepare';
 import { SHARED } from '../helpers';
 
 const catalog = bundledCatalog();
@@ -125,7 +126,7 @@ test('checkResponse: a value of the wrong type is a type-mismatch at its path, w
 test('checkResponse never throws on strange bodies, and says what is wrong with each', () => {
   let deep: unknown = 1;
   for (let i = 0; i < 5000; i++) deep = { items: [deep] };
-  const OBJECTS = ['Module', 'Role', 'CourseAuditLog'];
+  const OBJECTS = ['Module', 'Role', 'CourseEventCompoundDocument'];
   const ARRAYS = ['Module[]', 'Submission[]|StudentSubmissionGroup[]'];
   const issues = (returns: string, body: unknown) =>
     checkResponse(catalog, returns, body).issues.map((i) => `${i.path} ${i.code}`);
@@ -186,13 +187,25 @@ test('the real-world exchanges: never a throw, and only the real differences', (
   >;
   const matcher = new EndpointMatcher(catalog);
   const actual: Record<string, string[]> = {};
+  const named: Record<string, string | null> = {};
   for (const e of exchanges) {
     const path = targetPath(e.path, () => undefined);
     assert.ok(path);
     const match = matcher.match(path, e.method);
-    const result = checkResponse(catalog, match.kind === 'matched' ? match.endpoint.returns : null, e.body);
+    // The fixtures do not record their queries; the two grouped bodies were answers to grouped=true (real-world/README.md).
+    const query = e.id.endsWith('#list_multiple_submissions_grouped') ? '?grouped=true' : '';
+    const { returns } = endpointFacts(match.kind === 'matched' ? match.endpoint : undefined, {
+      url: `https://lms.example.edu${e.path}${query}`,
+    });
+    const result = checkResponse(catalog, returns, e.body);
+    named[e.id] = result.resource;
     if (result.issues.length > 0) actual[e.id] = result.issues.map((i) => `${i.path} ${i.code}`);
   }
+  // Named by what the request chose, and by what the docs say the audit log returns (issue 30).
+  assert.equal(named['course.json#list_multiple_submissions'], 'Submission[]');
+  assert.equal(named['course.json#list_multiple_submissions_grouped'], 'StudentSubmissionGroup[]');
+  assert.equal(named['section.json#list_multiple_submissions_grouped'], 'StudentSubmissionGroup[]');
+  assert.equal(named['course.json#query_audit_by_course'], 'CourseEventCompoundDocument');
   assert.equal(exchanges.length, 145);
   // The pinned differences were read against documents A, B and C one by one: `id` on
   // Role and Submission (not documented), `versions: null`, string ids in rollup links,
@@ -251,4 +264,18 @@ test('keys and values named like Object.prototype members are checked as any oth
     assert.equal(describeAt(catalog, 'Module', `$.${name}`), undefined, name);
     assert.equal(describeAt(catalog, 'Module[]', `$[0].items[0].${name}`), undefined, name);
   }
+});
+
+test('a union the request decides is named by the request: grouped (issue 30)', () => {
+  const endpoint = catalog.endpointById.get('submissions.list_for_students');
+  assert.ok(endpoint);
+  const named = (url: string, form?: string) => endpointFacts(endpoint, { url, form }).returns;
+  const base = 'https://lms.example.edu/api/v1/courses/42/students/submissions';
+  assert.equal(named(base), 'Submission[]');
+  assert.equal(named(`${base}?student_ids[]=all&grouped=true`), 'StudentSubmissionGroup[]');
+  // "when present": the real LMS groups for any value it is given.
+  assert.equal(named(`${base}?grouped=1`), 'StudentSubmissionGroup[]');
+  assert.equal(named(base, 'grouped=true'), 'StudentSubmissionGroup[]');
+  assert.equal(endpointFacts(endpoint).returns, 'Submission[]', 'nothing sent: the flat array');
+  assert.equal(endpointFacts(catalog.endpointById.get('modules.list'), { url: base }).returns, 'Module[]');
 });

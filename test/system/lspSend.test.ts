@@ -132,6 +132,11 @@ async function withServer(
   }
 }
 
+/** What `lpreq env` says of the project in `dir`: the same answer the server gives. */
+function lpreqEnv(dir: string): string {
+  return execFileSync(process.execPath, [join(ROOT, 'bin', 'lpreq.js'), 'env'], { cwd: dir, encoding: 'utf8' });
+}
+
 function open(c: LspClient, uri: string, text = REQUESTS) {
   c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'lpreq', version: 1, text } });
 }
@@ -637,7 +642,7 @@ test('lsp send: Copy as cURL answers the command, without the token, and shows i
   });
 });
 
-test('lsp send: lpreq.selectEnvironment offers the environments, checks again with the choice and remembers it for the next session', async () => {
+test('lsp send: the environment rule picks local among several; lpreq.selectEnvironment offers the environments, checks again with the choice and remembers it for the next session', async () => {
   const { dir, uri } = workspace();
   const text = 'GET {{base_url}}/api/v1/courses/{{only_other}}/modules\n';
   writeFileSync(
@@ -647,11 +652,12 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
   await withServer(
     dir,
     async ({ c, asked }) => {
+      // Nothing chosen yet: `local`, as lpreq send takes it, where {{only_other}} is not defined.
       const first = c.diagnostics(uri);
       open(c, uri, text);
       assert.deepEqual(
         ((await first) as unknown as Published).diagnostics.map((d) => d.code),
-        [],
+        ['unresolved-variable'],
       );
       const again = c.diagnostics(uri);
       const chosen = await c.request<{ environment: string | null }>(
@@ -659,7 +665,7 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
         { command: 'lpreq.selectEnvironment', arguments: [] },
         20_000,
       );
-      assert.deepEqual(chosen, { environment: 'local' });
+      assert.deepEqual(chosen, { environment: 'other' });
       const offered = asked.find((m) => m.method === 'window/showMessageRequest')?.params as {
         actions: { title: string }[];
       };
@@ -669,15 +675,16 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
       );
       assert.deepEqual(
         ((await again) as unknown as Published).diagnostics.map((d) => d.code),
-        ['unresolved-variable'],
+        [],
       );
       assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), {
-        environment: 'local',
+        environment: 'other',
       });
     },
-    { answer: (m) => (m.method === 'window/showMessageRequest' ? { title: 'local' } : null) },
+    { answer: (m) => (m.method === 'window/showMessageRequest' ? { title: 'other' } : null) },
   );
-  // The next session starts with it, over the configuration's default.
+  // The next session starts with it, over the configuration's default; `lpreq env` reads the same choice.
+  assert.match(lpreqEnv(dir), /^environment: other \(chosen for this project\)$/m);
   await withServer(
     dir,
     async ({ c }) => {
@@ -685,8 +692,9 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
       open(c, uri, text);
       assert.deepEqual(
         ((await first) as unknown as Published).diagnostics.map((d) => d.code),
-        ['unresolved-variable'],
+        [],
       );
+      const again = c.diagnostics(uri);
       const named = await c.request(
         'workspace/executeCommand',
         { command: 'lpreq.selectEnvironment', arguments: [null] },
@@ -696,15 +704,30 @@ test('lsp send: lpreq.selectEnvironment offers the environments, checks again wi
       assert.deepEqual(JSON.parse(readFileSync(join(dir, '.lpreq', 'environment.json'), 'utf8')), {
         environment: null,
       });
+      // No environment: a variable of any environment counts as defined when checking.
+      assert.deepEqual(
+        ((await again) as unknown as Published).diagnostics.map((d) => d.code),
+        [],
+      );
+      // And nothing is sent: the request needs {{base_url}}, which only an environment gives.
+      const before = api.received.length;
+      const answer = await c.request<{ ok: boolean; error?: string }>(
+        'workspace/executeCommand',
+        { command: 'lpreq.send', arguments: [uri, 0] },
+        20_000,
+      );
+      assert.equal(answer.ok, false);
+      assert.match(answer.error ?? '', /no environment is chosen: choose one of local, other/);
+      assert.equal(api.received.length, before);
     },
-    { init: { environment: 'other' } },
+    { init: { environment: 'local' } },
   );
+  assert.match(lpreqEnv(dir), /^environment: no environment \(chosen\)$/m);
 });
 
 test('lsp send: an editor with lenses of its own (clientLenses) is offered no lens, code action or command of the server', async () => {
   const { dir, uri } = workspace();
   mkdirSync(join(dir, '.lpreq'), { recursive: true });
-  // A choice kept for the server's commands is not the VS Code extension's to read.
   writeFileSync(join(dir, '.lpreq', 'environment.json'), JSON.stringify({ environment: 'other' }));
   await withServer(
     dir,

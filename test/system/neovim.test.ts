@@ -75,10 +75,19 @@ function project(): { dir: string; path: string } {
   return { dir, path: join(dir, 'mistakes.lpreq') };
 }
 
-test('docs/editors.md holds the Neovim configurations the test runs', () => {
+test('docs/editors.md holds the Neovim configurations the test runs, none with an environment written in', () => {
   const ranges = new Set(blocks.map((b) => b.versions));
   assert.deepEqual([...ranges].sort(), ['0.10+', '0.11+', '0.7-0.9']);
-  for (const b of blocks) assert.match(b.text, /lsp/, `${b.versions} ${b.file}`);
+  for (const b of blocks) {
+    assert.match(b.text, /lsp/, `${b.versions} ${b.file}`);
+    // The environment is the project's, by the rule every host follows: no name in the configuration.
+    assert.doesNotMatch(b.text, /environment\s*=/, `${b.versions} ${b.file}`);
+  }
+  // Each plugin file asks before sending a request with errors and opens the response right or below.
+  for (const b of blocks.filter((x) => x.file === 'plugin/lpreq.lua')) {
+    assert.match(b.text, /Send anyway/, b.versions);
+    assert.match(b.text, /rightbelow/, b.versions);
+  }
 });
 
 const byRange = new Map<string, ConfigBlock[]>();
@@ -106,6 +115,7 @@ for (const [range, config] of byRange) {
       // The request the Send Request lens sends: the files list (a GET: nothing changes).
       const filesList = lines.findIndex((l) => l.startsWith('GET ') && l.includes('/files'));
       const responseFile = join(dir, '.lpreq', 'responses', `mistakes.line-${filesList + 1}.jsonc`);
+      const firstResponseFile = join(dir, '.lpreq', 'responses', `mistakes.line-${firstRequest + 1}.jsonc`);
       const typed = 'sea';
       const edited = [...lines.slice(0, typedAt), typed, ...lines.slice(typedAt)].join('\n');
       // Without node_modules/.bin in the configuration, lpreq comes from the PATH, as after npm install -g.
@@ -134,11 +144,22 @@ for (const [range, config] of byRange) {
           { step: 'diagnostics' },
           // The code lenses, and Send Request run on the files list against the test's API.
           { step: 'codelens', timeout_ms: 20_000 },
-          { step: 'run_lens', line: filesList, title: 'Send Request' },
+          // The line typed under it is not a parameter yet (an error): the lens asks first.
+          { step: 'run_lens', line: filesList, title: 'Send Request', answers: ['Send anyway'] },
           { step: 'response', path: responseFile, timeout_ms: 30_000 },
           // :LpreqCurl on the same line puts the command in the unnamed register.
           { step: 'command', command: 'LpreqCurl' },
           { step: 'register', name: '"', contains: 'curl ', timeout_ms: 20_000 },
+          // The first request has an error: its lens asks first, and Cancel sends nothing.
+          { step: 'asked' },
+          { step: 'run_lens', line: firstRequest, title: 'Send Request', answers: ['Cancel'] },
+          { step: 'asked' },
+          // :LpreqSend asks too, and Send anyway sends it.
+          { step: 'cursor', line: firstRequest },
+          { step: 'answer', answers: ['Send anyway'] },
+          { step: 'command', command: 'LpreqSend' },
+          { step: 'response', path: firstResponseFile, timeout_ms: 30_000 },
+          { step: 'asked' },
         ],
       });
       const context = `\nmessages: ${run.messages}\nstderr: ${run.stderr}\nLSP log: ${run.lspLog}`;
@@ -211,10 +232,35 @@ for (const [range, config] of byRange) {
         ]),
       );
       assert.equal(response.shown, true, 'the response file is shown in a window');
+      // To the right of the request or below it, never left or above (:rightbelow).
+      const { window, request } = response as unknown as {
+        window: { row: number; column: number };
+        request: { row: number; column: number };
+      };
+      assert.ok(
+        window.row > request.row || window.column > request.column,
+        `the response window at ${JSON.stringify(window)}, the request's at ${JSON.stringify(request)}`,
+      );
 
       const curl = result(13, 'register').value as string;
       assert.match(curl, /^curl .*\/api\/v1\/courses\/42\/files/);
       assert.ok(curl.includes('$LPREQ_TOKEN') && !curl.includes(TOKEN), curl);
+
+      // Asked before sending a request with errors, as VS Code asks: Cancel sent nothing, Send anyway sent it.
+      type Asked = { prompt: string; items: string[] }[];
+      result(14, 'asked');
+      assert.deepEqual(result(15, 'run_lens').value, ['Send Request', 'Copy as cURL']);
+      const lensAsked = result(16, 'asked').value as Asked;
+      assert.equal(lensAsked.length, 2, JSON.stringify(lensAsked));
+      assert.match(lensAsked[1].prompt, /the request still has 1 error \(line \d+: .*\)\. Send anyway\?/);
+      assert.deepEqual(lensAsked[1].items, ['Send anyway', 'Cancel']);
+      const posts = () => api.received.filter((r) => r.method === 'POST').length;
+      result(17, 'cursor');
+      result(18, 'answer');
+      result(19, 'command');
+      result(20, 'response');
+      assert.equal(posts(), 1, 'only Send anyway sent the request with an error');
+      assert.match((result(21, 'asked').value as Asked)[0]?.prompt ?? '', /Send anyway\?/);
       assert.doesNotMatch(run.messages, /Error|E\d+:/, 'the configuration loads without errors');
     },
   );

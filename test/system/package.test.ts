@@ -47,6 +47,7 @@ const SHIPPED = [
   'dist/tree-sitter.wasm',
   'dist/tree-sitter-bash.wasm',
   'dist/test.js',
+  'dist/env.js',
   'dist/lsp.js',
   'dist/THIRD-PARTY-NOTICES.txt',
 ];

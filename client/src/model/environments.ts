@@ -4,7 +4,7 @@
  * Pure: the files are read by server/src/node/environments.ts and handed in; which token goes
  * to which origin is the sender's decision (tokenOrigin.ts).
  */
-import { hasOwn, own, setOwn } from '../../../server/src/core/index';
+import { own, setOwn } from '../../../server/src/core/index';
 import type { TokenDecision } from '../../../server/src/sender/index';
 
 /** Methods that change data: in a protected environment they ask before they are sent. */
@@ -73,7 +73,8 @@ export function environmentChoices(
     {
       name: undefined,
       label: 'No environment',
-      description: 'variables of every environment count as defined; nothing is sent to an environment',
+      description:
+        'variables of every environment count as defined when checking; nothing that needs an environment is sent',
       protected: false,
       picked: options.selected === undefined,
     },
@@ -105,14 +106,16 @@ export function environmentChoices(
 
 /**
  * The status bar text of the active environment: a key when its token goes to base_url's
- * origin, a key and a warning when one is kept that is not bound to it (the next send asks).
+ * origin, a key and a warning when one is kept that is not bound to it (the next send asks);
+ * `undecided`: several environments, none called local, none chosen yet.
  */
 export function statusBarText(
   selected: string | undefined,
   protectedEnv: boolean,
   token: TokenDecision['kind'],
+  undecided = false,
 ): string {
-  const name = selected ?? 'no environment';
+  const name = selected ?? (undecided ? 'choose environment' : 'no environment');
   const mark = token === 'send' ? ' $(key)' : token === 'confirm' ? ' $(key)$(warning)' : '';
   return `${protectedEnv ? '$(lock)' : '$(server-environment)'} ${name}${mark}`;
 }
@@ -146,12 +149,4 @@ export function legacyTokenKey(environment: string | undefined): string {
 /** The key of an environment's token in secret storage, kept with its origins (tokenOrigin.ts's storedToken); one token per environment. */
 export function tokenKey(environment: string | undefined): string {
   return `lpreq.boundToken.${environment === undefined ? '(no environment)' : environment}`;
-}
-
-/** Keeps a chosen environment only while the files still define it. */
-export function validSelection(
-  selected: string | undefined,
-  environments: Record<string, unknown>,
-): string | undefined {
-  return selected !== undefined && hasOwn(environments, selected) ? selected : undefined;
 }

@@ -4,6 +4,7 @@
  * sender drops Authorization and scrubs the token); nothing here adds it.
  */
 import type { HistoryEntry, HistorySummary, PreparedRequest } from '../../../server/src/sender/index';
+import { statusWithReason } from './reasons';
 
 export interface HistoryItem {
   id: string;
@@ -76,7 +77,7 @@ export function historyMarks(s: HistorySummary): string[] {
  */
 function historyItem(s: HistorySummary, now: number): HistoryItem {
   const cancelled = s.errorKind === 'cancelled';
-  const status = s.status !== null ? String(s.status) : cancelled ? 'cancelled' : 'failed';
+  const status = s.status !== null ? statusWithReason(s.status) : cancelled ? 'cancelled' : 'failed';
   const ok = s.status !== null && s.status >= 200 && s.status < 300 && s.errorKind === undefined;
   const request = `${s.method} ${shortUrl(s.url)}`;
   const label = s.title ?? s.name ?? request;
@@ -105,6 +106,16 @@ function historyItem(s: HistorySummary, now: number): HistoryItem {
     tooltip: tooltip.join('\n'),
     icon: cancelled ? 'cancelled' : ok ? 'pass' : s.status === null || s.status >= 500 ? 'error' : 'warning',
   };
+}
+
+/** Whether `text` holds every word of `query` (any case, any order): the history's search, `dev 404`. */
+export function matchesEveryWord(text: string, query: string): boolean {
+  const haystack = text.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .every((w) => haystack.includes(w));
 }
 
 export function historyItems(list: readonly HistorySummary[], now = Date.now()): HistoryItem[] {

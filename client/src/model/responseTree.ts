@@ -43,6 +43,8 @@ export type ResponseSummary = Pick<
   truncated?: { file: string; bytes: number; limit: number };
   pages?: number;
   incomplete?: string;
+  /** One page of several (a `Link: rel="next"` or an `EndKey`): which page, when known. */
+  morePages?: { page?: number };
   warnings?: string[];
   /** How long each part of the exchange took. */
   timing?: Timing;
@@ -478,7 +480,18 @@ export function labelOfFailure(kind: string): string {
       return 'Too many redirects';
     case 'http':
       return 'HTTP error';
+    // Stopped before it left: a variable, an environment to choose, a request it reads that failed, a secret bound elsewhere.
+    case 'prepare':
+    case 'dependency':
+    case 'secret-elsewhere':
+      return 'Not sent';
     default:
       return 'Network error';
   }
+}
+
+/** A failure as a line: its label, then its message (without a second "not sent"). */
+export function failureLine(kind: string, message: string): string {
+  const label = labelOfFailure(kind);
+  return `${label}: ${label === 'Not sent' ? message.replace(/^not sent: /, '') : message}`;
 }

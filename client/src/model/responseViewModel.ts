@@ -12,7 +12,7 @@ import type { Banner, BodyKind, SentRequestView, TimingRow, ViewAction, ViewData
 import { formatBytes, formatCount, formatDuration } from '../../webview/model/format';
 import { looksLikeHtml } from '../../webview/model/html';
 import { groupIssues } from './issueGroups';
-import { labelOfFailure, type ResponseSummary } from './responseTree';
+import { failureLine, labelOfFailure, type ResponseSummary } from './responseTree';
 
 export interface ViewContext {
   /** The response's number in its view. */
@@ -25,6 +25,14 @@ export interface ViewContext {
   fromRequest: boolean;
   /** Shown from the history, not sent now: when it was received, in local time. */
   fromHistory?: string;
+  /** A history entry is behind it, which Send Again sends again (to the URL it went to). */
+  fromHistoryEntry?: boolean;
+  /** A token was set from this view after the answer came (Set Access Token on a 401): it offers to send again. */
+  tokenJustSet?: boolean;
+  /** The request's title and name, which name the view. */
+  names?: RequestNames;
+  /** Shown as soon as it was read: the body is still being checked against the documentation. */
+  checking?: boolean;
 }
 
 /** A short name of a URL for titles: its last path segment that is not an id (`modules`, `modules 7`). */
@@ -52,10 +60,40 @@ function decodeSegment(s: string): string {
   }
 }
 
-/** The editor tab's title: `GET modules · 200`, `GET modules · failed`. */
-export function viewTitle(method: string, url: string, status: number | null, errorKind?: string): string {
-  const what = status !== null ? String(status) : errorKind === 'cancelled' ? 'cancelled' : errorKind ? 'failed' : '…';
-  return `${method} ${shortName(url)} · ${what}`;
+/** What a request is called where it is shown: its `###` title, else its `@name`, else METHOD and a short path (`GET modules`). */
+function requestLabel(method: string, url: string, names?: RequestNames): string {
+  // A title names a tab and a document: no slash may make it a path.
+  const title = names?.title?.trim().replace(/[/\\]/g, '∕');
+  if (title) return title;
+  const name = names?.name?.trim().replace(/[/\\]/g, '∕');
+  return name ? name : `${method} ${shortName(url)}`;
+}
+
+/** A request's title (`### Create a module`) and name (`# @name createModule`), as its file gives them. */
+export interface RequestNames {
+  title?: string;
+  name?: string;
+}
+
+/** The editor tab's title: `Create a module · 200`, `GET modules · 200`, `GET modules · failed`. */
+export function viewTitle(
+  method: string,
+  url: string,
+  status: number | null,
+  errorKind?: string,
+  names?: RequestNames,
+): string {
+  const what =
+    status !== null
+      ? String(status)
+      : errorKind === 'cancelled'
+        ? 'cancelled'
+        : errorKind !== undefined && labelOfFailure(errorKind) === 'Not sent'
+          ? 'not sent'
+          : errorKind
+            ? 'failed'
+            : '…';
+  return `${requestLabel(method, url, names)} · ${what}`;
 }
 
 function tone(s: ResponseSummary): ViewData['status']['tone'] {
@@ -149,17 +187,25 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
     else
       out.push({
         kind: 'error',
-        text: `${s.error ? labelOfFailure(s.error.kind) : 'No response'}: ${s.error?.message ?? 'nothing was sent'}`,
-        actions: ctx.fromRequest ? [{ id: 'sendAgain', label: 'Send Again' }] : undefined,
+        text: s.error ? failureLine(s.error.kind, s.error.message) : 'No response: nothing was sent',
+        actions: canSendAgain(ctx) ? [{ id: 'sendAgain', label: 'Send Again' }] : undefined,
       });
   } else if (s.error && s.error.kind !== 'http') {
     out.push({
       kind: s.error.kind === 'cancelled' ? 'cancelled' : 'error',
-      text: `${labelOfFailure(s.error.kind)}: ${s.error.message}`,
+      text: failureLine(s.error.kind, s.error.message),
     });
   }
   const withoutToken = s.status !== null && s.tokenSent === false && !s.authorizationWritten;
-  if (withoutToken) {
+  if (ctx.tokenJustSet) {
+    out.push({
+      kind: 'info',
+      text: `An access token is set${env ? ` for '${env}'` : ''} now; this answer came ${s.tokenSent ? 'with the one before' : 'without it'}.`,
+      actions: canSendAgain(ctx)
+        ? [{ id: 'sendAgain', label: 'Send Again', title: 'Send the request with the token' }]
+        : undefined,
+    });
+  } else if (withoutToken) {
     out.push({
       kind: 'warning',
       text: ctx.tokenSet
@@ -172,7 +218,7 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
     out.push({
       kind: 'error',
       text: `401 Unauthorized: the API did not accept ${s.tokenSent ? 'the access token' : 'the request without a token'}.`,
-      actions: withoutToken && !ctx.tokenSet ? undefined : [setTokenAction(env)],
+      actions: ctx.tokenJustSet || (withoutToken && !ctx.tokenSet) ? undefined : [setTokenAction(env)],
     });
   }
   if (kind === 'html' && s.status !== null && s.status >= 200 && s.status < 300 && s.resource) {
@@ -196,11 +242,19 @@ function banners(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): Banner[]
   return out;
 }
 
+const canSendAgain = (ctx: ViewContext) => ctx.fromRequest || ctx.fromHistoryEntry === true;
+
 function actions(s: ResponseSummary, ctx: ViewContext, kind: BodyKind): ViewAction[] {
   const hasBody = s.bodyText.length > 0;
   const out: ViewAction[] = [];
-  if (ctx.fromRequest)
-    out.push({ id: 'sendAgain', label: 'Send Again', title: 'Send the request again (the view is updated)' });
+  if (canSendAgain(ctx))
+    out.push({
+      id: 'sendAgain',
+      label: 'Send Again',
+      title: ctx.fromRequest
+        ? 'Send the request again (the view is updated)'
+        : 'Send this exchange again, to the URL it went to, with the chosen environment’s token',
+    });
   if (ctx.fromRequest) out.push({ id: 'openRequest', label: 'Open Request', title: 'Show the request this answers' });
   if (s.status !== null)
     out.push({
@@ -239,7 +293,8 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
   if (typed && s.resource) facts.push(s.resource);
   if (ctx.environment) facts.push(ctx.environment);
   const issues = typed ? s.issues : [];
-  if (issues.length > 0) facts.push(formatCount(issues.length, 'issue', 'issues'));
+  if (typed && ctx.checking) facts.push('checking against the docs…');
+  else if (issues.length > 0) facts.push(formatCount(issues.length, 'issue', 'issues'));
   const assertions = s.assertions ?? [];
   const failedAssertions = assertions.filter((a) => !a.passed).length;
   if (assertions.length > 0)
@@ -275,7 +330,7 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
               : 'No body';
   return {
     id: ctx.id,
-    title: viewTitle(s.method, s.url, s.status, s.error?.kind),
+    title: viewTitle(s.method, s.url, s.status, s.error?.kind, ctx.names),
     status: { text: statusText, tone: tone(s) },
     facts,
     bodyLabel,
@@ -292,5 +347,18 @@ export function buildView(s: ResponseSummary, ctx: ViewContext): ViewData {
     issueGroups: groupIssues(issues),
     assertions,
     actions: actions(s, ctx, kind),
+    checking: typed && ctx.checking ? true : undefined,
+    paging: s.morePages
+      ? {
+          text: `${s.morePages.page !== undefined ? `page ${s.morePages.page.toLocaleString('en-US')}` : 'a page'}, more pages`,
+          action: ctx.fromRequest
+            ? {
+                id: 'fetchAllPages',
+                label: 'Fetch All Pages',
+                title: 'Follow the next pages and merge them into one body',
+              }
+            : undefined,
+        }
+      : undefined,
   };
 }

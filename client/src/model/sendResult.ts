@@ -9,10 +9,12 @@ import {
   apiErrorMessage,
   apiErrorMessages,
   noResponse,
+  parseLinkHeader,
   type HistoryEntry,
   type SendResult,
 } from '../../../server/src/sender/index';
 import { setOwn } from '../../../server/src/core/index';
+import { reasonPhrase } from './reasons';
 import type { ResponseSummary } from './responseTree';
 
 export type Scrub = (text: string) => string;
@@ -51,6 +53,29 @@ function scrubSummary(summary: ResponseSummary, scrub: Scrub): ResponseSummary {
     } else if (typeof body === 'string') out.body = clean;
   }
   return out;
+}
+
+/**
+ * Whether an answer is one page of several (a `Link: rel="next"`, or the webhook list's
+ * `EndKey`), and which page it is (the `page` of its URL, 1 without one); undefined for the
+ * last or only page.
+ */
+export function morePagesOf(
+  url: string,
+  headers: Record<string, string>,
+  paging: 'link' | 'start-key' | undefined,
+): { page?: number } | undefined {
+  const endKey = headers.endkey;
+  if (paging !== 'link' && endKey !== undefined && endKey.length > 0) return {};
+  if (paging === 'start-key' || !parseLinkHeader(headers.link).next) return undefined;
+  let page = 1;
+  try {
+    const given = new URL(url).searchParams.get('page');
+    if (given !== null && /^\d{1,9}$/.test(given)) page = Number(given);
+  } catch {
+    // Not a URL: the first page, as a list without `page` is.
+  }
+  return { page };
 }
 
 export function summaryFromSend(
@@ -95,7 +120,7 @@ function rawSummary(result: SendResult, fallback: { method: string; url: string 
     method,
     url,
     status: r.status,
-    statusText: r.statusText,
+    statusText: r.statusText || reasonPhrase(r.status),
     headers: r.headers,
     body: r.body,
     bodyText: r.bodyText,
@@ -106,11 +131,12 @@ function rawSummary(result: SendResult, fallback: { method: string; url: string 
     resource: result.resource,
     issues: result.issues,
     error: result.error ? { kind: result.error.kind, message: result.error.message } : undefined,
-    apiError: failed ? apiErrorMessage(r.body) : undefined,
-    apiErrors: failed ? apiErrorMessages(r.body) : undefined,
+    apiError: failed ? apiErrorMessage(r.body, r.contentType) : undefined,
+    apiErrors: failed ? apiErrorMessages(r.body, r.contentType) : undefined,
     truncated: r.truncated,
     pages: r.pages > 1 || r.incomplete ? r.pages : undefined,
     incomplete: r.incomplete,
+    morePages: r.pages <= 1 && !r.incomplete ? morePagesOf(r.url || url, r.headers, result.request?.paging) : undefined,
     warnings: result.warnings,
     timing: r.timing,
     redirects: r.redirects.map(({ status, from, to }) => ({ status, from, to })),
@@ -144,23 +170,25 @@ function rawHistorySummary(entry: HistoryEntry): ResponseSummary {
     }
   }
   const failed = entry.status !== null && (entry.status < 200 || entry.status >= 300);
+  const contentType = entry.responseHeaders?.['content-type'];
   return {
     method: entry.method,
     url: entry.url,
     status: entry.status,
-    statusText: '',
+    statusText: reasonPhrase(entry.status),
     headers: entry.responseHeaders ?? {},
     body,
     bodyText: text,
     bodyKind,
-    contentType: entry.responseHeaders?.['content-type'],
+    contentType,
     bytes: Buffer.byteLength(text),
     durationMs: entry.durationMs,
     resource: entry.resource ?? null,
     issues: entry.issues ?? [],
     error: entry.error,
-    apiError: failed && bodyKind === 'json' ? apiErrorMessage(body) : undefined,
-    apiErrors: failed && bodyKind === 'json' ? apiErrorMessages(body) : undefined,
+    apiError: failed && !entry.bodyCut ? apiErrorMessage(body, contentType) : undefined,
+    apiErrors: failed && !entry.bodyCut ? apiErrorMessages(body, contentType) : undefined,
+    morePages: entry.pages === undefined ? morePagesOf(entry.url, entry.responseHeaders ?? {}, undefined) : undefined,
     warnings: entry.bodyCut ? ['the stored body was cut; open the raw body for what was kept'] : [],
     timing: entry.timing,
     sent: { headers: entry.request.headers, body: entry.request.body, contentType: entry.request.contentType },

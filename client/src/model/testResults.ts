@@ -1,6 +1,6 @@
 /**
- * The Test Explorer's logic without VS Code: which tests a request file holds (each request
- * with assertions, and its assertions under it, each with the line it stands on and an id that
+ * The Test Explorer's logic without VS Code: which tests a request file holds (each request,
+ * as `lpreq test` counts them, and its assertions under it, each with the line it stands on and an id that
  * survives edits elsewhere in the file), and how a result of the sender's runner becomes the
  * state and messages of those tests. The runner is the one `lpreq test` uses; this only maps
  * what it reports. Lines here are 0-based, as the editor counts them.
@@ -27,8 +27,9 @@ export interface TestRequest {
 }
 
 /**
- * The tests of a document: its requests that have assertions, as the runner names them
- * (`testsOf`). A name used twice in a file gets `#2`, `#3` after it, so ids stay unique.
+ * The tests of a document: every request, as the runner names them (`testsOf`) and as
+ * `lpreq test` runs and counts them (one without assertions passes on a 2xx). A name used
+ * twice in a file gets `#2`, `#3` after it, so ids stay unique.
  */
 export function testRequests(
   document: LpreqDocument,
@@ -39,7 +40,7 @@ export function testRequests(
   const out: TestRequest[] = [];
   for (const { name, blockIndex } of named) {
     const { start, block } = document.blocks[blockIndex];
-    if (!block.request || block.assertionLines.length === 0) continue;
+    if (!block.request) continue;
     const count = (seen.get(name) ?? 0) + 1;
     seen.set(name, count);
     const id = count === 1 ? name : `${name} #${count}`;
@@ -89,10 +90,9 @@ export function assertionOutcome(request: RequestResult, a: AssertionResult): Ou
   const line = a.line - 1;
   // Not evaluated (the request was not sent or got no answer): the request's message says why.
   if (!request.sent || request.status === null) return { state: 'errored', messages: [{ text: a.message, line }] };
-  const detail = a.actual === null ? a.message : `${a.message}; actual: ${a.actual}`;
-  const message: OutcomeMessage = { text: `${a.text}: ${detail}`, line };
-  // A diff only where there is something to compare: an operator with EXPECTED.
-  if (a.expected !== undefined) {
+  const message: OutcomeMessage = { text: `${a.text}: ${a.message}`, line };
+  // A diff only for ==: the editor writes a diff as `actual != expected`, which would misstate any other operator.
+  if (a.expected !== undefined && a.operator === '==') {
     message.expected = a.expected;
     message.actual = actualText(a);
   }
@@ -127,4 +127,51 @@ export function requestOutcome(request: RequestResult): Outcome {
     default:
       return { state: 'errored', durationMs, messages: [{ text: failure.message, line }] };
   }
+}
+
+/**
+ * Paths below a workspace folder in the order `lpreq test <folder>` walks them (each folder's
+ * entries sorted by name, files and folders alike): segment by segment.
+ */
+function compareParts(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** A file a Testing view run asks for: where it stands, and the ids of its tests asked for (none: the whole file). */
+export interface WantedFile<T> {
+  file: T;
+  /** The index of its workspace folder (files outside any come last). */
+  folder: number;
+  /** Its path below that folder, by segment. */
+  parts: readonly string[];
+  ids?: ReadonlySet<string>;
+}
+
+/**
+ * What a Testing view run runs, as `lpreq test` runs the same files: the files in the order it
+ * walks them, and of each file every request when the file runs whole (`blocks` undefined: a
+ * request without assertions changes the state the next ones read, as the item added before
+ * "Rename and publish the new module" counts in its `items_count`), or only the requests asked
+ * for (one test run on its own).
+ */
+export function runPlan<T>(
+  wanted: readonly WantedFile<T>[],
+  requestsOf: (file: T) => readonly TestRequest[],
+): { file: T; requests: TestRequest[]; blocks?: Set<number> }[] {
+  return [...wanted]
+    .sort((a, b) => a.folder - b.folder || compareParts(a.parts, b.parts))
+    .flatMap((w) => {
+      const requests = requestsOf(w.file).filter((r) => w.ids === undefined || w.ids.has(r.id));
+      if (requests.length === 0) return [];
+      return [
+        {
+          file: w.file,
+          requests,
+          ...(w.ids === undefined ? {} : { blocks: new Set(requests.map((r) => r.blockIndex)) }),
+        },
+      ];
+    });
 }

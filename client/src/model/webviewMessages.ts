@@ -19,13 +19,14 @@ const isPath = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_PATH_CHARS && v.startsWith('$');
 
 const field = (m: Record<string, unknown>, name: string): unknown => own(m, name);
+const isDuration = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 export function parseWebviewMessage(message: unknown): WebviewMessage | undefined {
   if (!isRecord(message)) return undefined;
   const type = field(message, 'type');
   switch (type) {
     case 'ready':
-      return { type };
+      return field(message, 'inflate') === true ? { type, inflate: true } : { type };
     case 'action': {
       const action = field(message, 'action');
       return typeof action === 'string' && (ACTION_IDS as readonly string[]).includes(action)
@@ -55,10 +56,16 @@ export function parseWebviewMessage(message: unknown): WebviewMessage | undefine
       const path = field(message, 'path');
       return isPath(path) ? { type, path } : undefined;
     }
+    case 'select': {
+      const index = field(message, 'index');
+      return index === null || isId(index) ? { type, index } : undefined;
+    }
     case 'rendered': {
       const id = field(message, 'id');
       const ms = field(message, 'ms');
-      return isId(id) && typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? { type, id, ms } : undefined;
+      const transferMs = field(message, 'transferMs');
+      if (!isId(id) || !isDuration(ms)) return undefined;
+      return isDuration(transferMs) ? { type, id, ms, transferMs } : { type, id, ms };
     }
     default:
       return undefined;

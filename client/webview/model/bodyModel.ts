@@ -8,6 +8,7 @@ import { JsonDocument, type Item, type JsonValue } from './jsonDocument';
 import { parsePath } from './jsonPath';
 import { TextSearch, type Matches } from './search';
 import { MAX_LINE_CHARS, TextLines } from './textLines';
+import { WrappedRows, type RowPlace } from './wrappedRows';
 
 /** Characters of a value shown on its row; the rest is cut (its tooltip and Copy Value give all of it). */
 const MAX_VALUE_CHARS = 2000;
@@ -35,6 +36,8 @@ export interface RowPresentation {
   issues?: readonly ViewIssue[];
   /** Issues below a collapsed container or in a collapsed range. */
   issuesInside?: number;
+  /** A value opened whole (`open`: its own row; `more`: a continuation row under it). */
+  wrap?: 'open' | 'more';
 }
 
 export interface BodyModel {
@@ -42,6 +45,13 @@ export interface BodyModel {
   row(index: number): RowPresentation;
   /** Folds or unfolds the row; false when it does not fold. */
   toggle(index: number): boolean;
+  /**
+   * Shows a long value (a string, a line) whole, on continuation rows under its row, or closes
+   * it again; false when the row holds nothing longer than the row. `columns`: the characters a
+   * continuation row holds at indent 0; `firstColumns`, the value's own row (less, where a
+   * documented type stands beside the value).
+   */
+  expand(index: number, columns: number, firstColumns?: number): boolean;
   find(query: string): Matches;
   /** The row that shows a match, with what it needs expanded. */
   rowOfOffset(offset: number): number | undefined;
@@ -55,8 +65,9 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 
 export class JsonBodyModel implements BodyModel {
   readonly doc: JsonDocument;
-  private readonly issues: IssueIndex;
+  private issues: IssueIndex;
   private readonly search: TextSearch;
+  private readonly wraps = new WrappedRows<JsonValue>();
 
   constructor(
     readonly text: string,
@@ -68,15 +79,27 @@ export class JsonBodyModel implements BodyModel {
   }
 
   get rowCount(): number {
-    return this.doc.rowCount;
+    return this.doc.rowCount + this.wraps.extra;
+  }
+
+  /** The typed issues, come after the body was shown (the check runs once its first screen is drawn). */
+  setIssues(issues: readonly ViewIssue[]): void {
+    this.issues = new IssueIndex(issues);
   }
 
   private itemAt(index: number): { item: Item; kind: 'open' | 'close' | 'line' | 'range' } | undefined {
-    return this.doc.rowAt(index);
+    return this.doc.rowAt(this.wraps.size === 0 ? index : this.wraps.place(index).base);
   }
 
   row(index: number): RowPresentation {
-    const row = this.itemAt(index);
+    if (this.wraps.size === 0) return this.baseRow(index);
+    const place = this.wraps.place(index);
+    const row = this.baseRow(place.base);
+    return place.wrapped ? wrappedRow(row, place) : row;
+  }
+
+  private baseRow(index: number): RowPresentation {
+    const row = this.doc.rowAt(index);
     if (!row) return { indent: 0, text: '', kind: 'text' };
     const { item, kind } = row;
     if (item.isRange) {
@@ -133,7 +156,30 @@ export class JsonBodyModel implements BodyModel {
     const item = row.item;
     if (!item.isRange && !(item.isContainer && item.childCount > 0)) return false;
     this.doc.toggle(item);
+    this.reanchor();
     return true;
+  }
+
+  expand(index: number, columns: number, firstColumns = columns): boolean {
+    const row = this.itemAt(index);
+    if (!row || row.kind !== 'line' || row.item.isRange || row.item.isContainer) return false;
+    const value = row.item;
+    if (this.wraps.close(value)) return true;
+    const before =
+      value.indent * 2 + (value.isArrayElement || value.rawKey === undefined ? 0 : value.rawKey.length + 2);
+    const first = firstColumns - before - 1;
+    if (value.end - value.start <= first) return false;
+    this.wraps.open(value, this.doc.rowIndexOf(value), value.raw, first, columns - (value.indent + 1) * 2 - 1);
+    return true;
+  }
+
+  /** Opened values move with folding above them, and close when folded away. */
+  private reanchor(): void {
+    if (this.wraps.size === 0) return;
+    this.wraps.reanchor((value) => {
+      for (let up = value.parentItem; up; up = up.parentItem) if (!up.expanded) return undefined;
+      return this.doc.rowIndexOf(value);
+    });
   }
 
   find(query: string): Matches {
@@ -142,14 +188,16 @@ export class JsonBodyModel implements BodyModel {
 
   rowOfOffset(offset: number): number | undefined {
     const value = this.doc.revealOffset(offset);
-    return value ? this.doc.rowIndexOf(value) : undefined;
+    this.reanchor();
+    return value ? this.wraps.rowOf(this.doc.rowIndexOf(value)) : undefined;
   }
 
   rowOfPath(path: string): number | undefined {
     const segments = parsePath(path);
     if (!segments) return undefined;
     const value = this.doc.reveal(segments);
-    return value ? this.doc.rowIndexOf(value) : undefined;
+    this.reanchor();
+    return value ? this.wraps.rowOf(this.doc.rowIndexOf(value)) : undefined;
   }
 
   /** The value on a row, for Copy Value. */
@@ -159,9 +207,20 @@ export class JsonBodyModel implements BodyModel {
   }
 }
 
+/** A row of a value opened whole: its own row shows the start, each continuation row the next part. */
+function wrappedRow<K>(row: RowPresentation, place: RowPlace<K>): RowPresentation {
+  const w = place.wrapped;
+  if (!w) return row;
+  const text = WrappedRows.part(w, place.part);
+  const last = place.part === w.more;
+  if (place.part === 0) return { ...row, text, cut: false, wrap: 'open', comma: last && row.comma };
+  return { indent: row.indent + 1, text, kind: row.kind, path: row.path, comma: last && row.comma, wrap: 'more' };
+}
+
 export class TextBodyModel implements BodyModel {
   private readonly lines: TextLines;
   private readonly search: TextSearch;
+  private readonly wraps = new WrappedRows<number>();
 
   constructor(readonly text: string) {
     this.lines = new TextLines(text);
@@ -169,16 +228,26 @@ export class TextBodyModel implements BodyModel {
   }
 
   get rowCount(): number {
-    return this.text.length === 0 ? 0 : this.lines.lineCount;
+    return this.text.length === 0 ? 0 : this.lines.lineCount + this.wraps.extra;
   }
 
   row(index: number): RowPresentation {
-    const text = this.lines.line(index);
-    return { indent: 0, text, kind: 'text', cut: text.length > MAX_LINE_CHARS };
+    const place = this.wraps.place(index);
+    const text = this.lines.line(place.base);
+    return wrappedRow({ indent: 0, text, kind: 'text', cut: text.length > MAX_LINE_CHARS }, place);
   }
 
   toggle(): boolean {
     return false;
+  }
+
+  expand(index: number, columns: number, firstColumns = columns): boolean {
+    const line = this.wraps.place(index).base;
+    if (this.wraps.close(line)) return true;
+    const whole = this.lines.wholeLine(line);
+    if (whole.length <= firstColumns - 1) return false;
+    this.wraps.open(line, line, whole, firstColumns - 1, columns - 3);
+    return true;
   }
 
   find(query: string): Matches {
@@ -186,7 +255,7 @@ export class TextBodyModel implements BodyModel {
   }
 
   rowOfOffset(offset: number): number {
-    return this.lines.lineOf(offset);
+    return this.wraps.rowOf(this.lines.lineOf(offset));
   }
 
   rowOfPath(): undefined {

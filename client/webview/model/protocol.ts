@@ -22,7 +22,8 @@ export type ActionId =
   | 'openRaw'
   | 'setToken'
   | 'cancel'
-  | 'showOutput';
+  | 'showOutput'
+  | 'fetchAllPages';
 
 export const ACTION_IDS: readonly ActionId[] = [
   'saveResponse',
@@ -35,6 +36,7 @@ export const ACTION_IDS: readonly ActionId[] = [
   'setToken',
   'cancel',
   'showOutput',
+  'fetchAllPages',
 ];
 
 export interface ViewAction {
@@ -96,6 +98,34 @@ export interface SentRequestView {
 /** How the body is shown: typed JSON, JSON, a page's text (its markup a click away), text, or nothing to show. */
 export type BodyKind = 'json' | 'html' | 'text' | 'binary' | 'empty' | 'none';
 
+/** One request of a Send All run, as the run's list shows it. */
+export interface RunEntryView {
+  /** The request as its file names it: its `###` title or `@name`, else METHOD target. */
+  label: string;
+  /** METHOD target, as written. */
+  request: string;
+  /** `200`, `failed`, `not sent`, `cancelled`. */
+  status: string;
+  tone: ViewData['status']['tone'];
+  /** ✓ passed, ✗ failed, – cancelled. */
+  mark: string;
+  duration: string;
+  /** Why it failed. */
+  message?: string;
+}
+
+/** A Send All run: its summary line and each exchange, one of which (or the summary: null) is shown below the list. */
+export interface RunView {
+  /** `Send All: modules.lpreq`. */
+  title: string;
+  /** `19 of 21 passed`, or `3 of 21 sent…` while it runs. */
+  summary: string;
+  tone: ViewData['status']['tone'];
+  entries: RunEntryView[];
+  selected: number | null;
+  running: boolean;
+}
+
 export interface ViewData {
   /** The response's number in this view: the body message and answers about types carry it. */
   id: number;
@@ -122,6 +152,12 @@ export interface ViewData {
   /** The request's assertions evaluated on this response; empty when it has none. */
   assertions: AssertionView[];
   actions: ViewAction[];
+  /** Shown as soon as it was read: its body is being checked against the documentation (the issues come with an update). */
+  checking?: boolean;
+  /** One page of several (`page 1, more pages`), with Fetch All Pages beside it when the request can be sent from its file. */
+  paging?: { text: string; action?: ViewAction };
+  /** The run this view is part of (Send All): its list stands beside the view. */
+  run?: RunView;
 }
 
 /** A documented type, as a row shows it and its tooltip describes it. */
@@ -146,16 +182,24 @@ export interface TreeNodeView {
 
 export type HostMessage =
   | { type: 'state'; view: ViewData }
-  /** The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way). */
-  | { type: 'body'; id: number; bytes: Uint8Array }
+  /** What is known of the response shown changed (its typed issues came): the same view id, its body kept. */
+  | { type: 'update'; view: ViewData }
+  /**
+   * The body of response `id`, once, as UTF-8 bytes (no JSON escaping on the way), deflated when
+   * the page can inflate it and it is large; `sentAt` the host's clock when it was posted.
+   */
+  | { type: 'body'; id: number; bytes: Uint8Array; sentAt?: number; encoding?: 'deflate-raw' }
   /** A request is in flight: the view says so and dims what it shows. */
   | { type: 'sending'; text: string }
   | { type: 'types'; id: number; entries: [string, TypeInfo | null][] }
   | { type: 'tree'; id: number; parent: string | null; nodes: TreeNodeView[] }
-  | { type: 'reveal'; path: string };
+  | { type: 'reveal'; path: string }
+  /** The run's list changed (a request of it answered); the view below it is unchanged. */
+  | { type: 'run'; id: number; run: RunView };
 
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** The page listens; `inflate`: it can inflate a deflated body (DecompressionStream). */
+  | { type: 'ready'; inflate?: boolean }
   | { type: 'action'; action: ActionId }
   /** Documented types of these path patterns, for response `id`. */
   | { type: 'describe'; id: number; patterns: string[] }
@@ -164,5 +208,7 @@ export type WebviewMessage =
   | { type: 'copy'; what: 'value' | 'path'; path: string }
   /** The documentation of the field at a path, in a read-only preview. */
   | { type: 'docs'; path: string }
+  /** Shows an exchange of the run (its index), or the run's summary (null). */
+  | { type: 'select'; index: number | null }
   /** The body of response `id` was drawn: how long after it arrived (for the output log and the tests). */
-  | { type: 'rendered'; id: number; ms: number };
+  | { type: 'rendered'; id: number; ms: number; transferMs?: number };

@@ -25,15 +25,28 @@ export class TextLines {
     return this.lineStarts().length;
   }
 
-  /** Line `i` without its line break, cut at MAX_LINE_CHARS. */
-  line(i: number): string {
+  /** Where line `i` starts and ends in the text, its line break left out. */
+  private bounds(i: number): [number, number] | undefined {
     const starts = this.lineStarts();
-    if (i < 0 || i >= starts.length) return '';
+    if (i < 0 || i >= starts.length) return undefined;
     let end = i + 1 < starts.length ? starts[i + 1] - 1 : this.text.length;
     if (end > starts[i] && this.text.charCodeAt(end - 1) === 13) end--;
-    return end - starts[i] > MAX_LINE_CHARS
-      ? `${this.text.slice(starts[i], starts[i] + MAX_LINE_CHARS)}…`
-      : this.text.slice(starts[i], end);
+    return [starts[i], end];
+  }
+
+  /** Line `i` without its line break, cut at MAX_LINE_CHARS. */
+  line(i: number): string {
+    const b = this.bounds(i);
+    if (!b) return '';
+    return b[1] - b[0] > MAX_LINE_CHARS
+      ? `${this.text.slice(b[0], b[0] + MAX_LINE_CHARS)}…`
+      : this.text.slice(b[0], b[1]);
+  }
+
+  /** Line `i` whole, without its line break. */
+  wholeLine(i: number): string {
+    const b = this.bounds(i);
+    return b ? this.text.slice(b[0], b[1]) : '';
   }
 
   /** The line that holds `offset`. */

@@ -25,6 +25,7 @@ export interface ListHooks {
 interface RowElement {
   root: HTMLDivElement;
   fold: HTMLSpanElement;
+  main: HTMLSpanElement;
   key: HTMLSpanElement;
   colon: HTMLSpanElement;
   value: HTMLSpanElement;
@@ -40,6 +41,8 @@ export class BodyList {
   private readonly content: HTMLDivElement;
   private readonly pool: RowElement[] = [];
   private rowHeight = 19;
+  /** The width of one character of the editor font, in pixels. */
+  private charWidth = 7.8;
   private selected = -1;
   private query = '';
   private frame = 0;
@@ -64,6 +67,13 @@ export class BodyList {
       if (index !== undefined && this.model.toggle(index)) this.draw();
     });
     this.element.addEventListener('keydown', (e) => this.onKey(e));
+    // A value cut at the row's end says that a click shows all of it (measured on hover only: drawing stays cheap).
+    this.element.addEventListener('mouseover', (e) => {
+      const el = this.pool.find((p) => p.root.contains(e.target as Node));
+      if (el && !el.root.classList.contains('wrap-open') && el.main.scrollWidth > el.main.clientWidth)
+        el.main.title = 'Click to show all of it';
+      else if (el) el.main.title = '';
+    });
     new ResizeObserver(() => this.schedule()).observe(this.element);
   }
 
@@ -80,7 +90,11 @@ export class BodyList {
     probe.style.position = 'static';
     this.content.append(probe);
     const height = probe.getBoundingClientRect().height;
+    probe.textContent = 'M'.repeat(40);
+    probe.style.display = 'inline-block';
+    const width = probe.getBoundingClientRect().width / 40;
     probe.remove();
+    if (width > 2) this.charWidth = width;
     if (height > 4) {
       this.rowHeight = Math.round(height);
       this.element.style.setProperty('--row-height', `${this.rowHeight}px`);
@@ -139,6 +153,7 @@ export class BodyList {
     const el: RowElement = {
       root: h('div', { class: 'row', attrs: { role: 'treeitem' } }),
       fold: h('span', { class: 'fold' }),
+      main: h('span', { class: 'row-main' }),
       key: h('span', { class: 'key' }),
       colon: h('span', { class: 'punct', text: ': ' }),
       value: h('span', { class: 'value' }),
@@ -160,8 +175,8 @@ export class BodyList {
         class: 'row-button',
       }),
     );
-    const main = h('span', { class: 'row-main' }, el.key, el.colon, el.value, el.comma);
-    el.root.append(el.fold, main, el.summary, el.mark, el.type, actions);
+    el.main.append(el.key, el.colon, el.value, el.comma);
+    el.root.append(el.fold, el.main, el.summary, el.mark, el.type, actions);
     el.type.addEventListener('click', (e) => {
       e.stopPropagation();
       if (el.path) this.hooks.docs(el.path);
@@ -179,6 +194,8 @@ export class BodyList {
     el.root.classList.toggle('has-issue', row.issues !== undefined);
     el.root.classList.toggle('range-row', row.kind === 'range');
     el.root.classList.toggle('no-path', row.path === undefined);
+    el.root.classList.toggle('wrap-open', row.wrap === 'open');
+    el.root.classList.toggle('wrap-more', row.wrap === 'more');
     el.root.style.paddingLeft = `calc(${row.indent * 2}ch + 4px)`;
     el.root.setAttribute('aria-level', String(row.indent + 1));
     if (row.fold) el.root.setAttribute('aria-expanded', String(row.fold === 'open'));
@@ -195,7 +212,7 @@ export class BodyList {
     }
     setMarked(el.value, row.text, this.query);
     el.value.className = `value t-${row.kind}`;
-    el.value.title = row.cut ? `${row.text.slice(0, 1000)}… (cut: Copy gives all of it)` : '';
+    el.main.title = row.cut ? 'Click to show all of it' : row.wrap ? 'Click to fold it again' : '';
     el.comma.hidden = !row.comma;
     const summary = [
       row.summary,
@@ -257,7 +274,26 @@ export class BodyList {
       this.draw();
       return;
     }
+    // A click on a value cut at the row's end shows all of it, wrapped; on an opened one, folds it again.
+    const main = e.target instanceof Element ? e.target.closest('.row-main') : null;
+    if (main instanceof HTMLElement && this.longValue(main, index) && this.expand(index)) {
+      this.selected = index;
+      this.draw();
+      return;
+    }
     this.select(index);
+  }
+
+  private longValue(main: HTMLElement, index: number): boolean {
+    const row = this.model.row(index);
+    return row.cut === true || row.wrap !== undefined || main.scrollWidth > main.clientWidth;
+  }
+
+  /** Opens or closes the long value of a row: its continuation rows as wide as the list allows. */
+  private expand(index: number): boolean {
+    // The list's width less what stands beside a value: the fold, Copy and Path, the padding, and on the value's own row a documented type.
+    const columns = Math.max(20, Math.floor((this.element.clientWidth - 16) / this.charWidth) - 12);
+    return this.model.expand(index, columns, this.typed ? Math.max(20, columns - 20) : columns);
   }
 
   /** Scrolls to a row; the content is given its new height first (the row may have just been unfolded), or the scroll would stop at the old end. */
@@ -301,6 +337,10 @@ export class BodyList {
       case ' ': {
         if (this.selected < 0) return;
         const fold = this.model.row(this.selected).fold;
+        if (fold === undefined && e.key === 'Enter' && this.expand(this.selected)) {
+          this.draw();
+          break;
+        }
         const wants =
           e.key === 'ArrowRight' ? fold === 'closed' : e.key === 'ArrowLeft' ? fold === 'open' : fold !== undefined;
         if (wants && this.model.toggle(this.selected)) this.draw();

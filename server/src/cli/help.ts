@@ -15,6 +15,8 @@ export interface CommandHelp {
   operands?: Record<string, string>;
   /** Whole command lines to copy. */
   examples: string[];
+  /** Lines printed after the options as written (a file format a flag reads). */
+  notes?: string[];
 }
 
 /** `--env NAME`, `--format text|json`, `--yes`. */
@@ -56,6 +58,7 @@ export function helpText(help: CommandHelp): string {
     '',
     'options:',
     ...table(options),
+    ...(help.notes ? ['', ...help.notes] : []),
     '',
     'examples:',
     ...help.examples.map((e) => `  ${e}`),

@@ -17,6 +17,7 @@ const COMMANDS: [string, string][] = [
   ['scopes', 'list the token scopes the requests need (this folder when no path is given)'],
   ['send', 'send one request of a file and print the typed response'],
   ['test', 'send every request of files and folders and evaluate their ?? assertions'],
+  ['env', 'show or remember the environment every host uses in this project'],
   ['mock', 'run the mock API, answered from the documentation'],
   ['proxy', "forward an integration's requests to an instance and check them"],
   ['export', 'write the documentation as an OpenAPI document'],
@@ -43,7 +44,7 @@ examples:
 `;
 
 /** Subcommands bundled separately: dist/<name>.js exporting `run(argv, io)`. */
-const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'import']);
+const SEPARATE = new Set(['send', 'mock', 'lsp', 'export', 'test', 'proxy', 'import', 'env']);
 
 export async function main(argv: string[], given: Io): Promise<number> {
   // Messages quote paths and values from the user's files: no control character reaches the terminal as it is.

@@ -1,12 +1,21 @@
 /**
- * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]`
+ * `lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--faults FILE] [--quiet]`
  * (bundled to dist/mock.js): runs the mock API until SIGINT or SIGTERM, a line per request on
  * standard error unless `--quiet`.
  */
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { parseSeed, SeedError, startMock, type RequestLogEntry, type SeedData } from '../mock/index';
+import {
+  parseSeed,
+  SeedError,
+  startMock,
+  unmatchedNote,
+  type FaultPlan,
+  type RequestLogEntry,
+  type SeedData,
+} from '../mock/index';
 import { readTextFileSync } from '../node/index';
+import { FaultsFileError, readFaultsFile } from '../mockRun';
 import { bundledCatalog } from '../catalogData';
 import { flagValue, parseArgs, UsageError } from './args';
 import type { Io } from './check';
@@ -17,7 +26,7 @@ import { printable, printableErrors } from './terminalText';
 
 export const MOCK_HELP: CommandHelp = {
   usage:
-    'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--quiet]',
+    'usage: lpreq mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--token TOKEN] [--user-token USER_ID=TOKEN]... [--scopes FILE] [--faults FILE] [--quiet]',
   summary:
     'Runs the mock API, answered from the documentation and a data set, until Ctrl-C; what the checker calls an error it answers with 400.',
   flags: {
@@ -40,10 +49,23 @@ export const MOCK_HELP: CommandHelp = {
       arg: 'FILE',
       help: 'limit the token to the scopes a JSON array in FILE lists (403 for the rest)',
     },
+    faults: {
+      value: true,
+      arg: 'FILE',
+      help: 'answer some requests with faults: statuses, delays, resets, cut bodies (the format below)',
+    },
     quiet: { help: 'no line per request on standard error' },
     help: HELP_FLAG,
   },
-  examples: ['lpreq mock', 'lpreq mock --port 0 --token s3cret --quiet'],
+  examples: ['lpreq mock', 'lpreq mock --port 0 --token s3cret --quiet', 'lpreq mock --faults faults.txt'],
+  notes: [
+    'the faults file, one rule a line (docs/mock.md, "Faults on demand"):',
+    '  seed 7',
+    '  METHOD|* /path/pattern [user=ID] FAULT rate=R|count=N',
+    'FAULT: status=NNN [retry-after=S], delay=250ms|2s, reset, cut=BYTES (a delay goes with the others);',
+    'in a pattern * is one segment, ** any number, {name} one segment; # starts a comment.',
+    'A request may also ask for a documented error itself: Prefer: code=404.',
+  ],
 };
 
 function readJson(path: string, cwd: string, what: string): unknown {
@@ -110,6 +132,16 @@ export async function run(argv: string[], given: Io): Promise<number> {
       scopesPath === undefined
         ? undefined
         : readScopesOption(scopesPath, io.cwd, bundledCatalog(), (m) => io.stderr(`lpreq mock: warning: ${m}\n`));
+    const faultsPath = flagValue(args, 'faults');
+    let faults: FaultPlan | undefined;
+    if (faultsPath !== undefined) {
+      try {
+        faults = readFaultsFile(faultsPath, io.cwd);
+      } catch (e) {
+        if (e instanceof FaultsFileError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
     // Before listening, so that it is said even when the address turns out to be unusable.
     if (!isLoopback(host)) {
       io.stderr(
@@ -121,8 +153,9 @@ export async function run(argv: string[], given: Io): Promise<number> {
       // One line per request on standard error: the request log (requestLog.ts says what it may show).
       const onRequest = args.flags.has('quiet')
         ? undefined
-        : (e: RequestLogEntry) => given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings'));
-      mock = await startMock({ port, host, seed, token, userTokens, scopes, onRequest });
+        : (e: RequestLogEntry) =>
+            given.stderr(requestLine({ ...e, problems: e.warnings }, 'warnings', e.fault ? ` fault: ${e.fault}` : ''));
+      mock = await startMock({ port, host, seed, token, userTokens, scopes, faults, onRequest });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(
@@ -142,6 +175,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     if (userTokens.length > 0)
       io.stdout(`user tokens: ${userTokens.map((u) => `user ${u.userId}`).join(', ')} (given with --user-token)\n`);
     if (scopes) io.stdout(`scopes: ${scopes.length} scope(s) from ${scopesPath ?? ''}\n`);
+    if (faults) io.stdout(`faults: ${faults.rules.length} rule(s) from ${faultsPath ?? ''}, seed ${faults.seed}\n`);
     io.stdout(
       `try: curl -H "Authorization: Bearer ${token === undefined ? mock.token : '<token>'}" ${mock.url}/api/v1/courses\n`,
     );
@@ -155,6 +189,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    for (const rule of mock.unmatchedFaults()) io.stderr(`lpreq mock: ${unmatchedNote(faultsPath ?? '', rule)}\n`);
     io.stdout('lpreq mock: stopped\n');
     return 0;
   } catch (e) {

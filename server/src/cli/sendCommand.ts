@@ -26,22 +26,22 @@ import {
   stringifyExact,
   HistoryStore,
   scrubSecrets,
+  shellQuote,
   blockAtLine,
   blockNamed,
   projectStore,
   requestBlocks,
-  sendBlock,
-  sendSetup,
+  SendSession,
   SetupError,
   tokenNotes,
   wasSent,
+  type FileSetup,
   type SendResult,
-  type SendSetup,
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import type { Io } from './check';
-import { byteSize, confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { byteSize, cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_HELP: CommandHelp = {
@@ -223,22 +223,24 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     return 2;
   }
 
-  let setup: SendSetup;
-  try {
-    setup = sendSetup(absolute, {
-      environment: flagValue(args, 'env'),
-      env: io.env,
-      chooseWith: '--env',
+  const checker = new Checker(bundledCatalog());
+  const session = new SendSession(
+    cliSessionHost(io, {
+      yes: args.flags.has('yes'),
       tokenOrigin: flagValue(args, 'token-origin'),
-    });
+      history: (projectFolder) => historyStore(args, io, projectFolder),
+    }),
+    checker,
+  );
+  let setup: FileSetup;
+  try {
+    setup = await session.setup(absolute, { environment: flagValue(args, 'env') });
   } catch (e) {
     if (e instanceof SetupError) throw new UsageError(e.message);
     throw e;
   }
   const { selected, environments, token, privateToken } = setup;
-  const protectedEnv = setup.protectedEnvironment;
 
-  const checker = new Checker(bundledCatalog());
   const { start, block } = document.blocks[blockIndex];
   const index = new LineIndex(text);
   const errors = checker
@@ -261,11 +263,9 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   process.once('SIGINT', onSigint);
   let result: SendResult;
   try {
-    result = await sendBlock(document, blockIndex, {
-      checker,
-      environments,
-      token,
-      system: setup.system,
+    ({ result } = await session.send(document, blockIndex, {
+      file: absolute,
+      setup,
       allPages: args.flags.has('all-pages'),
       maxPages,
       maxBodyBytes,
@@ -273,19 +273,19 @@ async function runSend(argv: string[], io: Io): Promise<number> {
       proxy,
       env: io.env,
       signal: controller.signal,
-      history: historyStore(args, io, setup.projectFolder),
+      // `--history DIR` and `--no-history` in place of the project's `.lpreq/history`.
+      ...(args.flags.has('no-history')
+        ? { history: null }
+        : flagValue(args, 'history') !== undefined
+          ? { history: historyStore(args, io, setup.projectFolder) }
+          : {}),
       // Chaining reads the last response of a request from the history: the same POST is not repeated on every run.
-      reuseHistory: !args.flags.has('resend-dependencies'),
-      file: absolute,
+      resendDependencies: args.flags.has('resend-dependencies'),
       prompts,
-      readFile: setup.readFile,
-      // A `# @note`, a protected environment (README) and `# @prompt` variables: asked at a
-      // terminal; a script has decided for notes, must say --yes for changes, and --prompt for prompts.
-      ...confirmations(io, { protectedEnv, yes: args.flags.has('yes'), environment: selected }),
       onPage: (p) => {
         if (format === 'text' && io.isTTY && p.page > 1) io.stderr(`lpreq: page ${p.page}, ${p.items} items\n`);
       },
-    });
+    }));
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
@@ -297,7 +297,7 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
   // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
   if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
-  else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected)), { lines: true })));
+  else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected, path)), { lines: true })));
   return result.ok ? 0 : 1;
 }
 
@@ -359,7 +359,17 @@ export function toJson(result: SendResult): Record<string, unknown> {
     ok: result.ok,
     method: result.request?.method ?? null,
     url: r?.url ?? result.request?.url ?? null,
-    ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
+    ...(result.error
+      ? {
+          error: {
+            kind: result.error.kind,
+            message: result.error.message,
+            ...(result.error.kind === 'dependency' && result.error.dependency
+              ? { dependency: result.error.dependency }
+              : {}),
+          },
+        }
+      : {}),
     ...(r ? { timing: roundTiming(r.timing), pages: r.pages, bytes: r.bytes } : {}),
     ...(result.unchecked ? { unchecked: result.unchecked } : {}),
     ...(r?.truncated ? { truncated: r.truncated } : {}),
@@ -377,7 +387,7 @@ function roundTiming(t: NonNullable<SendResult['response']>['timing']): Record<s
   return out;
 }
 
-function toText(result: SendResult, errorCount: number, environment: string | undefined): string {
+function toText(result: SendResult, errorCount: number, environment: string | undefined, path: string): string {
   const lines: string[] = [];
   const r = result.response;
   const req = result.request;
@@ -415,6 +425,12 @@ function toText(result: SendResult, errorCount: number, environment: string | un
   }
   if (result.error)
     lines.push(...(lines.length > 0 ? [''] : []), `error (${result.error.kind}): ${result.error.message}`);
+  // The action a chain's message asks for, as a command.
+  const dependency = result.error?.kind === 'dependency' ? result.error.dependency : undefined;
+  if (dependency)
+    lines.push(
+      `hint: lpreq send ${shellQuote(path)} --name ${shellQuote(dependency.name)}${environment ? ` --env ${shellQuote(environment)}` : ''} sends it alone and shows its response`,
+    );
   for (const w of result.warnings) lines.push(`warning: ${w}`);
   if (result.resource) {
     lines.push('');

@@ -1,9 +1,9 @@
 /**
  * What `lpreq send` and `lpreq test` read from their flags the same way (the environment,
- * token and `.env` are the sender's `sendSetup`), and how a protected environment, a
+ * token, chain and `.env` are the sender's SendSession), and how a protected environment, a
  * `# @note` and a `# @prompt` are confirmed or answered at a terminal, or refused without one.
  */
-import type { SendBlockOptions } from '../sender/index';
+import type { SessionHost } from '../sender/index';
 import { parseByteSize } from '../core/index';
 import { flagValue, UsageError, type ParsedArgs } from './args';
 import type { Io } from './check';
@@ -54,17 +54,22 @@ export function promptFlags(args: ParsedArgs): Map<string, string> {
 }
 
 /**
- * How the flow asks before it sends: a `# @note` and each POST, PUT, PATCH and DELETE to a
- * protected environment are confirmed at a terminal; without one a note is taken as decided
- * (a script that sends has decided) and a change to a protected environment is refused unless
- * `--yes`. A `# @prompt` variable is asked at a terminal, or taken from `--prompt`, or refused.
+ * The command line's part of a send session (the sender's SendSession decides the rest): the
+ * process environment and its LPREQ_TOKEN, `--env` as the way to choose, and how the flow asks
+ * before it sends. A `# @note` and each POST, PUT, PATCH and DELETE to a protected environment
+ * are confirmed at a terminal; without one a note is taken as decided (a script that sends has
+ * decided) and a change to a protected environment is refused unless `--yes`. A `# @prompt`
+ * variable is asked at a terminal, or taken from `--prompt`, or refused.
  */
-export function confirmations(
+export function cliSessionHost(
   io: Io,
-  protection: { protectedEnv: boolean; yes: boolean; environment: string | undefined },
-): Pick<SendBlockOptions, 'confirmNote' | 'confirmChange' | 'ask'> {
-  const { protectedEnv, yes, environment } = protection;
+  o: { yes: boolean; tokenOrigin?: string; history?: SessionHost['history'] },
+): SessionHost {
   return {
+    env: io.env,
+    chooseWith: '--env',
+    tokenOrigin: o.tokenOrigin,
+    history: o.history,
     confirmNote: io.ask
       ? async (q) =>
           /^\s*y(es)?\s*$/i.test(
@@ -72,20 +77,19 @@ export function confirmations(
               '',
           )
       : undefined,
-    confirmChange:
-      protectedEnv && !yes
-        ? async (q) => {
-            const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
-            if (io.ask)
-              return /^\s*y(es)?\s*$/i.test(
-                (await io.ask(`${environment} is protected: send ${what}? [y/N] `, false)) ?? '',
-              );
-            io.stderr(
-              `lpreq: ${environment} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`,
+    confirmChange: o.yes
+      ? undefined
+      : async (q) => {
+          const what = q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`;
+          if (io.ask)
+            return /^\s*y(es)?\s*$/i.test(
+              (await io.ask(`${q.environment} is protected: send ${what}? [y/N] `, false)) ?? '',
             );
-            return false;
-          }
-        : undefined,
+          io.stderr(
+            `lpreq: ${q.environment} is a protected environment: ${what} is sent only when confirmed; add --yes to send it without a terminal\n`,
+          );
+          return false;
+        },
     ask: async (q) => {
       if (io.ask)
         return await io.ask(

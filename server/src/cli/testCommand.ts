@@ -1,5 +1,5 @@
 /**
- * `lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
+ * `lpreq test [--env NAME] [--mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT]
  * [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] PATH...` (LPREQ-FORMAT section 7;
  * docs/testing.md). Sends every request of the files and folders given (folders walked as
  * `lpreq check` walks them, less what a `.lpreqtestignore` leaves out) through the sender's
@@ -8,36 +8,45 @@
  * passed, 1 at least one failed, 2 the command could not run (bad arguments, a file that
  * could not be read, a run cancelled).
  */
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { bundledCatalog } from '../catalogData';
-import { Checker, type Environments } from '../core/index';
-import { startMockRun, type MockRun } from '../mockRun';
+import { Checker } from '../core/index';
+import { FaultsFileError, startMockRun, type MockRun } from '../mockRun';
 import {
   runTests,
   scrubSecrets,
-  sendSetup,
+  SendSession,
   SetupError,
+  type FileSetup,
   type RunOptions,
-  type SendSetup,
   type TestSource,
 } from '../sender/index';
 import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
-import { confirmations, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { noWorkflowCommands, printableErrors } from './terminalText';
 
 export const TEST_HELP: CommandHelp = {
   usage:
-    'usage: lpreq test [--env NAME | --mock] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...',
+    'usage: lpreq test [--env NAME] [--mock [--faults FILE]] [--reporter text|json|junit|tap|github] [--bail] [--grep TEXT] [--timeout MS] [--proxy URL] [--prompt NAME=VALUE]... [--yes] [--token-origin ORIGIN] PATH...',
   summary:
     'Sends every request of the files and folders and evaluates its ?? assertions (a request without any passes on a 2xx); exits with 1 when one fails.',
   flags: {
-    env: { value: true, arg: 'NAME', help: 'the environment of http-client.env.json to send to' },
+    env: {
+      value: true,
+      arg: 'NAME',
+      help: 'the environment to send to (its variables and base_url); without it the one chosen for the project (lpreq env), the only one, or local',
+    },
     mock: {
-      help: 'start the built-in mock API in this process and send every request to it (no server, no environment, no network)',
+      help: 'start the built-in mock API in this process and send every request to it (no server, no network); with --env, that environment lends its variables',
+    },
+    faults: {
+      value: true,
+      arg: 'FILE',
+      help: 'with --mock: the mock answers with the faults of FILE (statuses, delays, resets; lpreq mock --help, docs/mock.md)',
     },
     reporter: {
       value: true,
@@ -84,14 +93,6 @@ export async function run(argv: string[], given: Io): Promise<number> {
   }
 }
 
-/** What sending the requests of one folder's files takes: the sender's setup, with the mock's environments when it runs. */
-interface FolderSetup {
-  setup: SendSetup;
-  environments: Environments;
-  /** Tokens that must not go anywhere in this run (a real one, when the mock gets its own). */
-  foreign: string[];
-}
-
 async function runTest(argv: string[], io: Io): Promise<number> {
   const args = parseArgs(argv, TEST_HELP.flags);
   if (args.flags.has('help')) {
@@ -101,8 +102,8 @@ async function runTest(argv: string[], io: Io): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError(`no path given\n${TEST_HELP.usage}`);
   const envName = flagValue(args, 'env');
   const mock = args.flags.has('mock');
-  if (mock && envName !== undefined)
-    throw new UsageError('--env and --mock both say where the requests go: give one of them');
+  const faults = flagValue(args, 'faults');
+  if (faults !== undefined && !mock) throw new UsageError("--faults goes with --mock: the faults are the mock's");
   const proxy = proxyFlag(args);
   if (mock && proxy !== undefined)
     throw new UsageError('--proxy and --mock do not go together: the mock runs in this process, on this machine');
@@ -131,149 +132,135 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       `no request file to run in ${args.positionals.join(' ')}: ${ignored.length > 0 ? 'every one is left out by .lpreqtestignore' : 'none found'}`,
     );
 
-  // Each folder's environment is settled before anything is sent, as `lpreq send` settles it
-  // (all it finds depends on the folder of the file): a broken environment file, an unknown
-  // --env or an unusable token stops the run here.
-  const setups = new Map<string, FolderSetup>();
-  const folderOf = (input: Input) => dirname(input.absolute ?? resolve(io.cwd, '-'));
-  for (const input of inputs) {
-    const folder = folderOf(input);
-    if (setups.has(folder)) continue;
-    let setup: SendSetup;
-    try {
-      // Standard input has no file: its environment is the working folder's.
-      setup = sendSetup(input.absolute ?? resolve(io.cwd, '-'), {
-        environment: envName,
-        env: io.env,
-        chooseWith: '--env',
-        forMock: mock,
-        tokenOrigin: flagValue(args, 'token-origin'),
-      });
-    } catch (e) {
-      if (e instanceof SetupError) throw new UsageError(e.message);
-      throw e;
-    }
-    for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
-    const foreign = mock
-      ? [setup.token, setup.privateToken, io.env.LPREQ_TOKEN].filter(
-          (t): t is string => typeof t === 'string' && t.length > 0,
-        )
-      : [];
-    setups.set(folder, { setup, environments: setup.environments, foreign });
-  }
-
+  const checker = new Checker(bundledCatalog());
+  const session = new SendSession(
+    cliSessionHost(io, { yes: args.flags.has('yes'), tokenOrigin: flagValue(args, 'token-origin') }),
+    checker,
+  );
   let running: MockRun | undefined;
   if (mock) {
     try {
-      running = await startMockRun('--mock');
+      running = await startMockRun('--mock', { faults, cwd: io.cwd });
     } catch (e) {
+      if (e instanceof FaultsFileError) throw new UsageError(e.message);
       throw new UsageError(`the built-in mock could not start: ${(e as Error).message}`);
     }
-    for (const f of setups.values()) f.environments = running.environments(f.setup);
   }
-  const all = [...setups.values()];
-  const protectedNames = mock
-    ? ''
-    : [...new Set(all.filter((f) => f.setup.protectedEnvironment).map((f) => f.setup.selected))].join(', ');
-  // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
-  const tokens = [running?.token, io.env.LPREQ_TOKEN, ...all.flatMap((f) => [f.setup.token, ...f.foreign])];
-  // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
-  const write = (text: string) =>
-    io.stdout(reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)));
+  try {
+    return await runWith(session, running);
+  } finally {
+    await running?.close();
+  }
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  const reporter = createReporter(reporterName, {
-    write,
-    colour: io.isTTY && !io.env.NO_COLOR,
-    skipReason: () =>
-      controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure',
-  });
-
-  async function* sources(): AsyncGenerator<TestSource> {
+  async function runWith(session: SendSession, running: MockRun | undefined): Promise<number> {
+    // Each file's environment is settled before anything is sent, as `lpreq send` settles it
+    // (all it finds depends on the folder of the file): a broken environment file, an unknown
+    // --env, several environments and none chosen, or an unusable token stops the run here.
+    const sources: TestSource[] = [];
+    const setups: FileSetup[] = [];
     for (const input of inputs) {
       const read = await readInput(input, io);
       if (read.problem !== undefined) {
-        yield { file: input.display, problem: read.problem };
+        sources.push({ file: input.display, problem: read.problem });
         continue;
       }
-      const { setup, environments } = setups.get(folderOf(input)) as FolderSetup;
-      yield {
-        file: input.display,
-        text: read.text,
-        environments,
-        token: running ? running.token : setup.token,
-        system: setup.system,
-        readFile: input.absolute !== undefined ? setup.readFile : undefined,
-      };
+      try {
+        // Standard input has no file: its environment is the working folder's.
+        const made = await session.testSource(input.absolute ?? resolve(io.cwd, '-'), {
+          display: input.display,
+          text: read.text,
+          environment: envName,
+          mock: running,
+        });
+        if (input.absolute === undefined) delete made.source.readFile;
+        if (!setups.some((s) => s.projectFolder === made.setup.projectFolder && s.selected === made.setup.selected)) {
+          setups.push(made.setup);
+          for (const w of made.setup.warnings) io.stderr(`lpreq: ${w}\n`);
+        }
+        sources.push(made.source);
+      } catch (e) {
+        if (e instanceof SetupError) throw new UsageError(e.message);
+        throw e;
+      }
     }
-  }
+    if (running) notes.push(...session.missingFromMock(sources, running));
+    // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
+    const tokens = [
+      running?.token,
+      io.env.LPREQ_TOKEN,
+      ...setups.flatMap((s) => [s.token, s.privateToken, ...s.foreignTokens]),
+    ];
+    // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
+    const write = (text: string) =>
+      io.stdout(
+        reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)),
+      );
 
-  const options: RunOptions = {
-    checker: new Checker(bundledCatalog()),
-    timeoutMs,
-    proxy,
-    env: io.env,
-    signal: controller.signal,
-    bail: args.flags.has('bail'),
-    grep,
-    prompts,
-    foreignSecrets: all.flatMap((f) => f.foreign),
-    ...confirmations(io, {
-      protectedEnv: protectedNames.length > 0,
-      yes: args.flags.has('yes'),
-      environment: protectedNames,
-    }),
-    // The mock's own base_url, confinement to it, and no proxy of the environment.
-    ...running?.options,
-    events: {
-      ...reporter.events,
-      // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
-      requestFinished: (file, r) => {
-        reporter.events.requestFinished?.(file, r);
-        if (
-          reporterName === 'text' ||
-          r.passed ||
-          r.skipped ||
-          r.failure === undefined ||
-          r.failure.kind === 'assertion'
-        )
-          return;
-        io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
-        for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    const reporter = createReporter(reporterName, {
+      write,
+      colour: io.isTTY && !io.env.NO_COLOR,
+      skipReason: () =>
+        controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure',
+    });
+
+    const options: RunOptions = {
+      ...session.runOptions(setups, running),
+      timeoutMs,
+      proxy,
+      env: running ? {} : io.env,
+      signal: controller.signal,
+      bail: args.flags.has('bail'),
+      grep,
+      prompts,
+      events: {
+        ...reporter.events,
+        // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
+        requestFinished: (file, r) => {
+          reporter.events.requestFinished?.(file, r);
+          if (
+            reporterName === 'text' ||
+            r.passed ||
+            r.skipped ||
+            r.failure === undefined ||
+            r.failure.kind === 'assertion'
+          )
+            return;
+          io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
+          for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
+        },
       },
-    },
-  };
+    };
+    const started = performance.now();
+    let result;
+    try {
+      result = await runTests(sources, options);
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+    reporter.finish(result, performance.now() - started);
 
-  const started = performance.now();
-  let result;
-  try {
-    result = await runTests(sources(), options);
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-    await running?.close();
+    for (const note of [...notes, ...(running?.notes() ?? [])]) io.stderr(`lpreq: ${note}\n`);
+    const total = result.passed + result.failed + result.skipped;
+    if (reporterName !== 'text') {
+      io.stderr(
+        `lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`,
+      );
+    }
+    if (result.cancelled) {
+      io.stderr('lpreq test: cancelled\n');
+      return 2;
+    }
+    if (result.unreadable > 0) {
+      io.stderr(`lpreq test: ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} could not be read\n`);
+      return 2;
+    }
+    if (total === 0) {
+      io.stderr(`lpreq test: no request to run${grep !== undefined ? ` matches --grep ${grep}` : ''}\n`);
+      return 2;
+    }
+    return result.failed > 0 ? 1 : 0;
   }
-  reporter.finish(result, performance.now() - started);
-
-  for (const note of notes) io.stderr(`lpreq: ${note}\n`);
-  const total = result.passed + result.failed + result.skipped;
-  if (reporterName !== 'text') {
-    io.stderr(
-      `lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`,
-    );
-  }
-  if (result.cancelled) {
-    io.stderr('lpreq test: cancelled\n');
-    return 2;
-  }
-  if (result.unreadable > 0) {
-    io.stderr(`lpreq test: ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} could not be read\n`);
-    return 2;
-  }
-  if (total === 0) {
-    io.stderr(`lpreq test: no request to run${grep !== undefined ? ` matches --grep ${grep}` : ''}\n`);
-    return 2;
-  }
-  return result.failed > 0 ? 1 : 0;
 }

@@ -67,15 +67,12 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** One line per failed assertion (the assertion as written, the actual value), or what else failed. */
+/** One line per failed assertion (the assertion as written, the actual value, and why it failed: `24 is not < 1`), or what else failed. */
 function failureLines(r: RequestResult): string[] {
   if (r.failure?.kind === 'assertion') {
     return r.assertions
       .filter((a) => !a.passed)
-      .map(
-        (a) =>
-          `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}${a.actual === null ? `: ${a.message}` : ''})`,
-      );
+      .map((a) => `line ${a.line}: ${a.text}  (actual: ${a.actual ?? 'nothing'}: ${a.message})`);
   }
   if (r.failure?.kind === 'invalid' && r.diagnostics.length > 0)
     return r.diagnostics.map((d) => `line ${d.line}:${d.column}: error ${d.code}: ${d.message}`);

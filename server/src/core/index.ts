@@ -13,7 +13,10 @@ export * from './values';
 export * from './variables';
 export * from './suggest';
 export { loadCatalog, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
-export type { Field, ParamType } from './catalog/schema';
+export type { Field, ParamType, Who, Visibility, RoleType } from './catalog/schema';
+export { defaultPermission, type Permissions } from './catalog/permissions';
+export { returnsFor } from './catalog/returns';
+export { whoAtoms } from './catalog/lint';
 export { catalogToOpenApi, type JsonObject } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { splitParamName } from './catalog/parameterText';
@@ -33,6 +36,8 @@ export {
 export { METADATA, DURATION_KEYS, parseDuration } from './metadata';
 export { TOKEN_TYPES, TOKEN_MODIFIERS, type TokenType } from './semanticTokens';
 export { followsPages, pagingOf } from './pages';
+export { decideEnvironment, describeAnswer } from './environmentRule';
+export type { EnvironmentAnswer, EnvironmentRuleInput } from './environmentRule';
 export {
   documentedScopes,
   readScopeList,

@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 import type { Range } from 'vscode-languageserver/node';
 import {
   blockIndexAt,
+  decideEnvironment,
   hasOwn,
   parseBlock,
   ScopeTracker,
   type Block,
   type BlockRef,
+  type EnvironmentAnswer,
   type EnvironmentInfo,
   type LanguageService,
   type LpreqDocument,
@@ -97,8 +99,18 @@ export class Documents {
   private readonly warned = new Set<string>();
   /** Documents a change was refused for, whose user has been told (once, until the file is opened again). */
   private readonly desynced = new Set<string>();
-  /** The environment chosen (initialize, `lpreq/selectEnvironment`). */
-  selected: string | undefined;
+  /**
+   * The environment chosen in this session for every project (`lpreq/selectEnvironment`, the
+   * command `lpreq.selectEnvironment`; null: none): over what a project remembers. Undefined:
+   * each project's answer is the environment rule's (the sender's environmentRule.ts).
+   */
+  private chosenHere: string | null | undefined;
+  /** `initializationOptions.environment`: a default below a project's remembered choice. */
+  preferred: string | undefined;
+  /** A project's remembered choice (the send session reads `.lpreq/environment.json`). */
+  remembered: (projectFolder: string) => string | null | undefined = () => undefined;
+  /** The rule's answer for each folder's environments, until the files, the memory or the choice change. */
+  private readonly answers = new Map<string, EnvironmentAnswer>();
   /** The workspace folders, deepest first: a document's environment files are looked for up to the folder that holds it. */
   private roots: string[] = [];
   /** The same folders as the client named them. */
@@ -217,36 +229,91 @@ export class Documents {
     this.outlines.set(document.uri, { version: document.version, text, blocks });
   }
 
-  /** The environment of a document's folder, with the chosen environment when that folder has it. */
-  environmentFor(uri: string): EnvironmentInfo | undefined {
-    let dir: string | undefined;
+  /** The environment chosen in this session for every project; undefined when none is (each project's rule decides). */
+  get chosen(): string | null | undefined {
+    return this.chosenHere;
+  }
+
+  set chosen(choice: string | null | undefined) {
+    this.chosenHere = choice;
+    this.answers.clear();
+  }
+
+  /** The folder of a document's URI, when it is a file on this machine. */
+  private folderOf(uri: string): string | undefined {
     try {
-      if (uri.startsWith('file:')) dir = dirname(fileURLToPath(uri));
+      return uri.startsWith('file:') ? dirname(fileURLToPath(uri)) : undefined;
     } catch {
-      dir = undefined;
+      return undefined;
     }
+  }
+
+  /** The environment of a document's folder, with the environment the rule answers for its project (none while the user must choose). */
+  environmentFor(uri: string): EnvironmentInfo | undefined {
+    const dir = this.folderOf(uri);
     if (!dir) return undefined;
     const info = this.environmentsOf(dir);
-    const selected = this.selected;
-    return info
-      ? { ...info, selected: selected !== undefined && hasOwn(info.environments, selected) ? selected : undefined }
-      : undefined;
+    if (!info) return undefined;
+    const answer = this.answerIn(dir, info);
+    return { ...info, selected: answer.state === 'chosen' ? answer.name : undefined };
+  }
+
+  /** The rule's answer for a document's project, as every host gives it (the editor's status bar, `lpreq env`). */
+  answerFor(uri: string): EnvironmentAnswer | undefined {
+    const dir = this.folderOf(uri);
+    const info = dir === undefined ? undefined : this.environmentsOf(dir);
+    return dir === undefined || info === undefined ? undefined : this.answerIn(dir, info);
+  }
+
+  /** The projects (the folders of environment files) of the open documents and the workspace folders, with their environments. */
+  projects(): { folder: string; names: string[] }[] {
+    const out = new Map<string, string[]>();
+    for (const dir of this.knownFolders()) {
+      const info = this.environmentsOf(dir);
+      const file = info?.sharedFile ?? info?.privateFile;
+      if (info && file !== undefined) out.set(dirname(file), Object.keys(info.environments));
+    }
+    return [...out].map(([folder, names]) => ({ folder, names }));
+  }
+
+  /** A project's remembered choice may have changed: the answers are made again when next asked for. */
+  forgetAnswers(): void {
+    this.answers.clear();
+  }
+
+  private answerIn(dir: string, info: EnvironmentInfo): EnvironmentAnswer {
+    let answer = this.answers.get(dir);
+    if (!answer) {
+      const names = Object.keys(info.environments);
+      const chosen = this.chosenHere;
+      const file = info.sharedFile ?? info.privateFile;
+      answer = decideEnvironment(names, {
+        // A choice of this session that the folder's files do not have leaves its own rule to decide.
+        given: chosen === null || (chosen !== undefined && hasOwn(info.environments, chosen)) ? chosen : undefined,
+        remembered: file === undefined ? undefined : this.remembered(dirname(file)),
+        preferred: this.preferred,
+      });
+      this.answers.set(dir, answer);
+    }
+    return answer;
   }
 
   /** The names of the environments of every open document's folder and of every workspace folder, sorted. */
   environmentNames(): string[] {
     const names = new Set<string>();
-    const dirs = new Set<string>(this.rootPaths());
-    for (const uri of this.open.keys()) {
-      try {
-        if (uri.startsWith('file:')) dirs.add(dirname(fileURLToPath(uri)));
-      } catch {
-        // Not a path on this machine.
-      }
-    }
-    for (const dir of dirs)
+    for (const dir of this.knownFolders())
       for (const name of Object.keys(this.environmentsOf(dir)?.environments ?? {})) names.add(name);
     return [...names].sort();
+  }
+
+  /** The folders of the open documents and the workspace folders. */
+  private knownFolders(): Set<string> {
+    const dirs = new Set<string>(this.rootPaths());
+    for (const uri of this.open.keys()) {
+      const dir = this.folderOf(uri);
+      if (dir !== undefined) dirs.add(dir);
+    }
+    return dirs;
   }
 
   /** The environment files of a folder, read once (until they change) and their problems told once. */
@@ -299,6 +366,8 @@ export class Documents {
   readsFile(path: string): boolean {
     const name = path.split(/[\\/]/).pop();
     if (name === 'http-client.env.json' || name === 'http-client.private.env.json') return true;
+    // A project's chosen environment, kept where every host reads it (`lpreq env`, the editor).
+    if (name === 'environment.json' && path.split(/[\\/]/).slice(-2, -1)[0] === '.lpreq') return true;
     for (const info of this.environments.values())
       for (const site of Object.values(info?.scopeSites ?? {})) if (site.listFile === path) return true;
     return false;
@@ -307,6 +376,7 @@ export class Documents {
   /** The environment files changed: read them again when next asked for, and tell of their problems again. */
   forgetEnvironments(): void {
     this.environments.clear();
+    this.answers.clear();
     // A file fixed and broken again is told again.
     this.warned.clear();
   }

@@ -219,13 +219,18 @@ function documentSync(session: Session): Handler[] {
     }),
 
     notification('lpreq/selectEnvironment', 'selectEnvironment', (params: { name?: string | null } | undefined) => {
-      documents.selected = typeof params?.name === 'string' ? params.name : undefined;
+      // The VS Code extension's word that a choice changed: without a name, each project's is read again where
+      // every host keeps it; a name (or null for none) when it could not be kept there.
+      session.sending.sendSession.forgetChoices();
+      documents.chosen = typeof params?.name === 'string' ? params.name : params?.name === null ? null : undefined;
       session.recheckAll();
     }),
 
     notification(DidChangeWatchedFilesNotification.type, 'environment change', (params) => {
       const changes = Array.isArray(params?.changes) ? params.changes : undefined;
       if (changes && !changes.some((c) => typeof c?.uri === 'string' && documents.readsFile(pathOfUri(c.uri)))) return;
+      // An environment file, or a project's remembered choice (another host's: `lpreq env`, the editor).
+      session.sending.sendSession.forgetChoices();
       documents.forgetEnvironments();
       session.recheckAll();
     }),

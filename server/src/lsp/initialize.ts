@@ -6,7 +6,6 @@
 import { DidChangeWatchedFilesNotification, TextDocumentSyncKind } from './protocol';
 import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } from 'vscode-languageserver/node';
 import { VERSION } from '../version';
-import { persistedEnvironment } from './environmentChoice';
 import { capabilitiesOf, type Handler } from './handlers';
 import type { Session } from './session';
 
@@ -20,7 +19,8 @@ export function registerInitialize(session: Session, table: readonly Handler[]):
       triggerSuggestCommand?: unknown;
       clientLenses?: unknown;
     };
-    if (typeof init.environment === 'string') documents.selected = init.environment;
+    // A configuration's default: a project's remembered choice wins over it (the user's later choice).
+    if (typeof init.environment === 'string') documents.preferred = init.environment;
     if (typeof init.debounceMs === 'number' && init.debounceMs >= 0) diagnostics.debounceMs = init.debounceMs;
     // A client without snippets (eglot without yasnippet) gets plain text: `$1` would be inserted as it is.
     client.completion.snippets =
@@ -49,9 +49,6 @@ export function registerInitialize(session: Session, table: readonly Handler[]):
       ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string')
       : [];
     documents.setRoots(folders.length > 0 ? folders : typeof params.rootUri === 'string' ? [params.rootUri] : []);
-    // The environment chosen with lpreq.selectEnvironment in an earlier session (environmentChoice.ts).
-    const kept = client.lenses ? persistedEnvironment(documents.rootPaths()) : undefined;
-    if (kept !== undefined) documents.selected = kept ?? undefined;
     const folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     const watch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     connection.onInitialized(() => {

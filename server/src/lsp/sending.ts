@@ -21,7 +21,14 @@ import type {
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promptVariables, requestName, requestTarget, type LanguageService, type LpreqDocument } from '../core/index';
+import {
+  describeAnswer,
+  promptVariables,
+  requestName,
+  requestTarget,
+  type LanguageService,
+  type LpreqDocument,
+} from '../core/index';
 import { readTextFileSync, type TlsSettings } from '../node/index';
 import {
   blockAtLine,
@@ -29,26 +36,23 @@ import {
   referenceValue,
   requestBlocks,
   scrubSecrets,
-  sendBlock,
-  sendSetup,
+  SendSession,
   SetupError,
   toCurl,
   CopyRefused,
   environmentOptions,
   toCode,
   type CodeLanguage,
+  type FileSetup,
   type PreparedRequest,
   tokenNotes,
   HistoryStore,
   projectStore,
-  type ResponseStore,
   type SendResult,
-  type SendSetup,
 } from '../sender/index';
 import { COMMANDS, type Command, type CommandOptions } from './commands';
 import { issueRanges, responseFileName, responseText, writeResponseFile } from './responseFiles';
 import type { Documents } from './documents';
-import { persistEnvironment } from './environmentChoice';
 
 /** What sending uses of the connection's Session (session.ts holds the sending, so sending names only this). */
 interface SendingSession {
@@ -92,12 +96,42 @@ function realpath(path: string): string | undefined {
 }
 
 export class ServerSending {
-  /** The last exchange of each named request, per document: `{{name.response...}}` chaining, as the VS Code extension keeps it. */
-  private readonly responses = new Map<string, ResponseStore>();
   /** One history store per project folder: its writes are serialised, and reads wait for them. */
   private readonly stores = new Map<string, HistoryStore>();
+  /**
+   * The send session every host has (the sender's session.ts): the environment by the rule,
+   * the token from LPREQ_TOKEN or the private file, the answers a chain reads. The server gives
+   * it what only the protocol has: the questions, asked through the editor.
+   */
+  readonly sendSession: SendSession;
 
-  constructor(private readonly session: SendingSession) {}
+  constructor(private readonly session: SendingSession) {
+    this.sendSession = new SendSession(
+      {
+        env: process.env,
+        chooseWith: 'lpreq.selectEnvironment',
+        preferred: () => session.documents.preferred,
+        pickEnvironment: (names) => this.pickEnvironment(names, undefined),
+        chosen: () => session.documents.forgetAnswers(),
+        history: (folder) => this.history(folder),
+        confirmNote: (q) =>
+          this.confirm(`lpreq: ${q.request} is marked @note${q.note ? ` (${q.note})` : ''}. Send it?`, 'Send'),
+        confirmChange: (q) =>
+          this.confirm(
+            `lpreq: '${q.environment}' is a protected environment. Send ${q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`}?`,
+            'Send',
+          ),
+        // The editor has no input box the server can open: the values come with the command (docs/editors.md).
+        ask: () => Promise.resolve(undefined),
+      },
+      () => session.service().checker,
+    );
+  }
+
+  /** A project's remembered environment (for checking, which needs no question). */
+  remembered(projectFolder: string): string | null | undefined {
+    return this.sendSession.remembered(projectFolder);
+  }
 
   /** Runs a checked command (commands.ts). */
   async run(command: Command, token: CancellationToken, workDoneToken: ProgressToken | undefined): Promise<unknown> {
@@ -166,13 +200,13 @@ export class ServerSending {
     return index;
   }
 
-  private setup(file: string): SendSetup {
+  /** What sending from `file` takes: the session's setup, with the environment this editor chose for every project, if it did. */
+  private async setup(file: string, uri: string): Promise<FileSetup> {
+    const chosen = this.session.documents.chosen;
+    const answer = this.session.documents.answerFor(uri);
+    const given = chosen === null || (answer?.state === 'chosen' && answer.why === 'given') ? chosen : undefined;
     try {
-      return sendSetup(file, {
-        environment: this.session.documents.selected,
-        env: process.env,
-        chooseWith: 'lpreq.selectEnvironment',
-      });
+      return await this.sendSession.setup(file, { environment: given });
     } catch (e) {
       if (e instanceof SetupError) throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: ${e.message}`);
       throw e;
@@ -214,15 +248,6 @@ export class ServerSending {
     }
   }
 
-  private responsesOf(uri: string): ResponseStore {
-    let store = this.responses.get(uri);
-    if (!store) {
-      store = new Map();
-      this.responses.set(uri, store);
-    }
-    return store;
-  }
-
   /** Sends the request at `line` of `uri` (its pages merged with `allPages`), writes and shows its response. */
   async send(
     uri: string,
@@ -234,7 +259,7 @@ export class ServerSending {
   ): Promise<SendSummary> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
-    const setup = this.setup(target.file);
+    const setup = await this.setup(target.file, target.uri);
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
     const { reporter, cancelled } = await this.progress(workDoneToken);
@@ -262,7 +287,7 @@ export class ServerSending {
   ): Promise<{ sent: number; ok: number; results: SendSummary[] }> {
     const target = await this.target(uri);
     const indexes = requestBlocks(target.parsed).filter((k) => target.parsed.blocks[k].block.request?.methodKnown);
-    const setup = this.setup(target.file);
+    const setup = await this.setup(target.file, target.uri);
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
     const { reporter, cancelled } = await this.progress(workDoneToken);
@@ -313,7 +338,7 @@ export class ServerSending {
   private async sendOne(
     target: Target,
     index: number,
-    setup: SendSetup,
+    setup: FileSetup,
     options: CommandOptions,
     allPages: boolean,
     signal: AbortSignal,
@@ -321,34 +346,15 @@ export class ServerSending {
     show = true,
   ): Promise<SendSummary> {
     const environment = setup.selected;
-    const result = await sendBlock(target.parsed, index, {
-      checker: this.session.service().checker,
-      environments: setup.environments,
-      token: setup.token,
-      system: setup.system,
-      readFile: setup.readFile,
+    const { result } = await this.sendSession.send(target.parsed, index, {
+      file: target.file,
+      setup,
       env: process.env,
       signal,
       allPages,
-      responses: this.responsesOf(target.uri),
-      history: this.history(setup),
-      // As the command line: the last response of a request this one refers to is read from the history.
-      reuseHistory: true,
-      file: target.file,
       prompts: options.prompts,
       onPage: (p) => reporter?.report(`page ${p.page}, ${p.items} items`),
       onDependency: (name) => reporter?.report(`first sending '${name}', which this request refers to`),
-      confirmNote: (q) =>
-        this.confirm(`lpreq: ${q.request} is marked @note${q.note ? ` (${q.note})` : ''}. Send it?`, 'Send'),
-      confirmChange: setup.protectedEnvironment
-        ? (q) =>
-            this.confirm(
-              `lpreq: '${environment ?? ''}' is a protected environment. Send ${q.request.startsWith(`${q.method} `) ? q.request : `${q.method} ${q.request}`}?`,
-              'Send',
-            )
-        : undefined,
-      // The editor has no input box the server can open: the values come with the command (docs/editors.md).
-      ask: () => Promise.resolve(undefined),
     });
     const scrub = (text: string) => scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues]);
     const notes = [...setup.warnings, ...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment })];
@@ -392,16 +398,16 @@ export class ServerSending {
    * for the write (HistoryStore serialises them). A failed write is told, as the command
    * line tells it.
    */
-  private history(setup: SendSetup): Pick<HistoryStore, 'add' | 'lastOf'> | undefined {
-    let store = this.stores.get(setup.projectFolder);
+  private history(projectFolder: string): Pick<HistoryStore, 'add' | 'lastOf'> | undefined {
+    let store = this.stores.get(projectFolder);
     if (!store) {
       try {
-        store = new HistoryStore(projectStore(setup.projectFolder, 'history'), { workspace: setup.projectFolder });
+        store = new HistoryStore(projectStore(projectFolder, 'history'), { workspace: projectFolder });
       } catch (e) {
         this.session.log(`no history: ${(e as Error).message}`);
         return undefined;
       }
-      this.stores.set(setup.projectFolder, store);
+      this.stores.set(projectFolder, store);
     }
     const written = store;
     return {
@@ -431,7 +437,7 @@ export class ServerSending {
   private writeResponse(
     target: Target,
     index: number,
-    setup: SendSetup,
+    setup: FileSetup,
     result: SendResult,
     notes: string[],
     scrub: (text: string) => string,
@@ -500,7 +506,7 @@ export class ServerSending {
   }> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
-    const setup = this.setup(target.file);
+    const setup = await this.setup(target.file, target.uri);
     const block = target.parsed.blocks[index].block;
     for (const p of promptVariables(block)) {
       if (!options.prompts.has(p.name))
@@ -509,16 +515,17 @@ export class ServerSending {
           this.explain(`lpreq: the request asks for {{${p.name}}} (# @prompt ${p.name})`),
         );
     }
-    const responses = this.responses.get(target.uri);
+    const responses = this.sendSession.responses(target.file, setup);
     const prepared = prepareRequest(this.session.service().checker, target.parsed, index, {
       environments: setup.environments,
       system: setup.system,
       readFile: setup.readFile,
-      reference: (ref) => referenceValue(ref, responses?.get(ref.name)),
+      reference: (ref) => referenceValue(ref, responses.get(ref.name)),
       prompts: options.prompts,
+      chooseWith: 'lpreq.selectEnvironment',
     });
     const secrets = [setup.privateToken, ...prepared.secrets];
-    const foreignSecrets = prepared.foreignSecrets;
+    const foreignSecrets = [...setup.foreignTokens, ...prepared.foreignSecrets];
     if (!prepared.ok)
       throw new ResponseError(
         ErrorCodes.InvalidRequest,
@@ -569,13 +576,39 @@ export class ServerSending {
   }
 
   /**
+   * Asks the user to choose an environment among `names` through `window/showMessageRequest`
+   * (a name, null for "No environment", undefined when nothing was chosen).
+   */
+  private async pickEnvironment(names: readonly string[], now: string | undefined): Promise<string | null | undefined> {
+    const none = 'No environment';
+    let answer: MessageActionItem | undefined;
+    try {
+      answer = await this.session.connection.window.showInformationMessage<MessageActionItem>(
+        `lpreq: choose the environment${now ? ` (now: ${now})` : ' to send to'}`,
+        ...names.map((n) => ({ title: n })),
+        { title: none },
+      );
+    } catch (e) {
+      this.session.log(`environment not asked: ${String(e)}`);
+    }
+    if (answer === undefined) return undefined;
+    return answer.title === none && !names.includes(none) ? null : answer.title;
+  }
+
+  /**
    * Chooses the environment: the one named, none with null, or one the user picks from those
-   * of the environment files of the open documents and the workspace folders. The choice
-   * holds for the session and is kept in the workspace's `.lpreq/` (environmentChoice.ts);
-   * every open document is checked again with it.
+   * of the environment files of the open documents and the workspace folders. The choice is
+   * remembered for each project that has it (`.lpreq/environment.json`, where `lpreq send` and
+   * the VS Code extension read it too); every open document is checked again with it.
    */
   async selectEnvironment(name: string | null | undefined): Promise<{ environment: string | null }> {
     const documents = this.session.documents;
+    const projects = documents.projects();
+    const current = () => {
+      const first = projects[0];
+      const answer = first && this.sendSession.answer(first.folder);
+      return answer?.state === 'chosen' ? answer.name : null;
+    };
     let chosen = name;
     if (chosen === undefined) {
       const names = documents.environmentNames();
@@ -584,25 +617,30 @@ export class ServerSending {
           MessageType.Info,
           'lpreq: no http-client.env.json or http-client.private.env.json was found for the open documents or the workspace folders.',
         );
-        return { environment: documents.selected ?? null };
+        return { environment: current() };
       }
-      const none = 'No environment';
-      let answer: MessageActionItem | undefined;
-      try {
-        answer = await this.session.connection.window.showInformationMessage<MessageActionItem>(
-          `lpreq: choose the environment (now: ${documents.selected ?? 'none'})`,
-          ...names.map((n) => ({ title: n })),
-          { title: none },
-        );
-      } catch (e) {
-        this.session.log(`environment not asked: ${String(e)}`);
-      }
-      if (answer === undefined) return { environment: documents.selected ?? null };
-      chosen = answer.title === none && !names.includes(none) ? null : answer.title;
+      const first = projects[0];
+      const picked = await this.pickEnvironment(
+        names,
+        first ? describeAnswer(this.sendSession.answer(first.folder)) : undefined,
+      );
+      if (picked === undefined) return { environment: current() };
+      chosen = picked;
     }
-    documents.selected = chosen ?? undefined;
-    persistEnvironment(documents.rootPaths(), chosen ?? null, (message) => this.session.log(message));
+    // A choice this editor made for every project gives way to the one made now.
+    documents.chosen = undefined;
+    const kept = projects.filter((p) => chosen === null || p.names.includes(chosen));
+    if (projects.length > 0 && kept.length === 0)
+      throw new ResponseError(
+        ErrorCodes.InvalidParams,
+        `lpreq: lpreq.selectEnvironment ${chosen}: no such environment; the environments are ${documents.environmentNames().join(', ')}`,
+      );
+    for (const p of kept) {
+      const outcome = this.sendSession.remember(p.folder, chosen);
+      if (!outcome.written) this.session.log(`the chosen environment is not remembered: ${outcome.problem ?? ''}`);
+    }
+    documents.forgetAnswers();
     this.session.recheckAll();
-    return { environment: chosen ?? null };
+    return { environment: chosen };
   }
 }

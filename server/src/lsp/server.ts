@@ -85,6 +85,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (document && session.client.lenses && session.client.asksLenses)
       session.lenses.writeAhead(document, documents.outlineState(document));
   };
+  // A project's remembered environment, which checking follows too, is the send session's to read.
+  documents.remembered = (folder) => session.sending.remembered(folder);
   const table = handlers(session);
   registerInitialize(session, table);
   for (const handler of table) handler.register(connection, guard);

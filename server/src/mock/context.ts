@@ -9,6 +9,7 @@ import type { EndpointId } from './endpointIds';
 import { toInt, type Params } from './params';
 import type { TableName } from './seed';
 import type { MockState, Row } from './state';
+import type { Viewer } from './visibility';
 import { own, setOwn } from '../core';
 
 export class HttpError extends Error {
@@ -48,6 +49,8 @@ export interface MockContext {
   baseUrl: string;
   /** The user the request's token stands for (`self`): the seed's `self_user_id`, or the user of a user token. */
   callerId: number;
+  /** What the caller may see and do, by the catalog's visibility statements (issue 30). */
+  who: Viewer;
 }
 
 export type Handler = (ctx: MockContext) => Outcome;
@@ -133,20 +136,6 @@ export function enrollmentTypes(
         e.course_id === courseId && e.user_id === userId && (sectionId === undefined || e.section_id === sectionId),
     )
     .map((e) => String(e.type));
-}
-
-/**
- * Whether the caller takes part in a course only as a student or observer. The token's own
- * user of the bundled seed teaches; a caller with no enrollment in the course is taken as an
- * administrator of it, so what it may do there is not narrowed.
- */
-export function onlyLearner(ctx: MockContext, courseId: unknown): boolean {
-  const types = enrollmentTypes(ctx, courseId);
-  return types.length > 0 && types.every((t) => t === 'StudentEnrollment' || t === 'ObserverEnrollment');
-}
-
-export function forbidden(message: string, code: string, parameter?: string): never {
-  throw new HttpError(403, message, code, parameter);
 }
 
 export function course(ctx: MockContext, name = 'course_id'): Row {

@@ -10,13 +10,16 @@ import { defaultSeed, parseSeed, type SeedData } from './seed';
 import { MockServer, newToken, type RequestLogEntry } from './server';
 import type { MockLimits } from './limits';
 import { MockState } from './state';
+import { Faults, type FaultPlan, type FaultRule } from './faults';
 
-export { parseSeed, SeedError, SeedSchema, type SeedData } from './seed';
+export { parseSeed, defaultSeed, SeedError, SeedSchema, type SeedData, type ParsedSeed } from './seed';
+export { mockVariables, seededIds, type MockVariable } from './variables';
 export { MockState, type Row } from './state';
 export type { RequestLogEntry } from './server';
 export { DEFAULT_LIMITS, type MockLimits } from './limits';
 export { MAX_PARAMETERS } from '../http';
 export { HANDLERS } from './handlers';
+export { parseFaults, FaultsError, type FaultPlan, type FaultRule } from './faults';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
@@ -38,6 +41,8 @@ export interface MockOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** How much the mock keeps: objects created, bytes of bodies that change data (limits.ts; 10,000 and 64 MB unless said). */
   limits?: Partial<MockLimits>;
+  /** Faults on demand: the rules of a `--faults` file (`readFaultsFile`, `parseFaults`). */
+  faults?: FaultPlan;
 }
 
 export interface UserToken {
@@ -52,6 +57,8 @@ export interface RunningMock {
   /** The token to send: the one given, or a fresh one (any non-empty token works then). */
   token: string;
   state: MockState;
+  /** The rules of `faults` no request matched so far. */
+  unmatchedFaults(): FaultRule[];
   close(): Promise<void>;
 }
 
@@ -62,7 +69,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The seed's user tokens first, then those given: a token given twice is refused either way.
   const seeded = seed.user_tokens.map((u) => ({ userId: u.user_id, token: u.token }));
   const userTokens = userTokenMap(state, [...seeded, ...(options.userTokens ?? [])], options.token);
+  const faults = options.faults && new Faults(options.faults);
   const mock = new MockServer({
+    faults,
     catalog,
     state,
     token: options.token,
@@ -88,8 +97,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     port,
     token: options.token ?? newToken(),
     state,
+    unmatchedFaults: () => faults?.unmatched() ?? [],
     close: () => mock.close(),
   };
+}
+
+/** `line 3 (GET /api/v1/courses/** status=503 ...)` matched no request: a note for the end of a run. */
+export function unmatchedNote(file: string, rule: FaultRule): string {
+  return `the faults file ${file}, line ${rule.line} (${rule.method} ${rule.path}) matched no request`;
 }
 
 /** The user tokens by token: each names a user of the seed, and no token stands for two users. */

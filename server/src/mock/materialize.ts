@@ -10,36 +10,79 @@
  * are not documented fields (course_id, validation data) never leave the mock, except for
  * objects the docs reference without fields.
  */
-import type { Catalog } from '../core';
+import type { Catalog, Who } from '../core';
 import type { Field } from '../core';
+import type { Scope } from './visibility';
 import { toBool, toInt, toNumber } from './params';
 import { hasOwn, own, setOwn } from '../core';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * Who is asking (issue 30): a field with a visibility statement is left out of a row when the
+ * statement does not hold for the caller where the row is (the mock's `Viewer`).
+ */
+export interface FieldViewer {
+  pathScope(): Scope;
+  scopeOf(resource: string | undefined, row: unknown, fallback: Scope): Scope;
+  holds(who: Who, scope: Scope, row?: Record<string, unknown>): boolean;
+}
+
 export class Materializer {
+  /** Resources whose rows need to know where they are: a field with a statement, theirs or a nested resource's. */
+  private readonly scoped = new Map<string, boolean>();
+
   constructor(private readonly catalog: Catalog) {}
 
-  /** A value of `type` (`Module`, `Module[]`, `string|integer`, `object|false`...); null when what is stored gives none. */
-  value(type: string, stored: unknown): unknown {
-    return this.build(type, stored, undefined, 0) ?? null;
+  /** Whether a row of `type` (or a row inside it) has a field with a visibility statement. */
+  private needsScope(type: string): boolean {
+    let known = this.scoped.get(type);
+    if (known === undefined) this.scoped.set(type, (known = this.hasStatements(type, new Set())));
+    return known;
+  }
+
+  private hasStatements(type: string, seen: Set<string>): boolean {
+    const resource = this.catalog.resources.get(type);
+    if (!resource || seen.has(type)) return false;
+    seen.add(type);
+    const base = (t: string) => t.trim().replace(/(\[\])+$/, '');
+    return resource.fields.some(
+      (f) =>
+        f.visibility !== undefined ||
+        f.type.split('|').some((t) => this.hasStatements(base(t), seen)) ||
+        (resource.valueType !== undefined && this.hasStatements(base(resource.valueType), seen)),
+    );
+  }
+
+  /** A value of `type` (`Module`, `Module[]`, `string|integer`, `object|false`...) as `viewer` may see it; null when what is stored gives none. */
+  value(type: string, stored: unknown, viewer?: FieldViewer): unknown {
+    return this.build(type, stored, undefined, 0, viewer, viewer?.pathScope()) ?? null;
   }
 
   /** The value of `type` that `stored` holds, or undefined when it holds none. */
-  private build(type: string, stored: unknown, field: Field | undefined, depth: number): unknown {
+  private build(
+    type: string,
+    stored: unknown,
+    field: Field | undefined,
+    depth: number,
+    viewer?: FieldViewer,
+    scope?: Scope,
+  ): unknown {
     if (depth > 12 || stored === undefined) return undefined;
     // Null is a value where the docs allow it, and of a field they leave untyped (`any`).
     if (stored === null) return field === undefined || field.nullable || type === 'any' ? null : undefined;
     const alternatives = type.split('|').map((t) => t.trim());
     if (alternatives.length > 1) {
       const fitting = alternatives.find((alt) => fits(alt, stored, this.catalog));
-      return this.build(fitting ?? alternatives[0], stored, field, depth);
+      return this.build(fitting ?? alternatives[0], stored, field, depth, viewer, scope);
     }
     if (type.endsWith('[]')) {
       if (!Array.isArray(stored)) return undefined;
       const element = type.slice(0, -2);
-      return stored.map((item) => this.build(element, item, undefined, depth + 1)).filter((item) => item !== undefined);
+      return stored
+        .map((item) => this.build(element, item, undefined, depth + 1, viewer, scope))
+        .filter((item) => item !== undefined);
     }
     switch (type) {
       case 'integer':
@@ -68,18 +111,22 @@ export class Materializer {
     if (resource) {
       if (!isObject(stored)) return undefined;
       const out: Record<string, unknown> = {};
+      // Where the row is, for the statements of its fields and of the rows inside it.
+      const here = viewer && scope && this.needsScope(type) ? viewer.scopeOf(type, stored, scope) : scope;
       for (const f of resource.fields) {
         const v = own(stored, f.name);
         // A field "present only" under a condition is absent when the row leaves it out.
         if (v === undefined && f.optional) continue;
-        const built = this.build(f.type, v, f, depth + 1);
+        // ...and when the condition does not hold for the caller.
+        if (f.visibility && viewer && here && !viewer.holds(f.visibility.when, here, stored)) continue;
+        const built = this.build(f.type, v, f, depth + 1, viewer, here);
         if (built !== undefined) setOwn(out, f.name, built);
         else if (f.nullable) setOwn(out, f.name, null);
       }
       if (resource.valueType) {
         for (const [k, v] of Object.entries(stored)) {
           if (resource.fieldByName.has(k) || k.startsWith('_')) continue;
-          const built = this.build(resource.valueType, v, undefined, depth + 1);
+          const built = this.build(resource.valueType, v, undefined, depth + 1, viewer, here);
           if (built !== undefined) setOwn(out, k, built);
         }
       } else if (resource.openKeys) {

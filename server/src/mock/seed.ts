@@ -82,6 +82,7 @@ const typedFields = {
   percent: number,
   weight: number,
   published: boolean,
+  preview: boolean,
   hidden: boolean,
   is_public: boolean,
   new_tab: boolean,
@@ -116,7 +117,30 @@ export const SeedSchema = z.strictObject({
     }),
   ),
   sections: z.array(row({ course_id: id, name: z.string(), sis_section_id: z.string().optional() })).default([]),
-  enrollments: z.array(row({ course_id: id, user_id: id, type: z.string() })).default([]),
+  /**
+   * Enrollments: `type` is an enrollment type of document A (StudentEnrollment...); an observer's
+   * `associated_user_id` is the student observed; `enrollment_state` (active when absent) says
+   * whether it is concluded (`completed`).
+   */
+  enrollments: z
+    .array(
+      row({
+        course_id: id,
+        user_id: id,
+        type: z.enum([
+          'StudentEnrollment',
+          'TeacherEnrollment',
+          'TaEnrollment',
+          'DesignerEnrollment',
+          'ObserverEnrollment',
+        ]),
+        associated_user_id: refId,
+        enrollment_state: z.enum(['active', 'invited', 'completed', 'inactive', 'deleted']).optional(),
+      }),
+    )
+    .default([]),
+  /** Account administrators (document A, Roles: AccountAdmin): they hold every permission in the account's courses. */
+  admins: z.array(row({ account_id: id, user_id: id })).default([]),
   groups: z.array(row({ name: z.string() })).default([]),
   assignments: z.array(row({ course_id: id, name: z.string() })).default([]),
   submissions: z

@@ -5,7 +5,7 @@
  * never a dead process.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog, Endpoint } from '../core';
 import { Checker, findParameter } from '../core';
@@ -27,6 +27,9 @@ import { Materializer } from './materialize';
 import { Params } from './params';
 import { countKept, DEFAULT_LIMITS, limitRefusal, type MockLimits } from './limits';
 import { MockState } from './state';
+import { Viewer } from './visibility';
+import { lastStep, UPLOAD_PATH } from './upload';
+import { type Fault, type Faults, preferredError, preferredStatus } from './faults';
 import { own } from '../core';
 
 /** Bodies larger than this are refused with 413. */
@@ -49,6 +52,8 @@ export interface MockServerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** How much the mock keeps (limits.ts); DEFAULT_LIMITS unless said. */
   limits?: Partial<MockLimits>;
+  /** Faults on demand (`--faults FILE`): which requests get a status, a delay, a reset or a body cut short. */
+  faults?: Faults;
 }
 
 /** One request as the log shows it: nothing of its headers or body, and of its query only the names. */
@@ -60,6 +65,8 @@ export interface RequestLogEntry {
   status: number;
   ms: number;
   warnings: RequestProblem[];
+  /** A fault answered on demand (`--faults`, `Prefer: code=`): what it was and which rule gave it. */
+  fault?: string;
 }
 
 interface Reply {
@@ -68,6 +75,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** The checker's warnings about the request: the `Lpreq-Warnings` header, and the log line. */
   warnings?: RequestProblem[];
+  /** A fault answered on demand: the `Lpreq-Fault` header and the log line. */
+  fault?: string;
 }
 
 type Problem = RequestProblem | { message: string; code?: string; parameter?: string };
@@ -155,7 +164,7 @@ export class MockServer {
     }
   }
 
-  private send(res: ServerResponse, reply: Reply) {
+  private send(res: ServerResponse, reply: Reply, cut?: number) {
     const headers: Record<string, string | number> = { ...reply.headers };
     const warnings =
       reply.warnings &&
@@ -165,6 +174,7 @@ export class MockServer {
         ),
       );
     if (warnings) headers['Lpreq-Warnings'] = warnings;
+    if (reply.fault) headers['Lpreq-Fault'] = reply.fault;
     if (reply.status === 204 || reply.body === undefined) {
       res.writeHead(reply.status, headers);
       res.end();
@@ -174,6 +184,12 @@ export class MockServer {
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers['Content-Length'] = Buffer.byteLength(text);
     res.writeHead(reply.status, headers);
+    if (cut !== undefined) {
+      // A body cut short: part of it, then the connection closes.
+      const bytes = Buffer.from(text);
+      res.write(bytes.subarray(0, Math.min(cut, Math.max(0, bytes.length - 1))), () => res.destroy());
+      return;
+    }
     res.end(text);
   }
 
@@ -182,26 +198,55 @@ export class MockServer {
     req.on('error', () => req.destroy());
     const onRequest = this.options.onRequest;
     let warnings: RequestProblem[] = [];
+    const fault = this.options.faults && this.faultOf(req);
     if (onRequest) {
       const started = performance.now();
       res.on('close', () =>
         onRequest({
           method: req.method ?? '',
-          target: logTarget(req.url ?? ''),
+          // An upload address is good until its file arrives: the log names it without its token.
+          target: (req.url ?? '').startsWith(UPLOAD_PATH) ? `${UPLOAD_PATH}*` : logTarget(req.url ?? ''),
           status: res.headersSent ? res.statusCode : 0,
           ms: performance.now() - started,
           warnings,
+          ...(fault ? { fault: fault.label } : {}),
         }),
       );
     }
-    const reply = await this.reply(req);
+    if (fault?.rule.delayMs !== undefined) await sleep(fault.rule.delayMs);
+    if (fault?.rule.reset) {
+      resetConnection(req);
+      return;
+    }
+    const reply = fault?.rule.status !== undefined ? this.faultReply(fault) : await this.reply(req);
+    if (fault) reply.fault = fault.label;
     warnings = reply.warnings ?? [];
     // The request's framing broke or it timed out: clientError has answered already.
     if (res.headersSent) return;
     if (reply.headers?.Connection === 'close') {
       res.on('finish', () => req.socket.destroy());
     }
-    this.send(res, reply);
+    this.send(res, reply, fault?.rule.cut);
+  }
+
+  /** The fault of the `--faults` rules a request gets, if any: by its method, path and the user of its token. */
+  private faultOf(req: IncomingMessage): Fault | undefined {
+    const url = requestUrl(req.url ?? '/');
+    if (!url) return undefined;
+    const caller = url.pathname.startsWith(UPLOAD_PATH) ? undefined : this.authorize(req);
+    const user = caller && !('status' in caller) ? caller.callerId : undefined;
+    return this.options.faults?.decide((req.method ?? 'GET').toUpperCase(), url.pathname, user);
+  }
+
+  /** A status fault: the status, nothing done (the handler does not run). */
+  private faultReply(fault: Fault): Reply {
+    const status = fault.rule.status ?? 500;
+    const retryAfter = fault.rule.retryAfter ?? (status === 429 ? 1 : undefined);
+    return errorReply(
+      status,
+      [{ message: `${status} ${STATUS_CODES[status] ?? ''}: a fault of --faults, ${fault.label}`, code: 'fault' }],
+      retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) },
+    );
   }
 
   private baseUrl(req: IncomingMessage): string {
@@ -240,6 +285,8 @@ export class MockServer {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = requestUrl(req.url ?? '/');
     if (!url) return errorReply(400, [{ message: 'the request target is not a valid URL', code: 'malformed-request' }]);
+    // An upload's last step goes to a one-time address, without the token (upload.ts).
+    if (url.pathname.startsWith(UPLOAD_PATH)) return this.lastUploadStep(req, method, url);
     const caller = this.authorize(req);
     if ('status' in caller) return caller;
 
@@ -274,6 +321,9 @@ export class MockServer {
     // The checker's warnings go with its errors, as `lpreq check` lists them: `module[name][]=x`
     // is missing-required, and the warning that module[name][] is not module[name] says why.
     if (errors.length > 0) return { ...errorReply(400, errors, undefined, warnings), warnings };
+    // `Prefer: code=NNN`: the endpoint's documented error of that status, and nothing done.
+    const preferred = this.preferred(req, endpoint);
+    if (preferred) return { ...preferred, warnings };
 
     const handler = own(HANDLERS, endpoint.id);
     if (!handler)
@@ -291,7 +341,7 @@ export class MockServer {
       endpoint.body === 'json'
         ? [...queryPairs, ...decoded.pairs]
         : checked.pairs.filter((_, i) => !checked.ignored.has(i));
-    const ctx: MockContext = {
+    const request = {
       state: this.options.state,
       catalog: this.options.catalog,
       endpoint,
@@ -303,6 +353,10 @@ export class MockServer {
       baseUrl: this.baseUrl(req),
       callerId: caller.callerId,
     };
+    const ctx: MockContext = { ...request, who: new Viewer(request) };
+    // Document statements of who may call the endpoint (issue 30), before anything is done.
+    const refusal = ctx.who.refusal(endpoint);
+    if (refusal) return { ...errorReply(403, [refusal]), warnings };
     const full = limitRefusal(
       this.options.state,
       { ...DEFAULT_LIMITS, ...this.options.limits },
@@ -325,17 +379,66 @@ export class MockServer {
     return { ...this.render(outcome, endpoint, url, ctx), warnings };
   }
 
+  private preferred(req: IncomingMessage, endpoint: Endpoint): Reply | undefined {
+    const status = preferredStatus(req.headers.prefer);
+    if (status === undefined) return undefined;
+    const answer = status === null ? null : preferredError(endpoint, status);
+    if (answer === undefined) return undefined;
+    if (answer === null)
+      return errorReply(400, [
+        {
+          message: `Prefer: code= takes an error status (400 to 599) or the endpoint's success status (${endpoint.successStatus ?? 200})`,
+          code: 'unsupported-preference',
+        },
+      ]);
+    return {
+      ...errorReply(answer.status, [{ message: answer.message, code: answer.code }], answer.headers),
+      fault: `prefer code=${answer.status}`,
+    };
+  }
+
+  private async lastUploadStep(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
+    const body = method === 'POST' ? await readBody(req) : undefined;
+    if (body && body.kind !== 'ok')
+      return errorReply(
+        body.kind === 'too-large' ? 413 : 400,
+        [
+          {
+            message:
+              body.kind === 'too-large'
+                ? `the file is larger than ${MAX_BODY_BYTES} bytes`
+                : 'the upload did not arrive',
+            code: body.kind === 'too-large' ? 'body-too-large' : 'malformed-request',
+          },
+        ],
+        { Connection: 'close' },
+      );
+    const { state, catalog } = this.options;
+    const step = { state, catalog, materializer: this.materializer, baseUrl: this.baseUrl(req), headers: req.headers };
+    const r = lastStep(step, method, url.pathname, body?.bytes);
+    return r.error
+      ? errorReply(r.status, [r.error], r.headers)
+      : { status: r.status, body: r.body, headers: r.headers };
+  }
+
   private render(outcome: Outcome, endpoint: Endpoint, url: URL, ctx: MockContext): Reply {
     if (outcome.kind === 'raw') return { status: outcome.status, body: outcome.body, headers: outcome.headers };
     const m = this.materializer;
+    const who = ctx.who;
     if (outcome.kind === 'one') {
       const type = outcome.as ?? endpoint.returns;
+      // A row the caller may not see is not there for them.
+      if (!who.seesRow(endpoint, type ?? undefined, outcome.value))
+        return errorReply(404, [
+          { message: `${endpoint.id}: no such row for user ${ctx.callerId}`, code: 'not-found' },
+        ]);
       return {
         status: outcome.status ?? endpoint.successStatus ?? 200,
-        body: type ? m.value(type, outcome.value) : outcome.value,
+        body: type ? m.value(type, outcome.value, who) : outcome.value,
       };
     }
-    let items = outcome.items;
+    const element = (outcome.as ?? endpoint.returns ?? '').replace(/\[\]$/, '');
+    let items = who.visibleRows(endpoint, element, outcome.items);
     const headers: Record<string, string> = {};
     if (endpoint.paginated) {
       const page = paginate(items, url, ctx.baseUrl);
@@ -345,10 +448,14 @@ export class MockServer {
     if (outcome.view) items = items.map(outcome.view);
     const status = endpoint.successStatus ?? 200;
     if (outcome.wrap && endpoint.returns) {
-      return { status, headers, body: m.value(endpoint.returns, { ...outcome.extra, [outcome.wrap]: items }) };
+      return { status, headers, body: m.value(endpoint.returns, { ...outcome.extra, [outcome.wrap]: items }, who) };
     }
     const type = outcome.as ? `${outcome.as}[]` : (endpoint.returns ?? 'any[]');
-    return { status, headers, body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items) };
+    return {
+      status,
+      headers,
+      body: m.value(type.endsWith('[]') || type.includes('|') ? type : `${type}[]`, items, who),
+    };
   }
 }
 
@@ -412,6 +519,18 @@ function readBody(req: IncomingMessage): Promise<Body> {
     req.on('error', () => finish({ kind: 'aborted' }));
     req.on('close', () => finish({ kind: 'aborted' }));
   });
+}
+
+/** Waits, without keeping a stopped mock's process alive. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A connection reset: the socket ends with a RST where the platform can send one. */
+function resetConnection(req: IncomingMessage): void {
+  const socket = req.socket as IncomingMessage['socket'] & { resetAndDestroy?: () => void };
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 /** A token to print when any token is accepted. */

@@ -2,7 +2,7 @@
  * The mock's state: tables of plain rows in memory, filled from a seed. Every change is
  * synchronous, so concurrent requests never see a half-made write.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ParsedSeed, TableName } from './seed';
 import { own, setOwn } from '../core';
 
@@ -15,6 +15,7 @@ const TABLES: TableName[] = [
   'courses',
   'sections',
   'enrollments',
+  'admins',
   'groups',
   'assignments',
   'submissions',
@@ -49,7 +50,12 @@ const TABLES: TableName[] = [
  * Keys rows are looked up by often enough to index: the items of a module are read by every
  * module view and by every item created (issue 22: a create filtered the whole table).
  */
-const INDEXED_KEYS: readonly (readonly [TableName, string])[] = [['module_items', 'module_id']];
+const INDEXED_KEYS: readonly (readonly [TableName, string])[] = [
+  ['module_items', 'module_id'],
+  // Who a caller is (visibility.ts): their enrollments and administrations, read for every row a statement concerns.
+  ['enrollments', 'user_id'],
+  ['admins', 'user_id'],
+];
 
 export class MockState {
   readonly tables = new Map<TableName, Map<string, Row>>();
@@ -63,6 +69,8 @@ export class MockState {
   /** Rows added since the mock started, and the bytes of the request bodies that changed its data (limits.ts). */
   created = 0;
   keptBytes = 0;
+  /** Uploads waiting for their last step (upload.ts). */
+  readonly uploads = new Uploads();
 
   constructor(seed: ParsedSeed) {
     this.institution = seed.institution;
@@ -164,4 +172,43 @@ function indexRow(byValue: Map<unknown, Map<string, Row>>, value: unknown, id: s
     byValue.set(value, rows);
   }
   rows.set(id, row);
+}
+
+/** An upload whose first step was answered: where the file goes, and what its last step must send. */
+export interface PendingUpload {
+  folderId: number;
+  /** The user who asked for the address: the file is theirs, and it is shown as they see it. */
+  userId: number;
+  /** The name from the first step (else the file part's). */
+  name?: string;
+  contentType?: string;
+  onDuplicate: 'overwrite' | 'rename';
+  /** The upload_params handed out: the last step must send them back unchanged. */
+  params: Record<string, string>;
+  /** Bytes the context may still take (quota), when a quota applies. */
+  room?: number;
+}
+
+/** Uploads waiting for their last step, at most: the oldest is forgotten first. */
+const MAX_PENDING_UPLOADS = 1_000;
+
+/** The uploads waiting for their last step, by the token of their address. */
+class Uploads {
+  private readonly pending = new Map<string, PendingUpload>();
+
+  /** Registers an upload; the token of its one-time address. */
+  offer(upload: PendingUpload): string {
+    const token = randomBytes(18).toString('base64url');
+    this.pending.set(token, upload);
+    if (this.pending.size > MAX_PENDING_UPLOADS) this.pending.delete(this.pending.keys().next().value as string);
+    return token;
+  }
+
+  take(token: string): PendingUpload | undefined {
+    return this.pending.get(token);
+  }
+
+  done(token: string): void {
+    this.pending.delete(token);
+  }
 }

@@ -20,6 +20,7 @@ export { readTextInput, readTextStream, readTextFileSync, readConfinedText, type
 export { readConfinedFile, readRegularFile } from './confinedFile';
 export { loadCatalogFromDir } from './catalogFiles';
 export { TestIgnore, walkedFrom } from './testIgnore';
+export { readRememberedEnvironment } from './environmentChoice';
 export { confinedFolder, partsBelow, writeConfinedFile } from './confinedWriter';
 export {
   readCurlGrammar,

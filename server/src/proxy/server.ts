@@ -18,7 +18,7 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { Pool, type Dispatcher } from 'undici';
-import { CODES, Checker, own, type Catalog, type Endpoint } from '../core';
+import { CODES, Checker, own, returnsFor, type Catalog, type Endpoint } from '../core';
 import {
   checkRequest,
   createListener,
@@ -108,6 +108,8 @@ interface CheckedRequest {
   path: string;
   method: string;
   endpoint: Endpoint | undefined;
+  /** The documented type of a 2xx answer to it, as the request chose where it chooses; null when none is documented. */
+  returns: string | null;
   /** Read whole (checked), the rest after a read that stopped at the limit, or the client's stream. */
   body: Buffer | Readable | undefined;
 }
@@ -320,7 +322,9 @@ export class ProxyServer {
           violations.push(problemViolation(w, own(CODES, w.code)?.severity === 'info' ? 'note' : 'warning'));
       }
     }
-    return { path, method, endpoint, body };
+    // What the request chose, where it chooses (`grouped`): its query and form parameters say.
+    const returns = endpoint ? returnsFor(endpoint, [...url.searchParams, ...(decoded?.pairs ?? [])]) : null;
+    return { path, method, endpoint, returns, body };
   }
 
   /** `--strict` and a request with errors: 400 with the checker's errors (and the first warnings) as JSON, nothing forwarded. */
@@ -400,7 +404,7 @@ export class ProxyServer {
       await upstream.body.dump().catch(() => undefined);
       return;
     }
-    const returns = request.endpoint?.returns ?? null;
+    const returns = request.returns;
     const typed = returns !== null && status >= 200 && status < 300;
     const json = /[/+]json\b/i.test(responseType);
     if (typed && !json) {

@@ -1,12 +1,16 @@
 /**
  * Request chaining (REST Client's request variables): `{{name.response.body.$.id}}` and
- * `{{name.response.headers.Location}}` read the last exchange of the request named `name`
- * in the same file. This file finds which requests a block depends on and reads values out
- * of stored exchanges; sending the dependencies first is the flow's job (send.ts). The
- * command line has no memory between runs: the last exchange comes from the history
- * (`exchangeFromHistory`).
+ * `{{name.response.headers.Location}}` read the newest exchange of the request named `name`
+ * in the same file, sent in the same environment to the same base_url origin, when its answer
+ * is one the request expects (`answerCounts`: a 2xx, or the status its own `?? status`
+ * assertions ask for). This file finds which requests a block depends on, reads values out of
+ * stored exchanges and tells which of two is the newest; sending the dependencies first is the
+ * flow's job (send.ts). The command line has no memory between runs: the last exchange comes
+ * from the history (`exchangeFromHistory`).
  */
 import {
+  assertionsOf,
+  type Block,
   findVariableReferences,
   type LpreqDocument,
   type RequestReference,
@@ -18,16 +22,63 @@ import { exactIntegers, stringifyExact } from './exactNumbers';
 import type { ExchangeResult } from './exchange';
 import type { HistoryEntry } from './history';
 import type { PreparedRequest } from './prepare';
+import { evaluateAssertion } from './runner/evaluate';
 import { parseJsonPath } from './typed';
 
 /** The last exchange of a named request. */
 export interface StoredExchange {
   request: PreparedRequest;
   response: ExchangeResult;
+  /** When its answer came (ISO 8601): the newer of a kept one and the history's is read. */
+  time?: string;
 }
 
-/** Last exchanges by request name; the editor keeps one per document, the CLI one per run. */
+/**
+ * Last exchanges by request name, of one file in one environment: a test run keeps one per
+ * file; the send session (session.ts) one per file, environment and base_url origin.
+ */
 export type ResponseStore = Map<string, StoredExchange>;
+
+/**
+ * Whether an answer is one a later request may read (REST Client reads any; lpreq reads only
+ * what the request was sent for): a 2xx that arrived whole, or, for a request whose own
+ * `?? status` assertions say which status it expects (`?? status == 400`, a request meant to
+ * be refused), a status every one of them holds for. A status assertion whose EXPECTED holds a
+ * `{{variable}}` is not read here: such a request chains on a 2xx only.
+ */
+export function answerCounts(
+  block: Block | undefined,
+  answer: { status: number | null; incomplete?: boolean; ok?: boolean },
+): boolean {
+  const { status } = answer;
+  if (status === null || answer.incomplete) return false;
+  const expected = block
+    ? assertionsOf(block).flatMap((a) => (a.assertion?.field.kind === 'status' ? [a.assertion] : []))
+    : [];
+  if (expected.length === 0 || expected.some((a) => a.expected?.raw.includes('{{'))) {
+    return status >= 200 && status < 300 && answer.ok !== false;
+  }
+  const facts = { status, durationMs: 0, headers: {}, body: null, bodyText: '', bodyKind: 'empty' as const };
+  return expected.every((a) => evaluateAssertion(a, facts, a.expected?.text).passed);
+}
+
+/** An exchange as `answerCounts` reads it. */
+export function answerOf(stored: StoredExchange): { status: number | null; incomplete: boolean; ok: boolean } {
+  const r = stored.response;
+  return {
+    status: r.status,
+    incomplete: r.error !== undefined && r.error.kind !== 'http',
+    ok: r.ok,
+  };
+}
+
+/** The newer of two stored exchanges (one without a time is the newer: it was just kept in this process). */
+export function newer(a: StoredExchange | undefined, b: StoredExchange | undefined): StoredExchange | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.time === undefined) return a;
+  if (b.time === undefined) return b;
+  return a.time >= b.time ? a : b;
+}
 
 /**
  * Reads a small JSONPath (`$`, `$.id`, `$[0].id`, `$.items[2].title`, `$.a.b`, `$["k"]`)
@@ -105,22 +156,15 @@ export function referenceValue(
 }
 
 /**
- * A history entry as the last exchange of its request, for chaining; or why it cannot be
- * one: no response, a non-2xx answer (its body is an error, not the resource later requests
- * read), or a body the history did not keep whole.
+ * A history entry as the last exchange of its request, for chaining (whether its answer
+ * counts is `answerCounts`'s to say); or why it cannot be one: no response, or a body the
+ * history did not keep whole.
  */
 export function exchangeFromHistory(
   entry: HistoryEntry,
   blockIndex: number,
 ): { stored: StoredExchange } | { unusable: string } {
   if (entry.status === null) return { unusable: 'got no response' };
-  if (!entry.ok)
-    return {
-      unusable:
-        entry.status >= 200 && entry.status < 300
-          ? `did not complete (${entry.error?.message ?? `a ${entry.status} that failed`})`
-          : `answered ${entry.status}`,
-    };
   if (entry.bodyCut || entry.bodyFile !== undefined) return { unusable: 'has a body too large to keep there' };
   const bodyText = entry.body ?? '';
   const body = parseJsonText(bodyText);
@@ -156,8 +200,9 @@ export function exchangeFromHistory(
     redirects: [],
     tokenSent: false,
     warnings: [],
+    ...(entry.error ? { error: entry.error } : {}),
   };
-  return { stored: { request, response } };
+  return { stored: { request, response, time: entry.time } };
 }
 
 /**

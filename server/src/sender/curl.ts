@@ -31,7 +31,7 @@ export interface CurlOptions {
 }
 
 /** Quotes a word for a POSIX shell: `'...'` with `'` written as `'\''`. */
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }

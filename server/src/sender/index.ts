@@ -1,21 +1,19 @@
 /**
- * The sender: what the VS Code extension, the command line and the demo call to send
- * requests of a `.lpreq` file and read typed responses. It reuses the language core for
- * parsing, matching and variables; only exchange.ts, paging.ts, history.ts and setup.ts (the
- * environment files, the token and the project's `.lpreq` folder, as `lpreq send` finds them)
- * do I/O.
+ * The sender: what the VS Code extension, the command line, the language server and the demo
+ * call to send requests of a `.lpreq` file and read typed responses. It reuses the language
+ * core for parsing, matching and variables; only exchange.ts, paging.ts, history.ts,
+ * setup.ts and environmentChoice.ts (the environment files, the token, the project's `.lpreq`
+ * folder and its remembered environment) do I/O.
  *
- * Typical use (an editor command "Send request"):
+ * Typical use (a host's Send Request): one session per workspace, asked for every send.
  *
- *   const document = parseDocument(text);
- *   const result = await sendBlock(document, blockIndex, {
- *     checker,                                   // new Checker(bundledCatalog())
- *     environments: { environments, selected },  // from node/environments.ts
- *     token,                                     // from secret storage; sent only to base_url's origin
- *     responses,                                 // a Map kept per document, for chaining
- *     history,                                   // new HistoryStore(storageFolder)
+ *   const session = new SendSession(host, checker);   // host: where the choice is kept, tokens, questions, history
+ *   const { result, setup } = await session.send(parseDocument(text), blockIndex, {
+ *     file,                                      // the request file: its environment files, its project
  *     allPages, signal, timeoutMs,
  *   });
+ *   // setup.selected: the environment by the rule; result.response: status, headers, body, timing;
+ *   // result.resource + result.issues: typed check
  *   // result.response: status, headers, body, timing; result.resource + result.issues: typed check
  *
  * - prepareRequest(checker, document, blockIndex, { environments, system, reference }) -> PrepareResult
@@ -38,14 +36,20 @@
  *   The test runner (LPREQ-FORMAT section 7) of `lpreq test` and the editor: each file's requests in
  *   order through sendBlock, their assertions evaluated (evaluateAssertion), progress through
  *   `events`, stopped by `signal`. testsOf(document, lines) lists what a file's run reports.
- * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> AssertionResult[]
+ * - evaluateBlockAssertions(document, blockIndex, sendResult, context) -> Promise<AssertionResult[]>
  *   One block's assertions on the response a send got: the runner's own step, which the editor's
- *   Send Request calls too.
- * - sendSetup(file, { environment, env, chooseWith, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
+ *   Send Request calls too. `matches` is decided off the calling thread, within 1 s an assertion;
+ *   readyForAssertions(document, blockIndex), called before sending, starts its worker meanwhile.
+ * - sendSetup(file, { environment, env, chooseWith, remembered?, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
  * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
+ * - new SendSession(host, checker): the one send setup of every host (session.ts): answer(folder) (the
+ *   environment rule, core/environmentRule.ts), remember(folder, choice), setup(file), send(document, block, { file }),
+ *   testSource(file, ...) and runOptions(setups, mock?) for a test run. The host gives what only it has: where the
+ *   choice is kept, the token of an environment for its origin, how to ask the user, the history.
  */
 export {
   prepareRequest,
+  sendingEnvironments,
   environmentOrigin,
   blockAtLine,
   blockNamed,
@@ -64,23 +68,27 @@ export type {
 export { sendPrepared, noResponse } from './exchange';
 export { isLoopback, CopyRefused } from './outgoing';
 export { proxyFor } from './connection';
-export { apiErrorMessage, apiErrorMessages } from './responseBody';
+export { apiErrorMessage, apiErrorMessages, ERROR_SHAPES } from './errorBody';
 export type { ExchangeOptions, ExchangeResult, ExchangeError, FailureKind, Timing } from './exchange';
 export { sendAllPages, parseLinkHeader, mergePages } from './paging';
 export type { PagedResult, PagingOptions, PageProgress } from './paging';
 export { sendBlock, isSecretPrompt, wasSent, environmentTls } from './send';
-export { sendSetup, SetupError, projectStore, tokenNotes } from './setup';
+export { sendSetup, SetupError, ChooseEnvironmentError, projectStore, tokenNotes } from './setup';
 export { tokenFor, confirmed, confirmationOf, readStoredToken, storedToken } from './tokenOrigin';
 export type { BoundToken, TokenDecision } from './tokenOrigin';
 export type { SendSetup, SetupOptions } from './setup';
-export type { SendBlockOptions, SendResult, PromptQuestion } from './send';
-export { selectJsonPath, referenceValue, referencedRequests } from './chaining';
+export { SendSession, TokenDeclinedError } from './session';
+export type { SessionHost, FileSetup, MockTarget } from './session';
+export { projectMemory, memoryInProcess } from './environmentChoice';
+export type { EnvironmentMemory } from './environmentChoice';
+export type { SendBlockOptions, SendResult, PromptQuestion, DependencyError } from './send';
+export { selectJsonPath, referenceValue, referencedRequests, answerCounts } from './chaining';
 export type { ResponseStore, StoredExchange } from './chaining';
 export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';
 export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';
 export { HistoryStore, entryFromExchange } from './history';
 export type { HistoryEntry, HistorySummary, HistoryOptions, NewHistoryEntry } from './history';
-export { toCurl } from './curl';
+export { toCurl, shellQuote } from './curl';
 export { toCode } from './codegen';
 export type { CodeLanguage, CodeOptions } from './codegen';
 export { scrubSecrets, carriesSecret, MIN_SECRET_LENGTH } from './secrets';
@@ -89,7 +97,7 @@ export type { CurlOptions } from './curl';
 export { encodeForm, encodeFormName, encodeFormValue, escapeUrlText, appendQuery } from './encoding';
 export type { FormPair } from './encoding';
 export { resolveText, systemVariable, parseDotenv } from './variables';
-export { runTests, testsOf, documentedTypes, evaluateBlockAssertions } from './runner/runner';
+export { runTests, testsOf, documentedTypes, evaluateBlockAssertions, readyForAssertions } from './runner/runner';
 export type {
   TestSource,
   RunOptions,

@@ -25,6 +25,7 @@ import {
   own,
   type Block,
   type FileBody,
+  returnsFor,
 } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
 import { resolveText, type ReferenceResolver, type SystemContext } from './variables';
@@ -120,6 +121,8 @@ export interface PrepareOptions {
    * test --mock` sets `base_url` to the mock's address, whatever a file's `@base_url` says.
    */
   overrides?: ReadonlyMap<string, string>;
+  /** How the user chooses an environment, for a message that asks for one (`with --env dev or --env staging`). */
+  chooseWith?: string;
   /**
    * Reads a body file (`< ./body.json`), its path relative to the request file's folder;
    * the caller does the I/O (this step stays pure). Without it such a request is not prepared.
@@ -152,16 +155,32 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
 const USER_AGENT = `lpreq/${VERSION}`;
 
-/** The endpoint's documented response type, paging and way of paging. */
+/**
+ * The endpoint's documented response type, paging and way of paging. `sent` (the URL and a form
+ * body) picks the type where the request decides it (`grouped` on the submissions for students).
+ */
 export function endpointFacts(
   endpoint: Endpoint | undefined,
+  sent?: { url: string; form?: string },
 ): Pick<PreparedRequest, 'endpointId' | 'returns' | 'paginated' | 'paging'> {
   return {
     endpointId: endpoint?.id,
-    returns: endpoint?.returns ?? null,
+    returns: endpoint ? returnsFor(endpoint, sentPairs(sent)) : null,
     paginated: followsPages(endpoint),
     paging: pagingOf(endpoint) ?? 'link',
   };
+}
+
+/** The parameters a request sent: its query's and its form body's. */
+function sentPairs(sent: { url: string; form?: string } | undefined): [string, string][] {
+  if (!sent) return [];
+  let query: [string, string][] = [];
+  try {
+    query = [...new URL(sent.url).searchParams];
+  } catch {
+    // An unusable URL sends nothing to decide by.
+  }
+  return sent.form === undefined ? query : [...query, ...new URLSearchParams(sent.form)];
 }
 
 /**
@@ -218,7 +237,8 @@ function requestSecrets(
   const add = (to: Set<string>, name: string, value: unknown) => {
     if (SECRET_NAME.test(name) && typeof value === 'string' && value.length > 0) to.add(value);
   };
-  for (const [name, value] of environmentValues(env)) {
+  // With no environment chosen, no environment's values are this request's own.
+  for (const [name, value] of environmentValues(sendingEnvironments(env))) {
     add(mine, name, value);
     if (fromPrivate(env?.selected, name) && privateSecret(name, value)) bound.add(value);
   }
@@ -349,7 +369,9 @@ function buildRequest(
   }
   if (!request.methodKnown)
     return { ok: false, error: `'${request.method.text}' is not an HTTP method lpreq sends`, errors: [] };
-  const scope = documentScope(document, options.environments);
+  // Only the chosen environment's variables are sent: with none chosen, none is read (the
+  // checker counts any environment's as defined; a send must not pick one of them).
+  const scope = documentScope(document, sendingEnvironments(options.environments));
   const asked = promptVariables(block).find((p) => !options.prompts?.has(p.name));
   if (asked) {
     return {
@@ -363,7 +385,13 @@ function buildRequest(
       ? new Map([...scope.values, ...(options.overrides ?? []), ...(options.prompts ?? [])])
       : scope.values;
   const scriptNames = new Set([...(scope.scriptNames ?? []), ...block.scriptSets.map((x) => x.name)]);
-  const ctx = { values, system: options.system, reference: options.reference, scriptNames };
+  const ctx = {
+    values,
+    system: options.system,
+    reference: options.reference,
+    scriptNames,
+    missing: (name: string) => missingFromEnvironment(name, options),
+  };
   const errors: string[] = [];
   const resolve = (text: string, encode?: (v: string) => string, formEncoded = false) => {
     const r = resolveText(text, ctx, encode, formEncoded);
@@ -384,6 +412,8 @@ function buildRequest(
   const baseUrl = baseUrlText === undefined ? undefined : resolve(baseUrlText);
   if (url.startsWith('/')) {
     if (!baseUrl) {
+      const elsewhere = missingFromEnvironment('base_url', options);
+      if (elsewhere !== undefined) return fail(`not sent: the target is a path, and ${elsewhere}`, errors);
       return fail(
         'the target is a path, and no base_url is defined: add @base_url = https://... or choose an environment that has one',
         errors,
@@ -391,6 +421,8 @@ function buildRequest(
     }
     url = baseUrl.replace(/\/+$/, '') + url;
   }
+  // A variable of the target that is not defined (`{{base_url}}` with no environment chosen) says so, not that the URL is strange.
+  if (errors.length > 0 && !/^https?:\/\//i.test(url)) return fail(`cannot send: ${errors[0]}`, errors);
   if (!/^https?:\/\//i.test(url)) {
     return fail(`cannot send to '${url}': the target is an http(s) URL or a path starting with /`, errors);
   }
@@ -447,7 +479,10 @@ function buildRequest(
       name: requestName(block),
       title: block.title?.text,
       blockIndex,
-      ...endpointFacts(endpoint),
+      ...endpointFacts(endpoint, {
+        url,
+        form: body?.contentType === 'application/x-www-form-urlencoded' ? body.text : undefined,
+      }),
       ...(metadataValue(block, 'no-redirect') !== undefined ? { noRedirect: true } : {}),
       ...durations,
       // Only an environment says where the token belongs: a file's @base_url (a file anyone can
@@ -456,6 +491,29 @@ function buildRequest(
       ...(privateHeaders.length > 0 ? { privateHeaders } : {}),
     },
   };
+}
+
+/**
+ * The environments a send reads: the chosen one's variables only. With none chosen there are
+ * none to read (every environment is still known, for the secrets that must go nowhere).
+ */
+export function sendingEnvironments(env: Environments | undefined): Environments | undefined {
+  return env && env.selected === undefined ? { environments: {} } : env;
+}
+
+/**
+ * Why `{{name}}`, which neither the file nor the chosen environment gives, is missing when an
+ * environment would give it: none is chosen, or only others define it.
+ */
+function missingFromEnvironment(name: string, options: PrepareOptions): string | undefined {
+  const env = options.environments;
+  if (!env) return undefined;
+  const definedIn = Object.keys(env.environments).filter((e) => own(own(env.environments, e), name) !== undefined);
+  if (definedIn.length === 0) return undefined;
+  const how = options.chooseWith ? ` (with ${options.chooseWith})` : '';
+  if (env.selected === undefined)
+    return `{{${name}}} comes from an environment, and no environment is chosen: choose one of ${definedIn.join(', ')} to send this request${how}`;
+  return `{{${name}}} is not in the environment '${env.selected}'; it is defined in ${definedIn.join(', ')}`;
 }
 
 /** The origin of the chosen environment's base_url (where the token goes), if it has one. */

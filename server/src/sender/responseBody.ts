@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
 import { exactIntegers } from './exactNumbers';
+import { apiErrorMessage } from './errorBody';
 import { SecretScrubber, withoutSecretStart } from './secrets';
 
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -18,35 +19,6 @@ function looksTextual(contentType: string | undefined, bytes: Buffer): boolean {
   if (contentType && /json|text|xml|javascript|x-www-form-urlencoded/i.test(contentType)) return true;
   if (contentType && /^(image|audio|video|application\/(octet-stream|pdf|zip))/i.test(contentType)) return false;
   return !bytes.subarray(0, 1024).includes(0);
-}
-
-/**
- * The messages of an API error body, each on its own (`{"errors":[{"message":...}]}`,
- * `{"errors":{"name":[...]}}`, `{"message":...}`), in the order the body gives them.
- */
-export function apiErrorMessages(body: unknown): string[] {
-  if (!body || typeof body !== 'object')
-    return typeof body === 'string' && body.length > 0 && body.length < 300 ? [body] : [];
-  const b = body as Record<string, unknown>;
-  if (Array.isArray(b.errors)) {
-    const msgs = b.errors
-      .map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>).message : e))
-      .filter((m): m is string => typeof m === 'string');
-    if (msgs.length > 0) return msgs;
-  }
-  if (b.errors && typeof b.errors === 'object') {
-    const parts = Object.entries(b.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
-    if (parts.length > 0) return parts;
-  }
-  for (const key of ['message', 'error', 'error_description'] as const)
-    if (typeof b[key] === 'string') return [b[key] as string];
-  return [];
-}
-
-/** The message of an API error body, its messages joined, if any. */
-export function apiErrorMessage(body: unknown): string | undefined {
-  const messages = apiErrorMessages(body);
-  return messages.length > 0 ? messages.join('; ') : undefined;
 }
 
 export async function readBody(stream: AsyncIterable<Buffer>, result: ExchangeResult, options: ExchangeOptions) {
@@ -174,7 +146,7 @@ export function interpretBody(result: ExchangeResult, method: string) {
     );
   }
   if (status >= 400) {
-    const detail = apiErrorMessage(result.body);
+    const detail = apiErrorMessage(result.body, result.contentType);
     result.error = { kind: 'http', message: `${status} ${result.statusText}${detail ? `: ${detail}` : ''}` };
   } else if (
     status >= 200 &&

@@ -15,7 +15,16 @@ import {
   requestTarget,
   type LpreqDocument,
 } from '../core/index';
-import { exchangeFromHistory, referencedRequests, referenceValue, type ResponseStore } from './chaining';
+import {
+  answerCounts,
+  answerOf,
+  exchangeFromHistory,
+  newer,
+  referencedRequests,
+  referenceValue,
+  type ResponseStore,
+  type StoredExchange,
+} from './chaining';
 import type { ExchangeError } from './exchange';
 import { entryFromExchange, type HistoryStore } from './history';
 import { sendAllPages, type PagedResult, type PagingOptions } from './paging';
@@ -27,6 +36,7 @@ import {
   type PreparedRequest,
   type PrepareOptions,
   type SendEnvironments,
+  sendingEnvironments,
 } from './prepare';
 import { readTlsFiles, type TlsFiles } from '../node/index';
 import { scrubSecrets } from './secrets';
@@ -37,6 +47,8 @@ export interface SendBlockOptions extends PagingOptions {
   checker: Checker;
   /** With each environment's `$tls` (used unless `tls` is given) and `$defaultHeaders`. */
   environments?: SendEnvironments;
+  /** How the user chooses an environment, for the message of a request that needs one (prepare.ts). */
+  chooseWith?: string;
   /** Headers every request of the flow gets unless it sets them (prepare.ts). */
   defaultHeaders?: PrepareOptions['defaultHeaders'];
   system?: SystemContext;
@@ -50,11 +62,17 @@ export interface SendBlockOptions extends PagingOptions {
   /** Stores every exchange of this flow (dependencies included): a HistoryStore, or one that writes it behind (the language server). */
   history?: Pick<HistoryStore, 'add' | 'lastOf'>;
   /**
-   * A referenced request missing from `responses` is first looked for in `history` (its last
-   * exchange from this `file` in the same environment) and sent only when there is none, or
-   * when that one has no 2xx answer: the command line's memory between runs.
+   * A referenced request is also looked for in `history` (its newest exchange from this `file`
+   * in the same environment, to the same base_url origin), and the newer of that and the one in
+   * `responses` is read: the command line's memory between runs, and the editor's.
    */
   reuseHistory?: boolean;
+  /**
+   * A referenced request whose newest answer is not one it expects (a 401, a 500) is sent again
+   * first (the default); false: the request is not sent, and the error says why (a test run
+   * sends a request others refer to once).
+   */
+  sendAgain?: boolean;
   /** The request file, recorded in history. */
   file?: string;
   /** Called when a request this one refers to is about to be sent. */
@@ -82,6 +100,12 @@ export interface SendBlockOptions extends PagingOptions {
    * included (a protected environment, `"$protected": true`); false stops the flow.
    */
   confirmChange?: (question: { request: string; method: string }) => Promise<boolean>;
+  /**
+   * Called with the request's own answer once it is read, before its body is checked against
+   * the documentation and stored in history (the result then has no typed issues yet); the
+   * flow goes on when it returns. A view shows the answer at once this way.
+   */
+  onAnswer?: (result: SendResult) => void | Promise<void>;
 }
 
 function originOf(url: string): string | undefined {
@@ -124,7 +148,8 @@ export interface SendResult {
   /** Why the body was not checked against `resource` (then `issues` says nothing about it). */
   unchecked?: 'truncated' | 'not-json';
   /** Why there is no (successful) response: a preparation problem or a failed exchange. */
-  error?: ExchangeError | { kind: 'prepare' | 'dependency'; message: string };
+  /** `declined`: the user answered no (a note, a protected environment, a prompt left empty), which a host need not repeat. */
+  error?: ExchangeError | { kind: 'prepare'; message: string; declined?: true } | DependencyError;
   warnings: string[];
   /** Checker errors of the request, offsets relative to its block (it is sent anyway; the caller decides how to show them). */
   diagnostics: Diagnostic[];
@@ -150,6 +175,87 @@ export interface SendResult {
   /** Those of secretValues that go nowhere from the request's environment (prepare.ts's foreignSecrets): a copy of the request is checked with them. */
   foreignSecretValues?: string[];
   historyId?: string;
+}
+
+/**
+ * A request this one refers to has no answer it can read: the message names it, the
+ * environment and what was found, and says to send it first; `dependency` says the same for a
+ * host that offers that as an action.
+ */
+export interface DependencyError {
+  kind: 'dependency';
+  message: string;
+  dependency?: { name: string; environment: string | undefined; status: number | null };
+}
+
+/** The error of a request that reads the answer of `name`, which is not one it expects. */
+function chainError(
+  name: string,
+  environment: string | undefined,
+  found: { status?: number | null; statusText?: string; failure?: string; when: string },
+): DependencyError {
+  const where = environment === undefined ? 'with no environment' : `in the environment '${environment}'`;
+  const what =
+    found.failure !== undefined
+      ? `got no usable answer (${found.failure})`
+      : `answered ${found.status ?? 'nothing'}${found.statusText ? ` ${found.statusText}` : ''}`;
+  const why =
+    found.failure !== undefined || found.status === null || found.status === undefined
+      ? ''
+      : ': its body is an error, not what this request reads';
+  return {
+    kind: 'dependency',
+    message: `not sent: this request reads the response of '${name}' ${where}, and '${name}', ${found.when}, ${what}${why}. Send '${name}' first and look at its response`,
+    dependency: { name, environment, status: found.status ?? null },
+  };
+}
+
+/**
+ * The newest exchange of the request `name` (block `index`) in this environment: the one kept
+ * in `responses` or the history's, whichever is newer. An error when the history is there but
+ * cannot be read: "never sent" could make a second module.
+ */
+async function newestExchange(
+  name: string,
+  index: number,
+  options: SendBlockOptions & { responses: ResponseStore },
+): Promise<
+  | { stored?: StoredExchange; historyTime?: string; historyUnusable?: string }
+  | { error: NonNullable<SendResult['error']> }
+> {
+  const kept = options.responses.get(name);
+  if (!options.reuseHistory || !options.history || options.file === undefined) return { stored: kept };
+  let entry: Awaited<ReturnType<HistoryStore['lastOf']>>;
+  try {
+    entry = await options.history.lastOf({
+      name,
+      file: options.file,
+      environment: options.environments?.selected,
+      baseOrigin: environmentOrigin(options.environments),
+    });
+  } catch (e) {
+    return {
+      error: {
+        kind: 'dependency',
+        message: `the last response of '${name}' could not be read from the history: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
+  }
+  if (!entry) return { stored: kept };
+  // An entry that cannot be read back (written by hand, another version) is no response.
+  let earlier: ReturnType<typeof exchangeFromHistory>;
+  try {
+    earlier = exchangeFromHistory(entry, index);
+  } catch (e) {
+    earlier = { unusable: `cannot be read back (${e instanceof Error ? e.message : String(e)})` };
+  }
+  if ('unusable' in earlier) {
+    // Kept in memory and newer than the entry: the entry says nothing of it.
+    if (kept && (kept.time === undefined || kept.time >= entry.time)) return { stored: kept };
+    return { historyUnusable: earlier.unusable };
+  }
+  const stored = newer(kept, earlier.stored);
+  return stored === earlier.stored ? { stored, historyTime: entry.time } : { stored };
 }
 
 /** Whether the request of a result left lpreq (an answer came or not), as opposed to being stopped before it was sent. */
@@ -207,7 +313,7 @@ async function sendWithDependencies(
   stack: string[],
   top: boolean,
 ): Promise<SendResult> {
-  const scope = documentScope(document, options.environments);
+  const scope = documentScope(document, sendingEnvironments(options.environments));
   const block = document.blocks[blockIndex]?.block;
   const result: SendResult = {
     ok: false,
@@ -236,6 +342,7 @@ async function sendWithDependencies(
       result.error = {
         kind: 'prepare',
         message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed`,
+        declined: true,
       };
       return result;
     }
@@ -247,6 +354,7 @@ async function sendWithDependencies(
       result.error = {
         kind: 'prepare',
         message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed`,
+        declined: true,
       };
       return result;
     }
@@ -272,8 +380,8 @@ async function sendWithDependencies(
     prompts.set(p.name, value);
     if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
   }
+  const environment = options.environments?.selected;
   for (const name of referencedRequests(document, blockIndex, scope.values)) {
-    if (options.responses.has(name)) continue;
     const index = blockNamed(document, name);
     if (index === -1) {
       result.error = {
@@ -289,59 +397,67 @@ async function sendWithDependencies(
       };
       return result;
     }
-    let historyUnusable: string | undefined;
-    if (options.reuseHistory && options.history && options.file !== undefined) {
-      const environment = options.environments?.selected;
-      let entry: Awaited<ReturnType<HistoryStore['lastOf']>>;
-      try {
-        entry = await options.history.lastOf({
-          name,
-          file: options.file,
-          environment,
-          baseOrigin: environmentOrigin(options.environments),
-        });
-      } catch (e) {
-        // A history that is there but cannot be read is not "never sent": sending the request
-        // again could create a second module. The user is told, and nothing is sent.
-        result.error = {
-          kind: 'dependency',
-          message: `the last response of '${name}' could not be read from the history: ${e instanceof Error ? e.message : String(e)}`,
-        };
-        return result;
-      }
-      // An entry that cannot be read back (written by hand, another version) is no response: the request is sent.
-      let earlier: ReturnType<typeof exchangeFromHistory> | undefined;
-      try {
-        earlier = entry ? exchangeFromHistory(entry, index) : undefined;
-      } catch (e) {
-        earlier = { unusable: `cannot be read back (${e instanceof Error ? e.message : String(e)})` };
-      }
-      if (entry && earlier && 'stored' in earlier) {
-        options.responses.set(name, earlier.stored);
-        result.dependencies.push({ name, status: entry.status, ok: true, historyTime: entry.time });
-        continue;
-      }
-      if (earlier && 'unusable' in earlier) historyUnusable = earlier.unusable;
+    const depBlock = document.blocks[index]?.block;
+    // One lookup: the newest exchange of that request in this environment, kept in memory or in the history.
+    const found = await newestExchange(name, index, options);
+    if ('error' in found) {
+      result.error = found.error;
+      return result;
+    }
+    const { stored, historyTime, historyUnusable } = found;
+    if (stored && answerCounts(depBlock, answerOf(stored))) {
+      options.responses.set(name, stored);
+      if (historyTime !== undefined)
+        result.dependencies.push({ name, status: stored.response.status, ok: true, historyTime });
+      continue;
+    }
+    // A request others refer to is sent once in a test run: an answer it did not expect is told, not asked for again.
+    if (stored && options.sendAgain === false) {
+      result.dependencies.push({ name, status: stored.response.status, ok: false, notSent: true });
+      result.error = chainError(name, environment, {
+        status: stored.response.status,
+        statusText: stored.response.statusText,
+        when: 'earlier in this run',
+      });
+      return result;
     }
     options.onDependency?.(name);
     const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
+    const unusable = historyUnusable ?? (stored ? `answered ${stored.response.status}` : undefined);
     result.dependencies.push(...dep.dependencies, {
       name,
       status: dep.response?.status ?? null,
       ok: dep.ok,
-      ...(historyUnusable ? { historyUnusable } : {}),
+      ...(unusable ? { historyUnusable: unusable } : {}),
       // Stopped before it left (a cycle, a prompt without an answer, a secret bound elsewhere): never called sent.
       ...(wasSent(dep) ? {} : { notSent: true as const }),
     });
     result.secretValues.push(...dep.secretValues);
     if (!dep.response || dep.response.status === null) {
-      result.error = {
-        kind: 'dependency',
-        message: `the request '${name}' that this one refers to failed: ${dep.error?.message ?? 'no response'}`,
-      };
+      result.error = wasSent(dep)
+        ? chainError(name, environment, { failure: dep.error?.message ?? 'no response', when: 'sent first' })
+        : dep.error?.kind === 'dependency'
+          ? dep.error
+          : {
+              kind: 'dependency',
+              message: `the request '${name}' that this one refers to was not sent: ${dep.error?.message ?? 'no response'}`,
+              dependency: { name, environment, status: null },
+            };
       return result;
     }
-    if (!dep.ok) result.warnings.push(`the request '${name}' that this one refers to answered ${dep.response.status}`);
+    const answered = dep.request?.name !== undefined ? options.responses.get(name) : undefined;
+    if (!answerCounts(depBlock, answered ? answerOf(answered) : { status: dep.response.status, ok: dep.ok })) {
+      result.error = chainError(name, environment, {
+        status: dep.response.status,
+        statusText: dep.response.statusText,
+        failure:
+          dep.error && dep.error.kind !== 'http' && dep.response.status >= 200 && dep.response.status < 300
+            ? dep.error.message
+            : undefined,
+        when: 'sent first',
+      });
+      return result;
+    }
   }
 
   const prepared = prepareRequest(options.checker, document, blockIndex, {
@@ -352,6 +468,7 @@ async function sendWithDependencies(
     overrides: options.overrides,
     readFile: options.readFile,
     defaultHeaders: options.defaultHeaders,
+    chooseWith: options.chooseWith,
   });
   for (const s of [...prepared.secrets, ...prepared.foreignSecrets])
     if (!result.secretValues.includes(s)) result.secretValues.push(s);
@@ -383,7 +500,9 @@ async function sendWithDependencies(
   result.ok = response.ok;
   result.warnings.push(...response.warnings);
   if (response.error) result.error = response.error;
-  if (request.name && response.status !== null) options.responses.set(request.name, { request, response });
+  if (request.name && response.status !== null)
+    options.responses.set(request.name, { request, response, time: new Date().toISOString() });
+  if (top) await options.onAnswer?.(result);
 
   const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
   if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {

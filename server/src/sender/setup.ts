@@ -1,16 +1,17 @@
 /**
- * What sending a request of a file needs besides the file, found as `lpreq send` finds it,
- * for every host that sends as the command line does (the command line, the language
- * server): the environment files beside the file or above it, the environment (the one
- * chosen; else `local`; else the only one), the token (`LPREQ_TOKEN`, else the environment's
+ * What sending a request of a file needs besides the file, for every host (the session of
+ * session.ts builds on it): the environment files beside the file or above it, the
+ * environment (core/environmentRule.ts: the one given, else the one remembered for the
+ * project, else the only one, else `local`), the token (`LPREQ_TOKEN`, else the environment's
  * `token` in the private file) and the origin it is pinned to (`LPREQ_TOKEN_ORIGIN`, or
  * `--token-origin`), whether the environment is protected, the `.env` file beside the request
  * file, the context of the system variables, the reader of body files, and the project's
- * `.lpreq` folder (history and responses, kept out of version control).
+ * `.lpreq` folder (history, responses and the remembered environment, kept out of version
+ * control).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hasOwn, own } from '../core/index';
+import { closest, own } from '../core/index';
 import {
   bodyFileReader,
   confinedFolder,
@@ -21,6 +22,7 @@ import {
   writeConfinedFile,
   type EnvironmentFiles,
 } from '../node/index';
+import { decideEnvironment, type EnvironmentAnswer } from '../core/index';
 import { environmentOrigin, type PrepareOptions, type SendEnvironments } from './prepare';
 import { MIN_SECRET_LENGTH } from './secrets';
 import type { SendResult } from './send';
@@ -30,14 +32,27 @@ import { parseDotenv, type SystemContext } from './variables';
 /** Sending cannot start: the message says why and what to do. */
 export class SetupError extends Error {}
 
+/** Several environments, none called local, none chosen: the user must choose one of `names` (the editor asks; the command line says how). */
+export class ChooseEnvironmentError extends SetupError {
+  constructor(
+    message: string,
+    readonly names: string[],
+    readonly projectFolder: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface SendSetup {
   files: EnvironmentFiles;
-  /** The environment chosen (undefined: there are no environments). */
+  /** The environment chosen (undefined: none is, or there are none). */
   selected: string | undefined;
+  /** What the environment rule answered, and why (environmentRule.ts). */
+  answer: EnvironmentAnswer;
   environments: SendEnvironments;
   token: string | undefined;
-  /** Where the token comes from; undefined when there is none. */
-  tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined;
+  /** Where the token comes from (`host`: the editor's secret storage); undefined when there is none. */
+  tokenFrom: 'LPREQ_TOKEN' | 'private' | 'host' | undefined;
   /** The private file's token of the environment: kept out of output even when LPREQ_TOKEN is the one sent. */
   privateToken: string | undefined;
   /** POST, PUT, PATCH and DELETE are sent only when confirmed (`"$protected": true`). */
@@ -51,8 +66,12 @@ export interface SendSetup {
 }
 
 export interface SetupOptions {
-  /** The environment asked for: `lpreq send --env`, the editor's choice. */
-  environment?: string;
+  /** The environment given for this send (`lpreq send --env`, the editor's choice of this session); null: none. */
+  environment?: string | null;
+  /** The choice remembered for the project folder (environmentChoice.ts reads it); undefined when none is kept. */
+  remembered?: (projectFolder: string) => string | null | undefined;
+  /** An editor configuration's default, below a remembered choice (`initializationOptions.environment`). */
+  preferred?: string;
   /** The process environment: LPREQ_TOKEN, LPREQ_TOKEN_ORIGIN, and `{{$processEnv NAME}}`. */
   env: NodeJS.ProcessEnv;
   /** The origin the token is pinned to (`--token-origin`), over LPREQ_TOKEN_ORIGIN. */
@@ -75,7 +94,13 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
     if (e instanceof EnvironmentFileError) throw new SetupError(e.message);
     throw e;
   }
-  const selected = chooseEnvironment(files, options.environment, options.chooseWith, options.forMock === true);
+  const projectFolder = dirname(files.shared ?? files.private ?? file);
+  const answer = decideEnvironment(Object.keys(files.environments), {
+    given: options.environment,
+    remembered: options.environment === undefined ? options.remembered?.(projectFolder) : undefined,
+    preferred: options.preferred,
+  });
+  const selected = chooseEnvironment(answer, options.chooseWith, options.forMock === true, projectFolder);
   const privateToken =
     selected !== undefined && own(files.privateNames, selected)?.has('token')
       ? own(own(files.environments, selected), 'token')
@@ -122,10 +147,10 @@ export function sendSetup(file: string, options: SetupOptions): SendSetup {
     if (read.problem === undefined) dotenv = parseDotenv(read.text);
     else warnings.push(`${dotenvFile}: ${read.problem}; {{$dotenv ...}} stays unresolved`);
   }
-  const projectFolder = dirname(files.shared ?? files.private ?? file);
   return {
     files,
     selected,
+    answer,
     environments,
     token,
     tokenFrom,
@@ -152,35 +177,38 @@ function pinnedOrigin(options: SetupOptions): { origin: string; from: string } |
 }
 
 /**
- * The environment a send uses: the one asked for (which must exist), else `local`, else the
- * only one. With several and none called local, the user must choose: which base_url, and so
- * who gets the token, must not depend on the order of a file.
+ * The environment of the rule's answer, or why there is none to send with: an unknown name,
+ * or several and none chosen (which base_url, and so who gets the token, must not depend on
+ * the order of a file). A mock run takes no environment then: the mock lends its own variables.
  */
 function chooseEnvironment(
-  files: EnvironmentFiles,
-  requested: string | undefined,
+  answer: EnvironmentAnswer,
   chooseWith: string,
   forMock: boolean,
+  projectFolder: string,
 ): string | undefined {
-  const names = Object.keys(files.environments);
-  if (requested !== undefined) {
-    if (!hasOwn(files.environments, requested)) {
+  const names = answer.names;
+  switch (answer.state) {
+    case 'chosen':
+      return answer.name;
+    case 'none':
+      return undefined;
+    case 'unknown':
       throw new SetupError(
         names.length === 0
-          ? `${chooseWith} ${requested}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
-          : `${chooseWith} ${requested}: no such environment; the environments are ${names.join(', ')}`,
+          ? `${chooseWith} ${answer.name}: no http-client.env.json or http-client.private.env.json was found beside the file or above it`
+          : `${chooseWith} ${answer.name}: no such environment${nearest(answer.name, names)}; the environments are ${names.join(', ')}`,
       );
-    }
-    return requested;
+    case 'ask':
+      if (forMock) return undefined;
+      throw new ChooseEnvironmentError(
+        `there are several environments (${names.join(', ')}), none is called local, and none is chosen for this project: choose one with ${names
+          .map((n) => `${chooseWith} ${n}`)
+          .join(' or ')}`,
+        names,
+        projectFolder,
+      );
   }
-  if (names.includes('local')) return 'local';
-  if (names.length > 1) {
-    if (forMock) return undefined;
-    throw new SetupError(
-      `there are several environments (${names.join(', ')}) and none is called local: choose one with ${chooseWith}`,
-    );
-  }
-  return names.length === 1 ? names[0] : undefined;
 }
 
 const GITIGNORE =
@@ -213,7 +241,7 @@ export function projectStore(projectFolder: string, name: 'history' | 'responses
  */
 export function tokenNotes(
   result: SendResult,
-  where: { tokenFrom: 'LPREQ_TOKEN' | 'private' | undefined; environment: string | undefined },
+  where: { tokenFrom: SendSetup['tokenFrom']; environment: string | undefined },
 ): string[] {
   const r = result.response;
   if (!r || r.status === null || r.authorizationWritten) return [];
@@ -226,7 +254,7 @@ export function tokenNotes(
   if (r.status === 401) {
     if (r.tokenSent) {
       notes.push(
-        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : 'http-client.private.env.json'}; check that it is valid for this server`,
+        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : where.tokenFrom === 'host' ? `the editor's secret storage (set for ${where.environment})` : 'http-client.private.env.json'}; check that it is valid for this server`,
       );
     } else if (where.tokenFrom === undefined) {
       notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);
@@ -245,4 +273,10 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** `; did you mean staging?` for a name one typo away from an environment's, else nothing. */
+function nearest(name: string, names: readonly string[]): string {
+  const near = closest(name, [...names]);
+  return near ? `; did you mean ${near}?` : '';
 }

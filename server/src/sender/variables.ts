@@ -40,6 +40,8 @@ export interface ResolveContext {
   scriptNames?: ReadonlySet<string>;
   /** `{{%name}}` gives the plain value (the text is encoded later as a whole). */
   plainPercent?: boolean;
+  /** Why a name that `values` lacks is missing, when an environment would give it (another one, or one when none is chosen). */
+  missing?: (name: string) => string | undefined;
 }
 
 export interface Resolved {
@@ -144,7 +146,9 @@ function resolveExpression(expression: string, ctx: Walk, errors: string[], stac
     return undefined;
   }
   if (value === undefined) {
-    errors.push(`{{${expression}}} is defined nowhere (not a file variable, not in the environment)`);
+    errors.push(
+      ctx.missing?.(expression) ?? `{{${expression}}} is defined nowhere (not a file variable, not in the environment)`,
+    );
     return undefined;
   }
   if (stack.includes(expression) || stack.length >= MAX_DEPTH) {

@@ -42,6 +42,18 @@ test('every endpoint and resource cites its document and an existing section', (
     ...catalog.endpoints.map((e) => ({ what: `endpoint ${e.id}`, source: e.source })),
     ...[...catalog.resources.values()].map((r) => ({ what: `resource ${r.name}`, source: r.source })),
     ...[...catalog.externalResources].map(([name, source]) => ({ what: `external ${name}`, source })),
+    ...[...catalog.resources.values()].flatMap((r) =>
+      r.fields.flatMap((f) =>
+        f.visibility ? [{ what: `visibility ${r.name}.${f.name}`, source: f.visibility.source }] : [],
+      ),
+    ),
+    ...catalog.endpoints.flatMap((e) =>
+      [...(e.visibility?.access ?? []), ...(e.visibility?.rows ? [e.visibility.rows] : [])].map((v) => ({
+        what: `visibility ${e.id}`,
+        source: v.source,
+      })),
+    ),
+    ...(catalog.permissions ? [{ what: 'permissions', source: catalog.permissions.table.source }] : []),
   ];
   const bad = entries.filter(({ source }) => !(cache[source.doc] ??= headings(source.doc)).has(source.section));
   assert.deepEqual(
@@ -74,6 +86,64 @@ test('every path of document A, B and C appears in the catalog with its method',
 
 test('the catalog is consistent: rules name parameters, returned types exist', () => {
   assert.deepEqual(lintCatalog(catalog), []);
+});
+
+test('the lint reads the visibility statements: an unknown permission, parameter or placeholder, a table that disagrees', () => {
+  const files = Object.fromEntries(
+    ['A', 'B', 'C'].map((d) => [
+      `${d}.endpoints.json`,
+      JSON.parse(readFileSync(join(ROOT, 'schemas', `${d}.endpoints.json`), 'utf8')) as {
+        endpoints: { id: string; visibility?: unknown; rules?: { kind: string; table?: Record<string, string[]> }[] }[];
+        permissions?: { course: Record<string, string> };
+      },
+    ]),
+  );
+  const a = files['A.endpoints.json'];
+  const upload = a.endpoints.find((e) => e.id === 'files.upload');
+  assert.ok(upload && a.permissions);
+  upload.visibility = {
+    access: [
+      {
+        when: { anyOf: [{ permission: 'manage_filez' }, { self: 'user_id' }] },
+        text: 'x',
+        source: { doc: 'A', section: 'Files and folders' },
+      },
+    ],
+  };
+  const quizStart = files['B.endpoints.json'].endpoints.find((e) => e.id === 'quiz_submissions.create');
+  assert.ok(quizStart);
+  quizStart.visibility = {
+    access: [
+      {
+        when: { role: ['TeacherEnrollment'] },
+        if: { param: 'nope' },
+        text: 'x',
+        source: { doc: 'B', section: 'Quiz submissions' },
+      },
+    ],
+  };
+  a.permissions.course.read_sis = 'Ta';
+  const broken = loadCatalog({
+    endpointFiles: files,
+    resourceFile: JSON.parse(readFileSync(join(ROOT, 'schemas', 'resources.json'), 'utf8')) as unknown,
+  });
+  const problems = lintCatalog(broken);
+  assert.ok(
+    problems.some((p) => p.includes('manage_filez')),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => p.includes('placeholder user_id')),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => p.includes('nope is not a parameter')),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => p.includes('permission read_sis applies to')),
+    problems.join('\n'),
+  );
 });
 
 test('every endpoint states its purpose in the docs words', () => {
@@ -119,4 +189,17 @@ test('zod checks the resources when they are first asked for, and a broken resou
   });
   assert.equal(good.resources.size, catalog.resources.size);
   assert.equal(good.resources, good.resources, 'indexed once');
+});
+
+test('a resource is inline exactly when the docs describe it in an endpoint section, not among the resources', () => {
+  const endpointSections = (doc: string) => {
+    const text = docs[doc];
+    const from = text.indexOf('\n## Endpoints');
+    const to = text.indexOf('\n## ', from + 1);
+    return new Set([...text.slice(from, to === -1 ? undefined : to).matchAll(/^###\s+(.+?)\s*$/gm)].map((m) => m[1]));
+  };
+  const wrong = [...catalog.resources.values()]
+    .filter((r) => (r.inline === true) !== endpointSections(r.source.doc).has(r.source.section))
+    .map((r) => `${r.name} (${r.source.doc}, ${r.source.section}) inline: ${String(r.inline)}`);
+  assert.deepEqual(wrong, []);
 });

@@ -124,29 +124,61 @@ function steps.codelens(step)
   return list
 end
 
+-- Answers the questions the configuration asks through vim.ui.select, in order: each call
+-- picks the item whose title is the next answer (nothing when none is). What was asked is
+-- kept for the `asked` step.
+local answers = {}
+local asked = {}
+vim.ui.select = function(items, opts, on_choice)
+  local titles = {}
+  local picked = nil
+  local wanted = table.remove(answers, 1)
+  for _, item in ipairs(items) do
+    local title = opts and opts.format_item and opts.format_item(item) or tostring(item)
+    table.insert(titles, title)
+    if title == wanted then
+      picked = item
+    end
+  end
+  table.insert(asked, { prompt = opts and opts.prompt or '', items = titles })
+  on_choice(picked)
+end
+
+-- The answers the next questions get (vim.ui.select), in order.
+function steps.answer(step)
+  answers = step.answers
+  return true
+end
+
+-- What the configuration asked through vim.ui.select since the last `asked` step.
+function steps.asked()
+  local list = asked
+  asked = {}
+  return list
+end
+
 -- Runs the code lens titled `title` on the 0-based `line` as a user does: the cursor on the
--- line, vim.lsp.codelens.run(), and the lens picked from the list Neovim offers (vim.ui.select).
+-- line, vim.lsp.codelens.run(), and the lens picked from the list Neovim offers
+-- (vim.ui.select); `answers` answer the questions that follow. Returns the lenses offered.
 function steps.run_lens(step)
   vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
-  local select = vim.ui.select
-  local offered = {}
-  vim.ui.select = function(items, opts, on_choice)
-    local picked = nil
-    for _, item in ipairs(items) do
-      local title = opts.format_item(item)
-      table.insert(offered, title)
-      if title == step.title then
-        picked = item
-      end
-    end
-    on_choice(picked)
+  answers = { step.title }
+  for _, a in ipairs(step.answers or {}) do
+    table.insert(answers, a)
   end
+  local before = #asked
   local ok, err = pcall(vim.lsp.codelens.run)
-  vim.ui.select = select
   if not ok then
     error(err, 0)
   end
-  return offered
+  local offered = asked[before + 1]
+  return offered and offered.items or {}
+end
+
+-- Moves the cursor to the 0-based `line` of the current window.
+function steps.cursor(step)
+  vim.api.nvim_win_set_cursor(0, { step.line + 1, 0 })
+  return true
 end
 
 -- Waits for the next publication of diagnostics on a file the server wrote (a response
@@ -168,7 +200,17 @@ function steps.response(step)
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     table.insert(list, { code = d.code, line = d.lnum, column = d.col, severity = d.severity })
   end
-  return { text = table.concat(vim.fn.readfile(step.path), '\n'), diagnostics = list, shown = vim.fn.bufwinid(bufnr) ~= -1 }
+  -- Where the response's window stands against the request's (the current one): row and column on the screen.
+  local window = vim.fn.bufwinid(bufnr)
+  local at = window ~= -1 and vim.fn.win_screenpos(window) or { 0, 0 }
+  local request = vim.fn.win_screenpos(vim.api.nvim_get_current_win())
+  return {
+    text = table.concat(vim.fn.readfile(step.path), '\n'),
+    diagnostics = list,
+    shown = window ~= -1,
+    window = { row = at[1], column = at[2] },
+    request = { row = request[1], column = request[2] },
+  }
 end
 
 -- Waits until a register holds `contains` (a command of the configuration puts its answer

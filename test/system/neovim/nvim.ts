@@ -15,7 +15,10 @@ export type Step =
   | { step: 'complete'; line: number; character: number; timeout_ms?: number }
   | { step: 'command'; command: string }
   | { step: 'codelens'; timeout_ms?: number }
-  | { step: 'run_lens'; line: number; title: string }
+  | { step: 'run_lens'; line: number; title: string; answers?: string[] }
+  | { step: 'answer'; answers: string[] }
+  | { step: 'asked' }
+  | { step: 'cursor'; line: number }
   | { step: 'response'; path: string; timeout_ms?: number }
   | { step: 'register'; name: string; contains: string; timeout_ms?: number };
 

@@ -7,6 +7,7 @@ import { dict, setOwn } from '../own';
 import type * as CatalogSchemas from './schema';
 import type { EndpointData, Parameter, Placeholder, ResourceData, Rule, Source } from './schema';
 import { splitParamName } from './parameterText';
+import { indexPermissions, type Permissions } from './permissions';
 
 let schemas: typeof CatalogSchemas | undefined;
 
@@ -74,6 +75,8 @@ export interface Catalog {
   resources: Map<string, Resource>;
   externalResources: Map<string, Source>;
   endpointById: Map<string, Endpoint>;
+  /** Document A, Roles: the permission names and their defaults by role, when the catalog gives them. */
+  permissions: Permissions | undefined;
 }
 
 export class CatalogError extends Error {}
@@ -132,6 +135,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
     return { file, data: parsed.data };
   });
   const paginationParameters = files.flatMap((f) => f.data.paginationParameters ?? []);
+  const permissionTable = files.find((f) => f.data.permissions)?.data.permissions;
   for (const { file, data: fileData } of files) {
     for (const [name, placeholder] of Object.entries(fileData.placeholders ?? {}))
       setOwn(placeholders, name, placeholder);
@@ -156,6 +160,7 @@ export function loadCatalog(parts: { endpointFiles: Record<string, unknown>; res
     endpoints,
     placeholders,
     endpointById,
+    permissions: permissionTable && indexPermissions(permissionTable),
     get resources() {
       return loadResources().resources;
     },

@@ -30,6 +30,94 @@ const SourceSchema = z.strictObject({
 });
 
 /**
+ * The roles a visibility condition names: the enrollment types of document A and its
+ * administrator (Roles: "Recognized roles: TeacherEnrollment, StudentEnrollment, TaEnrollment,
+ * ObserverEnrollment, DesignerEnrollment, AccountAdmin").
+ */
+const ROLE_TYPES = [
+  'StudentEnrollment',
+  'TeacherEnrollment',
+  'TaEnrollment',
+  'DesignerEnrollment',
+  'ObserverEnrollment',
+  'AccountAdmin',
+] as const;
+export type RoleType = (typeof ROLE_TYPES)[number];
+
+/**
+ * Who may see or do something (issue 30): a condition on the caller, the request and the row
+ * it concerns, read by one interpreter (the mock's `server/src/mock/visibility.ts`).
+ * - `permission`: the caller holds it where the row is (a course: its roles' permissions, by
+ *   document A's defaults; an administrator holds every one).
+ * - `role`: the caller (or the user a path placeholder `of` names) has one of these roles there.
+ * - `include`, `param`, `paramGroup`: the request asks `include[]=X`, sends X (with a value of
+ *   `in`), sends any `X[...]`.
+ * - `own`, `observed`: the row's user field is the caller, or a student the caller observes.
+ * - `self`, `observerOf`: the user a path placeholder names is the caller, or observed by the caller.
+ * - `field`: the row's own value is one of `in`.
+ */
+export type Who =
+  | { permission: string }
+  | { role: RoleType[]; of?: string }
+  | { include: string }
+  | { param: string; in?: string[] }
+  | { paramGroup: string }
+  | { own: string }
+  | { observed: string }
+  | { self: string }
+  | { observerOf: string }
+  | { field: string; in: string[] }
+  | { anyOf: Who[] }
+  | { allOf: Who[] }
+  | { not: Who };
+const WhoSchema: z.ZodType<Who> = z.lazy(() =>
+  z.union([
+    z.strictObject({ permission: z.string().min(1) }),
+    z.strictObject({ role: z.array(z.enum(ROLE_TYPES)).min(1), of: z.string().optional() }),
+    z.strictObject({ include: z.string().min(1) }),
+    z.strictObject({ param: z.string().min(1), in: z.array(z.string()).min(1).optional() }),
+    z.strictObject({ paramGroup: z.string().min(1) }),
+    z.strictObject({ own: z.string().min(1) }),
+    z.strictObject({ observed: z.string().min(1) }),
+    z.strictObject({ self: z.string().min(1) }),
+    z.strictObject({ observerOf: z.string().min(1) }),
+    z.strictObject({ field: z.string().min(1), in: z.array(z.string()).min(1) }),
+    z.strictObject({ anyOf: z.array(WhoSchema).min(2) }),
+    z.strictObject({ allOf: z.array(WhoSchema).min(2) }),
+    z.strictObject({ not: WhoSchema }),
+  ]),
+);
+
+/**
+ * A visibility or permission statement of the docs: what holds (`when`) for a field to be
+ * present, for a row to be seen, or for an operation to be allowed; `if` limits a statement to
+ * requests it concerns ("if any submission ... argument is given"). `text` is the docs' words,
+ * `source` where they are.
+ */
+const VisibilitySchema = z.strictObject({
+  when: WhoSchema,
+  if: WhoSchema.optional(),
+  text: z.string().min(1),
+  source: SourceSchema,
+});
+
+/**
+ * Document A, Roles: the permission names, and for those of course-level roles the enrollment
+ * types they apply to, as the docs write them (`read_sis`: `sTa`, a lower-case letter off by
+ * default, a missing letter never).
+ */
+const PermissionTableSchema = z.strictObject({
+  source: SourceSchema,
+  text: z.string().min(1),
+  /** What each letter stands for. */
+  letters: dictOf(z.enum(ROLE_TYPES)),
+  /** Account-level permission names. */
+  account: z.array(z.string().min(1)),
+  /** Permission names of both account-level and course-level roles, with their letters. */
+  course: dictOf(z.string().regex(/^[A-Za-z]*$/)),
+});
+
+/**
  * Parameter value types. Array-ness comes from the name (`include[]`, `grading_periods[][x]`),
  * so `type` is the type of each value sent.
  * - DateTime: ISO 8601 (a date alone is ISO 8601 too); Date: yyyy-mm-dd and a real calendar date.
@@ -187,6 +275,17 @@ const EndpointSchema = z.strictObject({
   jsonBody: JsonShapeSchema.optional(),
   /** Returned resource: `Module`, `Module[]`, a wrapper resource name, or null when not shown. */
   returns: z.string().nullable(),
+  /**
+   * For a `returns` that is a union: which alternative a request gets, by its parameters (the
+   * first case whose condition holds, else `otherwise`), with the docs' words that say so.
+   */
+  returnsBy: z
+    .strictObject({
+      cases: z.array(z.strictObject({ when: ConditionSchema, returns: z.string().min(1) })).min(1),
+      otherwise: z.string().min(1),
+      text: z.string().min(1),
+    })
+    .optional(),
   /** Documented success status when it is not 200 (204 for deletes without content). */
   successStatus: z.number().int().optional(),
   /** Documented error statuses: status and condition, in the docs' words. */
@@ -201,6 +300,13 @@ const EndpointSchema = z.strictObject({
   headers: z.array(z.strictObject({ name: z.string(), description: z.string() })).optional(),
   rules: z.array(RuleSchema).optional(),
   notes: z.array(z.string()).optional(),
+  /**
+   * Who may call it and whose rows it answers (issue 30): `access` statements refuse a caller
+   * (403); `rows` keeps only the rows the caller may see.
+   */
+  visibility: z
+    .strictObject({ access: z.array(VisibilitySchema).min(1).optional(), rows: VisibilitySchema.optional() })
+    .optional(),
 });
 
 /**
@@ -220,12 +326,16 @@ const FieldSchema = z.strictObject({
   enumDescriptions: dictOf(z.string()).optional(),
   note: z.string().optional(),
   deprecated: z.boolean().optional(),
+  /** Present only for some callers (issue 30): the statement of the docs that says for whom. */
+  visibility: VisibilitySchema.optional(),
 });
 
 const ResourceSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
   source: SourceSchema,
   description: z.string(),
+  /** The docs describe it in an endpoint's text (a wrapper, a small object), not among the resources. */
+  inline: z.boolean().optional(),
   fields: z.array(FieldSchema),
   /** Keys not listed are normal (maps such as `permissions` or event data): not undocumented. */
   openKeys: z.boolean().optional(),
@@ -252,6 +362,8 @@ export const EndpointFileSchema = z.strictObject({
    * reported as unknown on paginated endpoints.
    */
   paginationParameters: z.array(ParameterSchema).optional(),
+  /** The roles' permissions and their defaults (given once, in document A's file). */
+  permissions: PermissionTableSchema.optional(),
   endpoints: z.array(EndpointSchema),
 });
 
@@ -267,7 +379,10 @@ export type Source = z.infer<typeof SourceSchema>;
 export type ParamType = z.infer<typeof ParamTypeSchema>;
 export type Parameter = z.infer<typeof ParameterSchema>;
 export type { Rule };
+export type Condition = z.infer<typeof ConditionSchema>;
 export type EndpointData = z.infer<typeof EndpointSchema>;
 export type Field = z.infer<typeof FieldSchema>;
 export type ResourceData = z.infer<typeof ResourceSchema>;
 export type Placeholder = z.infer<typeof PlaceholderSchema>;
+export type Visibility = z.infer<typeof VisibilitySchema>;
+export type PermissionTable = z.infer<typeof PermissionTableSchema>;

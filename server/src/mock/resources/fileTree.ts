@@ -6,7 +6,6 @@ import {
   must,
   nextPosition,
   notFound,
-  onlyLearner,
   pathContext,
   pathId,
 } from '../context';
@@ -43,12 +42,17 @@ export function fullName(state: MockState, folder: Row): string {
 
 /**
  * Whether a hidden or locked object is so for the caller, when the data says whether it is
- * hidden or locked at all: only a course's learners are kept out; staff and the owner of a
- * user or group folder see through it.
+ * hidden or locked at all: in a course, a caller without the manage files permission is kept
+ * out (the real LMS lets those who manage a course's files see through); the owner of a user or
+ * group folder sees through it.
  */
 function forCaller(ctx: MockContext, value: unknown, folder: Row | undefined): boolean | undefined {
   if (typeof value !== 'boolean') return undefined;
-  return value && folder?.context_type === 'Course' && onlyLearner(ctx, folder.context_id);
+  return (
+    value &&
+    folder?.context_type === 'Course' &&
+    !ctx.who.may('manage_files', { courses: [folder.context_id as number] })
+  );
 }
 
 /** A folder as stored, with what follows from the tree: its full name, counts and links. */

@@ -1,9 +1,65 @@
 /** Files and usage rights (document A). */
-import { badRequest, type HandlersOf, list, listParam, must, notFound, one, pathContext } from '../context';
+import {
+  badRequest,
+  type ContextType,
+  type HandlersOf,
+  list,
+  listParam,
+  must,
+  notFound,
+  one,
+  pathContext,
+  pick,
+  raw,
+} from '../context';
+import { firstStep, offerUpload } from '../upload';
 import { documentedFields } from '../documented';
+import { own } from '../../core';
 import { toInt } from '../params';
-import type { Row } from '../state';
+import type { MockState, Row } from '../state';
 import { fileView, folderById, fileById, contextFolders, placeFile, sortFiles } from './fileTree';
+
+/**
+ * The storage quota of a context in megabytes: its own `storage_quota_mb`, else its account's
+ * default for that kind of context (`default_storage_quota_mb` for courses,
+ * `default_group_storage_quota_mb`, `default_user_storage_quota_mb`, as the real LMS keeps
+ * them); undefined when the data gives neither.
+ */
+/** Bytes a folder's context may still take, by its quota; undefined when the data gives no quota or no sizes. */
+function roomIn(state: MockState, folder: Row): number | undefined {
+  const type = folder.context_type as ContextType;
+  const id = folder.context_id as number;
+  const quotaMb = quotaMbOf(state, type, id);
+  const folderIds = new Set(contextFolders(state, type, id).map((f) => f.id));
+  const sizes = state.rows('files', (f) => folderIds.has(f.folder_id)).map((f) => toInt(f.size));
+  if (quotaMb === undefined || sizes.some((n) => n === undefined)) return undefined;
+  return Math.max(0, quotaMb * 1024 * 1024 - sizes.reduce<number>((sum, n) => sum + (n ?? 0), 0));
+}
+
+function quotaMbOf(state: MockState, type: ContextType, id: number): number | undefined {
+  const owner = state.get(type === 'Course' ? 'courses' : type === 'Group' ? 'groups' : 'users', id);
+  const given = toInt(owner?.storage_quota_mb);
+  if (given !== undefined || type === 'Account') return given;
+  const courseOfGroup = type === 'Group' ? state.get('courses', owner?.course_id as number) : undefined;
+  const accountId =
+    type === 'Course'
+      ? owner?.account_id
+      : type === 'Group'
+        ? (owner?.account_id ?? courseOfGroup?.account_id)
+        : undefined;
+  // A user belongs to no account in the data: the root account's default is theirs.
+  const account =
+    accountId !== undefined
+      ? state.get('accounts', accountId as number)
+      : state.find('accounts', (a) => a.parent_account_id === null || a.parent_account_id === undefined);
+  const key =
+    type === 'Course'
+      ? 'default_storage_quota_mb'
+      : type === 'Group'
+        ? 'default_group_storage_quota_mb'
+        : 'default_user_storage_quota_mb';
+  return toInt(account && own(account, key));
+}
 
 export const fileHandlers = {
   'files.quota': (ctx) => {
@@ -11,12 +67,8 @@ export const fileHandlers = {
     if (!context) notFound('context');
     const folderIds = new Set(contextFolders(ctx.state, context.type, context.id).map((f) => f.id));
     const files = ctx.state.rows('files', (f) => folderIds.has(f.folder_id));
-    // The quota is the context's (a course's storage_quota_mb); what is used, the sizes of its files, when each is known.
-    const owner = ctx.state.get(
-      context.type === 'Course' ? 'courses' : context.type === 'Group' ? 'groups' : 'users',
-      context.id,
-    );
-    const quotaMb = toInt(owner?.storage_quota_mb);
+    // Document A, Limits: "a quota per course, group and user". What is used is the sizes of the context's files, when each is known.
+    const quotaMb = quotaMbOf(ctx.state, context.type, context.id);
     const sizes = files.map((f) => toInt(f.size));
     return one({
       quota: quotaMb === undefined ? undefined : quotaMb * 1024 * 1024,
@@ -43,6 +95,14 @@ export const fileHandlers = {
         (types.length === 0 || types.some((t) => (t.includes('/') ? mime === t : mime.startsWith(`${t}/`))))
       );
     });
+    // "names returns only file names; overrides include[]": a file's names and ids, as the real LMS answers.
+    if (listParam(ctx, 'only').includes('names'))
+      return {
+        kind: 'list',
+        // Only these: a File's other fields, even those the docs allow to be null, are not there.
+        as: 'any',
+        items: sortFiles(ctx, files).map((f) => pick(f, ['id', 'uuid', 'folder_id', 'display_name', 'filename'])),
+      };
     return list(sortFiles(ctx, files).map((f) => fileView(ctx, f)));
   },
   'files.public_url': (ctx) => {
@@ -79,16 +139,10 @@ export const fileHandlers = {
     ctx.state.remove('files', file.id as number);
     return one(view);
   },
+  // The first step of an upload (upload.ts has the last): the caller has the Manage Files permission (its access statement).
   'files.upload': (ctx) => {
     const folder = folderById(ctx, 'folder_id');
-    return {
-      kind: 'raw',
-      status: 200,
-      body: {
-        upload_url: `${ctx.baseUrl}/files_api/upload/${String(folder.id)}`,
-        upload_params: { folder_id: folder.id, name: ctx.params.get('name') ?? null },
-      },
-    };
+    return raw(200, offerUpload(ctx, firstStep(ctx, folder.id as number, roomIn(ctx.state, folder))));
   },
   'usage_rights.set': (ctx) => {
     const context = pathContext(ctx);

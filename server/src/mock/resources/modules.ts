@@ -13,7 +13,6 @@ import {
   type MockContext,
   notFound,
   one,
-  onlyLearner,
   pathId,
   placeAt,
   renumber,
@@ -23,9 +22,12 @@ import { documentedFields, isObject } from '../documented';
 import { toInt, toNumber } from '../params';
 import type { Row } from '../state';
 
-/** How a request sees a course's modules: as staff (unpublished ones and `published` too), and whose progress. */
+/** How a request sees a course's modules: as staff (unpublished ones too), and whose progress. */
 export interface ModuleViewer {
-  /** Document A, Module and ModuleItem: `published` is "present only if the caller may view unpublished modules". */
+  /**
+   * The caller may view unpublished modules and items (document A, Module and ModuleItem: the
+   * statement of their `published` field, which the catalog reads as the manage_content permission).
+   */
   staff: boolean;
   /** The student of `student_id`, or a student caller: state, completed_at and `completed` are theirs. */
   progress?: Progress;
@@ -34,7 +36,7 @@ export interface ModuleViewer {
 
 export function viewerOf(ctx: MockContext, courseRow: Row): ModuleViewer {
   return {
-    staff: !onlyLearner(ctx, courseRow.id),
+    staff: ctx.who.may('manage_content', { courses: [courseRow.id as number] }),
     progress: progressOf(ctx, courseRow),
     contentDetails: includes(ctx, 'content_details'),
   };
@@ -57,7 +59,7 @@ function progressOf(ctx: MockContext, courseRow: Row): Progress | undefined {
 export function moduleOf(ctx: MockContext, idName = 'id', viewer?: ModuleViewer): Row {
   const c = course(ctx);
   const m = ctx.state.get('modules', pathId(ctx, idName));
-  const staff = viewer?.staff ?? !onlyLearner(ctx, c.id);
+  const staff = viewer?.staff ?? ctx.who.may('manage_content', { courses: [c.id as number] });
   const visible = m !== undefined && m.course_id === c.id && (staff || m.published === true);
   if (!visible) notFound(`module ${ctx.bindings.get(idName) ?? ''} in course ${String(c.id)}`);
   return m;
@@ -113,7 +115,6 @@ export function itemView(ctx: MockContext, item: Row, viewer: ModuleViewer): Row
     html_url: `${ctx.baseUrl}/courses/${String(item.course_id)}/modules/items/${String(item.id)}`,
     url: linkedObjectUrl(ctx, item),
   };
-  if (!viewer.staff) delete view.published;
   const requirement = isObject(item.completion_requirement) ? item.completion_requirement : undefined;
   if (requirement) {
     // `completed` is the viewer's student's, never a stored value (document A, CompletionRequirement).
@@ -158,7 +159,6 @@ function moduleView(ctx: MockContext, module: Row, viewer: ModuleViewer, items?:
     prerequisite_module_ids: module.prerequisite_module_ids ?? [],
     workflow_state: module.workflow_state ?? 'active',
   };
-  if (!viewer.staff) delete view.published;
   if (viewer.progress) {
     const progress = viewer.progress.module(module);
     view.state = progress.state;
@@ -275,7 +275,7 @@ type ModuleState = 'locked' | 'unlocked' | 'started' | 'completed';
  * - in a module with require_sequential_progress ("items must be unlocked in order"), an item
  *   stays locked until the requirements of the items before it are met.
  */
-class Progress {
+export class Progress {
   private readonly modules = new Map<unknown, { state: ModuleState; completedAt?: string }>();
 
   constructor(
@@ -309,7 +309,7 @@ class Progress {
         (q) =>
           q.quiz_id === contentId &&
           q.user_id === this.studentId &&
-          q._preview !== true &&
+          q.preview !== true &&
           (q.workflow_state === 'complete' || q.workflow_state === 'pending_review'),
       );
       const meeting = attempts.filter(

@@ -1,16 +1,5 @@
 /** Quiz submissions (document B): the attempts of a quiz, a state machine from untaken to complete. */
-import {
-  badRequest,
-  enrollmentTypes,
-  forbidden,
-  type HandlersOf,
-  HttpError,
-  list,
-  type MockContext,
-  notFound,
-  one,
-  pathId,
-} from '../context';
+import { badRequest, type HandlersOf, HttpError, list, type MockContext, notFound, one, pathId } from '../context';
 import { toInt, toNumber } from '../params';
 import type { MockState, Row } from '../state';
 import { setOwn } from '../../core';
@@ -48,7 +37,7 @@ function latestAttempt(state: MockState, quizId: unknown, userId: unknown, previ
   let latest: Row | undefined;
   const rows = state.rows(
     'quiz_submissions',
-    (r) => r.quiz_id === quizId && r.user_id === userId && (r._preview === true) === preview,
+    (r) => r.quiz_id === quizId && r.user_id === userId && (r.preview === true) === preview,
   );
   for (const s of rows) if (!latest || (s.attempt as number) > (latest.attempt as number)) latest = s;
   return latest;
@@ -57,14 +46,24 @@ function latestAttempt(state: MockState, quizId: unknown, userId: unknown, previ
 export const quizSubmissionHandlers = {
   'quiz_submissions.list': (ctx) => {
     const { quiz } = quizOf(ctx);
+    // A preview "does not count toward the course record": it is no one's submission here.
+    let rows = ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id && s.preview !== true);
+    // A submit-only caller gets their own (the endpoint's rows statement); of those, "if the caller has
+    // an in-progress submission only that one is returned, else all completed ones including earlier attempts".
+    if (ctx.who.narrowsRows(ctx.endpoint)) {
+      rows = rows.filter((s) => s.user_id === ctx.callerId);
+      const inProgress = rows.filter((s) => s.workflow_state === 'untaken');
+      if (inProgress.length > 0) rows = inProgress;
+    }
     return list(
-      ctx.state.rows('quiz_submissions', (s) => s.quiz_id === quiz.id).map((s) => quizSubmissionView(ctx, s, false)),
+      rows.map((s) => quizSubmissionView(ctx, s, false)),
       'quiz_submissions',
     );
   },
   'quiz_submissions.current': (ctx) => {
     const { quiz } = quizOf(ctx);
-    const s = latestAttempt(ctx.state, quiz.id, ctx.callerId);
+    // A teacher who only previewed the quiz has that preview as their submission.
+    const s = latestAttempt(ctx.state, quiz.id, ctx.callerId) ?? latestAttempt(ctx.state, quiz.id, ctx.callerId, true);
     if (!s) notFound(`a submission of quiz ${String(quiz.id)} by the current user`);
     return one({ quiz_submissions: [quizSubmissionView(ctx, s, s.workflow_state === 'untaken')] });
   },
@@ -108,16 +107,14 @@ export const quizSubmissionHandlers = {
         ? new Date(Date.parse(started) + minutes * 60000).toISOString().replace(/\.\d{3}Z$/, 'Z')
         : undefined,
       validation_token: randomBytes(16).toString('hex'),
-      _preview: preview,
+      preview,
     };
     const stored = ctx.state.insert('quiz_submissions', row);
     return one({ quiz_submissions: [quizSubmissionView(ctx, stored, true)] });
   },
   'quiz_submissions.update': (ctx) => {
-    const { course: c, submission } = quizSubmissionOf(ctx);
-    // Document B, Errors: "Update a quiz submission | 403 | caller is not a teacher in the course".
-    if (!enrollmentTypes(ctx, c.id).includes('TeacherEnrollment'))
-      forbidden(`user ${ctx.callerId} is not a teacher in course ${String(c.id)}`, 'not-a-teacher');
+    // Only a teacher gets here (the endpoint's access statement; document B, Errors: 403 "caller is not a teacher in the course").
+    const { submission } = quizSubmissionOf(ctx);
     const body = ctx.json as { quiz_submissions?: Row[] } | undefined;
     const entry = body?.quiz_submissions?.[0];
     if (!entry || toInt(entry.attempt) === undefined)
@@ -169,7 +166,7 @@ export const quizSubmissionHandlers = {
     if (submission.workflow_state === 'complete' || submission.workflow_state === 'pending_review') {
       badRequest(`quiz submission ${String(submission.id)} is already complete`, 'already-complete');
     }
-    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission._preview === true);
+    const latest = latestAttempt(ctx.state, quiz.id, submission.user_id, submission.preview === true);
     if (attempt === undefined) badRequest('attempt missing', 'missing-required', 'attempt');
     if (attempt !== submission.attempt || latest?.id !== submission.id)
       badRequest(
@@ -187,7 +184,10 @@ export const quizSubmissionHandlers = {
     const finished = ctx.state.now();
     const earlier = ctx.state.rows(
       'quiz_submissions',
-      (q) => q.quiz_id === quiz.id && q.user_id === submission.user_id && q._preview === submission._preview,
+      (q) =>
+        q.quiz_id === quiz.id &&
+        q.user_id === submission.user_id &&
+        (q.preview === true) === (submission.preview === true),
     );
     const kept = Math.max(0, ...earlier.map((q) => toNumber(q.kept_score ?? q.score) ?? 0));
     Object.assign(submission, {

@@ -49,6 +49,17 @@ function recipients(ctx: MockContext): Row[] {
       user_count: g.members_count,
     })),
   ];
+  // permissions[]: "permissions to check for each matched context ... it does not filter contexts out".
+  const asked = listParam(ctx, 'permissions');
+  if (asked.length > 0)
+    for (const c of contexts) {
+      const [kind, id] = String(c.id).split('_');
+      const scope =
+        kind === 'course'
+          ? ctx.who.scopeOf('Course', { id: Number(id) }, { courses: [] })
+          : ctx.who.scopeOf(undefined, { context_type: 'Group', context_id: Number(id) }, { courses: [] });
+      (c as Row).permissions = Object.fromEntries(asked.map((p) => [p, ctx.who.may(p, scope)]));
+    }
   const context = ctx.params.get('context');
   let out: Row[] = type === 'user' ? users : type === 'context' ? contexts : [...contexts, ...users];
   if (context) {

@@ -3,22 +3,98 @@ import {
   badRequest,
   courseOrSection,
   enrollmentTypes,
-  forbidden,
   type HandlersOf,
   includes,
   list,
   listParam,
   type MockContext,
+  nextPosition,
   notFound,
   one,
-  onlyLearner,
   pathId,
   raw,
   user,
   userByRef,
 } from '../context';
 import { toInt, toNumber, inTimeRange } from '../params';
+import { returnsFor } from '../../core';
 import type { MockState, Row } from '../state';
+import { firstStep, offerUpload } from '../upload';
+import { rootFolder } from './fileTree';
+
+/**
+ * Document B, list for students, enrollment_state: "active, concluded; omitted includes all
+ * non-deleted enrollments"; state_based_on_date "default true; false uses the enrollment
+ * workflow_state". An enrollment is concluded when its state is `completed`, or, by date, when
+ * its course (or term) has ended; undefined for a user with no enrollment there.
+ */
+function enrollmentStateOf(
+  ctx: MockContext,
+  c: Row,
+  userId: number,
+  sec: Row | undefined,
+  byDate: boolean,
+): 'active' | 'concluded' | undefined {
+  const enrollments = ctx.state.rows(
+    'enrollments',
+    (e) =>
+      e.course_id === c.id &&
+      e.user_id === userId &&
+      e.type === 'StudentEnrollment' &&
+      (!sec || e.section_id === sec.id) &&
+      e.enrollment_state !== 'deleted',
+  );
+  if (enrollments.length === 0) return undefined;
+  const term = ctx.state.get('terms', c.enrollment_term_id as number);
+  const end = typeof c.end_at === 'string' ? c.end_at : typeof term?.end_at === 'string' ? term.end_at : undefined;
+  const ended = byDate && end !== undefined && Date.parse(end) < Date.parse(ctx.state.now());
+  return enrollments.some((e) => e.enrollment_state !== 'completed') && !ended ? 'active' : 'concluded';
+}
+
+/**
+ * Document B, list for students, grading_period_id ("needs grading periods on the account"):
+ * the assignments of the course whose due date falls in the period (the real LMS counts an
+ * assignment without a due date in the last period); undefined without the parameter, 404 for
+ * a period that is neither the course's nor its account's.
+ */
+function gradingPeriodOf(ctx: MockContext, c: Row): Set<unknown> | undefined {
+  const id = ctx.params.int('grading_period_id');
+  if (id === undefined) return undefined;
+  const ofCourse = (p: Row) => p.course_id === c.id || (p.course_id === undefined && p.account_id === c.account_id);
+  const periods = ctx.state.rows('grading_periods', ofCourse);
+  const period = periods.find((p) => p.id === id);
+  if (!period) notFound(`grading period ${id} of course ${String(c.id)}`);
+  const last = [...periods].sort((x, y) => String(y.end_date).localeCompare(String(x.end_date)))[0];
+  return new Set(
+    ctx.state
+      .rows('assignments', (a) =>
+        a.course_id !== c.id
+          ? false
+          : typeof a.due_at === 'string'
+            ? inTimeRange(a.due_at, String(period.start_date), String(period.end_date))
+            : period === last,
+      )
+      .map((a) => a.id),
+  );
+}
+
+/** The user's folder of files submitted in a course: `Submissions/<course name>` under their root, both marked for_submissions. */
+function submissionsFolder(ctx: MockContext, userId: number, c: Row): Row {
+  const root = rootFolder(ctx.state, 'User', userId);
+  const child = (parent: Row, name: string): Row =>
+    ctx.state.find('folders', (f) => f.parent_folder_id === parent.id && f.name === name) ??
+    ctx.state.insert('folders', {
+      context_type: 'User',
+      context_id: userId,
+      name,
+      parent_folder_id: parent.id,
+      position: nextPosition(ctx.state.rows('folders', (f) => f.parent_folder_id === parent.id)),
+      for_submissions: true,
+      created_at: ctx.state.now(),
+      updated_at: ctx.state.now(),
+    });
+  return child(child(root, 'Submissions'), String(c.name));
+}
 
 export function assignmentOf(ctx: MockContext, c: Row): Row {
   const a = ctx.state.get('assignments', pathId(ctx, 'assignment_id'));
@@ -119,10 +195,28 @@ function postedGrade(posted: string, pointsPossible: number | undefined): { grad
   return { grade: text, score: points };
 }
 
-/** Document B: the manage grades permission, which teachers and TAs have (A, Roles: manage_grades [TA]). */
-function mayManageGrades(ctx: MockContext, courseId: unknown): boolean {
-  const types = enrollmentTypes(ctx, courseId);
-  return types.length === 0 || types.includes('TeacherEnrollment') || types.includes('TaEnrollment');
+/**
+ * Document B, submit: submission[file_ids][] are "previously uploaded files of the submitter or
+ * the group; needs online_upload". A file of another user's, a course's or no one's is refused
+ * (400, naming the parameter), and so is an online_upload without files (the real LMS says a
+ * file must be attached). The mock holds no group memberships, so a group's files are refused too.
+ */
+function submittedFiles(ctx: MockContext): number[] {
+  const name = 'submission[file_ids][]';
+  const given = ctx.params.all(name);
+  if (given.length === 0)
+    badRequest(
+      'an online_upload submission needs submission[file_ids][]: the ids of files uploaded through the submission file upload',
+      'missing-required',
+      name,
+    );
+  return given.map((text) => {
+    const file = ctx.state.get('files', toInt(text) ?? -1);
+    const folder = file && ctx.state.get('folders', file.folder_id as number);
+    if (!folder || folder.context_type !== 'User' || folder.context_id !== ctx.callerId)
+      badRequest(`file ${text} is not one user ${ctx.callerId} uploaded`, 'not-the-submitters-file', name);
+    return file.id as number;
+  });
 }
 
 /** Doc B, submit: http is assumed if submission[url] has no scheme (the checker refuses schemes other than http and https). */
@@ -133,15 +227,9 @@ function submittedUrl(url: string): string {
 
 export const submissionHandlers = {
   'submissions.create': (ctx) => {
-    const { course: c, section: sec } = courseOrSection(ctx);
+    // Only a student of the course or section gets here (the endpoint's access statement).
+    const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
-    // Document B: "submit; caller must be a student in the course or section". The status is
-    // not shown; 403 is the one B gives for a caller of the wrong role (a quiz update by a non-teacher).
-    if (!enrollmentTypes(ctx, c.id, ctx.callerId, sec?.id).includes('StudentEnrollment'))
-      forbidden(
-        `user ${ctx.callerId} is not a student in ${sec ? `section ${String(sec.id)}` : `course ${String(c.id)}`}: only a student submits an assignment (send the student's own token)`,
-        'not-a-student',
-      );
     const type = ctx.params.get('submission[submission_type]') ?? '';
     const allowed = (a.submission_types as string[] | undefined) ?? [];
     if (allowed.length && !allowed.includes(type))
@@ -151,6 +239,7 @@ export const submissionHandlers = {
         'submission[submission_type]',
       );
     const g = ctx.params.group('submission');
+    const fileIds = type === 'online_upload' ? submittedFiles(ctx) : undefined;
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === ctx.callerId);
     const fields: Row = {
       submission_type: type,
@@ -161,6 +250,8 @@ export const submissionHandlers = {
         (type === 'online_url' || type === 'basic_lti_launch') && typeof g.url === 'string'
           ? submittedUrl(g.url)
           : undefined,
+      // Kept, not shown: the docs' Submission has no field for the files.
+      attachment_ids: fileIds,
     };
     if (s) Object.assign(s, fields, { attempt: (toInt(s.attempt) ?? 0) + 1 });
     else
@@ -188,14 +279,20 @@ export const submissionHandlers = {
   'submissions.list_for_students': (ctx) => {
     const { course: c, section: sec } = courseOrSection(ctx);
     const students = studentIds(ctx.state, c, sec);
-    // student_ids[]: "omitted means the caller; students see only their own"; `all` is every student in scope.
+    // student_ids[]: "omitted means the caller"; `all` is every student in scope. Whose rows a
+    // student or an observer sees is the endpoint's rows statement.
     const wanted = listParam(ctx, 'student_ids');
     let userIds = wanted.includes('all')
       ? students
       : wanted.length
         ? wanted.map((w) => userByRef(ctx, w)?.id).filter((id): id is number => typeof id === 'number')
         : [ctx.callerId];
-    if (onlyLearner(ctx, c.id)) userIds = userIds.filter((id) => id === ctx.callerId);
+    const enrollmentState = ctx.params.get('enrollment_state');
+    if (enrollmentState !== undefined) {
+      const byDate = ctx.params.bool('state_based_on_date') !== false;
+      userIds = userIds.filter((u) => enrollmentStateOf(ctx, c, u, sec, byDate) === enrollmentState);
+    }
+    const period = gradingPeriodOf(ctx, c);
     const assignmentIds = listParam(ctx, 'assignment_ids').map((x) => toInt(x));
     const submittedSince = ctx.params.get('submitted_since');
     const gradedSince = ctx.params.get('graded_since');
@@ -206,12 +303,14 @@ export const submissionHandlers = {
         s.course_id === c.id &&
         userIds.includes(s.user_id as number) &&
         (assignmentIds.length === 0 || assignmentIds.includes(s.assignment_id as number)) &&
+        (!period || period.has(s.assignment_id)) &&
         // "exclude unsubmitted or ungraded"
         (!submittedSince || (typeof s.submitted_at === 'string' && inTimeRange(s.submitted_at, submittedSince))) &&
         (!gradedSince || (typeof s.graded_at === 'string' && inTimeRange(s.graded_at, gradedSince))) &&
         (!state || submissionView(ctx, s).workflow_state === state),
     );
-    if (ctx.params.bool('grouped')) {
+    // grouped: "when present, response is grouped by student": the catalog's returnsBy says which form.
+    if (returnsFor(ctx.endpoint, ctx.params.pairs) === 'StudentSubmissionGroup[]') {
       return {
         kind: 'list',
         as: 'StudentSubmissionGroup',
@@ -236,27 +335,22 @@ export const submissionHandlers = {
       notFound(`user ${String(u.id)} in course ${String(c.id)}`);
     return one(submissionView(ctx, submissionFor(ctx, c, a, u.id as number)));
   },
+  // The first step of a submission's upload (upload.ts has the last), for the student themself (its
+  // access statement). The file goes to the student's submissions folder of the course, as the real
+  // LMS puts it, and counts against no quota.
   'submissions.upload_file': (ctx) => {
     const { course: c } = courseOrSection(ctx);
-    const a = assignmentOf(ctx, c);
+    assignmentOf(ctx, c);
     const u = user(ctx);
-    return raw(200, {
-      upload_url: `${ctx.baseUrl}/files_api/submissions/${String(a.id)}/${String(u.id)}`,
-      upload_params: { name: ctx.params.get('name') ?? null },
-    });
+    const folder = submissionsFolder(ctx, u.id as number, c);
+    return raw(200, offerUpload(ctx, firstStep(ctx, folder.id as number)));
   },
   'submissions.update': (ctx) => {
     const { course: c } = courseOrSection(ctx);
     const a = assignmentOf(ctx, c);
     const u = user(ctx);
+    // A grade comes only from a caller with the manage grades permission (the endpoint's access statement).
     const posted = ctx.params.get('submission[posted_grade]');
-    // "If any submission or rubric_assessment argument is given, the caller needs the manage grades permission in the course or section."
-    if (posted !== undefined && !mayManageGrades(ctx, c.id))
-      forbidden(
-        `user ${ctx.callerId} may not grade in course ${String(c.id)}: grading needs the manage grades permission`,
-        'missing-permission',
-        'submission[posted_grade]',
-      );
     let s = ctx.state.find('submissions', (x) => x.assignment_id === a.id && x.user_id === u.id);
     if (!s)
       s = ctx.state.insert('submissions', {

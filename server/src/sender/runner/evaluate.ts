@@ -24,7 +24,6 @@ import {
 import type { ExactNumbers } from '../exactNumbers';
 import { longestSpelling, scrubSecrets, withoutSecretStart } from '../secrets';
 import { formatJsonPath } from '../typed';
-import { firstMismatch, REGEX_BUDGET_MS } from './regexBudget';
 import { selectsSeveral, selectValues } from './select';
 
 /** What an assertion reads of an exchange (an ExchangeResult is one). */
@@ -46,9 +45,21 @@ export interface EvaluationContext {
   documentedType?: (path: readonly (string | number)[]) => string | undefined;
   /** Secrets kept out of what the result shows (the token first). */
   secrets?: readonly (string | undefined)[];
-  /** How long `matches` may take over the values of one assertion (regexBudget.ts); 1 s unless said. */
+  /** How long `matches` could take over the values of one assertion (regexBudget.ts), for its message. */
   regexBudgetMs?: number;
+  /**
+   * The verdict of `matches` on the texts `matchesInput` gives, decided off the calling thread
+   * (regexBudget.ts's `firstMismatch`): the evaluator never runs a pattern itself.
+   */
+  matched?: MatchVerdict;
 }
+
+/**
+ * The index of the first text a pattern does not match (-1: every one does); or the budget ran
+ * out, in the linear engine (the values are too long for the pattern) or in the backtracking
+ * one (the pattern backtracks too much); or why it could not be decided.
+ */
+export type MatchVerdict = number | { ranOut: 'linear' | 'backtracking' } | { error: string };
 
 export interface AssertionOutcome {
   passed: boolean;
@@ -113,42 +124,41 @@ export function evaluateAssertion(
   if (op === '!exists') return { passed: count === 0, actual, message: count === 0 ? selection.none : selected(count) };
   if (count === 0) return { passed: false, actual, message: selection.none };
 
-  const exp = assertion.expected
-    ? { text: expected ?? assertion.expected.text, quoted: assertion.expected.quoted }
-    : undefined;
-  let regex: RegExp | undefined;
+  const exp = expectedOf(assertion, expected);
+  let matched: ReadonlySet<Candidate> | undefined;
   if (op === 'matches') {
-    regex = expectedRegExp(exp?.text ?? '');
+    const regex = expectedRegExp(exp?.text ?? '');
     if (!regex)
       return {
         passed: false,
         actual,
         message: `${show.text(exp?.text ?? '', MESSAGE_CHARS)} is not a regular expression`,
       };
-  }
-  // Every value's match in one call within the budget: a pattern that backtracks without end on a value the server chose fails, it does not hang.
-  let matched: ReadonlySet<Candidate> | undefined;
-  if (regex !== undefined) {
-    const tested = candidates.filter((c) => textOf(c) !== undefined);
-    const budget = context.regexBudgetMs ?? REGEX_BUDGET_MS;
-    const first = firstMismatch(
-      regex,
-      tested.map((c) => textOf(c) as string),
-      budget,
-    );
-    if (first === 'timeout')
-      return {
-        passed: false,
-        actual,
-        message: `matches ran out of its time budget (${budget} ms): the pattern backtracks too much on ${tested.length === 1 ? `${tested[0].where}, ${show.value(tested[0], MESSAGE_CHARS)}` : 'these values'}; make it unambiguous (no nested or overlapping repetition)`,
-      };
-    matched = new Set(first === -1 ? tested : tested.slice(0, first));
+    const tested = testedByMatches(candidates);
+    const verdict = tested.length === 0 ? -1 : context.matched;
+    if (verdict === undefined) return { passed: false, actual, message: 'matches was not evaluated' };
+    if (typeof verdict !== 'number') {
+      const on = tested.length === 1 ? `${tested[0].where}, ${show.value(tested[0], MESSAGE_CHARS)}` : 'these values';
+      const message =
+        'error' in verdict
+          ? `matches could not be evaluated: ${show.text(verdict.error, MESSAGE_CHARS)}`
+          : `matches ran out of its time budget (${context.regexBudgetMs ?? '?'} ms) on ${on}: ${
+              verdict.ranOut === 'linear'
+                ? 'the values are too long for this pattern'
+                : 'only a backtracking engine runs this pattern (a backreference, lookaround...), and it backtracks too much; make it unambiguous (no nested or overlapping repetition)'
+            }`;
+      return { passed: false, actual, message };
+    }
+    matched = new Set(verdict === -1 ? tested : tested.slice(0, verdict));
   }
   for (const c of candidates) {
     const verdict = holds(op, c, exp, matched, selection, context);
     if (verdict !== true) {
-      const what = `${c.where} is ${show.value(c, MESSAGE_CHARS)}`;
-      return { passed: false, actual, message: verdict ? `${what}: ${verdict}` : what };
+      const value = show.value(c, MESSAGE_CHARS);
+      if (verdict) return { passed: false, actual, message: `${c.where} is ${value}: ${verdict}` };
+      // The value says why: the operator is stated with it (`duration: 24 is not < 1`), EXPECTED as written.
+      const wanted = exp === undefined ? '' : ` ${show.expected(exp, MESSAGE_CHARS)}`;
+      return { passed: false, actual, message: `${c.where}: ${value} ${failedOperator(op)}${wanted}` };
     }
   }
   return {
@@ -161,6 +171,35 @@ export function evaluateAssertion(
   };
 }
 
+/**
+ * What `matches` tests, for the verdict to be decided before `evaluateAssertion` (off the
+ * calling thread): the pattern, and the text of each selected value it reads, in the order of
+ * the selection. Undefined for another operator, or when nothing is to be matched (nothing
+ * selected, a pattern that does not parse): the evaluator then says why.
+ */
+export function matchesInput(
+  assertion: Assertion,
+  response: ResponseFacts,
+  expected: string | undefined,
+): { regex: RegExp; texts: string[] } | undefined {
+  if (canonicalOperator(assertion.operator) !== 'matches') return undefined;
+  const { candidates } = select(assertion, response);
+  const regex = candidates.length > 0 ? expectedRegExp(expectedOf(assertion, expected)?.text ?? '') : undefined;
+  return regex && { regex, texts: testedByMatches(candidates).map((c) => textOf(c) as string) };
+}
+
+/** EXPECTED as the operators read it: resolved, inside the quotes when quoted. */
+function expectedOf(assertion: Assertion, expected: string | undefined): { text: string; quoted: boolean } | undefined {
+  return assertion.expected
+    ? { text: expected ?? assertion.expected.text, quoted: assertion.expected.quoted }
+    : undefined;
+}
+
+/** The values `matches` tests: those it reads as text. */
+function testedByMatches(candidates: Candidate[]): Candidate[] {
+  return candidates.filter((c) => textOf(c) !== undefined);
+}
+
 /** The server's text of the integer at item `index` of the array at `path`, when it is beyond 2^53. */
 function exactAt(
   exact: ExactNumbers | undefined,
@@ -168,6 +207,23 @@ function exactAt(
   index: number,
 ): string | undefined {
   return exact && path ? own(exact, formatJsonPath([...path, index])) : undefined;
+}
+
+/** How a value that fails an operator is said: `is not <`, `does not include`. */
+function failedOperator(op: AssertionOperator): string {
+  switch (op) {
+    case 'includes':
+    case 'contains':
+      return 'does not include';
+    case 'startsWith':
+      return 'does not start with';
+    case 'endsWith':
+      return 'does not end with';
+    case 'matches':
+      return 'does not match';
+    default:
+      return `is not ${op}`;
+  }
 }
 
 function selected(count: number): string {
@@ -247,7 +303,7 @@ function holds(
     case '==':
       return exp !== undefined && equals(value, c.exact, exp) ? true : '';
     case '!=':
-      return exp !== undefined && equals(value, c.exact, exp) ? 'equal' : true;
+      return exp !== undefined && equals(value, c.exact, exp) ? '' : true;
     case 'includes':
     case 'contains': {
       if (exp === undefined) return '';
@@ -261,7 +317,7 @@ function holds(
     case 'matches': {
       const text = textOf(c);
       if (text === undefined) return `${op} reads text, a number or a boolean`;
-      // Tested before, within the budget (firstMismatch), each value from its start.
+      // Decided before, off the calling thread (regexBudget.ts), each value from its start.
       if (op === 'matches') return matched?.has(c) ? true : '';
       const wanted = exp?.text ?? '';
       return (op === 'startsWith' ? text.startsWith(wanted) : text.endsWith(wanted)) ? true : '';
@@ -430,6 +486,15 @@ class Shown {
       json.value(c.value, c.path);
     });
     json.raw(']');
+    return this.finish(json, chars);
+  }
+
+  /** EXPECTED as written: quoted only when it was, and with no quotes added to plain text. */
+  expected(exp: { text: string; quoted: boolean }, chars: number): string {
+    if (exp.quoted) return this.text(exp.text, chars);
+    // As written, cut and scrubbed as a value is (a regular expression keeps its backslashes).
+    const json = new BoundedJson(chars + this.margin).raw(exp.text.slice(0, chars + this.margin));
+    json.cut ||= exp.text.length > chars + this.margin;
     return this.finish(json, chars);
   }
 

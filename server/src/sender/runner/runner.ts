@@ -12,6 +12,7 @@
  */
 import {
   assertionsOf,
+  canonicalOperator,
   type Catalog,
   type Diagnostic,
   type Environments,
@@ -25,12 +26,13 @@ import {
   requestTarget,
 } from '../../core/index';
 import { referencedRequests, referenceValue, type ResponseStore } from '../chaining';
-import { blockNamed, type PrepareOptions } from '../prepare';
+import { blockNamed, sendingEnvironments, type PrepareOptions } from '../prepare';
 import { scrubDeep } from '../secrets';
 import { sendBlock, wasSent, type SendBlockOptions, type SendResult } from '../send';
 import { describeAt, formatJsonPath } from '../typed';
 import { resolveText, type SystemContext } from '../variables';
-import { evaluateAssertion, type ResponseFacts } from './evaluate';
+import type { ResponseFacts } from './evaluate';
+import { evaluateWithinBudget, warmRegexWorker } from './regexBudget';
 
 /** One file to run. */
 export interface TestSource {
@@ -60,6 +62,8 @@ export interface AssertionResult {
   actual: string | null;
   /** EXPECTED with its variables resolved (scrubbed), when it takes one and it could be resolved. */
   expected?: string;
+  /** The operator, as the evaluator reads it (`contains` is `includes`); none for a line that could not be read. */
+  operator?: string;
   message: string;
   /** Offsets of the assertion in the file's text (the editor marks them). */
   start: number;
@@ -165,6 +169,8 @@ export interface RunOptions extends Omit<
   /** Only requests whose title, `@name` or request line contains this text (any case). */
   grep?: string;
   events?: RunEvents;
+  /** How long `matches` may take over the values of one assertion; 1 s (REGEX_BUDGET_MS) unless said. */
+  regexBudgetMs?: number;
 }
 
 /** Runs the requests of `sources`, file after file. Never throws; a file that cannot be read is reported. */
@@ -244,7 +250,7 @@ async function runFile(source: TestSource, options: RunOptions, run: RunResult):
   const errors = errorsByBlock(document, options.checker.checkDocument(document, source.environments));
   // The answers of this file's named requests in this run: a later reference reads them.
   const responses: ResponseStore = new Map();
-  const scope = documentScope(document, source.environments);
+  const scope = documentScope(document, sendingEnvironments(source.environments));
   const attempted = new Set<string>();
   for (const test of tests) {
     options.events?.requestStarted?.(source.file, test);
@@ -474,6 +480,7 @@ async function runRequest(
     return scrubDeep(base, secretsOf());
   }
 
+  readyForAssertions(document, blockIndex);
   const result = await sendBlock(document, blockIndex, {
     ...options,
     token,
@@ -509,19 +516,31 @@ async function runRequest(
     options.overrides?.size || options.prompts?.size
       ? new Map([...fileValues, ...(options.overrides ?? []), ...(options.prompts ?? [])])
       : fileValues;
-  base.assertions = evaluateBlockAssertions(document, blockIndex, result, {
+  base.assertions = await evaluateBlockAssertions(document, blockIndex, result, {
     checker: options.checker,
     lines,
     values,
     system: source.system,
     responses,
     secrets,
+    regexBudgetMs: options.regexBudgetMs,
   });
 
   const failure = verdictOf(result, block, base.assertions);
   if (failure) base.failure = failure;
   base.passed = base.failure === undefined;
   return scrubDeep(base, secrets);
+}
+
+/**
+ * Starts what evaluating a block's assertions will need while its request is on its way: the
+ * worker that decides `matches` (regexBudget.ts), whose start would otherwise come after the
+ * response. For the runner and for Send Request, before they send.
+ */
+export function readyForAssertions(document: LpreqDocument, blockIndex: number): void {
+  const { block } = document.blocks[blockIndex];
+  if (assertionsOf(block).some((a) => a.assertion && canonicalOperator(a.assertion.operator) === 'matches'))
+    warmRegexWorker();
 }
 
 /** What evaluating a block's assertions reads besides the response. */
@@ -535,20 +554,24 @@ export interface AssertionContext {
   responses: ResponseStore;
   /** Scrubbed out of every actual value and EXPECTED shown. */
   secrets: string[];
+  /** How long `matches` may take over the values of one assertion; 1 s (REGEX_BUDGET_MS) unless said. */
+  regexBudgetMs?: number;
 }
 
 /**
  * The assertions of a block evaluated on the response a send got: what a run does after each
  * request, and what the editor does after Send Request, so both read them the same way. With
- * no response, each is reported not evaluated. Results are not yet scrubbed of `secrets`
- * beyond what evaluation scrubs: callers scrub the whole result.
+ * no response, each is reported not evaluated. A `matches` is decided off the calling thread,
+ * within its budget (regexBudget.ts): the extension host's thread never runs a pattern.
+ * Results are not yet scrubbed of `secrets` beyond what evaluation scrubs: callers scrub the
+ * whole result.
  */
-export function evaluateBlockAssertions(
+export async function evaluateBlockAssertions(
   document: LpreqDocument,
   blockIndex: number,
   result: SendResult,
   context: AssertionContext,
-): AssertionResult[] {
+): Promise<AssertionResult[]> {
   const { lines, values, system, responses, secrets } = context;
   const { start, block } = document.blocks[blockIndex];
   const response = result.response;
@@ -596,8 +619,13 @@ export function evaluateBlockAssertions(
       }
       expected = resolved.text;
     }
-    const outcome = evaluateAssertion(a, response as ResponseFacts, expected, { documentedType, secrets });
-    out.push({ ...where, ...outcome, ...(expected !== undefined ? { expected } : {}) });
+    const outcome = await evaluateWithinBudget(a, response as ResponseFacts, expected, {
+      documentedType,
+      secrets,
+      regexBudgetMs: context.regexBudgetMs,
+    });
+    const operator = canonicalOperator(a.operator);
+    out.push({ ...where, ...outcome, operator, ...(expected !== undefined ? { expected } : {}) });
   }
   return out;
 }
