@@ -270,6 +270,18 @@ function requestSecrets(
   return { secrets: [...mine], foreignSecrets: [...foreign] };
 }
 
+/** The query written in the target and on continuation lines, kept as written; values that come from variables are encoded as data. */
+function queryOf(block: Block, resolve: (text: string, encode?: (v: string) => string) => string): string[] {
+  const queryParts: string[] = [];
+  for (const p of block.params) {
+    if (p.source !== 'query') continue;
+    const name = escapeUrlText(resolve(p.name.text, encodeFormValue));
+    const hasValue = block.text.charAt(p.name.end) === '=';
+    queryParts.push(hasValue ? `${name}=${escapeUrlText(resolve(p.value.text, encodeFormValue))}` : name);
+  }
+  return queryParts;
+}
+
 /**
  * The default headers, after the request's own and before lpreq's Accept and User-Agent: the
  * request wins, then the environment's `$defaultHeaders`, then the editor's setting. Returns
@@ -427,15 +439,7 @@ function buildRequest(
     return fail(`cannot send to '${url}': the target is an http(s) URL or a path starting with /`, errors);
   }
 
-  // The query written in the target and on continuation lines, kept as written; values
-  // that come from variables are encoded as data.
-  const queryParts: string[] = [];
-  for (const p of block.params) {
-    if (p.source !== 'query') continue;
-    const name = escapeUrlText(resolve(p.name.text, encodeFormValue));
-    const hasValue = block.text.charAt(p.name.end) === '=';
-    queryParts.push(hasValue ? `${name}=${escapeUrlText(resolve(p.value.text, encodeFormValue))}` : name);
-  }
+  const queryParts = queryOf(block, resolve);
   if (queryParts.length > 0) url = `${url}?${queryParts.join('&')}`;
 
   const pairs: FormPair[] = block.params
