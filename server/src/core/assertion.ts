@@ -222,8 +222,8 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   } else if (at < lineEnd) {
     return problemAt(shift, `${operator} takes no value: remove ${quote(text.slice(at, lineEnd))}`, at, lineEnd);
   }
-  // Every object written out: a spread followed by more properties takes V8's slow path, which
-  // made this line cost ten times the rest of its block's parse.
+  // Every object written out: a spread followed by more properties takes V8's slow path, on a
+  // line read for every assertion of every check.
   return {
     assertion: {
       start: shift + start,
@@ -320,8 +320,8 @@ function operatorAt(text: string, s: number, e: number): AssertionOperator | und
 
 /**
  * Whether `word` is written at `at` of `text`. A loop of charCodeAt, which V8's optimising
- * compiler inlines, where `startsWith` stays a call of a built-in: it took a third of the time
- * of reading an assertion line.
+ * compiler inlines, where `startsWith` stays a call of a built-in on the hot path of reading
+ * an assertion line.
  */
 function writtenAt(text: string, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
@@ -341,7 +341,7 @@ export function parseJsonPath(
 ): { path: JsonPath } | { problem: AssertionProblem } {
   // `$` is implied, not a segment. This is the hot path of every assertion line: each segment
   // is written out as an object literal (a spread, `{ kind, ...span }`, takes V8's slow path),
-  // and a failure is a module function (a closure made at each call cost ten times the rest).
+  // and a failure is a module function (a closure made at each call would be allocated per line).
   const segments: JsonPathSegment[] = [];
   let i = from;
   if (line.charCodeAt(i) === 36) i++;
