@@ -24,6 +24,7 @@ function note(code: CodeName): string {
   const entry = CODES[code];
   const parts: string[] = [entry.severity];
   if (entry.checkOnly) parts.push('`lpreq check` only');
+  if (entry.environmentFile) parts.push('on the environment file');
   for (const tag of entry.tags ?? []) parts.push(`editors show it ${SHOWN[tag]}`);
   return parts.join('; ');
 }

@@ -141,6 +141,13 @@ export class CopyCommands {
     const { prepared, secrets, foreignSecrets, sender, tls } = copy;
     let token = copy.token;
     if (withToken) {
+      // A sign-in's token stays in lpreq: it is refreshed and replaced, and never written anywhere.
+      if (sender.environmentAuthId(this.environments.environments(copy.uri)) !== undefined) {
+        void vscode.window.showWarningMessage(
+          'lpreq: the token of an OAuth 2.0 sign-in is never copied; "Copy as cURL" writes a command that reads it from $LPREQ_TOKEN.',
+        );
+        return;
+      }
       // Written as it is only where it may go: bound to base_url's origin, or that origin confirmed now.
       const access = await this.environments.tokenForSend(copy.uri);
       if (!access) return;

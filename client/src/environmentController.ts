@@ -56,7 +56,10 @@ export class EnvironmentController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private files: EnvironmentFiles | undefined;
   private filesDir: string | undefined;
-  private tokenState: { decision: TokenDecision; boundTo: string[] } = { decision: { kind: 'none' }, boundTo: [] };
+  private tokenState: { decision: TokenDecision; boundTo: string[]; signIn?: string } = {
+    decision: { kind: 'none' },
+    boundTo: [],
+  };
   /** The rule's answer by the folder of a request file, until the files or a project's choice change. */
   private readonly answers = new Map<string, ProjectAnswer>();
   /** The send session, once the sender is loaded: its choices of this window are the ones read. */
@@ -444,10 +447,14 @@ export class EnvironmentController implements vscode.Disposable {
     void this.kept(environment)
       .then(async (kept) => {
         // The sender is loaded only when a token is kept.
-        const decision: TokenDecision = kept
-          ? (await senderModule()).tokenFor(kept, await this.origin(uri, environment))
-          : { kind: 'none' };
-        this.tokenState = { decision, boundTo: kept?.origins ?? [] };
+        const sender = kept ? await senderModule() : undefined;
+        // An environment that signs in (Security.Auth of its own) sends its sign-in's token: the pasted one is not asked about.
+        const signIn = sender?.environmentAuthId(this.environments(uri));
+        const decision: TokenDecision =
+          kept && sender && signIn === undefined
+            ? sender.tokenFor(kept, await this.origin(uri, environment))
+            : { kind: 'none' };
+        this.tokenState = { decision, boundTo: kept?.origins ?? [], ...(signIn !== undefined ? { signIn } : {}) };
         this.draw();
       })
       .catch((e: unknown) => this.output.warn(`access token: ${(e as Error).message}`));
@@ -464,10 +471,14 @@ export class EnvironmentController implements vscode.Disposable {
     tip.appendMarkdown('**lpreq environment**: ');
     tip.appendText(`${describeAnswer(answer)}\n\n`);
     if (prot) tip.appendMarkdown('$(lock) Protected: POST, PUT, PATCH and DELETE ask for confirmation.\n\n');
-    const { decision, boundTo } = this.tokenState;
+    const { decision, boundTo, signIn } = this.tokenState;
     if (decision.kind === 'send') tip.appendMarkdown('$(key) ');
     if (decision.kind === 'confirm') tip.appendMarkdown('$(warning) ');
-    tip.appendText(`${tokenTooltip(decision, boundTo)}\n\n`);
+    tip.appendText(
+      signIn !== undefined
+        ? `Its token comes from its OAuth 2.0 sign-in (Security.Auth.${signIn}): the access token kept for it is not sent.\n\n`
+        : `${tokenTooltip(decision, boundTo)}\n\n`,
+    );
     tip.appendMarkdown('Click to choose another environment (Ctrl+Alt+E).');
     this.statusBar.tooltip = tip;
     this.statusBar.backgroundColor = prot ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

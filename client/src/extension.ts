@@ -10,6 +10,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { HistoryStore, SendSession } from '../../server/src/sender/index';
 import { editorSessionHost, load, setSessionMaker } from './sendSupport';
 import { EnvironmentController } from './environmentController';
+import { SignInController } from './signInController';
 import { HistoryView } from './historyView';
 import { createLanguageClient } from './languageClient';
 import type { HistoryItem } from './model/history';
@@ -54,24 +55,13 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
 
   const environments = new EnvironmentController(context, output, () => settings().protectedEnvironments);
   context.subscriptions.push(environments);
+  // OAuth 2.0 sign-ins (Security.Auth): their tokens in secret storage, their state in the status bar.
+  const signIns = new SignInController(context, output, environments, () => settings().proxy || undefined);
+  context.subscriptions.push(signIns);
 
   const historyStore = historyStoreOf(context);
 
-  // The send session of this window: the sender's one set-up of a send (environment, token, chain,
-  // mock run), made when the sender is first loaded, with what only the editor can give.
-  let session: Promise<SendSession> | undefined;
-  const makeSession = (): Promise<SendSession> =>
-    (session ??= load().then(({ sender, checker }) => {
-      const made = new sender.SendSession(
-        editorSessionHost(environments, {
-          protectedSetting: () => settings().protectedEnvironments,
-          history: historyStore,
-        }),
-        checker,
-      );
-      environments.attach(made);
-      return made;
-    }));
+  const makeSession = sessionMaker(environments, signIns, historyStore);
   setSessionMaker(makeSession);
   environments.sessionLoader = makeSession;
 
@@ -133,6 +123,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   );
   register('lpreq.replaceToken', () => environments.setToken(true));
   register('lpreq.clearToken', () => environments.clearToken());
+  register('lpreq.signIn', () => signIns.signIn());
+  register('lpreq.signOut', () => signIns.signOut());
   const imports = new ImportCommands(context);
   register('lpreq.pasteAsRequest', () => imports.pasteAsRequest());
   register('lpreq.importFile', () => imports.importFile());
@@ -176,6 +168,33 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   output.info(`activate() took ${(performance.now() - started).toFixed(1)} ms`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return testApi(responseView, panels, historyStore);
+}
+
+/**
+ * The send session of this window: the sender's one set-up of a send (environment, token,
+ * chain, mock run), made when the sender is first loaded, with what only the editor can give.
+ */
+function sessionMaker(
+  environments: EnvironmentController,
+  signIns: SignInController,
+  historyStore: () => HistoryStore | undefined,
+): () => Promise<SendSession> {
+  let session: Promise<SendSession> | undefined;
+  return (): Promise<SendSession> =>
+    (session ??= load().then(({ sender, checker }) => {
+      const made = new sender.SendSession(
+        editorSessionHost(environments, {
+          protectedSetting: () => settings().protectedEnvironments,
+          history: historyStore,
+          // OAuth 2.0 sign-ins: the session signs in for a send with the editor's secret storage and browser.
+          signIns: signIns.tokensWith(sender),
+          signingIn: (id, run) => signIns.signingIn(id, run),
+        }),
+        checker,
+      );
+      environments.attach(made);
+      return made;
+    }));
 }
 
 /** The history of this workspace, made on first use and again when its size setting changes; none when it keeps nothing. */

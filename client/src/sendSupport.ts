@@ -57,10 +57,17 @@ export function load(): Promise<Loaded> {
  */
 export function editorSessionHost(
   environments: EnvironmentController,
-  o: { protectedSetting: () => string[]; history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined },
+  o: {
+    protectedSetting: () => string[];
+    history: () => Pick<HistoryStore, 'add' | 'lastOf'> | undefined;
+    signIns?: SessionHost['signIns'];
+    signingIn?: SessionHost['signingIn'];
+  },
 ): SessionHost {
   return {
     env: process.env,
+    signIns: o.signIns,
+    signingIn: o.signingIn,
     chooseWith: 'lpreq: Select Environment, Ctrl+Alt+E',
     // Bound to the origins it was set or confirmed for: another origin is asked for first (tokenOrigin.ts).
     token: (environment, origin) => environments.tokenForSend(undefined, { environment, origin }),

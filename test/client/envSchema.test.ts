@@ -53,6 +53,34 @@ const cases: [unknown, boolean][] = [
   [{ dev: { $scopes: ['GET /api/v1/courses'] } }, false],
   [{ dev: { $scopes: [42] } }, false],
   [{ dev: { $scopes: '' } }, false],
+  // JetBrains' OAuth 2.0 settings (Security.Auth), as its HTTP Client writes them: the private file holds the secret.
+  [
+    {
+      dev: {
+        base_url: 'https://lms.example.edu',
+        Security: {
+          Auth: {
+            lms: {
+              Type: 'OAuth2',
+              'Grant Type': 'Authorization Code',
+              'Auth URL': 'https://lms.example.edu/login/oauth2/auth',
+              'Token URL': 'https://lms.example.edu/login/oauth2/token',
+              'Redirect URL': 'http://127.0.0.1:8765/callback',
+              'Client ID': 170000000000042,
+              Scope: 'url:GET|/api/v1/courses',
+              PKCE: { 'Code Challenge Method': 'SHA-256' },
+              'Custom Request Parameters': { audience: { Value: 'lms', Use: 'In Token Request' } },
+            },
+          },
+        },
+      },
+    },
+    true,
+  ],
+  [{ dev: { Security: { Auth: { lms: { 'Client Secret': 'x', 'Client Credentials': 'in body' } } } } }, true],
+  [{ dev: { Security: { Auth: { lms: { Type: 'OAuth1' } } } } }, false],
+  [{ dev: { Security: { Auth: { lms: { PKCE: { 'Code Challenge Method': 'MD5' } } } } } }, false],
+  [{ dev: { Security: { Auth: { lms: { 'Use ID Token': 'yes' } } } } }, false],
   [[], false],
 ];
 

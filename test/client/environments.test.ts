@@ -38,20 +38,21 @@ test('POST, PUT, PATCH and DELETE ask in a protected environment, GET never', ()
   assert.equal(needsConfirmation('DELETE', false), false);
 });
 
-test('the picker lists no environment first, then every environment by name', () => {
+test('the picker lists every environment by name, then no environment', () => {
   const choices = environmentChoices(
     { prod: { base_url: 'https://x', $protected: 'true' }, dev: { base_url: 'http://d', a: '1' } },
     { selected: 'dev', protectedSetting: [], withToken: new Set(['prod']) },
   );
   assert.deepEqual(
     choices.map((c) => c.name),
-    [undefined, 'dev', 'prod'],
+    ['dev', 'prod', undefined],
   );
-  assert.equal(choices[1].picked, true);
-  assert.match(choices[1].description, /2 variables/);
-  assert.equal(choices[2].protected, true);
-  assert.match(choices[2].description, /token set/);
-  assert.match(choices[2].description, /1 variable\b/);
+  assert.equal(choices[0].picked, true);
+  assert.match(choices[0].description, /2 variables/);
+  assert.equal(choices[1].protected, true);
+  assert.match(choices[1].description, /token set/);
+  assert.match(choices[1].description, /1 variable\b/);
+  assert.equal(choices[2].picked, false);
 });
 
 test('status bar and secret keys', () => {

@@ -44,6 +44,7 @@ import {
   type FakeApi,
   type Workspace,
 } from './fixture';
+import { CLIENT_ID, CLIENT_SECRET, startAuthServer, writeEnvironments, type AuthServer } from '../system/authServer';
 import { makeTypingRepository, SEQUENCES, setUp, typeSequence, TYPING_FILE } from './typing/editor';
 import { TYPING_ENVIRONMENTS } from './typing/sequences';
 import {
@@ -71,6 +72,9 @@ const children: ChildProcess[] = [];
 let browser: Browser | undefined;
 let api: FakeApi | undefined;
 let ws: Workspace | undefined;
+/** The authorization server of the OAuth 2.0 check, and the tokens it issued (looked for in every file at the end). */
+let auth: AuthServer | undefined;
+const oauthTokens: string[] = [];
 let hosts: RecordingServers | undefined;
 
 function log(message: string): void {
@@ -111,6 +115,7 @@ async function cleanup(): Promise<void> {
     }
   }
   await api?.close().catch(() => undefined);
+  await auth?.close().catch(() => undefined);
   await hosts?.close().catch(() => undefined);
   if (ws && !keep) rmSync(ws.root, { recursive: true, force: true });
 }
@@ -1289,6 +1294,59 @@ async function main(): Promise<number> {
     },
   );
 
+  await check(
+    'OAuth 2.0: Sign In with client credentials, the status bar says who and until when, a send carries the token, Sign Out forgets it (issue 33)',
+    async () => {
+      // A folder of its own: environments dev and staging, dev signing in with client credentials;
+      // the token endpoint (on another origin than the API) and the secret are in the private file.
+      auth = await startAuthServer();
+      auth.userName = 'E2E Tester';
+      const dir = join(ws!.workspace, 'oauth');
+      mkdirSync(dir, { recursive: true });
+      const settings = {
+        Type: 'OAuth2',
+        'Grant Type': 'Client Credentials',
+        'Token URL': auth.tokenUrl,
+        'Client ID': CLIENT_ID,
+      };
+      writeEnvironments(
+        dir,
+        {
+          dev: { base_url: api!.baseUrl, Security: { Auth: { lms: settings } } },
+          staging: { base_url: 'https://staging.example.edu' },
+        },
+        { dev: { Security: { Auth: { lms: { 'Token URL': auth.tokenUrl, 'Client Secret': CLIENT_SECRET } } } } },
+      );
+      writeFileSync(join(dir, 'oauth.lpreq'), 'GET {{base_url}}/api/v1/courses/1/modules\n');
+      await page.keyboard.press(`${mod}+P`);
+      await page.locator('.quick-input-widget input').fill(join(dir, 'oauth.lpreq'));
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'oauth.lpreq' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'oauth.lpreq' }).waitFor();
+      await runCommand(page, 'lpreq: Select Environment');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'dev' }).first().click();
+      const signInItem = page.locator('.statusbar-item', { hasText: 'Sign In' }).first();
+      await signInItem.waitFor({ timeout: 15_000 });
+      await runCommand(page, 'lpreq: Sign In (OAuth 2.0)');
+      await page.locator('.notification-toast', { hasText: 'as E2E Tester' }).first().waitFor({ timeout: 20_000 });
+      const signedIn = page.locator('.statusbar-item', { hasText: /E2E Tester · until \d\d:\d\d/ }).first();
+      await signedIn.waitFor({ timeout: 15_000 });
+      await shot(page, 'oauth-signed-in.png', true);
+      const before = api!.received.length;
+      await sendLine(page, 'courses/1/modules');
+      await waitFor(() => api!.received.length > before, 20_000, 'the request was not sent');
+      const sent = api!.received[before].authorization?.replace(/^Bearer /, '') ?? '';
+      if (!auth.issued.includes(sent)) throw new Error("the request did not carry the sign-in's token");
+      oauthTokens.push(...auth.issued);
+      await runCommand(page, 'lpreq: Sign Out (OAuth 2.0)');
+      await page
+        .locator('.notification-toast', { hasText: 'tokens are forgotten' })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await signInItem.waitFor({ timeout: 15_000 });
+    },
+  );
+
   // Issue 27's hosts agree, the editor's turn: a repository with dev and staging and no local
   // (test/system/hostsFixture.ts; test/system/hostsAgree.test.ts runs the same through lpreq
   // send, lpreq test and the language server), opened in a window of its own.
@@ -1437,7 +1495,9 @@ async function main(): Promise<number> {
   await check('the token appears in no file: workspace, editor data, extension storage, logs', async () => {
     // Give the editor a moment to write its state (storage, logs) to disk.
     await page.waitForTimeout(1500);
-    const hits = [TOKEN, ...Object.values(HOSTS_TOKENS)].flatMap((token) => [...filesContaining(ws!.root, token)]);
+    const hits = [TOKEN, ...Object.values(HOSTS_TOKENS), ...oauthTokens].flatMap((token) => [
+      ...filesContaining(ws!.root, token),
+    ]);
     if (hits.length > 0) throw new Error(`the token was found in:\n${hits.join('\n')}`);
   });
 

@@ -234,7 +234,7 @@ test('a header name that a variable makes invalid is reported, not sent', () => 
   assert.match(result.ok ? '' : result.error, /header name 'Bad Name'/);
 });
 
-test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given and says why", () => {
+test("JetBrains' $projectRoot is the project folder; $auth.token is the sign-in's token, and says why when there is none", () => {
   const withRoot = prepareRequest(testChecker(), doc('GET /api/v1/courses/42/modules?root={{$projectRoot}}\n'), 0, {
     environments,
     system: { ...system, projectRoot: '/work/repo' },
@@ -251,7 +251,26 @@ test("JetBrains' $projectRoot is the project folder; $auth.token cannot be given
     },
   );
   assert.equal(token.ok, false);
-  assert.match(token.ok ? '' : token.error, /LPREQ_TOKEN/);
+  assert.match(token.ok ? '' : token.error, /no sign-in of the environment's Security\.Auth/);
+  // With the environment's sign-ins at hand (oauth2/environmentAuth.ts), it is the sign-in's token, a secret of the request.
+  const signedIn = prepareRequest(
+    testChecker(),
+    doc('GET /api/v1/courses/42/modules\nAuthorization: Bearer {{$auth.token("lms")}}\n'),
+    0,
+    {
+      environments,
+      system: {
+        ...system,
+        auth: { value: (kind, id) => ({ value: `${kind}-of-${id}-0123456789` }) },
+      },
+    },
+  );
+  assert.ok(signedIn.ok);
+  assert.deepEqual(signedIn.ok ? signedIn.request.headers.find(([n]) => n === 'Authorization') : undefined, [
+    'Authorization',
+    'Bearer token-of-lms-0123456789',
+  ]);
+  assert.ok(signedIn.secrets.includes('token-of-lms-0123456789'));
 });
 
 test('a body read from a file: as it is with <, its variables replaced with <@, typed by Content-Type or by its extension', () => {

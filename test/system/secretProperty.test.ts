@@ -21,6 +21,11 @@
  * spill files are tried too.
  * Leaks are looked for with a decoder of this test's own, not with secrets.ts. A fixed seed
  * and a bounded number of runs: it stops by itself.
+ *
+ * The same property for an environment that signs in (OAuth 2.0 client credentials against a
+ * token endpoint of this test on another loopback origin, issue 33): the sign-in's access and ID
+ * tokens go to base_url's origin alone, its refresh token and the client secret to no server
+ * but the token endpoint; none of them is in the output, the history or a spill file.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -39,13 +44,15 @@ import { parseDotenv } from '../../server/src/sender/variables';
 import { tempDir } from '../helpers';
 import { captureIo } from '../io';
 import { fuzzRuns } from '../fuzzRuns';
-import { doc, startServer, testChecker, type Received, type TestServer } from '../sender/server';
+import { doc, json, startServer, testChecker, type Received, type TestServer } from '../sender/server';
 
 const RUNS = fuzzRuns(200);
 /** Padding of base_url's answers: over the body limit (spilled, not typed), or none (typed, with issues that quote the echo). */
 let padding = 0;
 let base: TestServer;
 let other: TestServer;
+/** The token endpoint of the OAuth property: it issues the tokens of the case at hand. */
+let tokenServer: TestServer;
 const spillRoot = tempDir('property-spill');
 /** A workspace a case: a generated program reads its body file when it runs, after the property. */
 const workspaces = tempDir('property-ws');
@@ -126,6 +133,22 @@ const partsOf = (r: Received) => [
 
 before(async () => {
   process.env.TMPDIR = spillRoot;
+  tokenServer = await startServer((req, res) => {
+    const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    const [id, secret] = Buffer.from(basic ?? '', 'base64')
+      .toString('utf8')
+      .split(':')
+      .map(decodeURIComponent);
+    if (issuing === undefined || id !== 'lpreq-test' || secret !== issuing.client)
+      return json(res, 401, { error: 'invalid_client' });
+    return json(res, 200, {
+      access_token: issuing.access,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: issuing.refresh,
+      id_token: issuing.id,
+    });
+  });
   other = await startServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('[]');
@@ -174,6 +197,7 @@ after(async () => {
   else process.env.TMPDIR = previousTmp;
   await base.close();
   await other.close();
+  await tokenServer.close();
 });
 
 interface Case {
@@ -539,4 +563,207 @@ test(`a secret in any part of a request, in any spelling, by any route, reaches 
   runPython(programs).forEach((sent, i) => {
     if (sent) checkSent(programs[i].c, sent, 'the Python program', `${programs[i].code}\n${programs[i].label}`);
   });
+});
+
+/** The secrets of a sign-in: the tokens the token endpoint issues, and the client secret it is asked with. */
+type OAuthKind = 'access' | 'id' | 'refresh' | 'client';
+/** The token LPREQ_TOKEN gives when a case sets it. */
+const PASTED_TOKEN = 'pasted-token-0b9f2c';
+/** What the token endpoint issues now (the case at hand's). */
+let issuing: Record<OAuthKind, string> | undefined;
+/** How a sign-in's secret gets into a request's text: `$auth` of the sign-in, or a `.env` value written spelled. */
+const OAUTH_CARRIERS: Record<OAuthKind, string[]> = {
+  access: ['{{$auth.token("lms")}}', '{{$dotenv SPELLED_ACCESS}}'],
+  id: ['{{$auth.idToken("lms")}}', '{{$dotenv SPELLED_ID}}'],
+  refresh: ['{{$dotenv SPELLED_REFRESH}}'],
+  client: ['{{$dotenv SPELLED_CLIENT}}', '{{$processEnv LMS_CLIENT_SECRET}}'],
+};
+
+interface OAuthCase {
+  secrets: Record<OAuthKind, string>;
+  kind: OAuthKind;
+  carrier: number;
+  part: (typeof PARTS)[number];
+  spelling: string;
+  route: (typeof ROUTES)[number];
+  /** Where the private file's Client Secret is: written in it, or a reference to `.env`. */
+  clientSecret: 'written' | 'from .env';
+  /**
+   * The environment's sign-in: its own (signed in before the send), its own with LPREQ_TOKEN set
+   * (no sign-in unless `$auth` asks), or two configurations (none its own: `$auth` signs in).
+   */
+  signIn: 'own' | 'LPREQ_TOKEN set' | 'two configurations';
+  format: 'text' | 'json';
+  big: boolean;
+}
+
+async function checkOAuth(c: OAuthCase): Promise<void> {
+  const secret = c.secrets[c.kind];
+  const spelled = SPELLINGS[c.spelling](secret);
+  const carriers = OAUTH_CARRIERS[c.kind];
+  const ref = carriers[c.carrier % carriers.length];
+  // The request of the pasted-token property, with this carrier in place of the token's.
+  const { text: pasted, bodyFile } = requestText(
+    {
+      ...c,
+      kind: 'token',
+      carrier: 0,
+      secrets: { ...c.secrets, token: '', foreign: '', prompt: '', private: '', header: '' },
+    },
+    spelled,
+  );
+  // Without a sign-in of its own, the environment signs in when `$auth` asks: a header asks for the tokens to be
+  // issued (the other configuration's, when there are two), but not for the client secret with LPREQ_TOKEN set, which
+  // is a secret of the files before any sign-in.
+  const asking =
+    c.signIn === 'two configurations'
+      ? 'admin'
+      : c.signIn === 'LPREQ_TOKEN set' && c.kind !== 'client'
+        ? 'lms'
+        : undefined;
+  const text = pasted
+    .replaceAll('{{token}}', ref)
+    .replace(/^(GET|POST) .*$/m, (line) =>
+      asking === undefined ? line : `${line}\nX-Signed-In: {{$auth.token("${asking}")}}`,
+    );
+  const workspace = mkdtempSync(join(workspaces, 'oauth-'));
+  const file = join(workspace, 'r.lpreq');
+  writeFileSync(file, text);
+  writeFileSync(join(workspace, 'body.txt'), (bodyFile ?? 'none').replaceAll('{{token}}', ref));
+  const tokenUrl = `${tokenServer.origin}/token`;
+  const settings = {
+    Type: 'OAuth2',
+    'Grant Type': 'Client Credentials',
+    'Token URL': tokenUrl,
+    'Client ID': 'lpreq-test',
+  };
+  writeFileSync(
+    join(workspace, 'http-client.env.json'),
+    JSON.stringify({
+      dev: {
+        base_url: base.origin,
+        Security: { Auth: { lms: settings, ...(c.signIn === 'two configurations' ? { admin: settings } : {}) } },
+      },
+      staging: { base_url: 'https://lms.example.edu' },
+    }),
+  );
+  const clientSecret = c.clientSecret === 'written' ? c.secrets.client : '{{$dotenv CLIENT_SECRET}}';
+  const privateSettings = { 'Token URL': tokenUrl, 'Client Secret': clientSecret };
+  writeFileSync(
+    join(workspace, 'http-client.private.env.json'),
+    JSON.stringify({
+      dev: {
+        Security: {
+          Auth: { lms: privateSettings, ...(c.signIn === 'two configurations' ? { admin: privateSettings } : {}) },
+        },
+      },
+    }),
+  );
+  const spell = SPELLINGS[c.spelling];
+  writeFileSync(
+    join(workspace, '.env'),
+    [
+      `CLIENT_SECRET=${c.secrets.client}`,
+      ...(['access', 'id', 'refresh', 'client'] as const).map(
+        (k) => `SPELLED_${k.toUpperCase()}=${spell(c.secrets[k])}`,
+      ),
+      '',
+    ].join('\n'),
+  );
+
+  const seenBefore = { base: base.received.length, other: other.received.length, token: tokenServer.received.length };
+  const captured = captureIo({
+    cwd: workspace,
+    env: {
+      LMS_CLIENT_SECRET: c.secrets.client,
+      ...(c.signIn === 'LPREQ_TOKEN set' ? { LPREQ_TOKEN: PASTED_TOKEN } : {}),
+    },
+  });
+  padding = c.big ? 3000 : 0;
+  issuing = c.secrets;
+  const args = [
+    file,
+    '--env',
+    'dev',
+    '--format',
+    c.format,
+    ...(c.big ? ['--max-body-size', '1024'] : []),
+    '--prompt',
+    'password=not-a-secret-here',
+    ...(c.route === 'through a next-page link' ? ['--all-pages'] : []),
+  ];
+  const code = await run(args, captured.io);
+  issuing = undefined;
+  const out = captured.stdout + captured.stderr;
+  const label = `${JSON.stringify(c)}\n${text}\n${out.slice(0, 2000)}`;
+  assert.ok(code === 0 || code === 1, `exit ${code}: ${label}`);
+  const signIns = tokenServer.received.slice(seenBefore.token);
+  assert.ok(signIns.length <= (c.signIn === 'two configurations' ? 2 : 1), `one sign-in a process\n${label}`);
+  // A sign-in's token asked for by `$auth` where it may go is sent, wherever the reference is (a body file's too).
+  const byAuth = ref.startsWith('{{$auth');
+  if (
+    byAuth &&
+    c.route === "to base_url's origin" &&
+    ['query', 'header value', 'form value', 'JSON body', 'body file with variables'].includes(c.part)
+  ) {
+    assert.equal(code, 0, `not sent: ${label}`);
+    const arrived = base.received.slice(seenBefore.base);
+    assert.ok(
+      arrived.length === 1 && partsOf(arrived[0]).some((p) => leaks(p, secret)),
+      `the token was not sent\n${label}`,
+    );
+  }
+
+  const all = Object.values(c.secrets);
+  const baseHost = new URL(base.origin).host;
+  // base_url's origin may receive the access and ID tokens; no server the refresh token or the client secret.
+  for (const r of [...other.received.slice(seenBefore.other), ...base.received.slice(seenBefore.base)]) {
+    const atBase = base.received.includes(r) && r.headers.host === baseHost;
+    for (const s of atBase ? [c.secrets.refresh, c.secrets.client] : all)
+      for (const p of partsOf(r))
+        assert.ok(
+          !leaks(p, s),
+          `a server (${atBase ? 'base_url' : 'another origin'}) received a sign-in's secret in ${p.slice(0, 200)}\n${label}`,
+        );
+  }
+  // The token endpoint is asked with the client secret, and is sent no token.
+  for (const r of signIns)
+    for (const s of [c.secrets.access, c.secrets.id, c.secrets.refresh])
+      for (const p of partsOf(r)) assert.ok(!leaks(p, s), `the token endpoint received a token: ${p}\n${label}`);
+  for (const s of all) assert.ok(!leaks(out, s), `the output holds a sign-in's secret\n${label}`);
+  for (const f of [...filesUnder(join(workspace, '.lpreq')), ...filesUnder(spillRoot)])
+    for (const s of all) assert.ok(!leaks(f.text, s), `${f.name} holds a sign-in's secret\n${label}`);
+}
+
+const OAUTH_RUNS = fuzzRuns(120);
+test(`a sign-in's tokens reach only base_url's origin, its refresh token and client secret no server but the token endpoint, and none is written (${OAUTH_RUNS} runs)`, async () => {
+  const secrets = fc
+    .record({
+      access: secretOf(TOKEN_CHARS),
+      id: secretOf(TOKEN_CHARS),
+      refresh: secretOf(TOKEN_CHARS),
+      client: secretOf(TOKEN_CHARS),
+    })
+    .filter((s) => {
+      const all = Object.values(s).map((x) => x.toLowerCase());
+      return all.every((a, i) => all.every((b, j) => i === j || !a.includes(b)));
+    });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({
+        secrets,
+        kind: fc.constantFrom<OAuthKind>('access', 'id', 'refresh', 'client'),
+        carrier: fc.nat(1),
+        part: fc.constantFrom(...PARTS),
+        spelling: fc.constantFrom(...Object.keys(SPELLINGS)),
+        route: fc.constantFrom(...ROUTES),
+        clientSecret: fc.constantFrom<OAuthCase['clientSecret']>('written', 'from .env'),
+        signIn: fc.constantFrom<OAuthCase['signIn']>('own', 'LPREQ_TOKEN set', 'two configurations'),
+        format: fc.constantFrom<'text' | 'json'>('text', 'json'),
+        big: fc.boolean(),
+      }),
+      checkOAuth,
+    ),
+    { numRuns: OAUTH_RUNS, seed: 20261129, endOnFailure: true, includeErrorInReport: true },
+  );
 });

@@ -59,7 +59,10 @@ export interface EnvironmentChoice {
   picked: boolean;
 }
 
-/** The entries of the environment picker, "no environment" first, then by name. */
+/**
+ * The entries of the environment picker: every environment by name, then "no environment" (an
+ * Enter on a picker opened by a send takes an environment, not the choice that sends nothing).
+ */
 export function environmentChoices(
   environments: Record<string, Record<string, string>>,
   options: {
@@ -69,16 +72,7 @@ export function environmentChoices(
     privateNames?: Record<string, Set<string>>;
   },
 ): EnvironmentChoice[] {
-  const out: EnvironmentChoice[] = [
-    {
-      name: undefined,
-      label: 'No environment',
-      description:
-        'variables of every environment count as defined when checking; nothing that needs an environment is sent',
-      protected: false,
-      picked: options.selected === undefined,
-    },
-  ];
+  const out: EnvironmentChoice[] = [];
   for (const name of Object.keys(environments).sort()) {
     const vars = own(environments, name) ?? {};
     const prot = isProtected(name, vars, options.protectedSetting);
@@ -101,6 +95,14 @@ export function environmentChoices(
       picked: options.selected === name,
     });
   }
+  out.push({
+    name: undefined,
+    label: 'No environment',
+    description:
+      'variables of every environment count as defined when checking; nothing that needs an environment is sent',
+    protected: false,
+    picked: options.selected === undefined,
+  });
   return out;
 }
 

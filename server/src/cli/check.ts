@@ -1,13 +1,14 @@
 /** `lpreq check [--env NAME] [--format text|json|sarif|github] PATH...` (LPREQ-FORMAT section 5). */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checker, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
+import { Checker, CODES, type Diagnostic, type CodeName, LineIndex, hasOwn } from '../core/index';
 import {
   environmentScopes,
   loadEnvironmentFiles,
   readTextInput,
   readTextStream,
+  sharedClientSecrets,
   type Io,
   type TextRead,
 } from '../node/index';
@@ -45,6 +46,7 @@ export const CHECK_HELP: CommandHelp = {
  * where CI looks, at line 1 of that file. Such a run exits with 2.
  */
 const UNREADABLE_FILE = 'unreadable-file' satisfies CodeName;
+const CLIENT_SECRET_CODE = 'client-secret-in-shared-file' satisfies CodeName;
 
 export interface FileDiagnostic {
   file: string;
@@ -256,6 +258,8 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
   let unreadable = 0;
   const problems: string[] = [];
   const envProblems = new Set<string>();
+  /** The shared environment files met: each is checked once for what it must not hold (a client secret). */
+  const sharedFiles = new Set<string>();
   for (const input of inputs) {
     const read = await readInput(input, io);
     if (read.problem !== undefined) {
@@ -279,6 +283,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
       envProblems.add(e.message),
     );
     if (envName !== undefined && hasOwn(envFiles.environments, envName)) envSeen = true;
+    if (envFiles.shared !== undefined) sharedFiles.add(envFiles.shared);
     checker ??= makeChecker();
     const diagnostics = checker.diagnose(text, {
       environments: envFiles.environments,
@@ -302,6 +307,7 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
       });
     }
   }
+  for (const file of sharedFiles) results.push(...environmentFindings(file, io.cwd));
   if (!envSeen) {
     const unread = [...envProblems].map((p) => `\n${p}`).join('');
     throw new UsageError(
@@ -339,6 +345,28 @@ export async function runCheck(argv: string[], io: Io, makeChecker: () => Checke
   // An input left unchecked is worse than an error found: nothing is known about it.
   if (unreadable > 0) return 2;
   return results.some((r) => r.severity === 'error') ? 1 : 0;
+}
+
+/** What a shared environment file must not hold (a client secret), as diagnostics on that file, named relative to `cwd`. */
+function environmentFindings(file: string, cwd: string): FileDiagnostic[] {
+  const read = sharedClientSecrets(file, dirname(file));
+  if (read.text === undefined) return [];
+  const index = new LineIndex(read.text);
+  const shown = relative(cwd, file);
+  return read.findings.map((f) => {
+    const s = index.at(f.start);
+    const e = index.at(f.end);
+    return {
+      file: shown.startsWith('..') || isAbsolute(shown) ? file : shown,
+      line: s.line,
+      column: s.column,
+      endLine: e.line,
+      endColumn: e.column,
+      severity: CODES[CLIENT_SECRET_CODE].severity,
+      code: CLIENT_SECRET_CODE,
+      message: `the Client Secret of Security.Auth.${f.id} of '${f.environment}' is written in the shared environment file: lpreq never uses it; move it to http-client.private.env.json under the same key`,
+    };
+  });
 }
 
 function toText(results: FileDiagnostic[], files: number, unreadable: string | undefined, colour: boolean): string {

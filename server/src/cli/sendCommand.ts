@@ -42,6 +42,7 @@ import { flagValue, parseArgs, UsageError, type ParsedArgs } from './args';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import type { Io } from './check';
 import { byteSize, cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { commandLineSignIns } from './signIn';
 import { noWorkflowCommands, printable, printableErrors, printableJson } from './terminalText';
 
 export const SEND_HELP: CommandHelp = {
@@ -224,19 +225,26 @@ async function runSend(argv: string[], io: Io): Promise<number> {
   }
 
   const checker = new Checker(bundledCatalog());
+  // The environment's OAuth 2.0 sign-in is the session's, once for this process (signIn.ts); Ctrl+C stops it.
+  const signIns = commandLineSignIns(io, proxy);
   const session = new SendSession(
     cliSessionHost(io, {
       yes: args.flags.has('yes'),
       tokenOrigin: flagValue(args, 'token-origin'),
       history: (projectFolder) => historyStore(args, io, projectFolder),
+      signIns,
     }),
     checker,
   );
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
   let setup: FileSetup;
   try {
-    setup = await session.setup(absolute, { environment: flagValue(args, 'env') });
+    setup = await session.setup(absolute, { environment: flagValue(args, 'env'), signal: controller.signal });
   } catch (e) {
-    if (e instanceof SetupError) throw new UsageError(e.message);
+    process.removeListener('SIGINT', onSigint);
+    if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
     throw e;
   }
   const { selected, environments, token, privateToken } = setup;
@@ -258,9 +266,6 @@ async function runSend(argv: string[], io: Io): Promise<number> {
 
   for (const w of setup.warnings) io.stderr(`lpreq: ${w}\n`);
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   let result: SendResult;
   try {
     ({ result } = await session.send(document, blockIndex, {
@@ -290,11 +295,13 @@ async function runSend(argv: string[], io: Io): Promise<number> {
     process.removeListener('SIGINT', onSigint);
   }
 
-  result.warnings.push(...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment: selected }));
+  result.warnings.push(
+    ...tokenNotes(result, { tokenFrom: setup.tokenFrom, oauth2: setup.oauth2, environment: selected }),
+  );
 
   // The token is never printed, wherever it shows up: a URL that carries it ({{$processEnv
-  // LPREQ_TOKEN}}), or a server that echoes the Authorization header back.
-  const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues]);
+  // LPREQ_TOKEN}}), or a server that echoes the Authorization header back. A sign-in's tokens and secrets neither.
+  const scrub = (out: string) => scrubSecrets(out, [token, privateToken, ...result.secretValues, ...signIns.secrets()]);
   // Scrubbed first, then made printable for the terminal (a server's body and headers can hold escape sequences).
   if (format === 'json') io.stdout(printableJson(scrub(`${jsonText(result)}\n`)));
   else io.stdout(noWorkflowCommands(printable(scrub(toText(result, errors.length, selected, path)), { lines: true })));

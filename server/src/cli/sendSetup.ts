@@ -63,13 +63,15 @@ export function promptFlags(args: ParsedArgs): Map<string, string> {
  */
 export function cliSessionHost(
   io: Io,
-  o: { yes: boolean; tokenOrigin?: string; history?: SessionHost['history'] },
+  o: { yes: boolean; tokenOrigin?: string; history?: SessionHost['history']; signIns?: SessionHost['signIns'] },
 ): SessionHost {
   return {
     env: io.env,
     chooseWith: '--env',
     tokenOrigin: o.tokenOrigin,
     history: o.history,
+    // The process's OAuth 2.0 sign-ins (signIn.ts): an environment with Security.Auth of its own signs in once a run.
+    signIns: o.signIns,
     confirmNote: io.ask
       ? async (q) =>
           /^\s*y(es)?\s*$/i.test(

@@ -25,6 +25,7 @@ import { flagValue, parseArgs, UsageError } from './args';
 import { collectInputs, readInput, type Input, type Io } from './check';
 import { HELP_FLAG, helpText, type CommandHelp } from './help';
 import { cliSessionHost, positiveInt, promptFlags, proxyFlag } from './sendSetup';
+import { commandLineSignIns } from './signIn';
 import { TestIgnore, walkedFrom } from '../node/index';
 import { createReporter, REPORTERS, type ReporterName } from './testReporters';
 import { noWorkflowCommands, printableErrors } from './terminalText';
@@ -133,8 +134,10 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     );
 
   const checker = new Checker(bundledCatalog());
+  // The environment's OAuth 2.0 sign-in is the session's, once for the run (signIn.ts; a mock run sends its own token).
+  const signIns = commandLineSignIns(io, proxy);
   const session = new SendSession(
-    cliSessionHost(io, { yes: args.flags.has('yes'), tokenOrigin: flagValue(args, 'token-origin') }),
+    cliSessionHost(io, { yes: args.flags.has('yes'), tokenOrigin: flagValue(args, 'token-origin'), signIns }),
     checker,
   );
   let running: MockRun | undefined;
@@ -158,6 +161,7 @@ async function runTest(argv: string[], io: Io): Promise<number> {
       proxy,
       grep,
       prompts,
+      signIns,
     });
   } finally {
     await running?.close();
@@ -176,11 +180,12 @@ interface TestRun {
   proxy: string | undefined;
   grep: string | undefined;
   prompts: ReturnType<typeof promptFlags>;
+  signIns: ReturnType<typeof commandLineSignIns>;
 }
 
 /** The run: each file's environment settled, the tests run and reported; the exit code. */
 async function runWith(session: SendSession, running: MockRun | undefined, run: TestRun): Promise<number> {
-  const { io, args, inputs, notes, envName, reporterName, timeoutMs, proxy, grep, prompts } = run;
+  const { io, args, inputs, notes, envName, reporterName, timeoutMs, proxy, grep, prompts, signIns } = run;
   // Each file's environment is settled before anything is sent, as `lpreq send` settles it
   // (all it finds depends on the folder of the file): a broken environment file, an unknown
   // --env, several environments and none chosen, or an unusable token stops the run here.
@@ -207,7 +212,7 @@ async function runWith(session: SendSession, running: MockRun | undefined, run: 
       }
       sources.push(made.source);
     } catch (e) {
-      if (e instanceof SetupError) throw new UsageError(e.message);
+      if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
       throw e;
     }
   }
@@ -218,9 +223,10 @@ async function runWith(session: SendSession, running: MockRun | undefined, run: 
     io.env.LPREQ_TOKEN,
     ...setups.flatMap((s) => [s.token, s.privateToken, ...s.foreignTokens]),
   ];
+  // A sign-in's tokens and client secrets too (a token renewed after a 401 during the run among them).
+  const scrub = (text: string) => scrubSecrets(text, [...tokens, ...signIns.secrets()]);
   // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
-  const write = (text: string) =>
-    io.stdout(reporterName === 'github' ? scrubSecrets(text, tokens) : noWorkflowCommands(scrubSecrets(text, tokens)));
+  const write = (text: string) => io.stdout(reporterName === 'github' ? scrub(text) : noWorkflowCommands(scrub(text)));
 
   const controller = new AbortController();
   const onSigint = () => controller.abort();

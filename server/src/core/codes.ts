@@ -24,6 +24,8 @@ export interface CodeEntry {
   readonly tags?: readonly CodeTag[];
   /** Reported by `lpreq check` alone, about a file it could not read, never by the checker. */
   readonly checkOnly?: true;
+  /** Reported on an environment file (by `lpreq check` and the language server), never by the checker of a request file. */
+  readonly environmentFile?: true;
 }
 
 const TABLE = {
@@ -160,6 +162,13 @@ const TABLE = {
     help: "An access token is written in the file. lpreq sends the token from the editor's secret storage or LPREQ_TOKEN; never commit it.",
     when: 'an access token written in a request file (lpreq sends it for you)',
   },
+  'client-secret-in-shared-file': {
+    severity: 'error',
+    title: 'Client secret in the shared environment file',
+    help: 'An OAuth 2.0 `"Client Secret"` (`Security.Auth`, docs/oauth2.md) is written in http-client.env.json, which the repository shares. lpreq never uses it: signing in with that configuration is refused until the secret is in http-client.private.env.json under the same key, or the shared file refers to one instead (`"{{$processEnv LMS_CLIENT_SECRET}}"`, or a variable of the private file). A secret that was committed is no longer secret: have it replaced.',
+    when: 'an OAuth 2.0 client secret written in the shared http-client.env.json (it goes in the private file); reported on that file, and signing in with it is refused',
+    environmentFile: true,
+  },
   'unreadable-file': {
     severity: 'error',
     title: 'File that could not be checked',
@@ -173,7 +182,9 @@ const TABLE = {
 export type CodeName = keyof typeof TABLE;
 
 /** The codes the checker reports. */
-export type DiagnosticCode = { [K in CodeName]: (typeof TABLE)[K] extends { checkOnly: true } ? never : K }[CodeName];
+export type DiagnosticCode = {
+  [K in CodeName]: (typeof TABLE)[K] extends { checkOnly: true } | { environmentFile: true } ? never : K;
+}[CodeName];
 
 export const CODES: Readonly<Record<CodeName, CodeEntry>> = TABLE;
 

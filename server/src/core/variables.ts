@@ -65,13 +65,13 @@ export const SYSTEM_VARIABLES: { name: string; insert: string; description: stri
     name: '$auth.token',
     insert: '$auth.token("name")',
     description:
-      "An OAuth 2.0 token of JetBrains' client, from the environment's Security.Auth settings; lpreq does not run OAuth flows, so it cannot send one (it sends the token you set with LPREQ_TOKEN or in the editor)",
+      "The OAuth 2.0 access token of the environment's Security.Auth configuration of that name (JetBrains' shape): lpreq signs in when needed and sends it only to base_url's origin. An environment with one configuration gets its token without writing this (docs/oauth2.md)",
   },
   {
     name: '$auth.idToken',
     insert: '$auth.idToken("name")',
     description:
-      "An OpenID Connect ID token of JetBrains' client; lpreq does not run OAuth flows, so it cannot send one",
+      "The OpenID Connect ID token of the environment's Security.Auth configuration of that name (ask for the openid scope); sent only to base_url's origin",
   },
   {
     name: '$projectRoot',

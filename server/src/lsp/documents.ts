@@ -84,6 +84,8 @@ export interface DocumentsHost {
   /** Tells the user (a warning the editor shows). */
   warn(message: string): void;
   loadEnvironment: LoadEnvironment;
+  /** Told of each shared environment file read (its findings are published on it: environmentFindings.ts). */
+  readShared?: (file: string) => void;
 }
 
 export class Documents {
@@ -329,6 +331,7 @@ export class Documents {
       let info: EnvironmentInfo | undefined;
       try {
         info = this.host.loadEnvironment(dir, this.rootOf(dir), warn);
+        if (info?.sharedFile !== undefined) this.host.readShared?.(info.sharedFile);
       } catch (e) {
         warn(e instanceof EnvironmentFileError ? e.message : `environment files: ${(e as Error).message}`);
       }

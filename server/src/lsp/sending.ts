@@ -49,6 +49,8 @@ import {
   HistoryStore,
   projectStore,
   type SendResult,
+  MemoryStore,
+  OAuthTokens,
 } from '../sender/index';
 import { COMMANDS, type Command, type CommandOptions } from './commands';
 import { issueRanges, responseFileName, responseText, writeResponseFile } from './responseFiles';
@@ -104,11 +106,31 @@ export class ServerSending {
    * it what only the protocol has: the questions, asked through the editor.
    */
   readonly sendSession: SendSession;
+  /** The OAuth 2.0 sign-ins of this server's life, in its memory (never in a file): the session signs in with them. */
+  private readonly signIns: OAuthTokens;
 
   constructor(private readonly session: SendingSession) {
+    // The browser opens through the editor (`window/showDocument`, external), and the address is told as well;
+    // a refused refresh token signs in again.
+    this.signIns = new OAuthTokens({
+      store: new MemoryStore(),
+      openBrowser: async (url) => {
+        if (!this.session.client.showDocument) return false;
+        try {
+          return (await this.session.connection.window.showDocument({ uri: url, external: true })).success;
+        } catch {
+          return false;
+        }
+      },
+      tell: (message) => this.tell(MessageType.Info, `lpreq: ${message}`),
+      interactive: true,
+      signInAgain: true,
+      requests: { env: process.env },
+    });
     this.sendSession = new SendSession(
       {
         env: process.env,
+        signIns: this.signIns,
         chooseWith: 'lpreq.selectEnvironment',
         preferred: () => session.documents.preferred,
         pickEnvironment: (names) => this.pickEnvironment(names, undefined),
@@ -201,15 +223,25 @@ export class ServerSending {
   }
 
   /** What sending from `file` takes: the session's setup, with the environment this editor chose for every project, if it did. */
-  private async setup(file: string, uri: string): Promise<FileSetup> {
+  private async setup(
+    file: string,
+    uri: string,
+    o: { cancel?: CancellationToken; signIn?: boolean } = {},
+  ): Promise<FileSetup> {
     const chosen = this.session.documents.chosen;
     const answer = this.session.documents.answerFor(uri);
     const given = chosen === null || (answer?.state === 'chosen' && answer.why === 'given') ? chosen : undefined;
+    // A sign-in under way stops when the command is cancelled.
+    const controller = new AbortController();
+    const stop = o.cancel?.onCancellationRequested(() => controller.abort());
     try {
-      return await this.sendSession.setup(file, { environment: given });
+      return await this.sendSession.setup(file, { environment: given, signal: controller.signal, signIn: o.signIn });
     } catch (e) {
-      if (e instanceof SetupError) throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: ${e.message}`);
+      if (e instanceof SetupError)
+        throw new ResponseError(ErrorCodes.InvalidRequest, `lpreq: ${scrubSecrets(e.message, this.signIns.secrets())}`);
       throw e;
+    } finally {
+      stop?.dispose();
     }
   }
 
@@ -259,7 +291,7 @@ export class ServerSending {
   ): Promise<SendSummary> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
-    const setup = await this.setup(target.file, target.uri);
+    const setup = await this.setup(target.file, target.uri, { cancel: token });
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
     const { reporter, cancelled } = await this.progress(workDoneToken);
@@ -287,7 +319,7 @@ export class ServerSending {
   ): Promise<{ sent: number; ok: number; results: SendSummary[] }> {
     const target = await this.target(uri);
     const indexes = requestBlocks(target.parsed).filter((k) => target.parsed.blocks[k].block.request?.methodKnown);
-    const setup = await this.setup(target.file, target.uri);
+    const setup = await this.setup(target.file, target.uri, { cancel: token });
     const controller = new AbortController();
     const stop = token.onCancellationRequested(() => controller.abort());
     const { reporter, cancelled } = await this.progress(workDoneToken);
@@ -356,8 +388,12 @@ export class ServerSending {
       onPage: (p) => reporter?.report(`page ${p.page}, ${p.items} items`),
       onDependency: (name) => reporter?.report(`first sending '${name}', which this request refers to`),
     });
-    const scrub = (text: string) => scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues]);
-    const notes = [...setup.warnings, ...tokenNotes(result, { tokenFrom: setup.tokenFrom, environment })];
+    const scrub = (text: string) =>
+      scrubSecrets(text, [setup.token, setup.privateToken, ...result.secretValues, ...this.signIns.secrets()]);
+    const notes = [
+      ...setup.warnings,
+      ...tokenNotes(result, { tokenFrom: setup.tokenFrom, oauth2: setup.oauth2, environment }),
+    ];
     const summary: SendSummary = {
       ok: result.ok,
       status: result.response?.status ?? null,
@@ -506,7 +542,8 @@ export class ServerSending {
   }> {
     const target = await this.target(uri);
     const index = this.blockAt(target, line);
-    const setup = await this.setup(target.file, target.uri);
+    // A copy never holds a sign-in's token, so copying signs no one in; the sign-ins' secrets go nowhere in it.
+    const setup = await this.setup(target.file, target.uri, { signIn: false });
     const block = target.parsed.blocks[index].block;
     for (const p of promptVariables(block)) {
       if (!options.prompts.has(p.name))
@@ -525,7 +562,7 @@ export class ServerSending {
       chooseWith: 'lpreq.selectEnvironment',
     });
     const secrets = [setup.privateToken, ...prepared.secrets];
-    const foreignSecrets = [...setup.foreignTokens, ...prepared.foreignSecrets];
+    const foreignSecrets = [...setup.foreignTokens, ...prepared.foreignSecrets, ...this.signIns.secrets()];
     if (!prepared.ok)
       throw new ResponseError(
         ErrorCodes.InvalidRequest,

@@ -17,6 +17,7 @@ import { handlers } from './handlers';
 import { registerInitialize } from './initialize';
 import { SemanticTokensProvider } from './semanticTokens';
 import { ServerSending } from './sending';
+import { EnvironmentFindings } from './environmentFindings';
 import type { Session } from './session';
 
 export interface ServerOptions {
@@ -38,7 +39,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     warn: (message) =>
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
     loadEnvironment: options.loadEnvironment ?? defaultLoadEnvironment,
+    readShared: (file) => findings.publish(file),
   });
+  const findings = new EnvironmentFindings(connection);
   const session: Session = {
     connection,
     log,

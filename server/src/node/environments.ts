@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseTree } from 'jsonc-parser';
 import { hasOwn, own, readScopeList, setOwn, type ScopeSite } from '../core/index';
+import { mergeAuth, readSecurity, type AuthSettings } from './authSettings';
 import { readScopeFile } from './scopeFiles';
 import { readConfinedText } from './textInput';
 
@@ -50,6 +51,8 @@ export interface EnvironmentOptions {
   privateHeaders?: string[];
   /** `$scopes`: the token scopes the environment's token is limited to, and where the list is written. */
   scopes?: { list: string[]; site: ScopeSite };
+  /** JetBrains' `Security.Auth`: how the environment's token is obtained by OAuth 2.0, by configuration id (authSettings.ts). */
+  auth?: Record<string, AuthSettings>;
 }
 
 /** What one environment of one file says besides its variables. */
@@ -73,6 +76,7 @@ function findUp(dir: string, name: string, stopAt?: string): string | undefined 
 function parseEnvironmentFile(
   text: string,
   file: string,
+  isPrivate: boolean,
 ): { environments: Record<string, Record<string, string>>; options: FileOptions } {
   let json: unknown;
   try {
@@ -96,9 +100,10 @@ function parseEnvironmentFile(
   const options: FileOptions = Object.create(null) as FileOptions;
   for (const [name, vars] of Object.entries(json as Record<string, unknown>)) {
     if (!hasOwn(read.environments, name)) continue;
-    const found = readOptions(vars as Record<string, unknown>, file, name);
+    const found = readOptions(vars as Record<string, unknown>, file, name, isPrivate);
     if ('problem' in found) throw new EnvironmentFileError(`${file}: at ${name}.${found.at}: ${found.problem}`);
-    if (found.options.tls || found.options.defaultHeaders || found.options.scopes) setOwn(options, name, found.options);
+    if (found.options.tls || found.options.defaultHeaders || found.options.scopes || found.options.auth)
+      setOwn(options, name, found.options);
   }
   return { environments: read.environments, options };
 }
@@ -114,6 +119,7 @@ function readOptions(
   vars: Record<string, unknown>,
   file: string,
   name: string,
+  isPrivate: boolean,
 ): { options: EnvironmentOptions } | { at: string; problem: string } {
   const dir = dirname(file);
   const options: EnvironmentOptions = {};
@@ -162,6 +168,12 @@ function readOptions(
       if ('problem' in read) return { at: '$scopes', problem: read.problem };
       options.scopes = { list: read.scopes, site: { file, environment: name } };
     }
+  }
+  const security = own(vars, 'Security');
+  if (security !== undefined) {
+    const read = readSecurity(security, isPrivate);
+    if ('problem' in read) return read;
+    if (Object.keys(read.auth).length > 0) options.auth = read.auth;
   }
   return { options };
 }
@@ -232,7 +244,7 @@ export function loadEnvironmentFiles(
     const none = { environments: {}, options: Object.create(null) as FileOptions };
     if (!file) return none;
     try {
-      return parseEnvironmentFile(readEnvironmentFile(file, workspace), file);
+      return parseEnvironmentFile(readEnvironmentFile(file, workspace), file, file === priv);
     } catch (e) {
       if (!onProblem || !(e instanceof EnvironmentFileError)) throw e;
       onProblem(e);
@@ -296,6 +308,8 @@ function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): Envi
   const fromPrivate = new Set<string>();
   // A list of scopes is one value: the nearest layer's, whole.
   let scopes: EnvironmentOptions['scopes'];
+  // An auth configuration is layered setting by setting (the client secret in the private file, the rest in the shared one).
+  const auth = mergeAuth(layers.map(([layer]) => layer?.auth));
   for (const [layer, isPrivate] of layers) {
     if (layer?.tls) tls = { ...tls, ...layer.tls };
     for (const [n, v] of layer?.defaultHeaders ?? []) {
@@ -305,12 +319,13 @@ function mergeOptions(layers: [EnvironmentOptions | undefined, boolean][]): Envi
     }
     if (layer?.scopes) scopes = layer.scopes;
   }
-  if (!tls && !headers && !scopes) return undefined;
+  if (!tls && !headers && !scopes && !auth) return undefined;
   return {
     ...(tls ? { tls } : {}),
     ...(headers ? { defaultHeaders: [...headers.values()] } : {}),
     ...(fromPrivate.size > 0 ? { privateHeaders: [...fromPrivate] } : {}),
     ...(scopes ? { scopes } : {}),
+    ...(auth ? { auth } : {}),
   };
 }
 

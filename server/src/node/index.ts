@@ -13,6 +13,7 @@ export {
   type EnvironmentOptions,
   type TlsSettings,
 } from './environments';
+export { sharedClientSecrets, type AuthSettings, type AuthValue, type SharedSecretFinding } from './authSettings';
 export { readScopeFile, scopeAdditionEdit, type FileEdit } from './scopeFiles';
 export { readTlsFiles, type TlsFiles } from './tls';
 export { bodyFileReader, readBodyFile, workspaceFolder, type BodyFileRead } from './bodyFile';

@@ -41,6 +41,11 @@
  *   Send Request calls too. `matches` is decided off the calling thread, within 1 s an assertion;
  *   readyForAssertions(document, blockIndex), called before sending, starts its worker meanwhile.
  * - sendSetup(file, { environment, env, chooseWith, remembered?, forMock?, tokenOrigin? }) -> SendSetup   (what `lpreq send`, `lpreq test` and the language server find besides the file; LPREQ_TOKEN_ORIGIN or tokenOrigin pins the token's origin, and a base_url elsewhere is a SetupError)
+ * - new OAuthTokens({ store, openBrowser, tell, interactive, signInAgain }): a host's OAuth 2.0 sign-ins, given to its
+ *   SendSession as `signIns` (oauth2/: an environment's Security.Auth sign-in, JetBrains' shape: authorization code with
+ *   PKCE through a loopback redirect, client credentials, refresh before expiry and after a 401). The session's setup
+ *   signs in (signInFor) and its sends get the sign-ins as `auth` ({{$auth.token("id")}}, the 401 retry). A sign-in is
+ *   kept by the host's store under base_url's origin, token URL, client, grant and scope.
  * - tokenFor(kept, environmentOrigin(environments)) -> TokenDecision   (tokenOrigin.ts: which kept token goes to which origin; a token is bound to the origins it was set for or confirmed for, and asks for any other: confirmationOf words the question)
  * - new SendSession(host, checker): the one send setup of every host (session.ts): answer(folder) (the
  *   environment rule, core/environmentRule.ts), remember(folder, choice), setup(file), send(document, block, { file }),
@@ -83,6 +88,14 @@ export { projectMemory, memoryInProcess } from './environmentChoice';
 export type { EnvironmentMemory } from './environmentChoice';
 export type { SendBlockOptions, SendResult, PromptQuestion, DependencyError } from './send';
 export { selectJsonPath, referenceValue, referencedRequests, answerCounts } from './chaining';
+export { OAuthTokens, MemoryStore } from './oauth2/tokens';
+export type { SignIn, SignInStore, OAuthHost, SignInStatus } from './oauth2/tokens';
+export { EnvironmentAuth, authReferences } from './oauth2/environmentAuth';
+export type { SendAuth, AuthReference } from './oauth2/environmentAuth';
+export { resolveAuthConfig, environmentAuthId, authSettingsOf } from './oauth2/config';
+export type { OAuthConfig } from './oauth2/config';
+export { OAuthError } from './oauth2/tokenRequest';
+export { signInFor } from './oauth2/setupAuth';
 export type { ResponseStore, StoredExchange } from './chaining';
 export { checkResponse, describeAt, parseJsonPath, formatJsonPath } from './typed';
 export type { TypedResult, ResponseIssue, ResponseIssueCode, DocumentedType } from './typed';

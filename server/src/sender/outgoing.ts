@@ -57,7 +57,7 @@ export interface SecretCheck {
  * are written (secrets.ts). A header that carries one is left out (the request still makes
  * sense without it); any other part stops the hop before a byte is sent.
  */
-function checkOutgoing(
+export function checkOutgoing(
   hop: { method: string; url: string; headers: readonly (readonly [string, string])[]; body?: string },
   notHere: readonly (string | undefined)[],
 ): SecretCheck {

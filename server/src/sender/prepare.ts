@@ -153,7 +153,7 @@ function contentTypeOfFile(path: string): string {
 /** An HTTP header name (RFC 9110's token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
-const USER_AGENT = `lpreq/${VERSION}`;
+export const USER_AGENT = `lpreq/${VERSION}`;
 
 /**
  * The endpoint's documented response type, paging and way of paging. `sent` (the URL and a form

@@ -41,6 +41,7 @@ import {
 } from './prepare';
 import { readTlsFiles, type TlsFiles } from '../node/index';
 import { scrubSecrets } from './secrets';
+import { authReferences, type SendAuth } from './oauth2/environmentAuth';
 import { checkResponse, type ResponseIssue } from './typed';
 import type { SystemContext } from './variables';
 
@@ -89,6 +90,12 @@ export interface SendBlockOptions extends PagingOptions {
   confineTo?: { origin: string; why: string };
   /** Reads a body file (`< ./body.json`), relative to the request file's folder. */
   readFile?: PrepareOptions['readFile'];
+  /**
+   * The environment's OAuth 2.0 sign-ins (oauth2/environmentAuth.ts): `{{$auth.token("id")}}`
+   * readied before a request is prepared, and after a 401 to a sign-in's token a new token and
+   * the request sent once more.
+   */
+  auth?: SendAuth;
   /** Asks for a prompt variable that has no value yet; undefined means the user cancelled. */
   ask?: (question: PromptQuestion) => Promise<string | undefined>;
   /**
@@ -175,6 +182,8 @@ export interface SendResult {
   secretValues: string[];
   /** Those of secretValues that go nowhere from the request's environment (prepare.ts's foreignSecrets): a copy of the request is checked with them. */
   foreignSecretValues?: string[];
+  /** The environment's token after a 401 renewed it (a sign-in's): later sends of the flow use it. */
+  renewedToken?: string;
   historyId?: string;
 }
 
@@ -279,7 +288,11 @@ export async function sendBlock(
     tls = read.tls;
   }
   try {
-    return await sendWithDependencies(document, blockIndex, { ...options, responses, tls }, [], true);
+    const flow = { ...options, responses, tls };
+    const result = await sendWithDependencies(document, blockIndex, flow, [], true);
+    // A 401 of this request or of one it refers to renewed the environment's token: the host's later sends take it.
+    if (flow.token !== options.token && flow.token !== undefined) result.renewedToken = flow.token;
+    return result;
   } catch (e) {
     return notSent({ kind: 'prepare', message: `internal error while sending: ${(e as Error)?.message ?? String(e)}` });
   }
@@ -556,24 +569,48 @@ async function sendWithDependencies(
   if (!prompts) return result;
   if (!(await sendDependencies(document, blockIndex, scope.values, options, stack, result))) return result;
 
-  const prepared = prepareRequest(options.checker, document, blockIndex, {
-    environments: options.environments,
-    system: options.system,
-    reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
-    prompts,
-    overrides: options.overrides,
-    readFile: options.readFile,
-    defaultHeaders: options.defaultHeaders,
-    chooseWith: options.chooseWith,
-  });
-  for (const s of [...prepared.secrets, ...prepared.foreignSecrets])
+  // `{{$auth.token("id")}}` of the request or of a variable it may read: the sign-in's token is had now, before the pure step.
+  const auth = options.auth;
+  if (auth && block) {
+    const references = authReferences([block.text, ...scope.values.values()]);
+    const problem = references.length > 0 ? await auth.ready(references, options.signal) : undefined;
+    if (problem !== undefined) {
+      result.error = { kind: 'prepare', message: `not sent: ${problem}` };
+      return result;
+    }
+  }
+  const prepare = () =>
+    prepareRequest(options.checker, document, blockIndex, {
+      environments: options.environments,
+      system: auth ? { ...options.system, auth } : options.system,
+      reference: (ref) => referenceValue(ref, options.responses.get(ref.name)),
+      prompts,
+      overrides: options.overrides,
+      readFile: options.readFile,
+      defaultHeaders: options.defaultHeaders,
+      chooseWith: options.chooseWith,
+    });
+  let prepared = prepare();
+  // A `$auth` reference the scan did not see (a body file's `<@`): readied now, and the request prepared again.
+  const missing = !prepared.ok && auth ? auth.takeMissing() : [];
+  if (missing.length > 0) {
+    const problem = await auth?.ready(missing, options.signal);
+    if (problem !== undefined) {
+      result.error = { kind: 'prepare', message: `not sent: ${problem}` };
+      return result;
+    }
+    prepared = prepare();
+  }
+  // A sign-in's tokens are secrets of the flow: its access and ID tokens go where the token goes, the rest nowhere.
+  const authForeign = auth?.foreignSecrets() ?? [];
+  for (const s of [...prepared.secrets, ...prepared.foreignSecrets, ...(auth?.secrets() ?? []), ...authForeign])
     if (!result.secretValues.includes(s)) result.secretValues.push(s);
-  result.foreignSecretValues = prepared.foreignSecrets;
+  result.foreignSecretValues = [...prepared.foreignSecrets, ...authForeign];
   if (!prepared.ok) {
     result.error = { kind: 'prepare', message: prepared.error };
     return result;
   }
-  const request = prepared.request;
+  let request = prepared.request;
   result.request = request;
   if (options.confineTo && originOf(request.url) !== options.confineTo.origin) {
     result.error = {
@@ -582,16 +619,42 @@ async function sendWithDependencies(
     };
     return result;
   }
-  // What may go where the token goes, and what goes nowhere (exchange.ts); another
-  // environment's token stays foreign even when it is also among the first.
-  const secrets = [...(options.secrets ?? []), options.token, ...result.secretValues];
-  const foreignSecrets = [...(options.foreignSecrets ?? []), ...prepared.foreignSecrets];
-  const exchange = { ...options, secrets, foreignSecrets };
   // `# @all-pages` is the request's own --all-pages: every page, merged (lpreq test asserts on whole lists).
   const allPages =
     top && (options.allPages || (block !== undefined && metadataValue(block, 'all-pages') !== undefined));
-  const pagingOptions: PagingOptions = allPages ? exchange : { ...exchange, onePage: true };
-  const response = await sendAllPages(request, pagingOptions);
+  // What may go where the token goes, and what goes nowhere (exchange.ts); another
+  // environment's token stays foreign even when it is also among the first.
+  const exchangeOf = (p: typeof prepared) => {
+    const secrets = [...(options.secrets ?? []), options.token, ...result.secretValues, ...(auth?.secrets() ?? [])];
+    const foreignSecrets = [...(options.foreignSecrets ?? []), ...p.foreignSecrets, ...(auth?.foreignSecrets() ?? [])];
+    const exchange = { ...options, secrets, foreignSecrets };
+    return { secrets, foreignSecrets, paging: (allPages ? exchange : { ...exchange, onePage: true }) as PagingOptions };
+  };
+  let { secrets, foreignSecrets, paging } = exchangeOf(prepared);
+  let response = await sendAllPages(request, paging);
+  // Refused (401) with a sign-in's token: a new one (refreshed, or signed in again), and the request once more.
+  if (response.status === 401 && auth) {
+    const refused = [response.tokenSent ? options.token : undefined, ...prepared.secrets].filter(
+      (t): t is string => typeof t === 'string',
+    );
+    const again = await auth.renew(refused, options.signal);
+    if (again.error !== undefined)
+      result.warnings.push(`the server refused the token (401), and no new one could be had: ${again.error}`);
+    if (again.renewed) {
+      if (again.token !== undefined) options.token = again.token;
+      result.renewedToken = options.token;
+      prepared = prepare();
+      if (prepared.ok) {
+        for (const s of [...prepared.secrets, ...(auth.secrets() ?? [])])
+          if (!result.secretValues.includes(s)) result.secretValues.push(s);
+        request = prepared.request;
+        result.request = request;
+        ({ secrets, foreignSecrets, paging } = exchangeOf(prepared));
+        result.warnings.push('the server refused the token (401): lpreq got a new one and sent the request once more');
+        response = await sendAllPages(request, paging);
+      }
+    }
+  }
   result.response = response;
   result.ok = response.ok;
   result.warnings.push(...response.warnings);

@@ -9,6 +9,13 @@
  * options of a test run, against an environment or the built-in mock (whose start is
  * mockRun.ts's). A host builds one with what only it can give (where the choice is kept, how
  * a token is found, how to ask the user) and shows what it answers.
+ *
+ * An environment whose `Security.Auth` has a configuration of its own (oauth2/) gets its token
+ * from that sign-in, here, for every host: the host gives only where its sign-ins are kept
+ * (`signIns`: the editor's secret storage, a process's or a language server's memory) and how
+ * a browser opens. The sign-in is bound to base_url's origin by its key, so the host's pasted
+ * token and its origin question do not come into it; LPREQ_TOKEN still wins on a host that
+ * keeps no tokens (the command line), as it wins over the private file.
  */
 import { parseDocument, type Checker, type Environments } from '../core/index';
 import { projectMemory, type EnvironmentMemory } from './environmentChoice';
@@ -19,6 +26,9 @@ import { environmentOrigin } from './prepare';
 import type { ResponseStore } from './chaining';
 import type { RunOptions, TestSource } from './runner/runner';
 import { sendBlock, type SendBlockOptions, type SendResult } from './send';
+import type { EnvironmentAuth } from './oauth2/environmentAuth';
+import { signInFor } from './oauth2/setupAuth';
+import type { OAuthTokens } from './oauth2/tokens';
 import { ChooseEnvironmentError, sendSetup, SetupError, type SendSetup } from './setup';
 
 /** The user declined to send the token to an origin it is not bound to: nothing is sent. */
@@ -49,6 +59,14 @@ export interface SessionHost {
     environment: string,
     origin: string | undefined,
   ) => Promise<{ token: string | undefined; kept?: string } | undefined>;
+  /**
+   * Where this host's OAuth 2.0 sign-ins are kept, and how it opens a browser (oauth2/tokens.ts):
+   * an environment with a `Security.Auth` configuration of its own sends that sign-in's token.
+   * Without it, `Security.Auth` is not used (`{{$auth.token("id")}}` is an error).
+   */
+  signIns?: OAuthTokens;
+  /** Wraps a sign-in (the editor shows its progress and lets it be cancelled through the signal). */
+  signingIn?: <T>(id: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
   /** The tokens the host keeps for the environments other than `chosen`: they go nowhere from here. */
   otherTokens?: (chosen: string | undefined, names: readonly string[]) => Promise<string[]>;
   /**
@@ -73,6 +91,8 @@ export interface SessionHost {
 export interface FileSetup extends SendSetup {
   /** Tokens that go nowhere from this environment (those the host keeps for the others). */
   foreignTokens: string[];
+  /** The environment's OAuth 2.0 sign-ins, for its sends (`{{$auth.token("id")}}`, a new token after a 401). */
+  auth?: EnvironmentAuth;
 }
 
 /** The mock of a test run, as mockRun.ts starts it. */
@@ -155,7 +175,17 @@ export class SendSession {
    * through the host when it cannot decide and the host can ask), the token for it, the
    * project's folder. A SetupError says why sending cannot start.
    */
-  async setup(file: string, o: { environment?: string | null; forMock?: boolean } = {}): Promise<FileSetup> {
+  async setup(
+    file: string,
+    o: {
+      environment?: string | null;
+      forMock?: boolean;
+      /** Stops a sign-in under way (the command line's Ctrl+C, the editor's Cancel). */
+      signal?: AbortSignal;
+      /** false: no OAuth 2.0 sign-in starts (a copy of a request, which never holds a sign-in's token). */
+      signIn?: boolean;
+    } = {},
+  ): Promise<FileSetup> {
     const options = {
       env: this.host.env,
       chooseWith: this.host.chooseWith,
@@ -174,7 +204,30 @@ export class SendSession {
       this.remember(e.projectFolder, picked);
       setup = sendSetup(file, { ...options, environment: picked });
     }
-    return this.withHostToken(setup);
+    return o.forMock || o.signIn === false ? this.withHostToken(setup) : this.withSignIn(setup, o.signal);
+  }
+
+  /**
+   * The environment's own sign-in's token, when it has a configuration of its own (signing in,
+   * or refreshing, first: a browser may open), in place of the host's; otherwise the host's
+   * token, with the sign-ins for `$auth`. A SetupError says why signing in failed.
+   */
+  private async withSignIn(setup: SendSetup, signal?: AbortSignal): Promise<FileSetup> {
+    const signIns = this.host.signIns;
+    if (!signIns) return this.withHostToken(setup);
+    // LPREQ_TOKEN wins where it is the host's way of giving a token (a host that keeps none).
+    const explicit = !this.host.token && setup.tokenFrom === 'LPREQ_TOKEN';
+    const wrap = this.host.signingIn ?? ((_id, run) => run(undefined));
+    const signed = await signInFor(setup, signIns, { signal, explicitTokenWins: explicit, wrap });
+    if (signed.setup.tokenFrom !== 'oauth2') {
+      const withToken = await this.withHostToken(setup);
+      return signed.auth ? { ...withToken, auth: signed.auth } : withToken;
+    }
+    const names = Object.keys(setup.files.environments);
+    const foreignTokens = (await this.host.otherTokens?.(setup.selected, names)) ?? [];
+    const protectedEnvironment =
+      setup.protectedEnvironment || (setup.selected !== undefined && this.host.isProtected?.(setup.selected) === true);
+    return { ...signed.setup, protectedEnvironment, foreignTokens, ...(signed.auth ? { auth: signed.auth } : {}) };
   }
 
   /** The host's token for the chosen environment (the editor's secret storage), in place of LPREQ_TOKEN and the private file. */
@@ -252,7 +305,7 @@ export class SendSession {
       setup?: FileSetup;
     },
   ): Promise<{ result: SendResult; setup: FileSetup }> {
-    const setup = o.setup ?? (await this.setup(o.file, { environment: o.environment }));
+    const setup = o.setup ?? (await this.setup(o.file, { environment: o.environment, signal: o.signal }));
     const history = o.history === null ? undefined : (o.history ?? this.host.history?.(setup.projectFolder));
     const environment = setup.selected ?? '';
     const kept = this.responses(o.file, setup);
@@ -263,6 +316,7 @@ export class SendSession {
       checker: this.checker,
       environments: setup.environments,
       token: setup.token,
+      ...(setup.auth ? { auth: setup.auth } : {}),
       foreignSecrets: [...(o.foreignSecrets ?? []), ...setup.foreignTokens],
       system: setup.system,
       readFile: setup.readFile,
@@ -280,6 +334,8 @@ export class SendSession {
       ask: o.ask ?? this.host.ask,
     });
     if (responses !== kept) for (const [name, stored] of responses) kept.set(name, stored);
+    // A sign-in's token renewed after a 401: the setup's later sends (Send All, a run) take the new one.
+    if (result.renewedToken !== undefined) setup.token = result.renewedToken;
     return { result, setup };
   }
 
@@ -300,6 +356,7 @@ export class SendSession {
         text: o.text,
         environments: o.mock ? o.mock.environments(setup) : setup.environments,
         token: o.mock ? o.mock.token : setup.token,
+        ...(setup.auth && !o.mock ? { auth: setup.auth } : {}),
         system: setup.system,
         readFile: setup.readFile,
         ...(o.blocks ? { blocks: o.blocks } : {}),

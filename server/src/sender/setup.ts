@@ -51,8 +51,10 @@ export interface SendSetup {
   answer: EnvironmentAnswer;
   environments: SendEnvironments;
   token: string | undefined;
-  /** Where the token comes from (`host`: the editor's secret storage); undefined when there is none. */
-  tokenFrom: 'LPREQ_TOKEN' | 'private' | 'host' | undefined;
+  /** Where the token comes from (`host`: the editor's secret storage; `oauth2`: the environment's sign-in, oauth2/setupAuth.ts); undefined when there is none. */
+  tokenFrom: 'LPREQ_TOKEN' | 'private' | 'host' | 'oauth2' | undefined;
+  /** The `Security.Auth` configuration the token comes from, when it is a sign-in's. */
+  oauth2?: string;
   /** The private file's token of the environment: kept out of output even when LPREQ_TOKEN is the one sent. */
   privateToken: string | undefined;
   /** POST, PUT, PATCH and DELETE are sent only when confirmed (`"$protected": true`). */
@@ -241,7 +243,7 @@ export function projectStore(projectFolder: string, name: 'history' | 'responses
  */
 export function tokenNotes(
   result: SendResult,
-  where: { tokenFrom: SendSetup['tokenFrom']; environment: string | undefined },
+  where: Pick<SendSetup, 'tokenFrom' | 'oauth2'> & { environment: string | undefined },
 ): string[] {
   const r = result.response;
   if (!r || r.status === null || r.authorizationWritten) return [];
@@ -254,7 +256,9 @@ export function tokenNotes(
   if (r.status === 401) {
     if (r.tokenSent) {
       notes.push(
-        `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : where.tokenFrom === 'host' ? `the editor's secret storage (set for ${where.environment})` : 'http-client.private.env.json'}; check that it is valid for this server`,
+        where.tokenFrom === 'oauth2'
+          ? `401: the server refused the token of the sign-in Security.Auth.${where.oauth2 ?? ''}; check the scopes it asks for and that its developer key is for this server`
+          : `401: the server refused the token from ${where.tokenFrom === 'LPREQ_TOKEN' ? 'LPREQ_TOKEN' : where.tokenFrom === 'host' ? `the editor's secret storage (set for ${where.environment})` : 'http-client.private.env.json'}; check that it is valid for this server`,
       );
     } else if (where.tokenFrom === undefined) {
       notes.push(`401: set LPREQ_TOKEN, or ${privateFile}`);

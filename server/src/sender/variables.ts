@@ -26,6 +26,11 @@ export interface SystemContext {
   dotenv?: Record<string, string>;
   /** For `{{$projectRoot}}`: the folder of the environment file, or of the request file. */
   projectRoot?: string;
+  /**
+   * For `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`: the environment's OAuth 2.0
+   * sign-ins (oauth2/environmentAuth.ts), their tokens readied before the request is prepared.
+   */
+  auth?: { value(kind: 'token' | 'idToken', id: string): { value: string } | { error: string } };
 }
 
 /** The value of a `{{name.response...}}` reference, or why there is none. */
@@ -117,7 +122,9 @@ function resolveExpression(expression: string, ctx: Walk, errors: string[], stac
       errors.push(result.error);
       return undefined;
     }
-    if (readsSecret(expression) && result.value.length > 0) ctx.secrets.push(result.value);
+    // A sign-in's token is a secret like a secret variable's value.
+    if ((readsSecret(expression) || expression.startsWith('$auth.')) && result.value.length > 0)
+      ctx.secrets.push(result.value);
     return result.value;
   }
   const reference = parseRequestReference(expression);
@@ -248,11 +255,15 @@ export function systemVariable(expression: string, system: SystemContext): { val
   const uuid = system.uuid ?? randomUUID;
   const jb = /^\$random\.integer\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/.exec(expression);
   if (jb) return randomInt(Number(jb[1]), Number(jb[2]), random, '$random.integer');
-  if (/^\$auth\.(token|idToken)\(/.test(expression)) {
+  const auth = /^\$auth\.(token|idToken)\(\s*(?:"([^"]*)"|'([^']*)')\s*\)$/.exec(expression);
+  if (auth) {
+    if (system.auth) return system.auth.value(auth[1] as 'token' | 'idToken', auth[2] ?? auth[3] ?? '');
     return {
-      error: `{{${expression}}} is a token of JetBrains' OAuth settings, and lpreq does not run OAuth flows: set the access token with LPREQ_TOKEN (or the editor's secret storage) and lpreq sends it`,
+      error: `{{${expression}}}: no sign-in of the environment's Security.Auth is at hand here (docs/oauth2.md)`,
     };
   }
+  if (/^\$auth\./.test(expression))
+    return { error: `{{${expression}}}: write $auth.token("id") or $auth.idToken("id")` };
   const [name, ...args] = splitArgs(expression);
   switch (name) {
     case '$projectRoot':

@@ -48,6 +48,8 @@ export interface TestSource {
   readFile?: PrepareOptions['readFile'];
   /** The token for this file's environment, when it is not the run's (`RunOptions.token`). */
   token?: string;
+  /** The OAuth 2.0 sign-ins of this file's environment (`{{$auth.token("id")}}`, a new token after a 401). */
+  auth?: SendBlockOptions['auth'];
   /** Only these requests, by block index (the editor runs one or a few); every one by default. */
   blocks?: ReadonlySet<number>;
 }
@@ -484,12 +486,15 @@ async function runRequest(
   const result = await sendBlock(document, blockIndex, {
     ...options,
     token,
+    ...(source.auth ? { auth: source.auth } : {}),
     environments: source.environments,
     system: source.system,
     readFile: source.readFile,
     responses,
     onDependency: (name) => options.events?.dependencySent?.(source.file, name),
   });
+  // A sign-in's token renewed after a 401: the file's later requests send the new one.
+  if (result.renewedToken !== undefined) source.token = result.renewedToken;
   options.events?.requestSent?.(source.file, test, result);
   for (const name of [requestName(block), ...result.dependencies.map((d) => d.name)])
     if (name !== undefined) attempted.add(name);
