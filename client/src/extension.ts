@@ -21,6 +21,7 @@ import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
+import { RequestLenses } from './requestLenses';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { ImportCommands } from './importCommands';
@@ -92,7 +93,8 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     sender.run(title, task),
   );
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
-  context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
+  const lenses = new RequestLenses(environments, settings);
+  context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, lenses));
   const tests = new TestExplorer(settings, output, (uri, line, result, assertions, o) =>
     sender.showExchange(uri, line, result, assertions, o),
   );
@@ -155,12 +157,12 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('lpreq')) {
         if (e.affectsConfiguration('lpreq.maxBodySize')) reportSettingProblems();
-        sender.refreshLenses();
+        lenses.refresh();
         environments.refresh();
         historyView.refresh();
       }
     }),
-    environments.onDidChange(() => sender.refreshLenses()),
+    environments.onDidChange(() => lenses.refresh()),
   );
 
   startLanguageClient(context, output, environments, started);
