@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledCatalog } from '../server/src/catalogData';
-import { Checker } from '../server/src/core/checker';
+import { Checker } from '../server/src/core/index';
 import { main } from '../server/src/cli/main';
 import { captureIo } from './io';
 

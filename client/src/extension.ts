@@ -21,6 +21,7 @@ import { ResponsePanels } from './responsePanel';
 import { ResponsePresenter } from './responsePresenter';
 import { ResponseView } from './responseView';
 import { SendController } from './sendController';
+import { RequestLenses } from './requestLenses';
 import { CopyCommands } from './copyCommands';
 import { HistoryCommands } from './historyCommands';
 import { ImportCommands } from './importCommands';
@@ -63,42 +64,10 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
   const signIns = new SignInController(context, output, environments, () => settings().proxy || undefined);
   context.subscriptions.push(signIns);
 
-  let store: HistoryStore | undefined;
-  let storeKeep = -1;
-  const historyStore = (): HistoryStore | undefined => {
-    const keep = settings().historySize;
-    if (keep <= 0) return undefined;
-    if (!store || storeKeep !== keep) {
-      // The sender's module is loaded by then (history is used after a send or by the view).
-      const base = context.storageUri ?? context.globalStorageUri;
-      const { HistoryStore: Store } =
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        require('../../server/src/sender/index') as typeof import('../../server/src/sender/index');
-      store = new Store(path.join(base.fsPath, 'history'), { keep });
-      storeKeep = keep;
-    }
-    return store;
-  };
+  const historyStore = historyStoreOf(context);
 
   const comparisons = new Comparisons(historyStore);
-  // The send session of this window: the sender's one set-up of a send (environment, token, chain,
-  // mock run), made when the sender is first loaded, with what only the editor can give.
-  let session: Promise<SendSession> | undefined;
-  const makeSession = (): Promise<SendSession> =>
-    (session ??= load().then(({ sender, checker }) => {
-      const made = new sender.SendSession(
-        editorSessionHost(environments, {
-          protectedSetting: () => settings().protectedEnvironments,
-          history: historyStore,
-          // OAuth 2.0 sign-ins: the session signs in for a send with the editor's secret storage and browser.
-          signIns: signIns.tokensWith(sender),
-          signingIn: (id, run) => signIns.signingIn(id, run),
-        }),
-        checker,
-      );
-      environments.attach(made);
-      return made;
-    }));
+  const makeSession = sessionMaker(environments, signIns, historyStore);
   setSessionMaker(makeSession);
   environments.sessionLoader = makeSession;
 
@@ -130,28 +99,15 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     sender.run(title, task),
   );
   context.subscriptions.push(documents, responseView, panels, historyView, sender);
-  context.subscriptions.push(vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, sender));
+  const lenses = new RequestLenses(environments, settings);
+  context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider({ language: 'lpreq' }, lenses));
   const tests = new TestExplorer(settings, output, (uri, line, result, assertions, o) =>
     sender.showExchange(uri, line, result, assertions, o),
   );
   context.subscriptions.push(tests);
   registerMcpServer(context, output);
 
-  const register = (id: string, run: (...args: never[]) => unknown) =>
-    context.subscriptions.push(
-      vscode.commands.registerCommand(id, async (...args: never[]) => {
-        try {
-          await run(...args);
-        } catch (e) {
-          output.error(`${id}: ${(e as Error).stack ?? String(e)}`);
-          void vscode.window.showErrorMessage(`lpreq: ${(e as Error).message}`);
-        }
-      }),
-    );
-  const lensArgs = (uri?: unknown, line?: unknown): [vscode.Uri | undefined, number | undefined] => [
-    uri instanceof vscode.Uri ? uri : undefined,
-    typeof line === 'number' ? line : undefined,
-  ];
+  const register = commandRegistrar(context, output);
   register('lpreq.sendRequest', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line)));
   register('lpreq.fetchAllPages', (uri?: unknown, line?: unknown) => sender.send(...lensArgs(uri, line), true));
   register('lpreq.sendAll', (uri?: unknown) => sender.sendAll(lensArgs(uri)[0]));
@@ -210,15 +166,75 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('lpreq')) {
         if (e.affectsConfiguration('lpreq.maxBodySize')) reportSettingProblems();
-        sender.refreshLenses();
+        lenses.refresh();
         environments.refresh();
         historyView.refresh();
       }
     }),
-    environments.onDidChange(() => sender.refreshLenses()),
+    environments.onDidChange(() => lenses.refresh()),
   );
 
-  // The server reads each project's choice where the session keeps it (`.lpreq/environment.json`).
+  startLanguageClient(context, output, environments, started);
+
+  output.info(`activate() took ${(performance.now() - started).toFixed(1)} ms`);
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return testApi(responseView, panels, historyStore);
+}
+
+/**
+ * The send session of this window: the sender's one set-up of a send (environment, token,
+ * chain, mock run), made when the sender is first loaded, with what only the editor can give.
+ */
+function sessionMaker(
+  environments: EnvironmentController,
+  signIns: SignInController,
+  historyStore: () => HistoryStore | undefined,
+): () => Promise<SendSession> {
+  let session: Promise<SendSession> | undefined;
+  return (): Promise<SendSession> =>
+    (session ??= load().then(({ sender, checker }) => {
+      const made = new sender.SendSession(
+        editorSessionHost(environments, {
+          protectedSetting: () => settings().protectedEnvironments,
+          history: historyStore,
+          // OAuth 2.0 sign-ins: the session signs in for a send with the editor's secret storage and browser.
+          signIns: signIns.tokensWith(sender),
+          signingIn: (id, run) => signIns.signingIn(id, run),
+        }),
+        checker,
+      );
+      environments.attach(made);
+      return made;
+    }));
+}
+
+/** The history of this workspace, made on first use and again when its size setting changes; none when it keeps nothing. */
+function historyStoreOf(context: vscode.ExtensionContext): () => HistoryStore | undefined {
+  let store: HistoryStore | undefined;
+  let storeKeep = -1;
+  return (): HistoryStore | undefined => {
+    const keep = settings().historySize;
+    if (keep <= 0) return undefined;
+    if (!store || storeKeep !== keep) {
+      // The sender's module is loaded by then (history is used after a send or by the view).
+      const base = context.storageUri ?? context.globalStorageUri;
+      const { HistoryStore: Store } =
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('../../server/src/sender/index') as typeof import('../../server/src/sender/index');
+      store = new Store(path.join(base.fsPath, 'history'), { keep });
+      storeKeep = keep;
+    }
+    return store;
+  };
+}
+
+/** The language server, told the environment chosen; the server reads each project's choice where the session keeps it (`.lpreq/environment.json`). */
+function startLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  environments: EnvironmentController,
+  started: number,
+): void {
   client = createLanguageClient(context, output);
   const lc = client;
   environments.notifyServer = (name) => {
@@ -229,9 +245,34 @@ export function activate(context: vscode.ExtensionContext): LpreqTestApi | undef
     () => output.info(`language server started (${Math.round(performance.now() - started)} ms after activation began)`),
     (e: unknown) => output.error(`the language server could not start: ${String(e)}`),
   );
+}
 
-  output.info(`activate() took ${(performance.now() - started).toFixed(1)} ms`);
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+/** A code lens's arguments: the document and the request's line, when they are those. */
+function lensArgs(uri?: unknown, line?: unknown): [vscode.Uri | undefined, number | undefined] {
+  return [uri instanceof vscode.Uri ? uri : undefined, typeof line === 'number' ? line : undefined];
+}
+
+/** Registers a command whose failure is logged and shown, never thrown into VS Code. */
+function commandRegistrar(context: vscode.ExtensionContext, output: vscode.LogOutputChannel) {
+  return (id: string, run: (...args: never[]) => unknown) =>
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          await run(...args);
+        } catch (e) {
+          output.error(`${id}: ${(e as Error).stack ?? String(e)}`);
+          void vscode.window.showErrorMessage(`lpreq: ${(e as Error).message}`);
+        }
+      }),
+    );
+}
+
+/** What the in-editor tests read (test mode only). */
+function testApi(
+  responseView: ResponseView,
+  panels: ResponsePanels,
+  historyStore: () => HistoryStore | undefined,
+): LpreqTestApi {
   return {
     response: () => {
       const tree = responseView.current;

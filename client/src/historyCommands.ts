@@ -120,20 +120,8 @@ export class HistoryCommands {
     const { requestFromEntry } = await import('./model/history');
     const target = targetPath(entry.request.url, () => undefined);
     const match = target ? checker.matcher.match(target, entry.request.method) : undefined;
-    // Its environment as the session sets it up for its file (no token when its file or environment is gone).
-    let setup: FileSetup | undefined;
-    if (entry.file !== undefined && existsSync(entry.file)) {
-      try {
-        setup = await (await sendSession()).setup(entry.file, { environment: entry.environment ?? null });
-      } catch (e) {
-        // The user declined to send the token to a new origin: nothing is sent.
-        if (e instanceof sender.TokenDeclinedError) return;
-        if (!(e instanceof sender.SetupError)) throw e;
-        void vscode.window.showWarningMessage(
-          `lpreq: sent again without an environment's token: ${e.message.replace(/^lpreq: /, '')}`,
-        );
-      }
-    }
+    const setup = await setupOf(entry, sender);
+    if (setup === 'declined') return;
     const envs = setup?.environments;
     const tokenOrigin = setup ? sender.environmentOrigin(setup.environments) : undefined;
     const rebuilt = requestFromEntry(
@@ -265,5 +253,27 @@ export class HistoryCommands {
       },
       true,
     );
+  }
+}
+
+/**
+ * An entry's environment as the session sets it up for its file: none when its file or
+ * environment is gone (it is sent again without a token), `declined` when the user declined
+ * to send the token to a new origin (nothing is sent).
+ */
+async function setupOf(
+  entry: { file?: string; environment?: string },
+  sender: Awaited<ReturnType<typeof load>>['sender'],
+): Promise<FileSetup | undefined | 'declined'> {
+  if (entry.file === undefined || !existsSync(entry.file)) return undefined;
+  try {
+    return await (await sendSession()).setup(entry.file, { environment: entry.environment ?? null });
+  } catch (e) {
+    if (e instanceof sender.TokenDeclinedError) return 'declined';
+    if (!(e instanceof sender.SetupError)) throw e;
+    void vscode.window.showWarningMessage(
+      `lpreq: sent again without an environment's token: ${e.message.replace(/^lpreq: /, '')}`,
+    );
+    return undefined;
   }
 }

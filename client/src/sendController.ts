@@ -1,6 +1,7 @@
 /**
- * Sending: the code lenses above each request, and the commands Send Request, Fetch All
- * Pages, Send All, Cancel and Rerun Last Request. Everything about sending is the sender's
+ * Sending: the commands Send Request, Fetch All Pages, Send All, Cancel and Rerun Last
+ * Request (the lenses above each request are requestLenses.ts's, a send's progress and
+ * Cancel sendProgress.ts's). Everything about sending is the sender's
  * send session (server/src/sender/session.ts: the environment, the token, the answers a chain
  * reads); this file asks whether to send a request with errors, shows progress with Cancel,
  * and hands the result to the Response and History views. Copy as cURL and Generate Code are
@@ -17,6 +18,7 @@ import { exchangeOptions, type LpreqSettings } from './model/settings';
 import type { RequestRef, ShownResponse } from './responsePanel';
 import type { ResponsePresenter } from './responsePresenter';
 import { runCounts, runOutcome, runSummaryView, runView, type RunOutcome } from './model/runSummary';
+import { SendProgress } from './sendProgress';
 import {
   confirmProtected,
   load,
@@ -36,10 +38,8 @@ function expectedType(answer: SendResult): SendResult {
   return { ...answer, resource: answer.ok ? (answer.request?.returns ?? null) : null, issues: [] };
 }
 
-export class SendController implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly inFlight = new Set<AbortController>();
+export class SendController implements vscode.Disposable {
+  private readonly progress = new SendProgress();
   /** The request sent last in this window, for Rerun Last Request (Ctrl+Alt+L). */
   private last: { ref: RequestRef; allPages: boolean } | undefined;
 
@@ -50,53 +50,6 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     private readonly settings: () => LpreqSettings,
     private readonly output: vscode.LogOutputChannel,
   ) {}
-
-  refreshLenses(): void {
-    this.lensesChanged.fire();
-  }
-
-  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
-    if (!this.settings().showCodeLens) return [];
-    const { requests, checker } = await load();
-    if (token.isCancellationRequested) return [];
-    const { requests: list } = requests.parseRequests(
-      checker,
-      document.getText(),
-      this.environments.environments(document.uri),
-    );
-    const lenses: vscode.CodeLens[] = [];
-    for (const r of list) {
-      const range = new vscode.Range(r.line, 0, r.line, 0);
-      const args = [document.uri, r.line];
-      lenses.push(
-        new vscode.CodeLens(range, {
-          title: '$(play) Send Request',
-          command: 'lpreq.sendRequest',
-          arguments: args,
-          tooltip: 'Send this request (Ctrl+Alt+R)',
-        }),
-      );
-      if (r.paginated) {
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title: 'Fetch All Pages',
-            command: 'lpreq.fetchAllPages',
-            arguments: args,
-            tooltip: 'Follow the next pages and merge them into one body',
-          }),
-        );
-      }
-      lenses.push(
-        new vscode.CodeLens(range, {
-          title: 'Copy as cURL',
-          command: 'lpreq.copyAsCurl',
-          arguments: args,
-          tooltip: 'Copy a curl command; it reads the token from $LPREQ_TOKEN',
-        }),
-      );
-    }
-    return lenses;
-  }
 
   /** Errors of the language server inside a request's lines. */
   private errorsIn(doc: vscode.TextDocument, r: RequestInfo): vscode.Diagnostic[] {
@@ -406,39 +359,17 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
     this.historyView.refresh();
   }
 
-  /**
-   * Runs a send with its progress: in a cancellable notification, or, when the response view
-   * in the editor says the request is in flight and has its own Cancel, in the status bar.
-   * Ctrl+Alt+K cancels too. Sending a whole file keeps the notification (it counts the requests).
-   */
-  async run(
+  /** Runs a send with its progress and Cancel (sendProgress.ts). */
+  run(
     title: string,
     task: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<void>,
     quiet = this.settings().responseView === 'editor',
   ): Promise<void> {
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', true);
-    try {
-      await vscode.window.withProgress(
-        {
-          location: quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
-          title: `lpreq: sending ${title}`,
-          cancellable: !quiet,
-        },
-        async (progress, cancel) => {
-          cancel.onCancellationRequested(() => controller.abort());
-          await task(controller.signal, progress);
-        },
-      );
-    } finally {
-      this.inFlight.delete(controller);
-      if (this.inFlight.size === 0) await vscode.commands.executeCommand('setContext', 'lpreq.requestInFlight', false);
-    }
+    return this.progress.run(title, task, quiet);
   }
 
   cancel(): void {
-    for (const c of this.inFlight) c.abort();
+    this.progress.cancel();
   }
 
   /** Sends the request a response view shows again, found in its file by name, title or request line. */
@@ -462,6 +393,5 @@ export class SendController implements vscode.CodeLensProvider, vscode.Disposabl
 
   dispose(): void {
     this.cancel();
-    this.lensesChanged.dispose();
   }
 }

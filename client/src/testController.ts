@@ -243,6 +243,36 @@ export class TestExplorer implements vscode.Disposable {
     return out;
   }
 
+  /** Each file asked for, read as the editor holds it; its items made from the text that runs, so results land on the lines they concern. */
+  private async readWanted(request: vscode.TestRunRequest, run: vscode.TestRun) {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const read = new Map<string, { uri: vscode.Uri; text: string; requests: TestRequest[] }>();
+    const wantedFiles: WantedFile<string>[] = [];
+    for (const [key, want] of this.wanted(request)) {
+      const got = await this.textOf(want.uri);
+      if (got.text === undefined) {
+        const file = this.controller.items.get(key);
+        if (file)
+          run.errored(
+            file,
+            new vscode.TestMessage(
+              `${vscode.workspace.asRelativePath(want.uri)}: ${got.problem ?? 'could not be read'}`,
+            ),
+          );
+        continue;
+      }
+      read.set(key, { uri: want.uri, text: got.text, requests: await this.update(want.uri, got.text) });
+      const folder = vscode.workspace.getWorkspaceFolder(want.uri);
+      wantedFiles.push({
+        file: key,
+        folder: folder ? folders.indexOf(folder) : folders.length,
+        parts: relativeParts(want.uri, folder),
+        ids: want.ids,
+      });
+    }
+    return { read, wantedFiles };
+  }
+
   private async run(
     request: vscode.TestRunRequest,
     cancel: vscode.CancellationToken,
@@ -273,32 +303,7 @@ export class TestExplorer implements vscode.Disposable {
       >();
       const sources: TestSource[] = [];
       const setups: FileSetup[] = [];
-      // Each file asked for, read as the editor holds it; its items made from the text that runs, so results land on the lines they concern.
-      const folders = vscode.workspace.workspaceFolders ?? [];
-      const read = new Map<string, { uri: vscode.Uri; text: string; requests: TestRequest[] }>();
-      const wantedFiles: WantedFile<string>[] = [];
-      for (const [key, want] of this.wanted(request)) {
-        const got = await this.textOf(want.uri);
-        if (got.text === undefined) {
-          const file = this.controller.items.get(key);
-          if (file)
-            run.errored(
-              file,
-              new vscode.TestMessage(
-                `${vscode.workspace.asRelativePath(want.uri)}: ${got.problem ?? 'could not be read'}`,
-              ),
-            );
-          continue;
-        }
-        read.set(key, { uri: want.uri, text: got.text, requests: await this.update(want.uri, got.text) });
-        const folder = vscode.workspace.getWorkspaceFolder(want.uri);
-        wantedFiles.push({
-          file: key,
-          folder: folder ? folders.indexOf(folder) : folders.length,
-          parts: relativeParts(want.uri, folder),
-          ids: want.ids,
-        });
-      }
+      const { read, wantedFiles } = await this.readWanted(request, run);
       // What lpreq test would run of these files, in its order (model/testResults.ts).
       for (const planned of runPlan(wantedFiles, (key) => read.get(key)?.requests ?? [])) {
         const key = planned.file;
@@ -306,14 +311,7 @@ export class TestExplorer implements vscode.Disposable {
         const requests = planned.requests;
         const fileItem = this.controller.items.get(key);
         if (!fileItem) continue;
-        const items = new Map<number, vscode.TestItem>();
-        for (const r of requests) {
-          const item = fileItem.children.get(r.id);
-          if (!item) continue;
-          items.set(r.blockIndex, item);
-          run.enqueued(item);
-          item.children.forEach((c) => run.enqueued(c));
-        }
+        const items = enqueue(run, fileItem, requests);
         const display = vscode.workspace.asRelativePath(uri);
         byFile.set(display, { uri: uri, requests, items });
         try {
@@ -335,12 +333,7 @@ export class TestExplorer implements vscode.Disposable {
       }
       if (mockRun) for (const note of session.missingFromMock(sources, mockRun)) run.appendOutput(`${note}\r\n`);
 
-      const environments = [...new Set(setups.map((s) => s.selected ?? 'no environment'))].join(', ');
-      const where = mockRun
-        ? `against the built-in mock${setups.some((s) => s.selected !== undefined) ? `, with the variables of ${environments}` : ''}`
-        : `in ${environments || 'no environment'}`;
-      // A protected environment asks once a run, at its first request that changes data (a dependency included).
-      let answer: Promise<boolean> | undefined;
+      const { environments, where } = runPlace(setups, mockRun !== undefined);
       const base = session.runOptions(setups, mockRun);
       const options: RunOptions = {
         snapshots: { update: updateSnapshots },
@@ -348,15 +341,7 @@ export class TestExplorer implements vscode.Disposable {
         ...base,
         ...(mockRun ? { proxy: undefined } : {}),
         signal: abort.signal,
-        ...(base.confirmChange
-          ? {
-              confirmChange: (q) =>
-                (answer ??= confirmProtected(
-                  `'${environments}' is a protected environment. This run sends ${q.method} '${q.request}' and may send other requests that change data. Send them to '${environments}'?`,
-                  'POST, PUT, PATCH and DELETE change data on the server.',
-                )),
-            }
-          : {}),
+        ...(base.confirmChange ? { confirmChange: askOnce(environments) } : {}),
         events: {
           requestStarted: (file, r) => {
             const item = byFile.get(file)?.items.get(r.blockIndex);
@@ -469,4 +454,40 @@ function relativeParts(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefin
   const base = folder?.uri.path ?? '';
   const rel = base && uri.path.startsWith(`${base}/`) ? uri.path.slice(base.length + 1) : uri.path;
   return rel.split('/');
+}
+
+/** The items of the requests that run, by block, each queued with its assertions. */
+function enqueue(
+  run: vscode.TestRun,
+  fileItem: vscode.TestItem,
+  requests: TestRequest[],
+): Map<number, vscode.TestItem> {
+  const items = new Map<number, vscode.TestItem>();
+  for (const r of requests) {
+    const item = fileItem.children.get(r.id);
+    if (!item) continue;
+    items.set(r.blockIndex, item);
+    run.enqueued(item);
+    item.children.forEach((c) => run.enqueued(c));
+  }
+  return items;
+}
+
+/** The environments of a run, and where it ran, as its summary says. */
+function runPlace(setups: FileSetup[], mock: boolean): { environments: string; where: string } {
+  const environments = [...new Set(setups.map((s) => s.selected ?? 'no environment'))].join(', ');
+  const where = mock
+    ? `against the built-in mock${setups.some((s) => s.selected !== undefined) ? `, with the variables of ${environments}` : ''}`
+    : `in ${environments || 'no environment'}`;
+  return { environments, where };
+}
+
+/** A protected environment asks once a run, at its first request that changes data (a dependency included). */
+function askOnce(environments: string): NonNullable<RunOptions['confirmChange']> {
+  let answer: Promise<boolean> | undefined;
+  return (q) =>
+    (answer ??= confirmProtected(
+      `'${environments}' is a protected environment. This run sends ${q.method} '${q.request}' and may send other requests that change data. Send them to '${environments}'?`,
+      'POST, PUT, PATCH and DELETE change data on the server.',
+    ));
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { Checker } from '../../server/src/core/checker';
+import { Checker } from '../../server/src/core/index';
 import { describeRequest, lineAt, lineStarts, parseRequests, requestAtLine } from '../../client/src/model/requests';
 
 const checker = new Checker(bundledCatalog());
@@ -56,7 +56,7 @@ test('lines of offsets', () => {
 
 test('Fetch All Pages is offered exactly where the sender follows pages, the webhook list (EndKey/StartKey) included', async () => {
   const { prepareRequest } = await import('../../server/src/sender/prepare');
-  const { parseDocument } = await import('../../server/src/core/parser');
+  const { parseDocument } = await import('../../server/src/core/index');
   const lines = (await import('node:fs'))
     .readFileSync(new URL('../fixtures/documented-endpoints.txt', import.meta.url), 'utf8')
     .split('\n');

@@ -1,7 +1,7 @@
 /** Settings that take a size: bytes or a number with a unit, and a clear word for a value that is neither. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseByteSize } from '../../server/src/core/values';
+import { parseByteSize } from '../../server/src/core/index';
 import { DEFAULT_SETTINGS, readSettings, settingProblems } from '../../client/src/model/settings';
 
 const sizes: [unknown, number | null][] = [

@@ -9,7 +9,7 @@ import {
   isAssertionLine,
   parseAssertion,
   type JsonPathSegment,
-} from '../../server/src/core/assertion';
+} from '../../server/src/core/index';
 
 interface Valid {
   line: string;

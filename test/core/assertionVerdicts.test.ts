@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Checker } from '../../server/src/core/checker';
+import { Checker } from '../../server/src/core/index';
 import { bundledCatalog } from '../../server/src/library';
 import { random } from '../../bench/generate';
 

@@ -14,11 +14,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { sharedChecker, ROOT } from '../helpers';
-import { LineIndex } from '../../server/src/core/positions';
+import { LineIndex } from '../../server/src/core/index';
 import { environmentScopes, loadEnvironmentFiles } from '../../server/src/node/environments';
-import { parseDocument } from '../../server/src/core/parser';
-import { documentScope } from '../../server/src/core/checker';
-import { RULE_KINDS } from '../../server/src/core/rules';
 
 const dir = join(ROOT, 'test', 'fixtures', 'diagnostics');
 /** One fixture a rule kind, named by the kind (`required.lpreq`). */
@@ -106,18 +103,3 @@ for (const file of fixtures) {
     assert.deepEqual(foundRendered, wanted.map((w) => render(w, exactOf(w))).sort());
   });
 }
-
-test('every rule kind has its fixture, whose requests reach an endpoint with a rule of that kind', () => {
-  const checker = sharedChecker();
-  for (const kind of RULE_KINDS.map((k) => k.kind)) {
-    const file = join(rulesDir, `${kind}.lpreq`);
-    assert.ok(existsSync(file), `test/fixtures/rules/${kind}.lpreq`);
-    const doc = parseDocument(readFileSync(file, 'utf8'));
-    const scope = documentScope(doc);
-    const reached = doc.blocks.some(({ block }) => {
-      const match = checker.matchBlock(block, scope);
-      return match?.kind === 'matched' && match.endpoint.rules.some((r) => r.kind === kind);
-    });
-    assert.ok(reached, `no request of ${kind}.lpreq reaches an endpoint with a ${kind} rule`);
-  }
-});

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { blockBoundaries, outlineOf, parseBlock, parseOutline } from '../../server/src/core/parser';
+import { blockBoundaries, outlineOf, parseBlock, parseOutline } from '../../server/src/core/index';
 import { ROOT, SHARED } from '../helpers';
 import { random } from '../../bench/generate';
 

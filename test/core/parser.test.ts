@@ -9,7 +9,7 @@ import {
   blockBoundaries,
   requestTarget,
   targetOffset,
-} from '../../server/src/core/parser';
+} from '../../server/src/core/index';
 
 const slice = (text: string, t: { start: number; end: number }) => text.slice(t.start, t.end);
 

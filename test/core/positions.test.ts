@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ForwardPositions, lineOfOffset, lineStarts } from '../../server/src/core/positions';
+import { ForwardPositions, lineOfOffset, lineStarts } from '../../server/src/core/index';
 import { fuzzRuns } from '../fuzzRuns';
 
 const piece = fc.constantFrom('a', 'bc', '\n', '\r', '\r\n', '\n\r', 'é', '😀', ' ', '###');

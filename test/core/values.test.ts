@@ -1,9 +1,7 @@
 /** Value types and formats (LPREQ-FORMAT section 3), as data. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeProblem, formatProblem } from '../../server/src/core/values';
-import { parseDuration } from '../../server/src/core/metadata';
-import type { ParamType } from '../../server/src/core/catalog/schema';
+import { typeProblem, formatProblem, parseDuration, type ParamType } from '../../server/src/core/index';
 
 const cases: [ParamType, string, boolean][] = [
   ['integer', '42', true],

@@ -4,9 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers';
 import { fuzzRuns } from '../fuzzRuns';
-import { complete } from '../../server/src/core/completion';
 import { snippetToPlain } from '../../server/src/lsp/toProto';
-import { applyEdits, cursor, expandSnippet, load } from './helpers';
+import { expandSnippet, serviceDocument, getService } from './helpers';
+import { completionsAt, testCompletion } from './service';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 const ENV = {
@@ -16,144 +16,132 @@ const ENV = {
 };
 
 function itemsAt(marked: string) {
-  const { text, offset } = cursor(marked);
-  const { ctx, doc } = load(text, ENV);
-  return { text, items: complete(ctx, doc, offset, { now: NOW }) };
+  return completionsAt(marked, ENV, { now: NOW });
 }
 
-/** Completing `input` with the item labelled `label` gives `expected` (snippet placeholders keep their defaults). */
+/**
+ * Completing `input` with the item labelled `label` gives `expected`, whose `|` is where the
+ * cursor ends (snippet placeholders keep their defaults; the cursor at the first tab stop).
+ */
 function check(input: string, label: string, expected: string) {
-  const { text, items } = itemsAt(input);
-  const item = items.find((i) => i.label === label);
-  assert.ok(
-    item,
-    `no item '${label}' at ${JSON.stringify(input)}; got ${items
-      .map((i) => i.label)
-      .slice(0, 30)
-      .join(', ')}`,
-  );
-  const result = applyEdits(text, [
-    { start: item.start, end: item.end, newText: item.snippet ? expandSnippet(item.insertText) : item.insertText },
-  ]);
-  assert.equal(result, expected, `${label} at ${JSON.stringify(input)}`);
-  return item;
+  return testCompletion(input, label, expected, ENV, { now: NOW });
 }
 
 const ITEMS = 'POST /api/v1/courses/42/modules/7/items\n\n';
 
 const cases: [string, string, string][] = [
   // Methods at the start of a request line.
-  ['G|', 'GET', 'GET '],
-  ['### x\nPO|\n', 'POST', '### x\nPOST \n'],
+  ['G|', 'GET', 'GET |'],
+  ['### x\nPO|\n', 'POST', '### x\nPOST |\n'],
   // Paths: whole templates with placeholders, segment by segment, literal forms.
   // A placeholder the environment defines (course_id) is filled with its variable; another keeps its name, as a tab stop.
-  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{{course_id}}/modules'],
-  ['GET |', '/api/v1/courses/{course_id}/modules/{id}', 'GET /api/v1/courses/{{course_id}}/modules/{id}'],
-  ['GET |', '/api/v1/users/{user_id}/files/quota', 'GET /api/v1/users/{user_id}/files/quota'],
+  ['GET |', '/api/v1/courses/{course_id}/modules', 'GET /api/v1/courses/{{course_id}}/modules|'],
+  ['GET |', '/api/v1/courses/{course_id}/modules/{id}', 'GET /api/v1/courses/{{course_id}}/modules/|{id}'],
+  ['GET |', '/api/v1/users/{user_id}/files/quota', 'GET /api/v1/users/|{user_id}/files/quota'],
   [
     '@user_id = self\nGET |',
     '/api/v1/users/{user_id}/files/quota',
-    '@user_id = self\nGET /api/v1/users/{{user_id}}/files/quota',
+    '@user_id = self\nGET /api/v1/users/{{user_id}}/files/quota|',
   ],
-  ['GET /api/v1/cou|', 'courses/', 'GET /api/v1/courses/'],
-  ['GET /api/v1/courses/42/mo|', 'modules/', 'GET /api/v1/courses/42/modules/'],
-  ['GET /api/v1/courses/42/mo|', 'modules/{module_id}/items', 'GET /api/v1/courses/42/modules/{module_id}/items'],
-  ['GET {{base_url}}/api/v1/courses/42/|', 'files/quota', 'GET {{base_url}}/api/v1/courses/42/files/quota'],
-  ['GET /api/v1/users/|', 'self', 'GET /api/v1/users/self'],
-  ['GET /api/v1/courses/|', 'sis_course_id:', 'GET /api/v1/courses/sis_course_id:'],
-  ['GET /api/v1/courses/|', '{{course_id}}', 'GET /api/v1/courses/{{course_id}}'],
+  ['GET /api/v1/cou|', 'courses/', 'GET /api/v1/courses/|'],
+  ['GET /api/v1/courses/42/mo|', 'modules/', 'GET /api/v1/courses/42/modules/|'],
+  ['GET /api/v1/courses/42/mo|', 'modules/{module_id}/items', 'GET /api/v1/courses/42/modules/|{module_id}/items'],
+  ['GET {{base_url}}/api/v1/courses/42/|', 'files/quota', 'GET {{base_url}}/api/v1/courses/42/files/quota|'],
+  ['GET /api/v1/users/|', 'self', 'GET /api/v1/users/self|'],
+  ['GET /api/v1/courses/|', 'sis_course_id:', 'GET /api/v1/courses/sis_course_id:|'],
+  ['GET /api/v1/courses/|', '{{course_id}}', 'GET /api/v1/courses/{{course_id}}|'],
   // On the blank line that ends the headers, a parameter goes below it: the blank line stays.
   [
     'POST /api/v1/courses/42/modules\nAccept: application/json\n|',
     'module[name]',
-    'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = ',
+    'POST /api/v1/courses/42/modules\nAccept: application/json\n\nmodule[name] = |',
   ],
   [
     'POST /api/v1/courses/42/modules\n|\nmodule[position] = 1\n',
     'module[name]',
-    'POST /api/v1/courses/42/modules\n\nmodule[name] = \nmodule[position] = 1\n',
+    'POST /api/v1/courses/42/modules\n\nmodule[name] = |\nmodule[position] = 1\n',
   ],
   // Parameter names: full names, bracket levels, patterns with their values as choices.
-  [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
-  [`${ITEMS}module_item[|`, 'module_item[type]', `${ITEMS}module_item[type] = `],
-  [`${ITEMS}module_item[|]`, 'module_item[title]', `${ITEMS}module_item[title] = `],
-  [`${ITEMS}module_item[|`, 'module_item[completion_requirement][', `${ITEMS}module_item[completion_requirement][`],
+  [`${ITEMS}mod|`, 'module_item[type]', `${ITEMS}module_item[type] = |`],
+  [`${ITEMS}module_item[|`, 'module_item[type]', `${ITEMS}module_item[type] = |`],
+  [`${ITEMS}module_item[|]`, 'module_item[title]', `${ITEMS}module_item[title] = |`],
+  [`${ITEMS}module_item[|`, 'module_item[completion_requirement][', `${ITEMS}module_item[completion_requirement][|`],
   [
     `${ITEMS}module_item[completion_requirement][|`,
     'module_item[completion_requirement][type]',
-    `${ITEMS}module_item[completion_requirement][type] = `,
+    `${ITEMS}module_item[completion_requirement][type] = |`,
   ],
   [
     'PUT /api/v1/accounts/1/roles/3\n\nperm|',
     'permissions[{X}][enabled]',
-    'PUT /api/v1/accounts/1/roles/3\n\npermissions[become_user][enabled] = ',
+    'PUT /api/v1/accounts/1/roles/3\n\npermissions[|become_user][enabled] = ',
   ],
   [
     'PUT /api/v1/accounts/1/roles/3\n\npermissions[|',
     'permissions[manage_courses][',
-    'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses][',
+    'PUT /api/v1/accounts/1/roles/3\n\npermissions[manage_courses][|',
   ],
-  ['GET /api/v1/courses/1/files?so|', 'sort', 'GET /api/v1/courses/1/files?sort='],
-  ['GET /api/v1/courses/1/files?sort=size&or|', 'order', 'GET /api/v1/courses/1/files?sort=size&order='],
-  ['GET /api/v1/courses/1/files\n  &or|', 'order', 'GET /api/v1/courses/1/files\n  &order='],
+  ['GET /api/v1/courses/1/files?so|', 'sort', 'GET /api/v1/courses/1/files?sort=|'],
+  ['GET /api/v1/courses/1/files?sort=size&or|', 'order', 'GET /api/v1/courses/1/files?sort=size&order=|'],
+  ['GET /api/v1/courses/1/files\n  &or|', 'order', 'GET /api/v1/courses/1/files\n  &order=|'],
   // Values: enums, booleans, dates, context codes.
-  [`${ITEMS}module_item[type] = |`, 'Assignment', `${ITEMS}module_item[type] = Assignment`],
-  [`${ITEMS}module_item[type] = Assig|`, 'Assignment', `${ITEMS}module_item[type] = Assignment`],
-  [`${ITEMS}module_item[new_tab] = |`, 'true', `${ITEMS}module_item[new_tab] = true`],
-  ['GET /api/v1/courses/1/files?sort=|', 'size', 'GET /api/v1/courses/1/files?sort=size'],
+  [`${ITEMS}module_item[type] = |`, 'Assignment', `${ITEMS}module_item[type] = Assignment|`],
+  [`${ITEMS}module_item[type] = Assig|`, 'Assignment', `${ITEMS}module_item[type] = Assignment|`],
+  [`${ITEMS}module_item[new_tab] = |`, 'true', `${ITEMS}module_item[new_tab] = true|`],
+  ['GET /api/v1/courses/1/files?sort=|', 'size', 'GET /api/v1/courses/1/files?sort=size|'],
   // Variables, named requests and system variables.
-  ['@host = x\nGET {{|', 'host', '@host = x\nGET {{host}}'],
-  ['GET {{ba|}}/api/v1/courses', 'base_url', 'GET {{base_url}}/api/v1/courses'],
+  ['@host = x\nGET {{|', 'host', '@host = x\nGET {{host}}|'],
+  ['GET {{ba|}}/api/v1/courses', 'base_url', 'GET {{base_url}}|/api/v1/courses'],
   [
     '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{|',
     'make.response.body.$.',
-    '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.}}',
+    '# @name make\nPOST /api/v1/courses/1/modules\n\n###\nGET /api/v1/courses/1/modules/{{make.response.body.$.|}}',
   ],
-  ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}'],
+  ['GET /x?a={{$g|', '$guid', 'GET /x?a={{$guid}}|'],
   // A request's own prompt variables, and names a JetBrains script sets.
   [
     '# @prompt course_id The course\nGET /api/v1/courses/{{cou|',
     'course_id',
-    '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}',
+    '# @prompt course_id The course\nGET /api/v1/courses/{{course_id}}|',
   ],
   [
     'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{pi|',
     'picked',
-    'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}',
+    'GET /api/v1/courses\n\n> {% client.global.set("picked", response.body[0].id); %}\n###\nGET /api/v1/courses/{{picked}}|',
   ],
   // Request metadata above the request line.
-  ['# @na|\nGET /api/v1/courses', '@name', '# @name request\nGET /api/v1/courses'],
-  ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect\nGET /api/v1/courses'],
-  ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt variable What to ask\nGET /api/v1/courses'],
-  ['# @snap|\nGET /api/v1/courses', '@snapshot', '# @snapshot\nGET /api/v1/courses'],
+  ['# @na|\nGET /api/v1/courses', '@name', '# @name |request\nGET /api/v1/courses'],
+  ['// @|\nGET /api/v1/courses', '@no-redirect', '// @no-redirect|\nGET /api/v1/courses'],
+  ['# @pro|mpt\nGET /api/v1/courses', '@prompt', '# @prompt |variable What to ask\nGET /api/v1/courses'],
+  ['# @snap|\nGET /api/v1/courses', '@snapshot', '# @snapshot|\nGET /api/v1/courses'],
   // A # @snapshot line: its options, then the paths of the documented response.
-  ['# @snapshot |\nGET /api/v1/courses/1/modules', 'ignore=', '# @snapshot ignore=$\nGET /api/v1/courses/1/modules'],
+  ['# @snapshot |\nGET /api/v1/courses/1/modules', 'ignore=', '# @snapshot ignore=$|\nGET /api/v1/courses/1/modules'],
   [
     '# @snapshot ignore=$|\nGET /api/v1/courses/1/modules',
     '[*]',
-    '# @snapshot ignore=$[*]\nGET /api/v1/courses/1/modules',
+    '# @snapshot ignore=$[*]|\nGET /api/v1/courses/1/modules',
   ],
   [
     '# @snapshot ignore=$[*].items_count,$[*].up|\nGET /api/v1/courses/1/modules',
     'unlock_at',
-    '# @snapshot ignore=$[*].items_count,$[*].unlock_at\nGET /api/v1/courses/1/modules',
+    '# @snapshot ignore=$[*].items_count,$[*].unlock_at|\nGET /api/v1/courses/1/modules',
   ],
   [
     '# @snapshot exact=$.i|\nGET /api/v1/courses/1/modules/2',
     'id',
-    '# @snapshot exact=$.id\nGET /api/v1/courses/1/modules/2',
+    '# @snapshot exact=$.id|\nGET /api/v1/courses/1/modules/2',
   ],
   // Headers and their values.
-  ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: '],
+  ['GET /api/v1/courses/1/files\nAcc|', 'Accept', 'GET /api/v1/courses/1/files\nAccept: |'],
   [
     'GET /api/v1/courses/1/files\nAuthorization: |',
     'Bearer {{token}}',
-    'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}',
+    'GET /api/v1/courses/1/files\nAuthorization: Bearer {{token}}|',
   ],
   [
     'GET /api/v1/courses/1/files\nContent-Type: |',
     'application/json',
-    'GET /api/v1/courses/1/files\nContent-Type: application/json',
+    'GET /api/v1/courses/1/files\nContent-Type: application/json|',
   ],
 ];
 
@@ -163,68 +151,72 @@ const MODULES = 'GET /api/v1/courses/42/modules\n';
 /** Assertion lines (LPREQ-FORMAT section 6): fields, header names, operators, path segments from the documented resource, EXPECTED. */
 const assertionCases: [string, string, string][] = [
   // The field after `?? ` (or right after `??`), then an operator.
-  [`${MODULE}?? |`, 'status', `${MODULE}?? status `],
-  [`${MODULE}??|`, 'body', `${MODULE}?? body `],
-  [`${MODULE}?? dur|`, 'duration', `${MODULE}?? duration `],
-  [`${MODULE}?? sta|tus == 200`, 'status', `${MODULE}?? status  == 200`],
-  [`${MODULE}?? status |`, '==', `${MODULE}?? status == `],
-  [`${MODULE}?? duration |`, '<', `${MODULE}?? duration < `],
-  [`${MODULE}?? status == |`, '200', `${MODULE}?? status == 200`],
+  [`${MODULE}?? |`, 'status', `${MODULE}?? status |`],
+  [`${MODULE}??|`, 'body', `${MODULE}?? body |`],
+  [`${MODULE}?? dur|`, 'duration', `${MODULE}?? duration |`],
+  [`${MODULE}?? sta|tus == 200`, 'status', `${MODULE}?? status | == 200`],
+  [`${MODULE}?? status |`, '==', `${MODULE}?? status == |`],
+  [`${MODULE}?? duration |`, '<', `${MODULE}?? duration < |`],
+  [`${MODULE}?? status == |`, '200', `${MODULE}?? status == 200|`],
   // Header names after `header `, then the operators of a text.
-  [`${MODULE}?? header |`, 'content-type', `${MODULE}?? header content-type `],
-  [`${MODULES}?? header li|`, 'link', `${MODULES}?? header link `],
-  [`${MODULE}?? header content-type |`, 'includes', `${MODULE}?? header content-type includes `],
+  [`${MODULE}?? header |`, 'content-type', `${MODULE}?? header content-type |`],
+  [`${MODULES}?? header li|`, 'link', `${MODULES}?? header link |`],
+  [`${MODULE}?? header content-type |`, 'includes', `${MODULE}?? header content-type includes |`],
   // JSONPath segments from the documented resource: Module's fields, a list's elements, nested resources.
-  [`${MODULE}?? body $.|`, 'workflow_state', `${MODULE}?? body $.workflow_state`],
-  [`${MODULE}?? body $.na|`, 'name', `${MODULE}?? body $.name`],
-  [`${MODULE}?? body $.na|me == x`, 'position', `${MODULE}?? body $.position == x`],
-  [`${MODULE}?? body $|`, '.items_count', `${MODULE}?? body $.items_count`],
-  [`${MODULE}?? body |`, '.name', `${MODULE}?? body $.name`],
-  [`${MODULE}?? body $['|`, "['published']", `${MODULE}?? body $['published']`],
-  [`${MODULES}?? body $|`, '[*]', `${MODULES}?? body $[*]`],
-  [`${MODULES}?? body $.|`, '[0]', `${MODULES}?? body $[0]`],
-  [`${MODULES}?? body $[|`, '[*]', `${MODULES}?? body $[*]`],
-  [`${MODULES}?? body $[*].|`, 'items', `${MODULES}?? body $[*].items`],
+  [`${MODULE}?? body $.|`, 'workflow_state', `${MODULE}?? body $.workflow_state|`],
+  [`${MODULE}?? body $.na|`, 'name', `${MODULE}?? body $.name|`],
+  [`${MODULE}?? body $.na|me == x`, 'position', `${MODULE}?? body $.position| == x`],
+  [`${MODULE}?? body $|`, '.items_count', `${MODULE}?? body $.items_count|`],
+  [`${MODULE}?? body |`, '.name', `${MODULE}?? body $.name|`],
+  [`${MODULE}?? body $['|`, "['published']", `${MODULE}?? body $['published']|`],
+  [`${MODULES}?? body $|`, '[*]', `${MODULES}?? body $[*]|`],
+  [`${MODULES}?? body $.|`, '[0]', `${MODULES}?? body $[0]|`],
+  [`${MODULES}?? body $[|`, '[*]', `${MODULES}?? body $[*]|`],
+  [`${MODULES}?? body $[*].|`, 'items', `${MODULES}?? body $[*].items|`],
   [
     `${MODULES}?? body $[*].items[0].|`,
     'completion_requirement',
-    `${MODULES}?? body $[*].items[0].completion_requirement`,
+    `${MODULES}?? body $[*].items[0].completion_requirement|`,
   ],
   [
     `${MODULES}?? body $[0].items[0].completion_requirement.|`,
     'min_score',
-    `${MODULES}?? body $[0].items[0].completion_requirement.min_score`,
+    `${MODULES}?? body $[0].items[0].completion_requirement.min_score|`,
   ],
   // A map: any key, its values' fields; a wrapper resource.
   [
     'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.|',
     'enabled',
-    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.enabled',
+    'GET /api/v1/accounts/1/roles/3\n?? body $.permissions.manage_courses.enabled|',
   ],
   [
     'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.|',
     'quiz_submissions',
-    'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.quiz_submissions',
+    'GET /api/v1/courses/1/quizzes/2/submissions\n?? body $.quiz_submissions|',
   ],
   // Operators after a path; EXPECTED: enum values, booleans, null where the docs allow it.
-  [`${MODULE}?? body $.position |`, '>=', `${MODULE}?? body $.position >= `],
-  [`${MODULE}?? body $.workflow_state |`, '!=', `${MODULE}?? body $.workflow_state != `],
-  [`${MODULE}?? body $.workflow_state == |`, 'deleted', `${MODULE}?? body $.workflow_state == deleted`],
-  [`${MODULE}?? body $.workflow_state == ac|`, 'active', `${MODULE}?? body $.workflow_state == active`],
-  [`${MODULE}?? body $.published == |`, 'false', `${MODULE}?? body $.published == false`],
-  [`${MODULE}?? body $.publish_final_grade != |`, 'null', `${MODULE}?? body $.publish_final_grade != null`],
-  [`${MODULES}?? body $[*].items[*].type == |`, 'ExternalTool', `${MODULES}?? body $[*].items[*].type == ExternalTool`],
+  [`${MODULE}?? body $.position |`, '>=', `${MODULE}?? body $.position >= |`],
+  [`${MODULE}?? body $.workflow_state |`, '!=', `${MODULE}?? body $.workflow_state != |`],
+  [`${MODULE}?? body $.workflow_state == |`, 'deleted', `${MODULE}?? body $.workflow_state == deleted|`],
+  [`${MODULE}?? body $.workflow_state == ac|`, 'active', `${MODULE}?? body $.workflow_state == active|`],
+  [`${MODULE}?? body $.published == |`, 'false', `${MODULE}?? body $.published == false|`],
+  [`${MODULE}?? body $.publish_final_grade != |`, 'null', `${MODULE}?? body $.publish_final_grade != null|`],
+  [
+    `${MODULES}?? body $[*].items[*].type == |`,
+    'ExternalTool',
+    `${MODULES}?? body $[*].items[*].type == ExternalTool|`,
+  ],
   // Variables in EXPECTED.
   [
     '@state = active\nGET /api/v1/courses/42/modules/7\n?? body $.workflow_state == {{st|',
     'state',
-    '@state = active\nGET /api/v1/courses/42/modules/7\n?? body $.workflow_state == {{state}}',
+    '@state = active\nGET /api/v1/courses/42/modules/7\n?? body $.workflow_state == {{state}}|',
   ],
   // An assertion inside a JSON body is an assertion, not JSON.
   [
     'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].|\n]}',
     'attempt',
-    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].attempt\n]}',
+    'PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": [\n?? body $.quiz_submissions[0].attempt|\n]}',
   ],
 ];
 
@@ -566,7 +558,7 @@ test('completion never leaves {{ or }} unbalanced: every item beside the braces 
   let seen = 0;
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.lpreq'))) {
     const text = readFileSync(join(dir, file), 'utf8');
-    const { ctx, doc } = load(text, ENV);
+    const doc = serviceDocument(text, ENV);
     let lineStart = 0;
     for (const line of text.split('\n')) {
       if (line.includes('{{') && seen++ % every === 0) {
@@ -574,7 +566,7 @@ test('completion never leaves {{ or }} unbalanced: every item beside the braces 
         for (let col = 0; col <= line.length; col++) {
           // Right beside a brace, and at the ends of the line.
           if (col > 0 && col < line.length && !/[{}]/.test(line.slice(col - 1, col + 1))) continue;
-          for (const item of complete(ctx, doc, lineStart + col, { now: NOW })) {
+          for (const item of getService().complete(doc, lineStart + col, { now: NOW })) {
             if (item.start < lineStart || item.end > lineStart + line.length) continue;
             const insert = item.snippet ? expandSnippet(item.insertText) : item.insertText;
             const changed =

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { EditableDocument } from '../../server/src/lsp/editableDocument';
-import { reparseEdit } from '../../server/src/core/incremental';
-import { parseDocument } from '../../server/src/core/parser';
+import { getService } from './helpers';
 import { fuzzRuns } from '../fuzzRuns';
 
 /** Text made of pieces that stress line breaks, separators and chunk edges. */
@@ -122,7 +121,7 @@ test('the re-parse reads the edited document around the edit and gives the parse
       fc.integer({ min: 1, max: 9 }),
       (initial, edits, chunk) => {
         const doc = new EditableDocument('u', 'lpreq', 1, initial, chunk);
-        let parsed = parseDocument(initial);
+        let parsed = getService().parse(initial);
         let version = 1;
         for (const e of edits) {
           const range = {
@@ -134,8 +133,8 @@ test('the re-parse reads the edited document around the edit and gives the parse
           if (start > end) [start, end] = [end, start];
           const ordered = { start: doc.positionAt(start), end: doc.positionAt(end) };
           doc.update([{ range: ordered, text: e.text }], ++version);
-          parsed = reparseEdit(parsed, doc, start, end, e.text.length).document;
-          const full = parseDocument(doc.getText());
+          parsed = getService().reparse(parsed, doc, start, end, e.text.length).document;
+          const full = getService().parse(doc.getText());
           assert.deepEqual(
             parsed.blocks.map((b) => [b.start, b.block.text]),
             full.blocks.map((b) => [b.start, b.block.text]),

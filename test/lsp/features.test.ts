@@ -1,11 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeActions } from '../../server/src/core/codeActions';
-import { hover } from '../../server/src/core/hover';
-import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
-import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
-import { formatDocument } from '../../server/src/core/formatting';
-import { applyEdits, cursor, getChecker, load } from './helpers';
+import { getChecker } from './helpers';
+import {
+  atCursor,
+  codeActionTitles,
+  getService,
+  serviceDocument,
+  testCodeAction,
+  testDefinition,
+  testFolding,
+  testFormat,
+  testHover,
+  testRename,
+  testSymbols,
+} from './service';
 
 const ENV = {
   environments: {
@@ -16,12 +24,6 @@ const ENV = {
   sharedFile: '/w/http-client.env.json',
   privateFile: '/w/http-client.private.env.json',
 };
-
-function hoverAt(marked: string) {
-  const { text, offset } = cursor(marked);
-  const { ctx, doc } = load(text, ENV);
-  return hover(ctx, doc, offset);
-}
 
 const hovers: [string, RegExp | null][] = [
   [
@@ -112,34 +114,22 @@ test('hover: with no environment chosen, a variable shows its value in each envi
     environments: { dev: { base_url: 'http://a', key: 'k1' }, prod: { base_url: 'https://b', key: 'k2' } },
     privateNames: { prod: new Set(['key']) },
   };
-  const { text, offset } = cursor('GET {{base_u|rl}}/x?k={{key}}');
-  const { ctx, doc } = load(text, env);
-  const h = hover(ctx, doc, offset);
-  assert.match(h?.contents ?? '', /`dev`: `http:\/\/a`[\s\S]*`prod`: `https:\/\/b`/);
-  const k = hover(ctx, doc, text.indexOf('key') + 1);
-  assert.ok(!(k?.contents ?? '').includes('k2'), k?.contents);
+  testHover('GET {{base_u|rl}}/x?k={{key}}', /`dev`: `http:\/\/a`[\s\S]*`prod`: `https:\/\/b`/, env);
+  const k = testHover('GET /x?k={{k|ey}}', /key/, env);
+  assert.ok(!(k ?? '').includes('k2'), k);
 });
 
 for (const [input, expected] of hovers) {
   test(`hover: ${JSON.stringify(input)}`, () => {
-    const h = hoverAt(input);
-    if (expected === null) return assert.equal(h, undefined);
-    assert.ok(h, 'no hover');
-    assert.match(h.contents, expected);
-    assert.ok(!h.contents.includes('tok-123') && !h.contents.includes('shh-private'), 'a secret is shown');
+    const contents = testHover(input, expected, ENV) ?? '';
+    assert.ok(!contents.includes('tok-123') && !contents.includes('shh-private'), 'a secret is shown');
   });
 }
 
 /** Applies the action titled `title` at the cursor and compares the text. */
-function fix(marked: string, title: RegExp, expected: string) {
-  const { text, offset } = cursor(marked);
-  const { ctx, doc } = load(text, ENV);
-  const diagnostics = getChecker().checkDocument(doc, ENV);
-  const actions = codeActions(ctx, doc, offset, offset, diagnostics);
-  const action = actions.find((a) => title.test(a.title));
-  assert.ok(action, `no action ${title} at ${JSON.stringify(marked)}; got ${actions.map((a) => a.title).join(' | ')}`);
-  assert.equal(applyEdits(text, action.edits), expected);
-}
+const fix = (marked: string, title: RegExp, expected: string): void => {
+  testCodeAction(marked, title, expected, ENV);
+};
 
 const fixes: [string, RegExp, string][] = [
   [
@@ -291,11 +281,7 @@ test('code action: extract a host once, an id where it recurs under the same pla
 });
 
 test('code action: no extraction of a path segment such as v1, a name or an enum value', () => {
-  const titles = (marked: string) => {
-    const { text, offset } = cursor(marked);
-    const { ctx, doc } = load(text, ENV);
-    return codeActions(ctx, doc, offset, offset, getChecker().checkDocument(doc, ENV)).map((a) => a.title);
-  };
+  const titles = (marked: string) => codeActionTitles(marked, ENV);
   const twice = (line: string) => `${line}\n###\n${line.replace('|', '')}\n`;
   for (const marked of [
     twice('GET /api/v|1/courses/42/modules'),
@@ -330,140 +316,138 @@ const DOC =
   '@c = 1\n### List\n# @name list\nGET /api/v1/courses/{{c}}/modules\n\n### Make\nPOST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}\n';
 
 test('symbols: one per request with method, path, title and @name', () => {
-  const { doc } = load(DOC);
-  const symbols = documentSymbols(doc).filter((s) => s.kind === 'request');
-  assert.deepEqual(
-    symbols.map((s) => [s.name, s.detail]),
+  testSymbols(DOC, [
+    ['@c', '1', '@c = 1'],
+    ['GET /api/v1/courses/{{c}}/modules', 'List · @list', 'GET /api/v1/courses/{{c}}/modules'],
     [
-      ['GET /api/v1/courses/{{c}}/modules', 'List · @list'],
-      ['POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}', 'Make'],
+      'POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}',
+      'Make',
+      'POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}',
     ],
-  );
-  assert.equal(foldingRanges(doc).length, 2);
+  ]);
+  testFolding(DOC, [
+    'GET /api/v1/courses/{{c}}/modules',
+    'POST /api/v1/courses/{{c}}/modules?x={{list.response.body.$.id}}',
+  ]);
 });
 
 test('symbols: assertion lines belong to their request, whose range and fold take them in', () => {
   const text =
     '### List\nGET /api/v1/courses/1/modules\n?? status == 200\n?? body $[*].id exists\n\n### Make\nPOST /api/v1/courses/1/modules\n\nmodule[name] = x\n?? body $.name == x\n';
-  const { doc } = load(text);
-  const symbols = documentSymbols(doc);
-  assert.deepEqual(
-    symbols.map((s) => [s.name, text.slice(s.start, s.end).split('\n').pop()]),
-    [
-      ['GET /api/v1/courses/1/modules', '?? body $[*].id exists'],
-      ['POST /api/v1/courses/1/modules', '?? body $.name == x'],
-    ],
-  );
-  assert.deepEqual(
-    foldingRanges(doc).map((r) => text.slice(r.start, r.end).split('\n').pop()),
-    ['?? body $[*].id exists', '?? body $.name == x'],
-  );
+  testSymbols(text, [
+    ['GET /api/v1/courses/1/modules', 'List', '?? body $[*].id exists'],
+    ['POST /api/v1/courses/1/modules', 'Make', '?? body $.name == x'],
+  ]);
+  testFolding(text, ['?? body $[*].id exists', '?? body $.name == x']);
 });
 
+/** `text` with the cursor put `at` characters into the first `needle`. */
+const markAt = (text: string, needle: string, at = 1) => {
+  const i = text.indexOf(needle) + at;
+  return text.slice(0, i) + '|' + text.slice(i);
+};
+
+const definitionCases: [string, string[] | undefined][] = [
+  ['@c = 1\nGET /api/v1/courses/{{|c}}/modules', ['c']],
+  ['# @prompt course\nGET /api/v1/courses/{{cou|rse}}/modules', ['course']],
+  ['# @name list\nGET /api/v1/courses\n###\nGET /api/v1/courses/{{li|st.response.body.$.id}}', ['list']],
+  // An environment's variable: no place in the file (the server looks in the environment files).
+  ['GET {{base_u|rl}}/api/v1/courses', []],
+  ['GE|T /api/v1/courses', undefined],
+];
+
+for (const [input, expected] of definitionCases) {
+  test(`definition: ${JSON.stringify(input)}`, () => testDefinition(input, expected));
+}
+
 test('navigation: definition, references and rename of a variable and a named request', () => {
-  const { doc } = load(DOC);
-  const at = DOC.indexOf('{{c}}') + 2;
-  const symbol = symbolAt(doc, at);
-  assert.deepEqual(symbol && { kind: symbol.kind, name: symbol.name }, { kind: 'variable', name: 'c' });
-  assert.deepEqual(definitions(doc, symbol!), [{ start: 1, end: 2 }]);
-  assert.equal(references(doc, symbol!, true).length, 3);
-  const edits = (r: ReturnType<typeof rename>) => ('error' in r ? assert.fail(r.error) : r);
-  assert.equal(
-    applyEdits(DOC, edits(rename(doc, symbol!, 'course'))),
-    DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='),
-  );
-  const req = symbolAt(doc, DOC.indexOf('list.response') + 1);
-  assert.equal(req?.kind, 'request');
-  assert.equal(
-    applyEdits(DOC, edits(rename(doc, req!, 'all'))),
-    DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'),
-  );
+  const service = getService();
+  const { offset, doc } = atCursor(markAt(DOC, '{{c}}', 2));
+  const found = service.definition(doc.parsed, offset);
+  assert.deepEqual(found && { kind: found.symbol.kind, name: found.symbol.name, at: found.locations }, {
+    kind: 'variable',
+    name: 'c',
+    at: [{ start: 1, end: 2 }],
+  });
+  assert.equal(service.references(doc.parsed, offset, true).length, 3);
+  testRename(markAt(DOC, '{{c}}', 2), 'course', DOC.replace(/\{\{c\}\}/g, '{{course}}').replace('@c =', '@course ='));
+  assert.equal(service.definition(doc.parsed, DOC.indexOf('list.response') + 1)?.symbol.kind, 'request');
+  testRename(markAt(DOC, 'list.response'), 'all', DOC.replace('@name list', '@name all').replace('{{list.', '{{all.'));
   // Refused, with the reason: a bad name, a name already taken (here or in an environment), a variable this file does not define.
-  assert.ok('error' in rename(doc, symbol!, 'bad name'));
-  assert.ok('error' in rename(doc, symbol!, 'base_url', ['base_url']));
-  const two = load('@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{env_only}}: x\n').doc;
-  assert.ok('error' in rename(two, symbolAt(two, 1)!, 'd'));
-  const envOnly = symbolAt(two, '@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{'.length + 1)!;
-  assert.equal(envOnly.name, 'env_only');
-  assert.ok('error' in rename(two, envOnly, 'renamed'));
+  const refused = new Error('refused');
+  testRename(markAt(DOC, '{{c}}', 2), 'bad name', refused);
+  testRename(markAt(DOC, '{{c}}', 2), 'base_url', refused, { environments: { dev: { base_url: 'x' } } });
+  const two = '@c = 1\n@d = 2\nGET /api/v1/courses/{{c}}/modules/{{d}}\n{{env_only}}: x\n';
+  testRename(markAt(two, 'c = 1', 0), 'd', refused);
+  assert.equal(service.definition(serviceDocument(two).parsed, two.indexOf('env_only') + 1)?.symbol.name, 'env_only');
+  testRename(markAt(two, 'env_only'), 'renamed', refused);
 });
 
 test('navigation: a prompt variable is defined by its # @prompt line, used in its own request only, and renamed there', () => {
+  const service = getService();
   const text =
     '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt course\nGET /api/v1/courses/{{course}}/modules?x={{%course}}\n';
-  const { doc } = load(text);
+  const { parsed } = serviceDocument(text);
   const second = text.indexOf('###');
-  const use = symbolAt(doc, text.indexOf('{{course}}/modules') + 3)!;
-  assert.equal(use.promptBlock, second);
+  const useAt = text.indexOf('{{course}}/modules') + 3;
+  const use = service.definition(parsed, useAt)!;
+  assert.equal(use.symbol.promptBlock, second);
   const promptName = text.indexOf('@prompt course') + '@prompt '.length;
-  assert.deepEqual(definitions(doc, use), [{ start: promptName, end: promptName + 'course'.length }]);
+  assert.deepEqual(use.locations, [{ start: promptName, end: promptName + 'course'.length }]);
+  const uses = service.references(parsed, useAt, false);
   assert.deepEqual(
-    references(doc, use, false).map((l) => text.slice(l.start, l.end)),
+    uses.map((l) => text.slice(l.start, l.end)),
     ['course', 'course'],
   );
-  assert.ok(references(doc, use, false).every((l) => l.start > second));
-  const renamed = rename(doc, use, 'pick');
-  assert.ok(!('error' in renamed));
-  assert.equal(
-    applyEdits(text, renamed),
+  assert.ok(uses.every((l) => l.start > second));
+  testRename(
+    markAt(text, '{{course}}/modules', 3),
+    'pick',
     '@course = 1\nGET /api/v1/courses/{{course}}\n###\n# @prompt pick\nGET /api/v1/courses/{{pick}}/modules?x={{%pick}}\n',
   );
   // The file variable's uses leave out the request that asks for its own value.
-  const fileVariable = symbolAt(doc, 2)!;
-  assert.equal(fileVariable.promptBlock, undefined);
+  assert.equal(service.definition(parsed, 2)?.symbol.promptBlock, undefined);
   assert.deepEqual(
-    references(doc, fileVariable, true).map((l) => l.start < second),
+    service.references(parsed, 2, true).map((l) => l.start < second),
     [true, true],
   );
   // On the # @prompt line itself, the same symbol.
-  assert.equal(symbolAt(doc, promptName + 1)?.promptBlock, second);
+  assert.equal(service.definition(parsed, promptName + 1)?.symbol.promptBlock, second);
+  const refused = new Error('refused');
   // Renaming the file variable to a prompt's name would let the prompt capture it: refused.
-  const capture = load('@a = 1\nGET /x/{{a}}\n###\n# @prompt b\nGET /y/{{b}}\n').doc;
-  assert.ok('error' in rename(capture, symbolAt(capture, 1)!, 'b'));
+  testRename('@a| = 1\nGET /x/{{a}}\n###\n# @prompt b\nGET /y/{{b}}\n', 'b', refused);
   // ... and a prompt renamed to a name its request already uses would take that use over.
   const taken = '@term = hello\n###\n# @prompt id\nGET /api/v1/courses/{{id}}/files?search_term={{term}}\n';
-  const takenDoc = load(taken).doc;
-  assert.ok('error' in rename(takenDoc, symbolAt(takenDoc, taken.indexOf('{{id}}') + 2)!, 'term'));
+  testRename(markAt(taken, '{{id}}', 2), 'term', refused);
   // A use in the value of a variable defined where the name is prompted means the prompt there and the file
   // variable in later requests: found as a reference of the file variable, and no rename can keep both.
   const both = '@x = 1\n###\n# @prompt x\n@y = /api/v1/courses/{{x}}\nGET {{y}}/modules\n###\nGET {{y}}/files\n';
-  const bothDoc = load(both).doc;
-  const fileX = symbolAt(bothDoc, 1)!;
-  assert.ok(references(bothDoc, fileX, false).some((l) => l.start === both.indexOf('{{x}}') + 2));
-  assert.ok('error' in rename(bothDoc, fileX, 'cid'));
-  assert.ok('error' in rename(bothDoc, symbolAt(bothDoc, both.indexOf('prompt x') + 7)!, 'cid'));
+  assert.ok(
+    service.references(serviceDocument(both).parsed, 1, false).some((l) => l.start === both.indexOf('{{x}}') + 2),
+  );
+  testRename(markAt(both, 'x = 1', 0), 'cid', refused);
+  testRename(markAt(both, 'prompt x', 7), 'cid', refused);
 });
 
 test('formatting: spaces around =, aligned header colons, ### lines; values unchanged', () => {
-  const input =
-    '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n';
-  const { doc } = load(input);
-  const out = applyEdits(input, formatDocument(doc));
-  assert.equal(
-    out,
+  testFormat(
+    '###List  \nGET /api/v1/courses/1/files\nAccept:application/json\nContent-Type :  text/plain \n\nsort=size\n  order   =  desc  x\n@v=1\n',
     '### List\nGET /api/v1/courses/1/files\nAccept      : application/json\nContent-Type: text/plain\n\nsort = size\n  order = desc  x\n@v = 1\n',
   );
-  const again = load(out);
-  assert.deepEqual(formatDocument(again.doc), []);
 });
 
 test('formatting: one space between the parts of an assertion line; EXPECTED, indentation and unreadable lines as written', () => {
-  const input =
-    'GET /api/v1/courses/1/modules/2\n??   body   $.name   ==   Week  5  \n  ??\tstatus ==200\n?? header  Link includes rel="next"\n?? body  $.id   exists\n?? status\n';
-  const { doc } = load(input);
-  const out = applyEdits(input, formatDocument(doc));
-  assert.equal(
-    out,
+  testFormat(
+    'GET /api/v1/courses/1/modules/2\n??   body   $.name   ==   Week  5  \n  ??\tstatus ==200\n?? header  Link includes rel="next"\n?? body  $.id   exists\n?? status\n',
     'GET /api/v1/courses/1/modules/2\n?? body $.name == Week  5\n  ??\tstatus ==200\n?? header Link includes rel="next"\n?? body $.id exists\n?? status\n',
   );
-  assert.deepEqual(formatDocument(load(out).doc), []);
 });
 
 test('code actions: no parameter-line fixes inside a JSON body (they would break it); replacing a key in place stays', () => {
   const text = 'POST /api/v1/courses/1/modules\n\n{"module": {"positon": 1}}\n';
-  const { ctx, doc } = load(text, ENV);
-  const diagnostics = getChecker().checkDocument(doc, ENV);
-  const titles = codeActions(ctx, doc, 0, text.length, diagnostics).map((a) => a.title);
+  const titles = getService()
+    .codeActions(serviceDocument(text, ENV), 0, text.length)
+    .map((a) => a.title);
   assert.ok(!titles.some((t) => /^Add /.test(t) || /Remove the undocumented/.test(t)), titles.join(' | '));
   assert.ok(
     titles.some((t) => t.includes("'position'")),
@@ -477,7 +461,7 @@ test('a JSON body nested thousands of levels deep is reported, never thrown', ()
     `POST /api/v1/courses/1/modules\n\n{"module": ${deep}}\n`,
     `PUT /api/v1/courses/1/quizzes/2/submissions/3\n\n{"quiz_submissions": ${deep}}\n`,
   ]) {
-    const diagnostics = getChecker().checkDocument(load(text, ENV).doc, ENV);
+    const diagnostics = getChecker().checkDocument(serviceDocument(text, ENV).parsed, ENV);
     // One syntax error over the whole body (too deep to check), and nothing else.
     const body = { start: text.indexOf('{'), end: text.length - 1 };
     assert.deepEqual(
@@ -489,12 +473,13 @@ test('a JSON body nested thousands of levels deep is reported, never thrown', ()
 
 /** The quick fixes of the diagnostic under the cursor, in the order offered, with the diagnostic. */
 function enumFixes(marked: string) {
-  const { text, offset } = cursor(marked);
-  const { ctx, doc } = load(text, ENV);
-  const diagnostics = getChecker().checkDocument(doc, ENV);
+  const { offset, doc } = atCursor(marked, ENV);
+  const diagnostics = getChecker().checkDocument(doc.parsed, ENV);
   const d = diagnostics.find((x) => x.code === 'invalid-enum' && x.start <= offset && offset <= x.end);
   assert.ok(d, `no invalid-enum at ${JSON.stringify(marked)}`);
-  const actions = codeActions(ctx, doc, offset, offset, diagnostics).filter((a) => a.diagnostics.includes(d));
+  const actions = getService()
+    .codeActions(doc, offset, offset)
+    .filter((a) => a.diagnostics.some((x) => x.code === d.code && x.start === d.start && x.end === d.end));
   return { d, actions };
 }
 
@@ -507,7 +492,7 @@ const enumCases: [string, string, string[]][] = [
 ];
 
 for (const [input, first, others] of enumCases) {
-  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and named, on ${JSON.stringify(input)}`, () => {
+  test(`invalid-enum: the closest value '${first}' is offered first, preferred, and the diagnostic's replacement, on ${JSON.stringify(input)}`, () => {
     const { d, actions } = enumFixes(input);
     assert.ok(actions.length > 0);
     assert.equal(actions[0].edits[0].newText, first);
@@ -517,7 +502,6 @@ for (const [input, first, others] of enumCases) {
       'only one fix is preferred',
     );
     assert.equal(d.data?.replacement, first);
-    assert.ok(d.message.includes(first.replace(/"/g, '')), d.message);
     for (const o of others)
       assert.ok(
         actions.some((a) => a.edits[0].newText === o),
@@ -537,7 +521,10 @@ test('unresolved-variable names the environments that define a name the chosen o
   };
   const text =
     'GET {{base_url}}/api/v1/courses/{{course}}/modules\n###\nGET {{base_url}}/api/v1/courses/{{nowhere}}/modules\n';
-  for (const diagnostics of [getChecker().checkDocument(load(text, env).doc, env), getChecker().diagnose(text, env)]) {
+  for (const diagnostics of [
+    getChecker().checkDocument(serviceDocument(text, env).parsed, env),
+    getChecker().diagnose(text, env),
+  ]) {
     const found = diagnostics
       .filter((d) => d.code === 'unresolved-variable')
       .map((d) => ({ name: text.slice(d.start, d.end), message: d.message }));
@@ -560,9 +547,8 @@ test('"Add parameter" carries a snippet that leaves the cursor at the value; the
       /^\n+appointment_group\[context_codes\]\[\] = \$\{1\}\nappointment_group\[title\] = \$\{2\}\n?$/,
     ],
   ] as const) {
-    const { text, offset } = cursor(marked);
-    const { ctx, doc } = load(text, ENV);
-    const actions = codeActions(ctx, doc, offset, offset, getChecker().checkDocument(doc, ENV));
+    const { offset, doc } = atCursor(marked, ENV);
+    const actions = getService().codeActions(doc, offset, offset);
     const action = actions.find((a) => title.test(a.title));
     assert.ok(action, `no ${title} in ${actions.map((a) => a.title).join(' | ')}`);
     const edit = action.edits[0];

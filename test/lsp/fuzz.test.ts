@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertionsOf } from '../../server/src/core/parser';
-import { codeActions } from '../../server/src/core/codeActions';
-import { complete } from '../../server/src/core/completion';
-import { formatDocument } from '../../server/src/core/formatting';
-import { hover } from '../../server/src/core/hover';
-import { definitions, references, rename, symbolAt } from '../../server/src/core/navigation';
-import { blockSemanticTokens, fileVariableNames } from '../../server/src/core/semanticTokens';
-import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
-import { getChecker, load } from './helpers';
+import { assertionsOf } from '../../server/src/core/index';
+import { getService, serviceDocument } from './helpers';
 import { fuzzRuns } from '../fuzzRuns';
 // The benchmarks' seeded generator (mulberry32), so that a failure can be replayed.
 import { random } from '../../bench/generate';
@@ -78,7 +71,7 @@ function mutate(text: string, r: () => number): string {
 
 test('fuzz: mutated and random documents through every service at random offsets, zero exceptions', () => {
   const r = random(20260301);
-  const checker = getChecker();
+  const service = getService();
   // Environments and their variables named like Object.prototype's members (`__proto__` an own key, as JSON.parse gives it).
   const environments = JSON.parse(
     `{${PROTO_NAMES.map((n) => `${JSON.stringify(n)}: {${JSON.stringify(n)}: "1", "base_url": "http://h"}`).join(', ')}}`,
@@ -96,34 +89,37 @@ test('fuzz: mutated and random documents through every service at random offsets
       i % 10 === 9
         ? Array.from({ length: 200 }, () => String.fromCharCode(Math.floor(r() * 0x10000))).join('')
         : mutate(SEEDS[i % SEEDS.length], r);
-    const { ctx, doc } = load(text, envs[i % envs.length]);
-    const diagnostics = checker.checkDocument(doc);
+    const env = envs[i % envs.length];
+    const doc = serviceDocument(text, env);
+    const parsed = doc.parsed;
+    service.diagnose(text, env);
+    service.checker.checkDocument(parsed, env);
     for (let k = 0; k < 5; k++) {
       const offset = Math.floor(r() * (text.length + 1));
       const replay = JSON.stringify({ i, text, offset });
       try {
-        complete(ctx, doc, offset);
-        hover(ctx, doc, offset);
-        codeActions(ctx, doc, offset, Math.min(text.length, offset + Math.floor(r() * 10)), diagnostics);
-        const symbol = symbolAt(doc, offset);
-        if (symbol) {
-          definitions(doc, symbol);
-          references(doc, symbol, true);
-          rename(doc, symbol, 'renamed');
-        }
+        service.complete(doc, offset);
+        service.hover(doc, offset);
+        service.codeActions(doc, offset, Math.min(text.length, offset + Math.floor(r() * 10)));
+        service.definition(parsed, offset);
+        service.references(parsed, offset, true);
+        service.highlights(parsed, offset);
+        service.prepareRename(parsed, offset);
+        service.rename(doc, offset, 'renamed');
+        service.selectionRanges(parsed, [offset, text.length - offset]);
         runs++;
       } catch (e) {
         assert.fail(`${(e as Error).stack}\nreplay: ${replay}`);
       }
     }
-    documentSymbols(doc);
-    foldingRanges(doc);
-    formatDocument(doc);
+    service.symbols(parsed);
+    service.foldingRanges(parsed);
+    service.format(parsed);
     // Semantic tokens: sorted, on one line, inside their block, never overlapping.
-    const names = fileVariableNames(doc);
-    for (const { block } of doc.blocks) {
+    const names = service.fileVariableNames(parsed);
+    for (const { block } of parsed.blocks) {
       let previousEnd = 0;
-      for (const t of blockSemanticTokens(ctx, block, names)) {
+      for (const t of service.semanticTokens(doc, block, names)) {
         const replay = JSON.stringify({ i, text });
         assert.ok(t.start >= previousEnd && t.end > t.start && t.end <= block.text.length, replay);
         assert.ok(!/[\r\n]/.test(block.text.slice(t.start, t.end)), replay);
@@ -139,8 +135,8 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
   const documents = fuzzRuns(300);
   for (let i = 0; i < documents; i++) {
     const text = mutate(SEEDS[i % SEEDS.length], r);
-    const { doc } = load(text);
-    const edits = formatDocument(doc);
+    const doc = getService().parse(text);
+    const edits = getService().format(doc);
     let out = text;
     for (const e of [...edits].sort((a, b) => b.start - a.start))
       out = out.slice(0, e.start) + e.newText + out.slice(e.end);
@@ -161,15 +157,16 @@ test('fuzz: formatting never changes a value and is idempotent', () => {
         }),
       ),
     ];
-    const again = load(out).doc;
+    const again = getService().parse(out);
     assert.deepEqual(values(again), values(doc), JSON.stringify(text));
-    assert.deepEqual(formatDocument(again), [], JSON.stringify(text));
+    assert.deepEqual(getService().format(again), [], JSON.stringify(text));
   }
 });
 
 test('incremental re-parse after an edit equals a full parse', async () => {
-  const { reparseEdit } = await import('../../server/src/core/incremental');
-  const { parseDocument } = await import('../../server/src/core/parser');
+  const service = getService();
+  const reparseEdit = service.reparse;
+  const parseDocument = (text: string) => service.parse(text);
   const r = random(99);
   const base = SEEDS.join('###\n') + '\n### t\nGET /x\n';
   let text = base;

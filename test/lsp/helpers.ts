@@ -1,16 +1,23 @@
 /** Helpers of the language-service tests: in-memory documents, cursors marked `|`, edits applied. */
 import { bundledCatalog } from '../../server/src/catalogData';
-import { Checker } from '../../server/src/core/checker';
-import { ScopeTracker, type EnvironmentInfo, type ServiceContext } from '../../server/src/core/documentIndex';
-import { parseDocument, type LpreqDocument } from '../../server/src/core/parser';
+import {
+  createLanguageService,
+  ScopeTracker,
+  type EnvironmentInfo,
+  type LanguageService,
+  type ServiceDocument,
+} from '../../server/src/core/index';
 
-let checker: Checker | undefined;
-export const getChecker = () => (checker ??= new Checker(bundledCatalog()));
+let service: LanguageService | undefined;
+/** The service of the bundled catalog, made once for every test of the process. */
+export const getService = (): LanguageService => (service ??= createLanguageService(bundledCatalog()));
+export const getChecker = () => getService().checker;
 
-export function load(text: string, env?: EnvironmentInfo): { ctx: ServiceContext; doc: LpreqDocument } {
-  const doc = parseDocument(text);
-  const { scope } = new ScopeTracker().update(doc, env);
-  return { ctx: { checker: getChecker(), scope, env }, doc };
+/** A document as a host keeps it: parsed, with its scope and environments. */
+export function serviceDocument(text: string, env?: EnvironmentInfo): ServiceDocument {
+  const parsed = getService().parse(text);
+  const { scope } = new ScopeTracker().update(parsed, env);
+  return { parsed, scope, env };
 }
 
 /** Splits `text` with one `|` into the text without it and the cursor offset. */

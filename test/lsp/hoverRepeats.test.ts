@@ -8,9 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hover } from '../../server/src/core/hover';
 import { ROOT } from '../helpers';
-import { getChecker, load } from './helpers';
+import { getChecker, getService, serviceDocument } from './helpers';
 
 function sentences(text: string): string[] {
   return text
@@ -57,15 +56,15 @@ test('no hover repeats a sentence, of its own or of the diagnostics at the curso
       : undefined;
     for (const file of readdirSync(folder).filter((f) => f.endsWith('.lpreq'))) {
       const text = readFileSync(join(folder, file), 'utf8');
-      const { ctx, doc } = load(text, env);
-      const diagnostics = getChecker().checkDocument(doc, env);
+      const doc = serviceDocument(text, env);
+      const diagnostics = getChecker().checkDocument(doc.parsed, env);
       const offsets = new Set(offsetsOf(text));
       for (const d of diagnostics) {
         offsets.add(d.start);
         offsets.add((d.start + d.end) >> 1);
       }
       for (const offset of offsets) {
-        const h = hover(ctx, doc, offset);
+        const h = getService().hover(doc, offset);
         if (!h) continue;
         hovers++;
         const own = sentences(h.contents);

@@ -7,6 +7,7 @@ import {
   StreamMessageWriter,
   type ClientCapabilities,
   type MessageConnection,
+  type ServerCapabilities,
 } from 'vscode-languageserver/node';
 import { startServer } from '../../server/src/lsp/server';
 
@@ -14,6 +15,8 @@ export interface InProcessServer {
   client: MessageConnection;
   /** The server's completion trigger characters. */
   triggers: string[];
+  /** The capabilities the server announced. */
+  capabilities: ServerCapabilities;
   /** Every notification the server sent, in order. */
   notifications: { method: string; params: unknown }[];
   close(): void;
@@ -40,11 +43,12 @@ export async function inProcessServer(
     rootUri,
     capabilities,
     initializationOptions,
-  })) as { capabilities: { completionProvider: { triggerCharacters: string[] } } };
+  })) as { capabilities: ServerCapabilities & { completionProvider: { triggerCharacters: string[] } } };
   await client.sendNotification('initialized', {});
   return {
     client,
     triggers: result.capabilities.completionProvider.triggerCharacters,
+    capabilities: result.capabilities,
     notifications,
     close: () => {
       client.dispose();

@@ -11,15 +11,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { complete } from '../../server/src/core/completion';
-import { blockIndexAt, ScopeTracker } from '../../server/src/core/documentIndex';
-import { hover } from '../../server/src/core/hover';
-import { outlineOf, parseBlock, parseDocument, type LpreqDocument } from '../../server/src/core/parser';
-import { documentSymbols, foldingRanges } from '../../server/src/core/symbols';
-import { RequestsBefore } from '../../server/src/core/checker';
-import { byPosition, type Diagnostic } from '../../server/src/core/checker/diagnostics';
-import type { Endpoint } from '../../server/src/core/catalog/catalog';
-import { getChecker } from './helpers';
+import {
+  blockIndexAt,
+  outlineOf,
+  parseBlock,
+  parseDocument,
+  RequestsBefore,
+  ScopeTracker,
+  type Diagnostic,
+  type Endpoint,
+  type LpreqDocument,
+} from '../../server/src/core/index';
+import { getChecker, getService } from './helpers';
 import { ROOT, SHARED } from '../helpers';
 
 const files = [
@@ -62,27 +65,31 @@ test('outlines: the scope, symbols and folding of an outlined document are those
     assert.deepEqual([...b.values], [...a.values], name);
     assert.deepEqual([...b.requestNames], [...a.requestNames], name);
     assert.deepEqual([...(b.scriptNames ?? [])], [...(a.scriptNames ?? [])], name);
-    assert.deepEqual(documentSymbols(outline), documentSymbols(parsed), name);
-    assert.deepEqual(foldingRanges(outline), foldingRanges(parsed), name);
+    const service = getService();
+    assert.deepEqual(service.symbols(outline), service.symbols(parsed), name);
+    assert.deepEqual(service.foldingRanges(outline), service.foldingRanges(parsed), name);
   }
 });
 
 test('outlines: completion and hover with only the block at the cursor parsed equal those of the parsed document', () => {
-  const checker = getChecker();
+  const service = getService();
   let compared = 0;
   for (const { name, text } of documents) {
     const parsed = parseDocument(text);
-    const scope = new ScopeTracker().update(parsed, env).scope;
-    const ctx = { checker, scope, env };
+    const whole = { parsed, scope: new ScopeTracker().update(parsed, env).scope, env };
     const outline = outlined(parsed);
     // The scope the server computes once from the outline.
-    const octx = { checker, scope: new ScopeTracker().update(outline, env).scope, env };
+    const scope = new ScopeTracker().update(outline, env).scope;
     // Every offset of a small file; a sample of the large one.
     const step = text.length > 4000 ? 151 : 7;
     for (let offset = 0; offset <= text.length; offset += step) {
-      const at = parsedAt(outline, offset);
-      assert.deepEqual(complete(octx, at, offset), complete(ctx, parsed, offset), `${name} completion at ${offset}`);
-      assert.deepEqual(hover(octx, at, offset), hover(ctx, parsed, offset), `${name} hover at ${offset}`);
+      const at = { parsed: parsedAt(outline, offset), scope, env };
+      assert.deepEqual(
+        service.complete(at, offset),
+        service.complete(whole, offset),
+        `${name} completion at ${offset}`,
+      );
+      assert.deepEqual(service.hover(at, offset), service.hover(whole, offset), `${name} hover at ${offset}`);
       compared++;
     }
   }
@@ -123,7 +130,7 @@ test("outlines: what diagnose tells of each block is that block's check where it
       const block = parsed.blocks[k].block;
       assert.deepEqual(
         told[k].diagnostics,
-        checker.checkBlock(block, before.scope).sort(byPosition),
+        checker.checkBlock(block, before.scope).sort((a, b) => a.start - b.start || a.end - b.end),
         `${name} block ${k}`,
       );
       const match = checker.matchBlock(block, before.scope);

@@ -1,28 +1,14 @@
 /** Semantic tokens: what the catalog and the variables say of a block, as data. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  blockSemanticTokens,
-  fileVariableNames,
-  TOKEN_MODIFIERS,
-  TOKEN_TYPES,
-} from '../../server/src/core/semanticTokens';
-import { load } from './helpers';
+import { getService, serviceDocument } from './helpers';
+import { semanticTokensOf } from './service';
 
 const ENV = { environments: { dev: { base_url: 'http://127.0.0.1:4010', course: '42' } }, selected: 'dev' };
 
 /** Each token of the document as `text type[.modifier...]`, in order. */
 function tokensOf(text: string): string[] {
-  const { ctx, doc } = load(text, ENV);
-  const names = fileVariableNames(doc);
-  const out: string[] = [];
-  for (const { start, block } of doc.blocks) {
-    for (const t of blockSemanticTokens(ctx, block, names)) {
-      const modifiers = TOKEN_MODIFIERS.filter((_, i) => t.modifiers & (1 << i));
-      out.push(`${text.slice(start + t.start, start + t.end)} ${[TOKEN_TYPES[t.type], ...modifiers].join('.')}`);
-    }
-  }
-  return out;
+  return semanticTokensOf(text, ENV).map(([t, type, modifiers]) => `${t} ${[type, ...modifiers].join('.')}`);
 }
 
 const cases: [string, string[]][] = [
@@ -142,18 +128,23 @@ test('semantic tokens never span lines and never overlap, on every example reque
   const { readdirSync, readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const dir = join(import.meta.dirname, '..', '..', 'examples');
+  let tokens = 0;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.lpreq'))) {
     const text = readFileSync(join(dir, name), 'utf8');
-    const { ctx, doc } = load(text, ENV);
-    const names = fileVariableNames(doc);
-    for (const { block } of doc.blocks) {
+    const service = getService();
+    const doc = serviceDocument(text, ENV);
+    const names = service.fileVariableNames(doc.parsed);
+    for (const { block } of doc.parsed.blocks) {
       let previousEnd = -1;
-      for (const t of blockSemanticTokens(ctx, block, names)) {
+      for (const t of service.semanticTokens(doc, block, names)) {
         assert.ok(t.end > t.start, name);
         assert.ok(t.start >= previousEnd, `${name}: overlapping tokens at ${t.start}`);
         assert.ok(!block.text.slice(t.start, t.end).includes('\n'), name);
         previousEnd = t.end;
+        tokens++;
       }
     }
   }
+  // The examples hold hundreds: a loop over nothing would pass without checking anything.
+  assert.ok(tokens > 100, `${tokens} tokens`);
 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadCatalog, type Catalog } from '../../server/src/core/catalog/catalog';
+import { loadCatalog, type Catalog } from '../../server/src/core/index';
 import { readCatalogFiles } from '../../server/src/node/catalogFiles';
 import { bundledCatalog } from '../../server/src/catalogData';
 import { HttpError, type MockContext } from '../../server/src/mock/context';

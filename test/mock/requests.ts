@@ -3,7 +3,7 @@
  * bundled seed (and the queries that make a list show what it can), and creates and updates
  * of most resources, for the tests that walk every endpoint's responses.
  */
-import type { Catalog } from '../../server/src/core/catalog/catalog';
+import type { Catalog } from '../../server/src/core/index';
 
 /** Seeded ids and values for path placeholders, so that a request reaches its handler. */
 export const DEFAULTS: Record<string, string> = {

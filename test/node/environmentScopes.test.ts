@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { grantedScopes } from '../../server/src/core/checker';
+import { grantedScopes } from '../../server/src/core/index';
 import {
   EnvironmentFileError,
   environmentScopes,

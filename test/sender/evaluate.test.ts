@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { canonicalOperator, parseAssertion, type Assertion } from '../../server/src/core/assertion';
+import { canonicalOperator, parseAssertion, type Assertion } from '../../server/src/core/index';
 import { exactIntegers } from '../../server/src/sender/exactNumbers';
 import { evaluateAssertion, type ResponseFacts } from '../../server/src/sender/runner/evaluate';
 import { evaluateWithinBudget, stopRegexWorker } from '../../server/src/sender/runner/regexBudget';

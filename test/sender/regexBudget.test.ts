@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { parseAssertion, type Assertion } from '../../server/src/core/assertion';
+import { parseAssertion, type Assertion } from '../../server/src/core/index';
 import type { ResponseFacts } from '../../server/src/sender/runner/evaluate';
 import { evaluateWithinBudget, firstMismatch, stopRegexWorker } from '../../server/src/sender/runner/regexBudget';
 

@@ -3,8 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { Checker } from '../../server/src/core/checker';
-import { parseDocument } from '../../server/src/core/parser';
+import { Checker, parseDocument } from '../../server/src/core/index';
 import type { PreparedRequest } from '../../server/src/sender/prepare';
 
 export interface Received {

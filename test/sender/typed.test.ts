@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
+import { EndpointMatcher, targetPath } from '../../server/src/core/index';
 import { checkResponse, describeAt, parseJsonPath } from '../../server/src/sender/typed';
 import { endpointFacts } from '../../server/src/sender/prepare';
 import { SHARED } from '../helpers';
@@ -114,10 +114,13 @@ for (const [title, returns, body, expected] of cases) {
   });
 }
 
-test('checkResponse messages name the documented type and the value', () => {
-  const [issue] = checkResponse(catalog, 'Module', { items_count: '2' }).issues;
-  assert.match(issue.message, /integer/);
-  assert.match(issue.message, /"2"/);
+test('checkResponse: a value of the wrong type is a type-mismatch at its path, whose message names the value', () => {
+  const issues = checkResponse(catalog, 'Module', { items_count: '2' }).issues;
+  assert.deepEqual(
+    issues.map((i) => [i.code, i.path]),
+    [['type-mismatch', '$.items_count']],
+  );
+  assert.ok(issues[0].message.includes('"2"'), issues[0].message);
 });
 
 test('checkResponse never throws on strange bodies, and says what is wrong with each', () => {

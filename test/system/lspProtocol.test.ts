@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LineIndex } from '../../server/src/core/positions';
+import { LineIndex } from '../../server/src/core/index';
 import { LspClient, ROOT } from '../lsp/rpc';
 import { getChecker } from '../lsp/helpers';
 import { fuzzRuns } from '../fuzzRuns';
@@ -660,8 +660,15 @@ const isPosition = (p: unknown) =>
 
 test('protocol fuzz: malformed ranges and positions are refused, never applied; the server keeps the text it believes in, and its diagnostics equal a fresh check of it', async () => {
   const { TextDocument } = await import('vscode-languageserver-textdocument');
-  const { documentSymbols } = await import('../../server/src/core/symbols');
-  const { parseDocument } = await import('../../server/src/core/parser');
+  const { createLanguageService } = await import('../../server/src/core/index');
+  const { handlers } = await import('../../server/src/lsp/handlers');
+  // The table's entries as data: building it reads nothing of the session until a request comes.
+  const located = handlers({} as Parameters<typeof handlers>[0]).filter(
+    (h) => h.takes === 'position' || h.takes === 'range',
+  );
+  assert.ok(located.length >= 9, located.map((h) => h.method).join(', '));
+  const { bundledCatalog } = await import('../../server/src/catalogData');
+  const service = createLanguageService(bundledCatalog());
   const { random } = await import('../../bench/generate');
   const r = random(20261124);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
@@ -723,7 +730,7 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       const symbols = await c.request<{ name: string; range: unknown }[]>('textDocument/documentSymbol', {
         textDocument: { uri },
       });
-      const freshSymbols = documentSymbols(parseDocument(text)).map((s) => ({
+      const freshSymbols = service.symbols(service.parse(text)).map((s) => ({
         name: s.name,
         range: { start: model.positionAt(s.start), end: model.positionAt(s.end) },
       }));
@@ -793,28 +800,22 @@ test('protocol fuzz: malformed ranges and positions are refused, never applied; 
       }
       const step = `edit ${i}: ${JSON.stringify(changes)}`;
       await expectSame(published, step);
-      // Requests with malformed positions get an empty answer, and change nothing.
+      // Every request of the server's table that names a position or a range gets its empty answer for a malformed one, and changes nothing.
       if (r() < 0.3) {
         const bad = { line: pick(BAD), character: 0 };
-        const answers = await Promise.all([
-          c.request('textDocument/hover', { textDocument: { uri }, position: bad }),
-          c.request('textDocument/completion', { textDocument: { uri }, position: bad }),
-          c.request('textDocument/definition', { textDocument: { uri }, position: bad }),
-          c.request('textDocument/documentHighlight', { textDocument: { uri }, position: bad }),
-          c.request('textDocument/codeAction', {
-            textDocument: { uri },
-            range: { start: bad, end: bad },
-            context: { diagnostics: [] },
-          }),
-          c.request('textDocument/semanticTokens/range', {
-            textDocument: { uri },
-            range: { start: { line: 0, character: 0 }, end: bad },
-          }),
-        ]);
+        const params = {
+          textDocument: { uri },
+          position: bad,
+          positions: [{ line: 0, character: 0 }, bad],
+          range: { start: { line: 0, character: 0 }, end: bad },
+          context: { diagnostics: [], includeDeclaration: true },
+          newName: 'renamed',
+        };
+        const answers = await Promise.all(located.map((h) => c.request(h.method, params)));
         assert.deepEqual(
           answers,
-          [null, null, [], null, [], { data: [] }],
-          `${step}: answers to ${JSON.stringify(bad)}`,
+          located.map((h) => h.empty),
+          `${step}: answers of ${located.map((h) => h.method).join(', ')} to ${JSON.stringify(bad)}`,
         );
       }
       // The text stays bounded, and has blocks to edit.

@@ -11,12 +11,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { catalogToOpenApi, type JsonObject } from '../../server/src/core/catalog/openapi';
-import { EndpointMatcher, targetPath } from '../../server/src/core/matcher';
-import { isDate, isDateTime } from '../../server/src/core/values';
+import {
+  catalogToOpenApi,
+  type JsonObject,
+  EndpointMatcher,
+  targetPath,
+  isDate,
+  isDateTime,
+  loadCatalog,
+  type CatalogParameter,
+  type Endpoint,
+} from '../../server/src/core/index';
 import { checkResponse } from '../../server/src/sender/typed';
 import { run as runExport } from '../../server/src/cli/exportCommand';
-import { loadCatalog, type CatalogParameter, type Endpoint } from '../../server/src/core/catalog/catalog';
 import { ROOT, SHARED, tempDir } from '../helpers';
 import { captureIo } from '../io';
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { request } from 'undici';
 import { bundledCatalog } from '../../server/src/catalogData';
-import { catalogToOpenApi, type JsonObject } from '../../server/src/core/catalog/openapi';
+import { catalogToOpenApi, type JsonObject } from '../../server/src/core/index';
 import { tempDir } from '../helpers';
 
 /** The JavaScript file of Prism's command, found through its package (never a shell shim). */

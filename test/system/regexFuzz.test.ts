@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseAssertion, type Assertion } from '../../server/src/core/assertion';
+import { parseAssertion, type Assertion } from '../../server/src/core/index';
 import type { ResponseFacts } from '../../server/src/sender/runner/evaluate';
 import { evaluateWithinBudget, stopRegexWorker } from '../../server/src/sender/runner/regexBudget';
 import { fuzzRuns } from '../fuzzRuns';

@@ -162,126 +162,156 @@ async function runTest(argv: string[], io: Io): Promise<number> {
     }
   }
   try {
-    return await runWith(session, running);
+    return await runWith(session, running, {
+      io,
+      args,
+      inputs,
+      notes,
+      envName,
+      reporterName,
+      timeoutMs,
+      proxy,
+      grep,
+      prompts,
+      snapshots,
+      signIns,
+    });
   } finally {
     await running?.close();
   }
+}
 
-  async function runWith(session: SendSession, running: MockRun | undefined): Promise<number> {
-    // Each file's environment is settled before anything is sent, as `lpreq send` settles it
-    // (all it finds depends on the folder of the file): a broken environment file, an unknown
-    // --env, several environments and none chosen, or an unusable token stops the run here.
-    const sources: TestSource[] = [];
-    const setups: FileSetup[] = [];
-    for (const input of inputs) {
-      const read = await readInput(input, io);
-      if (read.problem !== undefined) {
-        sources.push({ file: input.display, problem: read.problem });
-        continue;
-      }
-      try {
-        // Standard input has no file: its environment is the working folder's.
-        const made = await session.testSource(input.absolute ?? resolve(io.cwd, '-'), {
-          display: input.display,
-          text: read.text,
-          environment: envName,
-          mock: running,
-        });
-        if (input.absolute === undefined) {
-          delete made.source.readFile;
-          delete made.source.snapshots;
-        }
-        if (!setups.some((s) => s.projectFolder === made.setup.projectFolder && s.selected === made.setup.selected)) {
-          setups.push(made.setup);
-          for (const w of made.setup.warnings) io.stderr(`lpreq: ${w}\n`);
-        }
-        sources.push(made.source);
-      } catch (e) {
-        if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
-        throw e;
-      }
+/** What `lpreq test` was asked for, read from its arguments. */
+interface TestRun {
+  io: Io;
+  args: ReturnType<typeof parseArgs>;
+  inputs: Input[];
+  notes: string[];
+  envName: string | undefined;
+  reporterName: ReporterName;
+  timeoutMs: number | undefined;
+  proxy: string | undefined;
+  grep: string | undefined;
+  prompts: ReturnType<typeof promptFlags>;
+  snapshots: SnapshotMode;
+  signIns: ReturnType<typeof commandLineSignIns>;
+}
+
+/** The run: each file's environment settled, the tests run and reported; the exit code. */
+async function runWith(session: SendSession, running: MockRun | undefined, run: TestRun): Promise<number> {
+  const { io, args, inputs, notes, envName, reporterName, timeoutMs, proxy, grep, prompts, snapshots, signIns } = run;
+  // Each file's environment is settled before anything is sent, as `lpreq send` settles it
+  // (all it finds depends on the folder of the file): a broken environment file, an unknown
+  // --env, several environments and none chosen, or an unusable token stops the run here.
+  const sources: TestSource[] = [];
+  const setups: FileSetup[] = [];
+  for (const input of inputs) {
+    const read = await readInput(input, io);
+    if (read.problem !== undefined) {
+      sources.push({ file: input.display, problem: read.problem });
+      continue;
     }
-    if (running) notes.push(...session.missingFromMock(sources, running));
-    // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
-    const tokens = [
-      running?.token,
-      io.env.LPREQ_TOKEN,
-      ...setups.flatMap((s) => [s.token, s.privateToken, ...s.foreignTokens]),
-    ];
-    // A sign-in's tokens and client secrets too (a token renewed after a 401 during the run among them).
-    const scrub = (text: string) => scrubSecrets(text, [...tokens, ...signIns.secrets()]);
-    // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
-    const write = (text: string) =>
-      io.stdout(reporterName === 'github' ? scrub(text) : noWorkflowCommands(scrub(text)));
-
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
-    const reporter = createReporter(reporterName, {
-      write,
-      colour: io.isTTY && !io.env.NO_COLOR,
-      skipReason: () =>
-        controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure',
-    });
-
-    const options: RunOptions = {
-      ...session.runOptions(setups, running),
-      timeoutMs,
-      proxy,
-      env: running ? {} : io.env,
-      signal: controller.signal,
-      bail: args.flags.has('bail'),
-      snapshots,
-      grep,
-      prompts,
-      events: {
-        ...reporter.events,
-        // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
-        requestFinished: (file, r) => {
-          reporter.events.requestFinished?.(file, r);
-          if (
-            reporterName === 'text' ||
-            r.passed ||
-            r.skipped ||
-            r.failure === undefined ||
-            r.failure.kind === 'assertion'
-          )
-            return;
-          io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
-          for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
-        },
-      },
-    };
-    const started = performance.now();
-    let result;
     try {
-      result = await runTests(sources, options);
-    } finally {
-      process.removeListener('SIGINT', onSigint);
+      // Standard input has no file: its environment is the working folder's.
+      const made = await session.testSource(input.absolute ?? resolve(io.cwd, '-'), {
+        display: input.display,
+        text: read.text,
+        environment: envName,
+        mock: running,
+      });
+      if (input.absolute === undefined) {
+        delete made.source.readFile;
+        delete made.source.snapshots;
+      }
+      if (!setups.some((s) => s.projectFolder === made.setup.projectFolder && s.selected === made.setup.selected)) {
+        setups.push(made.setup);
+        for (const w of made.setup.warnings) io.stderr(`lpreq: ${w}\n`);
+      }
+      sources.push(made.source);
+    } catch (e) {
+      if (e instanceof SetupError) throw new UsageError(scrubSecrets(e.message, signIns.secrets()));
+      throw e;
     }
-    reporter.finish(result, performance.now() - started);
-
-    for (const note of [...notes, ...(running?.notes() ?? [])]) io.stderr(`lpreq: ${note}\n`);
-    const total = result.passed + result.failed + result.skipped;
-    if (reporterName !== 'text') {
-      io.stderr(
-        `lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`,
-      );
-    }
-    if (result.cancelled) {
-      io.stderr('lpreq test: cancelled\n');
-      return 2;
-    }
-    if (result.unreadable > 0) {
-      io.stderr(`lpreq test: ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} could not be read\n`);
-      return 2;
-    }
-    if (total === 0) {
-      io.stderr(`lpreq test: no request to run${grep !== undefined ? ` matches --grep ${grep}` : ''}\n`);
-      return 2;
-    }
-    return result.failed > 0 ? 1 : 0;
   }
+  if (running) notes.push(...session.missingFromMock(sources, running));
+  // Everything printed passes the one scrubber with every token of the run, besides what the runner scrubbed.
+  const tokens = [
+    running?.token,
+    io.env.LPREQ_TOKEN,
+    ...setups.flatMap((s) => [s.token, s.privateToken, ...s.foreignTokens]),
+  ];
+  // A sign-in's tokens and client secrets too (a token renewed after a 401 during the run among them).
+  const scrub = (text: string) => scrubSecrets(text, [...tokens, ...signIns.secrets()]);
+  // Every format but github's own commands: no line of data may read as a workflow command in a CI log.
+  const write = (text: string) => io.stdout(reporterName === 'github' ? scrub(text) : noWorkflowCommands(scrub(text)));
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const reporter = createReporter(reporterName, {
+    write,
+    colour: io.isTTY && !io.env.NO_COLOR,
+    skipReason: () =>
+      controller.signal.aborted ? 'the run was cancelled' : 'not run: --bail stopped the run at the first failure',
+  });
+
+  const options: RunOptions = {
+    ...session.runOptions(setups, running),
+    timeoutMs,
+    proxy,
+    env: running ? {} : io.env,
+    signal: controller.signal,
+    bail: args.flags.has('bail'),
+    snapshots,
+    grep,
+    prompts,
+    events: {
+      ...reporter.events,
+      // The text reporter says why a request failed; the others have no place for a reason that is not an assertion.
+      requestFinished: (file, r) => {
+        reporter.events.requestFinished?.(file, r);
+        if (
+          reporterName === 'text' ||
+          r.passed ||
+          r.skipped ||
+          r.failure === undefined ||
+          r.failure.kind === 'assertion'
+        )
+          return;
+        io.stderr(`lpreq test: ${file}:${r.line}: ${r.name}: ${r.failure.message}\n`);
+        for (const d of r.diagnostics) io.stderr(`  ${file}:${d.line}:${d.column}: error ${d.code}: ${d.message}\n`);
+      },
+    },
+  };
+  const started = performance.now();
+  let result;
+  try {
+    result = await runTests(sources, options);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  reporter.finish(result, performance.now() - started);
+
+  for (const note of [...notes, ...(running?.notes() ?? [])]) io.stderr(`lpreq: ${note}\n`);
+  const total = result.passed + result.failed + result.skipped;
+  if (reporterName !== 'text') {
+    io.stderr(
+      `lpreq test: ${result.passed} passed, ${result.failed} failed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}\n`,
+    );
+  }
+  if (result.cancelled) {
+    io.stderr('lpreq test: cancelled\n');
+    return 2;
+  }
+  if (result.unreadable > 0) {
+    io.stderr(`lpreq test: ${result.unreadable} file${result.unreadable === 1 ? '' : 's'} could not be read\n`);
+    return 2;
+  }
+  if (total === 0) {
+    io.stderr(`lpreq test: no request to run${grep !== undefined ? ` matches --grep ${grep}` : ''}\n`);
+    return 2;
+  }
+  return result.failed > 0 ? 1 : 0;
 }
 
 /** `--snapshot`, `--update-snapshots` and `--ci`, as the runner takes them; the last two refuse each other. */

@@ -161,26 +161,10 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       field = { kind: 'duration', start: shift + fieldStart, end: shift + fieldEnd };
       break;
     case 'header': {
-      at = skipSpaces(text, at, to);
-      if (at >= lineEnd)
-        return problemAt(
-          shift,
-          'header needs the name of the header: ?? header content-type includes json',
-          fieldStart,
-          fieldEnd,
-        );
-      const nameEnd = wordEnd(text, at, lineEnd);
-      if (operatorAt(text, at, nameEnd) !== undefined)
-        return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
-      const name = text.slice(at, nameEnd);
-      field = {
-        kind: 'header',
-        name,
-        nameSpan: { start: shift + at, end: shift + nameEnd },
-        start: shift + fieldStart,
-        end: shift + nameEnd,
-      };
-      at = nameEnd;
+      const header = readHeaderField(text, skipSpaces(text, at, to), lineEnd, fieldStart, fieldEnd, shift);
+      if ('problem' in header) return header;
+      field = header;
+      at = header.nameSpan.end - shift;
       break;
     }
     case 'body': {
@@ -232,18 +216,14 @@ export function readAssertion(text: string, from: number, to: number, shift: num
   let expected: Expected | undefined;
   if (takesExpected(operator)) {
     if (at >= lineEnd) return problemAt(shift, `${operator} needs a value to compare with`, opStart, opEnd);
-    const rest = text.slice(at, lineEnd);
-    const quoted = rest.length >= 2 && rest.charCodeAt(0) === 34 && rest.charCodeAt(rest.length - 1) === 34;
-    expected = { raw: rest, text: quoted ? rest.slice(1, -1) : rest, quoted, start: shift + at, end: shift + lineEnd };
-    if (operator === 'matches' && !rest.includes('{{')) {
-      const problem = regexProblem(expected.text);
-      if (problem !== undefined) return problemAt(shift, `not a regular expression: ${problem}`, at, lineEnd);
-    }
+    const read = readExpected(text, operator, at, lineEnd, shift);
+    if ('problem' in read) return read;
+    expected = read;
   } else if (at < lineEnd) {
     return problemAt(shift, `${operator} takes no value: remove ${quote(text.slice(at, lineEnd))}`, at, lineEnd);
   }
-  // Every object written out: a spread followed by more properties takes V8's slow path, which
-  // made this line cost ten times the rest of its block's parse.
+  // Every object written out: a spread followed by more properties takes V8's slow path, on a
+  // line read for every assertion of every check.
   return {
     assertion: {
       start: shift + start,
@@ -255,6 +235,58 @@ export function readAssertion(text: string, from: number, to: number, shift: num
       expected,
     },
   };
+}
+
+/** `header NAME`: the name after the word, which must not be an operator. */
+function readHeaderField(
+  text: string,
+  at: number,
+  lineEnd: number,
+  fieldStart: number,
+  fieldEnd: number,
+  shift: number,
+): Extract<AssertionField, { kind: 'header' }> | { problem: AssertionProblem } {
+  if (at >= lineEnd)
+    return problemAt(
+      shift,
+      'header needs the name of the header: ?? header content-type includes json',
+      fieldStart,
+      fieldEnd,
+    );
+  const nameEnd = wordEnd(text, at, lineEnd);
+  if (operatorAt(text, at, nameEnd) !== undefined)
+    return problemAt(shift, 'header needs the name of the header before the operator', at, nameEnd);
+  return {
+    kind: 'header',
+    name: text.slice(at, nameEnd),
+    nameSpan: { start: shift + at, end: shift + nameEnd },
+    start: shift + fieldStart,
+    end: shift + nameEnd,
+  };
+}
+
+/** The EXPECTED of an operator that takes one: the rest of the line, a problem when `matches` is given no regular expression. */
+function readExpected(
+  text: string,
+  operator: AssertionOperator,
+  at: number,
+  lineEnd: number,
+  shift: number,
+): Expected | { problem: AssertionProblem } {
+  const rest = text.slice(at, lineEnd);
+  const quoted = rest.length >= 2 && rest.charCodeAt(0) === 34 && rest.charCodeAt(rest.length - 1) === 34;
+  const expected = {
+    raw: rest,
+    text: quoted ? rest.slice(1, -1) : rest,
+    quoted,
+    start: shift + at,
+    end: shift + lineEnd,
+  };
+  if (operator === 'matches' && !rest.includes('{{')) {
+    const problem = regexProblem(expected.text);
+    if (problem !== undefined) return problemAt(shift, `not a regular expression: ${problem}`, at, lineEnd);
+  }
+  return expected;
 }
 
 /** The field word at [s, e), compared in place (no slice); undefined when it is none of the four. */
@@ -288,8 +320,8 @@ function operatorAt(text: string, s: number, e: number): AssertionOperator | und
 
 /**
  * Whether `word` is written at `at` of `text`. A loop of charCodeAt, which V8's optimising
- * compiler inlines, where `startsWith` stays a call of a built-in: it took a third of the time
- * of reading an assertion line.
+ * compiler inlines, where `startsWith` stays a call of a built-in on the hot path of reading
+ * an assertion line.
  */
 function writtenAt(text: string, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
@@ -309,7 +341,7 @@ export function parseJsonPath(
 ): { path: JsonPath } | { problem: AssertionProblem } {
   // `$` is implied, not a segment. This is the hot path of every assertion line: each segment
   // is written out as an object literal (a spread, `{ kind, ...span }`, takes V8's slow path),
-  // and a failure is a module function (a closure made at each call cost ten times the rest).
+  // and a failure is a module function (a closure made at each call would be allocated per line).
   const segments: JsonPathSegment[] = [];
   let i = from;
   if (line.charCodeAt(i) === 36) i++;

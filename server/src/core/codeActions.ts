@@ -8,7 +8,7 @@
 import type { Diagnostic } from './checker';
 import { blockAt, isSecretVariable, type ScopeSite, type ServiceContext } from './documentIndex';
 import { own } from './own';
-import { findVariableReferences, type Block, type LpreqDocument } from './parser';
+import { findVariableReferences, type Block, type BlockRef, type LpreqDocument } from './parser';
 import { snippetText } from './completion';
 
 export interface TextEdit {
@@ -98,60 +98,11 @@ export function codeActions(
       case 'invalid-enum':
       case 'unknown-endpoint':
       case 'unknown-field':
-        if (data.replacement !== undefined) {
-          actions.push({
-            title: `Change to '${data.replacement}'`,
-            kind: 'quickfix',
-            edits: [{ start: d.start, end: d.end, newText: data.replacement }],
-            diagnostics: [d],
-            isPreferred: true,
-          });
-        }
-        for (const choice of data.choices ?? []) {
-          actions.push({
-            title: `Change to '${choice}'`,
-            kind: 'quickfix',
-            edits: [{ start: d.start, end: d.end, newText: choice }],
-            diagnostics: [d],
-          });
-        }
-        if (
-          d.code === 'unknown-parameter' &&
-          data.lineStart !== undefined &&
-          data.lineEnd !== undefined &&
-          !inJson(d)
-        ) {
-          actions.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
-        }
+        actions.push(...replaceFixes(doc, d, inJson(d)));
         break;
-      case 'deprecated': {
-        const old = ref.block.params.find((p) => ref.start + p.name.start === d.start);
-        if (old && data.replacement !== undefined && ref.block.params.some((p) => p.decodedName === data.replacement)) {
-          // The successor is sent already (`label` beside `role`): the old name goes.
-          actions.push(
-            removeLine(
-              doc,
-              ref.start + old.start,
-              ref.start + old.end,
-              `Remove the deprecated parameter (${data.replacement} is given)`,
-              d,
-            ),
-          );
-        } else if (data.replacement !== undefined) {
-          const onPath = data.replacement.startsWith('/');
-          const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
-          if (replacement !== undefined) {
-            actions.push({
-              title: `Replace with ${onPath ? 'the current path' : `'${replacement}'`}`,
-              kind: 'quickfix',
-              edits: [{ start: d.start, end: d.end, newText: replacement }],
-              diagnostics: [d],
-              isPreferred: true,
-            });
-          }
-        }
+      case 'deprecated':
+        actions.push(...deprecatedFixes(ctx, doc, ref, d));
         break;
-      }
       case 'conflicting-parameters':
         actions.push(...conflictFixes(ctx, doc, d));
         break;
@@ -179,34 +130,7 @@ export function codeActions(
         break;
     }
   }
-  if (missingAll.length > 0) {
-    const { at, prefix, suffix } = parameterInsertion(ref.start, ref.block);
-    const names = [...new Set(missingAll.map((m) => m.name))];
-    const end = suffix ?? (prefix === '' ? '\n' : '');
-    const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + end;
-    // Each value is a tab stop: the cursor waits at the first, Tab goes on to the next.
-    const snippet = (list: string[]) =>
-      prefix + list.map((n, i) => `${snippetText(n)} = ${list.length === 1 ? '$0' : `\${${i + 1}}`}`).join('\n') + end;
-    const edit = (list: string[]): TextEdit => ({ start: at, end: at, newText: text(list), snippet: snippet(list) });
-    for (const m of missingAll) {
-      actions.push({
-        title: `Add ${m.name}`,
-        kind: 'quickfix',
-        edits: [edit([m.name])],
-        diagnostics: [m.d],
-        isPreferred: names.length === 1,
-      });
-    }
-    if (names.length > 1) {
-      actions.push({
-        title: 'Add all missing required parameters',
-        kind: 'quickfix',
-        edits: [edit(names)],
-        diagnostics: missingAll.map((m) => m.d),
-        isPreferred: true,
-      });
-    }
-  }
+  if (missingAll.length > 0) actions.push(...addMissing(ref, missingAll));
   const extract = extractLiteral(doc, start, end, ctx);
   if (extract) actions.push(extract);
   // The lines an action adds end as the document's lines do.
@@ -219,6 +143,97 @@ export function codeActions(
     }
   }
   return actions;
+}
+
+/** A name or value replaced by the closest documented one, or by each of a short list; an undocumented parameter's line removed. */
+function replaceFixes(doc: LpreqDocument, d: Diagnostic, inJson: boolean): CodeAction[] {
+  const out: CodeAction[] = [];
+  const data = d.data ?? {};
+  if (data.replacement !== undefined) {
+    out.push({
+      title: `Change to '${data.replacement}'`,
+      kind: 'quickfix',
+      edits: [{ start: d.start, end: d.end, newText: data.replacement }],
+      diagnostics: [d],
+      isPreferred: true,
+    });
+  }
+  for (const choice of data.choices ?? []) {
+    out.push({
+      title: `Change to '${choice}'`,
+      kind: 'quickfix',
+      edits: [{ start: d.start, end: d.end, newText: choice }],
+      diagnostics: [d],
+    });
+  }
+  if (d.code === 'unknown-parameter' && data.lineStart !== undefined && data.lineEnd !== undefined && !inJson) {
+    out.push(removeLine(doc, data.lineStart, data.lineEnd, 'Remove the undocumented parameter', d));
+  }
+  return out;
+}
+
+/** A deprecated name replaced by its successor, or removed where the successor is sent already. */
+function deprecatedFixes(ctx: ServiceContext, doc: LpreqDocument, ref: BlockRef, d: Diagnostic): CodeAction[] {
+  const out: CodeAction[] = [];
+  const data = d.data ?? {};
+  const old = ref.block.params.find((p) => ref.start + p.name.start === d.start);
+  if (old && data.replacement !== undefined && ref.block.params.some((p) => p.decodedName === data.replacement)) {
+    // The successor is sent already (`label` beside `role`): the old name goes.
+    out.push(
+      removeLine(
+        doc,
+        ref.start + old.start,
+        ref.start + old.end,
+        `Remove the deprecated parameter (${data.replacement} is given)`,
+        d,
+      ),
+    );
+  } else if (data.replacement !== undefined) {
+    const onPath = data.replacement.startsWith('/');
+    const replacement = onPath ? fillTemplate(ctx, doc, d, data.replacement) : data.replacement;
+    if (replacement !== undefined) {
+      out.push({
+        title: `Replace with ${onPath ? 'the current path' : `'${replacement}'`}`,
+        kind: 'quickfix',
+        edits: [{ start: d.start, end: d.end, newText: replacement }],
+        diagnostics: [d],
+        isPreferred: true,
+      });
+    }
+  }
+  return out;
+}
+
+/** Each missing required parameter added below the request (its value a tab stop), and all of them at once. */
+function addMissing(ref: BlockRef, missingAll: { name: string; d: Diagnostic }[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  const { at, prefix, suffix } = parameterInsertion(ref.start, ref.block);
+  const names = [...new Set(missingAll.map((m) => m.name))];
+  const end = suffix ?? (prefix === '' ? '\n' : '');
+  const text = (list: string[]) => prefix + list.map((n) => `${n} = `).join('\n') + end;
+  // Each value is a tab stop: the cursor waits at the first, Tab goes on to the next.
+  const snippet = (list: string[]) =>
+    prefix + list.map((n, i) => `${snippetText(n)} = ${list.length === 1 ? '$0' : `\${${i + 1}}`}`).join('\n') + end;
+  const edit = (list: string[]): TextEdit => ({ start: at, end: at, newText: text(list), snippet: snippet(list) });
+  for (const m of missingAll) {
+    out.push({
+      title: `Add ${m.name}`,
+      kind: 'quickfix',
+      edits: [edit([m.name])],
+      diagnostics: [m.d],
+      isPreferred: names.length === 1,
+    });
+  }
+  if (names.length > 1) {
+    out.push({
+      title: 'Add all missing required parameters',
+      kind: 'quickfix',
+      edits: [edit(names)],
+      diagnostics: missingAll.map((m) => m.d),
+      isPreferred: true,
+    });
+  }
+  return out;
 }
 
 /** Add the scope to the `$scopes` of each environment that lacks it (once per list: several may share `$shared`'s). */

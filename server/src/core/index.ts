@@ -4,7 +4,7 @@
  * Code outside the core imports it through this file only (eslint's layering rule): what is
  * not exported here is the core's own business.
  */
-export { createLanguageService, type LanguageService, type ServiceDocument, type Highlight } from './languageService';
+export * from './languageService';
 export * from './parser';
 export * from './assertion';
 export * from './checker';
@@ -13,10 +13,11 @@ export * from './values';
 export * from './variables';
 export * from './suggest';
 export { loadCatalog, type Catalog, type Endpoint, type CatalogParameter, type Resource } from './catalog/catalog';
-export type { Field, Who, Visibility, RoleType } from './catalog/schema';
+export type { Field, ParamType, Who, Visibility, RoleType } from './catalog/schema';
 export { defaultPermission, type Permissions } from './catalog/permissions';
 export { returnsFor } from './catalog/returns';
-export { catalogToOpenApi } from './catalog/openapi';
+export { whoAtoms } from './catalog/lint';
+export { catalogToOpenApi, type JsonObject } from './catalog/openapi';
 export { findParameter, lookupParameter } from './catalog/parameters';
 export { splitParamName } from './catalog/parameterText';
 export { CODES, CODE_NAMES, type CodeName, type CodeEntry, type CodeTag } from './codes';
@@ -40,13 +41,7 @@ export {
   type SnapshotPath,
   type SnapshotOptionName,
 } from './snapshot';
-export { TOKEN_TYPES, TOKEN_MODIFIERS, type SemanticToken, type TokenType } from './semanticTokens';
-export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';
-export type { HoverResult } from './hover';
-export type { CodeAction, TextEdit } from './codeActions';
-export type { NavigationSymbol, Location } from './navigation';
-export type { RequestSymbol } from './symbols';
-export type { Reparse, TextSource } from './incremental';
+export { TOKEN_TYPES, TOKEN_MODIFIERS, type TokenType } from './semanticTokens';
 export { followsPages, pagingOf } from './pages';
 export { parameterRules, typeLabel } from './describe';
 export { decideEnvironment, describeAnswer } from './environmentRule';

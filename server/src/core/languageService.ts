@@ -31,7 +31,17 @@ import {
 } from './navigation';
 import { parseDocument, type Block, type LpreqDocument } from './parser';
 import { blockSemanticTokens, fileVariableNames, type SemanticToken } from './semanticTokens';
+import { selectionRanges } from './selectionRanges';
 import { documentSymbols, foldingRanges, type RequestSymbol } from './symbols';
+
+// The result types of the features: what a host converts (core/index.ts exports this file whole).
+export type { CompletionEntry, CompletionKind, CompletionOptions } from './completion';
+export type { HoverResult } from './hover';
+export type { CodeAction, TextEdit } from './codeActions';
+export type { NavigationSymbol, Location } from './navigation';
+export type { RequestSymbol } from './symbols';
+export type { Reparse, TextSource } from './incremental';
+export type { SemanticToken } from './semanticTokens';
 
 /** A parsed document with what its services read besides the text. */
 export interface ServiceDocument {
@@ -98,6 +108,8 @@ export interface LanguageService {
   fileVariableNames(parsed: LpreqDocument): Set<string>;
   /** One block's semantic tokens, offsets relative to the block (a host caches them per block). */
   semanticTokens(doc: ServiceDocument, block: Block, fileNames: Set<string>): SemanticToken[];
+  /** The ranges an editor's "expand selection" steps through at each offset, innermost first. */
+  selectionRanges(parsed: LpreqDocument, offsets: readonly number[]): Location[][];
 }
 
 export function createLanguageService(catalog: Catalog): LanguageService {
@@ -160,5 +172,6 @@ export function createLanguageService(catalog: Catalog): LanguageService {
     },
     fileVariableNames: (parsed) => fileVariableNames(parsed),
     semanticTokens: (doc, block, fileNames) => blockSemanticTokens(context(doc), block, fileNames),
+    selectionRanges: (parsed, offsets) => selectionRanges(parsed, offsets),
   };
 }

@@ -391,16 +391,14 @@ class Conversion {
     return { path: raw.join('/'), match };
   }
 
-  /** One request in lpreq's format: its lines, and what the report says of it. */
-  request(source: SourceRequest): { lines: string[]; converted: ConvertedRequest } {
-    const notes = [...(source.notes ?? [])];
-    const method = source.method.toUpperCase();
-    const dropped = new Set<string>();
-
-    // Headers: credentials out (their values kept as secrets to scrub), noise out.
+  /** The headers kept: credentials out (their values kept as secrets to scrub, their names in `dropped`), noise out; the content type apart. */
+  private headersOf(
+    sourceHeaders: SourceRequest['headers'],
+    dropped: Set<string>,
+  ): { headers: [string, string][]; contentType: string } {
     const headers: [string, string][] = [];
     let contentType = '';
-    for (const [name, value] of source.headers) {
+    for (const [name, value] of sourceHeaders) {
       if (isCredentialHeader(name)) {
         this.secrets.add(...secretPieces(name, value));
         const basic = /^basic\s+([^:]*):(.*)$/i.exec(value.trim());
@@ -416,6 +414,16 @@ class Conversion {
       if (name.toLowerCase() === 'accept' && value.trim() === '*/*') continue;
       headers.push([name, value]);
     }
+    return { headers, contentType };
+  }
+
+  /** One request in lpreq's format: its lines, and what the report says of it. */
+  request(source: SourceRequest): { lines: string[]; converted: ConvertedRequest } {
+    const notes = [...(source.notes ?? [])];
+    const method = source.method.toUpperCase();
+    const dropped = new Set<string>();
+
+    const { headers, contentType } = this.headersOf(source.headers, dropped);
 
     // The URL: base, path (ids to variables), query.
     const split = splitUrl(source.url);

@@ -246,11 +246,9 @@ export class CodeLenses {
   /**
    * Writes the first answer of a document just opened before its diagnostics go out
    * (diagnostics.ts), for an editor that asks for lenses: such an editor asks for them as soon
-   * as the document is open, and the first answer, written by code V8 has not compiled yet
-   * into new memory the kernel faults in page by page, took 7 to 15 ms for 10,000 requests
-   * where a later one takes 0.2. Written after the diagnostics, between requests, it held up
-   * the first completions instead; before them it adds 12 to 20 ms to them
-   * (docs/performance.md).
+   * as the document is open, and the first answer is the slow one (code not yet compiled,
+   * memory not yet mapped). Written after the diagnostics, between requests, it would hold up
+   * the first completions instead (docs/performance.md, issue 20).
    */
   writeAhead(document: EditableDocument, state: DocumentState): void {
     // Not for a far larger document: its diagnostics would wait for all of it.

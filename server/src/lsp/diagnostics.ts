@@ -164,20 +164,17 @@ export class DiagnosticsPublisher {
 
   /**
    * A document just opened: its diagnostics come from one pass over the text that keeps
-   * nothing (`diagnose`, the same diagnostics as checking the parsed document), which takes
-   * about half the time of parsing into a kept tree and checking it; then an outline of each
-   * block is read from its head (`parseOutline`). The outline is the document's tree until a
-   * service needs a block in full (Documents.stateOf, quickState): a tree of a large document
-   * kept whole would cost the garbage collector pauses of tens of milliseconds while it is
-   * built, as long as a request waits.
+   * nothing (`diagnose`, the same diagnostics as checking the parsed document), cheaper than
+   * parsing into a kept tree and checking it; then an outline of each block is read from its
+   * head (`parseOutline`). The outline is the document's tree until a service needs a block in
+   * full (Documents.stateOf, quickState): a large document's tree kept whole would make the
+   * garbage collector pause while a request waits.
    *
-   * Before the diagnostics go out, the document's state, the index of its lines and the
-   * per-block cache that later publishes read are made, the cache from each block's
-   * diagnostics as diagnose told them (onChecked) and the code lenses' paging from the
-   * endpoint each request matched: 15 to 30 ms for 10,000 requests. Filled after publishing,
-   * in slices, checking every block again (about 230 ms of work), it held up the requests
-   * sent on the first diagnostics by 10 to 30 ms; even without checking, a slice ran between
-   * each step of writing an answer (the connection writes through a chain of immediates).
+   * Before the diagnostics go out, the document's state, the index of its lines, the
+   * per-block cache (from each block's diagnostics as diagnose told them, onChecked) and the
+   * code lenses' paging are made: work left for after publishing would run in slices between
+   * the steps of writing the answers the editor asks for on the first diagnostics, and hold
+   * them up (docs/performance.md, issue 20).
    */
   publishOpened(uri: string): void {
     const document = this.documents.get(uri);
@@ -191,9 +188,8 @@ export class DiagnosticsPublisher {
       found.push(diagnostics);
       endpoints.push(endpoint);
     });
-    // The outline is read afterwards, from the heads of the blocks: kept while diagnose ran,
-    // the outlines lived through the collections of its garbage (45 to 50 ms for 10,000
-    // requests in a fresh server), where reading the heads again takes a few.
+    // The outline is read afterwards, from the heads of the blocks: outlines kept while
+    // diagnose ran would live through the collections of all its garbage.
     const starts = blockBoundaries(text);
     for (let k = 0; k < starts.length; k++) {
       outline.push({

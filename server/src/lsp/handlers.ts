@@ -1,9 +1,11 @@
 /**
  * Every request and notification the server answers, as one table: each entry names its
- * method, its empty answer and what it does. They are all registered through the one guard
+ * method, its empty answer, what it does and the capability that announces it (initialize.ts
+ * answers the union of the table's). They are all registered through the one guard
  * (guard.ts); a request about a document reaches it through `onDocument` or `atPosition`.
  */
 import {
+  CodeActionKind,
   CodeActionRequest,
   CodeLensRequest,
   ErrorCodes,
@@ -23,6 +25,7 @@ import {
   PrepareRenameRequest,
   ReferencesRequest,
   RenameRequest,
+  RequestType,
   ResponseError,
   SemanticTokensDeltaRequest,
   SemanticTokensRangeRequest,
@@ -37,24 +40,48 @@ import type {
   NotificationType,
   Position,
   RequestHandler,
-  RequestType,
+  SelectionRange,
+  SelectionRangeParams,
+  ServerCapabilities,
   TextDocumentIdentifier,
 } from 'vscode-languageserver/node';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { blockIndexAt, lineOfOffset, lineStarts } from '../core/index';
+import { blockIndexAt, lineOfOffset, lineStarts, TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
 import { environmentDefinitions, scopeAdditionEdit } from '../node/index';
-import { parseCommand } from './commands';
+import { COMMAND_NAMES, parseCommand } from './commands';
 import type { DocumentState } from './documents';
 import type { EditableDocument } from './editableDocument';
 import { offsetOf } from './fromProto';
 import type { Guard } from './guard';
 import type { TokensDelta } from './semanticTokens';
-import type { Session } from './session';
+import type { ClientSupport, Session } from './session';
 import * as proto from './toProto';
+
+/** What a handler announces in the answer to `initialize`, for the client as it said it is. */
+type Capabilities = ServerCapabilities | ((client: ClientSupport) => ServerCapabilities);
 
 export interface Handler {
   readonly method: string;
+  /** The capability that announces it (none: a notification, or announced by another entry). */
+  readonly capabilities?: Capabilities;
+  /** What of a document a request names besides its URI, and its empty answer (the protocol fuzz sends malformed ones). */
+  readonly takes?: 'document' | 'position' | 'range';
+  readonly empty?: unknown;
   register(connection: Connection, guard: Guard): void;
+}
+
+interface RequestOptions {
+  capabilities?: Capabilities;
+  takes?: Handler['takes'];
+}
+
+interface DocumentOptions extends RequestOptions {
+  /**
+   * The parse may hold outlines (Documents.outlineState): only for what reads no more of a
+   * block than an outline keeps (its text, `###` line, metadata, variables, request line).
+   * Without it every block is parsed in full first.
+   */
+  outline?: boolean;
 }
 
 function request<P, R>(
@@ -62,6 +89,7 @@ function request<P, R>(
   name: string,
   empty: R,
   run: (params: P, token: CancellationToken) => R | Promise<R>,
+  options: RequestOptions = {},
 ): Handler {
   // The library's result type of a handler is conditional on R, which a generic R cannot satisfy: registered as unknown, as it is sent.
   const handle =
@@ -70,8 +98,20 @@ function request<P, R>(
       guard(name, empty, token, () => run(params, token));
   return {
     method: type.method,
+    capabilities: options.capabilities,
+    takes: options.takes,
+    empty,
     register: (connection, guard) => connection.onRequest<P, unknown, unknown>(type, handle(guard)),
   };
+}
+
+/** The capabilities the table announces to this client: the union of its entries'. */
+export function capabilitiesOf(table: readonly Handler[], client: ClientSupport): ServerCapabilities {
+  const out: ServerCapabilities = {};
+  for (const { capabilities } of table) {
+    if (capabilities) Object.assign(out, typeof capabilities === 'function' ? capabilities(client) : capabilities);
+  }
+  return out;
 }
 
 function notification<P>(type: NotificationType<P> | string, name: string, run: (params: P) => void): Handler {
@@ -88,27 +128,38 @@ function notification<P>(type: NotificationType<P> | string, name: string, run: 
   };
 }
 
+/** The table: every request and notification the server answers, by group. */
 export function handlers(session: Session): Handler[] {
-  const { documents, diagnostics, tokens } = session;
-  const service = session.service;
+  return [...documentSync(session), ...editing(session), ...structure(session), ...navigation(session)];
+}
+
+/** The two ways a request about a document reaches its handler, for one session's documents. */
+function routes(session: Session) {
+  const { documents } = session;
 
   /**
    * A request about an open document: `run` with it and its parse, the empty answer when it
-   * is not open. With `outline`, the parse may hold outlines (Documents.outlineState): for
-   * what reads no more of a block than an outline keeps.
+   * is not open. `options.outline`: the parse may hold outlines (see DocumentOptions).
    */
   const onDocument = <P extends { textDocument: TextDocumentIdentifier }, R>(
     type: RequestType<P, R, unknown>,
     name: string,
     empty: R,
     run: (document: EditableDocument, state: DocumentState, params: P, token: CancellationToken) => R | Promise<R>,
-    outline = false,
+    options: DocumentOptions = {},
   ): Handler =>
-    request(type, name, empty, (params, token) => {
-      const document = documents.get(params.textDocument.uri);
-      if (!document) return empty;
-      return run(document, outline ? documents.outlineState(document) : documents.stateOf(document), params, token);
-    });
+    request(
+      type,
+      name,
+      empty,
+      (params, token) => {
+        const document = documents.get(params.textDocument.uri);
+        if (!document) return empty;
+        const state = options.outline ? documents.outlineState(document) : documents.stateOf(document);
+        return run(document, state, params, token);
+      },
+      { takes: 'document', ...options },
+    );
 
   /**
    * A request about one position of an open document that must be answered at once
@@ -120,16 +171,28 @@ export function handlers(session: Session): Handler[] {
     name: string,
     empty: R,
     run: (document: EditableDocument, state: DocumentState, offset: number, params: P) => R,
+    capabilities: Capabilities,
   ): Handler =>
-    request(type, name, empty, (params) =>
-      documents.withDocumentAt<R>(
-        params.textDocument.uri,
-        empty,
-        (document) => offsetOf(document, params.position),
-        (document, state, offset) => run(document, state, offset, params),
-      ),
+    request(
+      type,
+      name,
+      empty,
+      (params) =>
+        documents.withDocumentAt<R>(
+          params.textDocument.uri,
+          empty,
+          (document) => offsetOf(document, params.position),
+          (document, state, offset) => run(document, state, offset, params),
+        ),
+      { takes: 'position', capabilities },
     );
 
+  return { onDocument, atPosition };
+}
+
+/** The documents' lifecycle and what changes their checks: open, change, close, the environment. */
+function documentSync(session: Session): Handler[] {
+  const { documents, diagnostics, tokens } = session;
   return [
     notification(DidOpenTextDocumentNotification.type, 'open', (params) => {
       const { uri, languageId, version, text } = params.textDocument;
@@ -171,30 +234,55 @@ export function handlers(session: Session): Handler[] {
       documents.forgetEnvironments();
       session.recheckAll();
     }),
+  ];
+}
 
-    atPosition(CompletionRequest.type, 'completion', null, (document, state, at, params) => {
-      // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
-      const line = params.position.line;
-      const typed = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
-      const entries = service()
-        .complete(state, at, typeof typed === 'string' ? { triggerCharacter: typed } : {})
-        .filter(
-          (e) =>
-            e.start <= at &&
-            at <= e.end &&
-            document.positionAt(e.start).line === line &&
-            document.positionAt(e.end).line === line,
-        );
-      return {
-        isIncomplete: false,
-        items: entries.map((e) => proto.completionItem(document, e, session.client.completion)),
-      };
-    }),
+/** What answers while a user types: completion, hover, code actions, code lenses and the commands they run. */
+function editing(session: Session): Handler[] {
+  const { documents, diagnostics } = session;
+  const service = session.service;
+  const { onDocument, atPosition } = routes(session);
+  return [
+    atPosition(
+      CompletionRequest.type,
+      'completion',
+      null,
+      (document, state, at, params) => {
+        // The protocol wants every edit on the cursor's line and around the cursor: an entry that is not is left out.
+        const line = params.position.line;
+        const typed = params.context?.triggerKind === 2 ? params.context.triggerCharacter : undefined;
+        const entries = service()
+          .complete(state, at, typeof typed === 'string' ? { triggerCharacter: typed } : {})
+          .filter(
+            (e) =>
+              e.start <= at &&
+              at <= e.end &&
+              document.positionAt(e.start).line === line &&
+              document.positionAt(e.end).line === line,
+          );
+        return {
+          isIncomplete: false,
+          items: entries.map((e) => proto.completionItem(document, e, session.client.completion)),
+        };
+      },
+      {
+        completionProvider: {
+          triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '],
+          resolveProvider: false,
+        },
+      },
+    ),
 
-    atPosition(HoverRequest.type, 'hover', null, (document, state, at) => {
-      const h = service().hover(state, at, diagnostics.saidAt(document, at));
-      return h ? proto.hover(document, h) : null;
-    }),
+    atPosition(
+      HoverRequest.type,
+      'hover',
+      null,
+      (document, state, at) => {
+        const h = service().hover(state, at, diagnostics.saidAt(document, at));
+        return h ? proto.hover(document, h) : null;
+      },
+      { hoverProvider: true },
+    ),
 
     // The blocks of the range in full, the others as outlines: code actions are answered at once after open too.
     onDocument(
@@ -219,7 +307,13 @@ export function handlers(session: Session): Handler[] {
         }
         return actions;
       },
-      true,
+      {
+        outline: true,
+        takes: 'range',
+        capabilities: {
+          codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorExtract] },
+        },
+      },
     ),
 
     // Written as JSON text (codeLens.ts): the protocol's type is CodeLens[], which JsonText reads as.
@@ -229,29 +323,46 @@ export function handlers(session: Session): Handler[] {
       [],
       (document, state) =>
         session.client.lenses ? (session.lenses.lenses(document, state) as unknown as CodeLens[]) : [],
-      true,
+      {
+        outline: true,
+        capabilities: (client) => (client.lenses ? { codeLensProvider: { resolveProvider: false } } : {}),
+      },
     ),
 
-    request(ExecuteCommandRequest.type, 'executeCommand', null, async (params, token) => {
-      // An editor that runs lpreq's commands itself was offered none of the server's.
-      if (!session.client.lenses)
-        throw new ResponseError(
-          ErrorCodes.InvalidRequest,
-          'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)',
-        );
-      const command = parseCommand(params);
-      try {
-        return await session.sending.run(command, token, params.workDoneToken);
-      } catch (e) {
-        if (e instanceof ResponseError) throw e;
-        session.log(`${command.command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        throw new ResponseError(
-          ErrorCodes.InternalError,
-          `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
-    }),
+    request(
+      ExecuteCommandRequest.type,
+      'executeCommand',
+      null,
+      async (params, token) => {
+        // An editor that runs lpreq's commands itself was offered none of the server's.
+        if (!session.client.lenses)
+          throw new ResponseError(
+            ErrorCodes.InvalidRequest,
+            'lpreq: this editor runs the lpreq commands itself (initializationOptions clientLenses)',
+          );
+        const command = parseCommand(params);
+        try {
+          return await session.sending.run(command, token, params.workDoneToken);
+        } catch (e) {
+          if (e instanceof ResponseError) throw e;
+          session.log(`${command.command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          throw new ResponseError(
+            ErrorCodes.InternalError,
+            `lpreq: ${command.command} failed: ${e instanceof Error ? e.message : String(e)}`,
+          );
+        }
+      },
+      { capabilities: (client) => (client.lenses ? { executeCommandProvider: { commands: [...COMMAND_NAMES] } } : {}) },
+    ),
+  ];
+}
 
+/** What reads a whole document: symbols, semantic tokens, folding. */
+function structure(session: Session): Handler[] {
+  const { tokens } = session;
+  const service = session.service;
+  const { onDocument } = routes(session);
+  return [
     onDocument(
       DocumentSymbolRequest.type,
       'documentSymbol',
@@ -260,7 +371,7 @@ export function handlers(session: Session): Handler[] {
         service()
           .symbols(state.parsed)
           .map((s) => proto.documentSymbol(document, s)),
-      true,
+      { outline: true, capabilities: { documentSymbolProvider: true } },
     ),
 
     onDocument(
@@ -268,7 +379,16 @@ export function handlers(session: Session): Handler[] {
       'semanticTokens',
       { data: [] },
       (document, state, _params, token) => tokens.full(document, state, token),
-      true,
+      {
+        outline: true,
+        capabilities: {
+          semanticTokensProvider: {
+            legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] },
+            full: { delta: true },
+            range: true,
+          },
+        },
+      },
     ),
 
     onDocument(
@@ -276,7 +396,7 @@ export function handlers(session: Session): Handler[] {
       'semanticTokens',
       { data: [] } as TokensDelta,
       (document, state, params, token) => tokens.delta(document, state, params.previousResultId, token),
-      true,
+      { outline: true },
     ),
 
     onDocument(
@@ -291,7 +411,7 @@ export function handlers(session: Session): Handler[] {
           offsetOf(document, params.range?.start),
           offsetOf(document, params.range?.end),
         ),
-      true,
+      { outline: true, takes: 'range' },
     ),
 
     onDocument(
@@ -302,58 +422,116 @@ export function handlers(session: Session): Handler[] {
         service()
           .foldingRanges(state.parsed)
           .map((f) => proto.foldingRange(document, f)),
-      true,
+      { outline: true, capabilities: { foldingRangeProvider: true } },
+    ),
+  ];
+}
+
+/** Names and their uses, formatting and selection: definition, references, highlights, rename, format, selection ranges. */
+function navigation(session: Session): Handler[] {
+  const { documents } = session;
+  const service = session.service;
+  const { onDocument } = routes(session);
+  return [
+    onDocument(
+      DefinitionRequest.type,
+      'definition',
+      [],
+      (document, state, params) => {
+        const found = service().definition(state.parsed, offsetOf(document, params.position));
+        if (!found) return [];
+        const { symbol, locations } = found;
+        const here = locations.map((l) => proto.location(document, l));
+        if (here.length > 0 || symbol.kind !== 'variable') return here;
+        // Not a file variable: the key in the environment files (the chosen environment's, or every one's).
+        const env = state.env;
+        return environmentDefinitions([env?.privateFile, env?.sharedFile], symbol.name, env?.selected).map((site) => {
+          const starts = lineStarts(site.text);
+          const at = (offset: number) => {
+            const line = lineOfOffset(starts, offset);
+            return { line, character: offset - starts[line] };
+          };
+          return { uri: pathToFileURL(site.file).href, range: { start: at(site.start), end: at(site.end) } };
+        });
+      },
+      { takes: 'position', capabilities: { definitionProvider: true } },
     ),
 
-    onDocument(DefinitionRequest.type, 'definition', [], (document, state, params) => {
-      const found = service().definition(state.parsed, offsetOf(document, params.position));
-      if (!found) return [];
-      const { symbol, locations } = found;
-      const here = locations.map((l) => proto.location(document, l));
-      if (here.length > 0 || symbol.kind !== 'variable') return here;
-      // Not a file variable: the key in the environment files (the chosen environment's, or every one's).
-      const env = state.env;
-      return environmentDefinitions([env?.privateFile, env?.sharedFile], symbol.name, env?.selected).map((site) => {
-        const starts = lineStarts(site.text);
-        const at = (offset: number) => {
-          const line = lineOfOffset(starts, offset);
-          return { line, character: offset - starts[line] };
-        };
-        return { uri: pathToFileURL(site.file).href, range: { start: at(site.start), end: at(site.end) } };
-      });
-    }),
-
-    onDocument(ReferencesRequest.type, 'references', [], (document, state, params) =>
-      service()
-        .references(state.parsed, offsetOf(document, params.position), params.context.includeDeclaration)
-        .map((l) => proto.location(document, l)),
+    onDocument(
+      ReferencesRequest.type,
+      'references',
+      [],
+      (document, state, params) =>
+        service()
+          .references(state.parsed, offsetOf(document, params.position), params.context.includeDeclaration)
+          .map((l) => proto.location(document, l)),
+      { takes: 'position', capabilities: { referencesProvider: true } },
     ),
 
     // Every use of the variable or request name under the cursor, its definitions marked as
     // writes. Elsewhere null, not an empty list: the editor then highlights the word as text.
-    onDocument(DocumentHighlightRequest.type, 'documentHighlight', null, (document, state, params) => {
-      const found = service().highlights(state.parsed, offsetOf(document, params.position));
-      return found ? found.map((h) => proto.highlight(document, h)) : null;
-    }),
+    onDocument(
+      DocumentHighlightRequest.type,
+      'documentHighlight',
+      null,
+      (document, state, params) => {
+        const found = service().highlights(state.parsed, offsetOf(document, params.position));
+        return found ? found.map((h) => proto.highlight(document, h)) : null;
+      },
+      { takes: 'position', capabilities: { documentHighlightProvider: true } },
+    ),
 
-    onDocument(PrepareRenameRequest.type, 'prepareRename', null, (document, state, params) => {
-      const found = service().prepareRename(state.parsed, offsetOf(document, params.position));
-      if (!found) return null;
-      if ('error' in found) throw new ResponseError(LSPErrorCodes.RequestFailed, found.error);
-      return { range: proto.range(document, found.start, found.end), placeholder: found.placeholder };
-    }),
+    onDocument(
+      PrepareRenameRequest.type,
+      'prepareRename',
+      null,
+      (document, state, params) => {
+        const found = service().prepareRename(state.parsed, offsetOf(document, params.position));
+        if (!found) return null;
+        if ('error' in found) throw new ResponseError(LSPErrorCodes.RequestFailed, found.error);
+        return { range: proto.range(document, found.start, found.end), placeholder: found.placeholder };
+      },
+      { takes: 'position' },
+    ),
 
-    onDocument(RenameRequest.type, 'rename', null, (document, state, params) => {
-      const edits = service().rename(state, offsetOf(document, params.position), params.newName);
-      if (!edits) return null;
-      if ('error' in edits) throw new ResponseError(LSPErrorCodes.RequestFailed, edits.error);
-      return { changes: { [document.uri]: edits.map((e) => proto.textEdit(document, e)) } };
-    }),
+    onDocument(
+      RenameRequest.type,
+      'rename',
+      null,
+      (document, state, params) => {
+        const edits = service().rename(state, offsetOf(document, params.position), params.newName);
+        if (!edits) return null;
+        if ('error' in edits) throw new ResponseError(LSPErrorCodes.RequestFailed, edits.error);
+        return { changes: { [document.uri]: edits.map((e) => proto.textEdit(document, e)) } };
+      },
+      { takes: 'position', capabilities: { renameProvider: { prepareProvider: true } } },
+    ),
 
-    onDocument(DocumentFormattingRequest.type, 'formatting', [], (document, state) =>
-      service()
-        .format(state.parsed)
-        .map((e) => proto.textEdit(document, e)),
+    onDocument(
+      DocumentFormattingRequest.type,
+      'formatting',
+      [],
+      (document, state) =>
+        service()
+          .format(state.parsed)
+          .map((e) => proto.textEdit(document, e)),
+      { capabilities: { documentFormattingProvider: true } },
+    ),
+
+    // Expand selection: the blocks at the positions in full (their parameters, headers and assertions), the others as they are.
+    onDocument(
+      new RequestType<SelectionRangeParams, SelectionRange[], unknown>('textDocument/selectionRange'),
+      'selectionRange',
+      [],
+      (document, _outline, params) => {
+        const offsets = params.positions.map((p) => offsetOf(document, p));
+        if (offsets.length === 0) return [];
+        const state = documents.quickState(document, Math.min(...offsets), Math.max(...offsets));
+        return service()
+          .selectionRanges(state.parsed, offsets)
+          .map((ranges) => proto.selectionRange(document, ranges));
+      },
+      { outline: true, takes: 'position', capabilities: { selectionRangeProvider: true } },
     ),
   ];
 }

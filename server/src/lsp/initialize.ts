@@ -3,14 +3,14 @@
  * what the server answers it can do. After `initialized` the environment files are watched
  * and the catalog is loaded, while the editor is still opening files.
  */
-import { CodeActionKind, DidChangeWatchedFilesNotification, TextDocumentSyncKind } from './protocol';
+import { DidChangeWatchedFilesNotification, TextDocumentSyncKind } from './protocol';
 import type { InitializeParams, WorkspaceFoldersChangeEvent, InitializeResult } from 'vscode-languageserver/node';
-import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../core/index';
 import { VERSION } from '../version';
-import { COMMAND_NAMES } from './commands';
+import { capabilitiesOf, type Handler } from './handlers';
 import type { Session } from './session';
 
-export function registerInitialize(session: Session): void {
+/** `table`: the handlers, whose capabilities the answer announces. */
+export function registerInitialize(session: Session, table: readonly Handler[]): void {
   const { connection, documents, diagnostics, client } = session;
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const init = (params.initializationOptions ?? {}) as {
@@ -77,28 +77,8 @@ export function registerInitialize(session: Session): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: {
-          triggerCharacters: ['/', '?', '&', '[', '{', '=', ':', '.', ' '],
-          resolveProvider: false,
-        },
-        hoverProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorExtract] },
-        documentSymbolProvider: true,
-        foldingRangeProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        documentHighlightProvider: true,
-        renameProvider: { prepareProvider: true },
-        documentFormattingProvider: true,
-        semanticTokensProvider: {
-          legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] },
-          full: { delta: true },
-          range: true,
-        },
+        ...capabilitiesOf(table, client),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-        ...(client.lenses
-          ? { codeLensProvider: { resolveProvider: false }, executeCommandProvider: { commands: [...COMMAND_NAMES] } }
-          : {}),
       },
       serverInfo: { name: 'lpreq', version: VERSION },
     };

@@ -34,6 +34,7 @@ export {
   ProposedFeatures,
   ReferencesRequest,
   RenameRequest,
+  RequestType,
   ResponseError,
   SemanticTokensDeltaRequest,
   SemanticTokensRangeRequest,

@@ -90,7 +90,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
   // A project's remembered environment, which checking follows too, is the send session's to read.
   documents.remembered = (folder) => session.sending.remembered(folder);
-  registerInitialize(session);
-  for (const handler of handlers(session)) handler.register(connection, guard);
+  const table = handlers(session);
+  registerInitialize(session, table);
+  for (const handler of table) handler.register(connection, guard);
   connection.listen();
 }

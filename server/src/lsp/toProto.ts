@@ -21,6 +21,7 @@ import type {
   Hover,
   Location as LspLocation,
   Range,
+  SelectionRange,
   TextEdit as LspTextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver/node';
@@ -192,4 +193,12 @@ export function highlight(document: TextDocument, h: Highlight): DocumentHighlig
     range: range(document, h.start, h.end),
     kind: h.kind === 'write' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
   };
+}
+
+/** Selection ranges, innermost first, as the protocol's chain of parents. */
+export function selectionRange(document: TextDocument, ranges: readonly Location[]): SelectionRange {
+  let out: SelectionRange | undefined;
+  for (let i = ranges.length - 1; i >= 0; i--)
+    out = { range: range(document, ranges[i].start, ranges[i].end), parent: out };
+  return out ?? { range: range(document, 0, 0) };
 }

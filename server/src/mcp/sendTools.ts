@@ -175,7 +175,7 @@ function answersOf(value: unknown, book: { add(values: string[]): void }): Answe
 }
 
 export function registerSendTools(ctx: ToolContext): void {
-  const { workspace, options, tool } = ctx;
+  const { workspace, options } = ctx;
   const session = new SendSession(
     {
       env: options.env,
@@ -249,6 +249,28 @@ export function registerSendTools(ctx: ToolContext): void {
     };
   }
 
+  const sending: Sending = { session, prepare, runOptions };
+  registerSendRequest(ctx, sending);
+  registerRunTests(ctx, sending);
+}
+
+/** What the two sending tools share: the host's session, a file's setup with its checks, a run's options. */
+interface Sending {
+  session: SendSession;
+  prepare: (
+    file: { absolute: string; display: string; text: string },
+    o: { environment?: string; mock: MockRun | undefined; confirm?: string; blocks?: ReadonlySet<number> },
+  ) => Promise<{ source: TestSource; setup: FileSetup }>;
+  runOptions: (
+    setups: FileSetup[],
+    mock: MockRun | undefined,
+    o: { confirmed: boolean; answers: AnswersOf; signal: AbortSignal },
+  ) => RunOptions;
+}
+
+/** send_request: one request of a workspace file (and what it refers to), through the one runner. */
+function registerSendRequest(ctx: ToolContext, { prepare, runOptions }: Sending): void {
+  const { workspace, tool } = ctx;
   tool(
     'send_request',
     {
@@ -306,7 +328,11 @@ export function registerSendTools(ctx: ToolContext): void {
     },
     SEND_LIMIT_MS,
   );
+}
 
+/** run_tests: a file or folder's requests as lpreq test runs them. */
+function registerRunTests(ctx: ToolContext, { session, prepare, runOptions }: Sending): void {
+  const { workspace, tool } = ctx;
   tool(
     'run_tests',
     {

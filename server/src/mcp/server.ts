@@ -62,41 +62,7 @@ function createServer(options: McpOptions): { server: McpServer; workspace: Work
     maxToolInputElements: 200_000,
   } as ConstructorParameters<typeof McpServer>[1]);
 
-  const tool: RegisterTool = (name, config, run, limitMs = CALL_LIMIT_MS) => {
-    server.registerTool(
-      name,
-      {
-        title: config.title,
-        description: config.description,
-        inputSchema: config.input,
-        outputSchema: config.output,
-        annotations: {
-          readOnlyHint: config.readOnly,
-          openWorldHint: config.openWorld ?? false,
-          idempotentHint: config.readOnly,
-        },
-      },
-      (async (args: z.infer<z.ZodObject<typeof config.input>>): Promise<CallToolResult> => {
-        const signal = AbortSignal.timeout(limitMs);
-        try {
-          const answer = await Promise.race([
-            Promise.resolve(run(args, signal)),
-            new Promise<never>((_, reject) =>
-              signal.addEventListener('abort', () => reject(new TimeLimit(limitMs)), { once: true }),
-            ),
-          ]);
-          return {
-            content: [{ type: 'text', text: answer.text }],
-            structuredContent: answer.data as Record<string, unknown>,
-          };
-        } catch (e) {
-          if (e instanceof ToolInputError || e instanceof TimeLimit) return toolError(e.message);
-          options.log(secrets.text(`lpreq mcp: ${name}: internal error: ${(e as Error).stack ?? String(e)}`));
-          return toolError(`${name} failed: ${(e as Error).message}`);
-        }
-      }) as never,
-    );
-  };
+  const tool = toolRegistrar(server, options, secrets);
 
   const context: ToolContext = { server, service, workspace, options, tool };
 
@@ -165,72 +131,7 @@ function createServer(options: McpOptions): { server: McpServer; workspace: Work
     },
   );
 
-  tool(
-    'check_request',
-    {
-      title: 'Check a request',
-      description:
-        "lpreq's diagnostics (code, severity, line, message, the fix as edits) of a .lpreq request given as `text`, " +
-        "or of a request an agent's code makes, given as `method`, `url` and `params` or `json`. Check again after a fix.",
-      input: CHECK_REQUEST_INPUT,
-      output: CHECK_OUTPUT,
-      readOnly: true,
-    },
-    (args) => {
-      const hasParts = args.method !== undefined || args.url !== undefined;
-      if (args.text !== undefined && hasParts)
-        throw new ToolInputError('text', 'give the request as text, or as method and url, not both');
-      if (args.text === undefined && !hasParts)
-        throw new ToolInputError('text', 'give the request as text, or as method and url');
-      if (args.text === undefined && (args.method === undefined || args.url === undefined))
-        throw new ToolInputError(
-          args.method === undefined ? 'method' : 'url',
-          'a request given by its parts needs both method and url',
-        );
-      const text =
-        args.text ??
-        requestText({ method: args.method ?? '', url: args.url ?? '', params: args.params, json: args.json });
-      const files = workspace.environments(join(workspace.root, 'request.lpreq'));
-      const env = environmentsFor(files, args.environment);
-      const answer: CheckAnswer = { ...checkText(service(), text, env), ...(args.text === undefined ? { text } : {}) };
-      return { text: checkAnswerText(answer, 'the request'), data: answer };
-    },
-  );
-
-  tool(
-    'check_file',
-    {
-      title: 'Check a request file',
-      description: "lpreq's diagnostics of a .lpreq file of the workspace, with the environments beside it.",
-      input: CHECK_FILE_INPUT,
-      output: CHECK_OUTPUT,
-      readOnly: true,
-    },
-    ({ path, environment }) => {
-      const file = workspace.read(path, 'path');
-      const env = environmentsFor(workspace.environments(file.absolute), environment);
-      const answer = { file: workspace.display(file.absolute), ...checkText(service(), file.text, env) };
-      return { text: checkAnswerText(answer, answer.file), data: answer };
-    },
-  );
-
-  tool(
-    'type_response',
-    {
-      title: 'Type a response',
-      description:
-        'The typed issues of a response body against the resource its endpoint returns: undocumented fields, wrong ' +
-        'types, values outside an enum.',
-      input: TYPE_RESPONSE_INPUT,
-      output: TYPE_RESPONSE_OUTPUT,
-      readOnly: true,
-    },
-    (args) => {
-      const answer = typeResponse(service().catalog, service().checker.matcher, args);
-      return { text: typeAnswerText(answer), data: answer };
-    },
-  );
-
+  registerCheckTools(context);
   registerSendTools(context);
   registerCatalogResources(server, service);
   registerPrompts(server);
@@ -399,4 +300,116 @@ export async function serveStdio(options: McpOptions, streams: LineStreams): Pro
   await server.connect(transport);
   server.server.oninitialized = () => setImmediate(warm);
   await closed;
+}
+
+/** How each tool is registered: its schemas and annotations, a time limit, and errors as tool errors (an internal one logged, scrubbed). */
+function toolRegistrar(server: McpServer, options: McpOptions, secrets: SecretBook): RegisterTool {
+  return (name, config, run, limitMs = CALL_LIMIT_MS) => {
+    server.registerTool(
+      name,
+      {
+        title: config.title,
+        description: config.description,
+        inputSchema: config.input,
+        outputSchema: config.output,
+        annotations: {
+          readOnlyHint: config.readOnly,
+          openWorldHint: config.openWorld ?? false,
+          idempotentHint: config.readOnly,
+        },
+      },
+      (async (args: z.infer<z.ZodObject<typeof config.input>>): Promise<CallToolResult> => {
+        const signal = AbortSignal.timeout(limitMs);
+        try {
+          const answer = await Promise.race([
+            Promise.resolve(run(args, signal)),
+            new Promise<never>((_, reject) =>
+              signal.addEventListener('abort', () => reject(new TimeLimit(limitMs)), { once: true }),
+            ),
+          ]);
+          return {
+            content: [{ type: 'text', text: answer.text }],
+            structuredContent: answer.data as Record<string, unknown>,
+          };
+        } catch (e) {
+          if (e instanceof ToolInputError || e instanceof TimeLimit) return toolError(e.message);
+          options.log(secrets.text(`lpreq mcp: ${name}: internal error: ${(e as Error).stack ?? String(e)}`));
+          return toolError(`${name} failed: ${(e as Error).message}`);
+        }
+      }) as never,
+    );
+  };
+}
+
+/** check_request, check_file and type_response: the language service's diagnostics and the sender's typed check. */
+function registerCheckTools(ctx: ToolContext): void {
+  const { tool } = ctx;
+  tool(
+    'check_request',
+    {
+      title: 'Check a request',
+      description:
+        "lpreq's diagnostics (code, severity, line, message, the fix as edits) of a .lpreq request given as `text`, " +
+        "or of a request an agent's code makes, given as `method`, `url` and `params` or `json`. Check again after a fix.",
+      input: CHECK_REQUEST_INPUT,
+      output: CHECK_OUTPUT,
+      readOnly: true,
+    },
+    (args) => {
+      const hasParts = args.method !== undefined || args.url !== undefined;
+      if (args.text !== undefined && hasParts)
+        throw new ToolInputError('text', 'give the request as text, or as method and url, not both');
+      if (args.text === undefined && !hasParts)
+        throw new ToolInputError('text', 'give the request as text, or as method and url');
+      if (args.text === undefined && (args.method === undefined || args.url === undefined))
+        throw new ToolInputError(
+          args.method === undefined ? 'method' : 'url',
+          'a request given by its parts needs both method and url',
+        );
+      const text =
+        args.text ??
+        requestText({ method: args.method ?? '', url: args.url ?? '', params: args.params, json: args.json });
+      const files = ctx.workspace.environments(join(ctx.workspace.root, 'request.lpreq'));
+      const env = environmentsFor(files, args.environment);
+      const answer: CheckAnswer = {
+        ...checkText(ctx.service(), text, env),
+        ...(args.text === undefined ? { text } : {}),
+      };
+      return { text: checkAnswerText(answer, 'the request'), data: answer };
+    },
+  );
+
+  tool(
+    'check_file',
+    {
+      title: 'Check a request file',
+      description: "lpreq's diagnostics of a .lpreq file of the workspace, with the environments beside it.",
+      input: CHECK_FILE_INPUT,
+      output: CHECK_OUTPUT,
+      readOnly: true,
+    },
+    ({ path, environment }) => {
+      const file = ctx.workspace.read(path, 'path');
+      const env = environmentsFor(ctx.workspace.environments(file.absolute), environment);
+      const answer = { file: ctx.workspace.display(file.absolute), ...checkText(ctx.service(), file.text, env) };
+      return { text: checkAnswerText(answer, answer.file), data: answer };
+    },
+  );
+
+  tool(
+    'type_response',
+    {
+      title: 'Type a response',
+      description:
+        'The typed issues of a response body against the resource its endpoint returns: undocumented fields, wrong ' +
+        'types, values outside an enum.',
+      input: TYPE_RESPONSE_INPUT,
+      output: TYPE_RESPONSE_OUTPUT,
+      readOnly: true,
+    },
+    (args) => {
+      const answer = typeResponse(ctx.service().catalog, ctx.service().checker.matcher, args);
+      return { text: typeAnswerText(answer), data: answer };
+    },
+  );
 }

@@ -87,6 +87,33 @@ export interface ProxyServerOptions {
   onExchange?: (record: ExchangeRecord) => void;
 }
 
+/** One exchange in flight: what its steps share. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The path to forward (the path of an absolute-form target); undefined when the target is neither. */
+  path: string | undefined;
+  record: ExchangeRecord;
+  /** Removes the exchange's credentials from a text. */
+  scrub: (text: string) => string;
+  abort: AbortController;
+  /** What was found so far, request and response. */
+  violations: ProxyViolation[];
+  /** Sets the record's violations (scrubbed) from what was found, and returns them. */
+  settle: () => ProxyViolation[];
+}
+
+/** A request as checked, ready to be forwarded. */
+interface CheckedRequest {
+  path: string;
+  method: string;
+  endpoint: Endpoint | undefined;
+  /** The documented type of a 2xx answer to it, as the request chose where it chooses; null when none is documented. */
+  returns: string | null;
+  /** Read whole (checked), the rest after a read that stopped at the limit, or the client's stream. */
+  body: Buffer | Readable | undefined;
+}
+
 /** undici's error codes of a target that did not answer in time. */
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -161,7 +188,29 @@ export class ProxyServer {
     await this.pool.destroy().catch(() => undefined);
   }
 
+  /** One exchange: record, check, forward (or refuse under `--strict`), then stream the answer back. */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const exchange = this.record(req, res);
+    const { path } = exchange;
+    if (path === undefined) return this.plain(req, res, 400, 'the request target must be a path (/api/v1/...)');
+    if (cameThrough(req.headers, this.via))
+      return this.plain(req, res, 508, 'the request came back to this proxy: its target is the proxy itself');
+    const checked = await this.check(exchange, path);
+    if (!checked) return;
+    const errors = exchange.violations.filter((v) => v.in === 'request' && v.severity === 'error');
+    if (this.options.strict && errors.length > 0) return this.refuse(exchange);
+    const upstream = await this.forward(exchange, checked);
+    if (!upstream) return;
+    exchange.record.forwarded = true;
+    await this.streamBack(exchange, checked, upstream);
+  }
+
+  /**
+   * The exchange's record, started: it is completed and given to `onExchange` when the
+   * client's connection closes (whatever answered it), and a client that goes away aborts
+   * what is still coming from the target.
+   */
+  private record(req: IncomingMessage, res: ServerResponse): Exchange {
     const started = performance.now();
     const abort = new AbortController();
     const rawTarget = req.url ?? '';
@@ -197,13 +246,20 @@ export class ProxyServer {
         if (this.inFlight === 0) this.idle?.();
       }
     });
+    const violations: ProxyViolation[] = [];
+    const settle = () => (record.violations = scrubViolations(violations, scrub));
+    return { req, res, path, record, scrub, abort, violations, settle };
+  }
 
-    if (path === undefined) return this.plain(req, res, 400, 'the request target must be a path (/api/v1/...)');
-    if (cameThrough(req.headers, this.via))
-      return this.plain(req, res, 508, 'the request came back to this proxy: its target is the proxy itself');
+  /**
+   * The request checked as the mock checks it: its route, its scope, and its body when it is
+   * one the checker reads and not too large (read whole; otherwise it streams on unchecked).
+   * Undefined when the client went away while its body was read.
+   */
+  private async check(exchange: Exchange, path: string): Promise<CheckedRequest | undefined> {
+    const { req, record, violations } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(`http://proxy.invalid${path}`);
-    const violations: ProxyViolation[] = [];
     const route = routeRequest(this.checker, method, url);
     const endpoint: Endpoint | undefined = route.kind === 'matched' ? route.match.endpoint : undefined;
     if (route.kind === 'refused')
@@ -220,7 +276,6 @@ export class ProxyServer {
         });
     }
 
-    // The request body: read whole when it is one the checker reads and not too large; streamed on otherwise.
     let body: Buffer | Readable | undefined;
     let decoded: Extract<DecodedBody, { kind: 'decoded' }> | undefined;
     const contentType = req.headers['content-type'] ?? '';
@@ -232,7 +287,7 @@ export class ProxyServer {
       !(Number(req.headers['content-length']) > this.maxChecked)
     ) {
       const read = await readUpTo(req, this.maxChecked);
-      if (read.kind === 'aborted') return;
+      if (read.kind === 'aborted') return undefined;
       if (read.kind === 'whole') {
         body = read.bytes;
         const d = decodeBody(route.match.endpoint, contentType, read.bytes);
@@ -267,83 +322,89 @@ export class ProxyServer {
           violations.push(problemViolation(w, own(CODES, w.code)?.severity === 'info' ? 'note' : 'warning'));
       }
     }
+    // What the request chose, where it chooses (`grouped`): its query and form parameters say.
+    const returns = endpoint ? returnsFor(endpoint, [...url.searchParams, ...(decoded?.pairs ?? [])]) : null;
+    return { path, method, endpoint, returns, body };
+  }
 
-    const errors = violations.filter((v) => v.in === 'request' && v.severity === 'error');
-    if (this.options.strict && errors.length > 0) {
-      record.violations = scrubViolations(violations, scrub);
-      const problem = (v: ProxyViolation) => ({
-        message: v.message,
-        code: v.code,
-        ...(v.parameter === undefined ? {} : { parameter: v.parameter }),
-      });
-      const warnings = record.violations.filter((v) => v.in === 'request' && v.severity !== 'error');
-      const text = JSON.stringify({
-        errors: record.violations.filter((v) => v.severity === 'error').map(problem),
-        ...(warnings.length > 0 ? { warnings: warnings.slice(0, 20).map(problem) } : {}),
-      });
-      const headers = [
-        'Content-Type',
-        'application/json; charset=utf-8',
-        'Content-Length',
-        String(Buffer.byteLength(text)),
-      ];
-      this.writeHead(req, res, 400, headers, record.violations);
-      res.end(text);
-      return;
-    }
+  /** `--strict` and a request with errors: 400 with the checker's errors (and the first warnings) as JSON, nothing forwarded. */
+  private refuse({ req, res, record, settle }: Exchange): void {
+    settle();
+    const problem = (v: ProxyViolation) => ({
+      message: v.message,
+      code: v.code,
+      ...(v.parameter === undefined ? {} : { parameter: v.parameter }),
+    });
+    const warnings = record.violations.filter((v) => v.in === 'request' && v.severity !== 'error');
+    const text = JSON.stringify({
+      errors: record.violations.filter((v) => v.severity === 'error').map(problem),
+      ...(warnings.length > 0 ? { warnings: warnings.slice(0, 20).map(problem) } : {}),
+    });
+    const headers = [
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      String(Buffer.byteLength(text)),
+    ];
+    this.writeHead(req, res, 400, headers, record.violations);
+    res.end(text);
+  }
 
-    let upstream: Dispatcher.ResponseData;
+  /**
+   * The request sent on to the target's origin (its base path before the path). Undefined
+   * when it could not be: the client then has its answer (504, 400 or 502), or went away.
+   */
+  private async forward(exchange: Exchange, request: CheckedRequest): Promise<Dispatcher.ResponseData | undefined> {
+    const { req, res, abort, scrub, settle } = exchange;
     try {
-      upstream = await this.pool.request({
-        path: `${this.basePath}${path}`,
-        method,
-        headers: requestHeadersForTarget(req.rawHeaders, { bufferedBody: Buffer.isBuffer(body), via: this.via }),
-        body,
+      return await this.pool.request({
+        path: `${this.basePath}${request.path}`,
+        method: request.method,
+        headers: requestHeadersForTarget(req.rawHeaders, {
+          bufferedBody: Buffer.isBuffer(request.body),
+          via: this.via,
+        }),
+        body: request.body,
         signal: abort.signal,
       });
     } catch (e) {
-      if (abort.signal.aborted || res.destroyed) return;
-      record.violations = scrubViolations(violations, scrub);
+      if (abort.signal.aborted || res.destroyed) return undefined;
+      const violations = settle();
       const code = (e as { code?: string }).code ?? '';
+      const target = this.options.target.origin;
       if (TIMEOUTS.has(code))
-        return this.plain(
-          req,
-          res,
-          504,
-          `the target ${this.options.target.origin} did not answer within ${this.timeoutMs} ms`,
-          record.violations,
-        );
-      if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED')
-        return this.plain(
-          req,
-          res,
-          400,
-          `the request cannot be forwarded: ${scrub((e as Error).message)}`,
-          record.violations,
-        );
-      return this.plain(
-        req,
-        res,
-        502,
-        `the target ${this.options.target.origin} could not be reached (${code || scrub((e as Error).message)})`,
-        record.violations,
-      );
+        this.plain(req, res, 504, `the target ${target} did not answer within ${this.timeoutMs} ms`, violations);
+      else if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED')
+        this.plain(req, res, 400, `the request cannot be forwarded: ${scrub((e as Error).message)}`, violations);
+      else {
+        const why = code || scrub((e as Error).message);
+        this.plain(req, res, 502, `the target ${target} could not be reached (${why})`, violations);
+      }
+      return undefined;
     }
-    record.forwarded = true;
+  }
 
+  /**
+   * The target's answer to the client: a typed JSON body is held (up to the limit) and
+   * checked before it is written; any other body streams through with backpressure.
+   */
+  private async streamBack(
+    exchange: Exchange,
+    request: CheckedRequest,
+    upstream: Dispatcher.ResponseData,
+  ): Promise<void> {
+    const { req, res, violations, scrub, settle } = exchange;
     const status = upstream.statusCode;
     const headers = responseHeadersForClient(upstream.headers, (u) => this.rewrite(u, req));
     const responseType = headerText(upstream.headers, 'content-type') ?? '';
-    const noBody = method === 'HEAD' || status === 204 || status === 304 || status < 200;
+    const noBody = request.method === 'HEAD' || status === 204 || status === 304 || status < 200;
     if (noBody) {
-      record.violations = scrubViolations(violations, scrub);
-      this.writeHead(req, res, status, headers, record.violations);
+      this.writeHead(req, res, status, headers, settle());
       res.end();
       await upstream.body.dump().catch(() => undefined);
       return;
     }
-    // What the request chose, where it chooses (`grouped`): its query and form parameters say.
-    const returns = endpoint ? returnsFor(endpoint, [...url.searchParams, ...(decoded?.pairs ?? [])]) : null;
+    const returns = request.returns;
     const typed = returns !== null && status >= 200 && status < 300;
     const json = /[/+]json\b/i.test(responseType);
     if (typed && !json) {
@@ -368,19 +429,16 @@ export class ProxyServer {
       }
       if (read.kind === 'whole') {
         violations.push(...this.checkResponseBody(read.bytes, encoding, returns, scrub));
-        record.violations = scrubViolations(violations, scrub);
-        this.writeHead(req, res, status, headers, record.violations);
+        this.writeHead(req, res, status, headers, settle());
         res.end(read.bytes);
         return;
       }
       violations.push(notChecked('response', `the body is larger than ${this.maxChecked} bytes: it was not checked`));
-      record.violations = scrubViolations(violations, scrub);
-      this.writeHead(req, res, status, headers, record.violations);
+      this.writeHead(req, res, status, headers, settle());
       this.stream(read.rest, res);
       return;
     }
-    record.violations = scrubViolations(violations, scrub);
-    this.writeHead(req, res, status, headers, record.violations);
+    this.writeHead(req, res, status, headers, settle());
     this.stream(upstream.body, res);
   }
 

@@ -11,7 +11,7 @@ import { request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
 import { own, setOwn } from '../core/index';
 import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
-import { bodyText, planHop } from './outgoing';
+import { bodyText, planHop, type HopPlan } from './outgoing';
 import { interpretBody, readBody } from './responseBody';
 import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
 
@@ -44,6 +44,148 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     setOwn(out, k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v);
   }
   return out;
+}
+
+/** The headers of one hop: the plan's (joined by name, lower-cased), the token where it goes, the body's type. */
+function hopHeaders(plan: HopPlan, body: PreparedRequest['body'], token: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of plan.headers) {
+    const lower = name.toLowerCase();
+    if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
+    const earlier = own(headers, lower);
+    setOwn(headers, lower, earlier !== undefined ? `${earlier}, ${value}` : value);
+  }
+  if (plan.addToken) headers.authorization = `Bearer ${token}`;
+  if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
+  return headers;
+}
+
+/**
+ * A redirect to follow: the address it points at, and whether the request goes on as a GET
+ * without its body (303, and 301/302 after a POST, as browsers do). Undefined when the
+ * exchange ends here, its error set on `result` (an invalid address, too many redirects).
+ */
+function nextHop(
+  result: ExchangeResult,
+  status: number,
+  responseHeaders: Record<string, string>,
+  at: { url: string; method: string; hop: number; maxRedirects: number },
+  plan: HopPlan,
+): { url: string; asGet: boolean } | undefined {
+  const { url, method, hop, maxRedirects } = at;
+  const location = responseHeaders.location ?? '';
+  let next: string;
+  try {
+    next = new URL(location, url).toString();
+  } catch {
+    result.error = {
+      kind: 'invalid-url',
+      message: `the redirect from ${url} points at an invalid address: ${location}`,
+    };
+    return undefined;
+  }
+  result.redirects.push({ status, from: url, to: next, tokenSent: plan.tokenMayGo });
+  if (hop + 1 > maxRedirects) {
+    result.status = status;
+    result.statusText = STATUS_CODES[status] ?? '';
+    result.headers = responseHeaders;
+    result.error = {
+      kind: 'too-many-redirects',
+      message: `more than ${maxRedirects} redirects; the last one pointed at ${next}`,
+    };
+    return undefined;
+  }
+  const asGet = status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
+  return { url: next, asGet };
+}
+
+/** The connection of one hop: through the proxy for its URL, or direct and timed; `$tls` only toward the token's origin over https. */
+function connectionFor(
+  prepared: PreparedRequest,
+  options: ExchangeOptions,
+  hop: {
+    parsed: URL;
+    origin: string | undefined;
+    hop: number;
+    connectTimeoutMs: number;
+    timing: HopTiming;
+    proxy: string | undefined;
+  },
+  warnings: string[],
+  onProxyClosed: () => void,
+): Dispatcher & { close(): Promise<void>; destroy(): Promise<void> } {
+  const { parsed, origin, connectTimeoutMs, proxy } = hop;
+  const tls =
+    options.tls && parsed.protocol === 'https:' && origin !== undefined && origin === prepared.tokenOrigin
+      ? options.tls
+      : undefined;
+  if (tls?.rejectUnauthorized === false && hop.hop === 0) {
+    warnings.push(
+      `the certificate of ${parsed.host} is not checked ($tls "rejectUnauthorized": false): anyone on the way could read the token`,
+    );
+  }
+  return proxy
+    ? proxyAgent(proxy, connectTimeoutMs, onProxyClosed, tls)
+    : timedAgent(connectTimeoutMs, hop.timing, tls);
+}
+
+/** What went wrong, said: a proxy that closed without a tunnel, or what describeFailure reads of the error. */
+function failureOf(
+  e: unknown,
+  url: string,
+  how: {
+    timedOut: boolean;
+    cancelled: boolean;
+    timeoutMs: number;
+    connectTimeoutMs: number;
+    proxyUsed: string | undefined;
+    proxyClosed: boolean;
+    /** The proxy to name, when no byte of an answer came. */
+    proxy: string | undefined;
+  },
+): NonNullable<ExchangeResult['error']> {
+  const { timedOut, cancelled, timeoutMs, connectTimeoutMs, proxyUsed, proxyClosed, proxy } = how;
+  if (proxyClosed && proxyUsed && !timedOut && !cancelled)
+    return {
+      kind: 'reset',
+      message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})`,
+    };
+  return describeFailure(e, url, timedOut, cancelled, timeoutMs, connectTimeoutMs, proxy);
+}
+
+/** A promise rejected when `signal` aborts (at once if it has): what a hop races against. */
+function rejectedOnAbort(signal: AbortSignal): Promise<never> {
+  const stopped = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(new Error('aborted'));
+    else signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  stopped.catch(() => undefined);
+  return stopped;
+}
+
+/** The answer that ends the exchange: its status and headers, and its body read. */
+async function readAnswer(
+  result: ExchangeResult,
+  response: Dispatcher.ResponseData,
+  responseHeaders: Record<string, string>,
+  url: string,
+  options: ExchangeOptions,
+): Promise<void> {
+  result.status = response.statusCode;
+  result.statusText = STATUS_CODES[response.statusCode] ?? '';
+  result.headers = responseHeaders;
+  result.url = url;
+  result.contentType = responseHeaders['content-type'];
+  const headersAt = performance.now();
+  await readBody(response.body, result, options);
+  result.timing.downloadMs = performance.now() - headersAt;
+}
+
+/** The hop's connection times, kept after a failure as well: a refused certificate still took a TCP connection and part of a handshake. */
+function keepHopTiming(result: ExchangeResult, hopTiming: HopTiming): void {
+  if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
+  if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
+  if (hopTiming.tlsMs !== undefined) result.timing.tlsMs = hopTiming.tlsMs;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -90,11 +232,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   let proxyUsed: string | undefined;
   let proxyClosed = false;
   let hopTiming: HopTiming = {};
-  const stopped = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(new Error('aborted'));
-    else controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-  });
-  stopped.catch(() => undefined);
+  const stopped = rejectedOnAbort(controller.signal);
   try {
     for (let hop = 0; ; hop++) {
       let parsed: URL;
@@ -117,15 +255,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       }
       result.warnings.push(...plan.warnings);
       const origin = plan.origin;
-      const headers: Record<string, string> = {};
-      for (const [name, value] of plan.headers) {
-        const lower = name.toLowerCase();
-        if (!body && (lower === 'content-type' || lower === 'content-length')) continue;
-        const earlier = own(headers, lower);
-        setOwn(headers, lower, earlier !== undefined ? `${earlier}, ${value}` : value);
-      }
-      if (plan.addToken) headers.authorization = `Bearer ${options.token}`;
-      if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
+      const headers = hopHeaders(plan, body, options.token);
       result.tokenSent = plan.tokenSent;
       result.authorizationWritten = plan.authorizationWritten;
 
@@ -134,26 +264,11 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const proxy = proxyFor(parsed, options);
       await dispatcher?.close().catch(() => undefined);
       proxyUsed = proxy;
-      const tls =
-        options.tls && parsed.protocol === 'https:' && origin !== undefined && origin === prepared.tokenOrigin
-          ? options.tls
-          : undefined;
-      if (tls?.rejectUnauthorized === false && hop === 0) {
-        result.warnings.push(
-          `the certificate of ${parsed.host} is not checked ($tls "rejectUnauthorized": false): anyone on the way could read the token`,
-        );
-      }
-      dispatcher = proxy
-        ? proxyAgent(
-            proxy,
-            connectTimeoutMs,
-            () => {
-              proxyClosed = true;
-              controller.abort();
-            },
-            tls,
-          )
-        : timedAgent(connectTimeoutMs, hopTiming, tls);
+      const hopOf = { parsed, origin, hop, connectTimeoutMs, timing: hopTiming, proxy };
+      dispatcher = connectionFor(prepared, options, hopOf, result.warnings, () => {
+        proxyClosed = true;
+        controller.abort();
+      });
       const pending = request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
@@ -172,73 +287,34 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       const location = responseHeaders.location;
       if (REDIRECTS.has(response.statusCode) && location !== undefined && maxRedirects > 0) {
         await response.body.dump().catch(() => undefined);
-        let next: string;
-        try {
-          next = new URL(location, url).toString();
-        } catch {
-          result.error = {
-            kind: 'invalid-url',
-            message: `the redirect from ${url} points at an invalid address: ${location}`,
-          };
-          return result;
-        }
-        result.redirects.push({ status: response.statusCode, from: url, to: next, tokenSent: plan.tokenMayGo });
-        if (hop + 1 > maxRedirects) {
-          result.status = response.statusCode;
-          result.statusText = STATUS_CODES[response.statusCode] ?? '';
-          result.headers = responseHeaders;
-          result.error = {
-            kind: 'too-many-redirects',
-            message: `more than ${maxRedirects} redirects; the last one pointed at ${next}`,
-          };
-          return result;
-        }
-        // 303, and 301/302 after a POST, continue as GET without the body (as browsers do).
-        if (
-          response.statusCode === 303
-            ? method !== 'HEAD'
-            : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST'
-        ) {
+        const next = nextHop(result, response.statusCode, responseHeaders, { url, method, hop, maxRedirects }, plan);
+        if (!next) return result;
+        if (next.asGet) {
           method = 'GET';
           body = undefined;
         }
-        url = next;
+        url = next.url;
         continue;
       }
-      result.status = response.statusCode;
-      result.statusText = STATUS_CODES[response.statusCode] ?? '';
-      result.headers = responseHeaders;
-      result.url = url;
-      result.contentType = responseHeaders['content-type'];
-      const headersAt = performance.now();
-      await readBody(response.body, result, options);
-      result.timing.downloadMs = performance.now() - headersAt;
+      await readAnswer(result, response, responseHeaders, url, options);
       break;
     }
     interpretBody(result, method);
   } catch (e) {
-    result.error =
-      proxyClosed && proxyUsed && !timedOut && !cancelled
-        ? {
-            kind: 'reset',
-            message: `the proxy ${new URL(proxyUsed).host} closed the connection without answering (no tunnel to ${new URL(url).host})`,
-          }
-        : describeFailure(
-            e,
-            url,
-            timedOut,
-            cancelled,
-            timeoutMs,
-            connectTimeoutMs,
-            result.timing.firstByteMs !== undefined ? undefined : proxyUsed,
-          );
+    const proxy = result.timing.firstByteMs !== undefined ? undefined : proxyUsed;
+    result.error = failureOf(e, url, {
+      timedOut,
+      cancelled,
+      timeoutMs,
+      connectTimeoutMs,
+      proxyUsed,
+      proxyClosed,
+      proxy,
+    });
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    // Kept after a failure as well: a refused certificate still took a TCP connection and part of a handshake.
-    if (hopTiming.dnsMs !== undefined) result.timing.dnsMs = hopTiming.dnsMs;
-    if (hopTiming.connectMs !== undefined) result.timing.connectMs = hopTiming.connectMs;
-    if (hopTiming.tlsMs !== undefined) result.timing.tlsMs = hopTiming.tlsMs;
+    keepHopTiming(result, hopTiming);
     // close() waits for requests in flight; after a failure there may be one that never ends.
     await (result.error ? dispatcher?.destroy() : dispatcher?.close())?.catch(() => undefined);
     result.timing.totalMs = performance.now() - start;

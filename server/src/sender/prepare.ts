@@ -23,6 +23,8 @@ import {
   parseDuration,
   lineStarts,
   own,
+  type Block,
+  type FileBody,
   returnsFor,
 } from '../core/index';
 import { appendQuery, encodeForm, encodeFormValue, escapeUrlText, type FormPair } from './encoding';
@@ -268,6 +270,100 @@ function requestSecrets(
   return { secrets: [...mine], foreignSecrets: [...foreign] };
 }
 
+/** The query written in the target and on continuation lines, kept as written; values that come from variables are encoded as data. */
+function queryOf(block: Block, resolve: (text: string, encode?: (v: string) => string) => string): string[] {
+  const queryParts: string[] = [];
+  for (const p of block.params) {
+    if (p.source !== 'query') continue;
+    const name = escapeUrlText(resolve(p.name.text, encodeFormValue));
+    const hasValue = block.text.charAt(p.name.end) === '=';
+    queryParts.push(hasValue ? `${name}=${escapeUrlText(resolve(p.value.text, encodeFormValue))}` : name);
+  }
+  return queryParts;
+}
+
+/**
+ * The default headers, after the request's own and before lpreq's Accept and User-Agent: the
+ * request wins, then the environment's `$defaultHeaders`, then the editor's setting. Returns
+ * the names of the private file's (secrets, like the token), or why the request cannot be
+ * sent (a name that is no header name, when nothing else is wrong yet).
+ */
+function addDefaultHeaders(
+  headers: [string, string][],
+  options: PrepareOptions,
+  resolve: (text: string) => string,
+  privateSent: string[],
+  errors: readonly string[],
+): string[] | string {
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  const settings = environmentOptions(options.environments);
+  const privateDefaults = new Set(settings?.privateHeaders ?? []);
+  const privateHeaders: string[] = [];
+  const defaults = settings?.defaultHeaders ?? [];
+  for (const [i, [name, value]] of [...defaults, ...(options.defaultHeaders ?? [])].entries()) {
+    if (!HEADER_NAME.test(name)) {
+      if (errors.length === 0) return `cannot send: the default header name '${name}' is not a valid HTTP header name`;
+      continue;
+    }
+    const lower = name.toLowerCase();
+    if (has(lower)) continue;
+    const resolved = resolve(value);
+    headers.push([name, resolved]);
+    // The private file's: a secret, like the token.
+    if (i < defaults.length && privateDefaults.has(lower)) {
+      privateHeaders.push(lower);
+      if (privateSecret(name, resolved)) privateSent.push(resolved);
+    }
+  }
+  return privateHeaders;
+}
+
+/** A body read from a file (`< ./body.json`, `<@` with its variables replaced), or why it cannot be sent. */
+function readFileBody(
+  file: FileBody,
+  resolve: (text: string) => string,
+  options: PrepareOptions,
+  headers: [string, string][],
+): NonNullable<PreparedRequest['body']> | string {
+  const path = resolve(file.path.text);
+  if (!options.readFile) return `the body is read from ${path}, and no file can be read here`;
+  const read = options.readFile(path, file.encoding);
+  if ('error' in read) return `cannot send: the body file ${path}: ${read.error}`;
+  const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+  const contentType = declared ?? contentTypeOfFile(path);
+  if (file.processVariables) {
+    // Variables are replaced in text; a binary file has none, and a string would corrupt its bytes.
+    if (read.binary)
+      return `cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`;
+    return { contentType, text: resolve(read.text) };
+  } else if (read.bytes) {
+    // As it is: the file's own bytes, whatever they hold.
+    const shown = read.binary ? `[${read.bytes.length} bytes of binary data from ${path}]` : read.text;
+    return { contentType, text: shown, bytes: read.bytes, file: read.path };
+  } else {
+    return { contentType, text: read.text };
+  }
+}
+
+/** `# @timeout` and `# @connection-timeout` in milliseconds, or why one cannot be read. */
+function durationsOf(
+  block: Block,
+): { timeoutMs?: number; connectTimeoutMs?: number } | { error: string; errors: string[] } {
+  const durations: { timeoutMs?: number; connectTimeoutMs?: number } = {};
+  for (const key of DURATION_KEYS) {
+    const written = metadataValue(block, key);
+    if (written === undefined) continue;
+    const ms = parseDuration(written);
+    if (ms === undefined)
+      return {
+        error: `cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`,
+        errors: [`# @${key} '${written}' is not a duration`],
+      };
+    durations[key === 'timeout' ? 'timeoutMs' : 'connectTimeoutMs'] = ms;
+  }
+  return durations;
+}
+
 function buildRequest(
   checker: Checker,
   document: LpreqDocument,
@@ -343,15 +439,7 @@ function buildRequest(
     return fail(`cannot send to '${url}': the target is an http(s) URL or a path starting with /`, errors);
   }
 
-  // The query written in the target and on continuation lines, kept as written; values
-  // that come from variables are encoded as data.
-  const queryParts: string[] = [];
-  for (const p of block.params) {
-    if (p.source !== 'query') continue;
-    const name = escapeUrlText(resolve(p.name.text, encodeFormValue));
-    const hasValue = block.text.charAt(p.name.end) === '=';
-    queryParts.push(hasValue ? `${name}=${escapeUrlText(resolve(p.value.text, encodeFormValue))}` : name);
-  }
+  const queryParts = queryOf(block, resolve);
   if (queryParts.length > 0) url = `${url}?${queryParts.join('&')}`;
 
   const pairs: FormPair[] = block.params
@@ -362,56 +450,17 @@ function buildRequest(
   const badName = headers.find(([n]) => !HEADER_NAME.test(n));
   if (badName && errors.length === 0)
     return fail(`cannot send: the header name '${badName[0]}' is not a valid HTTP header name`, errors);
+  const privateHeaders = addDefaultHeaders(headers, options, resolve, privateSent, errors);
+  if (typeof privateHeaders === 'string') return fail(privateHeaders, errors);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
-  // Default headers after the request's own, before lpreq's Accept and User-Agent: the
-  // request wins, then the environment's `$defaultHeaders`, then the editor's setting.
-  const settings = environmentOptions(options.environments);
-  const privateDefaults = new Set(settings?.privateHeaders ?? []);
-  const privateHeaders: string[] = [];
-  const defaults = settings?.defaultHeaders ?? [];
-  for (const [i, [name, value]] of [...defaults, ...(options.defaultHeaders ?? [])].entries()) {
-    if (!HEADER_NAME.test(name)) {
-      if (errors.length === 0)
-        return fail(`cannot send: the default header name '${name}' is not a valid HTTP header name`, errors);
-      continue;
-    }
-    const lower = name.toLowerCase();
-    if (has(lower)) continue;
-    const resolved = resolve(value);
-    headers.push([name, resolved]);
-    // The private file's: a secret, like the token.
-    if (i < defaults.length && privateDefaults.has(lower)) {
-      privateHeaders.push(lower);
-      if (privateSecret(name, resolved)) privateSent.push(resolved);
-    }
-  }
   if (!has('accept')) headers.push(['Accept', 'application/json']);
   if (!has('user-agent')) headers.push(['User-Agent', USER_AGENT]);
 
   let body: PreparedRequest['body'];
   if (block.fileBody) {
-    const file = block.fileBody;
-    const path = resolve(file.path.text);
-    if (!options.readFile) return fail(`the body is read from ${path}, and no file can be read here`, errors);
-    const read = options.readFile(path, file.encoding);
-    if ('error' in read) return fail(`cannot send: the body file ${path}: ${read.error}`, errors);
-    const declared = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-    const contentType = declared ?? contentTypeOfFile(path);
-    if (file.processVariables) {
-      // Variables are replaced in text; a binary file has none, and a string would corrupt its bytes.
-      if (read.binary)
-        return fail(
-          `cannot send: the body file ${path} is binary, not text: its variables cannot be replaced (send it as it is with < instead of <@)`,
-          errors,
-        );
-      body = { contentType, text: resolve(read.text) };
-    } else if (read.bytes) {
-      // As it is: the file's own bytes, whatever they hold.
-      const shown = read.binary ? `[${read.bytes.length} bytes of binary data from ${path}]` : read.text;
-      body = { contentType, text: shown, bytes: read.bytes, file: read.path };
-    } else {
-      body = { contentType, text: read.text };
-    }
+    const read = readFileBody(block.fileBody, resolve, options, headers);
+    if (typeof read === 'string') return fail(read, errors);
+    body = read;
   } else if (block.jsonBody) {
     body = { contentType: 'application/json', text: resolve(block.jsonBody.text) };
   } else if (pairs.length > 0) {
@@ -419,19 +468,8 @@ function buildRequest(
     else body = { contentType: 'application/x-www-form-urlencoded', text: encodeForm(pairs) };
   }
   if (errors.length > 0) return fail(`cannot send: ${errors[0]}`, errors);
-  const durations: { timeoutMs?: number; connectTimeoutMs?: number } = {};
-  for (const key of DURATION_KEYS) {
-    const written = metadataValue(block, key);
-    if (written === undefined) continue;
-    const ms = parseDuration(written);
-    if (ms === undefined)
-      return fail(
-        `cannot send: # @${key} '${written}' is not a duration (seconds, or a number with ms, s or m, up to a day)`,
-        [`# @${key} '${written}' is not a duration`],
-      );
-    durations[key === 'timeout' ? 'timeoutMs' : 'connectTimeoutMs'] = ms;
-  }
-
+  const durations = durationsOf(block);
+  if ('error' in durations) return fail(durations.error, durations.errors);
   const match = checker.matchBlock(block, scope);
   const endpoint = match?.kind === 'matched' ? match.endpoint : undefined;
   const environmentBase = environmentBaseUrl(options.environments);

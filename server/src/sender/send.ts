@@ -13,6 +13,7 @@ import {
   promptVariables,
   requestName,
   requestTarget,
+  type Block,
   type LpreqDocument,
 } from '../core/index';
 import {
@@ -319,6 +320,226 @@ export function environmentTls(environments: SendEnvironments | undefined): { tl
   return settings ? readTlsFiles(settings, environments?.selected) : {};
 }
 
+/**
+ * What is asked before anything is sent (a request the user cancels sends none of those it
+ * refers to either): a `# @note` confirmed, a change in a protected environment confirmed,
+ * each `# @prompt` answered. The answers, or undefined with the reason on `result`.
+ */
+async function askFirst(
+  block: Block | undefined,
+  options: SendBlockOptions,
+  top: boolean,
+  result: SendResult,
+): Promise<Map<string, string> | undefined> {
+  // The request as questions name it: its name, or METHOD target.
+  const label =
+    (block && requestName(block)) ??
+    `${block?.request?.method.text ?? ''} ${block?.request ? requestTarget(block.request) : ''}`.trim();
+  const note = block ? metadataValue(block, 'note') : undefined;
+  if (note !== undefined && options.confirmNote) {
+    if (!(await options.confirmNote({ request: label, note }))) {
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed`,
+        declined: true,
+      };
+      return undefined;
+    }
+  }
+  const method = block?.request?.method.text.toUpperCase() ?? '';
+  if (options.confirmChange && CHANGING_METHODS.has(method)) {
+    if (!(await options.confirmChange({ request: label, method }))) {
+      const what = label.startsWith(`${method} `) ? label : `${method} ${label}`;
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed`,
+        declined: true,
+      };
+      return undefined;
+    }
+  }
+  const prompts = new Map<string, string>();
+  for (const p of block ? promptVariables(block) : []) {
+    let value = options.prompts?.get(p.name);
+    if (value === undefined && options.ask) {
+      value = await options.ask({
+        name: p.name,
+        description: p.description,
+        request: label,
+        secret: isSecretPrompt(p.name),
+      });
+    }
+    if (value === undefined) {
+      result.error = {
+        kind: 'prepare',
+        message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})`,
+      };
+      return undefined;
+    }
+    prompts.set(p.name, value);
+    if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
+  }
+  return prompts;
+}
+
+/**
+ * The requests this one refers to, each answered first: by the newest exchange of it in this
+ * environment (kept in memory or in the history) when that answer counts, else sent now,
+ * with what it refers to. False when one cannot be had, with the reason on `result`.
+ */
+async function sendDependencies(
+  document: LpreqDocument,
+  blockIndex: number,
+  values: Map<string, string>,
+  options: SendBlockOptions & { responses: ResponseStore },
+  stack: string[],
+  result: SendResult,
+): Promise<boolean> {
+  const environment = options.environments?.selected;
+  for (const name of referencedRequests(document, blockIndex, values)) {
+    const index = blockNamed(document, name);
+    if (index === -1) {
+      result.error = {
+        kind: 'dependency',
+        message: `there is no request named '${name}' in this file (# @name ${name})`,
+      };
+      return false;
+    }
+    if (stack.includes(name) || index === blockIndex) {
+      result.error = {
+        kind: 'dependency',
+        message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}`,
+      };
+      return false;
+    }
+    const depBlock = document.blocks[index]?.block;
+    // One lookup: the newest exchange of that request in this environment, kept in memory or in the history.
+    const found = await newestExchange(name, index, options);
+    if ('error' in found) {
+      result.error = found.error;
+      return false;
+    }
+    const { stored, historyTime, historyUnusable } = found;
+    if (stored && answerCounts(depBlock, answerOf(stored))) {
+      options.responses.set(name, stored);
+      if (historyTime !== undefined)
+        result.dependencies.push({ name, status: stored.response.status, ok: true, historyTime });
+      continue;
+    }
+    // A request others refer to is sent once in a test run: an answer it did not expect is told, not asked for again.
+    if (stored && options.sendAgain === false) {
+      result.dependencies.push({ name, status: stored.response.status, ok: false, notSent: true });
+      result.error = chainError(name, environment, {
+        status: stored.response.status,
+        statusText: stored.response.statusText,
+        when: 'earlier in this run',
+      });
+      return false;
+    }
+    options.onDependency?.(name);
+    const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
+    const unusable = historyUnusable ?? (stored ? `answered ${stored.response.status}` : undefined);
+    result.dependencies.push(...dep.dependencies, {
+      name,
+      status: dep.response?.status ?? null,
+      ok: dep.ok,
+      ...(unusable ? { historyUnusable: unusable } : {}),
+      // Stopped before it left (a cycle, a prompt without an answer, a secret bound elsewhere): never called sent.
+      ...(wasSent(dep) ? {} : { notSent: true as const }),
+    });
+    result.secretValues.push(...dep.secretValues);
+    if (!dep.response || dep.response.status === null) {
+      result.error = wasSent(dep)
+        ? chainError(name, environment, { failure: dep.error?.message ?? 'no response', when: 'sent first' })
+        : dep.error?.kind === 'dependency'
+          ? dep.error
+          : {
+              kind: 'dependency',
+              message: `the request '${name}' that this one refers to was not sent: ${dep.error?.message ?? 'no response'}`,
+              dependency: { name, environment, status: null },
+            };
+      return false;
+    }
+    const answered = dep.request?.name !== undefined ? options.responses.get(name) : undefined;
+    if (!answerCounts(depBlock, answered ? answerOf(answered) : { status: dep.response.status, ok: dep.ok })) {
+      result.error = chainError(name, environment, {
+        status: dep.response.status,
+        statusText: dep.response.statusText,
+        failure:
+          dep.error && dep.error.kind !== 'http' && dep.response.status >= 200 && dep.response.status < 300
+            ? dep.error.message
+            : undefined,
+        when: 'sent first',
+      });
+      return false;
+    }
+  }
+
+  return true;
+}
+
+/** The answer against its documented type: a body that can be checked is, one that cannot (cut short, not JSON) is named. */
+function typeAnswer(
+  result: SendResult,
+  request: PreparedRequest,
+  response: SendResult['response'] & object,
+  checker: Checker,
+  secrets: readonly (string | undefined)[],
+): void {
+  const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
+  if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {
+    // A HEAD answer has no body to check; neither has a binary one (a file download).
+    if (response.truncated) {
+      result.resource = request.returns;
+      result.unchecked = 'truncated';
+      result.warnings.push('the body is truncated: it was not checked against the documentation');
+    } else if (request.returns && response.bodyKind === 'text') {
+      // An HTML login page is no JSON string: it is not typed, it is named.
+      result.resource = request.returns;
+      result.unchecked = 'not-json';
+      if (!declaredJson)
+        result.warnings.push(
+          `the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`,
+        );
+    } else if (response.bodyKind !== 'empty' || response.status !== 204) {
+      const typed = checkResponse(
+        checker.catalog,
+        request.returns,
+        response.bodyKind === 'empty' ? null : response.body,
+        (text) => scrubSecrets(text, secrets),
+      );
+      result.resource = typed.resource;
+      result.issues = typed.issues;
+    }
+  }
+}
+
+/** The exchange kept in the history, every secret of the flow left out as the token is. */
+async function storeInHistory(
+  result: SendResult,
+  request: PreparedRequest,
+  response: SendResult['response'] & object,
+  options: SendBlockOptions,
+  secrets: (string | undefined)[],
+): Promise<void> {
+  const history = options.history;
+  if (!history) return;
+  try {
+    const entry = entryFromExchange(request, response, {
+      file: options.file,
+      environment: options.environments?.selected,
+      resource: result.resource,
+      issues: result.issues,
+      pages: response.pages,
+      // Every secret of the flow stays out of history, as the token does.
+      secrets,
+    });
+    result.historyId = (await history.add(entry)).id;
+  } catch (e) {
+    result.warnings.push(`the exchange could not be stored in history: ${(e as Error).message}`);
+  }
+}
+
 async function sendWithDependencies(
   document: LpreqDocument,
   blockIndex: number,
@@ -344,134 +565,9 @@ async function sendWithDependencies(
     result.diagnostics = options.checker.checkBlock(block, before.scope).filter((d) => d.severity === 'error');
   }
 
-  // Asked before anything is sent: a request the user cancels sends none of those it refers to either.
-  // The request as questions name it: its name, or METHOD target.
-  const label =
-    (block && requestName(block)) ??
-    `${block?.request?.method.text ?? ''} ${block?.request ? requestTarget(block.request) : ''}`.trim();
-  const note = block ? metadataValue(block, 'note') : undefined;
-  if (note !== undefined && options.confirmNote) {
-    if (!(await options.confirmNote({ request: label, note }))) {
-      result.error = {
-        kind: 'prepare',
-        message: `not sent: ${label} is marked # @note${top ? '' : ', and this request refers to it'}, and sending it was not confirmed`,
-        declined: true,
-      };
-      return result;
-    }
-  }
-  const method = block?.request?.method.text.toUpperCase() ?? '';
-  if (options.confirmChange && CHANGING_METHODS.has(method)) {
-    if (!(await options.confirmChange({ request: label, method }))) {
-      const what = label.startsWith(`${method} `) ? label : `${method} ${label}`;
-      result.error = {
-        kind: 'prepare',
-        message: `not sent: the environment is protected, and ${what}${top ? '' : ' (this request refers to it)'} was not confirmed`,
-        declined: true,
-      };
-      return result;
-    }
-  }
-  const prompts = new Map<string, string>();
-  for (const p of block ? promptVariables(block) : []) {
-    let value = options.prompts?.get(p.name);
-    if (value === undefined && options.ask) {
-      value = await options.ask({
-        name: p.name,
-        description: p.description,
-        request: label,
-        secret: isSecretPrompt(p.name),
-      });
-    }
-    if (value === undefined) {
-      result.error = {
-        kind: 'prepare',
-        message: `not sent: no value was given for {{${p.name}}} (# @prompt ${p.name})`,
-      };
-      return result;
-    }
-    prompts.set(p.name, value);
-    if (isSecretPrompt(p.name) && value.length > 0) result.secretValues.push(value);
-  }
-  const environment = options.environments?.selected;
-  for (const name of referencedRequests(document, blockIndex, scope.values)) {
-    const index = blockNamed(document, name);
-    if (index === -1) {
-      result.error = {
-        kind: 'dependency',
-        message: `there is no request named '${name}' in this file (# @name ${name})`,
-      };
-      return result;
-    }
-    if (stack.includes(name) || index === blockIndex) {
-      result.error = {
-        kind: 'dependency',
-        message: `the requests refer to each other in a cycle: ${[...stack, name].join(' -> ')}`,
-      };
-      return result;
-    }
-    const depBlock = document.blocks[index]?.block;
-    // One lookup: the newest exchange of that request in this environment, kept in memory or in the history.
-    const found = await newestExchange(name, index, options);
-    if ('error' in found) {
-      result.error = found.error;
-      return result;
-    }
-    const { stored, historyTime, historyUnusable } = found;
-    if (stored && answerCounts(depBlock, answerOf(stored))) {
-      options.responses.set(name, stored);
-      if (historyTime !== undefined)
-        result.dependencies.push({ name, status: stored.response.status, ok: true, historyTime });
-      continue;
-    }
-    // A request others refer to is sent once in a test run: an answer it did not expect is told, not asked for again.
-    if (stored && options.sendAgain === false) {
-      result.dependencies.push({ name, status: stored.response.status, ok: false, notSent: true });
-      result.error = chainError(name, environment, {
-        status: stored.response.status,
-        statusText: stored.response.statusText,
-        when: 'earlier in this run',
-      });
-      return result;
-    }
-    options.onDependency?.(name);
-    const dep = await sendWithDependencies(document, index, options, [...stack, name], false);
-    const unusable = historyUnusable ?? (stored ? `answered ${stored.response.status}` : undefined);
-    result.dependencies.push(...dep.dependencies, {
-      name,
-      status: dep.response?.status ?? null,
-      ok: dep.ok,
-      ...(unusable ? { historyUnusable: unusable } : {}),
-      // Stopped before it left (a cycle, a prompt without an answer, a secret bound elsewhere): never called sent.
-      ...(wasSent(dep) ? {} : { notSent: true as const }),
-    });
-    result.secretValues.push(...dep.secretValues);
-    if (!dep.response || dep.response.status === null) {
-      result.error = wasSent(dep)
-        ? chainError(name, environment, { failure: dep.error?.message ?? 'no response', when: 'sent first' })
-        : dep.error?.kind === 'dependency'
-          ? dep.error
-          : {
-              kind: 'dependency',
-              message: `the request '${name}' that this one refers to was not sent: ${dep.error?.message ?? 'no response'}`,
-              dependency: { name, environment, status: null },
-            };
-      return result;
-    }
-    const answered = dep.request?.name !== undefined ? options.responses.get(name) : undefined;
-    if (!answerCounts(depBlock, answered ? answerOf(answered) : { status: dep.response.status, ok: dep.ok })) {
-      result.error = chainError(name, environment, {
-        status: dep.response.status,
-        statusText: dep.response.statusText,
-        failure:
-          dep.error && dep.error.kind !== 'http' && dep.response.status >= 200 && dep.response.status < 300
-            ? dep.error.message
-            : undefined,
-        when: 'sent first',
-      });
-      return result;
-    }
-  }
+  const prompts = await askFirst(block, options, top, result);
+  if (!prompts) return result;
+  if (!(await sendDependencies(document, blockIndex, scope.values, options, stack, result))) return result;
 
   // `{{$auth.token("id")}}` of the request or of a variable it may read: the sign-in's token is had now, before the pure step.
   const auth = options.auth;
@@ -567,48 +663,8 @@ async function sendWithDependencies(
     options.responses.set(request.name, { request, response, time: new Date().toISOString() });
   if (top) await options.onAnswer?.(result);
 
-  const declaredJson = response.contentType !== undefined && /[/+]json\b/i.test(response.contentType);
-  if (response.ok && request.method !== 'HEAD' && response.bodyKind !== 'binary') {
-    // A HEAD answer has no body to check; neither has a binary one (a file download).
-    if (response.truncated) {
-      result.resource = request.returns;
-      result.unchecked = 'truncated';
-      result.warnings.push('the body is truncated: it was not checked against the documentation');
-    } else if (request.returns && response.bodyKind === 'text') {
-      // An HTML login page is no JSON string: it is not typed, it is named.
-      result.resource = request.returns;
-      result.unchecked = 'not-json';
-      if (!declaredJson)
-        result.warnings.push(
-          `the body is not JSON (${response.contentType ?? 'no content type'}), and ${request.returns} is documented: it was not checked against the documentation`,
-        );
-    } else if (response.bodyKind !== 'empty' || response.status !== 204) {
-      const typed = checkResponse(
-        options.checker.catalog,
-        request.returns,
-        response.bodyKind === 'empty' ? null : response.body,
-        (text) => scrubSecrets(text, [...secrets, ...foreignSecrets]),
-      );
-      result.resource = typed.resource;
-      result.issues = typed.issues;
-    }
-  }
+  typeAnswer(result, request, response, options.checker, [...secrets, ...foreignSecrets]);
 
-  if (options.history) {
-    try {
-      const entry = entryFromExchange(request, response, {
-        file: options.file,
-        environment: options.environments?.selected,
-        resource: result.resource,
-        issues: result.issues,
-        pages: response.pages,
-        // Every secret of the flow stays out of history, as the token does.
-        secrets: [...secrets, ...foreignSecrets],
-      });
-      result.historyId = (await options.history.add(entry)).id;
-    } catch (e) {
-      result.warnings.push(`the exchange could not be stored in history: ${(e as Error).message}`);
-    }
-  }
+  if (options.history) await storeInHistory(result, request, response, options, [...secrets, ...foreignSecrets]);
   return result;
 }

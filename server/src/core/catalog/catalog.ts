@@ -12,9 +12,8 @@ import { indexPermissions, type Permissions } from './permissions';
 let schemas: typeof CatalogSchemas | undefined;
 
 /**
- * The zod schemas of the catalog, built on first use: building zod and the schemas costs
- * a language server 10 to 15 ms at start, before any catalog is needed (the bundler turns
- * this require into a lazy initialiser).
+ * The zod schemas of the catalog, built on first use, so that a language server answers
+ * `initialize` before zod exists (the bundler turns this require into a lazy initialiser).
  */
 function catalogSchemas(): typeof CatalogSchemas {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -32,10 +32,8 @@ export class Checker {
   /**
    * The walk from the top of a document that diagnose and checkDocument make, kept from call
    * to call (both are synchronous) and emptied after each. V8 keeps the hidden classes of a
-   * walk's objects only while one of them lives: a walk made for each call took them along
-   * when it was collected, and with them the code optimised for them, so each call after a
-   * collection began unoptimised (a fifth of diagnose's time in the benchmark, an eighth of
-   * checkDocument's).
+   * walk's objects only while one of them lives: a walk made for each call would take them,
+   * and the code optimised for them, along when it is collected.
    */
   private readonly walk = new RequestsBefore(emptyScope());
   /** The assertion lines checked so far, by their text as written. */

@@ -25,58 +25,7 @@ export function checkParameters(
     const name = line.decodedName;
     const param = findParameter(endpoint, name);
     if (!param) {
-      // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
-      // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
-      const objectFromVariable =
-        line.source === 'json' &&
-        line.decodedValue.startsWith('{{') &&
-        endpoint.params.some((p) => p.name.startsWith(`${name}[`));
-      if (line.source === 'body' && name.startsWith('@')) {
-        // Meant as a file variable, most likely; in a request body it is a parameter (section 1).
-        out.push(
-          diag(
-            'unknown-parameter',
-            fit(
-              `${name} is sent as a parameter: a file variable goes above the request line`,
-              'this is sent as a parameter: a file variable goes above the request line',
-            ),
-            line.name.start,
-            line.name.end,
-            { lineStart: line.start, lineEnd: line.end },
-            ['A file variable (@name = value) stands outside a request body.', endpointFact(label)],
-          ),
-        );
-      } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
-        const near = closest(name, suggestionNames(endpoint, name));
-        const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
-        const left = splitParamName(name)?.find((seg) => LEFT_PATTERN.test(seg));
-        const what = line.source === 'json' ? 'key' : 'parameter';
-        out.push(
-          diag(
-            'unknown-parameter',
-            left
-              ? fit(
-                  `${left} in ${name} is the documentation's placeholder: write the name it stands for`,
-                  `${left} is the documentation's placeholder: write the name it stands for`,
-                )
-              : near
-                ? fit(
-                    `${name} is not a documented ${what}: did you mean ${near}?`,
-                    `not a documented ${what}: did you mean ${near}?`,
-                  )
-                : fit(
-                    `${name} is not a documented ${what} of this endpoint`,
-                    `not a documented ${what} of this endpoint`,
-                  ),
-            line.name.start,
-            line.name.end,
-            replacement
-              ? { replacement, lineStart: line.start, lineEnd: line.end }
-              : { lineStart: line.start, lineEnd: line.end },
-            [endpointFact(label)],
-          ),
-        );
-      }
+      reportUnknown(check, line);
       continue;
     }
     const key = param.name;
@@ -164,6 +113,61 @@ export function checkParameters(
   if (endpoint.rules.length === 0) return;
   const context = new RuleContext(check, sent, reportedMissing);
   for (let i = 0; i < endpoint.rules.length; i++) applyRule(endpoint.rules[i], context);
+}
+
+/** A parameter the endpoint does not document: the closest documented name, or what was most likely meant. */
+function reportUnknown(check: RequestCheck, line: ParameterLine) {
+  const { endpoint, label, out } = check;
+  const name = line.decodedName;
+  // A name made of a variable (`?{{query}}`, `{{field}} = 1`) is not known when checking, nor is
+  // what a variable in a JSON body holds where an object goes (`"column": {{column}}`).
+  const objectFromVariable =
+    line.source === 'json' &&
+    line.decodedValue.startsWith('{{') &&
+    endpoint.params.some((p) => p.name.startsWith(`${name}[`));
+  if (line.source === 'body' && name.startsWith('@')) {
+    // Meant as a file variable, most likely; in a request body it is a parameter (section 1).
+    out.push(
+      diag(
+        'unknown-parameter',
+        fit(
+          `${name} is sent as a parameter: a file variable goes above the request line`,
+          'this is sent as a parameter: a file variable goes above the request line',
+        ),
+        line.name.start,
+        line.name.end,
+        { lineStart: line.start, lineEnd: line.end },
+        ['A file variable (@name = value) stands outside a request body.', endpointFact(label)],
+      ),
+    );
+  } else if (!endpoint.paramsNotShown && !name.includes('{{') && !objectFromVariable) {
+    const near = closest(name, suggestionNames(endpoint, name));
+    const replacement = near && line.source === 'json' ? jsonKeyReplacement(name, near) : near;
+    const left = splitParamName(name)?.find((seg) => LEFT_PATTERN.test(seg));
+    const what = line.source === 'json' ? 'key' : 'parameter';
+    out.push(
+      diag(
+        'unknown-parameter',
+        left
+          ? fit(
+              `${left} in ${name} is the documentation's placeholder: write the name it stands for`,
+              `${left} is the documentation's placeholder: write the name it stands for`,
+            )
+          : near
+            ? fit(
+                `${name} is not a documented ${what}: did you mean ${near}?`,
+                `not a documented ${what}: did you mean ${near}?`,
+              )
+            : fit(`${name} is not a documented ${what} of this endpoint`, `not a documented ${what} of this endpoint`),
+        line.name.start,
+        line.name.end,
+        replacement
+          ? { replacement, lineStart: line.start, lineEnd: line.end }
+          : { lineStart: line.start, lineEnd: line.end },
+        [endpointFact(label)],
+      ),
+    );
+  }
 }
 
 function checkValue(check: RequestCheck, line: ParameterLine, param: CatalogParameter) {

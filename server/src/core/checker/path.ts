@@ -1,7 +1,7 @@
 /** The checks of a request's target: the values its path gives the placeholders, and `{{` left open. */
 import type { Catalog, EndpointPath } from '../catalog/catalog';
 import { acceptsForm, INNER_PLACEHOLDER, targetPath, type EndpointMatcher } from '../matcher';
-import { requestTarget, targetOffset, type Block } from '../parser';
+import { requestTarget, targetOffset, type Block, type RequestLine } from '../parser';
 import { closest } from '../suggest';
 import { choices, endpointFact, fit, quote } from './phrases';
 import { diag, type Diagnostic } from './diagnostics';
@@ -46,27 +46,7 @@ export function checkTarget(
   const match = matcher.match(path, request.method.text);
   // Requests outside /api/v1/ and /api/lti/ are not validated, placeholders included.
   if (match.kind === 'not-checked') return undefined;
-  for (let i = 0; i < path.segments.length; i++) {
-    const seg = path.segments[i];
-    if (seg.isUnfilled) {
-      // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
-      const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
-      const shown = inner ? inner[0] : seg.text;
-      const at = target.indexOf(`/${seg.text}`);
-      const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
-      out.push(
-        diag(
-          'unfilled-placeholder',
-          fit(
-            `the placeholder ${shown} is not filled in: write an id or a {{variable}}`,
-            'a placeholder is not filled in: write an id or a {{variable}}',
-          ),
-          start,
-          at === -1 ? lineEnd : start + shown.length,
-        ),
-      );
-    }
-  }
+  reportUnfilled(request, target, path, out);
   if (match.kind === 'unknown-endpoint') {
     out.push(
       diag(
@@ -140,6 +120,38 @@ export function checkTarget(
     out,
   };
   return checkPlaceholderForms(check, matcher) ? undefined : check;
+}
+
+/** Each placeholder of the documentation's form left in the target (`{course_id}`), also where it is written into a form. */
+function reportUnfilled(
+  request: RequestLine,
+  target: string,
+  path: NonNullable<ReturnType<typeof targetPath>>,
+  out: Diagnostic[],
+): void {
+  const lineStart = request.start;
+  const lineEnd = request.end;
+  for (let i = 0; i < path.segments.length; i++) {
+    const seg = path.segments[i];
+    if (seg.isUnfilled) {
+      // The placeholder itself, also where it is written into a form (`sis_course_id:{course_id}`).
+      const inner = seg.text.charCodeAt(0) === 123 ? undefined : INNER_PLACEHOLDER.exec(seg.text);
+      const shown = inner ? inner[0] : seg.text;
+      const at = target.indexOf(`/${seg.text}`);
+      const start = at === -1 ? lineStart : targetOffset(request, at + 1 + (inner?.index ?? 0));
+      out.push(
+        diag(
+          'unfilled-placeholder',
+          fit(
+            `the placeholder ${shown} is not filled in: write an id or a {{variable}}`,
+            'a placeholder is not filled in: write an id or a {{variable}}',
+          ),
+          start,
+          at === -1 ? lineEnd : start + shown.length,
+        ),
+      );
+    }
+  }
 }
 
 /**

@@ -85,36 +85,18 @@ function segmentMatches(t: TemplateSegment, typed: string): boolean {
   return t.text === typed || /^\{\{[^{}]*\}\}$/.test(typed);
 }
 
-function completePath(
-  ctx: ServiceContext,
-  block: Block,
-  typed: string,
-  targetStart: number,
-  col: number,
-  text: string,
-  abs: (n: number) => number,
-  out: CompletionEntry[],
-) {
-  const p0 = pathOffset(typed);
-  const pathTyped = typed.slice(p0);
-  const lastSlash = pathTyped.lastIndexOf('/');
-  const done = lastSlash <= 0 ? [] : pathTyped.slice(1, lastSlash).split('/');
-  const replaceStart = targetStart + p0 + lastSlash + 1;
-  let replaceEnd = col;
-  while (replaceEnd < text.length && !/[/?#\s]/.test(text[replaceEnd])) replaceEnd++;
-  // A whole path from here replaces the rest of the path written after the cursor too (not the
-  // query); a segment is put in place of the current one, keeping a `/` that follows it.
-  let pathEnd = replaceEnd;
-  while (pathEnd < text.length && !/[?#\s]/.test(text[pathEnd])) pathEnd++;
-  const slashFollows = text[replaceEnd] === '/';
-  const method = block.request?.method.text ?? 'GET';
-  const leading = lastSlash === -1 ? '/' : '';
+interface PathChoice {
+  template: string;
+  endpoints: Endpoint[];
+  rest: TemplateSegment[];
+}
 
-  interface PathChoice {
-    template: string;
-    endpoints: Endpoint[];
-    rest: TemplateSegment[];
-  }
+/**
+ * The documented paths that go on from the segments typed (`done`): what remains of each
+ * (keyed by its text), the literal segments that come next, and the literal forms each next
+ * placeholder accepts (catalog-wide, the endpoint's, the path's).
+ */
+function pathsAfter(ctx: ServiceContext, done: readonly string[]) {
   const remainders = new Map<string, PathChoice>();
   const nextLiterals = new Map<string, Endpoint[]>();
   /** The literal forms each next placeholder accepts on the paths that continue there (catalog-wide, the endpoint's, the path's). */
@@ -152,6 +134,35 @@ function completePath(
       }
     }
   }
+  return { remainders, nextLiterals, nextPlaceholders };
+}
+
+function completePath(
+  ctx: ServiceContext,
+  block: Block,
+  typed: string,
+  targetStart: number,
+  col: number,
+  text: string,
+  abs: (n: number) => number,
+  out: CompletionEntry[],
+) {
+  const p0 = pathOffset(typed);
+  const pathTyped = typed.slice(p0);
+  const lastSlash = pathTyped.lastIndexOf('/');
+  const done = lastSlash <= 0 ? [] : pathTyped.slice(1, lastSlash).split('/');
+  const replaceStart = targetStart + p0 + lastSlash + 1;
+  let replaceEnd = col;
+  while (replaceEnd < text.length && !/[/?#\s]/.test(text[replaceEnd])) replaceEnd++;
+  // A whole path from here replaces the rest of the path written after the cursor too (not the
+  // query); a segment is put in place of the current one, keeping a `/` that follows it.
+  let pathEnd = replaceEnd;
+  while (pathEnd < text.length && !/[?#\s]/.test(text[pathEnd])) pathEnd++;
+  const slashFollows = text[replaceEnd] === '/';
+  const method = block.request?.method.text ?? 'GET';
+  const leading = lastSlash === -1 ? '/' : '';
+
+  const { remainders, nextLiterals, nextPlaceholders } = pathsAfter(ctx, done);
   const start = abs(replaceStart);
   const end = abs(replaceEnd);
   // By resource (the docs' section: Modules, Module items, ...), then by path: the paths of
@@ -199,30 +210,7 @@ function completePath(
       deprecated,
     });
   }
-  let j = 0;
-  for (const [literal, endpoints] of nextLiterals) {
-    const own = endpoints.some((e) => e.method === method);
-    const onward = [
-      ...new Set(
-        endpoints.flatMap((e) => e.paths.map((p) => p.template)).filter((t) => t.split('/').includes(literal)),
-      ),
-    ];
-    out.push({
-      label: `${leading}${literal}/`,
-      kind: 'segment',
-      detail: 'path segment',
-      documentation: `Goes on to ${onward.length === 1 ? 'the documented path' : `${onward.length} documented paths`}:\n\n${onward
-        .slice(0, 8)
-        .map((t) => `- ${code(t)}`)
-        .join('\n')}${onward.length > 8 ? '\n- ...' : ''}`,
-      insertText: leading + literal + (slashFollows ? '' : '/'),
-      snippet: false,
-      start,
-      end,
-      sortText: rank(own ? 0 : 2, j++),
-      retrigger: !slashFollows,
-    });
-  }
+  let j = segmentItems(nextLiterals, method, leading, slashFollows, { start, end }, out);
   const seenForms = new Set<string>();
   for (const [name, forms] of nextPlaceholders) {
     const description = own(ctx.checker.catalog.placeholders, name)?.description;
@@ -264,4 +252,40 @@ function compareText(a: string, b: string): number {
 
 function templateText(s: TemplateSegment): string {
   return s.kind === 'literal' ? s.text : `{${s.rest ? '*' : ''}${s.name}}`;
+}
+
+/** The literal segments that come next, each with the paths it goes on to; the next rank. */
+function segmentItems(
+  nextLiterals: Map<string, Endpoint[]>,
+  method: string,
+  leading: string,
+  slashFollows: boolean,
+  { start, end }: { start: number; end: number },
+  out: CompletionEntry[],
+): number {
+  let j = 0;
+  for (const [literal, endpoints] of nextLiterals) {
+    const own = endpoints.some((e) => e.method === method);
+    const onward = [
+      ...new Set(
+        endpoints.flatMap((e) => e.paths.map((p) => p.template)).filter((t) => t.split('/').includes(literal)),
+      ),
+    ];
+    out.push({
+      label: `${leading}${literal}/`,
+      kind: 'segment',
+      detail: 'path segment',
+      documentation: `Goes on to ${onward.length === 1 ? 'the documented path' : `${onward.length} documented paths`}:\n\n${onward
+        .slice(0, 8)
+        .map((t) => `- ${code(t)}`)
+        .join('\n')}${onward.length > 8 ? '\n- ...' : ''}`,
+      insertText: leading + literal + (slashFollows ? '' : '/'),
+      snippet: false,
+      start,
+      end,
+      sortText: rank(own ? 0 : 2, j++),
+      retrigger: !slashFollows,
+    });
+  }
+  return j;
 }

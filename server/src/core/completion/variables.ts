@@ -20,22 +20,7 @@ export function completeVariables(
   exclude: { defining?: string; request?: string },
   block: Block,
 ) {
-  let s = from;
-  while (s < col && text[s] === ' ') s++;
-  // `{{%name}}` (percent-encoded): the `%` stays, the name is completed after it.
-  if (text[s] === '%') s++;
-  let e = col;
-  while (e < text.length && /[\w.$-]/.test(text[e])) e++;
-  // The rest of an expression up to its closing braces (a request's JSONPath: `[0].id`) goes with the name it follows.
-  const closing = text.indexOf('}}', e);
-  if (closing !== -1 && /^[^\s{}"]*$/.test(text.slice(e, closing))) e = closing;
-  // The closing braces once, and the cursor after them: those already there (both, one the
-  // editor closed, or ` }}`) are replaced with the name, never added to.
-  const spaced = text.startsWith(' }}', e);
-  const kept = spaced ? 3 : text.startsWith('}}', e) ? 2 : text[e] === '}' ? 1 : 0;
-  const close = spaced ? ' }}' : '}}';
-  const start = abs(s);
-  const end = abs(e + kept);
+  const { start, end, close } = replacedRange(text, from, col, abs);
   const fileVariables = new Map<string, string>();
   for (const { block } of doc.blocks) {
     if (block.variables.length === 0) continue;
@@ -111,6 +96,60 @@ export function completeVariables(
       sortText: rank(1, i++),
     });
   }
+  i = requestReferences(ctx, doc, block, exclude.request, { start, end, close }, out, i);
+  for (const v of SYSTEM_VARIABLES) {
+    out.push({
+      label: v.name,
+      kind: 'variable',
+      detail: 'system variable',
+      documentation: md(v.description),
+      insertText: v.insert + close,
+      snippet: false,
+      start,
+      end,
+      sortText: rank(3, i++),
+    });
+  }
+}
+
+/**
+ * What an item replaces inside `{{`: the name typed so far and the rest of its expression,
+ * and the closing braces already there (both, one the editor closed, or ` }}`), so that an
+ * item closes them once with the cursor after them.
+ */
+function replacedRange(
+  text: string,
+  from: number,
+  col: number,
+  abs: (n: number) => number,
+): { start: number; end: number; close: string } {
+  let s = from;
+  while (s < col && text[s] === ' ') s++;
+  // `{{%name}}` (percent-encoded): the `%` stays, the name is completed after it.
+  if (text[s] === '%') s++;
+  let e = col;
+  while (e < text.length && /[\w.$-]/.test(text[e])) e++;
+  // The rest of an expression up to its closing braces (a request's JSONPath: `[0].id`) goes with the name it follows.
+  const closing = text.indexOf('}}', e);
+  if (closing !== -1 && /^[^\s{}"]*$/.test(text.slice(e, closing))) e = closing;
+  // The closing braces once, and the cursor after them: those already there (both, one the
+  // editor closed, or ` }}`) are replaced with the name, never added to.
+  const spaced = text.startsWith(' }}', e);
+  const kept = spaced ? 3 : text.startsWith('}}', e) ? 2 : text[e] === '}' ? 1 : 0;
+  const close = spaced ? ' }}' : '}}';
+  return { start: abs(s), end: abs(e + kept), close };
+}
+
+/** The responses of the named requests above `block` (a request can only use an earlier one's), from rank `i`; the next rank. */
+function requestReferences(
+  ctx: ServiceContext,
+  doc: LpreqDocument,
+  block: Block,
+  excluded: string | undefined,
+  { start, end, close }: { start: number; end: number; close: string },
+  out: CompletionEntry[],
+  i: number,
+): number {
   // Only requests above this one: a request can only use the response of an earlier one.
   const before = new RequestsBefore(ctx.scope);
   for (const ref of doc.blocks) {
@@ -118,7 +157,7 @@ export function completeVariables(
     before.pass(ref.block);
   }
   for (const name of requestNamesOf(before.scope)) {
-    if (name === exclude.request) continue;
+    if (name === excluded) continue;
     for (const part of ['response.body.$.', 'response.headers.']) {
       out.push({
         label: `${name}.${part}`,
@@ -135,17 +174,5 @@ export function completeVariables(
       });
     }
   }
-  for (const v of SYSTEM_VARIABLES) {
-    out.push({
-      label: v.name,
-      kind: 'variable',
-      detail: 'system variable',
-      documentation: md(v.description),
-      insertText: v.insert + close,
-      snippet: false,
-      start,
-      end,
-      sortText: rank(3, i++),
-    });
-  }
+  return i;
 }

@@ -67,16 +67,7 @@ export async function waitForRedirect(options: RedirectOptions): Promise<Redirec
     if (typeof outcome === 'string') settle?.resolve(outcome);
     else settle?.reject(outcome);
   };
-  const send = (res: ServerResponse, status: number, title: string, text: string) => {
-    res.writeHead(status, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-      connection: 'close',
-    });
-    res.end(PAGE(title, text));
-  };
+  const send = sendPage;
   function answer(req: IncomingMessage, res: ServerResponse): void {
     if (done) return send(res, 410, 'Gone', 'lpreq is not waiting for a sign-in here any more.');
     const expectedHost = `${hostname}:${port}`;
@@ -157,4 +148,16 @@ export async function waitForRedirect(options: RedirectOptions): Promise<Redirec
   const shownHost = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
   // A configured redirect is sent as written: the authorization server compares it with the one registered.
   return { redirectUri: options.redirect?.url ?? `http://${shownHost}:${port}${path}`, code, close };
+}
+
+/** The page the browser shows after the redirect: no cache, no referrer, nothing it may load. */
+function sendPage(res: ServerResponse, status: number, title: string, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    connection: 'close',
+  });
+  res.end(PAGE(title, text));
 }

@@ -16,6 +16,7 @@ import {
   type Catalog,
   type Diagnostic,
   type Environments,
+  type Block,
   type LpreqDocument,
   LineIndex,
   documentScope,
@@ -397,6 +398,58 @@ interface FileRun {
   snapshots: Omit<SnapshotContext, 'scrub' | 'writable'>;
 }
 
+/**
+ * Why a request is not sent for what it refers to: a request with errors is not sent as a
+ * dependency either, and one this run tried already without an answer is not tried again
+ * (a refused POST is not asked for twice).
+ */
+function dependencyFailure(
+  document: LpreqDocument,
+  blockIndex: number,
+  { errors, responses, values, attempted }: Pick<FileRun, 'errors' | 'responses' | 'values' | 'attempted'>,
+): RequestResult['failure'] {
+  const dependencies = dependenciesOf(document, blockIndex, values);
+  const invalid = dependencies.filter(
+    (d) =>
+      (errors.get(d.index)?.length ?? 0) > 0 &&
+      metadataValue(document.blocks[d.index].block, 'allow-invalid') === undefined,
+  );
+  const unanswered = dependencies.filter((d) => attempted.has(d.name) && !responses.has(d.name));
+  if (invalid.length === 0 && unanswered.length === 0) return undefined;
+  const names = (list: { name: string }[]) => list.map((d) => `'${d.name}'`).join(', ');
+  return {
+    kind: invalid.length > 0 ? 'invalid' : 'not-sent',
+    message:
+      invalid.length > 0
+        ? `not sent: it refers to ${names(invalid)}, which the checker reports errors in`
+        : `not sent: it refers to ${names(unanswered)}, which got no answer earlier in this run`,
+  };
+}
+
+/**
+ * The verdict of a request that was answered: an error the status does not say (a body cut
+ * short, a list missing pages) fails it whatever its assertions say; without assertions it
+ * passes on 2xx; with them, when every one holds.
+ */
+function verdictOf(
+  result: SendResult,
+  block: Block,
+  assertions: RequestResult['assertions'],
+): RequestResult['failure'] {
+  const status = result.response?.status ?? 0;
+  const failed = assertions.filter((a) => !a.passed).length;
+  const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
+  if (incomplete) return { kind: 'exchange', message: incomplete.message };
+  if (block.assertionLines.length === 0) {
+    if (status < 200 || status >= 300)
+      return { kind: 'status', message: `answered ${status}, and a request without assertions passes on 2xx` };
+    return undefined;
+  }
+  if (failed === 0) return undefined;
+  const total = assertions.length;
+  return { kind: 'assertion', message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold` };
+}
+
 async function runRequest(
   document: LpreqDocument,
   test: { name: string; line: number; blockIndex: number },
@@ -447,24 +500,9 @@ async function runRequest(
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
     return scrubDeep(base, secretsOf());
   }
-  // A request with errors is not sent as a dependency either; one this run tried already
-  // without an answer is not tried again (a refused POST is not asked for twice).
-  const dependencies = dependenciesOf(document, blockIndex, fileValues);
-  const invalid = dependencies.filter(
-    (d) =>
-      (errors.get(d.index)?.length ?? 0) > 0 &&
-      metadataValue(document.blocks[d.index].block, 'allow-invalid') === undefined,
-  );
-  const unanswered = dependencies.filter((d) => attempted.has(d.name) && !responses.has(d.name));
-  if (invalid.length > 0 || unanswered.length > 0) {
-    const names = (list: { name: string }[]) => list.map((d) => `'${d.name}'`).join(', ');
-    base.failure = {
-      kind: invalid.length > 0 ? 'invalid' : 'not-sent',
-      message:
-        invalid.length > 0
-          ? `not sent: it refers to ${names(invalid)}, which the checker reports errors in`
-          : `not sent: it refers to ${names(unanswered)}, which got no answer earlier in this run`,
-    };
+  const blocked = dependencyFailure(document, blockIndex, { errors, responses, values: fileValues, attempted });
+  if (blocked) {
+    base.failure = blocked;
     base.assertions = unevaluated(document, blockIndex, lines, 'not evaluated: the request was not sent');
     return scrubDeep(base, secretsOf());
   }
@@ -518,24 +556,10 @@ async function runRequest(
     regexBudgetMs: options.regexBudgetMs,
   });
 
-  const failed = base.assertions.filter((a) => !a.passed).length;
-  // An error the status does not say (a body cut short, a list missing pages) fails the request whatever its assertions say.
-  const incomplete = result.error !== undefined && result.error.kind !== 'http' ? result.error : undefined;
-
-  if (incomplete) base.failure = { kind: 'exchange', message: incomplete.message };
-  else if (block.assertionLines.length === 0) {
-    if (response.status < 200 || response.status >= 300)
-      base.failure = {
-        kind: 'status',
-        message: `answered ${response.status}, and a request without assertions passes on 2xx`,
-      };
-  } else if (failed > 0) {
-    const total = base.assertions.length;
-    base.failure = {
-      kind: 'assertion',
-      message: `${failed} of ${total} assertion${total === 1 ? '' : 's'} did not hold`,
-    };
-  }
+  const failure = verdictOf(result, block, base.assertions);
+  if (failure) base.failure = failure;
+  // An error the status does not say (a body cut short, a list missing pages): no snapshot of it.
+  const incomplete = result.error !== undefined && result.error.kind !== 'http';
   // A snapshot is written only of a response that passed otherwise, as Jest writes none after a failed expect.
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const snapshot = incomplete

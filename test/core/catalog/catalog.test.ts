@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, SHARED } from '../helpers';
-import { bundledCatalog } from '../../server/src/catalogData';
-import { lintCatalog } from '../../server/src/core/catalog/lint';
-import { CatalogError, loadCatalog } from '../../server/src/core/catalog/catalog';
-import { CODES } from '../../server/src/core/codes';
+import { ROOT, SHARED } from '../../helpers';
+import { bundledCatalog } from '../../../server/src/catalogData';
+import { lintCatalog } from '../../../server/src/core/catalog/lint';
+import { CatalogError, loadCatalog } from '../../../server/src/core/catalog/catalog';
+import { CODES } from '../../../server/src/core/index';
 
 const catalog = bundledCatalog();
 const docsDir = join(SHARED, 'api-docs');

@@ -1,7 +1,7 @@
 /** JSON bodies read around their {{variables}}: every offset kept, only the variable's own value unknown. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonBodyParameters, maskVariables, VARIABLE_MARK } from '../../server/src/core/jsonParams';
+import { jsonBodyParameters, maskVariables, VARIABLE_MARK } from '../../../server/src/core/jsonParams';
 
 const M = VARIABLE_MARK;
 
