@@ -167,3 +167,35 @@ export function describeFailure(
     return { kind: 'invalid-url', message: `cannot send to ${url}: ${detail}` };
   return { kind: 'network', message: `the request to ${host} failed: ${detail}${code ? ` (${code})` : ''}` };
 }
+
+/**
+ * A request's time limit and its caller's cancel in one abort signal (`controller`), with
+ * which of the two ended it kept for the failure's words. `dispose()` once the request is over.
+ */
+export class Deadline {
+  readonly controller = new AbortController();
+  timedOut = false;
+  cancelled = false;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onAbort = () => {
+    this.cancelled = true;
+    this.controller.abort();
+  };
+
+  constructor(
+    timeoutMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, timeoutMs);
+    if (signal?.aborted) this.onAbort();
+    else signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}

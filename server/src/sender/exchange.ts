@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from './prepare';
 import { own, setOwn } from '../core/index';
-import { describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
+import { Deadline, describeFailure, proxyAgent, proxyFor, timedAgent, type HopTiming } from './connection';
 import { bodyText, planHop, type HopPlan } from './outgoing';
 import { interpretBody, readBody } from './responseBody';
 import type { ExchangeOptions, ExchangeResult } from './exchangeTypes';
@@ -202,19 +202,8 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   const connectTimeoutMs = Math.min(prepared.connectTimeoutMs ?? timeoutMs, timeoutMs);
   // Not following (the setting, or the request's `# @no-redirect`): a 3xx answer is the response.
   const maxRedirects = prepared.noRedirect ? 0 : (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS);
-  const controller = new AbortController();
-  let timedOut = false;
-  let cancelled = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => {
-    cancelled = true;
-    controller.abort();
-  };
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = new Deadline(timeoutMs, options.signal);
+  const controller = deadline.controller;
 
   const result: ExchangeResult = {
     ok: false,
@@ -303,8 +292,8 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
   } catch (e) {
     const proxy = result.timing.firstByteMs !== undefined ? undefined : proxyUsed;
     result.error = failureOf(e, url, {
-      timedOut,
-      cancelled,
+      timedOut: deadline.timedOut,
+      cancelled: deadline.cancelled,
       timeoutMs,
       connectTimeoutMs,
       proxyUsed,
@@ -312,8 +301,7 @@ export async function sendPrepared(prepared: PreparedRequest, options: ExchangeO
       proxy,
     });
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
     keepHopTiming(result, hopTiming);
     // close() waits for requests in flight; after a failure there may be one that never ends.
     await (result.error ? dispatcher?.destroy() : dispatcher?.close())?.catch(() => undefined);

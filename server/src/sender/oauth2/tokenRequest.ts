@@ -5,7 +5,7 @@
  * small limit, in memory only: a token is never written to a file.
  */
 import { request, type Dispatcher } from 'undici';
-import { describeFailure, proxyAgent, proxyFor, timedAgent } from '../connection';
+import { Deadline, describeFailure, proxyAgent, proxyFor, timedAgent } from '../connection';
 import { checkOutgoing } from '../outgoing';
 import { scrubSecrets } from '../secrets';
 import type { TlsFiles } from '../../node/index';
@@ -100,19 +100,8 @@ export async function requestToken(
 
   const url = new URL(config.tokenUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const controller = new AbortController();
-  let timedOut = false;
-  let cancelled = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => {
-    cancelled = true;
-    controller.abort();
-  };
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = new Deadline(timeoutMs, options.signal);
+  const controller = deadline.controller;
   const proxy = proxyFor(url, options);
   const tls = url.origin === config.origin && url.protocol === 'https:' ? options.tls : undefined;
   const dispatcher: Dispatcher & { close(): Promise<void> } = proxy
@@ -145,14 +134,21 @@ export async function requestToken(
     answer = Buffer.concat(chunks).toString('utf8');
   } catch (e) {
     if (e instanceof OAuthError) throw e;
-    const failure = describeFailure(e, config.tokenUrl, timedOut, cancelled, timeoutMs, timeoutMs, proxy);
+    const failure = describeFailure(
+      e,
+      config.tokenUrl,
+      deadline.timedOut,
+      deadline.cancelled,
+      timeoutMs,
+      timeoutMs,
+      proxy,
+    );
     throw new OAuthError(
       `the token request failed: ${scrub(failure.message)}`,
       failure.kind === 'cancelled' ? 'cancelled' : failure.kind === 'timeout' ? 'timeout' : 'network',
     );
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
     void dispatcher.close().catch(() => undefined);
   }
   return readAnswer(status, answer, url.origin, scrub);
